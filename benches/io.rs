@@ -1,0 +1,22 @@
+//! Load and save of the largest corpus file (budget: load + index ≤ 15 ms, save ≤ 10 ms).
+
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use nib::doc::Document;
+
+const LARGEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pen/LIU9293__cirrus__design.pen");
+
+fn io(c: &mut Criterion) {
+    let text = std::fs::read_to_string(LARGEST).expect("fixture present");
+    let document = Document::load(&text).expect("fixture loads").document;
+    let mut group = c.benchmark_group("io");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group
+        .bench_function("load_1.7MB", |b| b.iter(|| Document::load(black_box(&text)).map(|l| l.document.node_count())));
+    group.bench_function("save_1.7MB", |b| b.iter(|| black_box(&document).to_pen_string().len()));
+    group.finish();
+}
+
+criterion_group!(benches, io);
+criterion_main!(benches);

@@ -1,0 +1,370 @@
+//! Conversion between JSON and typed document values, in both directions.
+//!
+//! Every typed value reads itself from a [`Json`] (reporting errors at the value's offset) and
+//! writes itself back through a [`JsonWriter`] so that an unchanged value prints exactly as read.
+
+use std::borrow::Cow;
+
+use super::error::{ErrorKind, ProblemKind, RawProblem, ValueError};
+use super::json::{Json, JsonValue, JsonWriter, Member, js_enumeration_order};
+
+/// Reads a typed value from JSON.
+pub(crate) trait FromJson: Sized {
+    /// What a valid value looks like, for error messages ("a number").
+    fn expected() -> Cow<'static, str>;
+
+    /// Converts `json`, reporting non-fatal findings to `cx`.
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Self, ValueError>;
+}
+
+/// Writes a typed value as JSON.
+pub(crate) trait ToJson {
+    /// Writes the value at the writer's current position.
+    fn write_json(&self, w: &mut JsonWriter);
+}
+
+/// Collects non-fatal findings while a document is read.
+#[derive(Debug, Default)]
+pub(crate) struct ReadContext {
+    pub problems: Vec<RawProblem>,
+    /// The declared type of the variable being read: its values are read as that type.
+    pub variable_type: Option<super::values::VariableType>,
+}
+
+impl ReadContext {
+    pub fn report(&mut self, offset: u32, kind: ProblemKind) {
+        self.problems.push(RawProblem { offset, kind });
+    }
+}
+
+/// The error for a value of the wrong JSON type.
+pub(crate) fn wrong_type<T: FromJson>(json: &Json) -> ValueError {
+    wrong_type_expecting(json, T::expected())
+}
+
+pub(crate) fn wrong_type_expecting(json: &Json, expected: Cow<'static, str>) -> ValueError {
+    let error = ValueError::new(json.offset, ErrorKind::WrongType { expected, found: json.kind_name() });
+    match &json.value {
+        JsonValue::String(s) if s.trim_end_matches("px").parse::<f64>().is_ok() => {
+            error.with_hint(format!("write the number without quotes or units: {}", s.trim_end_matches("px")))
+        }
+        _ => error,
+    }
+}
+
+/// Rewrites a wrong-type error from an inner reader to name what the outer type `T` accepts.
+pub(crate) fn restate_expected<T: FromJson>(mut error: ValueError) -> ValueError {
+    if let ErrorKind::WrongType { expected, .. } = &mut error.kind {
+        *expected = T::expected();
+    }
+    error
+}
+
+/// The string inside `json`, or a wrong-type error naming what `T` expects.
+pub(crate) fn expect_string<T: FromJson>(json: Json) -> Result<String, ValueError> {
+    match json.value {
+        JsonValue::String(s) => Ok(s),
+        _ => Err(wrong_type::<T>(&json)),
+    }
+}
+
+/// The members inside `json`, or a wrong-type error naming what `T` expects.
+pub(crate) fn expect_object<T: FromJson>(json: Json) -> Result<(u32, Vec<Member>), ValueError> {
+    match json.value {
+        JsonValue::Object(members) => Ok((json.offset, members)),
+        _ => Err(wrong_type::<T>(&json)),
+    }
+}
+
+impl FromJson for f64 {
+    fn expected() -> Cow<'static, str> {
+        "a number".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<f64, ValueError> {
+        match json.value {
+            JsonValue::Number(n) => Ok(n),
+            _ => Err(wrong_type::<f64>(&json)),
+        }
+    }
+}
+
+impl ToJson for f64 {
+    fn write_json(&self, w: &mut JsonWriter) {
+        w.number(*self);
+    }
+}
+
+impl FromJson for bool {
+    fn expected() -> Cow<'static, str> {
+        "true or false".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<bool, ValueError> {
+        match json.value {
+            JsonValue::Bool(b) => Ok(b),
+            _ => Err(wrong_type::<bool>(&json)),
+        }
+    }
+}
+
+impl ToJson for bool {
+    fn write_json(&self, w: &mut JsonWriter) {
+        w.bool(*self);
+    }
+}
+
+impl FromJson for String {
+    fn expected() -> Cow<'static, str> {
+        "a string".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<String, ValueError> {
+        expect_string::<String>(json)
+    }
+}
+
+impl ToJson for String {
+    fn write_json(&self, w: &mut JsonWriter) {
+        w.string(self);
+    }
+}
+
+impl FromJson for Json {
+    fn expected() -> Cow<'static, str> {
+        "any JSON value".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<Json, ValueError> {
+        Ok(json)
+    }
+}
+
+impl ToJson for Json {
+    fn write_json(&self, w: &mut JsonWriter) {
+        self.write(w);
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn expected() -> Cow<'static, str> {
+        format!("a list of {}", T::expected()).into()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Vec<T>, ValueError> {
+        match json.value {
+            JsonValue::Array(items) => items.into_iter().map(|item| T::from_json(item, cx)).collect(),
+            _ => Err(wrong_type::<Vec<T>>(&json)),
+        }
+    }
+}
+
+impl<T: ToJson> ToJson for Vec<T> {
+    fn write_json(&self, w: &mut JsonWriter) {
+        w.begin_array();
+        for item in self {
+            item.write_json(w);
+        }
+        w.end_array();
+    }
+}
+
+/// A reference to a document variable, written `"$name"` (the name keeps any `alias:` prefix
+/// of an imported file, e.g. `h:--foreground`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct VarRef(pub String);
+
+impl VarRef {
+    /// The variable's name as written after `$`.
+    pub fn name(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A value that is either given directly or taken from a variable.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VarOr<T> {
+    /// A literal value.
+    Value(T),
+    /// A `"$variable"` reference, resolved later against the document's variables and themes.
+    Var(VarRef),
+}
+
+impl<T> VarOr<T> {
+    /// The literal value, or `None` for a variable reference.
+    pub fn value(&self) -> Option<&T> {
+        match self {
+            VarOr::Value(v) => Some(v),
+            VarOr::Var(_) => None,
+        }
+    }
+}
+
+/// A string that starts with `$` names a variable.
+pub(crate) fn as_var_ref(json: &Json) -> Option<VarRef> {
+    match &json.value {
+        JsonValue::String(s) if s.len() > 1 && s.starts_with('$') => Some(VarRef(s[1..].to_owned())),
+        _ => None,
+    }
+}
+
+impl<T: FromJson> FromJson for VarOr<T> {
+    fn expected() -> Cow<'static, str> {
+        format!("{} or a \"$variable\"", T::expected()).into()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<VarOr<T>, ValueError> {
+        if let Some(var) = as_var_ref(&json) {
+            return Ok(VarOr::Var(var));
+        }
+        T::from_json(json, cx).map(VarOr::Value).map_err(restate_expected::<Self>)
+    }
+}
+
+impl<T: ToJson> ToJson for VarOr<T> {
+    fn write_json(&self, w: &mut JsonWriter) {
+        match self {
+            VarOr::Value(v) => v.write_json(w),
+            VarOr::Var(var) => {
+                let mut text = String::with_capacity(var.0.len() + 1);
+                text.push('$');
+                text.push_str(&var.0);
+                w.string(&text);
+            }
+        }
+    }
+}
+
+/// A JSON object used as a map from names to values, kept in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderedMap<V> {
+    /// The entries in the order they were read or added.
+    pub entries: Vec<(String, V)>,
+}
+
+impl<V> Default for OrderedMap<V> {
+    fn default() -> Self {
+        OrderedMap { entries: Vec::new() }
+    }
+}
+
+impl<V> OrderedMap<V> {
+    /// The value for `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Entries in order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &V)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// How a map's values are read: the key is passed along for values whose checks depend on it.
+pub(crate) fn read_map<V>(
+    json: Json,
+    expected: &'static str,
+    cx: &mut ReadContext,
+    mut read_value: impl FnMut(&str, Json, &mut ReadContext) -> Result<V, ValueError>,
+) -> Result<OrderedMap<V>, ValueError> {
+    match json.value {
+        JsonValue::Object(members) => {
+            let mut entries = Vec::with_capacity(members.len());
+            for member in members {
+                let value = read_value(&member.key, member.value, cx)?;
+                entries.push((member.key, value));
+            }
+            Ok(OrderedMap { entries })
+        }
+        _ => Err(wrong_type_expecting(&json, expected.into())),
+    }
+}
+
+impl<V: FromJson> FromJson for OrderedMap<V> {
+    fn expected() -> Cow<'static, str> {
+        format!("an object whose values are {}", V::expected()).into()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<OrderedMap<V>, ValueError> {
+        if !matches!(json.value, JsonValue::Object(_)) {
+            return Err(wrong_type::<Self>(&json));
+        }
+        read_map(json, "an object", cx, |_, value, cx| V::from_json(value, cx))
+    }
+}
+
+impl<V: ToJson> ToJson for OrderedMap<V> {
+    fn write_json(&self, w: &mut JsonWriter) {
+        w.begin_object();
+        for i in js_enumeration_order(self.entries.iter().map(|(k, _)| k.as_str())) {
+            let (key, value) = &self.entries[i];
+            w.key(key);
+            value.write_json(w);
+        }
+        w.end_object();
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Helpers for unit tests of typed values.
+    use super::*;
+
+    /// Reads `text` as JSON and converts it to `T`.
+    pub fn read<T: FromJson>(text: &str) -> Result<T, ValueError> {
+        let json = crate::doc::json::parse(text).expect("valid JSON").value.expect("a value");
+        T::from_json(json, &mut ReadContext::default())
+    }
+
+    /// Writes `value` and returns the text.
+    pub fn write<T: ToJson>(value: &T) -> String {
+        let mut w = JsonWriter::new();
+        value.write_json(&mut w);
+        w.finish()
+    }
+
+    /// Reads and writes `text`, asserting it comes back unchanged.
+    pub fn assert_round_trip<T: FromJson + ToJson>(text: &str) {
+        let value: T = read(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(write(&value), text);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+
+    #[test]
+    fn variables_are_recognised_in_any_typed_position() {
+        let v: VarOr<f64> = read("\"$--radius\"").unwrap();
+        assert_eq!(v, VarOr::Var(VarRef("--radius".into())));
+        assert_round_trip::<VarOr<f64>>("\"$h:--gap\"");
+        assert_round_trip::<VarOr<f64>>("12.5");
+    }
+
+    #[test]
+    fn wrong_types_name_the_alternatives() {
+        let e = read::<VarOr<f64>>("true").unwrap_err();
+        assert_eq!(e.kind.to_string(), "expected a number or a \"$variable\", found a boolean");
+        let e = read::<VarOr<f64>>("\"12px\"").unwrap_err();
+        assert_eq!(e.hint.as_deref(), Some("write the number without quotes or units: 12"));
+    }
+
+    #[test]
+    fn maps_keep_order_and_enumerate_like_javascript() {
+        let map: OrderedMap<f64> = read("{\"b\": 1, \"a\": 2}").unwrap();
+        assert_eq!(map.entries[0].0, "b");
+        assert_eq!(write(&map), "{\n  \"b\": 1,\n  \"a\": 2\n}");
+    }
+}

@@ -1,0 +1,377 @@
+//! The Document: the node tree, the id index and the document-level settings, with lossless
+//! loading from and saving to `.pen` text.
+
+use std::collections::{BTreeMap, HashMap};
+
+use super::convert::{FromJson, ReadContext, ToJson};
+use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
+use super::json::{self, Json, JsonValue, JsonWriter};
+use super::keyword::suggest;
+use super::locate::{line_column, locate_all};
+use super::node::{NodeRole, NodeType, read_node};
+use super::props::{Key, Value};
+use super::tree::{NodeKey, Tree};
+use super::values::{Imports, Themes, Variables, read_themes};
+
+/// The version written into documents nib creates.
+pub const NEW_DOCUMENT_VERSION: &str = "2.11";
+
+/// The versions nib reads as Pencil documents.
+pub const KNOWN_VERSIONS: &[&str] = &["2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13"];
+
+/// Largest document text accepted (the biggest real file is 1.7 MB).
+pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
+
+/// A `.pen` document: exactly what the file says, typed, with its key order, ready to be edited
+/// and saved back byte-identical.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    header: Header,
+    tree: Tree,
+    ids: HashMap<String, NodeKey>,
+}
+
+/// The document-level keys and where they sat.
+#[derive(Debug, Clone, Default, PartialEq)]
+struct Header {
+    version: Option<String>,
+    themes: Option<Themes>,
+    imports: Option<Imports>,
+    variables: Option<Variables>,
+    order: Vec<HeaderKey>,
+    unknown: Vec<(String, Json)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum HeaderKey {
+    Version,
+    Children,
+    Themes,
+    Imports,
+    Variables,
+    Unknown(usize),
+}
+
+const HEADER_KEYS: &[&str] = &["version", "children", "themes", "imports", "variables"];
+
+/// A loaded document and the non-fatal problems found in it.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The document.
+    pub document: Document,
+    /// Findings that did not stop the load, in file order.
+    pub problems: Vec<Problem>,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Document::new()
+    }
+}
+
+impl Document {
+    /// An empty document, as a new file: version 2.11 and no children.
+    pub fn new() -> Document {
+        Document {
+            header: Header {
+                version: Some(NEW_DOCUMENT_VERSION.into()),
+                order: vec![HeaderKey::Version, HeaderKey::Children],
+                ..Header::default()
+            },
+            tree: Tree::default(),
+            ids: HashMap::new(),
+        }
+    }
+
+    /// Reads a document from `.pen` bytes (UTF-8 JSON, comments allowed). Empty input is an
+    /// empty new document.
+    pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, LoadError> {
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(LoadError::new(
+                ErrorKind::TooLarge { size: bytes.len() as u64, limit: MAX_FILE_BYTES as u64 },
+                Location { line: 1, column: 1, ..Location::default() },
+                None,
+            ));
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Document::load(text),
+            Err(e) => {
+                let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+                let (line, column) = line_column(valid, e.valid_up_to() as u32);
+                Err(LoadError::new(
+                    ErrorKind::NotUtf8,
+                    Location { line, column, ..Location::default() },
+                    Some("save the file as UTF-8".into()),
+                ))
+            }
+        }
+    }
+
+    /// Reads a document from `.pen` text.
+    pub fn load(text: &str) -> Result<Loaded, LoadError> {
+        if text.len() > MAX_FILE_BYTES {
+            return Document::load_bytes(text.as_bytes());
+        }
+        let parsed = json::parse(text).map_err(|e| {
+            let (line, column) = line_column(text, e.offset);
+            let location = Location { line, column, pointer: e.pointer, node_id: None };
+            LoadError::new(ErrorKind::Syntax { message: e.message }, location, e.hint.map(str::to_owned))
+        })?;
+        let mut cx = ReadContext::default();
+        if let Some(offset) = parsed.first_comment {
+            cx.report(offset, ProblemKind::Comments);
+        }
+        for duplicate in parsed.duplicate_keys {
+            cx.report(duplicate.offset, ProblemKind::DuplicateKey { key: duplicate.key });
+        }
+        let document = match parsed.value {
+            None => Document::new(),
+            Some(root) => Document::from_json(root, text, &mut cx).map_err(|e| place_error(text, e))?,
+        };
+        Ok(Loaded { document, problems: place_problems(text, cx.problems) })
+    }
+
+    fn from_json(root: Json, text: &str, cx: &mut ReadContext) -> Result<Document, ValueError> {
+        let members = match root.value {
+            JsonValue::Object(members) => members,
+            _ => {
+                return Err(ValueError::new(
+                    root.offset,
+                    ErrorKind::WrongType {
+                        expected: "a document object {\"version\", \"children\"}".into(),
+                        found: root.kind_name(),
+                    },
+                ));
+            }
+        };
+        let mut document = Document { header: Header::default(), tree: Tree::default(), ids: HashMap::new() };
+        let mut builder = TreeBuilder { text, id_offsets: Vec::new() };
+        let mut version_offset = root.offset;
+        for member in members {
+            let header = &mut document.header;
+            let key = match member.key.as_str() {
+                "version" => {
+                    version_offset = member.value.offset;
+                    header.version = Some(version_string(member.value)?);
+                    HeaderKey::Version
+                }
+                "children" => {
+                    let JsonValue::Array(items) = member.value.value else {
+                        return Err(super::convert::wrong_type_expecting(&member.value, "a list of nodes".into()));
+                    };
+                    for item in items {
+                        builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
+                    }
+                    HeaderKey::Children
+                }
+                "themes" => {
+                    header.themes = Some(read_themes(member.value, cx)?);
+                    HeaderKey::Themes
+                }
+                "imports" => {
+                    header.imports = Some(Imports::from_json(member.value, cx)?);
+                    HeaderKey::Imports
+                }
+                "variables" => {
+                    header.variables = Some(Variables::from_json(member.value, cx)?);
+                    HeaderKey::Variables
+                }
+                _ => {
+                    let suggestion = suggest(&member.key, HEADER_KEYS);
+                    cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
+                    header.unknown.push((member.key, member.value));
+                    HeaderKey::Unknown(header.unknown.len() - 1)
+                }
+            };
+            document.header.order.push(key);
+        }
+        if !document.header.version.as_deref().is_some_and(|v| KNOWN_VERSIONS.contains(&v)) {
+            cx.report(version_offset, ProblemKind::UnknownVersion { found: document.header.version.clone() });
+        }
+        Ok(document)
+    }
+
+    /// The document as `.pen` text, exactly as Pencil writes it: `JSON.stringify(doc, null, 2)`.
+    pub fn to_pen_string(&self) -> String {
+        let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256);
+        let header = &self.header;
+        let mut order = header.order.clone();
+        if !order.contains(&HeaderKey::Children) && !self.tree.roots().is_empty() {
+            order.push(HeaderKey::Children);
+        }
+        w.begin_object();
+        for key in order {
+            match key {
+                HeaderKey::Version => {
+                    if let Some(version) = &header.version {
+                        w.key("version");
+                        w.string(version);
+                    }
+                }
+                HeaderKey::Children => {
+                    w.key("children");
+                    self.write_children(None, &mut w);
+                }
+                HeaderKey::Themes => write_optional(&mut w, "themes", &header.themes),
+                HeaderKey::Imports => write_optional(&mut w, "imports", &header.imports),
+                HeaderKey::Variables => write_optional(&mut w, "variables", &header.variables),
+                HeaderKey::Unknown(index) => {
+                    let (key, value) = &header.unknown[index];
+                    w.key(key);
+                    value.write(&mut w);
+                }
+            }
+        }
+        w.end_object();
+        w.finish()
+    }
+
+    fn write_children(&self, parent: Option<NodeKey>, w: &mut JsonWriter) {
+        w.begin_array();
+        for child in self.tree.children_of(parent) {
+            self.write_node(*child, w);
+        }
+        w.end_array();
+    }
+
+    fn write_node(&self, key: NodeKey, w: &mut JsonWriter) {
+        let node = self.tree.node(key);
+        node.props.write(w, !node.children().is_empty(), &mut |w| self.write_children(Some(key), w));
+    }
+
+    /// The version string as read (`None` when the file has none).
+    pub fn version(&self) -> Option<&str> {
+        self.header.version.as_deref()
+    }
+
+    /// Theme axes, when the document declares any.
+    pub fn themes(&self) -> Option<&Themes> {
+        self.header.themes.as_ref()
+    }
+
+    /// Import aliases, when the document has any.
+    pub fn imports(&self) -> Option<&Imports> {
+        self.header.imports.as_ref()
+    }
+
+    /// Variables, when the document declares any.
+    pub fn variables(&self) -> Option<&Variables> {
+        self.header.variables.as_ref()
+    }
+
+    /// The node tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The node with `id`.
+    pub fn node_by_id(&self, id: &str) -> Option<NodeKey> {
+        self.ids.get(id).copied()
+    }
+
+    /// Number of nodes in the tree (not counting override content inside instances).
+    pub fn node_count(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Node counts per type: in the tree, and inside instance overrides (replacement nodes and
+    /// slot children held in `descendants`).
+    pub fn node_counts(&self) -> NodeCounts {
+        let mut counts = NodeCounts::default();
+        for key in self.tree.walk() {
+            let node = self.tree.node(key);
+            *counts.tree.entry(node.node_type()).or_insert(0) += 1;
+            if let Some(Value::Descendants(descendants)) = node.props.get(&Key::Descendants) {
+                for (_, tree) in descendants.0.iter() {
+                    count_override_tree(tree, &mut counts.overrides);
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// How many nodes of each type a document has.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NodeCounts {
+    /// Nodes of the document tree.
+    pub tree: BTreeMap<NodeType, usize>,
+    /// Nodes inside instance overrides.
+    pub overrides: BTreeMap<NodeType, usize>,
+}
+
+fn count_override_tree(tree: &super::node::NodeTree, counts: &mut BTreeMap<NodeType, usize>) {
+    if let Some(node_type) = tree.props.node_type() {
+        *counts.entry(node_type).or_insert(0) += 1;
+    }
+    for child in &tree.children {
+        count_override_tree(child, counts);
+    }
+}
+
+fn write_optional<T: ToJson>(w: &mut JsonWriter, key: &str, value: &Option<T>) {
+    if let Some(value) = value {
+        w.key(key);
+        value.write_json(w);
+    }
+}
+
+fn version_string(json: Json) -> Result<String, ValueError> {
+    match json.value {
+        JsonValue::String(version) => Ok(version),
+        _ => Err(super::convert::wrong_type_expecting(&json, "a version string such as \"2.11\"".into())),
+    }
+}
+
+/// Builds the arena from node JSON, indexing ids as it goes.
+struct TreeBuilder<'a> {
+    text: &'a str,
+    /// Offset of each node's id value, by node key, to point at the first use of a duplicate.
+    id_offsets: Vec<u32>,
+}
+
+impl TreeBuilder<'_> {
+    fn plant(
+        &mut self,
+        tree: &mut Tree,
+        ids: &mut HashMap<String, NodeKey>,
+        json: Json,
+        parent: Option<NodeKey>,
+        cx: &mut ReadContext,
+    ) -> Result<(), ValueError> {
+        let node = read_node(json, NodeRole::Node, cx)?;
+        let id = node.props.id().unwrap_or_default().to_owned();
+        if let Some(first) = ids.get(&id) {
+            let first_offset = self.id_offsets[first.index()];
+            let first_line = Some(line_column(self.text, first_offset).0);
+            return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id, first_line })
+                .with_hint("every node needs its own id; give this one a new id"));
+        }
+        let key = tree.push(node.props, parent);
+        ids.insert(id, key);
+        self.id_offsets.push(node.id_offset);
+        for child in node.children.unwrap_or_default() {
+            self.plant(tree, ids, child, Some(key), cx)?;
+        }
+        Ok(())
+    }
+}
+
+fn place_error(text: &str, error: ValueError) -> LoadError {
+    let location = locate_all(text, &[error.offset]).pop().unwrap_or_default();
+    LoadError::new(error.kind, location, error.hint)
+}
+
+fn place_problems(text: &str, raw: Vec<super::error::RawProblem>) -> Vec<Problem> {
+    if raw.is_empty() {
+        return Vec::new();
+    }
+    let offsets: Vec<u32> = raw.iter().map(|p| p.offset).collect();
+    let mut problems: Vec<Problem> = raw
+        .into_iter()
+        .zip(locate_all(text, &offsets))
+        .map(|(problem, location)| Problem { kind: problem.kind, location })
+        .collect();
+    problems.sort_by_key(|p| (p.location.line, p.location.column));
+    problems
+}

@@ -1,0 +1,308 @@
+//! What can be wrong with a `.pen` file: fatal load errors and non-fatal problems, each with a
+//! location (line, column, JSON pointer, enclosing node id) and a hint an agent can act on.
+
+use std::borrow::Cow;
+use std::fmt;
+
+/// Why a document could not be loaded.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ErrorKind {
+    /// The text is not JSON (with comments).
+    #[error("{message}")]
+    Syntax {
+        /// What the reader found.
+        message: String,
+    },
+    /// The bytes are not UTF-8.
+    #[error("the file is not valid UTF-8")]
+    NotUtf8,
+    /// The file exceeds [`crate::doc::MAX_FILE_BYTES`].
+    #[error("the file is {size} bytes; the limit is {limit} bytes")]
+    TooLarge {
+        /// Size of the file.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A value has the wrong JSON type.
+    #[error("expected {expected}, found {found}")]
+    WrongType {
+        /// What was expected ("a number or a \"$variable\"").
+        expected: Cow<'static, str>,
+        /// What was found ("a string").
+        found: &'static str,
+    },
+    /// A color string that is neither hex nor a variable.
+    #[error("invalid color {text:?}: expected #RGB, #RRGGBB, #RRGGBBAA or a \"$variable\"")]
+    InvalidColor {
+        /// The text found.
+        text: String,
+    },
+    /// A string that is not one of the words a key accepts.
+    #[error("invalid {what} {got:?}: expected one of {}", quoted_list(.valid))]
+    InvalidKeyword {
+        /// The key or value kind ("alignItems").
+        what: &'static str,
+        /// The text found.
+        got: String,
+        /// The accepted words.
+        valid: &'static [&'static str],
+    },
+    /// A node whose `type` is not a node type.
+    #[error("unknown node type {got:?}: expected one of {}", quoted_list(.valid))]
+    UnknownNodeType {
+        /// The type found.
+        got: String,
+        /// The node types.
+        valid: &'static [&'static str],
+    },
+    /// A fill or effect object whose `type` is unknown.
+    #[error("unknown {what} type {got:?}: expected one of {}", quoted_list(.valid))]
+    UnknownVariant {
+        /// "fill" or "effect".
+        what: &'static str,
+        /// The type found.
+        got: String,
+        /// The accepted types.
+        valid: &'static [&'static str],
+    },
+    /// A width or height that is not a size.
+    #[error(
+        "invalid size {got:?}: expected a number, \"fit_content\", \"fill_container\" (optionally with a fallback such as \"fit_content(100)\") or a \"$variable\""
+    )]
+    InvalidSizing {
+        /// The text found.
+        got: String,
+    },
+    /// A font weight that is not a weight.
+    #[error(
+        "invalid font weight {got:?}: expected \"normal\", \"bold\", a keyword such as \"semibold\", or \"100\"…\"900\""
+    )]
+    InvalidFontWeight {
+        /// The text found.
+        got: String,
+    },
+    /// A required key is absent.
+    #[error("{what} has no \"{key}\"")]
+    MissingKey {
+        /// What lacks the key ("a node", "a fill object").
+        what: &'static str,
+        /// The key.
+        key: &'static str,
+    },
+    /// An id that cannot be used.
+    #[error("invalid id {id:?}: {reason}")]
+    InvalidId {
+        /// The id.
+        id: String,
+        /// Why it is invalid.
+        reason: &'static str,
+    },
+    /// Two nodes with the same id.
+    #[error("duplicate id {id:?}{}", first_use(.first_line))]
+    DuplicateId {
+        /// The id.
+        id: String,
+        /// Line of the first node with this id, when known.
+        first_line: Option<u32>,
+    },
+    /// A list with the wrong number of entries.
+    #[error("{what} must have {expected} entries, found {got}")]
+    WrongLength {
+        /// What the list is ("padding").
+        what: &'static str,
+        /// The accepted counts ("1, 2 or 4").
+        expected: &'static str,
+        /// The count found.
+        got: usize,
+    },
+    /// A number outside the range its key accepts.
+    #[error("{what} must be {range}, found {got}")]
+    OutOfRange {
+        /// The key.
+        what: &'static str,
+        /// The accepted range in words.
+        range: &'static str,
+        /// The number found.
+        got: f64,
+    },
+    /// A `descendants` key that is not a path of ids.
+    #[error("invalid override path {path:?}: {reason}")]
+    InvalidOverridePath {
+        /// The path.
+        path: String,
+        /// Why it is invalid.
+        reason: &'static str,
+    },
+}
+
+fn quoted_list(valid: &[&str]) -> String {
+    valid.iter().map(|v| format!("\"{v}\"")).collect::<Vec<_>>().join(", ")
+}
+
+fn first_use(line: &Option<u32>) -> String {
+    match line {
+        Some(line) => format!(" (first used on line {line})"),
+        None => String::new(),
+    }
+}
+
+/// A position in the source text: 1-based line and column (in characters), the JSON pointer of
+/// the value, and the id of the innermost node that contains it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Location {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, counted in Unicode characters.
+    pub column: u32,
+    /// RFC 6901 pointer to the value, e.g. `/children/0/fill/1/color`; empty for the root.
+    pub pointer: String,
+    /// The id of the innermost node around the value, when there is one.
+    pub node_id: Option<String>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)?;
+        let pointer = if self.pointer.is_empty() { "/" } else { &self.pointer };
+        write!(f, " (at {pointer}")?;
+        if let Some(id) = &self.node_id {
+            write!(f, ", node '{id}'")?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// A document that could not be loaded: what, where, and how to fix it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    /// What is wrong.
+    pub kind: ErrorKind,
+    /// Where (boxed: errors travel through `Result`s, and should stay small).
+    pub location: Box<Location>,
+    /// What usually fixes it.
+    pub hint: Option<String>,
+}
+
+impl LoadError {
+    /// An error at `location`.
+    pub fn new(kind: ErrorKind, location: Location, hint: Option<String>) -> LoadError {
+        LoadError { kind, location: Box::new(location), hint }
+    }
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.kind)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Something worth telling about a document that still loads.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ProblemKind {
+    /// A key occurs twice in one object; the last value is used.
+    #[error("the key \"{key}\" occurs twice in this object; the last value is used")]
+    DuplicateKey {
+        /// The key.
+        key: String,
+    },
+    /// The version is missing or not one this engine knows.
+    #[error("{}", version_message(.found))]
+    UnknownVersion {
+        /// The version found, if any.
+        found: Option<String>,
+    },
+    /// A color keyword Pencil writes but does not define; it paints nothing.
+    #[error("color {text:?} is not a hex color; it paints nothing")]
+    ColorKeyword {
+        /// The keyword.
+        text: String,
+    },
+    /// A key this engine does not know; it is kept as is.
+    #[error("unknown property \"{key}\"{}; it is kept as is but has no effect", did_you_mean(.suggestion))]
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// A known key it may have meant.
+        suggestion: Option<&'static str>,
+    },
+    /// The text has comments, which saving drops (`.pen` files written by Pencil have none).
+    #[error("the file has comments; saving it (nib fmt, any edit) drops them")]
+    Comments,
+    /// A known key on a node type that does not use it.
+    #[error("\"{key}\" has no effect on {node_type} nodes")]
+    KeyNotUsedByType {
+        /// The key.
+        key: String,
+        /// The node type.
+        node_type: &'static str,
+    },
+}
+
+fn version_message(found: &Option<String>) -> String {
+    match found {
+        Some(v) => {
+            format!("version \"{v}\" is not one nib knows (2.6 to 2.13); the file is read as the nearest known version")
+        }
+        None => "the document has no \"version\"; it is read as 2.11 and saved without one".into(),
+    }
+}
+
+fn did_you_mean(s: &Option<&'static str>) -> String {
+    match s {
+        Some(s) => format!(" (did you mean \"{s}\"?)"),
+        None => String::new(),
+    }
+}
+
+/// A non-fatal finding with its location.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// What was found.
+    pub kind: ProblemKind,
+    /// Where.
+    pub location: Location,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.location, self.kind)
+    }
+}
+
+/// An error before it is placed: the byte offset of the value it concerns.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct ValueError {
+    pub offset: u32,
+    pub kind: ErrorKind,
+    pub hint: Option<String>,
+}
+
+impl ValueError {
+    pub fn new(offset: u32, kind: ErrorKind) -> ValueError {
+        ValueError { offset, kind, hint: None }
+    }
+
+    pub fn with_hint(mut self, hint: impl Into<String>) -> ValueError {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    pub fn with_optional_hint(mut self, hint: Option<String>) -> ValueError {
+        self.hint = hint;
+        self
+    }
+}
+
+/// A problem before it is placed.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RawProblem {
+    pub offset: u32,
+    pub kind: ProblemKind,
+}

@@ -1,0 +1,212 @@
+//! A streaming pretty-printer whose output is byte-identical to `JSON.stringify(value, null, 2)`.
+
+use super::number::write_js_number;
+
+/// Writes JSON with two-space indentation, `"key": value` members, `[]`/`{}` for empty
+/// containers, JavaScript number formatting and JavaScript string escaping; no trailing newline.
+///
+/// Callers announce structure (`begin_object`, `key`, value, …, `end_object`); the writer places
+/// commas, newlines and indentation.
+#[derive(Debug, Default)]
+pub struct JsonWriter {
+    out: String,
+    depth: usize,
+    /// Nothing has been written inside the innermost open container yet.
+    container_empty: bool,
+    /// A key was just written; the next value belongs to it.
+    after_key: bool,
+}
+
+impl JsonWriter {
+    /// A writer with an empty output buffer.
+    pub fn new() -> JsonWriter {
+        JsonWriter::default()
+    }
+
+    /// A writer whose buffer is preallocated for about `bytes` of output.
+    pub fn with_capacity(bytes: usize) -> JsonWriter {
+        JsonWriter { out: String::with_capacity(bytes), ..JsonWriter::default() }
+    }
+
+    /// The text written so far.
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    /// Opens an object (as a value: after a key, as an array element, or at the top).
+    pub fn begin_object(&mut self) {
+        self.open('{');
+    }
+
+    /// Closes the innermost object.
+    pub fn end_object(&mut self) {
+        self.close('}');
+    }
+
+    /// Opens an array.
+    pub fn begin_array(&mut self) {
+        self.open('[');
+    }
+
+    /// Closes the innermost array.
+    pub fn end_array(&mut self) {
+        self.close(']');
+    }
+
+    /// Starts an object member; the next value written is its value.
+    pub fn key(&mut self, key: &str) {
+        self.new_member();
+        write_js_string(&mut self.out, key);
+        self.out.push_str(": ");
+        self.after_key = true;
+    }
+
+    /// Writes `null`.
+    pub fn null(&mut self) {
+        self.before_value();
+        self.out.push_str("null");
+    }
+
+    /// Writes `true` or `false`.
+    pub fn bool(&mut self, value: bool) {
+        self.before_value();
+        self.out.push_str(if value { "true" } else { "false" });
+    }
+
+    /// Writes a number as JavaScript prints it.
+    pub fn number(&mut self, value: f64) {
+        self.before_value();
+        write_js_number(&mut self.out, value);
+    }
+
+    /// Writes a string with JavaScript's escaping.
+    pub fn string(&mut self, value: &str) {
+        self.before_value();
+        write_js_string(&mut self.out, value);
+    }
+
+    fn open(&mut self, bracket: char) {
+        self.before_value();
+        self.out.push(bracket);
+        self.depth += 1;
+        self.container_empty = true;
+    }
+
+    fn close(&mut self, bracket: char) {
+        self.depth = self.depth.saturating_sub(1);
+        if !self.container_empty {
+            self.out.push('\n');
+            self.indent();
+        }
+        self.out.push(bracket);
+        // The parent container now holds at least this value.
+        self.container_empty = false;
+    }
+
+    fn before_value(&mut self) {
+        if self.after_key {
+            self.after_key = false;
+        } else if self.depth > 0 {
+            self.new_member();
+        }
+    }
+
+    fn new_member(&mut self) {
+        if !self.container_empty {
+            self.out.push(',');
+        }
+        self.out.push('\n');
+        self.indent();
+        self.container_empty = false;
+    }
+
+    fn indent(&mut self) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+    }
+}
+
+/// Appends `value` quoted and escaped as `JSON.stringify` does: `"` and `\` escaped, control
+/// characters as `\b \f \n \r \t` or `\u00xx` (lowercase hex), everything else verbatim.
+pub fn write_js_string(out: &mut String, value: &str) {
+    out.push('"');
+    let mut plain_from = 0;
+    for (i, byte) in value.bytes().enumerate() {
+        let escape: &str = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(&value[plain_from..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(HEX[usize::from(byte >> 4)] as char);
+            out.push(HEX[usize::from(byte & 0xf)] as char);
+        } else {
+            out.push_str(escape);
+        }
+        plain_from = i + 1;
+    }
+    out.push_str(&value[plain_from..]);
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nested_containers_match_json_stringify() {
+        let mut w = JsonWriter::new();
+        w.begin_object();
+        w.key("version");
+        w.string("2.8");
+        w.key("children");
+        w.begin_array();
+        w.begin_object();
+        w.key("gap");
+        w.number(-1.0);
+        w.key("padding");
+        w.begin_array();
+        w.number(8.0);
+        w.number(0.5);
+        w.end_array();
+        w.key("empty");
+        w.begin_array();
+        w.end_array();
+        w.key("none");
+        w.begin_object();
+        w.end_object();
+        w.end_object();
+        w.end_array();
+        w.end_object();
+        let expected = "{\n  \"version\": \"2.8\",\n  \"children\": [\n    {\n      \"gap\": -1,\n      \"padding\": [\n        8,\n        0.5\n      ],\n      \"empty\": [],\n      \"none\": {}\n    }\n  ]\n}";
+        assert_eq!(w.finish(), expected);
+    }
+
+    #[test]
+    fn top_level_scalars_and_empty_containers() {
+        let mut w = JsonWriter::new();
+        w.begin_array();
+        w.end_array();
+        assert_eq!(w.finish(), "[]");
+        let mut w = JsonWriter::new();
+        w.null();
+        assert_eq!(w.finish(), "null");
+    }
+
+    #[test]
+    fn strings_escape_like_javascript() {
+        let mut s = String::new();
+        write_js_string(&mut s, "a\"b\\c\nd\u{1}e\u{7f}é/\u{2028}");
+        assert_eq!(s, "\"a\\\"b\\\\c\\nd\\u0001e\u{7f}é/\u{2028}\"");
+    }
+}

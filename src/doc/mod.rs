@@ -1,0 +1,30 @@
+//! The Document: a `.pen` file as an arena node tree with typed properties, loaded and saved
+//! losslessly.
+//!
+//! - [`Document::load`] reads `.pen` text (versions 2.6–2.13, comments allowed) into a typed tree;
+//!   bad input is a [`LoadError`] with line, column, JSON pointer, node id and a hint.
+//! - [`Document::to_pen_string`] writes it back exactly as Pencil would (`JSON.stringify(doc,
+//!   null, 2)`): an unchanged document saves byte-identical.
+//! - [`io`] reads files and writes them atomically.
+
+mod convert;
+mod document;
+mod error;
+pub mod io;
+pub mod json;
+mod keyword;
+mod locate;
+mod node;
+mod object;
+mod props;
+mod tree;
+pub mod values;
+
+pub use convert::{OrderedMap, VarOr, VarRef};
+pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};
+pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
+pub use keyword::suggest;
+pub use node::{Descendants, NodeTree, NodeType, Slot};
+pub use object::KeyOrder;
+pub use props::{Key, Props, Value};
+pub use tree::{Node, NodeKey, Subtree, Tree};

@@ -1,0 +1,153 @@
+//! The node arena: nodes in a `Vec`, addressed by stable keys, with parent and children links.
+
+use super::node::NodeType;
+use super::props::Props;
+
+/// A stable handle to a node of one [`Tree`]. Keys are never reused while the tree lives, so a
+/// key kept in an undo log still names the same node.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeKey(u32);
+
+impl NodeKey {
+    /// The key's position in the arena (stable; useful as a dense index for side tables).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A node in the arena.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The node's properties in file order.
+    pub props: Props,
+    parent: Option<NodeKey>,
+    children: Vec<NodeKey>,
+}
+
+impl Node {
+    /// The node type (every node in a tree has one; the loader checks it).
+    pub fn node_type(&self) -> NodeType {
+        self.props.node_type().unwrap_or(NodeType::Frame)
+    }
+
+    /// The node id (every node in a tree has one; the loader checks it).
+    pub fn id(&self) -> &str {
+        self.props.id().unwrap_or_default()
+    }
+
+    /// The parent, or `None` for a top-level node.
+    pub fn parent(&self) -> Option<NodeKey> {
+        self.parent
+    }
+
+    /// The children in paint order (first at the bottom).
+    pub fn children(&self) -> &[NodeKey] {
+        &self.children
+    }
+}
+
+/// All nodes of a document; top-level nodes are the roots.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tree {
+    nodes: Vec<Node>,
+    roots: Vec<NodeKey>,
+}
+
+impl Tree {
+    /// The node behind `key`.
+    ///
+    /// Keys come from this tree, so the lookup cannot miss; a key from another tree is a bug.
+    pub fn node(&self, key: NodeKey) -> &Node {
+        &self.nodes[key.index()]
+    }
+
+    /// The node behind `key`, mutably (its properties; structure changes go through the tree).
+    pub fn node_mut(&mut self, key: NodeKey) -> &mut Node {
+        &mut self.nodes[key.index()]
+    }
+
+    /// The top-level nodes in canvas order.
+    pub fn roots(&self) -> &[NodeKey] {
+        &self.roots
+    }
+
+    /// The children of `parent`, or the roots for `None`.
+    pub fn children_of(&self, parent: Option<NodeKey>) -> &[NodeKey] {
+        match parent {
+            Some(key) => &self.node(key).children,
+            None => &self.roots,
+        }
+    }
+
+    /// Appends a node as the last child of `parent` (a root for `None`).
+    pub fn push(&mut self, props: Props, parent: Option<NodeKey>) -> NodeKey {
+        let key = NodeKey(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node { props, parent, children: Vec::new() });
+        match parent {
+            Some(parent) => self.nodes[parent.index()].children.push(key),
+            None => self.roots.push(key),
+        }
+        key
+    }
+
+    /// `key` and everything below it, parents before children, in document order.
+    pub fn subtree(&self, key: NodeKey) -> Subtree<'_> {
+        Subtree { tree: self, stack: vec![key] }
+    }
+
+    /// Every node in document order.
+    pub fn walk(&self) -> impl Iterator<Item = NodeKey> + '_ {
+        self.roots.iter().flat_map(|root| self.subtree(*root))
+    }
+
+    /// Depth of `key`: 0 for a top-level node.
+    pub fn depth(&self, key: NodeKey) -> usize {
+        std::iter::successors(self.node(key).parent, |p| self.node(*p).parent).count()
+    }
+}
+
+/// Pre-order iterator over a subtree.
+pub struct Subtree<'a> {
+    tree: &'a Tree,
+    stack: Vec<NodeKey>,
+}
+
+impl Iterator for Subtree<'_> {
+    type Item = NodeKey;
+
+    fn next(&mut self) -> Option<NodeKey> {
+        let key = self.stack.pop()?;
+        self.stack.extend(self.tree.node(key).children.iter().rev());
+        Some(key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::props::{Key, Value};
+
+    fn props(id: &str) -> Props {
+        let mut p = Props::default();
+        p.set(Key::Type, Value::NodeType(NodeType::Frame));
+        p.set(Key::Id, Value::Text(id.into()));
+        p
+    }
+
+    #[test]
+    fn links_and_walks() {
+        let mut tree = Tree::default();
+        let a = tree.push(props("a"), None);
+        let b = tree.push(props("b"), Some(a));
+        let c = tree.push(props("c"), Some(b));
+        let d = tree.push(props("d"), Some(a));
+        let e = tree.push(props("e"), None);
+        assert_eq!(tree.roots(), &[a, e]);
+        assert_eq!(tree.node(b).parent(), Some(a));
+        assert_eq!(tree.children_of(Some(a)), &[b, d]);
+        let order: Vec<&str> = tree.walk().map(|k| tree.node(k).id()).collect();
+        assert_eq!(order, ["a", "b", "c", "d", "e"]);
+        assert_eq!(tree.depth(c), 2);
+        assert_eq!(tree.subtree(b).count(), 2);
+    }
+}

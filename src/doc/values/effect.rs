@@ -1,0 +1,161 @@
+//! Effects: drop and inner shadows, layer blur and background blur.
+
+use std::borrow::Cow;
+
+use super::color::Color;
+use super::paint::{BlendMode, Point, tagged_members, unknown_tag};
+use crate::doc::convert::{FromJson, ReadContext, ToJson, VarOr, wrong_type};
+use crate::doc::error::ValueError;
+use crate::doc::json::{Json, JsonValue, JsonWriter};
+use crate::doc::keyword::keyword_enum;
+use crate::doc::object::{read_members, typed_object};
+
+keyword_enum! {
+    /// Whether a shadow falls outside the shape or inside it.
+    pub enum ShadowType as "shadowType" {
+        /// A drop shadow.
+        Outer = "outer",
+        /// An inner shadow.
+        Inner = "inner",
+    }
+}
+
+typed_object! {
+    /// A shadow: `offset` in pixels, `blur` radius (Gaussian sigma = blur / 2), `spread` grows
+    /// the shadow shape.
+    pub struct Shadow as "a shadow effect {type: \"shadow\"}" {
+        tag: Some("shadow"),
+        "shadowType" => shadow_type: ShadowType,
+        "enabled" => enabled: VarOr<bool>,
+        "color" => color: VarOr<Color>,
+        "offset" => offset: Point,
+        "blur" => blur: VarOr<f64>,
+        "spread" => spread: VarOr<f64>,
+        "blendMode" => blend_mode: BlendMode,
+    }
+}
+
+typed_object! {
+    /// Blurs the node itself.
+    pub struct LayerBlur as "a blur effect {type: \"blur\", radius}" {
+        tag: Some("blur"),
+        "enabled" => enabled: VarOr<bool>,
+        "radius" => radius: VarOr<f64>,
+    }
+}
+
+typed_object! {
+    /// Blurs what is behind the node, inside its shape.
+    pub struct BackgroundBlur as "a background blur effect {type: \"background_blur\", radius}" {
+        tag: Some("background_blur"),
+        "enabled" => enabled: VarOr<bool>,
+        "radius" => radius: VarOr<f64>,
+    }
+}
+
+/// One effect of a node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// `{type: "shadow", ...}`
+    Shadow(Box<Shadow>),
+    /// `{type: "blur", ...}`
+    Blur(Box<LayerBlur>),
+    /// `{type: "background_blur", ...}`
+    BackgroundBlur(Box<BackgroundBlur>),
+}
+
+const EFFECT_TYPES: &[&str] = &["shadow", "blur", "background_blur"];
+
+impl FromJson for Effect {
+    fn expected() -> Cow<'static, str> {
+        "an effect: {type: \"shadow\"}, {type: \"blur\"} or {type: \"background_blur\"}".into()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Effect, ValueError> {
+        let (tag, members) = tagged_members::<Effect>(json, "an effect")
+            .map_err(|e| e.with_hint("give the effect a type: \"shadow\", \"blur\" or \"background_blur\""))?;
+        Ok(match tag.as_str() {
+            "shadow" => Effect::Shadow(Box::new(read_members(members, cx)?)),
+            "blur" => Effect::Blur(Box::new(read_members(members, cx)?)),
+            "background_blur" => Effect::BackgroundBlur(Box::new(read_members(members, cx)?)),
+            _ => return Err(unknown_tag(&members, "effect", tag, EFFECT_TYPES)),
+        })
+    }
+}
+
+impl ToJson for Effect {
+    fn write_json(&self, w: &mut JsonWriter) {
+        match self {
+            Effect::Shadow(effect) => effect.write_json(w),
+            Effect::Blur(effect) => effect.write_json(w),
+            Effect::BackgroundBlur(effect) => effect.write_json(w),
+        }
+    }
+}
+
+/// A node's effects: one, or a list applied in order (later ones on top).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effects {
+    /// A single effect written without a list.
+    One(Effect),
+    /// A list of effects.
+    List(Vec<Effect>),
+}
+
+impl Effects {
+    /// The effects in order.
+    pub fn as_slice(&self) -> &[Effect] {
+        match self {
+            Effects::One(effect) => std::slice::from_ref(effect),
+            Effects::List(effects) => effects,
+        }
+    }
+}
+
+impl FromJson for Effects {
+    fn expected() -> Cow<'static, str> {
+        Effect::expected()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Effects, ValueError> {
+        match json.value {
+            JsonValue::Array(items) => {
+                items.into_iter().map(|item| Effect::from_json(item, cx)).collect::<Result<_, _>>().map(Effects::List)
+            }
+            JsonValue::Object(_) => Effect::from_json(json, cx).map(Effects::One),
+            _ => Err(wrong_type::<Effects>(&json)),
+        }
+    }
+}
+
+impl ToJson for Effects {
+    fn write_json(&self, w: &mut JsonWriter) {
+        match self {
+            Effects::One(effect) => effect.write_json(w),
+            Effects::List(effects) => effects.write_json(w),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::convert::testing::*;
+
+    #[test]
+    fn effects_round_trip_in_any_key_order() {
+        assert_round_trip::<Effects>(
+            "{\n  \"type\": \"shadow\",\n  \"shadowType\": \"outer\",\n  \"offset\": {\n    \"x\": 0,\n    \"y\": 4\n  },\n  \"blur\": 12,\n  \"color\": \"#0000001A\"\n}",
+        );
+        assert_round_trip::<Effects>(
+            "[\n  {\n    \"type\": \"background_blur\",\n    \"radius\": 20\n  },\n  {\n    \"type\": \"blur\",\n    \"radius\": 2\n  }\n]",
+        );
+    }
+
+    #[test]
+    fn unknown_effects_are_errors() {
+        let e = read::<Effects>("{\"type\": \"glow\"}").unwrap_err();
+        assert!(e.kind.to_string().contains("\"background_blur\""));
+        assert!(read::<Effects>("\"shadow\"").is_err());
+    }
+}

@@ -1,0 +1,9 @@
+//! nib: a headless canvas engine for `.pen` design files.
+//!
+//! The pipeline (see DESIGN.md): `.pen` JSON is loaded into a [`doc::Document`], the single
+//! source of truth that is edited and saved losslessly.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod doc;

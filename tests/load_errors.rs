@@ -1,0 +1,163 @@
+//! Invalid documents are refused with what is wrong, where (line, column, JSON pointer, node)
+//! and how to fix it; tolerable oddities load with a problem report.
+
+use nib::doc::{Document, ErrorKind, LoadError, ProblemKind};
+
+fn error(text: &str) -> LoadError {
+    Document::load(text).expect_err("the document is invalid")
+}
+
+/// A two-node document with `fill` placed on the inner text node.
+fn with_fill(fill: &str) -> String {
+    format!(
+        "{{\n  \"version\": \"2.8\",\n  \"children\": [\n    {{\n      \"type\": \"frame\",\n      \"id\": \"f1\",\n      \"children\": [\n        {{\n          \"type\": \"text\",\n          \"id\": \"t1\",\n          \"fill\": {fill}\n        }}\n      ]\n    }}\n  ]\n}}"
+    )
+}
+
+#[test]
+fn a_bad_color_points_at_the_value() {
+    let e = error(&with_fill("\"#1535850\""));
+    assert_eq!(e.kind, ErrorKind::InvalidColor { text: "#1535850".into() });
+    assert_eq!((e.location.line, e.location.column), (11, 19));
+    assert_eq!(e.location.pointer, "/children/0/children/0/fill");
+    assert_eq!(e.location.node_id.as_deref(), Some("t1"));
+    assert!(e.hint.as_deref().unwrap().contains("has 7"));
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with("11:19 (at /children/0/children/0/fill, node 't1'): invalid color \"#1535850\""),
+        "{shown}"
+    );
+    assert!(shown.contains("\n  hint: "));
+}
+
+#[test]
+fn a_bad_color_inside_a_gradient_stop_is_found() {
+    let e = error(&with_fill(
+        r##"{"type": "gradient", "gradientType": "linear", "colors": [{"color": "#fff", "position": 0}, {"color": "#12345", "position": 1}]}"##,
+    ));
+    assert!(matches!(e.kind, ErrorKind::InvalidColor { .. }));
+    assert_eq!(e.location.pointer, "/children/0/children/0/fill/colors/1/color");
+}
+
+#[test]
+fn duplicate_ids_name_both_places() {
+    let text = "{\"version\": \"2.8\", \"children\": [\n{\"type\": \"frame\", \"id\": \"a\"},\n{\"type\": \"text\", \"id\": \"a\"}]}";
+    let e = error(text);
+    assert_eq!(e.kind, ErrorKind::DuplicateId { id: "a".into(), first_line: Some(2) });
+    assert_eq!(e.location.line, 3);
+    assert_eq!(e.location.pointer, "/children/1/id");
+    assert!(e.to_string().contains("first used on line 2"));
+}
+
+#[test]
+fn ids_with_a_slash_are_refused() {
+    let e = error(r#"{"children": [{"type": "frame", "id": "a/b"}]}"#);
+    assert!(matches!(e.kind, ErrorKind::InvalidId { .. }));
+    assert_eq!(e.location.pointer, "/children/0/id");
+    let e = error(r#"{"children": [{"type": "frame", "id": ""}]}"#);
+    assert!(matches!(e.kind, ErrorKind::InvalidId { .. }));
+}
+
+#[test]
+fn unknown_node_types_suggest_a_real_one() {
+    let e = error(r#"{"children": [{"type": "rect", "id": "a"}]}"#);
+    assert!(matches!(e.kind, ErrorKind::UnknownNodeType { .. }));
+    assert_eq!(e.location.pointer, "/children/0/type");
+    assert_eq!(e.hint.as_deref(), Some("did you mean \"rectangle\"?"));
+}
+
+#[test]
+fn wrong_value_types_say_what_was_expected() {
+    let e = error(r#"{"children": [{"type": "frame", "id": "a", "width": true}]}"#);
+    assert_eq!(
+        e.kind.to_string(),
+        "expected a number, \"fit_content\", \"fill_container\" or either with a fallback such as \"fit_content(100)\" or a \"$variable\", found a boolean"
+    );
+    let e = error(r#"{"children": [{"type": "frame", "id": "a", "opacity": "50%"}]}"#);
+    assert!(matches!(e.kind, ErrorKind::WrongType { .. }));
+    let e = error(r#"{"children": [{"type": "frame", "id": "a", "gap": "16px"}]}"#);
+    assert_eq!(e.hint.as_deref(), Some("write the number without quotes or units: 16"));
+    let e = error(r#"{"children": [{"type": "frame", "id": "a", "alignItems": "flex-start"}]}"#);
+    assert_eq!(e.hint.as_deref(), Some("did you mean \"start\"?"));
+    let e = error(r#"{"children": [{"type": "frame", "id": "a", "padding": {"left": 4}}]}"#);
+    assert!(e.hint.unwrap().contains("[top, right, bottom, left]"));
+    let e = error(r#"{"version": 2.8}"#);
+    assert!(matches!(e.kind, ErrorKind::WrongType { .. }));
+    let e = error("[]");
+    assert!(matches!(e.kind, ErrorKind::WrongType { .. }));
+}
+
+#[test]
+fn nodes_need_a_type_and_an_id() {
+    let e = error(r#"{"children": [{"id": "a"}]}"#);
+    assert_eq!(e.kind, ErrorKind::MissingKey { what: "a node", key: "type" });
+    let e = error(r#"{"children": [{"type": "frame"}]}"#);
+    assert_eq!(e.kind, ErrorKind::MissingKey { what: "a node", key: "id" });
+    assert_eq!(e.location.pointer, "/children/0");
+}
+
+#[test]
+fn syntax_errors_have_positions_and_hints() {
+    let e = error("{\n  \"children\": [\n    {\"type\": \"frame\" \"id\": \"a\"}\n  ]\n}");
+    assert!(matches!(e.kind, ErrorKind::Syntax { .. }));
+    assert_eq!((e.location.line, e.location.column), (3, 22));
+    assert_eq!(e.hint.as_deref(), Some("a comma is missing between two members"));
+    let e = error("{\"children\": [");
+    assert!(e.hint.unwrap().contains("truncated"));
+}
+
+#[test]
+fn bytes_that_are_not_utf8_are_refused() {
+    let e = Document::load_bytes(b"{\"name\": \"\xff\"}").expect_err("invalid");
+    assert_eq!(e.kind, ErrorKind::NotUtf8);
+    assert_eq!(e.location.column, 11);
+}
+
+#[test]
+fn empty_files_are_new_documents() {
+    for text in ["", "  \n", "// just a comment\n"] {
+        let document = Document::load(text).expect("empty is fine").document;
+        assert_eq!(document.node_count(), 0);
+        assert_eq!(document.to_pen_string(), "{\n  \"version\": \"2.11\",\n  \"children\": []\n}");
+    }
+}
+
+#[test]
+fn comments_and_oddities_load_with_problems() {
+    let text = "// exported\n{\"version\": \"2.8\", \"children\": [{\"type\": \"frame\", \"id\": \"a\", \"fill\": \"transparent\", \"textColor\": \"#fff\", \"name\": \"x\", \"name\": \"y\"}]}";
+    let loaded = Document::load(text).expect("loads");
+    let kinds: Vec<&ProblemKind> = loaded.problems.iter().map(|p| &p.kind).collect();
+    assert!(kinds.contains(&&ProblemKind::Comments));
+    assert!(kinds.contains(&&ProblemKind::ColorKeyword { text: "transparent".into() }));
+    assert!(kinds.contains(&&ProblemKind::UnknownKey { key: "textColor".into(), suggestion: None }));
+    assert!(kinds.contains(&&ProblemKind::DuplicateKey { key: "name".into() }));
+    // Unknown keys survive; the repeated key keeps its first place with its last value.
+    let saved = loaded.document.to_pen_string();
+    assert!(saved.contains("\"textColor\": \"#fff\""));
+    assert!(saved.contains("\"name\": \"y\""));
+}
+
+#[test]
+fn keys_a_node_type_does_not_use_are_reported() {
+    let loaded =
+        Document::load(r##"{"version": "2.8", "children": [{"type": "group", "id": "g", "fill": "#fff"}]}"##).unwrap();
+    assert_eq!(loaded.problems.len(), 1);
+    assert_eq!(loaded.problems[0].kind, ProblemKind::KeyNotUsedByType { key: "fill".into(), node_type: "group" });
+    assert_eq!(loaded.problems[0].location.node_id.as_deref(), Some("g"));
+}
+
+#[test]
+fn unknown_versions_are_reported_not_refused() {
+    let loaded = Document::load(r#"{"version": "1.0", "children": []}"#).unwrap();
+    assert_eq!(loaded.problems[0].kind, ProblemKind::UnknownVersion { found: Some("1.0".into()) });
+    let loaded = Document::load(r#"{"children": []}"#).unwrap();
+    assert_eq!(loaded.problems[0].kind, ProblemKind::UnknownVersion { found: None });
+    assert_eq!(loaded.document.to_pen_string(), "{\n  \"children\": []\n}");
+}
+
+#[test]
+fn excessive_nesting_is_refused_cleanly() {
+    let deep = format!("{{\"children\": [{}]}}", "[".repeat(200));
+    let e = error(&deep);
+    assert!(e.kind.to_string().contains("nesting"));
+}
