@@ -1,0 +1,84 @@
+//! `nib check`: validate documents and describe what they contain.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use nib::doc::io::read_file;
+use nib::doc::{Document, Loaded, NodeType};
+
+pub struct Options {
+    pub strict: bool,
+    pub quiet: bool,
+}
+
+pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
+    let mut invalid = 0;
+    let mut warnings = 0;
+    for path in files {
+        match read_file(path) {
+            Ok(loaded) => {
+                warnings += loaded.problems.len();
+                report_valid(path, &loaded, &options);
+            }
+            Err(error) => {
+                invalid += 1;
+                println!("{error}");
+            }
+        }
+    }
+    if files.len() > 1 || invalid > 0 {
+        println!(
+            "{} checked: {} valid, {invalid} invalid, {warnings} warning{}",
+            plural(files.len(), "file"),
+            files.len() - invalid,
+            if warnings == 1 { "" } else { "s" }
+        );
+    }
+    if invalid > 0 || (options.strict && warnings > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn report_valid(path: &Path, loaded: &Loaded, options: &Options) {
+    let document = &loaded.document;
+    if !options.quiet {
+        println!("{}: ok", path.display());
+        println!("  {}", summary(document));
+    }
+    for problem in &loaded.problems {
+        println!("  warning {}:{problem}", path.display());
+    }
+}
+
+/// One line: version, node counts per type, variables, themes, imports.
+fn summary(document: &Document) -> String {
+    let counts = document.node_counts();
+    let total: usize = counts.tree.values().sum();
+    let mut parts = vec![format!("version {}", document.version().unwrap_or("(none)"))];
+    parts.push(format!("{} ({})", plural(total, "node"), per_type(&counts.tree)));
+    let in_overrides: usize = counts.overrides.values().sum();
+    if in_overrides > 0 {
+        parts.push(format!("{in_overrides} in instance overrides ({})", per_type(&counts.overrides)));
+    }
+    if let Some(variables) = document.variables() {
+        parts.push(plural(variables.len(), "variable"));
+    }
+    if let Some(themes) = document.themes() {
+        let axes: Vec<String> = themes.iter().map(|(axis, values)| format!("{axis} [{}]", values.join(", "))).collect();
+        parts.push(format!("themes {}", axes.join(", ")));
+    }
+    if let Some(imports) = document.imports() {
+        let aliases: Vec<String> = imports.iter().map(|(alias, file)| format!("{alias} = {file}")).collect();
+        parts.push(format!("imports {}", aliases.join(", ")));
+    }
+    parts.join(" · ")
+}
+
+fn per_type(counts: &std::collections::BTreeMap<NodeType, usize>) -> String {
+    if counts.is_empty() {
+        return "empty".into();
+    }
+    counts.iter().map(|(t, n)| format!("{} {n}", t.as_str())).collect::<Vec<_>>().join(", ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") }
+}

@@ -1,0 +1,127 @@
+//! The `nib` binary: check and fmt, their output and exit codes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn nib(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_nib")).args(args).output().expect("nib runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen").join(name)
+}
+
+fn copy_to_temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join(name);
+    fs::copy(fixture(name), &path).unwrap();
+    (folder, path)
+}
+
+#[test]
+fn check_describes_a_valid_file() {
+    let path = fixture("open-pencil__open-pencil__tests__fixtures__pencil_file.pen");
+    let output = nib(&["check", path.to_str().unwrap()]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.contains(": ok"), "{text}");
+    assert!(text.contains("version 2.8"), "{text}");
+    assert!(text.contains("353 nodes (frame 127,"), "{text}");
+    assert!(text.contains("93 in instance overrides"), "{text}");
+    assert!(text.contains("themes Mode [Light, Dark]"), "{text}");
+}
+
+#[test]
+fn check_fails_on_an_invalid_file_with_its_location() {
+    let folder = tempfile::tempdir().unwrap();
+    let bad = folder.path().join("bad.pen");
+    fs::write(
+        &bad,
+        "{\"version\": \"2.8\", \"children\": [\n  {\"type\": \"frame\", \"id\": \"a\", \"fill\": \"#1535850\"}\n]}",
+    )
+    .unwrap();
+    let good = fixture("Changan-Su__Apple-Style-Website-Editor__PS2.pen");
+    let output = nib(&["check", bad.to_str().unwrap(), good.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(text.contains("bad.pen:2:40 (at /children/0/fill, node 'a'): invalid color \"#1535850\""), "{text}");
+    assert!(text.contains("hint: a hex color has 3, 6 or 8 digits"), "{text}");
+    assert!(text.contains("2 files checked: 1 valid, 1 invalid"), "{text}");
+}
+
+#[test]
+fn check_reports_warnings_and_strict_fails_on_them() {
+    let path = fixture("Changan-Su__Apple-Style-Website-Editor__pencil-shadcn.pen");
+    let output = nib(&["check", path.to_str().unwrap()]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("warning"));
+    assert!(stdout(&output).contains("\"transparent\""));
+    let strict = nib(&["check", "--strict", path.to_str().unwrap()]);
+    assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn check_of_a_missing_file_says_so() {
+    let output = nib(&["check", "/nonexistent/x.pen"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("/nonexistent/x.pen: No such file"), "{}", stdout(&output));
+}
+
+#[test]
+fn fmt_rewrites_hand_written_files_into_canonical_form() {
+    let (_folder, path) = copy_to_temp("Pregum__pencil_viewer__public__samples__shapes.pen");
+    let before = fs::read_to_string(&path).unwrap();
+    let output = nib(&["fmt", path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).contains("formatted"));
+    let after = fs::read_to_string(&path).unwrap();
+    assert_ne!(before, after);
+    assert!(after.starts_with("{\n  \"version\": \"2.10\",\n  \"children\": [\n    {\n"));
+    assert!(!after.ends_with('\n'));
+    let again = nib(&["fmt", "--check", path.to_str().unwrap()]);
+    assert!(again.status.success());
+    assert!(stdout(&again).contains("already canonical"));
+}
+
+#[test]
+fn fmt_check_does_not_write() {
+    let (_folder, path) = copy_to_temp("Pregum__pencil_viewer__public__samples__layout.pen");
+    let before = fs::read(&path).unwrap();
+    let output = nib(&["fmt", "--check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("not canonical"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn fmt_never_writes_a_file_it_cannot_load() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("broken.pen");
+    let broken = "{\"version\": \"2.8\", \"children\": [{\"type\": \"frame\", \"id\": \"a\"";
+    fs::write(&path, broken).unwrap();
+    let output = nib(&["fmt", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("truncated"), "{}", stdout(&output));
+    assert_eq!(fs::read_to_string(&path).unwrap(), broken);
+}
+
+#[test]
+fn fmt_leaves_canonical_files_alone() {
+    let (_folder, path) = copy_to_temp("open-pencil__open-pencil__tests__fixtures__pencil_button.pen");
+    let before = fs::read(&path).unwrap();
+    let output = nib(&["fmt", path.to_str().unwrap()]);
+    assert!(output.status.success());
+    assert!(stdout(&output).contains("already canonical"));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    let output = nib(&["check"]);
+    assert_eq!(output.status.code(), Some(2));
+}
