@@ -169,6 +169,50 @@ impl<T: ToJson> ToJson for Vec<T> {
     }
 }
 
+/// A value written either alone or as a list: `"fill": "#fff"` or `"fill": ["#fff", {...}]`.
+/// The form is kept so the value saves as it was written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OneOrList<T> {
+    /// A single value written without a list.
+    One(T),
+    /// A list, in order.
+    List(Vec<T>),
+}
+
+impl<T> OneOrList<T> {
+    /// The values in order.
+    pub fn as_slice(&self) -> &[T] {
+        match self {
+            OneOrList::One(value) => std::slice::from_ref(value),
+            OneOrList::List(values) => values,
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for OneOrList<T> {
+    fn expected() -> Cow<'static, str> {
+        T::expected()
+    }
+
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<OneOrList<T>, ValueError> {
+        match json.value {
+            JsonValue::Array(items) => {
+                items.into_iter().map(|item| T::from_json(item, cx)).collect::<Result<_, _>>().map(OneOrList::List)
+            }
+            _ => T::from_json(json, cx).map(OneOrList::One),
+        }
+    }
+}
+
+impl<T: ToJson> ToJson for OneOrList<T> {
+    fn write_json(&self, w: &mut JsonWriter) {
+        match self {
+            OneOrList::One(value) => value.write_json(w),
+            OneOrList::List(values) => values.write_json(w),
+        }
+    }
+}
+
 /// A reference to a document variable, written `"$name"` (the name keeps any `alias:` prefix
 /// of an imported file, e.g. `h:--foreground`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

@@ -20,7 +20,7 @@ mod props;
 mod tree;
 pub mod values;
 
-pub use convert::{OrderedMap, VarOr, VarRef};
+pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
 pub use keyword::suggest;

@@ -4,9 +4,9 @@ use std::borrow::Cow;
 
 use super::color::Color;
 use super::paint::{BlendMode, Point, tagged_members, unknown_tag};
-use crate::doc::convert::{FromJson, ReadContext, ToJson, VarOr, wrong_type};
+use crate::doc::convert::{FromJson, OneOrList, ReadContext, ToJson, VarOr};
 use crate::doc::error::ValueError;
-use crate::doc::json::{Json, JsonValue, JsonWriter};
+use crate::doc::json::{Json, JsonWriter};
 use crate::doc::keyword::keyword_enum;
 use crate::doc::object::{read_members, typed_object};
 
@@ -94,48 +94,7 @@ impl ToJson for Effect {
 }
 
 /// A node's effects: one, or a list applied in order (later ones on top).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effects {
-    /// A single effect written without a list.
-    One(Effect),
-    /// A list of effects.
-    List(Vec<Effect>),
-}
-
-impl Effects {
-    /// The effects in order.
-    pub fn as_slice(&self) -> &[Effect] {
-        match self {
-            Effects::One(effect) => std::slice::from_ref(effect),
-            Effects::List(effects) => effects,
-        }
-    }
-}
-
-impl FromJson for Effects {
-    fn expected() -> Cow<'static, str> {
-        Effect::expected()
-    }
-
-    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Effects, ValueError> {
-        match json.value {
-            JsonValue::Array(items) => {
-                items.into_iter().map(|item| Effect::from_json(item, cx)).collect::<Result<_, _>>().map(Effects::List)
-            }
-            JsonValue::Object(_) => Effect::from_json(json, cx).map(Effects::One),
-            _ => Err(wrong_type::<Effects>(&json)),
-        }
-    }
-}
-
-impl ToJson for Effects {
-    fn write_json(&self, w: &mut JsonWriter) {
-        match self {
-            Effects::One(effect) => effect.write_json(w),
-            Effects::List(effects) => effects.write_json(w),
-        }
-    }
-}
+pub type Effects = OneOrList<Effect>;
 
 #[cfg(test)]
 mod tests {

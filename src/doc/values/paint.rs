@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::color::Color;
-use crate::doc::convert::{FromJson, ReadContext, ToJson, VarOr, expect_object, wrong_type};
+use crate::doc::convert::{FromJson, OneOrList, ReadContext, ToJson, VarOr, expect_object, wrong_type};
 use crate::doc::error::{ErrorKind, ValueError};
 use crate::doc::json::{Json, JsonValue, JsonWriter, Member};
 use crate::doc::keyword::{keyword_enum, suggest};
@@ -246,47 +246,7 @@ impl ToJson for Fill {
 }
 
 /// A node's paints: one, or a list painted in order (last on top).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Fills {
-    /// A single fill written without a list.
-    One(Fill),
-    /// A list of fills.
-    List(Vec<Fill>),
-}
-
-impl Fills {
-    /// The fills in paint order.
-    pub fn as_slice(&self) -> &[Fill] {
-        match self {
-            Fills::One(fill) => std::slice::from_ref(fill),
-            Fills::List(fills) => fills,
-        }
-    }
-}
-
-impl FromJson for Fills {
-    fn expected() -> Cow<'static, str> {
-        Fill::expected()
-    }
-
-    fn from_json(json: Json, cx: &mut ReadContext) -> Result<Fills, ValueError> {
-        match json.value {
-            JsonValue::Array(items) => {
-                items.into_iter().map(|item| Fill::from_json(item, cx)).collect::<Result<_, _>>().map(Fills::List)
-            }
-            _ => Fill::from_json(json, cx).map(Fills::One),
-        }
-    }
-}
-
-impl ToJson for Fills {
-    fn write_json(&self, w: &mut JsonWriter) {
-        match self {
-            Fills::One(fill) => fill.write_json(w),
-            Fills::List(fills) => fills.write_json(w),
-        }
-    }
-}
+pub type Fills = OneOrList<Fill>;
 
 #[cfg(test)]
 mod tests {
