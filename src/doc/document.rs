@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::convert::{FromJson, ReadContext, ToJson};
+use super::edit::History;
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
 use super::json::{self, Json, JsonValue, JsonWriter};
 use super::keyword::suggest;
@@ -24,16 +25,18 @@ pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
 
 /// A `.pen` document: exactly what the file says, typed, with its key order, ready to be edited
 /// and saved back byte-identical.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Document {
-    header: Header,
-    tree: Tree,
-    ids: HashMap<String, NodeKey>,
+    pub(crate) header: Header,
+    pub(crate) tree: Tree,
+    pub(crate) ids: HashMap<String, NodeKey>,
+    pub(crate) revision: u64,
+    pub(crate) history: History,
 }
 
 /// The document-level keys and where they sat.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Header {
+pub(crate) struct Header {
     version: Option<String>,
     themes: Option<Themes>,
     imports: Option<Imports>,
@@ -53,6 +56,24 @@ enum HeaderKey {
 }
 
 const HEADER_KEYS: &[&str] = &["version", "children", "themes", "imports", "variables"];
+
+impl Header {
+    /// The variables, added (after the existing keys) if the document has none.
+    pub(crate) fn variables_mut(&mut self) -> &mut Variables {
+        if self.variables.is_none() {
+            self.order.push(HeaderKey::Variables);
+        }
+        self.variables.get_or_insert_with(Variables::default)
+    }
+
+    /// The theme axes, added (after the existing keys) if the document has none.
+    pub(crate) fn themes_mut(&mut self) -> &mut Themes {
+        if self.themes.is_none() {
+            self.order.push(HeaderKey::Themes);
+        }
+        self.themes.get_or_insert_with(Themes::default)
+    }
+}
 
 /// A loaded document and the non-fatal problems found in it.
 #[derive(Debug, Clone)]
@@ -80,6 +101,8 @@ impl Document {
             },
             tree: Tree::default(),
             ids: HashMap::new(),
+            revision: 0,
+            history: History::default(),
         }
     }
 
@@ -144,7 +167,7 @@ impl Document {
                 ));
             }
         };
-        let mut document = Document { header: Header::default(), tree: Tree::default(), ids: HashMap::new() };
+        let mut document = Document { header: Header::default(), ..Document::new() };
         let mut builder = TreeBuilder { text, id_offsets: Vec::new() };
         let mut version_offset = root.offset;
         for member in members {
@@ -232,6 +255,29 @@ impl Document {
             self.write_node(*child, w);
         }
         w.end_array();
+    }
+
+    /// One node as compact JSON in saved form; children deeper than `depth` levels are written
+    /// as `"..."`.
+    pub fn node_to_json(&self, key: NodeKey, depth: usize) -> String {
+        let mut w = JsonWriter::compact();
+        self.write_node_to_depth(key, depth, &mut w);
+        w.finish()
+    }
+
+    fn write_node_to_depth(&self, key: NodeKey, depth: usize, w: &mut JsonWriter) {
+        let node = self.tree.node(key);
+        node.props.write(w, !node.children().is_empty(), &mut |w| {
+            if depth == 0 {
+                w.string("...");
+                return;
+            }
+            w.begin_array();
+            for child in node.children() {
+                self.write_node_to_depth(*child, depth - 1, w);
+            }
+            w.end_array();
+        });
     }
 
     fn write_node(&self, key: NodeKey, w: &mut JsonWriter) {

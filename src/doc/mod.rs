@@ -7,21 +7,23 @@
 //!   null, 2)`): an unchanged document saves byte-identical.
 //! - [`io`] reads files and writes them atomically.
 
-mod convert;
+pub(crate) mod convert;
 mod document;
-mod error;
+mod edit;
+pub(crate) mod error;
 pub mod io;
 pub mod json;
 mod keyword;
-mod locate;
+pub(crate) mod locate;
 mod node;
 mod object;
-mod props;
+pub(crate) mod props;
 mod tree;
 pub mod values;
 
 pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};
+pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
 pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
 pub use keyword::suggest;
 pub use node::{Descendants, NodeTree, NodeType, Slot};

@@ -245,6 +245,27 @@ impl NodeTree {
         });
     }
 
+    /// The tree as compact JSON; children deeper than `depth` levels are written as `"..."`.
+    pub fn to_json(&self, depth: usize) -> String {
+        let mut w = JsonWriter::compact();
+        self.write_to_depth(depth, &mut w);
+        w.finish()
+    }
+
+    fn write_to_depth(&self, depth: usize, w: &mut JsonWriter) {
+        self.props.write(w, !self.children.is_empty(), &mut |w| {
+            if depth == 0 {
+                w.string("...");
+                return;
+            }
+            w.begin_array();
+            for child in &self.children {
+                child.write_to_depth(depth - 1, w);
+            }
+            w.end_array();
+        });
+    }
+
     /// True when this override replaces the node (it has a `type`) rather than editing it.
     pub fn is_replacement(&self) -> bool {
         self.props.contains(&Key::Type)

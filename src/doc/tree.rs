@@ -1,6 +1,6 @@
 //! The node arena: nodes in a `Vec`, addressed by stable keys, with parent and children links.
 
-use super::node::NodeType;
+use super::node::{NodeTree, NodeType};
 use super::props::Props;
 
 /// A stable handle to a node of one [`Tree`]. Keys are never reused while the tree lives, so a
@@ -81,13 +81,68 @@ impl Tree {
 
     /// Appends a node as the last child of `parent` (a root for `None`).
     pub fn push(&mut self, props: Props, parent: Option<NodeKey>) -> NodeKey {
-        let key = NodeKey(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
-        self.nodes.push(Node { props, parent, children: Vec::new() });
-        match parent {
-            Some(parent) => self.nodes[parent.index()].children.push(key),
-            None => self.roots.push(key),
-        }
+        let key = self.add_detached(props);
+        let end = self.children_of(parent).len();
+        self.link(key, parent, end);
         key
+    }
+
+    /// Adds a node that is not linked anywhere yet.
+    pub(crate) fn add_detached(&mut self, props: Props) -> NodeKey {
+        let key = NodeKey(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node { props, parent: None, children: Vec::new() });
+        key
+    }
+
+    /// Builds `tree` from detached nodes and returns its root, not yet linked.
+    pub(crate) fn add_tree(&mut self, tree: NodeTree) -> NodeKey {
+        let root = self.add_detached(tree.props);
+        for child in tree.children {
+            let child = self.add_tree(child);
+            self.link(child, Some(root), usize::MAX);
+        }
+        root
+    }
+
+    /// Links the detached node `key` as child `index` of `parent` (clamped to the end).
+    pub(crate) fn link(&mut self, key: NodeKey, parent: Option<NodeKey>, index: usize) {
+        self.nodes[key.index()].parent = parent;
+        let siblings = match parent {
+            Some(parent) => &mut self.nodes[parent.index()].children,
+            None => &mut self.roots,
+        };
+        siblings.insert(index.min(siblings.len()), key);
+    }
+
+    /// Unlinks `key` from its parent; the node and its subtree stay in the arena, detached.
+    /// Returns where it was.
+    pub(crate) fn unlink(&mut self, key: NodeKey) -> (Option<NodeKey>, usize) {
+        let parent = self.nodes[key.index()].parent.take();
+        let siblings = match parent {
+            Some(parent) => &mut self.nodes[parent.index()].children,
+            None => &mut self.roots,
+        };
+        let index = siblings.iter().position(|k| *k == key).unwrap_or(siblings.len());
+        if index < siblings.len() {
+            siblings.remove(index);
+        }
+        (parent, index)
+    }
+
+    /// The position of `key` among its siblings.
+    pub fn index_in_parent(&self, key: NodeKey) -> usize {
+        self.children_of(self.node(key).parent).iter().position(|k| *k == key).unwrap_or(0)
+    }
+
+    /// True when `ancestor` is `key` or one of its ancestors.
+    pub fn is_ancestor(&self, ancestor: NodeKey, key: NodeKey) -> bool {
+        std::iter::successors(Some(key), |k| self.node(*k).parent).any(|k| k == ancestor)
+    }
+
+    /// A detached copy of the subtree under `key`.
+    pub fn to_node_tree(&self, key: NodeKey) -> NodeTree {
+        let node = self.node(key);
+        NodeTree { props: node.props.clone(), children: node.children.iter().map(|c| self.to_node_tree(*c)).collect() }
     }
 
     /// `key` and everything below it, parents before children, in document order.

@@ -2,7 +2,10 @@
 
 use super::number::write_js_number;
 
-/// Writes JSON with two-space indentation, `"key": value` members, `[]`/`{}` for empty
+/// Writes JSON like `JSON.stringify`: pretty (`JsonWriter::new`, two-space indentation) or
+/// compact (`JsonWriter::compact`, no whitespace at all).
+///
+/// Pretty output has two-space indentation, `"key": value` members, `[]`/`{}` for empty
 /// containers, JavaScript number formatting and JavaScript string escaping; no trailing newline.
 ///
 /// Callers announce structure (`begin_object`, `key`, value, …, `end_object`); the writer places
@@ -15,12 +18,19 @@ pub struct JsonWriter {
     container_empty: bool,
     /// A key was just written; the next value belongs to it.
     after_key: bool,
+    /// No newlines, indentation or spaces: `JSON.stringify(value)`.
+    compact: bool,
 }
 
 impl JsonWriter {
     /// A writer with an empty output buffer.
     pub fn new() -> JsonWriter {
         JsonWriter::default()
+    }
+
+    /// A writer for single-line output, as `JSON.stringify(value)` without indentation.
+    pub fn compact() -> JsonWriter {
+        JsonWriter { compact: true, ..JsonWriter::default() }
     }
 
     /// A writer whose buffer is preallocated for about `bytes` of output.
@@ -57,7 +67,7 @@ impl JsonWriter {
     pub fn key(&mut self, key: &str) {
         self.new_member();
         write_js_string(&mut self.out, key);
-        self.out.push_str(": ");
+        self.out.push_str(if self.compact { ":" } else { ": " });
         self.after_key = true;
     }
 
@@ -94,7 +104,7 @@ impl JsonWriter {
 
     fn close(&mut self, bracket: char) {
         self.depth = self.depth.saturating_sub(1);
-        if !self.container_empty {
+        if !self.container_empty && !self.compact {
             self.out.push('\n');
             self.indent();
         }
@@ -115,8 +125,10 @@ impl JsonWriter {
         if !self.container_empty {
             self.out.push(',');
         }
-        self.out.push('\n');
-        self.indent();
+        if !self.compact {
+            self.out.push('\n');
+            self.indent();
+        }
         self.container_empty = false;
     }
 
@@ -190,6 +202,22 @@ mod tests {
         w.end_object();
         let expected = "{\n  \"version\": \"2.8\",\n  \"children\": [\n    {\n      \"gap\": -1,\n      \"padding\": [\n        8,\n        0.5\n      ],\n      \"empty\": [],\n      \"none\": {}\n    }\n  ]\n}";
         assert_eq!(w.finish(), expected);
+    }
+
+    #[test]
+    fn compact_output_has_no_whitespace() {
+        let mut w = JsonWriter::compact();
+        w.begin_object();
+        w.key("a");
+        w.begin_array();
+        w.number(1.0);
+        w.string("x y");
+        w.end_array();
+        w.key("b");
+        w.begin_object();
+        w.end_object();
+        w.end_object();
+        assert_eq!(w.finish(), "{\"a\":[1,\"x y\"],\"b\":{}}");
     }
 
     #[test]

@@ -1,0 +1,400 @@
+//! Editing a Document: transactions of primitive changes, each with its inverse, and the undo
+//! history built from them.
+//!
+//! Every edit is one of three primitives: link a subtree under a parent, unlink it, or set a
+//! property. Removed nodes stay in the arena, detached, so the keys in the log keep naming them;
+//! undoing a removal links the very same nodes back. Rolling back costs as much as the changes
+//! made, never a copy of the document.
+
+use super::document::{Document, Header};
+use super::node::NodeTree;
+use super::props::{Key, Value};
+use super::tree::NodeKey;
+
+/// Most transactions kept for undo.
+pub const HISTORY_LIMIT: usize = 200;
+
+/// Why an edit was refused. Nothing was changed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EditError {
+    /// A node would be moved into its own subtree.
+    #[error("node '{0}' cannot be moved into its own subtree")]
+    Cycle(String),
+    /// A new node's id is already used.
+    #[error("the id '{0}' is already used by another node")]
+    DuplicateId(String),
+    /// A node without an id or type cannot enter the tree.
+    #[error("a node needs a type and an id to enter the document")]
+    Incomplete,
+}
+
+/// One primitive change, with what is needed to apply it in either direction.
+#[derive(Debug, Clone)]
+pub(crate) enum Change {
+    /// `node` (with its subtree) was linked as child `index` of `parent`.
+    Link { node: NodeKey, parent: Option<NodeKey>, index: usize },
+    /// `node` was unlinked from child `index` of `parent`.
+    Unlink { node: NodeKey, parent: Option<NodeKey>, index: usize },
+    /// A property of `node` changed; `before` keeps the old position to restore key order.
+    SetProp { node: NodeKey, key: Key, before: Option<(usize, Value)>, after: Option<Value> },
+    /// The document-level keys changed (variables, themes, imports).
+    SetHeader { before: Box<Header>, after: Box<Header> },
+}
+
+/// The undo and redo stacks of a document.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct History {
+    done: Vec<Vec<Change>>,
+    undone: Vec<Vec<Change>>,
+}
+
+/// A group of edits that takes effect together. Dropping it without [`Transaction::commit`]
+/// rolls every change back, leaving the document exactly as it was.
+pub struct Transaction<'a> {
+    document: &'a mut Document,
+    log: Vec<Change>,
+    committed: bool,
+}
+
+impl Document {
+    /// Starts a transaction.
+    pub fn transaction(&mut self) -> Transaction<'_> {
+        Transaction { document: self, log: Vec::new(), committed: false }
+    }
+
+    /// Counts committed changes: it rises with every commit, undo and redo. Derived data
+    /// (resolved scenes, layouts) is cached per revision.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// True when there is a transaction to undo.
+    pub fn can_undo(&self) -> bool {
+        !self.history.done.is_empty()
+    }
+
+    /// True when there is an undone transaction to redo.
+    pub fn can_redo(&self) -> bool {
+        !self.history.undone.is_empty()
+    }
+
+    /// Undoes the last committed transaction. Returns false when there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(log) = self.history.done.pop() else { return false };
+        for change in log.iter().rev() {
+            self.apply(change.clone(), Direction::Backward);
+        }
+        self.history.undone.push(log);
+        self.revision += 1;
+        true
+    }
+
+    /// Redoes the last undone transaction. Returns false when there is none.
+    pub fn redo(&mut self) -> bool {
+        let Some(log) = self.history.undone.pop() else { return false };
+        for change in &log {
+            self.apply(change.clone(), Direction::Forward);
+        }
+        self.history.done.push(log);
+        self.revision += 1;
+        true
+    }
+
+    fn apply(&mut self, change: Change, direction: Direction) {
+        match (change, direction) {
+            (Change::Link { node, parent, index }, Direction::Forward)
+            | (Change::Unlink { node, parent, index }, Direction::Backward) => self.link_subtree(node, parent, index),
+            (Change::Link { node, .. }, Direction::Backward) | (Change::Unlink { node, .. }, Direction::Forward) => {
+                self.unlink_subtree(node);
+            }
+            (Change::SetProp { node, key, after, .. }, Direction::Forward) => {
+                let props = &mut self.tree.node_mut(node).props;
+                match after {
+                    Some(value) => {
+                        props.set(key, value);
+                    }
+                    None => {
+                        props.remove(&key);
+                    }
+                }
+            }
+            (Change::SetProp { node, key, before, .. }, Direction::Backward) => {
+                let props = &mut self.tree.node_mut(node).props;
+                match before {
+                    Some((index, value)) => match props.get_mut(&key) {
+                        Some(slot) => *slot = value,
+                        None => props.insert_at(index, key, value),
+                    },
+                    None => {
+                        props.remove(&key);
+                    }
+                }
+            }
+            (Change::SetHeader { after, .. }, Direction::Forward) => self.header = *after,
+            (Change::SetHeader { before, .. }, Direction::Backward) => self.header = *before,
+        }
+    }
+
+    /// Links `node` and indexes the ids of its subtree.
+    fn link_subtree(&mut self, node: NodeKey, parent: Option<NodeKey>, index: usize) {
+        self.tree.link(node, parent, index);
+        let keys: Vec<NodeKey> = self.tree.subtree(node).collect();
+        for key in keys {
+            let id = self.tree.node(key).id().to_owned();
+            self.ids.insert(id, key);
+        }
+    }
+
+    /// Unlinks `node` and drops the ids of its subtree from the index.
+    fn unlink_subtree(&mut self, node: NodeKey) -> (Option<NodeKey>, usize) {
+        for key in self.tree.subtree(node) {
+            self.ids.remove(self.tree.node(key).id());
+        }
+        self.tree.unlink(node)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Direction {
+    Forward,
+    Backward,
+}
+
+impl Transaction<'_> {
+    /// The document as the transaction has changed it so far.
+    pub fn document(&self) -> &Document {
+        self.document
+    }
+
+    /// True when nothing has changed yet.
+    pub fn is_empty(&self) -> bool {
+        self.log.is_empty()
+    }
+
+    fn record(&mut self, change: Change) {
+        self.document.apply(change.clone(), Direction::Forward);
+        self.log.push(change);
+    }
+
+    /// Inserts `tree` as child `index` of `parent` (`None`: top level; the index is clamped,
+    /// `usize::MAX` appends). Every node needs a type and an id, and ids must be new.
+    pub fn insert(&mut self, parent: Option<NodeKey>, index: usize, tree: NodeTree) -> Result<NodeKey, EditError> {
+        let mut seen = std::collections::HashSet::new();
+        check_new_ids(&tree, self.document, &mut seen)?;
+        let node = self.document.tree.add_tree(tree);
+        self.link(node, parent, index);
+        Ok(node)
+    }
+
+    /// Links a detached node; a parent that gains its first child gets a `children` key where
+    /// JavaScript would put it: last.
+    fn link(&mut self, node: NodeKey, parent: Option<NodeKey>, index: usize) {
+        if let Some(parent) = parent
+            && !self.document.tree.node(parent).props.contains(&Key::Children)
+        {
+            self.set(parent, Key::Children, Some(Value::Children));
+        }
+        let index = index.min(self.document.tree.children_of(parent).len());
+        self.record(Change::Link { node, parent, index });
+    }
+
+    /// Removes `node` and its subtree.
+    pub fn remove(&mut self, node: NodeKey) {
+        let parent = self.document.tree.node(node).parent();
+        let index = self.document.tree.index_in_parent(node);
+        self.record(Change::Unlink { node, parent, index });
+    }
+
+    /// Moves `node` to child `index` of `parent` (clamped; `usize::MAX` appends). The index
+    /// counts the new siblings without the node itself.
+    pub fn move_node(&mut self, node: NodeKey, parent: Option<NodeKey>, index: usize) -> Result<(), EditError> {
+        if let Some(parent) = parent
+            && self.document.tree.is_ancestor(node, parent)
+        {
+            return Err(EditError::Cycle(self.document.tree.node(node).id().to_owned()));
+        }
+        self.remove(node);
+        self.link(node, parent, index);
+        Ok(())
+    }
+
+    /// Sets (`Some`) or removes (`None`) a property of `node`; returns the previous value.
+    /// `type`, `id` and `children` are structural and are changed by replacing nodes instead.
+    pub fn set(&mut self, node: NodeKey, key: Key, value: Option<Value>) -> Option<Value> {
+        let props = &self.document.tree.node(node).props;
+        let before = props.iter().enumerate().find(|(_, (k, _))| **k == key).map(|(i, (_, v))| (i, v.clone()));
+        if before.is_none() && value.is_none() {
+            return None;
+        }
+        let previous = before.as_ref().map(|(_, v)| v.clone());
+        self.record(Change::SetProp { node, key, before, after: value });
+        previous
+    }
+
+    /// Replaces the document-level keys (variables, themes, imports) through `edit`.
+    pub fn edit_header(&mut self, edit: impl FnOnce(&mut HeaderEdit<'_>)) {
+        let before = Box::new(self.document.header.clone());
+        let mut after = before.clone();
+        edit(&mut HeaderEdit { header: &mut after });
+        self.record(Change::SetHeader { before, after });
+    }
+
+    /// Makes the changes permanent and undoable; returns the new revision.
+    pub fn commit(mut self) -> u64 {
+        self.committed = true;
+        let log = std::mem::take(&mut self.log);
+        if !log.is_empty() {
+            let history = &mut self.document.history;
+            history.undone.clear();
+            history.done.push(log);
+            if history.done.len() > HISTORY_LIMIT {
+                history.done.remove(0);
+            }
+            self.document.revision += 1;
+        }
+        self.document.revision
+    }
+
+    /// Undoes every change of this transaction.
+    pub fn rollback(self) {
+        // Dropping does it.
+    }
+}
+
+impl Drop for Transaction<'_> {
+    fn drop(&mut self) {
+        if self.committed {
+            return;
+        }
+        for change in std::mem::take(&mut self.log).into_iter().rev() {
+            self.document.apply(change, Direction::Backward);
+        }
+    }
+}
+
+/// Mutable access to the document-level keys inside [`Transaction::edit_header`].
+pub struct HeaderEdit<'a> {
+    header: &'a mut Header,
+}
+
+impl HeaderEdit<'_> {
+    /// The variables, created empty if the document has none.
+    pub fn variables(&mut self) -> &mut super::values::Variables {
+        self.header.variables_mut()
+    }
+
+    /// The theme axes, created empty if the document has none.
+    pub fn themes(&mut self) -> &mut super::values::Themes {
+        self.header.themes_mut()
+    }
+}
+
+fn check_new_ids(
+    tree: &NodeTree,
+    document: &Document,
+    seen: &mut std::collections::HashSet<String>,
+) -> Result<(), EditError> {
+    let (Some(id), Some(_)) = (tree.props.id(), tree.props.node_type()) else {
+        return Err(EditError::Incomplete);
+    };
+    if document.node_by_id(id).is_some() || !seen.insert(id.to_owned()) {
+        return Err(EditError::DuplicateId(id.to_owned()));
+    }
+    tree.children.iter().try_for_each(|child| check_new_ids(child, document, seen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::NodeType;
+    use crate::doc::convert::VarOr;
+
+    const TEXT: &str = "{\n  \"version\": \"2.8\",\n  \"children\": [\n    {\n      \"type\": \"frame\",\n      \"id\": \"a\",\n      \"width\": 10,\n      \"children\": [\n        {\n          \"type\": \"text\",\n          \"id\": \"b\"\n        }\n      ]\n    },\n    {\n      \"type\": \"frame\",\n      \"id\": \"c\"\n    }\n  ]\n}";
+
+    fn node(node_type: NodeType, id: &str) -> NodeTree {
+        let mut tree = NodeTree::default();
+        tree.props.set(Key::Type, Value::NodeType(node_type));
+        tree.props.set(Key::Id, Value::Text(id.into()));
+        tree
+    }
+
+    fn edit_everything(document: &mut Document) -> Transaction<'_> {
+        let a = document.node_by_id("a").unwrap();
+        let b = document.node_by_id("b").unwrap();
+        let c = document.node_by_id("c").unwrap();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Width, None);
+        tx.set(a, Key::Height, Some(Value::Number(VarOr::Value(4.0))));
+        tx.set(c, Key::Name, Some(Value::Text("x".into())));
+        tx.remove(b);
+        let mut new = node(NodeType::Frame, "n");
+        new.children.push(node(NodeType::Text, "m"));
+        let n = tx.insert(Some(c), usize::MAX, new).unwrap();
+        tx.move_node(a, Some(n), 0).unwrap();
+        tx
+    }
+
+    #[test]
+    fn rollback_restores_the_exact_bytes() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let tx = edit_everything(&mut document);
+        assert_ne!(tx.document().to_pen_string(), TEXT);
+        drop(tx);
+        assert_eq!(document.to_pen_string(), TEXT);
+        assert_eq!(document.node_by_id("n"), None);
+        assert!(document.node_by_id("b").is_some());
+        assert_eq!(document.revision(), 0);
+    }
+
+    #[test]
+    fn undo_and_redo_walk_the_history() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let revision = edit_everything(&mut document).commit();
+        assert_eq!(revision, 1);
+        let edited = document.to_pen_string();
+        assert!(edited.contains("\"id\": \"n\""));
+        assert!(document.undo());
+        assert_eq!(document.to_pen_string(), TEXT);
+        assert!(!document.undo());
+        assert!(document.redo());
+        assert_eq!(document.to_pen_string(), edited);
+        assert_eq!(document.revision(), 3);
+        assert_eq!(document.node_by_id("m").map(|k| document.tree().node(k).id()), Some("m"));
+    }
+
+    #[test]
+    fn a_new_commit_clears_redo() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let a = document.node_by_id("a").unwrap();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Name, Some(Value::Text("one".into())));
+        tx.commit();
+        document.undo();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Name, Some(Value::Text("two".into())));
+        tx.commit();
+        assert!(!document.can_redo());
+    }
+
+    #[test]
+    fn refused_edits_change_nothing() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let a = document.node_by_id("a").unwrap();
+        let b = document.node_by_id("b").unwrap();
+        let mut tx = document.transaction();
+        assert_eq!(tx.move_node(a, Some(b), 0), Err(EditError::Cycle("a".into())));
+        assert_eq!(tx.insert(None, 0, node(NodeType::Frame, "c")), Err(EditError::DuplicateId("c".into())));
+        assert_eq!(tx.insert(None, 0, NodeTree::default()), Err(EditError::Incomplete));
+        assert!(tx.is_empty());
+    }
+
+    #[test]
+    fn a_leaf_that_gains_children_gets_a_children_key() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let c = document.node_by_id("c").unwrap();
+        let mut tx = document.transaction();
+        tx.insert(Some(c), 0, node(NodeType::Text, "t")).unwrap();
+        tx.commit();
+        assert!(document.to_pen_string().contains("\"id\": \"c\",\n      \"children\": [\n        {"));
+    }
+}
