@@ -7,4 +7,6 @@
 #![warn(missing_docs)]
 
 pub mod doc;
+pub mod images;
 pub mod resolve;
+pub mod script;

@@ -2,6 +2,7 @@
 //! code: 0 success, 1 invalid input (a file that does not load, a file that is not formatted),
 //! 2 a usage or I/O problem.
 
+mod apply;
 mod check;
 mod fmt;
 
@@ -32,6 +33,23 @@ enum Command {
         #[arg(long, short)]
         quiet: bool,
     },
+    /// Run a batch_design script against a file; saves atomically only when every operation
+    /// succeeds. Exits 1 when the script fails (the file is then untouched).
+    Apply {
+        /// The .pen file.
+        file: PathBuf,
+        /// The script file, or - to read it from standard input.
+        script: PathBuf,
+        /// Run and answer, but write nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the structured answer as JSON instead of Pencil's text.
+        #[arg(long)]
+        json: bool,
+        /// Most operations allowed in the script.
+        #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
+        max_operations: usize,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -48,5 +66,8 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
     match args.command {
         Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
+        Command::Apply { file, script, dry_run, json, max_operations } => {
+            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations }))
+        }
     }
 }

@@ -41,6 +41,13 @@ pub(crate) fn locate_all(text: &str, offsets: &[u32]) -> Vec<Location> {
         .collect()
 }
 
+/// The JSON pointer of the value (or key) starting at `offset` inside `root`.
+pub(crate) fn pointer_in(root: &Json, offset: u32) -> Option<String> {
+    let mut path = Vec::new();
+    let mut node_id = None;
+    find(root, offset, &mut path, &mut node_id).then(|| path.iter().map(|segment| format!("/{segment}")).collect())
+}
+
 /// Descends towards the value or key that starts at `target`, collecting pointer segments and
 /// the innermost node id on the way. Values start at distinct offsets, and containers hold
 /// their members in source order, so only one branch is followed.

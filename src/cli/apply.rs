@@ -1,0 +1,104 @@
+//! `nib apply FILE SCRIPT`: run a batch_design script against a file.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use nib::doc::Document;
+use nib::doc::io::{read_file, save_file};
+use nib::images::OfflineImages;
+use nib::resolve::Library;
+use nib::script::{Context, Options, run};
+
+pub struct Settings {
+    pub dry_run: bool,
+    pub json: bool,
+    pub max_operations: usize,
+}
+
+pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
+    let source = match read_script(script) {
+        Ok(source) => source,
+        Err(error) => {
+            eprintln!("nib: cannot read the script {}: {error}", script.display());
+            return ExitCode::from(2);
+        }
+    };
+    let mut document = match read_file(file) {
+        Ok(loaded) => loaded.document,
+        Err(error) => {
+            println!("{error}");
+            return ExitCode::from(1);
+        }
+    };
+    let folder =
+        file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let imports = FileImports::load(&document, folder);
+    // A dry run must not leave image files next to the document either.
+    let scratch = tempfile::tempdir().ok();
+    let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
+    let context = Context {
+        library: &imports,
+        images: &OfflineImages,
+        folder: image_folder,
+        options: Options { max_statements: settings.max_operations, id_seed: None },
+    };
+    let outcome = run(&mut document, &source, &context);
+    if settings.json {
+        println!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
+    } else {
+        print!("{}", outcome.text());
+    }
+    if !outcome.success {
+        return ExitCode::from(1);
+    }
+    if settings.dry_run {
+        eprintln!("nib: dry run: {} not written", file.display());
+        return ExitCode::SUCCESS;
+    }
+    match save_file(&document, file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("nib: could not save {}: {error}", file.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read_script(path: &Path) -> std::io::Result<String> {
+    if path == Path::new("-") {
+        let mut source = String::new();
+        std::io::stdin().read_to_string(&mut source)?;
+        return Ok(source);
+    }
+    std::fs::read_to_string(path)
+}
+
+/// The documents a file imports, loaded from paths relative to it. An import that cannot be
+/// loaded is reported and left out; instances of its components then cannot be edited.
+struct FileImports {
+    documents: HashMap<String, Document>,
+}
+
+impl FileImports {
+    fn load(document: &Document, folder: &Path) -> FileImports {
+        let mut documents = HashMap::new();
+        for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            let path: PathBuf = folder.join(relative);
+            match read_file(&path) {
+                Ok(loaded) => {
+                    documents.insert(alias.to_owned(), loaded.document);
+                }
+                Err(error) => eprintln!("nib: import '{alias}' not loaded: {error}"),
+            }
+        }
+        FileImports { documents }
+    }
+}
+
+impl Library for FileImports {
+    fn imported(&self, alias: &str) -> Option<&Document> {
+        self.documents.get(alias)
+    }
+}

@@ -1,0 +1,425 @@
+//! Running a script: every statement in order inside one transaction; the first failure rolls
+//! everything back and the document is exactly as before.
+
+mod ops;
+mod overrides;
+mod place;
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use crate::doc::json::{Json, JsonValue, JsonWriter, Member};
+use crate::doc::{Document, Key, NodeKey, NodeTree, Props, Transaction, Value};
+use crate::images::ImageProvider;
+use crate::resolve::{Library, PathTarget, resolve_path};
+
+use super::ast::{Expr, ExprKind, Script, Statement};
+use super::parse::{DEFAULT_MAX_STATEMENTS, ROOT_NAMES, ScriptError, parse};
+use super::report::{Binding, Failure, OpResult, Outcome};
+use super::validate::{Invalid, Validator};
+
+/// Limits and settings of a call.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Most statements per call.
+    pub max_statements: usize,
+    /// Seed for new node ids (tests use a fixed one); `None` seeds from the clock.
+    pub id_seed: Option<u64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { max_statements: DEFAULT_MAX_STATEMENTS, id_seed: None }
+    }
+}
+
+/// What a call may use besides the document.
+pub struct Context<'a> {
+    /// Documents imported by the document, for instances of imported components.
+    pub library: &'a dyn Library,
+    /// Where G() gets images.
+    pub images: &'a dyn ImageProvider,
+    /// The document's folder (images are stored below it); `None` for a document not on disk.
+    pub folder: Option<&'a Path>,
+    /// Limits and settings.
+    pub options: Options,
+}
+
+/// Runs `source` against `document`. On success the changes are committed (undoable with
+/// [`Document::undo`]); on failure nothing changes.
+pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome {
+    let script = match parse(source, context.options.max_statements) {
+        Ok(script) => script,
+        Err(error) => return parse_failure(document.revision(), error),
+    };
+    let mut runner = Runner::new(document.transaction(), context);
+    if let Err((index, error)) = runner.run(&script) {
+        let statement = &script.statements[index];
+        let call = runner.describe_call(statement);
+        let (line, column) = error.at.unwrap_or((statement.span.line, statement.span.column));
+        drop(runner);
+        let failure = Failure {
+            statement: Some(index),
+            line,
+            column,
+            call: Some(call),
+            message: error.message,
+            hint: error.hint,
+            invalid: error.invalid.into_iter().map(Into::into).collect(),
+        };
+        return Outcome {
+            success: false,
+            results: Vec::new(),
+            bindings: Vec::new(),
+            issues: Vec::new(),
+            revision: document.revision(),
+            failure: Some(failure),
+        };
+    }
+    let issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
+    let results = std::mem::take(&mut runner.results);
+    let bindings = std::mem::take(&mut runner.binding_order);
+    let revision = runner.tx.commit();
+    Outcome { success: true, results, bindings, issues, revision, failure: None }
+}
+
+fn parse_failure(revision: u64, error: ScriptError) -> Outcome {
+    let failure = Failure {
+        statement: error.statement,
+        line: error.line,
+        column: error.column,
+        call: None,
+        message: error.message,
+        hint: error.hint,
+        invalid: Vec::new(),
+    };
+    Outcome {
+        success: false,
+        results: Vec::new(),
+        bindings: Vec::new(),
+        issues: Vec::new(),
+        revision,
+        failure: Some(failure),
+    }
+}
+
+/// Why a statement failed.
+#[derive(Debug)]
+pub(crate) struct StepError {
+    message: String,
+    hint: Option<String>,
+    invalid: Vec<Invalid>,
+    /// A more precise place than the statement's start, when known.
+    at: Option<(u32, u32)>,
+}
+
+impl StepError {
+    fn new(message: impl Into<String>) -> StepError {
+        StepError { message: message.into(), hint: None, invalid: Vec::new(), at: None }
+    }
+
+    fn hint(mut self, hint: impl Into<String>) -> StepError {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    fn at(mut self, expr: &Expr) -> StepError {
+        self.at = Some((expr.span.line, expr.span.column));
+        self
+    }
+}
+
+type Step<T> = Result<T, StepError>;
+
+/// Where a parent argument points.
+pub(crate) enum Parent {
+    /// The document root: top-level nodes.
+    Root,
+    /// A node, or a node inside an instance.
+    Target(PathTarget),
+}
+
+/// The state of a running call.
+pub(crate) struct Runner<'a, 'd> {
+    tx: Transaction<'d>,
+    context: &'a Context<'a>,
+    /// Binding name → node path.
+    bindings: HashMap<String, String>,
+    binding_order: Vec<Binding>,
+    /// Ids written by the agent in new nodes → the fresh ids they were given.
+    aliases: HashMap<String, String>,
+    ids: IdGenerator,
+    results: Vec<OpResult>,
+    /// Nodes created or changed, for the potential-issue checks.
+    touched: Vec<NodeKey>,
+    /// Nodes whose x or y this call set.
+    positioned: HashSet<NodeKey>,
+}
+
+impl<'a, 'd> Runner<'a, 'd> {
+    fn new(tx: Transaction<'d>, context: &'a Context<'a>) -> Runner<'a, 'd> {
+        Runner {
+            tx,
+            context,
+            bindings: HashMap::new(),
+            binding_order: Vec::new(),
+            aliases: HashMap::new(),
+            ids: IdGenerator::new(context.options.id_seed),
+            results: Vec::new(),
+            touched: Vec::new(),
+            positioned: HashSet::new(),
+        }
+    }
+
+    fn run(&mut self, script: &Script) -> Result<(), (usize, StepError)> {
+        for (index, statement) in script.statements.iter().enumerate() {
+            let bound = self.statement(statement).map_err(|e| (index, e))?;
+            if let (Some(name), Some(path)) = (&statement.binding, bound) {
+                self.bindings.insert(name.clone(), path.clone());
+                self.binding_order.retain(|b| b.name != *name);
+                self.binding_order.push(Binding { name: name.clone(), id: path });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs one statement; returns the path its binding names.
+    fn statement(&mut self, statement: &Statement) -> Step<Option<String>> {
+        use super::ast::Operation::*;
+        let binding = statement.binding.as_deref();
+        let args = &statement.arguments;
+        match statement.operation {
+            Insert => self.insert(&args[0], &args[1], binding).map(Some),
+            Copy => self.copy(&args[0], &args[1], args.get(2), binding).map(Some),
+            Update => self.update(&args[0], &args[1]).map(Some),
+            Replace => self.replace(&args[0], &args[1], binding).map(Some),
+            Move => self.move_node(&args[0], args.get(1), args.get(2)).map(Some),
+            Delete => self.delete(&args[0]).map(|_| None),
+            Generate => self.generate(&args[0], &args[1], &args[2]).map(Some),
+        }
+    }
+
+    /// The statement as Pencil shows it in failures: `{"callee":"U","arguments":[...]}`.
+    fn describe_call(&self, statement: &Statement) -> String {
+        let mut w = JsonWriter::compact();
+        w.begin_object();
+        w.key("callee");
+        w.string(statement.operation.letter());
+        w.key("arguments");
+        w.begin_array();
+        for argument in &statement.arguments {
+            match self.json(argument) {
+                Ok(json) => json.write(&mut w),
+                Err(_) => w.null(),
+            }
+        }
+        w.end_array();
+        w.end_object();
+        w.finish()
+    }
+
+    fn document(&self) -> &Document {
+        self.tx.document()
+    }
+
+    fn validator(&self) -> Validator {
+        Validator::new(self.document().version())
+    }
+
+    // Arguments ------------------------------------------------------------------------------
+
+    /// An argument as JSON, with bindings replaced by their node paths.
+    fn json(&self, expr: &Expr) -> Step<Json> {
+        let offset = expr.span.start as u32;
+        let value = match &expr.kind {
+            ExprKind::String(text) => JsonValue::String(text.clone()),
+            ExprKind::Number(n) => JsonValue::Number(*n),
+            ExprKind::Bool(b) => JsonValue::Bool(*b),
+            ExprKind::Null | ExprKind::Undefined => JsonValue::Null,
+            ExprKind::Reference(_) | ExprKind::Concat(_) => JsonValue::String(self.text(expr)?),
+            ExprKind::Array(items) => JsonValue::Array(
+                items.iter().filter(|i| i.kind != ExprKind::Undefined).map(|i| self.json(i)).collect::<Step<_>>()?,
+            ),
+            ExprKind::Object(properties) => JsonValue::Object(
+                properties
+                    .iter()
+                    .filter(|p| p.value.kind != ExprKind::Undefined)
+                    .map(|p| {
+                        Ok(Member {
+                            key: p.key.clone(),
+                            key_offset: p.key_span.start as u32,
+                            value: self.json(&p.value)?,
+                        })
+                    })
+                    .collect::<Step<_>>()?,
+            ),
+        };
+        Ok(Json { offset, value })
+    }
+
+    /// An argument that must be text: a string, a binding, or a concatenation of them.
+    fn text(&self, expr: &Expr) -> Step<String> {
+        match &expr.kind {
+            ExprKind::String(text) => Ok(text.clone()),
+            ExprKind::Number(n) => {
+                let mut text = String::new();
+                crate::doc::json::write_js_number(&mut text, *n);
+                Ok(text)
+            }
+            ExprKind::Reference(name) if ROOT_NAMES.contains(&name.as_str()) => Ok("document".into()),
+            ExprKind::Reference(name) => self
+                .bindings
+                .get(name)
+                .cloned()
+                .ok_or_else(|| StepError::new(format!("binding `{name}` is not defined")).at(expr)),
+            ExprKind::Concat(parts) => parts.iter().map(|part| self.text(part)).collect(),
+            _ => Err(StepError::new("expected a node id or path (a string or a binding)")
+                .hint("write the id in quotes, e.g. \"k8eKw\", or use a binding")
+                .at(expr)),
+        }
+    }
+
+    /// A node path argument, resolved.
+    fn target(&self, expr: &Expr) -> Step<PathTarget> {
+        let path = self.text(expr)?;
+        self.resolve(&path).map_err(|e| e.at(expr))
+    }
+
+    fn resolve(&self, path: &str) -> Step<PathTarget> {
+        let path = path.strip_prefix('#').unwrap_or(path);
+        let path = match path.split_once('/') {
+            Some((first, rest)) => match self.aliases.get(first) {
+                Some(id) => format!("{id}/{rest}"),
+                None => path.to_owned(),
+            },
+            None => self.aliases.get(path).cloned().unwrap_or_else(|| path.to_owned()),
+        };
+        resolve_path(self.document(), self.context.library, &path).map_err(|e| {
+            let hint = if e.names_the_component {
+                format!(
+                    "`{}` is the component itself: address nodes inside the instance by their ids in the component, e.g. {}/{}",
+                    e.missing,
+                    e.within,
+                    e.available.first().map_or("childId", String::as_str)
+                )
+            } else if e.within.is_empty() {
+                format!("no node has the id `{}`; bindings do not outlive a call, so use ids from earlier answers", e.missing)
+            } else if e.available.is_empty() {
+                format!("`{}` has no nodes that can be addressed", e.within)
+            } else {
+                format!("ids under `{}`: {}", e.within, e.available.join(", "))
+            };
+            StepError::new(e.to_string()).hint(hint)
+        })
+    }
+
+    /// A parent argument: the document root or a node.
+    fn parent(&self, expr: &Expr) -> Step<Parent> {
+        let path = self.text(expr)?;
+        if matches!(path.as_str(), "document" | "root" | "#document" | "") {
+            return Ok(Parent::Root);
+        }
+        self.resolve(&path).map(Parent::Target).map_err(|e| e.at(expr))
+    }
+
+    /// An argument that must be an object literal.
+    fn object(&self, expr: &Expr, what: &str) -> Step<Json> {
+        let json = self.json(expr)?;
+        if !matches!(json.value, JsonValue::Object(_)) {
+            return Err(StepError::new(format!("expected {what} as an object, found {}", json.kind_name())).at(expr));
+        }
+        Ok(json)
+    }
+
+    /// Fails with every invalid property the validator found.
+    fn check(&self, validator: Validator, expr: &Expr) -> Step<()> {
+        if validator.errors.is_empty() {
+            return Ok(());
+        }
+        let count = validator.errors.len();
+        let mut error = StepError::new(format!("Invalid properties ({count}):")).at(expr);
+        error.hint = Some("fix each property listed; nothing was changed".into());
+        error.invalid = validator.errors;
+        Err(error)
+    }
+
+    // Ids ------------------------------------------------------------------------------------
+
+    /// Gives every node of `tree` a fresh id (ids the agent wrote become aliases) and puts
+    /// `type` and `id` first. `taken` holds ids that must be avoided besides the document's.
+    fn assign_ids(&mut self, tree: &mut NodeTree, taken: &mut HashSet<String>) {
+        let document = self.tx.document();
+        let id = self.ids.next(|candidate| document.node_by_id(candidate).is_some() || taken.contains(candidate));
+        taken.insert(id.clone());
+        if let Some(written) = tree.props.id() {
+            self.aliases.insert(written.to_owned(), id.clone());
+        }
+        tree.props = with_leading_id(std::mem::take(&mut tree.props), &id);
+        for child in &mut tree.children {
+            self.assign_ids(child, taken);
+        }
+    }
+
+    /// A new node's name defaults to its binding.
+    fn default_name(tree: &mut NodeTree, binding: Option<&str>) {
+        if let Some(binding) = binding
+            && !tree.props.contains(&Key::Name)
+        {
+            // Where Pencil writes it: after type, id and position.
+            let at = tree.props.iter().take_while(|(k, _)| matches!(k, Key::Type | Key::Id | Key::X | Key::Y)).count();
+            tree.props.insert_at(at, Key::Name, Value::Text(binding.to_owned()));
+        }
+    }
+
+    fn touch(&mut self, key: NodeKey) {
+        self.touched.extend(self.tx.document().tree().subtree(key));
+    }
+}
+
+/// Rebuilds `props` as `type`, `id`, then the rest in order: how Pencil writes new nodes.
+fn with_leading_id(props: Props, id: &str) -> Props {
+    let mut ordered = Props::default();
+    if let Some(node_type) = props.node_type() {
+        ordered.push_read(Key::Type, Value::NodeType(node_type));
+    }
+    ordered.push_read(Key::Id, Value::Text(id.to_owned()));
+    for (key, value) in props.iter() {
+        if !matches!(key, Key::Type | Key::Id) {
+            ordered.push_read(key.clone(), value.clone());
+        }
+    }
+    ordered
+}
+
+/// Pencil-style ids: five letters and digits, drawn from a seeded sequence.
+struct IdGenerator(u64);
+
+const ID_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+impl IdGenerator {
+    fn new(seed: Option<u64>) -> IdGenerator {
+        let seed = seed.unwrap_or_else(|| {
+            let nanos =
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ (u64::from(std::process::id()) << 32)
+        });
+        IdGenerator(seed | 1)
+    }
+
+    fn next(&mut self, taken: impl Fn(&str) -> bool) -> String {
+        loop {
+            let id: String = (0..5)
+                .map(|_| {
+                    self.0 ^= self.0 >> 12;
+                    self.0 ^= self.0 << 25;
+                    self.0 ^= self.0 >> 27;
+                    let n = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33;
+                    ID_ALPHABET[(n % ID_ALPHABET.len() as u64) as usize] as char
+                })
+                .collect();
+            if !taken(&id) {
+                return id;
+            }
+        }
+    }
+}

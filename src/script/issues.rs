@@ -1,0 +1,193 @@
+//! Potential problems in what a call created or changed, reported after it succeeds, in
+//! Pencil's wording where Pencil has one (agents and skills search for these sentences).
+
+use std::collections::HashSet;
+
+use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth};
+use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
+use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
+
+/// The potential problems of `touched` nodes; `positioned` are the nodes whose x/y the call set.
+pub fn find(
+    document: &Document,
+    library: &dyn Library,
+    touched: &[NodeKey],
+    positioned: &HashSet<NodeKey>,
+) -> Vec<String> {
+    let mut issues: Vec<String> = Vec::new();
+    let mut seen = HashSet::new();
+    for key in touched {
+        if !seen.insert(*key) {
+            continue;
+        }
+        let node = document.tree().node(*key);
+        // Nodes removed later in the same call are no longer part of the document.
+        if document.node_by_id(node.id()) != Some(*key) {
+            continue;
+        }
+        let mut found = node_issues(document, *key, positioned.contains(key));
+        found.extend(override_issues(document, library, *key));
+        for issue in found {
+            if !issues.contains(&issue) {
+                issues.push(issue);
+            }
+        }
+    }
+    issues
+}
+
+/// The two layout axes, with the keys and words that go with them.
+const AXES: [(Key, &str); 2] = [(Key::Width, "horizontal"), (Key::Height, "vertical")];
+
+fn node_issues(document: &Document, key: NodeKey, positioned: bool) -> Vec<String> {
+    let tree = document.tree();
+    let node = tree.node(key);
+    let (id, node_type, props) = (node.id(), node.node_type(), &node.props);
+    let parent_flex = node.parent().is_some_and(|parent| lays_out_children(document, parent));
+    let absolute =
+        matches!(props.get(&Key::LayoutPosition), Some(Value::LayoutPosition(VarOr::Value(LayoutPosition::Absolute))));
+    let mut issues = Vec::new();
+
+    let fills_container = AXES.iter().any(|(axis, _)| matches!(sizing(props, axis), Some(Sizing::FillContainer(_))));
+    if fills_container && (!parent_flex || absolute) {
+        issues.push(format!(
+            "Node '{id}' has 'fill_container' sizing but is not inside a flexbox layout. Make sure parent has 'layout' property set."
+        ));
+    }
+    if matches!(node_type, NodeType::Frame) {
+        let explicit_fit =
+            AXES.iter().any(|(axis, _)| matches!(explicit_sizing(props, axis), Some(Sizing::FitContent(_))));
+        let lays_out = lays_out_children(document, key);
+        if explicit_fit && !lays_out {
+            issues.push(format!(
+                "Node '{id}' has 'fit_content' sizing but does not have flexbox layout enabled. Set 'layout' property to enable layout."
+            ));
+        }
+        let visible: Vec<NodeKey> =
+            node.children().iter().copied().filter(|c| !is_hidden(&tree.node(*c).props)).collect();
+        for (axis, word) in &AXES {
+            if !matches!(sizing(props, axis), Some(Sizing::FitContent(None))) {
+                continue;
+            }
+            if visible.is_empty() {
+                issues.push(format!(
+                    "Node '{id}' has 'fit_content' sizing on the {word} axis but has no children. This will result in zero size."
+                ));
+            } else if lays_out {
+                let in_flow: Vec<&Props> =
+                    visible.iter().map(|c| &tree.node(*c).props).filter(|p| !is_absolute(p)).collect();
+                if !in_flow.is_empty()
+                    && in_flow.iter().all(|p| matches!(sizing(p, axis), Some(Sizing::FillContainer(_))))
+                {
+                    issues.push(format!(
+                        "Circular layout sizing detected on node '{id}': the node has 'fit_content' sizing but all children have 'fill_container' sizing on the {word} axis."
+                    ));
+                }
+            }
+        }
+    }
+    if positioned && parent_flex && !absolute {
+        issues
+            .push(format!("Properties 'x' and 'y' are ignored on node '{id}' because it is inside a flexbox layout."));
+    }
+    if node_type == NodeType::Text {
+        issues.extend(text_issues(id, props));
+    }
+    issues
+}
+
+/// Overrides whose key names no node of the instance's component have no effect.
+fn override_issues(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<String> {
+    let node = document.tree().node(key);
+    let Some(Value::Descendants(descendants)) = node.props.get(&Key::Descendants) else { return Vec::new() };
+    let id = node.id();
+    descendants
+        .0
+        .iter()
+        .filter_map(|(path, _)| match resolve_path(document, library, &format!("{id}/{path}")) {
+            Ok(PathTarget::InInstance(_)) => None,
+            Ok(PathTarget::Node(_)) => None,
+            Err(e) => {
+                let known = if e.available.is_empty() { String::new() } else { format!(" Ids there: {}.", e.available.join(", ")) };
+                Some(format!(
+                    "Override '{path}' on instance '{id}' does not match any node of component '{}', so it has no effect.{known}",
+                    node.props.text(&Key::Ref).unwrap_or_default()
+                ))
+            }
+        })
+        .collect()
+}
+
+fn text_issues(id: &str, props: &Props) -> Vec<String> {
+    let mut issues = Vec::new();
+    let no_fill = match props.get(&Key::Fill) {
+        None => true,
+        Some(Value::Fills(fills)) => fills.as_slice().is_empty(),
+        _ => false,
+    };
+    if no_fill {
+        issues.push(format!(
+            "Text node '{id}' has no fill, so it is invisible. Set 'fill' to a color or a color variable."
+        ));
+    }
+    let growth = match props.get(&Key::TextGrowth) {
+        Some(Value::TextGrowth(VarOr::Value(growth))) => *growth,
+        Some(_) => return issues,
+        None => TextGrowth::Auto,
+    };
+    if growth != TextGrowth::FixedWidthHeight && matches!(explicit_sizing(props, &Key::Height), Some(Sizing::Fixed(_)))
+    {
+        issues.push(format!(
+            "Text node '{id}' has a fixed height, but textGrowth '{}' sizes its height to the text. Remove the height, or set textGrowth to 'fixed-width-height'.",
+            growth.as_str()
+        ));
+    }
+    if growth == TextGrowth::Auto
+        && matches!(explicit_sizing(props, &Key::Width), Some(Sizing::Fixed(_) | Sizing::FillContainer(_)))
+    {
+        issues.push(format!(
+            "Text node '{id}' has a width, but textGrowth 'auto' sizes it to its text on one line. Set textGrowth to 'fixed-width' to wrap the text at that width."
+        ));
+    }
+    issues
+}
+
+/// The sizing a node states for `axis`, or a frame's default (`fit_content`).
+fn sizing(props: &Props, axis: &Key) -> Option<Sizing> {
+    explicit_sizing(props, axis)
+        .or_else(|| (props.node_type() == Some(NodeType::Frame)).then_some(Sizing::FitContent(None)))
+}
+
+fn explicit_sizing(props: &Props, axis: &Key) -> Option<Sizing> {
+    match props.get(axis) {
+        Some(Value::Size(VarOr::Value(sizing))) => Some(*sizing),
+        _ => None,
+    }
+}
+
+fn is_hidden(props: &Props) -> bool {
+    matches!(props.get(&Key::Enabled), Some(Value::Bool(VarOr::Value(false))))
+}
+
+fn is_absolute(props: &Props) -> bool {
+    matches!(props.get(&Key::LayoutPosition), Some(Value::LayoutPosition(VarOr::Value(LayoutPosition::Absolute))))
+}
+
+/// True when the node lays out its children with flexbox: frames unless `layout: "none"`
+/// (their default is horizontal), groups only with a layout, instances as their component.
+pub fn lays_out_children(document: &Document, key: NodeKey) -> bool {
+    let props = &document.tree().node(key).props;
+    match props.get(&Key::Layout) {
+        Some(Value::Layout(VarOr::Value(layout))) => *layout != Layout::None,
+        Some(_) => true,
+        None => match props.node_type() {
+            Some(NodeType::Frame) => true,
+            Some(NodeType::Ref) => props
+                .text(&Key::Ref)
+                .and_then(|reference| find_component(document, &NoImports, reference).ok())
+                .filter(|component| component.document.tree().node(component.key).node_type() != NodeType::Ref)
+                .is_none_or(|component| lays_out_children(component.document, component.key)),
+            _ => false,
+        },
+    }
+}

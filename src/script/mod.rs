@@ -1,0 +1,17 @@
+//! batch_design: the mini-script that edits a document in one transaction.
+//!
+//! [`parse`] turns text into statements (the grammar is `grammar/batch.pest`), [`run`] executes
+//! them against a document (all or nothing), and [`Outcome::text`] words the answer as Pencil
+//! does.
+
+pub mod ast;
+mod exec;
+pub mod issues;
+pub mod parse;
+pub mod report;
+pub mod validate;
+
+pub use ast::{Expr, ExprKind, Operation, Property, Script, Span, Statement};
+pub use exec::{Context, Options, run};
+pub use parse::{DEFAULT_MAX_STATEMENTS, MAX_NESTING, MAX_SCRIPT_BYTES, ScriptError, parse};
+pub use report::{Binding, Failure, InvalidProperty, OpResult, Outcome};

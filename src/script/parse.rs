@@ -1,0 +1,616 @@
+//! From script text to [`Script`]: the pest grammar in `grammar/batch.pest`, then checks that
+//! need the whole script (bindings defined before use, argument counts, limits), with errors
+//! that name the line, the column, the token found, what was expected, and a hint.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+
+use super::ast::{Expr, ExprKind, Operation, Property, Script, Span, Statement};
+
+mod grammar {
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "../grammar/batch.pest"]
+    pub(super) struct BatchParser;
+}
+
+use grammar::{BatchParser, Rule};
+
+/// Largest script accepted, in bytes.
+pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
+
+/// Deepest nesting of object and array literals accepted.
+pub const MAX_NESTING: usize = 32;
+
+/// Statements per call unless configured otherwise (Pencil recommends at most 25).
+pub const DEFAULT_MAX_STATEMENTS: usize = 25;
+
+/// Names that always refer to the document root.
+pub const ROOT_NAMES: &[&str] = &["document", "root"];
+
+/// A script that cannot run: where, what was found, what was expected, and how to fix it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScriptError {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// The offending token as written (`...`, `frame`, `end of script`).
+    pub found: String,
+    /// What is wrong.
+    pub message: String,
+    /// What usually fixes it.
+    pub hint: Option<String>,
+    /// The 0-based index of the statement it belongs to, when known.
+    pub statement: Option<usize>,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// Parses `source`, allowing at most `max_statements` statements.
+pub fn parse(source: &str, max_statements: usize) -> Result<Script, ScriptError> {
+    if source.len() > MAX_SCRIPT_BYTES {
+        return Err(error_at(
+            source,
+            0,
+            format!("the script is {} bytes; the limit is {MAX_SCRIPT_BYTES}", source.len()),
+            Some("split the work into several batch_design calls".into()),
+        ));
+    }
+    check_nesting(source)?;
+    let mut pairs = BatchParser::parse(Rule::script, source).map_err(|e| syntax_error(source, e))?;
+    let script_pair = pairs.next().ok_or_else(|| error_at(source, 0, "the script is empty".into(), None))?;
+    let statements: Vec<Statement> =
+        script_pair.into_inner().filter(|p| p.as_rule() == Rule::statement).map(statement).collect::<Result<_, _>>()?;
+    let script = Script { statements };
+    check_script(source, &script, max_statements)?;
+    Ok(script)
+}
+
+fn error_at(source: &str, offset: usize, message: String, hint: Option<String>) -> ScriptError {
+    let (line, column) = line_column(source, offset);
+    ScriptError { line, column, found: token_at(source, offset), message, hint, statement: None }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_column(source: &str, offset: usize) -> (u32, u32) {
+    let mut offset = offset.min(source.len());
+    while !source.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &source[..offset];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line as u32, column as u32)
+}
+
+fn span(source: &str, pest_span: pest::Span) -> Span {
+    let (line, column) = line_column(source, pest_span.start());
+    Span { start: pest_span.start(), end: pest_span.end(), line, column }
+}
+
+/// The token starting at `offset`, as an agent would recognise it.
+fn token_at(source: &str, offset: usize) -> String {
+    let rest = source.get(offset..).unwrap_or_default();
+    let Some(first) = rest.chars().next() else { return "end of script".into() };
+    if rest.starts_with("...") {
+        return "...".into();
+    }
+    if first == '<' {
+        let end = rest.find('>').map_or(rest.len().min(24), |i| i + 1);
+        return rest[..end].into();
+    }
+    if first.is_alphanumeric() || first == '_' || first == '$' {
+        let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());
+        return rest[..end].into();
+    }
+    first.to_string()
+}
+
+/// Refuses literals nested deeper than [`MAX_NESTING`] before the recursive parser sees them.
+fn check_nesting(source: &str) -> Result<(), ScriptError> {
+    let bytes = source.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            quote @ (b'"' | b'\'' | b'`') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += source[i..].find("*/").map_or(bytes.len(), |n| n + 1);
+            }
+            b'{' | b'[' | b'(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(error_at(
+                        source,
+                        i,
+                        format!("values are nested more than {MAX_NESTING} levels deep"),
+                        Some("flatten the structure, or insert deep trees in several statements".into()),
+                    ));
+                }
+            }
+            b'}' | b']' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> ScriptError {
+    let offset = match error.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((start, _)) => start,
+    };
+    let found = token_at(source, offset);
+    let expected = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => describe_expected(positives),
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let shown = if found == "end of script" { found.clone() } else { format!("`{found}`") };
+    let hint = syntax_hint(source, offset, &found);
+    let (line, column) = line_column(source, offset);
+    ScriptError {
+        line,
+        column,
+        message: format!("unexpected {shown}; expected {expected}"),
+        found,
+        hint,
+        statement: None,
+    }
+}
+
+fn describe_expected(positives: &[Rule]) -> String {
+    let mut words: Vec<&str> = positives
+        .iter()
+        .map(|rule| match rule {
+            Rule::expression
+            | Rule::string
+            | Rule::number
+            | Rule::literal
+            | Rule::object
+            | Rule::array
+            | Rule::reference => "a value (a string, number, object, array or binding)",
+            Rule::property | Rule::key => "a property name",
+            Rule::statement | Rule::binding | Rule::call | Rule::operation | Rule::identifier => {
+                "a statement such as `x=I(parent, {...})`"
+            }
+            Rule::EOI => "the end of the script",
+            Rule::arguments => "the arguments",
+            Rule::comma => "`,`",
+            Rule::colon => "`:`",
+            Rule::equals => "`=`",
+            Rule::semicolon => "`;` or a new line",
+            Rule::plus => "`+`",
+            Rule::open_paren => "`(`",
+            Rule::close_paren => "`)`",
+            Rule::open_brace => "`{`",
+            Rule::close_brace => "`}`",
+            Rule::open_bracket => "`[`",
+            Rule::close_bracket => "`]`",
+            _ => "more of the statement",
+        })
+        .collect();
+    words.dedup();
+    if words.is_empty() { "`,` or a closing bracket".into() } else { words.join(" or ") }
+}
+
+fn syntax_hint(source: &str, offset: usize, found: &str) -> Option<String> {
+    let before = source[..offset.min(source.len())].trim_end();
+    let word_before =
+        before.rsplit(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).next().unwrap_or_default();
+    if matches!(word_before, "const" | "let" | "var") {
+        return Some("write bindings without a keyword: `card=I(parent, {...})`".into());
+    }
+    Some(match found {
+        "..." => "`...` is a placeholder: write the real properties, or leave the object empty: {}".into(),
+        f if f.starts_with('<') => {
+            format!("`{f}` is a placeholder: put a real value here (node ids go in quotes, e.g. \"k8eKw\")")
+        }
+        "end of script" => "the script ends inside a statement: a bracket or a quote is not closed".into(),
+        "const" | "let" | "var" => "write bindings without a keyword: `card=I(parent, {...})`".into(),
+        f if f.chars().next().is_some_and(|c| c.is_alphabetic() || c == '"' || c == '\'')
+            && (before.ends_with('"')
+                || before.ends_with('\'')
+                || before.ends_with('}')
+                || before.ends_with(']')
+                || before.ends_with(|c: char| c.is_alphanumeric())) =>
+        {
+            "a comma is missing between two properties or arguments".into()
+        }
+        f if f.chars().next().is_some_and(|c| c.is_alphabetic())
+            && source[offset..]
+                .trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .trim_start()
+                .starts_with('(') =>
+        {
+            "operations are single capital letters: I, C, U, R, M, D, G".into()
+        }
+        "=" if before.ends_with(|c: char| c.is_alphanumeric()) => {
+            "properties are written `key: value`, not `key = value`".into()
+        }
+        "}" | "]" | ")" => "a value is missing before the closing bracket".into(),
+        _ => return None,
+    })
+}
+
+/// The children of `pair` that are `rule`, skipping punctuation.
+fn only(pair: Pair<Rule>, rule: Rule) -> impl Iterator<Item = Pair<Rule>> {
+    pair.into_inner().filter(move |p| p.as_rule() == rule)
+}
+
+fn statement(pair: Pair<Rule>) -> Result<Statement, ScriptError> {
+    let source = pair.get_input();
+    let statement_span = span(source, pair.as_span());
+    let mut binding = None;
+    let mut operation = Operation::Insert;
+    let mut arguments = Vec::new();
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::binding => binding = Some(part.as_str().to_owned()),
+            Rule::call => {
+                for inner in part.into_inner() {
+                    match inner.as_rule() {
+                        Rule::operation => {
+                            operation = Operation::from_letter(inner.as_str()).unwrap_or(Operation::Insert)
+                        }
+                        Rule::arguments => arguments = only(inner, Rule::expression).map(expression).collect(),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(Statement { binding, operation, arguments, span: statement_span })
+}
+
+fn expression(pair: Pair<Rule>) -> Expr {
+    let source = pair.get_input();
+    let whole = span(source, pair.as_span());
+    let mut terms: Vec<Expr> = pair.into_inner().filter(|p| p.as_rule() != Rule::plus).map(term).collect();
+    if terms.len() == 1 {
+        return terms.pop().unwrap_or(Expr { kind: ExprKind::Undefined, span: whole });
+    }
+    Expr { kind: ExprKind::Concat(terms), span: whole }
+}
+
+fn term(pair: Pair<Rule>) -> Expr {
+    let source = pair.get_input();
+    let at = span(source, pair.as_span());
+    let kind = match pair.as_rule() {
+        Rule::string => ExprKind::String(decode_string(pair.as_str())),
+        Rule::number => ExprKind::Number(parse_number(pair.as_str())),
+        Rule::literal => match pair.as_str() {
+            "true" => ExprKind::Bool(true),
+            "false" => ExprKind::Bool(false),
+            "null" => ExprKind::Null,
+            _ => ExprKind::Undefined,
+        },
+        Rule::reference => ExprKind::Reference(pair.as_str().to_owned()),
+        Rule::array => ExprKind::Array(only(pair, Rule::expression).map(expression).collect()),
+        Rule::object => ExprKind::Object(only(pair, Rule::property).map(property).collect()),
+        _ => ExprKind::Undefined,
+    };
+    Expr { kind, span: at }
+}
+
+fn property(pair: Pair<Rule>) -> Property {
+    let source = pair.get_input();
+    let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::colon);
+    let key_pair = inner.next();
+    let (key, key_span) = match key_pair {
+        Some(key) => {
+            let key_span = span(source, key.as_span());
+            let text = match key.clone().into_inner().next() {
+                Some(k) if k.as_rule() == Rule::string => decode_string(k.as_str()),
+                Some(k) if k.as_rule() == Rule::number => {
+                    let mut text = String::new();
+                    crate::doc::json::write_js_number(&mut text, parse_number(k.as_str()));
+                    text
+                }
+                _ => key.as_str().to_owned(),
+            };
+            (text, key_span)
+        }
+        None => (String::new(), Span::default()),
+    };
+    let value = inner.next().map(expression).unwrap_or(Expr { kind: ExprKind::Undefined, span: key_span });
+    Property { key, key_span, value }
+}
+
+/// A JavaScript number literal; the grammar admits only well-formed ones.
+fn parse_number(text: &str) -> f64 {
+    let normalized = if text.ends_with('.') { format!("{text}0") } else { text.to_owned() };
+    let normalized = normalized.replace("-.", "-0.");
+    let normalized = if normalized.starts_with('.') { format!("0{normalized}") } else { normalized };
+    normalized.parse().unwrap_or(0.0)
+}
+
+/// Decodes a quoted JavaScript string literal (with its quotes).
+fn decode_string(quoted: &str) -> String {
+    let body = &quoted[1..quoted.len().saturating_sub(1).max(1)];
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some(escaped) = chars.next() else { break };
+        match escaped {
+            'n' => out.push('\n'),
+            't' => out.push('\t'),
+            'r' => out.push('\r'),
+            'b' => out.push('\u{8}'),
+            'f' => out.push('\u{c}'),
+            'v' => out.push('\u{b}'),
+            '0' => out.push('\0'),
+            '\n' => {} // a line continuation
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32).unwrap_or('\u{fffd}'));
+            }
+            'u' => out.push(decode_unicode_escape(&mut chars)),
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// `\uXXXX` (with a following low surrogate when needed) or `\u{X…}`.
+fn decode_unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars>) -> char {
+    let read_hex = |chars: &mut std::iter::Peekable<std::str::Chars>, n: usize| -> Option<u32> {
+        let hex: String = chars.by_ref().take(n).collect();
+        u32::from_str_radix(&hex, 16).ok()
+    };
+    if chars.peek() == Some(&'{') {
+        chars.next();
+        let hex: String = chars.by_ref().take_while(|c| *c != '}').collect();
+        return u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32).unwrap_or('\u{fffd}');
+    }
+    let Some(first) = read_hex(chars, 4) else { return '\u{fffd}' };
+    if (0xD800..0xDC00).contains(&first) {
+        let mut lookahead = chars.clone();
+        if lookahead.next() == Some('\\') && lookahead.next() == Some('u') {
+            if let Some(low) = read_hex(&mut lookahead, 4).filter(|low| (0xDC00..0xE000).contains(low)) {
+                *chars = lookahead;
+                return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{fffd}');
+            }
+        }
+        return '\u{fffd}';
+    }
+    char::from_u32(first).unwrap_or('\u{fffd}')
+}
+
+/// Checks that need the whole script: separators, limits, argument counts, bindings.
+fn check_script(source: &str, script: &Script, max_statements: usize) -> Result<(), ScriptError> {
+    if script.statements.is_empty() {
+        return Err(error_at(
+            source,
+            source.len(),
+            "the script has no statements".into(),
+            Some("write operations such as `frame=I(document, {type: \"frame\", width: 400, height: 300})`".into()),
+        ));
+    }
+    if script.statements.len() > max_statements {
+        let extra = &script.statements[max_statements];
+        let mut e = error_at(
+            source,
+            extra.span.start,
+            format!("the script has {} statements; at most {max_statements} run in one call", script.statements.len()),
+            Some(format!(
+                "split it into calls of at most {max_statements} statements; bindings do not carry over, so use node ids in later calls"
+            )),
+        );
+        e.statement = Some(max_statements);
+        return Err(e);
+    }
+    let mut defined: HashMap<&str, usize> = HashMap::new();
+    for (index, statement) in script.statements.iter().enumerate() {
+        let fail = |e: ScriptError| ScriptError { statement: Some(index), ..e };
+        if index > 0 {
+            let previous = &script.statements[index - 1];
+            let between = &source[previous.span.end..statement.span.start];
+            if !between.contains(';') && !between.contains('\n') {
+                return Err(fail(error_at(
+                    source,
+                    statement.span.start,
+                    "two statements on one line".into(),
+                    Some("separate statements with a new line or `;`".into()),
+                )));
+            }
+        }
+        let (fewest, most) = statement.operation.arity();
+        let count = statement.arguments.len();
+        if count < fewest || count > most {
+            let takes = if fewest == most { format!("{fewest}") } else { format!("{fewest} to {most}") };
+            return Err(fail(error_at(
+                source,
+                statement.span.start,
+                format!("{}() takes {takes} arguments, found {count}", statement.operation),
+                Some(format!("write {}", statement.operation.form())),
+            )));
+        }
+        for argument in &statement.arguments {
+            check_references(source, script, argument, &defined, index, true).map_err(fail)?;
+        }
+        if let Some(binding) = &statement.binding {
+            if ROOT_NAMES.contains(&binding.as_str()) {
+                return Err(fail(error_at(
+                    source,
+                    statement.span.start,
+                    format!("`{binding}` always means the document root and cannot be a binding"),
+                    Some("choose another name".into()),
+                )));
+            }
+            defined.insert(binding, index);
+        }
+    }
+    Ok(())
+}
+
+/// Every binding used must be created by an earlier statement of the same call.
+fn check_references(
+    source: &str,
+    script: &Script,
+    expr: &Expr,
+    defined: &HashMap<&str, usize>,
+    index: usize,
+    as_argument: bool,
+) -> Result<(), ScriptError> {
+    match &expr.kind {
+        ExprKind::Reference(name) => {
+            if ROOT_NAMES.contains(&name.as_str()) || defined.contains_key(name.as_str()) {
+                return Ok(());
+            }
+            let later = script.statements[index..].iter().find(|s| s.binding.as_deref() == Some(name));
+            let (message, hint) = match later {
+                Some(later) => (
+                    format!("binding `{name}` is used before it is created"),
+                    format!("`{name}` is created on line {}; move that statement first", later.span.line),
+                ),
+                None if as_argument => (
+                    format!("binding `{name}` is not defined in this call"),
+                    format!(
+                        "bindings do not outlive a call: address the node by its id in quotes, e.g. \"{name}Id\", or create `{name}` earlier in this script"
+                    ),
+                ),
+                None => (format!("unknown binding `{name}`"), format!("did you mean the string \"{name}\"?")),
+            };
+            let mut e = error_at(source, expr.span.start, message, Some(hint));
+            e.found = name.clone();
+            Err(e)
+        }
+        ExprKind::Concat(parts) => {
+            parts.iter().try_for_each(|part| check_references(source, script, part, defined, index, as_argument))
+        }
+        ExprKind::Array(items) => {
+            items.iter().try_for_each(|item| check_references(source, script, item, defined, index, false))
+        }
+        ExprKind::Object(properties) => properties
+            .iter()
+            .try_for_each(|property| check_references(source, script, &property.value, defined, index, false)),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(source: &str) -> Script {
+        parse(source, DEFAULT_MAX_STATEMENTS).unwrap_or_else(|e| panic!("{source}\n{e}"))
+    }
+
+    fn err(source: &str) -> ScriptError {
+        parse(source, DEFAULT_MAX_STATEMENTS).expect_err("should fail")
+    }
+
+    #[test]
+    fn statements_with_and_without_bindings() {
+        let script = ok("a=I(document, {type: \"frame\"})\nI(a, {type:'text', content:`hi`,});U(a,{gap:-1.5e1})");
+        assert_eq!(script.statements.len(), 3);
+        assert_eq!(script.statements[0].binding.as_deref(), Some("a"));
+        assert_eq!(script.statements[1].binding, None);
+        assert_eq!(script.statements[2].operation, Operation::Update);
+        assert_eq!(script.statements[2].span.line, 2);
+    }
+
+    #[test]
+    fn values_decode_like_javascript() {
+        let script = ok(
+            r#"x=I("p", {"quoted key": "a\"b\n\u25BC\u{1F600}\x41", 'single': 'it\'s', n: .5, m: 1e3, t: true, u: undefined, z: null, l: [1, 2,], 3: "x"})"#,
+        );
+        let ExprKind::Object(props) = &script.statements[0].arguments[1].kind else { panic!() };
+        assert_eq!(props[0].key, "quoted key");
+        assert_eq!(props[0].value.kind, ExprKind::String("a\"b\n▼😀A".into()));
+        assert_eq!(props[1].value.kind, ExprKind::String("it's".into()));
+        assert_eq!(props[2].value.kind, ExprKind::Number(0.5));
+        assert_eq!(props[3].value.kind, ExprKind::Number(1000.0));
+        assert_eq!(props[5].value.kind, ExprKind::Undefined);
+        assert_eq!(props[8].key, "3");
+    }
+
+    #[test]
+    fn concatenation_builds_paths() {
+        let script = ok("card=I(\"p\",{type:\"ref\",ref:\"c\"})\nU(card+\"/title\"+\"/x\",{content:\"t\"})");
+        let ExprKind::Concat(parts) = &script.statements[1].arguments[0].kind else { panic!() };
+        assert_eq!(parts.len(), 3);
+    }
+
+    #[test]
+    fn comments_and_blank_lines() {
+        ok("// a comment\n\n/* block\n comment */ x=I(root, {type: \"frame\"}) // trailing\n;;\n");
+    }
+
+    #[test]
+    fn placeholders_get_positioned_errors() {
+        let e = err("item=I(sidebar, {type: \"ref\", descendants: {...}})");
+        assert_eq!((e.line, e.column, e.found.as_str()), (1, 45, "..."));
+        assert!(e.hint.unwrap().contains("placeholder"));
+        let e = err("btn=I(document,{type:\"ref\",ref:\"<组件ID>\"})\nU(btn, {padding: <卡片padding>})");
+        assert_eq!(e.line, 2);
+        assert_eq!(e.found, "<卡片padding>");
+    }
+
+    #[test]
+    fn unquoted_words_and_stale_bindings_are_named() {
+        let e = err("x=I(document, {type: frame})");
+        assert_eq!(e.message, "unknown binding `frame`");
+        assert_eq!(e.hint.as_deref(), Some("did you mean the string \"frame\"?"));
+        assert_eq!((e.line, e.column), (1, 22));
+        let e = err("I(container, {type: \"frame\"})");
+        assert_eq!(e.message, "binding `container` is not defined in this call");
+        assert!(e.hint.unwrap().contains("do not outlive a call"));
+        let e = err("U(b, {gap: 1})\nb=I(document, {type: \"frame\"})");
+        assert!(e.message.contains("before it is created"));
+    }
+
+    #[test]
+    fn syntax_mistakes_have_hints() {
+        assert!(err("x=I(document, {type: \"frame\" name: \"a\"})").hint.unwrap().contains("comma is missing"));
+        assert!(err("x=I(document, {type: \"frame\"").hint.unwrap().contains("not closed"));
+        assert!(err("const x=I(document, {})").hint.unwrap().contains("without a keyword"));
+        assert!(err("x=Insert(document, {})").hint.unwrap().contains("capital letters"));
+        assert!(err("I(document, {type: \"frame\"}) I(document, {type: \"frame\"})").message.contains("one line"));
+    }
+
+    #[test]
+    fn arity_and_limits() {
+        let e = err("U(\"a\")");
+        assert_eq!(e.message, "U() takes 2 arguments, found 1");
+        let many = "D(\"a\")\n".repeat(26);
+        let e = err(&many);
+        assert_eq!(e.statement, Some(25));
+        assert!(parse(&many, 30).is_ok());
+        let deep = format!("I(document, {})", "[".repeat(40));
+        assert!(err(&deep).message.contains("nested"));
+        assert!(err("").message.contains("no statements"));
+        assert!(err("document=I(root, {type: \"frame\"})").message.contains("document root"));
+    }
+}
