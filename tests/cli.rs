@@ -125,3 +125,75 @@ fn usage_errors_exit_with_2() {
     let output = nib(&["check"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+fn nib_with_stdin(args: &[&str], stdin: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nib runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("written");
+    child.wait_with_output().expect("nib ends")
+}
+
+fn kit_copy() -> (tempfile::TempDir, PathBuf) {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("kit.pen");
+    fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scripts/kit.pen"), &path).unwrap();
+    (folder, path)
+}
+
+#[test]
+fn apply_saves_a_successful_script() {
+    let (folder, path) = kit_copy();
+    let script = folder.path().join("s.txt");
+    fs::write(&script, "card=I(\"Casf3fX\", {type: \"ref\", ref: \"CardComp\"})\nU(card+\"/title\", {content: \"Account\"})\nG(card+\"/contentSlot\", \"ai\", \"mountains\")").unwrap();
+    let output = nib(&["apply", path.to_str().unwrap(), script.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(stdout(&output).starts_with("# Successfully executed all operations."));
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("\"content\": \"Account\""));
+    assert!(fs::read_dir(folder.path().join("images")).unwrap().count() == 1);
+    let check = nib(&["check", path.to_str().unwrap()]);
+    assert!(check.status.success());
+}
+
+#[test]
+fn apply_leaves_the_file_alone_when_the_script_fails() {
+    let (_folder, path) = kit_copy();
+    let before = fs::read(&path).unwrap();
+    let output = nib_with_stdin(
+        &["apply", path.to_str().unwrap(), "-"],
+        "a=I(\"parent\", {type: \"frame\"})\nU(\"nowhere\", {gap: 1})",
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("All operations in this block have been rolled back."));
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn apply_dry_run_writes_nothing() {
+    let (folder, path) = kit_copy();
+    let before = fs::read(&path).unwrap();
+    let output =
+        nib_with_stdin(&["apply", "--dry-run", path.to_str().unwrap(), "-"], "G(\"frameId\", \"stock\", \"bread\")");
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert_eq!(fs::read(&path).unwrap(), before);
+    assert!(!folder.path().join("images").exists(), "a dry run stores no images either");
+}
+
+#[test]
+fn apply_answers_json_on_request() {
+    let (_folder, path) = kit_copy();
+    let output = nib_with_stdin(
+        &["apply", "--json", "--dry-run", path.to_str().unwrap(), "-"],
+        "x=I(document, {type: \"frame\", width: 10, height: 10})",
+    );
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(answer["success"], true);
+    assert_eq!(answer["bindings"][0]["name"], "x");
+    assert_eq!(answer["results"][0]["op"], "inserted");
+}

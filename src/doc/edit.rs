@@ -213,6 +213,13 @@ impl Transaction<'_> {
         {
             return Err(EditError::Cycle(self.document.tree.node(node).id().to_owned()));
         }
+        let tree = &self.document.tree;
+        let current = tree.index_in_parent(node);
+        let last = tree.children_of(parent).len().saturating_sub(1);
+        if tree.node(node).parent() == parent && index.min(last) == current {
+            // Already there: recording it would leave an undo step that does nothing.
+            return Ok(());
+        }
         self.remove(node);
         self.link(node, parent, index);
         Ok(())
@@ -223,8 +230,9 @@ impl Transaction<'_> {
     pub fn set(&mut self, node: NodeKey, key: Key, value: Option<Value>) -> Option<Value> {
         let props = &self.document.tree.node(node).props;
         let before = props.iter().enumerate().find(|(_, (k, _))| **k == key).map(|(i, (_, v))| (i, v.clone()));
-        if before.is_none() && value.is_none() {
-            return None;
+        if before.as_ref().map(|(_, v)| v) == value.as_ref() {
+            // Nothing changes: recording it would leave an undo step that does nothing.
+            return before.map(|(_, v)| v);
         }
         let previous = before.as_ref().map(|(_, v)| v.clone());
         self.record(Change::SetProp { node, key, before, after: value });
@@ -386,6 +394,21 @@ mod tests {
         assert_eq!(tx.insert(None, 0, node(NodeType::Frame, "c")), Err(EditError::DuplicateId("c".into())));
         assert_eq!(tx.insert(None, 0, NodeTree::default()), Err(EditError::Incomplete));
         assert!(tx.is_empty());
+    }
+
+    #[test]
+    fn changes_to_the_same_state_are_not_recorded() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let a = document.node_by_id("a").unwrap();
+        let c = document.node_by_id("c").unwrap();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Width, Some(Value::Size(VarOr::Value(crate::doc::values::Sizing::Fixed(10.0)))));
+        tx.set(a, Key::Height, None);
+        tx.move_node(c, None, 1).unwrap();
+        tx.move_node(c, None, 7).unwrap();
+        assert!(tx.is_empty());
+        assert_eq!(tx.commit(), 0);
+        assert!(!document.can_undo());
     }
 
     #[test]

@@ -111,8 +111,10 @@ fn token_at(source: &str, offset: usize) -> String {
         return "...".into();
     }
     if first == '<' {
-        let end = rest.find('>').map_or(rest.len().min(24), |i| i + 1);
-        return rest[..end].into();
+        return match rest.find('>') {
+            Some(end) if rest[..end].chars().count() < 40 => rest[..=end].into(),
+            _ => rest.chars().take(24).collect(),
+        };
     }
     if first.is_alphanumeric() || first == '_' || first == '$' {
         let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$')).unwrap_or(rest.len());

@@ -24,6 +24,14 @@ struct Placement {
     padding: f64,
 }
 
+/// A node's footprint: its own size, or (for an instance without one) its source's.
+fn footprint(props: &crate::doc::Props, source: Rect) -> (f64, f64) {
+    match size_of(props) {
+        (0.0, 0.0) => (source.width, source.height),
+        size => size,
+    }
+}
+
 impl Runner<'_, '_> {
     /// `I(parent, node)`
     pub(super) fn insert(&mut self, parent: &Expr, node: &Expr, binding: Option<&str>) -> Step<String> {
@@ -329,9 +337,11 @@ impl Runner<'_, '_> {
                 let has_position = tree.props.contains(&Key::X) || tree.props.contains(&Key::Y);
                 self.assign(&mut tree, &mut taken, aliases);
                 if !has_position {
-                    let size = size_of(&tree.props);
                     let (x, y) = match placement {
-                        Some(p) => next_to(self.document(), p.source, size, p.direction, p.padding, None),
+                        Some(p) => {
+                            let size = footprint(&tree.props, p.source);
+                            next_to(self.document(), p.source, size, p.direction, p.padding, None)
+                        }
                         None => free_spot(self.document(), None),
                     };
                     set_position(&mut tree.props, x, y);
