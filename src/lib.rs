@@ -10,3 +10,4 @@ pub mod doc;
 pub mod images;
 pub mod resolve;
 pub mod script;
+pub mod text;

@@ -402,3 +402,26 @@ fn the_statement_limit_is_enforced_and_configurable() {
     let outcome = f.run_with(&script, Options { max_statements: 30, id_seed: Some(1) }, true);
     assert!(outcome.success);
 }
+
+// Potential issues ----------------------------------------------------------------------------
+
+#[test]
+fn unknown_fonts_and_icons_are_reported() {
+    let mut f = fixture();
+    let outcome = f.ok(concat!(
+        "a=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"Interr\"})\n",
+        "b=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"DM Sans\"})\n",
+        "c=I(\"row\", {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"file-audoi\", width: 16, height: 16, fill: \"#000\"})\n",
+        "d=I(\"row\", {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"trash-2\", width: 16, height: 16, fill: \"#000\"})\n",
+        "e=I(\"row\", {type: \"icon_font\", iconFontFamily: \"Font Awesome\", iconFontName: \"x\", width: 16, height: 16, fill: \"#000\"})"
+    ));
+    let issues = outcome.issues.join("\n");
+    assert!(issues.contains("Font family 'Interr' is invalid. Did you mean 'Inter'?"), "{issues}");
+    assert!(!issues.contains("DM Sans"), "{issues}");
+    assert!(
+        issues.contains("Icon 'file-audoi' was not found in the 'lucide' icon set. Did you mean 'file-audio'?"),
+        "{issues}"
+    );
+    assert!(!issues.contains("trash-2"), "former lucide names resolve: {issues}");
+    assert!(issues.contains("Icon font family 'Font Awesome' is not available."), "{issues}");
+}

@@ -25,7 +25,7 @@ pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
 pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
-pub use keyword::suggest;
+pub use keyword::{edit_distance, suggest};
 pub use node::{Descendants, NodeTree, NodeType, Slot};
 pub use object::KeyOrder;
 pub use props::{Key, Props, Value};

@@ -3,9 +3,10 @@
 
 use std::collections::HashSet;
 
-use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth};
+use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
+use crate::text::{IconSet, is_known_family, suggest_family};
 
 /// The potential problems of `touched` nodes; `positioned` are the nodes whose x/y the call set.
 pub fn find(
@@ -93,7 +94,57 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool) -> Vec<Strin
     if node_type == NodeType::Text {
         issues.extend(text_issues(id, props));
     }
+    if matches!(node_type, NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context) {
+        issues.extend(font_issue(document, props));
+    }
+    if matches!(node_type, NodeType::IconFont | NodeType::Icon) {
+        issues.extend(icon_issue(props));
+    }
     issues
+}
+
+/// A font family that exists nowhere (checked through a string variable too).
+fn font_issue(document: &Document, props: &Props) -> Option<String> {
+    let family = match props.get(&Key::FontFamily)? {
+        Value::TextOrVar(VarOr::Value(family)) => family.clone(),
+        Value::TextOrVar(VarOr::Var(var)) => plain_string_variable(document, var.name())?,
+        _ => return None,
+    };
+    if is_known_family(&family) {
+        return None;
+    }
+    let hint = suggest_family(&family).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
+    Some(format!("Font family '{family}' is invalid.{hint}"))
+}
+
+/// The value of a string variable that has one value for all themes.
+fn plain_string_variable(document: &Document, name: &str) -> Option<String> {
+    match document.variables()?.get(name)?.value.as_ref()? {
+        VariableValue::Plain(VariableScalar::String(value)) => Some(value.clone()),
+        _ => None,
+    }
+}
+
+/// An icon its set does not have, or a set nib does not have.
+fn icon_issue(props: &Props) -> Option<String> {
+    let text = |key: &Key| match props.get(key) {
+        Some(Value::TextOrVar(VarOr::Value(text))) => Some(text.as_str()),
+        _ => None,
+    };
+    let name = text(&Key::IconFontName).or_else(|| text(&Key::Icon))?;
+    // Pencil's default family for icon fonts.
+    let family = text(&Key::IconFontFamily).or_else(|| text(&Key::Library)).unwrap_or("Material Symbols Rounded");
+    let Some(set) = IconSet::for_family(family) else {
+        return Some(format!(
+            "Icon font family '{family}' is not available. Use one of: {}.",
+            IconSet::FAMILIES.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    if set.has(name) {
+        return None;
+    }
+    let hint = set.suggest(name).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
+    Some(format!("Icon '{name}' was not found in the '{family}' icon set.{hint}"))
 }
 
 /// Overrides whose key names no node of the instance's component have no effect.
