@@ -67,6 +67,19 @@ macro_rules! keyword_enum {
                 w.string(self.as_str());
             }
         }
+
+        impl $crate::doc::vars::VisitVars for $name {
+            fn visit_vars(&mut self, _visit: &mut dyn FnMut(&mut dyn $crate::doc::vars::VarSlot)) {}
+        }
+
+        impl $crate::doc::vars::FromVariable for $name {
+            fn from_variable(value: &$crate::doc::values::VariableScalar) -> Option<Self> {
+                match value {
+                    $crate::doc::values::VariableScalar::String(text) => Self::parse(text),
+                    _ => None,
+                }
+            }
+        }
     };
 }
 

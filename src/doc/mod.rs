@@ -20,6 +20,7 @@ mod object;
 pub(crate) mod props;
 mod tree;
 pub mod values;
+pub mod vars;
 
 pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};

@@ -218,6 +218,13 @@ macro_rules! typed_object {
                 $crate::doc::object::write_typed_object(self, w)
             }
         }
+
+        impl $crate::doc::vars::VisitVars for $name {
+            fn visit_vars(&mut self, visit: &mut dyn FnMut(&mut dyn $crate::doc::vars::VarSlot)) {
+                $( $crate::doc::vars::VisitVars::visit_vars(&mut self.$field, visit); )*
+                let _ = visit;
+            }
+        }
     };
     (
         $(#[$meta:meta])*

@@ -400,6 +400,11 @@ impl Props {
         self.entries.insert(index, (key, value));
     }
 
+    /// The values, mutably, in order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+
     /// Entries in order.
     pub fn iter(&self) -> impl Iterator<Item = (&Key, &Value)> {
         self.entries.iter().map(|(k, v)| (k, v))

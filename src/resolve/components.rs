@@ -33,6 +33,8 @@ pub struct Component<'a> {
     pub document: &'a Document,
     /// The component's root node.
     pub key: NodeKey,
+    /// The import alias of `document`, `None` for the current document.
+    pub alias: Option<&'a str>,
 }
 
 impl Component<'_> {
@@ -65,19 +67,19 @@ pub fn find_component<'a>(
     reference: &str,
 ) -> Result<Component<'a>, ComponentError> {
     if let Some((alias, id)) = reference.split_once(':')
-        && document.imports().is_some_and(|imports| imports.get(alias).is_some())
+        && let Some((alias, _)) = document.imports().and_then(|imports| imports.iter().find(|(a, _)| *a == alias))
     {
         let imported = library
             .imported(alias)
             .ok_or_else(|| ComponentError::ImportNotLoaded { reference: reference.into(), alias: alias.into() })?;
         return imported
             .node_by_id(id)
-            .map(|key| Component { document: imported, key })
+            .map(|key| Component { document: imported, key, alias: Some(alias) })
             .ok_or_else(|| ComponentError::NotFound(reference.into()));
     }
     document
         .node_by_id(reference)
-        .map(|key| Component { document, key })
+        .map(|key| Component { document, key, alias: None })
         .ok_or_else(|| ComponentError::NotFound(reference.into()))
 }
 
@@ -327,7 +329,9 @@ fn find_in_component<'a>(
     let mut current = component;
     for _ in 0..MAX_INSTANCE_DEPTH {
         let tree = current.document.tree();
-        if let Some(found) = current.document.node_by_id(id)
+        // Nodes of imported components are also named with the alias: "h:sm4F5".
+        let local = current.alias.and_then(|alias| id.strip_prefix(alias)?.strip_prefix(':')).unwrap_or(id);
+        if let Some(found) = current.document.node_by_id(local)
             && found != current.key
             && tree.is_ancestor(current.key, found)
             && !passes_through_instance(current, found)

@@ -1,11 +1,16 @@
 //! Resolution: what `ref` instances, paths through instances, variables and themes stand for.
 //!
 //! [`components`] answers structural questions (which component an instance copies, which node a
-//! path addresses); it is what batch_design needs to edit instances.
+//! path addresses); it is what batch_design needs to edit instances. [`scene`] builds the Scene:
+//! instances expanded and variables replaced under the themes in force ([`variables`]).
 
 pub mod components;
+pub mod scene;
+pub mod variables;
 
 pub use components::{
     Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
     find_component, resolve_path,
 };
+pub use scene::{ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, build_scene};
+pub use variables::{LookupError, ThemeContext, lookup};

@@ -103,7 +103,7 @@ impl FontWeight {
         self.weight
     }
 
-    fn parse_text(text: &str) -> Option<FontWeight> {
+    pub(crate) fn parse_text(text: &str) -> Option<FontWeight> {
         if let Some((name, weight)) = WEIGHT_NAMES.iter().find(|(name, _)| *name == text) {
             return Some(FontWeight { weight: *weight, spelling: WeightSpelling::Name(name) });
         }

@@ -1,0 +1,640 @@
+//! The Scene: the document with every instance expanded and every variable replaced by its
+//! value under the themes in force, ready to lay out and paint. Derived, read-only, rebuilt per
+//! document revision.
+//!
+//! Nodes inside an instance get path ids (`inst/child`, `inst/nested/child`). Overrides of an
+//! instance apply to the nodes of its component, through nested instances; outer instances win
+//! over the overrides a component sets on its own nested instances. Whatever cannot be resolved
+//! (a missing component or variable, a cycle, an override that matches no node) is reported in
+//! [`Scene::problems`] with the node it concerns; the node is still there.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
+use super::variables::{ThemeContext, lookup};
+use crate::doc::vars::VisitVars;
+use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props, Value};
+
+/// What to resolve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SceneOptions {
+    /// Replace `ref` nodes by their components' content.
+    pub expand_instances: bool,
+    /// Replace `$variables` by their values.
+    pub substitute_variables: bool,
+}
+
+impl SceneOptions {
+    /// Everything resolved: what layout and rendering need.
+    pub const FULL: SceneOptions = SceneOptions { expand_instances: true, substitute_variables: true };
+}
+
+/// A handle to a node of one [`Scene`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SceneKey(u32);
+
+impl SceneKey {
+    /// The key's position in the scene (a dense index for side tables).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A resolved node.
+#[derive(Debug, Clone)]
+pub struct SceneNode {
+    /// The id, or the path through instances (`inst/child`).
+    pub id: String,
+    /// The properties after overrides, with variables replaced (when asked).
+    pub props: Props,
+    /// The parent, `None` for a top-level node.
+    pub parent: Option<SceneKey>,
+    /// The children in paint order.
+    pub children: Vec<SceneKey>,
+    /// The document node this comes from, when it is one (not for nodes inside instances).
+    pub source: Option<NodeKey>,
+}
+
+impl SceneNode {
+    /// The node type (an expanded instance has its component's type).
+    pub fn node_type(&self) -> NodeType {
+        self.props.node_type().unwrap_or(NodeType::Frame)
+    }
+
+    /// False when `enabled: false` hides the node.
+    pub fn is_enabled(&self) -> bool {
+        !matches!(self.props.get(&Key::Enabled), Some(Value::Bool(crate::doc::VarOr::Value(false))))
+    }
+}
+
+/// Something that could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ResolveProblem {
+    /// The node it concerns (id or instance path).
+    pub node: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The resolved tree.
+#[derive(Debug, Clone, Default)]
+pub struct Scene {
+    nodes: Vec<SceneNode>,
+    roots: Vec<SceneKey>,
+    ids: HashMap<String, SceneKey>,
+    /// What could not be resolved.
+    pub problems: Vec<ResolveProblem>,
+}
+
+impl Scene {
+    /// The node behind `key`.
+    pub fn node(&self, key: SceneKey) -> &SceneNode {
+        &self.nodes[key.index()]
+    }
+
+    /// The top-level nodes.
+    pub fn roots(&self) -> &[SceneKey] {
+        &self.roots
+    }
+
+    /// The node with this id or instance path.
+    pub fn node_by_id(&self, id: &str) -> Option<SceneKey> {
+        self.ids.get(id).copied()
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the scene has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// `key` and everything below it, parents first.
+    pub fn subtree(&self, key: SceneKey) -> impl Iterator<Item = SceneKey> + '_ {
+        let mut stack = vec![key];
+        std::iter::from_fn(move || {
+            let key = stack.pop()?;
+            stack.extend(self.node(key).children.iter().rev());
+            Some(key)
+        })
+    }
+
+    /// Every node in document order.
+    pub fn walk(&self) -> impl Iterator<Item = SceneKey> + '_ {
+        self.roots.iter().flat_map(|root| self.subtree(*root))
+    }
+
+    /// The node as compact JSON in saved form; children deeper than `depth` are `"..."`.
+    pub fn node_to_json(&self, key: SceneKey, depth: usize) -> String {
+        let mut w = crate::doc::json::JsonWriter::compact();
+        self.write_node(key, depth, &mut w);
+        w.finish()
+    }
+
+    fn write_node(&self, key: SceneKey, depth: usize, w: &mut crate::doc::json::JsonWriter) {
+        let node = self.node(key);
+        let mut props = node.props.clone();
+        props.set(Key::Id, Value::Text(node.id.clone()));
+        props.write(w, !node.children.is_empty(), &mut |w| {
+            if depth == 0 {
+                w.string("...");
+                return;
+            }
+            w.begin_array();
+            for child in &node.children {
+                self.write_node(*child, depth - 1, w);
+            }
+            w.end_array();
+        });
+    }
+}
+
+/// Resolves `document` (with its imports from `library`).
+pub fn build_scene(document: &Document, library: &dyn Library, options: SceneOptions) -> Scene {
+    let mut builder = Builder {
+        root: document,
+        library,
+        options,
+        scene: Scene::default(),
+        used: HashSet::new(),
+        variable_problems: BTreeMap::new(),
+        next_layer: 0,
+    };
+    let context = Context {
+        scope: Scope { document, alias: None },
+        theme: ThemeContext::defaults(document),
+        prefix: String::new(),
+        layers: Vec::new(),
+        components: Vec::new(),
+    };
+    for key in document.tree().roots() {
+        builder.build(Source::Tree(Scope { document, alias: None }, *key), &context, None);
+    }
+    let mut scene = builder.scene;
+    for ((_, message), (node, count)) in builder.variable_problems {
+        let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
+        scene.problems.push(ResolveProblem { node, message: format!("{message}{more}") });
+    }
+    scene
+}
+
+/// A document and its import alias (`None` for the document being resolved).
+#[derive(Clone, Copy)]
+struct Scope<'a> {
+    document: &'a Document,
+    alias: Option<&'a str>,
+}
+
+/// Where a node's content comes from, and the document it belongs to (its variables and
+/// components are the ones its names mean).
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// A node of a document tree (the document, or an imported one for its components).
+    Tree(Scope<'a>, NodeKey),
+    /// Override content (a replacement, slot children).
+    Detached(Scope<'a>, &'a NodeTree),
+}
+
+impl<'a> Source<'a> {
+    fn props(&self) -> &'a Props {
+        match self {
+            Source::Tree(scope, key) => &scope.document.tree().node(*key).props,
+            Source::Detached(_, tree) => &tree.props,
+        }
+    }
+
+    fn children(&self) -> Vec<Source<'a>> {
+        match *self {
+            Source::Tree(scope, key) => {
+                scope.document.tree().node(key).children().iter().map(|c| Source::Tree(scope, *c)).collect()
+            }
+            Source::Detached(scope, tree) => tree.children.iter().map(|c| Source::Detached(scope, c)).collect(),
+        }
+    }
+
+    fn scope(&self) -> Scope<'a> {
+        match self {
+            Source::Tree(scope, _) | Source::Detached(scope, _) => *scope,
+        }
+    }
+
+    fn has_children_key(&self) -> bool {
+        self.props().contains(&Key::Children)
+    }
+}
+
+/// The overrides of one enclosing instance, seen from the current node: `prefix` is the part of
+/// the override key between that instance and here ("" directly inside it).
+#[derive(Clone)]
+struct Layer<'a> {
+    id: usize,
+    descendants: &'a Descendants,
+    prefix: String,
+    /// The document the override content belongs to.
+    scope: Scope<'a>,
+}
+
+#[derive(Clone)]
+struct Context<'a> {
+    /// The document whose variables and components unprefixed names mean.
+    scope: Scope<'a>,
+    theme: ThemeContext,
+    /// Scene id prefix of nodes here ("inst/" inside an instance).
+    prefix: String,
+    /// Enclosing instances' overrides, outermost first.
+    layers: Vec<Layer<'a>>,
+    /// Components being expanded, to stop cycles.
+    components: Vec<(usize, NodeKey)>,
+}
+
+struct Builder<'a> {
+    root: &'a Document,
+    library: &'a dyn Library,
+    options: SceneOptions,
+    scene: Scene,
+    /// (layer, key) of overrides that matched a node.
+    used: HashSet<(usize, String)>,
+    /// Variable problems, reported once per variable and message: first node, number of uses.
+    variable_problems: BTreeMap<(String, String), (String, usize)>,
+    next_layer: usize,
+}
+
+impl<'a> Builder<'a> {
+    fn build(&mut self, source: Source<'a>, context: &Context<'a>, parent: Option<SceneKey>) -> SceneKey {
+        let node = NodeInScope { id: source.props().id().unwrap_or_default(), scope: source.scope() };
+        let mut props = source.props().clone();
+        let mut children = source.children();
+        let mut own_children = source.has_children_key();
+        let mut content_scope = source.scope();
+        let mut segment = node.seen_from(self.root);
+        // An instance's own overrides, borrowed from where its properties come from.
+        let mut overrides = descendants_of(source.props());
+        // Overrides from enclosing instances, innermost first so the outermost wins. After a
+        // replacement, outer overrides address the node by its new id.
+        let mut looked_up = node;
+        for layer in context.layers.iter().rev() {
+            let key = format!("{}{}", layer.prefix, looked_up.seen_from(layer.scope.document));
+            let layer_overrides: &'a Descendants = layer.descendants;
+            let Some(tree) = layer_overrides.0.get(&key) else { continue };
+            self.used.insert((layer.id, key));
+            if tree.is_replacement() {
+                props = tree.props.clone();
+                overrides = descendants_of(&tree.props);
+                children = tree.children.iter().map(|c| Source::Detached(layer.scope, c)).collect();
+                own_children = true;
+                content_scope = layer.scope;
+                looked_up = NodeInScope { id: tree.props.id().unwrap_or(node.id), scope: layer.scope };
+                segment = looked_up.seen_from(self.root);
+                continue;
+            }
+            for (name, value) in tree.props.iter() {
+                if *name != Key::Children {
+                    props.set(name.clone(), value.clone());
+                }
+            }
+            if tree.props.contains(&Key::Children) {
+                children = tree.children.iter().map(|c| Source::Detached(layer.scope, c)).collect();
+                own_children = true;
+            }
+        }
+        let theme = match props.get(&Key::Theme) {
+            Some(Value::Theme(selection)) => context.theme.with(selection),
+            _ => context.theme.clone(),
+        };
+        let scene_id = format!("{}{segment}", context.prefix);
+        let source_key = match source {
+            Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.layers.is_empty() => {
+                Some(key)
+            }
+            _ => None,
+        };
+        let inner = Context { scope: content_scope, theme, ..context.clone() };
+        if self.options.expand_instances && props.node_type() == Some(NodeType::Ref) {
+            let instance =
+                Instance { props, overrides, own_children: own_children.then_some(children), node: looked_up };
+            return self.expand(instance, scene_id, &inner, parent, source_key);
+        }
+        self.substitute(&mut props, &inner, &scene_id);
+        let key = self.push(scene_id, props, parent, source_key);
+        for child in children {
+            self.build(child, &inner, Some(key));
+        }
+        key
+    }
+
+    /// Expands an instance: its component's content under the instance's overrides.
+    fn expand(
+        &mut self,
+        instance: Instance<'a>,
+        scene_id: String,
+        context: &Context<'a>,
+        parent: Option<SceneKey>,
+        source_key: Option<NodeKey>,
+    ) -> SceneKey {
+        let reference = instance.props.text(&Key::Ref).unwrap_or_default().to_owned();
+        let base = match self.component_base(context.scope, &reference, &context.components, 0) {
+            Ok(base) => base,
+            Err(message) => {
+                self.problem(&scene_id, message);
+                let mut props = instance.props;
+                self.substitute(&mut props, context, &scene_id);
+                return self.push(scene_id, props, parent, source_key);
+            }
+        };
+        // The component root's properties, then the instance's own on top.
+        let mut props = base.props;
+        props.remove(&Key::Reusable);
+        for (name, value) in instance.props.iter() {
+            if !matches!(name, Key::Type | Key::Ref | Key::Descendants | Key::Children) {
+                props.set(name.clone(), value.clone());
+            }
+        }
+        let theme = match props.get(&Key::Theme) {
+            Some(Value::Theme(selection)) => context.theme.with(selection),
+            _ => context.theme.clone(),
+        };
+        // Outermost first: enclosing instances (now one segment further away), this instance's
+        // own overrides, then those of the components it is built from, nearest first.
+        let mut layers: Vec<Layer<'a>> = context
+            .layers
+            .iter()
+            .map(|layer| Layer {
+                prefix: format!("{}{}/", layer.prefix, instance.node.seen_from(layer.scope.document)),
+                ..layer.clone()
+            })
+            .collect();
+        let own_layer = instance.overrides.map(|descendants| {
+            self.next_layer += 1;
+            Layer { id: self.next_layer, descendants, prefix: String::new(), scope: context.scope }
+        });
+        layers.extend(own_layer.clone());
+        layers.extend(base.layers.into_iter().rev());
+        let mut components = context.components.clone();
+        components.extend(base.components);
+        let inner = Context { scope: base.scope, theme, prefix: format!("{scene_id}/"), layers, components };
+        self.substitute(&mut props, &inner, &scene_id);
+        let key = self.push(scene_id.clone(), props, parent, source_key);
+        for child in instance.own_children.unwrap_or(base.children) {
+            self.build(child, &inner, Some(key));
+        }
+        if let Some(layer) = own_layer {
+            for (path, _) in layer.descendants.0.iter() {
+                if !self.used.contains(&(layer.id, path.to_owned())) {
+                    self.problem(&scene_id, format!("override '{path}' matches no node of component '{reference}'"));
+                }
+            }
+        }
+        key
+    }
+
+    /// What an instance of `reference` starts from: the component root's properties and
+    /// children, following components that are themselves instances (which add no path segment
+    /// but do add their overrides, innermost last).
+    fn component_base(
+        &mut self,
+        scope: Scope<'a>,
+        reference: &str,
+        expanding: &[(usize, NodeKey)],
+        depth: usize,
+    ) -> Result<Base<'a>, String> {
+        let component = find_component(scope.document, self.library, reference).map_err(|e| e.to_string())?;
+        // A component found in an import is named with that import's alias; one found in an
+        // imported document itself keeps that document's alias.
+        let component_scope = Scope { document: component.document, alias: component.alias.or(scope.alias) };
+        let identity = (component.document as *const Document as usize, component.key);
+        if depth >= MAX_INSTANCE_DEPTH || expanding.contains(&identity) {
+            return Err(format!("component '{reference}' contains an instance of itself"));
+        }
+        let root = &component.document.tree().node(component.key).props;
+        let root_source = Source::Tree(component_scope, component.key);
+        if root.node_type() != Some(NodeType::Ref) {
+            return Ok(Base {
+                props: root.clone(),
+                children: root_source.children(),
+                layers: Vec::new(),
+                scope: component_scope,
+                components: vec![identity],
+            });
+        }
+        let mut expanding = expanding.to_vec();
+        expanding.push(identity);
+        let inner_reference = root.text(&Key::Ref).unwrap_or_default().to_owned();
+        let mut base = self.component_base(component_scope, &inner_reference, &expanding, depth + 1)?;
+        for (name, value) in root.iter() {
+            if !matches!(name, Key::Type | Key::Ref | Key::Descendants | Key::Children | Key::Id) {
+                base.props.set(name.clone(), value.clone());
+            }
+        }
+        if let Some(descendants) = descendants_of(root) {
+            self.next_layer += 1;
+            base.layers.push(Layer { id: self.next_layer, descendants, prefix: String::new(), scope: component_scope });
+        }
+        if root.contains(&Key::Children) {
+            base.children = root_source.children();
+        }
+        base.components.push(identity);
+        Ok(base)
+    }
+
+    fn substitute(&mut self, props: &mut Props, context: &Context<'a>, node: &str) {
+        if !self.options.substitute_variables {
+            return;
+        }
+        let (root, library) = (self.root, self.library);
+        let mut problems = Vec::new();
+        props.visit_vars(&mut |slot| {
+            let Some(reference) = slot.reference().cloned() else { return };
+            match lookup(context.scope.document, root, library, &reference, &context.theme) {
+                Ok(found) => {
+                    if !slot.assign(&found.value) {
+                        problems.push((
+                            reference.name().to_owned(),
+                            format!("variable '{}' has a value of the wrong type here", reference.name()),
+                        ));
+                    } else if found.unmatched_theme {
+                        problems.push((
+                            reference.name().to_owned(),
+                            format!(
+                                "variable '{}' has no value for the theme {}; its first value is used",
+                                reference.name(),
+                                context.theme
+                            ),
+                        ));
+                    }
+                }
+                Err(error) => problems.push((reference.name().to_owned(), error.to_string())),
+            }
+        });
+        for (name, message) in problems {
+            self.variable_problems
+                .entry((name, message))
+                .and_modify(|(_, count)| *count += 1)
+                .or_insert((node.to_owned(), 1));
+        }
+    }
+
+    fn push(&mut self, id: String, mut props: Props, parent: Option<SceneKey>, source: Option<NodeKey>) -> SceneKey {
+        let key = SceneKey(u32::try_from(self.scene.nodes.len()).unwrap_or(u32::MAX));
+        props.remove(&Key::Descendants);
+        self.scene.ids.entry(id.clone()).or_insert(key);
+        self.scene.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source });
+        match parent {
+            Some(parent) => self.scene.nodes[parent.index()].children.push(key),
+            None => self.scene.roots.push(key),
+        }
+        key
+    }
+
+    fn problem(&mut self, node: &str, message: String) {
+        self.scene.problems.push(ResolveProblem { node: node.to_owned(), message });
+    }
+}
+
+/// A node's id and the document it belongs to: override keys written in another document name
+/// it with the import alias (`h:sm4F5`).
+#[derive(Clone, Copy)]
+struct NodeInScope<'a> {
+    id: &'a str,
+    scope: Scope<'a>,
+}
+
+impl NodeInScope<'_> {
+    /// The id as a key written in `other` names it.
+    fn seen_from(&self, other: &Document) -> String {
+        match self.scope.alias {
+            Some(alias) if !std::ptr::eq(self.scope.document, other) => format!("{alias}:{}", self.id),
+            _ => self.id.to_owned(),
+        }
+    }
+}
+
+/// An instance about to be expanded.
+struct Instance<'a> {
+    props: Props,
+    overrides: Option<&'a Descendants>,
+    own_children: Option<Vec<Source<'a>>>,
+    node: NodeInScope<'a>,
+}
+
+/// What an instance starts from.
+struct Base<'a> {
+    props: Props,
+    children: Vec<Source<'a>>,
+    /// Overrides of the components it is built from, innermost first.
+    layers: Vec<Layer<'a>>,
+    scope: Scope<'a>,
+    components: Vec<(usize, NodeKey)>,
+}
+
+/// The overrides an instance node carries.
+fn descendants_of(props: &Props) -> Option<&Descendants> {
+    match props.get(&Key::Descendants) {
+        Some(Value::Descendants(descendants)) => Some(descendants),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::NoImports;
+
+    fn scene(text: &str) -> Scene {
+        build_scene(&Document::load(text).expect("valid").document, &NoImports, SceneOptions::FULL)
+    }
+
+    fn json(scene: &Scene, id: &str) -> String {
+        scene.node_to_json(scene.node_by_id(id).unwrap_or_else(|| panic!("no {id}")), 0)
+    }
+
+    const KIT: &str = r##"{"version": "2.8", "themes": {"Mode": ["Light", "Dark"]}, "variables": {
+        "--fg": {"type": "color", "value": [{"value": "#000000", "theme": {"Mode": "Light"}}, {"value": "#FFFFFF", "theme": {"Mode": "Dark"}}]},
+        "--gap": {"type": "number", "value": 8}
+      }, "children": [
+        {"type": "frame", "id": "Label", "reusable": true, "gap": "$--gap", "children": [{"type": "text", "id": "txt", "content": "L", "fill": "$--fg"}]},
+        {"type": "frame", "id": "Card", "reusable": true, "width": 200, "children": [
+          {"type": "text", "id": "title", "content": "Title", "fill": "$--fg"},
+          {"type": "ref", "id": "lbl", "ref": "Label", "descendants": {"txt": {"content": "from card"}}},
+          {"type": "frame", "id": "slot", "slot": [], "children": [{"type": "text", "id": "placeholder", "content": "…"}]}]},
+        {"type": "ref", "id": "Fancy", "ref": "Card", "reusable": true, "descendants": {"title": {"content": "Fancy"}}},
+        {"type": "frame", "id": "page", "theme": {"Mode": "Dark"}, "children": [
+          {"type": "ref", "id": "c1", "ref": "Card", "width": 300, "descendants": {
+            "lbl/txt": {"content": "outer wins"},
+            "slot": {"children": [{"type": "text", "id": "mine", "content": "slot content", "fill": "$--fg"}]},
+            "title": {"enabled": false}}},
+          {"type": "ref", "id": "f1", "ref": "Fancy"}]}
+      ]}"##;
+
+    #[test]
+    fn instances_expand_with_root_and_descendant_overrides() {
+        let scene = scene(KIT);
+        assert!(scene.problems.is_empty(), "{:?}", scene.problems);
+        let c1 = json(&scene, "c1");
+        assert!(c1.starts_with("{\"type\":\"frame\",\"id\":\"c1\""), "an instance takes its component's type: {c1}");
+        assert!(c1.contains("\"width\":300"), "root overrides win: {c1}");
+        assert!(!c1.contains("reusable"), "an instance is not a component: {c1}");
+        assert!(
+            json(&scene, "c1/lbl/txt").contains("outer wins"),
+            "the outer instance beats the component's own override"
+        );
+        assert!(json(&scene, "c1/mine").contains("slot content"), "slot children replace the component's");
+        assert!(scene.node_by_id("c1/placeholder").is_none());
+        assert!(!scene.node(scene.node_by_id("c1/title").unwrap()).is_enabled(), "hidden nodes stay, hidden");
+        assert!(json(&scene, "c1/lbl").contains("\"gap\":8"), "variables inside components resolve");
+    }
+
+    #[test]
+    fn themes_reach_into_instances() {
+        let scene = scene(KIT);
+        assert!(json(&scene, "c1/mine").contains("#FFFFFF"), "the page is dark");
+        assert!(json(&scene, "title").contains("\"#000000\""), "the component itself is light");
+    }
+
+    #[test]
+    fn a_component_that_is_an_instance_adds_no_path_segment() {
+        let scene = scene(KIT);
+        assert!(json(&scene, "f1/title").contains("\"content\":\"Fancy\""));
+        assert!(json(&scene, "f1/lbl/txt").contains("from card"));
+    }
+
+    #[test]
+    fn unresolvable_things_are_reported_with_their_node() {
+        let scene = scene(
+            r##"{"version": "2.8", "variables": {"--n": {"type": "number", "value": 4}}, "children": [
+                {"type": "frame", "id": "A", "reusable": true, "children": [{"type": "ref", "id": "inner", "ref": "A"}]},
+                {"type": "ref", "id": "a1", "ref": "A"},
+                {"type": "ref", "id": "ghost", "ref": "Nope"},
+                {"type": "ref", "id": "b1", "ref": "A", "descendants": {"nothing": {"content": "x"}}},
+                {"type": "frame", "id": "v", "fill": "$--missing", "gap": "$--n", "opacity": "$--missing"},
+                {"type": "frame", "id": "w", "fill": "$--n"}
+            ]}"##,
+        );
+        let messages: Vec<String> = scene.problems.iter().map(|p| format!("{}: {}", p.node, p.message)).collect();
+        let has = |text: &str| messages.iter().any(|m| m.contains(text));
+        assert!(has("a1/inner: component 'A' contains an instance of itself"), "{messages:#?}");
+        assert!(has("ghost: component 'Nope' not found"), "{messages:#?}");
+        assert!(has("b1: override 'nothing' matches no node of component 'A'"), "{messages:#?}");
+        assert!(has("v: variable '--missing' is not defined (2 uses)"), "{messages:#?}");
+        assert!(has("w: variable '--n' has a value of the wrong type here"), "{messages:#?}");
+        assert!(json(&scene, "v").contains("\"gap\":4"));
+        assert!(
+            json(&scene, "v").contains("\"fill\":\"$--missing\""),
+            "an unresolved reference stays visible, reported"
+        );
+    }
+
+    #[test]
+    fn options_leave_instances_or_variables_as_written() {
+        let document = Document::load(KIT).unwrap().document;
+        let plain =
+            build_scene(&document, &NoImports, SceneOptions { expand_instances: false, substitute_variables: false });
+        assert_eq!(plain.len(), document.node_count());
+        assert!(plain.node_to_json(plain.node_by_id("c1").unwrap(), 0).contains("\"ref\":\"Card\""));
+        let variables_only =
+            build_scene(&document, &NoImports, SceneOptions { expand_instances: false, substitute_variables: true });
+        assert!(variables_only.node_to_json(variables_only.node_by_id("Label").unwrap(), 0).contains("\"gap\":8"));
+    }
+}

@@ -1,0 +1,118 @@
+//! Resolving real documents: every instance expands, every variable gets its value under the
+//! themes in force, and values picked by hand from the files come out as expected.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use nib::doc::values::{Fill, TextContent};
+use nib::doc::{Document, Key, Value, VarOr};
+use nib::resolve::{Library, Scene, SceneOptions, build_scene};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen")
+}
+
+/// Imports resolved from the flat fixtures folder: `../../design-system.lib.pen` in the ems
+/// specs is the ems library kept beside them.
+struct Fixtures(HashMap<String, Document>);
+
+impl Library for Fixtures {
+    fn imported(&self, alias: &str) -> Option<&Document> {
+        self.0.get(alias)
+    }
+}
+
+fn scene_of(name: &str) -> (Document, Scene) {
+    let document = Document::load(&std::fs::read_to_string(fixtures().join(name)).unwrap()).unwrap().document;
+    let mut imports = HashMap::new();
+    for (alias, path) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
+        assert!(path.ends_with("design-system.lib.pen"), "{name} imports {path}");
+        let library = std::fs::read_to_string(fixtures().join("leandrohsilveira__ems__design-system.lib.pen")).unwrap();
+        imports.insert(alias.to_owned(), Document::load(&library).unwrap().document);
+    }
+    let scene = build_scene(&document, &Fixtures(imports), SceneOptions::FULL);
+    (document, scene)
+}
+
+fn fill_color(scene: &Scene, id: &str) -> String {
+    let key = scene.node_by_id(id).unwrap_or_else(|| panic!("no scene node {id}"));
+    match scene.node(key).props.get(&Key::Fill) {
+        Some(Value::Fills(fills)) => match &fills.as_slice()[0] {
+            Fill::Solid(VarOr::Value(color)) => color.as_str().to_owned(),
+            Fill::Color(fill) => match &fill.color {
+                Some(VarOr::Value(color)) => color.as_str().to_owned(),
+                other => panic!("{id}: {other:?}"),
+            },
+            other => panic!("{id}: {other:?}"),
+        },
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
+fn content(scene: &Scene, id: &str) -> String {
+    let key = scene.node_by_id(id).unwrap_or_else(|| panic!("no scene node {id}"));
+    match scene.node(key).props.get(&Key::Content) {
+        Some(Value::Content(TextContent::Plain(text))) => text.clone(),
+        other => panic!("{id}: {other:?}"),
+    }
+}
+
+#[test]
+fn every_corpus_file_resolves_without_problems() {
+    let mut files: Vec<String> = std::fs::read_dir(fixtures())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".pen"))
+        .collect();
+    files.sort();
+    for name in &files {
+        let (document, scene) = scene_of(name);
+        assert!(scene.problems.is_empty(), "{name}: {:#?}", &scene.problems[..scene.problems.len().min(5)]);
+        assert!(scene.len() >= document.node_count(), "{name}");
+        // No variable reference is left anywhere.
+        for key in scene.walk() {
+            let json = scene.node_to_json(key, 0);
+            assert!(
+                !json.contains("\"$--") && !json.contains("\"$h:"),
+                "{name}: {} keeps a variable: {json}",
+                scene.node(key).id
+            );
+        }
+    }
+    assert_eq!(files.len(), 44);
+}
+
+#[test]
+fn themed_colors_follow_the_nearest_theme() {
+    // The smalti design defaults to its first mode, dark; a frame selects light.
+    let (_, scene) = scene_of("Achelous1__smalti__docs__design__design.pen");
+    assert_eq!(fill_color(&scene, "QxdB6"), "#FAFAF7");
+    assert_eq!(fill_color(&scene, "ix7KL"), "#059669");
+    let (_, scene) = scene_of("nopointt__nospace__design__contexter__design-system-themes.pen");
+    assert_eq!(fill_color(&scene, "op0U1"), "#FAFAFA");
+    assert_eq!(fill_color(&scene, "yvjuC"), "#999999");
+    let (_, scene) = scene_of("open-pencil__open-pencil__tests__fixtures__pencil_file.pen");
+    assert_eq!(fill_color(&scene, "xCEfn"), "#1A1A1A");
+    assert_eq!(fill_color(&scene, "wFonn"), "#FFFFFF");
+}
+
+#[test]
+fn instances_of_imported_components_expand_with_their_overrides() {
+    let (document, scene) = scene_of("leandrohsilveira__ems__specs__bank-account__design.pen");
+    assert!(scene.len() > 2 * document.node_count(), "imported instances are expanded");
+    // A property override keyed by the alias-qualified id.
+    assert_eq!(content(&scene, "ZrgAl/h:Fpzpi"), "EMS");
+    // A replacement, addressed by its new id, with imported variables resolved.
+    assert_eq!(fill_color(&scene, "ZrgAl/qFqAd"), "#5749F4");
+    assert_eq!(fill_color(&scene, "ZrgAl/fkpNX"), "#FFFFFF");
+    // Slot children supplied by the instance, themselves instances with their own overrides.
+    assert_eq!(content(&scene, "ZrgAl/NsuLB/h:V5UNQ"), "Finance");
+}
+
+#[test]
+fn overrides_address_replaced_nodes_by_their_new_id() {
+    let (_, scene) = scene_of("open-pencil__open-pencil__tests__fixtures__pencil_file.pen");
+    let key = scene.node_by_id("p1r72/N77wx").expect("the replacement inside the instance");
+    let json = scene.node_to_json(key, 0);
+    assert!(json.contains("\"x\":16,\"y\":16"), "{json}");
+}
