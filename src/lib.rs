@@ -11,3 +11,4 @@ pub mod images;
 pub mod resolve;
 pub mod script;
 pub mod text;
+pub mod tools;

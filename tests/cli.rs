@@ -197,3 +197,32 @@ fn apply_answers_json_on_request() {
     assert_eq!(answer["bindings"][0]["name"], "x");
     assert_eq!(answer["results"][0]["op"], "inserted");
 }
+
+#[test]
+fn call_runs_a_tool_with_json_arguments() {
+    let (folder, _) = kit_copy();
+    let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .current_dir(folder.path())
+        .args(["call", "batch_get", "--args", "{\"filePath\": \"kit.pen\", \"nodeIds\": [\"parent\"]}"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stdout(&output));
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["nodes"][0]["id"], "parent");
+    let failed = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .current_dir(folder.path())
+        .args([
+            "call",
+            "batch_design",
+            "--args",
+            "{\"filePath\": \"kit.pen\", \"operations\": \"U(\\\"ghost\\\", {gap: 1})\"}",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let error: serde_json::Value = serde_json::from_slice(&failed.stdout).unwrap();
+    assert!(error["error"].as_str().unwrap().contains("Node 'ghost' not found!"));
+    assert_eq!(error["data"]["success"], false);
+    let bad = nib(&["call", "batch_get", "--args", "{not json"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -116,3 +116,61 @@ fn overrides_address_replaced_nodes_by_their_new_id() {
     let json = scene.node_to_json(key, 0);
     assert!(json.contains("\"x\":16,\"y\":16"), "{json}");
 }
+
+/// Every node of every Scene can be addressed by batch_design with the id the Scene gives it:
+/// the two views of instances agree.
+#[test]
+fn every_scene_id_is_a_path_batch_design_resolves() {
+    use nib::resolve::{PathTarget, resolve_path};
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".pen") {
+            continue;
+        }
+        let (document, scene) = scene_of(&name);
+        let mut imports = HashMap::new();
+        if document.imports().is_some() {
+            let library =
+                std::fs::read_to_string(fixtures().join("leandrohsilveira__ems__design-system.lib.pen")).unwrap();
+            for (alias, _) in document.imports().unwrap().iter() {
+                imports.insert(alias.to_owned(), Document::load(&library).unwrap().document);
+            }
+        }
+        let library = Fixtures(imports);
+        for key in scene.walk() {
+            let node = scene.node(key);
+            match resolve_path(&document, &library, &node.id) {
+                Ok(PathTarget::Node(found)) => assert_eq!(Some(found), node.source, "{name}: {}", node.id),
+                Ok(PathTarget::InInstance(_)) => assert!(node.source.is_none(), "{name}: {}", node.id),
+                Err(e) => panic!("{name}: the scene node {} cannot be addressed: {e:?}", node.id),
+            }
+        }
+    }
+}
+
+/// The shadcn kit's three theme axes (Mode, Base, Accent): the entry matching the most selected
+/// axes wins, and unselected axes take their first value.
+#[test]
+fn the_three_theme_axes_of_the_shadcn_kit() {
+    use nib::doc::VarRef;
+    use nib::doc::values::{ThemeSelection, VariableScalar};
+    use nib::resolve::{NoImports, ThemeContext, lookup};
+    let (document, _) = scene_of("Changan-Su__Apple-Style-Website-Editor__pencil-shadcn.pen");
+    let select = |pairs: &[(&str, &str)]| {
+        let selection = ThemeSelection { entries: pairs.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect() };
+        ThemeContext::defaults(&document).with(&selection)
+    };
+    let background =
+        |theme: &ThemeContext| match lookup(&document, &document, &NoImports, &VarRef("--background".into()), theme)
+            .unwrap()
+            .value
+        {
+            VariableScalar::Color(color) => color.as_str().to_owned(),
+            other => panic!("{other:?}"),
+        };
+    assert_eq!(background(&ThemeContext::defaults(&document)), "#fafafa", "Light: the entry without a theme");
+    assert_eq!(background(&select(&[("Mode", "Dark")])), "#0a0a0a");
+    assert_eq!(background(&select(&[("Mode", "Dark"), ("Base", "Gray")])), "#030712", "two axes beat one");
+    assert_eq!(background(&select(&[("Mode", "Dark"), ("Base", "Slate"), ("Accent", "Red")])), "#020617");
+    assert_eq!(background(&select(&[("Base", "Gray")])), "#fafafa", "Gray only matters in Dark mode");
+}

@@ -1,15 +1,13 @@
 //! `nib apply FILE SCRIPT`: run a batch_design script against a file.
 
-use std::collections::HashMap;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::Document;
 use nib::doc::io::{read_file, save_file};
 use nib::images::OfflineImages;
-use nib::resolve::Library;
 use nib::script::{Context, Options, run};
+use nib::tools::FileImports;
 
 pub struct Settings {
     pub dry_run: bool,
@@ -34,7 +32,10 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     };
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    let imports = FileImports::load(&document, folder);
+    let imports = FileImports::load(&document, file);
+    for problem in &imports.problems {
+        eprintln!("nib: {problem}");
+    }
     // A dry run must not leave image files next to the document either.
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
@@ -73,32 +74,4 @@ fn read_script(path: &Path) -> std::io::Result<String> {
         return Ok(source);
     }
     std::fs::read_to_string(path)
-}
-
-/// The documents a file imports, loaded from paths relative to it. An import that cannot be
-/// loaded is reported and left out; instances of its components then cannot be edited.
-struct FileImports {
-    documents: HashMap<String, Document>,
-}
-
-impl FileImports {
-    fn load(document: &Document, folder: &Path) -> FileImports {
-        let mut documents = HashMap::new();
-        for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
-            let path: PathBuf = folder.join(relative);
-            match read_file(&path) {
-                Ok(loaded) => {
-                    documents.insert(alias.to_owned(), loaded.document);
-                }
-                Err(error) => eprintln!("nib: import '{alias}' not loaded: {error}"),
-            }
-        }
-        FileImports { documents }
-    }
-}
-
-impl Library for FileImports {
-    fn imported(&self, alias: &str) -> Option<&Document> {
-        self.documents.get(alias)
-    }
 }

@@ -3,6 +3,7 @@
 //! 2 a usage or I/O problem.
 
 mod apply;
+mod call;
 mod check;
 mod fmt;
 
@@ -50,6 +51,15 @@ enum Command {
         #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
         max_operations: usize,
     },
+    /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
+    /// arguments exactly as over MCP, and print its JSON answer. Exits 1 on an error answer.
+    Call {
+        /// The tool's name.
+        tool: String,
+        /// The arguments as a JSON object; relative paths are against the working directory.
+        #[arg(long, default_value = "{}")]
+        args: String,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -66,6 +76,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
     match args.command {
         Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
+        Command::Call { tool, args } => Ok(call::run(&tool, &args)),
         Command::Apply { file, script, dry_run, json, max_operations } => {
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations }))
         }

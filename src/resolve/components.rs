@@ -37,9 +37,9 @@ pub struct Component<'a> {
     pub alias: Option<&'a str>,
 }
 
-impl Component<'_> {
+impl<'a> Component<'a> {
     /// The component root's properties.
-    pub fn props(&self) -> &Props {
+    pub fn props(&self) -> &'a Props {
         &self.document.tree().node(self.key).props
     }
 }
@@ -197,12 +197,12 @@ pub fn resolve_path(document: &Document, library: &dyn Library, path: &str) -> R
     let walk = InstanceWalk { document, library, instance: node };
     let top_props = &document.tree().node(node).props;
     let mut level =
-        Level { props: top_props, component: component_of(document, library, top_props), prefix: String::new() };
+        Level { props: top_props, component: component_of(document, None, library, top_props), prefix: String::new() };
     for segment in through {
         let found = walk.find_segment(&level, segment).map_err(|e| with_path(e, path))?;
         level = Level {
             props: found.props,
-            component: component_of(found.document, library, found.props),
+            component: component_of(found.document, found.alias, library, found.props),
             prefix: format!("{}{}/", level.prefix, segment),
         };
     }
@@ -231,8 +231,9 @@ struct InstanceWalk<'a> {
 /// A node found for a path segment.
 struct Found<'a> {
     props: &'a Props,
-    /// The document holding it (an imported one for imported components).
+    /// The document holding it (an imported one for imported components), and its alias.
     document: &'a Document,
+    alias: Option<&'a str>,
     in_overrides: bool,
 }
 
@@ -242,15 +243,14 @@ impl<'a> InstanceWalk<'a> {
     fn find_segment(&self, level: &Level<'a>, segment: &str) -> Result<Found<'a>, Box<PathError>> {
         let top_overrides = descendants(&self.document.tree().node(self.instance).props);
         if let Some(tree) = top_overrides.and_then(|d| find_in_overrides(d, segment)) {
-            return Ok(Found { props: &tree.props, document: self.document, in_overrides: true });
+            return Ok(Found { props: &tree.props, document: self.document, alias: None, in_overrides: true });
         }
         let nested_overrides = if level.prefix.is_empty() { None } else { descendants(level.props) };
         if let Some(tree) = nested_overrides.and_then(|d| find_in_overrides(d, segment)) {
-            return Ok(Found { props: &tree.props, document: self.document, in_overrides: false });
+            return Ok(Found { props: &tree.props, document: self.document, alias: None, in_overrides: false });
         }
-        if let Some((component, key)) = level.component.and_then(|c| find_in_component(self.library, c, segment)) {
-            let document = component.document;
-            return Ok(Found { props: &document.tree().node(key).props, document, in_overrides: false });
+        if let Some((component, props)) = level.component.and_then(|c| find_in_component(self.library, c, segment)) {
+            return Ok(Found { props, document: component.document, alias: component.alias, in_overrides: false });
         }
         let within = format!("{}{}", self.document.tree().node(self.instance).id(), level.prefix_path());
         Err(Box::new(PathError {
@@ -280,11 +280,22 @@ fn descendants(props: &Props) -> Option<&Descendants> {
     }
 }
 
-fn component_of<'a>(document: &'a Document, library: &'a dyn Library, props: &Props) -> Option<Component<'a>> {
+/// The component of the instance `props`, which lives in `document` (imported as `alias`).
+fn component_of<'a>(
+    document: &'a Document,
+    alias: Option<&'a str>,
+    library: &'a dyn Library,
+    props: &Props,
+) -> Option<Component<'a>> {
     if props.node_type() != Some(NodeType::Ref) {
         return None;
     }
-    find_component(document, library, props.text(&Key::Ref)?).ok()
+    let mut component = find_component(document, library, props.text(&Key::Ref)?).ok()?;
+    // A component found in an imported document by a plain id keeps that document's alias.
+    if component.alias.is_none() && std::ptr::eq(component.document, document) {
+        component.alias = alias;
+    }
+    Some(component)
 }
 
 fn missing_component_reason(document: &Document, library: &dyn Library, props: &Props) -> String {
@@ -319,13 +330,14 @@ pub fn find_in_overrides_mut<'a>(descendants: &'a mut Descendants, id: &str) -> 
     descendants.0.entries.iter_mut().find_map(|(_, tree)| search(tree, id))
 }
 
-/// A node with `id` inside `component`, not inside nested instances; a component that is itself
-/// an instance is searched through to its own component.
+/// A node with `id` inside `component`, not inside nested instances. A component that is itself
+/// an instance is searched through to its own component, and its overrides' content (slot
+/// children it supplies, replacements) counts as its own.
 fn find_in_component<'a>(
     library: &'a dyn Library,
     component: Component<'a>,
     id: &str,
-) -> Option<(Component<'a>, NodeKey)> {
+) -> Option<(Component<'a>, &'a Props)> {
     let mut current = component;
     for _ in 0..MAX_INSTANCE_DEPTH {
         let tree = current.document.tree();
@@ -336,9 +348,12 @@ fn find_in_component<'a>(
             && tree.is_ancestor(current.key, found)
             && !passes_through_instance(current, found)
         {
-            return Some((current, found));
+            return Some((current, &tree.node(found).props));
         }
-        current = component_of(current.document, library, current.props())?;
+        if let Some(tree) = descendants(current.props()).and_then(|d| find_in_overrides(d, local)) {
+            return Some((current, &tree.props));
+        }
+        current = component_of(current.document, current.alias, library, current.props())?;
     }
     None
 }
@@ -369,7 +384,12 @@ fn available_in(level: &Level, top_overrides: Option<&Descendants>, library: &dy
                 .filter(|k| !passes_through_instance(current, *k))
                 .map(|k| tree.node(k).id().to_owned()),
         );
-        component = component_of(current.document, library, current.props());
+        if let Some(overrides) = descendants(current.props()) {
+            for (_, content) in overrides.0.iter() {
+                collect_tree_ids(content, &mut ids);
+            }
+        }
+        component = component_of(current.document, current.alias, library, current.props());
     }
     ids.dedup();
     ids.truncate(PathError::LIST_LIMIT);

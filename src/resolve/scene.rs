@@ -306,7 +306,8 @@ impl<'a> Builder<'a> {
         };
         let scene_id = format!("{}{segment}", context.prefix);
         let source_key = match source {
-            Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.layers.is_empty() => {
+            // Outside instances nodes are addressed by their plain document id.
+            Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.prefix.is_empty() => {
                 Some(key)
             }
             _ => None,
@@ -377,8 +378,17 @@ impl<'a> Builder<'a> {
         let inner = Context { scope: base.scope, theme, prefix: format!("{scene_id}/"), layers, components };
         self.substitute(&mut props, &inner, &scene_id);
         let key = self.push(scene_id.clone(), props, parent, source_key);
-        for child in instance.own_children.unwrap_or(base.children) {
-            self.build(child, &inner, Some(key));
+        // Children an instance has in the document tree are document nodes: they keep their own
+        // ids and are not under the instance's overrides.
+        let (children, children_context) = match instance.own_children {
+            Some(own) if source_key.is_some() => {
+                (own, Context { prefix: String::new(), layers: Vec::new(), ..inner.clone() })
+            }
+            Some(own) => (own, inner.clone()),
+            None => (base.children, inner.clone()),
+        };
+        for child in children {
+            self.build(child, &children_context, Some(key));
         }
         if let Some(layer) = own_layer {
             for (path, _) in layer.descendants.0.iter() {
@@ -584,6 +594,21 @@ mod tests {
         assert!(scene.node_by_id("c1/placeholder").is_none());
         assert!(!scene.node(scene.node_by_id("c1/title").unwrap()).is_enabled(), "hidden nodes stay, hidden");
         assert!(json(&scene, "c1/lbl").contains("\"gap\":8"), "variables inside components resolve");
+    }
+
+    #[test]
+    fn an_instances_own_children_are_document_nodes() {
+        let scene = scene(
+            r##"{"version": "2.8", "children": [
+                {"type": "frame", "id": "Tabs", "reusable": true, "children": [{"type": "text", "id": "default", "content": "d"}]},
+                {"type": "frame", "id": "Tab", "reusable": true, "children": [{"type": "text", "id": "label", "content": "Tab"}]},
+                {"type": "ref", "id": "tabs", "ref": "Tabs", "children": [{"type": "ref", "id": "t1", "ref": "Tab", "descendants": {"label": {"content": "One"}}}]}
+            ]}"##,
+        );
+        assert!(scene.problems.is_empty(), "{:?}", scene.problems);
+        assert!(scene.node_by_id("tabs/default").is_none(), "own children replace the component's");
+        assert!(scene.node(scene.node_by_id("t1").unwrap()).source.is_some());
+        assert!(json(&scene, "t1/label").contains("\"content\":\"One\""));
     }
 
     #[test]

@@ -11,7 +11,7 @@ mod write;
 
 pub use number::write_js_number;
 pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
-pub use write::JsonWriter;
+pub use write::{JsonWriter, write_js_string};
 
 /// A JSON value together with the byte offset in the source where it starts.
 #[derive(Debug, Clone)]

@@ -1,0 +1,32 @@
+//! `nib call TOOL --args JSON`: run a design tool exactly as an MCP client would, and print its
+//! JSON answer.
+
+use std::process::ExitCode;
+
+use nib::tools::{Workspace, call};
+
+pub fn run(tool: &str, args: &str) -> ExitCode {
+    let arguments: serde_json::Value = match args.trim() {
+        "" => serde_json::json!({}),
+        text => match serde_json::from_str(text) {
+            Ok(value) => value,
+            Err(error) => {
+                let answer = serde_json::json!({"error": format!("--args is not JSON: {error}"), "hint": "pass an object, e.g. --args '{\"filePath\": \"design.pen\"}'"});
+                println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let mut workspace = Workspace::new(root);
+    match call(&mut workspace, tool, arguments) {
+        Ok(answer) => {
+            println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            println!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,209 @@
+//! batch_get: nodes by id or by pattern, as saved JSON with sorted keys.
+
+use regex::Regex;
+use serde::{Deserialize, Serialize};
+
+use super::ToolError;
+use super::workspace::Workspace;
+use crate::doc::{Key, Value, VarOr};
+use crate::resolve::{Scene, SceneKey, SceneOptions};
+
+/// Most nodes one answer lists; the rest are counted.
+pub const MAX_NODES: usize = 100;
+
+/// batch_get's arguments.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct BatchGetArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// Node filters; a node matching any pattern is returned.
+    #[serde(default)]
+    pub patterns: Vec<Pattern>,
+    /// Nodes to return by id or instance path.
+    #[serde(default)]
+    pub node_ids: Vec<String>,
+    /// Where to search or list (the canvas when absent).
+    pub parent_id: Option<String>,
+    /// Levels of children to include under each returned node (default 1).
+    pub read_depth: Option<usize>,
+    /// Levels to search for patterns (default: all).
+    pub search_depth: Option<usize>,
+    /// Expand instances: their content appears with path ids.
+    #[serde(default)]
+    pub resolve_instances: bool,
+    /// Replace `$variables` by their values.
+    #[serde(default)]
+    pub resolve_variables: bool,
+    /// Include path geometry (elided by default; it is long).
+    #[serde(default)]
+    pub include_path_geometry: bool,
+}
+
+/// A node filter: every criterion given must match.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pattern {
+    /// The node type.
+    #[serde(rename = "type")]
+    pub node_type: Option<String>,
+    /// A regular expression the name must match.
+    pub name: Option<String>,
+    /// Whether the node is a component.
+    pub reusable: Option<bool>,
+}
+
+/// batch_get's answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Nodes {
+    /// The nodes, keys sorted.
+    pub nodes: Vec<serde_json::Value>,
+    /// Requested ids that do not exist.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_found: Vec<String>,
+    /// When more matched than are listed, or no filePath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+struct CompiledPattern {
+    node_type: Option<String>,
+    name: Option<Regex>,
+    reusable: Option<bool>,
+}
+
+/// Finds nodes.
+pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes, ToolError> {
+    let patterns = compile(&args.patterns)?;
+    let (open, mut note) = workspace.document(args.file_path.as_deref())?;
+    let options =
+        SceneOptions { expand_instances: args.resolve_instances, substitute_variables: args.resolve_variables };
+    let depth = args.read_depth.unwrap_or(1);
+    let mut found: Vec<(SceneKey, bool)> = Vec::new();
+    let mut not_found = Vec::new();
+    if !args.node_ids.is_empty() {
+        let scene = open.scene(options);
+        let mut missing = Vec::new();
+        for id in &args.node_ids {
+            match scene.node_by_id(id) {
+                Some(key) => found.push((key, false)),
+                None => missing.push(id.clone()),
+            }
+        }
+        // Paths into instances need the instances expanded, even when not asked for.
+        if !missing.is_empty() && !options.expand_instances {
+            let expanded = open.scene(SceneOptions { expand_instances: true, ..options });
+            for id in missing {
+                match expanded.node_by_id(&id) {
+                    Some(key) => found.push((key, true)),
+                    None => not_found.push(id),
+                }
+            }
+        } else {
+            not_found = missing;
+        }
+    } else {
+        let scene = open.scene(options);
+        let start: Vec<SceneKey> = match &args.parent_id {
+            Some(parent) => {
+                let key = scene.node_by_id(parent).ok_or_else(|| {
+                    ToolError::new(format!("Node '{parent}' not found"))
+                        .with_hint("parentId is a node id, or an instance path with resolveInstances")
+                })?;
+                scene.node(key).children.clone()
+            }
+            None => scene.roots().to_vec(),
+        };
+        if patterns.is_empty() {
+            found = start.into_iter().map(|k| (k, false)).collect();
+        } else {
+            search(scene, &start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
+        }
+    }
+    let total = found.len();
+    let expanded = SceneOptions { expand_instances: true, ..options };
+    let mut nodes = Vec::with_capacity(total.min(MAX_NODES));
+    for (key, needs_expansion) in found.into_iter().take(MAX_NODES) {
+        let scene: &Scene = open.scene(if needs_expansion { expanded } else { options });
+        let text = scene.node_to_json(key, depth);
+        let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError::new(e.to_string()))?;
+        if !args.include_path_geometry {
+            elide_geometry(&mut value);
+        }
+        nodes.push(value);
+    }
+    if total > MAX_NODES {
+        let more = format!(
+            "{} more nodes matched and are not listed; narrow the patterns, use parentId, or ask for nodeIds.",
+            total - MAX_NODES
+        );
+        note = Some(note.map_or(more.clone(), |n| format!("{n} {more}")));
+    }
+    Ok(Nodes { nodes, not_found, note })
+}
+
+fn compile(patterns: &[Pattern]) -> Result<Vec<CompiledPattern>, ToolError> {
+    patterns
+        .iter()
+        .map(|pattern| {
+            let name = match &pattern.name {
+                Some(source) => Some(Regex::new(source).map_err(|e| {
+                    ToolError::new(format!("the name pattern {source:?} is not a valid regular expression: {e}"))
+                        .with_hint("escape special characters, e.g. \"Button\\\\/Primary\" for Button/Primary")
+                })?),
+                None => None,
+            };
+            if let Some(node_type) = &pattern.node_type
+                && crate::doc::NodeType::parse(node_type).is_none()
+            {
+                return Err(ToolError::new(format!("'{node_type}' is not a node type"))
+                    .with_hint(format!("use one of {}", crate::doc::NodeType::ALL.join(", "))));
+            }
+            Ok(CompiledPattern { node_type: pattern.node_type.clone(), name, reusable: pattern.reusable })
+        })
+        .collect()
+}
+
+fn search(
+    scene: &Scene,
+    level: &[SceneKey],
+    patterns: &[CompiledPattern],
+    max_depth: usize,
+    depth: usize,
+    found: &mut Vec<(SceneKey, bool)>,
+) {
+    if depth > max_depth {
+        return;
+    }
+    for key in level {
+        let node = scene.node(*key);
+        if patterns.iter().any(|p| matches(p, node)) {
+            found.push((*key, false));
+        }
+        search(scene, &node.children, patterns, max_depth, depth + 1, found);
+    }
+}
+
+fn matches(pattern: &CompiledPattern, node: &crate::resolve::SceneNode) -> bool {
+    let reusable = matches!(node.props.get(&Key::Reusable), Some(Value::Bool(VarOr::Value(true))));
+    pattern.node_type.as_deref().is_none_or(|t| node.node_type().as_str() == t)
+        && pattern.name.as_ref().is_none_or(|re| node.props.name().is_some_and(|name| re.is_match(name)))
+        && pattern.reusable.is_none_or(|r| r == reusable)
+}
+
+/// Path geometry is long and rarely what an agent needs: `"geometry": "..."` unless asked.
+fn elide_geometry(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::Object(map) => {
+            if map.get("type").and_then(|t| t.as_str()) == Some("path") && map.contains_key("geometry") {
+                map.insert("geometry".into(), serde_json::Value::String("...".into()));
+            }
+            for child in map.values_mut() {
+                elide_geometry(child);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter_mut().for_each(elide_geometry),
+        _ => {}
+    }
+}

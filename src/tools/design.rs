@@ -1,0 +1,42 @@
+//! batch_design as a tool: run the script, save before answering.
+
+use serde::Deserialize;
+
+use super::ToolError;
+use super::workspace::Workspace;
+use crate::script::{Context, Options, Outcome, run};
+
+/// batch_design's arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct DesignArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// The script.
+    pub operations: String,
+}
+
+/// Runs a batch_design script and saves the document when it changed. A failed script changes
+/// nothing and is an error whose data is the structured outcome.
+pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outcome, Option<String>), ToolError> {
+    let images = workspace.images.clone();
+    let max_statements = workspace.max_statements;
+    let (open, note) = workspace.document(args.file_path.as_deref())?;
+    let folder = open.folder().to_owned();
+    let before = open.document.revision();
+    let context = Context {
+        library: &open.imports,
+        images: images.as_ref(),
+        folder: Some(&folder),
+        options: Options { max_statements, id_seed: None },
+    };
+    let outcome = run(&mut open.document, &args.operations, &context);
+    if !outcome.success {
+        let data = serde_json::to_value(&outcome).ok();
+        return Err(ToolError { message: outcome.text(), hint: None, data });
+    }
+    if open.document.revision() != before {
+        open.save()?;
+    }
+    Ok((outcome, note))
+}

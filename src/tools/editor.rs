@@ -1,0 +1,157 @@
+//! open_document and get_editor_state.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::workspace::{OpenDocument, Workspace};
+use super::{ToolError, summary};
+use crate::doc::Document;
+
+/// open_document's arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenArgs {
+    /// A path, or `new` / `new:<template>` for a new document.
+    #[serde(rename = "filePathOrTemplate")]
+    pub file_path_or_template: String,
+}
+
+/// What open_document answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Opened {
+    /// The document's absolute path.
+    pub file_path: String,
+    /// True when the file was created.
+    pub created: bool,
+    /// The format version.
+    pub version: Option<String>,
+    /// Number of nodes.
+    pub node_count: usize,
+    /// The top-level nodes (at most ten, then a count).
+    pub top_level_nodes: Vec<serde_json::Value>,
+    /// Problems found while reading (the document opened anyway).
+    pub problems: Vec<String>,
+}
+
+/// Templates for `new:<name>`: a first top-level frame of a typical screen size.
+const TEMPLATES: &[(&str, &str, f64, f64)] =
+    &[("desktop", "Desktop", 1440.0, 900.0), ("tablet", "Tablet", 834.0, 1194.0), ("mobile", "Mobile", 390.0, 844.0)];
+
+/// Opens a document, creating the file when it does not exist. An existing file is never
+/// overwritten, and one that cannot be read is refused with the reason.
+pub fn open_document(workspace: &mut Workspace, args: OpenArgs) -> Result<Opened, ToolError> {
+    let request = args.file_path_or_template.trim();
+    if request == "new" || request.starts_with("new:") {
+        return create_new(workspace, request.strip_prefix("new:"), None);
+    }
+    let path = workspace.absolute(request);
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
+        let open = workspace.open(&path)?;
+        return Ok(describe(open, false));
+    }
+    if path.extension().is_none_or(|e| e != "pen") {
+        return Err(ToolError::new(format!("{} does not exist and is not a .pen file", path.display()))
+            .with_hint("give a path ending in .pen to create a new document there"));
+    }
+    create_new(workspace, None, Some(path))
+}
+
+fn create_new(workspace: &mut Workspace, template: Option<&str>, path: Option<PathBuf>) -> Result<Opened, ToolError> {
+    let document = match template {
+        None => Document::new(),
+        Some(name) => {
+            let Some((_, title, width, height)) = TEMPLATES.iter().find(|(t, ..)| *t == name) else {
+                let names: Vec<String> = TEMPLATES.iter().map(|(t, ..)| format!("new:{t}")).collect();
+                return Err(ToolError::new(format!("there is no template '{name}'"))
+                    .with_hint(format!("use new, {}", names.join(", "))));
+            };
+            let text = format!(
+                "{{\"version\": \"{}\", \"children\": [{{\"type\": \"frame\", \"id\": \"screen\", \"x\": 0, \"y\": 0, \"name\": \"{title}\", \"width\": {width}, \"height\": {height}, \"fill\": \"#FFFFFF\", \"layout\": \"vertical\"}}]}}",
+                crate::doc::NEW_DOCUMENT_VERSION
+            );
+            Document::load(&text).map_err(|e| ToolError::new(e.to_string()))?.document
+        }
+    };
+    let path = path.unwrap_or_else(|| untitled(workspace.root()));
+    if path.exists() {
+        return Err(
+            ToolError::new(format!("{} already exists", path.display())).with_hint("open it by its path instead")
+        );
+    }
+    let bytes = OpenDocument::save_new(&path, &document)?;
+    let open = workspace.adopt(path, document, &bytes);
+    Ok(describe(open, true))
+}
+
+/// `untitled.pen`, `untitled-2.pen`, … : the first name not taken in `folder`.
+fn untitled(folder: &Path) -> PathBuf {
+    (1..)
+        .map(|n| folder.join(if n == 1 { "untitled.pen".to_owned() } else { format!("untitled-{n}.pen") }))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| folder.join("untitled.pen"))
+}
+
+fn describe(open: &OpenDocument, created: bool) -> Opened {
+    Opened {
+        file_path: open.path.display().to_string(),
+        created,
+        version: open.document.version().map(str::to_owned),
+        node_count: open.document.node_count(),
+        top_level_nodes: summary::top_level(&open.document),
+        problems: open.problems.iter().chain(&open.imports.problems).cloned().collect(),
+    }
+}
+
+/// get_editor_state's arguments.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StateArgs {
+    /// Also return the .pen schema and the rules an agent needs.
+    #[serde(default)]
+    pub include_schema: bool,
+}
+
+/// What get_editor_state answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditorState {
+    /// The open documents.
+    pub open_documents: Vec<String>,
+    /// The document tools use when no filePath is given.
+    pub current_document: Option<String>,
+    /// There is no selection in a headless engine.
+    pub selection: &'static str,
+    /// The current document's top-level nodes (at most ten, then a count).
+    pub top_level_nodes: Vec<serde_json::Value>,
+    /// The current document's components, `id: name`.
+    pub reusable_components: Vec<String>,
+    /// The format and the rules, when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<&'static str>,
+}
+
+/// The schema and rules text for include_schema, in the team's own words.
+pub const RULES: &str = include_str!("../../assets/text/pen-rules.md");
+
+/// Describes the open documents and the current one.
+pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<EditorState, ToolError> {
+    let open_documents = workspace.open_paths().iter().map(|p| p.display().to_string()).collect();
+    let current_path = workspace.current_path().map(|p| p.display().to_string());
+    let (top_level_nodes, reusable_components) = match current_path {
+        Some(_) => {
+            let (open, _) = workspace.document(None)?;
+            (summary::top_level(&open.document), summary::components(&open.document))
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    Ok(EditorState {
+        open_documents,
+        current_document: current_path,
+        selection: "none: nib is headless and has no selection; address nodes by id",
+        top_level_nodes,
+        reusable_components,
+        schema: args.include_schema.then_some(RULES),
+    })
+}

@@ -1,0 +1,138 @@
+//! The design tools as plain functions over a [`Workspace`] of open documents, with the
+//! parameter names of Pencil's tools. This is the only part of nib that knows about files on
+//! disk and open documents; the CLI (`nib call`) and the MCP server call [`call`].
+
+mod batch_get;
+mod design;
+mod editor;
+mod properties;
+mod summary;
+mod variables;
+pub mod workspace;
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+pub use batch_get::{BatchGetArgs, Nodes, Pattern, batch_get};
+pub use design::{DesignArgs, batch_design};
+pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use properties::{
+    ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
+};
+pub use variables::{FileArgs, SetArgs, VariablesAnswer, get_variables, set_variables};
+pub use workspace::{FileImports, OpenDocument, Workspace};
+
+/// Why a tool call failed: a message an agent can act on, a hint, and structured data when the
+/// tool has some (batch_design's outcome).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolError {
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it.
+    pub hint: Option<String>,
+    /// Structured details.
+    pub data: Option<Value>,
+}
+
+impl ToolError {
+    /// An error with a message.
+    pub fn new(message: impl Into<String>) -> ToolError {
+        ToolError { message: message.into(), hint: None, data: None }
+    }
+
+    /// Adds a hint.
+    pub fn with_hint(mut self, hint: impl Into<String>) -> ToolError {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// Adds a hint when there is one.
+    pub fn with_optional_hint(mut self, hint: Option<String>) -> ToolError {
+        self.hint = hint;
+        self
+    }
+
+    /// The error as JSON: `{"error": …, "hint": …, "data": …}`.
+    pub fn to_json(&self) -> Value {
+        let mut value = serde_json::json!({ "error": self.message });
+        if let Some(hint) = &self.hint {
+            value["hint"] = Value::String(hint.clone());
+        }
+        if let Some(data) = &self.data {
+            value["data"] = data.clone();
+        }
+        value
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if let Some(hint) = &self.hint {
+            write!(f, "\nHint: {hint}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// The tools [`call`] runs, by name.
+pub const TOOLS: &[&str] = &[
+    "get_editor_state",
+    "open_document",
+    "batch_get",
+    "batch_design",
+    "get_variables",
+    "set_variables",
+    "search_all_unique_properties",
+    "replace_all_matching_properties",
+];
+
+/// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
+pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
+    match name {
+        "get_editor_state" => answer(get_editor_state(workspace, parse(name, arguments)?)),
+        "open_document" => answer(open_document(workspace, parse(name, arguments)?)),
+        "batch_get" => answer(batch_get(workspace, parse(name, arguments)?)),
+        "batch_design" => {
+            let (outcome, note) = batch_design(workspace, parse(name, arguments)?)?;
+            let mut value = serde_json::to_value(&outcome).map_err(|e| ToolError::new(e.to_string()))?;
+            value["text"] = Value::String(outcome.text());
+            if let Some(note) = note {
+                value["note"] = Value::String(note);
+            }
+            Ok(value)
+        }
+        "get_variables" => answer(get_variables(workspace, parse(name, arguments)?)),
+        "set_variables" => answer(set_variables(workspace, parse(name, arguments)?)),
+        "search_all_unique_properties" => answer(search_all_unique_properties(workspace, parse(name, arguments)?)),
+        "replace_all_matching_properties" => {
+            answer(replace_all_matching_properties(workspace, parse(name, arguments)?))
+        }
+        _ => {
+            let hint = crate::doc::suggest(name, TOOLS)
+                .map_or_else(|| format!("the tools are: {}", TOOLS.join(", ")), |s| format!("did you mean {s}?"));
+            Err(ToolError::new(format!("there is no tool '{name}'")).with_hint(hint))
+        }
+    }
+}
+
+/// A number as JSON the way the file writes it: `14`, not `14.0`.
+pub(crate) fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 { Value::from(n as i64) } else { serde_json::json!(n) }
+}
+
+fn parse<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, ToolError> {
+    let arguments = if arguments.is_null() { Value::Object(Default::default()) } else { arguments };
+    serde_json::from_value(arguments).map_err(|e| {
+        ToolError::new(format!("{tool}: invalid arguments: {e}"))
+            .with_hint("check the parameter names and types in the tool's schema")
+    })
+}
+
+fn answer<T: serde::Serialize>(result: Result<T, ToolError>) -> Result<Value, ToolError> {
+    serde_json::to_value(result?).map_err(|e| ToolError::new(e.to_string()))
+}

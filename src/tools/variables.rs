@@ -1,0 +1,134 @@
+//! get_variables and set_variables.
+
+use serde::{Deserialize, Serialize};
+
+use super::ToolError;
+use super::workspace::Workspace;
+use crate::doc::json::{self, JsonValue};
+use crate::doc::values::{VariableValue, Variables};
+
+/// Arguments naming only a document.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct FileArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+}
+
+/// Themes and variables as the file has them.
+#[derive(Debug, Serialize)]
+pub struct VariablesAnswer {
+    /// Theme axes and their values.
+    pub themes: serde_json::Value,
+    /// Variables by name.
+    pub variables: serde_json::Value,
+    /// The document's revision.
+    pub revision: u64,
+    /// When no filePath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// The document's themes and variables.
+pub fn get_variables(workspace: &mut Workspace, args: FileArgs) -> Result<VariablesAnswer, ToolError> {
+    let (open, note) = workspace.document(args.file_path.as_deref())?;
+    Ok(answer(&open.document, note))
+}
+
+fn answer(document: &crate::doc::Document, note: Option<String>) -> VariablesAnswer {
+    let as_json = |text: Option<String>| {
+        text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_else(|| serde_json::json!({}))
+    };
+    let themes = as_json(document.themes().map(write));
+    let variables = as_json(document.variables().map(write));
+    VariablesAnswer { themes, variables, revision: document.revision(), note }
+}
+
+fn write<T: crate::doc::convert::ToJson>(value: &T) -> String {
+    let mut w = json::JsonWriter::compact();
+    value.write_json(&mut w);
+    w.finish()
+}
+
+/// set_variables' arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct SetArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// Variables by name, as in a file: `{"--primary": {"type": "color", "value": "#2563EB"}}`.
+    pub variables: serde_json::Value,
+    /// Replace all variables instead of merging these into them.
+    #[serde(default)]
+    pub replace: bool,
+}
+
+/// Merges (or, with `replace`, sets) variables. Theme axes and values the new values use are
+/// added to the document's themes.
+pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<VariablesAnswer, ToolError> {
+    let incoming = read_variables(&args.variables)?;
+    let (open, note) = workspace.document(args.file_path.as_deref())?;
+    let mut tx = open.document.transaction();
+    tx.edit_header(|header| {
+        let variables = header.variables();
+        if args.replace {
+            variables.entries.clear();
+        }
+        let mut used_axes: Vec<(String, String)> = Vec::new();
+        for (name, variable) in incoming.entries {
+            if let Some(VariableValue::Themed(entries)) = &variable.value {
+                for entry in entries {
+                    for (axis, value) in entry.theme.iter().flat_map(|t| t.iter()) {
+                        used_axes.push((axis.to_owned(), value.to_owned()));
+                    }
+                }
+            }
+            match variables.entries.iter_mut().find(|(n, _)| *n == name) {
+                Some(slot) => slot.1 = variable,
+                None => variables.entries.push((name, variable)),
+            }
+        }
+        if !used_axes.is_empty() {
+            let themes = header.themes();
+            for (axis, value) in used_axes {
+                match themes.entries.iter_mut().find(|(a, _)| *a == axis) {
+                    Some((_, values)) if !values.contains(&value) => values.push(value),
+                    Some(_) => {}
+                    None => themes.entries.push((axis, vec![value])),
+                }
+            }
+        }
+    });
+    tx.commit();
+    open.save()?;
+    Ok(answer(&open.document, note))
+}
+
+/// Reads variables given as JSON, with errors that point into the argument.
+fn read_variables(value: &serde_json::Value) -> Result<Variables, ToolError> {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let parsed = json::parse(&text).map_err(|e| ToolError::new(format!("variables: {}", e.message)))?;
+    let Some(root) = parsed.value else { return Err(ToolError::new("variables is empty")) };
+    let JsonValue::Object(members) = &root.value else {
+        return Err(ToolError::new("variables must be an object of variables by name")
+            .with_hint("write {\"--primary\": {\"type\": \"color\", \"value\": \"#2563EB\"}}"));
+    };
+    if let Some(bad) = members.iter().find(|m| m.key.starts_with('$') || m.key.is_empty()) {
+        return Err(ToolError::new(format!("variable names do not start with '$' and are not empty: {:?}", bad.key))
+            .with_hint(format!(
+                "name it {:?}; \"$\" is only how properties refer to it",
+                bad.key.trim_start_matches('$')
+            )));
+    }
+    let copy = root.clone();
+    let mut cx = crate::doc::convert::ReadContext::default();
+    let variables = <Variables as crate::doc::convert::FromJson>::from_json(root, &mut cx).map_err(|e| {
+        let pointer = crate::doc::locate::pointer_in(&copy, e.offset).unwrap_or_default();
+        ToolError::new(format!("variables{pointer}: {}", e.kind)).with_optional_hint(e.hint)
+    })?;
+    if let Some(problem) = cx.problems.first() {
+        let pointer = crate::doc::locate::pointer_in(&copy, problem.offset).unwrap_or_default();
+        return Err(ToolError::new(format!("variables{pointer}: {}", problem.kind)));
+    }
+    Ok(variables)
+}

@@ -1,0 +1,272 @@
+//! Open documents: where they live on disk, their imports, their resolved Scenes, and saving
+//! them so that no work is ever held only in memory.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::ToolError;
+use crate::doc::Document;
+use crate::doc::io::{read_file, save_file};
+use crate::images::{ImageProvider, OfflineImages};
+use crate::resolve::{Library, Scene, SceneOptions, build_scene};
+
+/// The documents a session has open, by absolute path, and the most recently used one.
+pub struct Workspace {
+    root: PathBuf,
+    documents: Vec<OpenDocument>,
+    current: Option<usize>,
+    /// Where G() gets images.
+    pub images: Arc<dyn ImageProvider + Send + Sync>,
+    /// Most statements per batch_design call.
+    pub max_statements: usize,
+}
+
+/// One open document.
+pub struct OpenDocument {
+    /// Its absolute path.
+    pub path: PathBuf,
+    /// The document.
+    pub document: Document,
+    /// The documents it imports.
+    pub imports: FileImports,
+    /// What nib noticed reading it (it opened anyway).
+    pub problems: Vec<String>,
+    /// The file's bytes as nib last read or wrote them, to notice edits by others.
+    on_disk: Fingerprint,
+    scenes: Vec<(u64, SceneOptions, Scene)>,
+}
+
+/// Enough of a file's state to tell whether someone else changed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    len: u64,
+    hash: u64,
+}
+
+impl Fingerprint {
+    fn of(bytes: &[u8]) -> Fingerprint {
+        let hash =
+            bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3));
+        Fingerprint { len: bytes.len() as u64, hash }
+    }
+
+    fn of_file(path: &Path) -> Option<Fingerprint> {
+        std::fs::read(path).ok().map(|bytes| Fingerprint::of(&bytes))
+    }
+}
+
+impl Workspace {
+    /// A workspace resolving relative paths against `root`.
+    pub fn new(root: impl Into<PathBuf>) -> Workspace {
+        Workspace {
+            root: root.into(),
+            documents: Vec::new(),
+            current: None,
+            images: Arc::new(OfflineImages),
+            max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
+        }
+    }
+
+    /// The folder relative paths are resolved against.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `path` made absolute (relative to the root) without touching the disk.
+    pub fn absolute(&self, path: &str) -> PathBuf {
+        let path = Path::new(path);
+        let joined = if path.is_absolute() { path.to_owned() } else { self.root.join(path) };
+        std::fs::canonicalize(&joined).unwrap_or(joined)
+    }
+
+    /// Paths of the open documents, most recently opened last.
+    pub fn open_paths(&self) -> Vec<&Path> {
+        self.documents.iter().map(|d| d.path.as_path()).collect()
+    }
+
+    /// The most recently used document's path.
+    pub fn current_path(&self) -> Option<&Path> {
+        self.current.map(|i| self.documents[i].path.as_path())
+    }
+
+    /// Opens `path` (reloading it when already open), or returns the error that prevents it.
+    pub fn open(&mut self, path: &Path) -> Result<&mut OpenDocument, ToolError> {
+        let bytes = std::fs::read(path).map_err(|e| {
+            ToolError::new(format!("cannot read {}: {e}", path.display()))
+                .with_hint("check the path; open_document creates a new file when the path does not exist")
+        })?;
+        let loaded = Document::load_bytes(&bytes).map_err(|e| {
+            ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
+                .with_hint("fix the file (nib check shows every problem); nib never overwrites a file it cannot read")
+        })?;
+        let imports = FileImports::load(&loaded.document, path);
+        let problems = loaded.problems.iter().map(ToString::to_string).collect();
+        let open = OpenDocument {
+            path: path.to_owned(),
+            document: loaded.document,
+            imports,
+            problems,
+            on_disk: Fingerprint::of(&bytes),
+            scenes: Vec::new(),
+        };
+        let index = match self.documents.iter().position(|d| d.path == path) {
+            Some(index) => {
+                self.documents[index] = open;
+                index
+            }
+            None => {
+                self.documents.push(open);
+                self.documents.len() - 1
+            }
+        };
+        self.current = Some(index);
+        Ok(&mut self.documents[index])
+    }
+
+    /// Adds a document that is already on disk as `bytes`.
+    pub(super) fn adopt(&mut self, path: PathBuf, document: Document, bytes: &[u8]) -> &mut OpenDocument {
+        let imports = FileImports::load(&document, &path);
+        self.documents.retain(|d| d.path != path);
+        self.documents.push(OpenDocument {
+            path,
+            document,
+            imports,
+            problems: Vec::new(),
+            on_disk: Fingerprint::of(bytes),
+            scenes: Vec::new(),
+        });
+        self.current = Some(self.documents.len() - 1);
+        let last = self.documents.len() - 1;
+        &mut self.documents[last]
+    }
+
+    /// The document a tool works on: `file_path` (opened on first use; reloaded when it
+    /// changed on disk), or the most recently used one when `file_path` is `None`. The note says
+    /// what was chosen or reloaded.
+    pub fn document(&mut self, file_path: Option<&str>) -> Result<(&mut OpenDocument, Option<String>), ToolError> {
+        let (index, mut note) = match file_path.filter(|p| !p.trim().is_empty()) {
+            Some(file_path) => {
+                let path = self.absolute(file_path);
+                match self.documents.iter().position(|d| d.path == path) {
+                    Some(index) => (index, None),
+                    None => {
+                        self.open(&path)?;
+                        (self.documents.len() - 1, None)
+                    }
+                }
+            }
+            None => {
+                let index = self.current.ok_or_else(|| {
+                    ToolError::new("no document is open")
+                        .with_hint("call open_document with a .pen path, or pass filePath")
+                })?;
+                let note = format!(
+                    "No filePath was given; used the most recently opened document {}.",
+                    self.documents[index].path.display()
+                );
+                (index, Some(note))
+            }
+        };
+        self.current = Some(index);
+        let path = self.documents[index].path.clone();
+        let on_disk = Fingerprint::of_file(&path);
+        if on_disk != Some(self.documents[index].on_disk) {
+            if on_disk.is_none() {
+                return Err(ToolError::new(format!("{} no longer exists on disk", path.display()))
+                    .with_hint("open_document creates it again, empty, or restore the file"));
+            }
+            self.open(&path)?;
+            let reloaded = format!(
+                "{} changed on disk since nib read it; it was reloaded (undo history starts over).",
+                path.display()
+            );
+            note = Some(match note {
+                Some(note) => format!("{note} {reloaded}"),
+                None => reloaded,
+            });
+        }
+        Ok((&mut self.documents[index], note))
+    }
+}
+
+impl OpenDocument {
+    /// Writes the document to its file atomically. If that fails the last change is undone, so
+    /// what is in memory stays what is on disk.
+    pub fn save(&mut self) -> Result<(), ToolError> {
+        let text = self.document.to_pen_string();
+        if Fingerprint::of_file(&self.path).is_some_and(|f| f != self.on_disk) {
+            self.document.undo();
+            return Err(ToolError::new(format!(
+                "{} was changed by someone else since nib read it; the change was not saved",
+                self.path.display()
+            ))
+            .with_hint("call the tool again: nib reloads the file first"));
+        }
+        if let Err(error) = crate::doc::io::write_atomic(&self.path, text.as_bytes()) {
+            self.document.undo();
+            return Err(ToolError::new(format!(
+                "could not save {}: {error}; the change was undone",
+                self.path.display()
+            )));
+        }
+        self.on_disk = Fingerprint::of(text.as_bytes());
+        Ok(())
+    }
+
+    /// Saves through the standard path; used for new files.
+    pub(super) fn save_new(path: &Path, document: &Document) -> Result<Vec<u8>, ToolError> {
+        save_file(document, path).map_err(|e| ToolError::new(format!("could not create {}: {e}", path.display())))?;
+        Ok(document.to_pen_string().into_bytes())
+    }
+
+    /// The Scene for `options`, built once per revision.
+    pub fn scene(&mut self, options: SceneOptions) -> &Scene {
+        let revision = self.document.revision();
+        self.scenes.retain(|(r, _, _)| *r == revision);
+        if let Some(index) = self.scenes.iter().position(|(_, o, _)| *o == options) {
+            return &self.scenes[index].2;
+        }
+        let scene = build_scene(&self.document, &self.imports, options);
+        self.scenes.push((revision, options, scene));
+        let last = self.scenes.len() - 1;
+        &self.scenes[last].2
+    }
+
+    /// The folder the document lives in.
+    pub fn folder(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// The documents a file imports, loaded from paths relative to it. An import that cannot be
+/// loaded is left out and reported; instances of its components then stay unresolved.
+#[derive(Default)]
+pub struct FileImports {
+    documents: HashMap<String, Document>,
+    /// Imports that could not be loaded, with the reason.
+    pub problems: Vec<String>,
+}
+
+impl FileImports {
+    /// Loads the imports of `document`, which lives at `path`.
+    pub fn load(document: &Document, path: &Path) -> FileImports {
+        let folder = path.parent().unwrap_or(Path::new("."));
+        let mut imports = FileImports::default();
+        for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            match read_file(&folder.join(relative)) {
+                Ok(loaded) => {
+                    imports.documents.insert(alias.to_owned(), loaded.document);
+                }
+                Err(error) => imports.problems.push(format!("import '{alias}' ({relative}) was not loaded: {error}")),
+            }
+        }
+        imports
+    }
+}
+
+impl Library for FileImports {
+    fn imported(&self, alias: &str) -> Option<&Document> {
+        self.documents.get(alias)
+    }
+}

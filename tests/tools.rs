@@ -1,0 +1,348 @@
+//! The document tools over a workspace: their options, their errors, and the files on disk.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use nib::tools::{Workspace, call};
+use serde_json::{Value, json};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
+
+struct Session {
+    folder: tempfile::TempDir,
+    workspace: Workspace,
+}
+
+impl Session {
+    fn new() -> Session {
+        let folder = tempfile::tempdir().unwrap();
+        let workspace = Workspace::new(folder.path());
+        Session { folder, workspace }
+    }
+
+    /// A copy of a fixture in the session folder.
+    fn copy(&self, fixture_path: &str) -> String {
+        let name = Path::new(fixture_path).file_name().unwrap().to_string_lossy().into_owned();
+        fs::copy(fixture(fixture_path), self.folder.path().join(&name)).unwrap();
+        name
+    }
+
+    fn ok(&mut self, tool: &str, args: Value) -> Value {
+        call(&mut self.workspace, tool, args.clone()).unwrap_or_else(|e| panic!("{tool} {args}: {e}"))
+    }
+
+    fn err(&mut self, tool: &str, args: Value) -> nib::tools::ToolError {
+        call(&mut self.workspace, tool, args.clone()).expect_err(&format!("{tool} {args} should fail"))
+    }
+
+    fn read(&self, name: &str) -> String {
+        fs::read_to_string(self.folder.path().join(name)).unwrap()
+    }
+}
+
+// open_document and get_editor_state ----------------------------------------------------------
+
+#[test]
+fn open_document_creates_new_files_and_opens_existing_ones() {
+    let mut s = Session::new();
+    let new = s.ok("open_document", json!({"filePathOrTemplate": "new"}));
+    assert_eq!(new["created"], true);
+    assert!(new["filePath"].as_str().unwrap().ends_with("untitled.pen"));
+    assert_eq!(s.read("untitled.pen"), "{\n  \"version\": \"2.11\",\n  \"children\": []\n}");
+    let second = s.ok("open_document", json!({"filePathOrTemplate": "new:desktop"}));
+    assert!(second["filePath"].as_str().unwrap().ends_with("untitled-2.pen"));
+    assert_eq!(second["topLevelNodes"][0]["name"], "Desktop");
+    let named = s.ok("open_document", json!({"filePathOrTemplate": "screens/home.pen".replace("screens/", "")}));
+    assert_eq!(named["created"], true);
+    let kit = s.copy("scripts/kit.pen");
+    let before = s.read(&kit);
+    let opened = s.ok("open_document", json!({"filePathOrTemplate": kit}));
+    assert_eq!(opened["created"], false);
+    assert_eq!(opened["nodeCount"], 113);
+    assert_eq!(s.read(&kit), before, "opening never writes");
+}
+
+#[test]
+fn open_document_refuses_what_it_cannot_use() {
+    let mut s = Session::new();
+    fs::write(s.folder.path().join("broken.pen"), "{\"children\": [").unwrap();
+    let e = s.err("open_document", json!({"filePathOrTemplate": "broken.pen"}));
+    assert!(e.message.contains("is not a valid .pen document") && e.message.contains("truncated"), "{e}");
+    assert_eq!(s.read("broken.pen"), "{\"children\": [", "a file nib cannot read is never overwritten");
+    assert!(s.err("open_document", json!({"filePathOrTemplate": "notes.txt"})).message.contains("not a .pen file"));
+    assert!(s.err("open_document", json!({"filePathOrTemplate": "new:watch"})).hint.unwrap().contains("new:mobile"));
+    assert!(s.err("open_document", json!({"path": "x.pen"})).message.contains("unknown field"));
+}
+
+#[test]
+fn editor_state_lists_documents_nodes_and_components() {
+    let mut s = Session::new();
+    let empty = s.ok("get_editor_state", json!({}));
+    assert_eq!(empty["openDocuments"], json!([]));
+    let kit = s.copy("scripts/kit.pen");
+    s.ok("open_document", json!({"filePathOrTemplate": kit}));
+    let state = s.ok("get_editor_state", json!({"include_schema": true}));
+    assert!(state["currentDocument"].as_str().unwrap().ends_with("kit.pen"));
+    assert!(state["selection"].as_str().unwrap().contains("no selection"));
+    let top = state["topLevelNodes"].as_array().unwrap();
+    assert_eq!(top.len(), 11);
+    assert_eq!(top[10]["note"], "+49 others");
+    assert!(state["reusableComponents"].as_array().unwrap().contains(&json!("cardId: cardId")));
+    assert!(state["schema"].as_str().unwrap().contains("## batch_design"));
+    assert!(s.ok("get_editor_state", json!({})).get("schema").is_none());
+}
+
+// batch_get -----------------------------------------------------------------------------------
+
+#[test]
+fn batch_get_by_id_pattern_and_parent() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let by_id = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["cardId", "missing"], "readDepth": 1}));
+    let card = &by_id["nodes"][0];
+    let keys: Vec<&String> = card.as_object().unwrap().keys().collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "keys are sorted");
+    assert_eq!(card["children"][0]["id"], "headerSlotId");
+    assert_eq!(by_id["notFound"], json!(["missing"]));
+    let shallow = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["sourceId"], "readDepth": 0}));
+    assert_eq!(shallow["nodes"][0]["children"], "...", "children beyond readDepth are elided");
+
+    let refs = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"type": "ref"}]}));
+    assert_eq!(refs["nodes"].as_array().unwrap().len(), 4);
+    let named = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"name": "^button(Outline|Primary)Id$", "reusable": true}], "readDepth": 0}));
+    assert_eq!(named["nodes"].as_array().unwrap().len(), 2);
+    let shallow = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"type": "text"}], "searchDepth": 1}));
+    assert_eq!(shallow["nodes"].as_array().unwrap().len(), 0, "no text at the top level");
+    let children = s.ok("batch_get", json!({"filePath": kit, "parentId": "cardId", "readDepth": 0}));
+    assert_eq!(children["nodes"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn batch_get_resolves_instances_and_variables_on_request() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let plain = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["instanceId"], "readDepth": 2}));
+    assert_eq!(plain["nodes"][0]["type"], "ref");
+    let resolved = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["instanceId"], "readDepth": 2, "resolveInstances": true, "resolveVariables": true}));
+    let node = &resolved["nodes"][0];
+    assert_eq!(node["type"], "frame");
+    assert_eq!(node["children"][0]["id"], "instanceId/childId");
+    assert_eq!(node["children"][0]["fill"], "#0A0A0A");
+    // An instance path asked for by id is found even without resolveInstances.
+    let inside = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["instanceId/containerChildId/labelId"]}));
+    assert_eq!(inside["nodes"][0]["content"], "Inner label");
+    assert_eq!(inside["nodes"][0]["fill"], "$--foreground");
+}
+
+#[test]
+fn batch_get_elides_path_geometry_and_bounds_its_answer() {
+    let mut s = Session::new();
+    let file = s.copy("pen/open-pencil__open-pencil__tests__fixtures__pencil_file.pen");
+    let paths = s.ok("batch_get", json!({"filePath": file, "patterns": [{"type": "path"}]}));
+    assert_eq!(paths["nodes"][0]["geometry"], "...");
+    let full =
+        s.ok("batch_get", json!({"filePath": file, "patterns": [{"type": "path"}], "includePathGeometry": true}));
+    assert!(full["nodes"][0]["geometry"].as_str().unwrap().len() > 10);
+    let many = s.ok("batch_get", json!({"filePath": file, "patterns": [{"type": "frame"}], "readDepth": 0}));
+    assert_eq!(many["nodes"].as_array().unwrap().len(), 100);
+    assert!(many["note"].as_str().unwrap().contains("more nodes matched"));
+}
+
+#[test]
+fn batch_get_explains_bad_arguments() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    assert!(
+        s.err("batch_get", json!({"filePath": kit, "patterns": [{"name": "(unclosed"}]}))
+            .message
+            .contains("not a valid regular expression")
+    );
+    assert!(
+        s.err("batch_get", json!({"filePath": kit, "patterns": [{"type": "rect"}]}))
+            .message
+            .contains("not a node type")
+    );
+    assert!(s.err("batch_get", json!({"filePath": kit, "parentId": "nope"})).message.contains("not found"));
+    assert!(s.err("batch_get", json!({"filePath": "missing.pen"})).message.contains("cannot read"));
+}
+
+// batch_design --------------------------------------------------------------------------------
+
+#[test]
+fn batch_design_saves_before_answering() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let answer = s.ok(
+        "batch_design",
+        json!({"filePath": kit, "operations": "x=I(\"parent\", {type: \"text\", content: \"Saved\", fill: \"#000\"})"}),
+    );
+    assert_eq!(answer["success"], true);
+    assert!(answer["text"].as_str().unwrap().starts_with("# Successfully executed all operations."));
+    assert_eq!(answer["revision"], 1);
+    assert!(s.read(&kit).contains("\"content\": \"Saved\""));
+    // Without filePath the current document is used, and the answer says so.
+    let implicit = s.ok("batch_design", json!({"operations": "U(\"parent\", {gap: 3})"}));
+    assert!(implicit["note"].as_str().unwrap().contains("most recently opened"));
+}
+
+#[test]
+fn a_failed_batch_design_is_an_error_and_leaves_the_file() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let before = s.read(&kit);
+    let e = s.err("batch_design", json!({"filePath": kit, "operations": "U(\"nowhere\", {gap: 1})"}));
+    assert!(e.message.contains("All operations in this block have been rolled back."));
+    assert_eq!(e.data.unwrap()["failure"]["statement"], 0);
+    assert_eq!(s.read(&kit), before);
+}
+
+#[test]
+fn edits_made_outside_nib_are_picked_up_not_overwritten() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    s.ok("open_document", json!({"filePathOrTemplate": kit}));
+    let outside = s.read(&kit).replace("\"name\": \"parent\"", "\"name\": \"edited elsewhere\"");
+    fs::write(s.folder.path().join(&kit), &outside).unwrap();
+    let answer = s.ok("batch_design", json!({"filePath": kit, "operations": "U(\"parent\", {gap: 5})"}));
+    assert!(answer["note"].as_str().unwrap().contains("changed on disk"));
+    let saved = s.read(&kit);
+    assert!(saved.contains("edited elsewhere") && saved.contains("\"gap\": 5"));
+}
+
+// Variables -----------------------------------------------------------------------------------
+
+#[test]
+fn variables_merge_replace_and_register_theme_axes() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let before = s.ok("get_variables", json!({"filePath": kit}));
+    assert_eq!(before["variables"]["--primary"]["value"], "#2563EB");
+    let merged = s.ok(
+        "set_variables",
+        json!({"filePath": kit, "variables": {
+            "--primary": {"type": "color", "value": "#7C3AED"},
+            "--surface": {"type": "color", "value": [{"value": "#FFFFFF", "theme": {"Mode": "Light"}}, {"value": "#111111", "theme": {"Mode": "Dark"}}]}
+        }}),
+    );
+    assert_eq!(merged["variables"]["--primary"]["value"], "#7C3AED");
+    assert_eq!(merged["variables"]["--foreground"]["value"], "#0A0A0A", "merging keeps the others");
+    assert_eq!(merged["themes"]["Mode"], json!(["Light", "Dark"]));
+    assert!(s.read(&kit).contains("\"--surface\""));
+    let replaced = s.ok(
+        "set_variables",
+        json!({"filePath": kit, "replace": true, "variables": {"--only": {"type": "number", "value": 4}}}),
+    );
+    assert_eq!(replaced["variables"].as_object().unwrap().len(), 1);
+}
+
+#[test]
+fn invalid_variables_are_refused_with_their_path() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let before = s.read(&kit);
+    let e = s.err("set_variables", json!({"filePath": kit, "variables": {"$--x": {"type": "color", "value": "#000"}}}));
+    assert!(e.message.contains("do not start with '$'"), "{e}");
+    let e =
+        s.err("set_variables", json!({"filePath": kit, "variables": {"--x": {"type": "color", "value": "#1535850"}}}));
+    assert!(e.message.starts_with("variables/--x/value: invalid color"), "{e}");
+    let e = s.err("set_variables", json!({"filePath": kit, "variables": {"--x": {"type": "colour", "value": "#000"}}}));
+    assert_eq!(e.hint.as_deref(), Some("did you mean \"color\"?"));
+    assert_eq!(s.read(&kit), before);
+}
+
+// Search and replace --------------------------------------------------------------------------
+
+#[test]
+fn search_and_replace_round_trip_on_a_design_system() {
+    let mut s = Session::new();
+    let file = s.copy("pen/leandrohsilveira__ems__design-system.lib.pen");
+    let found = s.ok(
+        "search_all_unique_properties",
+        json!({"filePath": file, "properties": ["fillColor", "textColor", "fontSize", "cornerRadius"]}),
+    );
+    let count = |answer: &Value, property: &str, value: Value| -> u64 {
+        answer[property]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["value"] == value)
+            .map_or(0, |o| o["count"].as_u64().unwrap())
+    };
+    let white = count(&found, "fillColor", json!("#FFFFFF"));
+    assert!(white > 0);
+    assert!(count(&found, "fontSize", json!(14)) > 0);
+    let replaced = s.ok(
+        "replace_all_matching_properties",
+        json!({"filePath": file, "properties": {"fillColor": [{"from": "#fff", "to": "#FAFAFA"}], "fontSize": [{"from": 14, "to": 15}]}}),
+    );
+    assert_eq!(replaced["replaced"]["fillColor"].as_u64().unwrap(), white, "#fff matches #FFFFFF by value");
+    assert!(replaced["replaced"]["fontSize"].as_u64().unwrap() > 0);
+    let after =
+        s.ok("search_all_unique_properties", json!({"filePath": file, "properties": ["fillColor", "fontSize"]}));
+    assert_eq!(count(&after, "fillColor", json!("#FFFFFF")), 0);
+    assert_eq!(count(&after, "fillColor", json!("#FAFAFA")), white);
+    assert_eq!(count(&after, "fontSize", json!(14)), 0);
+    nib::doc::Document::load(&s.read(&file)).expect("the saved file is valid");
+}
+
+#[test]
+fn replacing_inside_an_instance_writes_an_override_not_the_component() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    // The text inside the instance takes its fill from the component InstComp.
+    let answer = s.ok(
+        "replace_all_matching_properties",
+        json!({"filePath": kit, "parents": ["instanceId"], "properties": {"textColor": [{"from": "$--foreground", "to": "#FF0000"}]}}),
+    );
+    assert_eq!(answer["replaced"]["textColor"], 3);
+    let saved = s.read(&kit);
+    let document = nib::doc::Document::load(&saved).unwrap().document;
+    let component = document.node_to_json(document.node_by_id("childId").unwrap(), 0);
+    assert!(component.contains("$--foreground"), "the component is untouched: {component}");
+    let instance = document.node_to_json(document.node_by_id("instanceId").unwrap(), 0);
+    assert!(instance.contains("\"childId\":{\"fill\":\"#FF0000\"}"), "{instance}");
+    assert!(instance.contains("\"containerChildId/labelId\":{\"fill\":\"#FF0000\"}"), "{instance}");
+}
+
+#[test]
+fn search_and_replace_explain_bad_arguments() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    assert_eq!(
+        s.err("search_all_unique_properties", json!({"filePath": kit, "properties": ["fillColour"]})).hint.as_deref(),
+        Some("did you mean fillColor?")
+    );
+    assert!(
+        s.err(
+            "replace_all_matching_properties",
+            json!({"filePath": kit, "properties": {"gap": [{"from": "wide", "to": 4}]}})
+        )
+        .message
+        .contains("not a number")
+    );
+    assert!(
+        s.err(
+            "replace_all_matching_properties",
+            json!({"filePath": kit, "properties": {"fillColor": [{"from": "#fff", "to": "#12345"}]}})
+        )
+        .message
+        .contains("not a color")
+    );
+    assert!(
+        s.err("search_all_unique_properties", json!({"filePath": kit, "parents": ["ghost"], "properties": ["gap"]}))
+            .message
+            .contains("not found")
+    );
+}
+
+#[test]
+fn unknown_tools_and_arguments_are_named() {
+    let mut s = Session::new();
+    assert_eq!(s.err("batch_gte", json!({})).hint.as_deref(), Some("did you mean batch_get?"));
+    assert!(s.err("batch_get", json!({"nodeId": ["x"]})).message.contains("unknown field `nodeId`"));
+    assert!(s.err("batch_get", json!({})).message.contains("no document is open"));
+}
