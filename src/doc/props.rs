@@ -354,6 +354,45 @@ impl Value {
     }
 }
 
+/// A type a property value can be read as, when it is a literal (not a `$variable`).
+pub trait Literal: Sized {
+    /// The literal in `value`, when `value` holds this type.
+    fn from_value(value: &Value) -> Option<Self>;
+}
+
+macro_rules! literals {
+    ($($variant:ident => $ty:ty,)*) => {
+        $(
+            impl Literal for $ty {
+                fn from_value(value: &Value) -> Option<$ty> {
+                    match value {
+                        Value::$variant(VarOr::Value(v)) => Some(v.clone()),
+                        _ => None,
+                    }
+                }
+            }
+        )*
+    };
+}
+
+literals! {
+    Number => f64,
+    Bool => bool,
+    TextOrVar => String,
+    Layout => Layout,
+    JustifyContent => JustifyContent,
+    AlignItems => AlignItems,
+    LayoutPosition => LayoutPosition,
+    TextAlign => TextAlign,
+    TextAlignVertical => TextAlignVertical,
+    TextGrowth => TextGrowth,
+    FontStyle => FontStyle,
+    FontWeight => FontWeight,
+    FillRule => FillRule,
+    StrokeAlignment => StrokeAlignment,
+    Size => Sizing,
+}
+
 /// A node's properties in file order. Setting an existing key replaces its value in place; a
 /// new key goes last, as on a JavaScript object, which is how Pencil orders keys it adds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -365,6 +404,11 @@ impl Props {
     /// The value of `key`.
     pub fn get(&self, key: &Key) -> Option<&Value> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// The literal value of `key` as `T`: `None` when absent, a `$variable`, or another type.
+    pub fn literal<T: Literal>(&self, key: &Key) -> Option<T> {
+        self.get(key).and_then(T::from_value)
     }
 
     /// The value of `key`, mutably.

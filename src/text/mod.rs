@@ -1,6 +1,12 @@
-//! Fonts and icons: which families and icon names exist (the catalog); shaping and measuring
-//! come with layout.
+//! Fonts and icons: which families and icon names exist (the catalog), the bundled font
+//! database, text styles, and shaping and measuring with cosmic-text.
 
 pub mod catalog;
+pub mod fonts;
+pub mod shape;
+pub mod style;
 
 pub use catalog::{IconSet, is_known_family, suggest_family};
+pub use fonts::{FamilyChoice, FontBook, FontOptions};
+pub use shape::{ShapedGlyph, ShapedLine, ShapedText, TextEngine};
+pub use style::{TextStyle, text_content, text_growth};

@@ -1,0 +1,368 @@
+//! Shaping and measuring text with cosmic-text over the [`FontBook`], with the rules Pencil's
+//! text boxes follow: a line is `round(lineHeight × fontSize)` pixels, or the font's ascent and
+//! descent each rounded when the line height is the font's own (Inter 14 → 17 px); letter
+//! spacing is added after every character; `\n` starts a line; an empty text still has one line;
+//! fixed-width text wraps at word boundaries and breaks words longer than the line.
+//!
+//! Results are cached by text and style, so measuring the same text again (a relayout after an
+//! unrelated edit, the renderer after layout) costs a hash lookup.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use cosmic_text::{Align, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, Weight, Wrap, fontdb};
+
+use super::fonts::{FamilyChoice, FontBook};
+use super::style::TextStyle;
+use crate::doc::values::TextAlign;
+
+/// Cached shapes kept before the cache is emptied (a long session must not grow without bound).
+const CACHE_LIMIT: usize = 50_000;
+
+/// Wrapping widths are widened by this much so that a width measured from the text itself (an
+/// auto-width box rounded up) never wraps it because of float noise.
+const WRAP_TOLERANCE: f32 = 0.01;
+
+/// One glyph, positioned relative to the text box's top-left corner.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShapedGlyph {
+    /// The face in the [`FontBook`] database.
+    pub font: fontdb::ID,
+    /// The glyph in that face.
+    pub glyph: u16,
+    /// Left edge of the glyph's origin, in pixels.
+    pub x: f32,
+    /// Baseline, in pixels from the top of the text.
+    pub baseline: f32,
+    /// Pixels per em.
+    pub size: f32,
+    /// Byte range of the glyph's characters in the shaped text, for decorations and links.
+    pub start: usize,
+    /// End of that range.
+    pub end: usize,
+}
+
+/// One laid-out line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapedLine {
+    /// Top of the line box, in pixels from the top of the text.
+    pub top: f32,
+    /// Baseline, in pixels from the top of the text.
+    pub baseline: f32,
+    /// Advance width of the line's content (trailing letter spacing included).
+    pub width: f32,
+    /// The byte range of the line in the shaped text (without the line break).
+    pub text_range: std::ops::Range<usize>,
+    /// The glyphs, in visual order.
+    pub glyphs: Vec<ShapedGlyph>,
+}
+
+/// A shaped text: its lines and size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapedText {
+    /// The lines, top to bottom; at least one.
+    pub lines: Vec<ShapedLine>,
+    /// Height of every line, in whole pixels (unless the size itself is fractional and tiny).
+    pub line_height: f32,
+    /// Width of the widest line, unrounded.
+    pub width: f32,
+    /// The family used (see [`FontBook::choose_family`] for whether it replaces another).
+    pub family: String,
+    /// Characters no available font has a glyph for (drawn as boxes).
+    pub missing_glyphs: usize,
+}
+
+impl ShapedText {
+    /// Height of all lines.
+    pub fn height(&self) -> f32 {
+        self.line_height * self.lines.len() as f32
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ShapeKey {
+    text: String,
+    family: String,
+    weight: u16,
+    italic: bool,
+    size: u32,
+    letter_spacing: u32,
+    line_height: u32,
+    wrap_width: Option<u32>,
+    justify: bool,
+}
+
+/// Shapes text with the fonts of one [`FontBook`]. Not shared between threads: each thread
+/// that lays out or renders keeps its own.
+pub struct TextEngine {
+    book: Arc<FontBook>,
+    system: FontSystem,
+    cache: HashMap<ShapeKey, Arc<ShapedText>>,
+    /// System families whose files have been read into `system`'s database.
+    loaded_system_families: HashSet<String>,
+}
+
+impl std::fmt::Debug for TextEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TextEngine").field("cached", &self.cache.len()).finish_non_exhaustive()
+    }
+}
+
+impl TextEngine {
+    /// An engine over `book`.
+    pub fn new(book: Arc<FontBook>) -> TextEngine {
+        // A fixed locale: script fallback must not depend on the machine's language settings.
+        let system = FontSystem::new_with_locale_and_db_and_fallback(
+            "en-US".to_owned(),
+            book.database().clone(),
+            BundledFallback,
+        );
+        TextEngine { book, system, cache: HashMap::new(), loaded_system_families: HashSet::new() }
+    }
+
+    /// The fonts this engine shapes with.
+    pub fn book(&self) -> &Arc<FontBook> {
+        &self.book
+    }
+
+    /// Shapes `text`; `wrap_width` wraps lines at that many pixels, `None` keeps one line per
+    /// paragraph.
+    pub fn shape(&mut self, text: &str, style: &TextStyle, wrap_width: Option<f32>) -> Arc<ShapedText> {
+        let family = self.book.choose_family(&style.family);
+        self.load_system_family(&family.family);
+        let wrap_width = wrap_width.filter(|w| w.is_finite()).map(|w| w.max(0.0));
+        let key = ShapeKey {
+            text: text.to_owned(),
+            family: family.family.clone(),
+            weight: style.weight,
+            italic: style.italic,
+            size: style.size.to_bits(),
+            letter_spacing: style.letter_spacing.to_bits(),
+            line_height: style.line_height.to_bits(),
+            wrap_width: wrap_width.map(f32::to_bits),
+            justify: style.align == TextAlign::Justify && wrap_width.is_some(),
+        };
+        if let Some(shaped) = self.cache.get(&key) {
+            return Arc::clone(shaped);
+        }
+        let shaped = Arc::new(self.shape_uncached(text, style, family, wrap_width, key.justify));
+        if self.cache.len() >= CACHE_LIMIT {
+            self.cache.clear();
+        }
+        self.cache.insert(key, Arc::clone(&shaped));
+        shaped
+    }
+
+    fn shape_uncached(
+        &mut self,
+        text: &str,
+        style: &TextStyle,
+        family: FamilyChoice,
+        wrap_width: Option<f32>,
+        justify: bool,
+    ) -> ShapedText {
+        let font_style = if style.italic { Style::Italic } else { Style::Normal };
+        let line_height = self.line_height(&family.family, style, font_style);
+        let attrs = Attrs::new()
+            .family(Family::Name(&family.family))
+            .weight(Weight(style.weight))
+            .style(font_style)
+            .letter_spacing(style.letter_spacing / style.size);
+        // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
+        let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
+        buffer.set_wrap(&mut self.system, if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None });
+        buffer.set_size(&mut self.system, wrap_width.map(|w| w + WRAP_TOLERANCE), None);
+        let align = if justify { Align::Justified } else { Align::Left };
+        buffer.set_text(&mut self.system, text, &attrs, Shaping::Advanced, Some(align));
+
+        // Where each paragraph (a line of the text as written) starts.
+        let paragraph_starts: Vec<usize> =
+            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let mut lines = Vec::new();
+        let mut missing_glyphs = 0;
+        for run in buffer.layout_runs() {
+            let offset = paragraph_starts.get(run.line_i).copied().unwrap_or(text.len());
+            let top = line_height * lines.len() as f32;
+            // cosmic-text centres the glyphs' ascent and descent in the line; keep that offset
+            // but on our whole-pixel line grid.
+            let baseline = top + (run.line_y - run.line_top);
+            let glyphs = run
+                .glyphs
+                .iter()
+                .map(|g| {
+                    missing_glyphs += usize::from(g.glyph_id == 0);
+                    ShapedGlyph {
+                        font: g.font_id,
+                        glyph: g.glyph_id,
+                        x: g.x + g.x_offset * g.font_size,
+                        baseline: baseline - g.y_offset * g.font_size,
+                        size: g.font_size,
+                        start: offset + g.start,
+                        end: offset + g.end,
+                    }
+                })
+                .collect::<Vec<_>>();
+            let start = glyphs.iter().map(|g| g.start).min().unwrap_or(offset);
+            let end = glyphs.iter().map(|g| g.end).max().unwrap_or(offset);
+            lines.push(ShapedLine { top, baseline, width: run.line_w, text_range: start..end, glyphs });
+        }
+        if lines.is_empty() {
+            lines.push(ShapedLine {
+                top: 0.0,
+                baseline: line_height * 0.8,
+                width: 0.0,
+                text_range: 0..0,
+                glyphs: Vec::new(),
+            });
+        }
+        let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
+        ShapedText { lines, line_height, width, family: family.family, missing_glyphs }
+    }
+
+    /// Reads the files of a system family into the shaping database the first time it is used.
+    fn load_system_family(&mut self, family: &str) {
+        let Some(system_family) = self.book.system_family(family) else { return };
+        if !self.loaded_system_families.insert(system_family.name.clone()) {
+            return;
+        }
+        for file in &system_family.files {
+            // An unreadable file leaves the family with fewer faces; matching picks the nearest.
+            if let Ok(data) = std::fs::read(file) {
+                self.system.db_mut().load_font_data(data);
+            }
+        }
+    }
+
+    /// `round(lineHeight × size)`, or the primary face's ascent and descent each rounded.
+    fn line_height(&mut self, family: &str, style: &TextStyle, font_style: Style) -> f32 {
+        if style.line_height > 0.0 {
+            return (style.line_height * style.size).round();
+        }
+        let query = fontdb::Query {
+            families: &[fontdb::Family::Name(family)],
+            weight: fontdb::Weight(style.weight),
+            style: font_style,
+            ..fontdb::Query::default()
+        };
+        let metrics = self
+            .system
+            .db()
+            .query(&query)
+            .and_then(|id| self.system.get_font(id, fontdb::Weight(style.weight)))
+            .map(|font| *font.metrics());
+        match metrics {
+            Some(m) if m.units_per_em > 0 => {
+                let scale = style.size / f32::from(m.units_per_em);
+                (m.ascent * scale).round() + (-m.descent * scale).round()
+            }
+            _ => (1.2 * style.size).round(),
+        }
+    }
+}
+
+/// Fallback for characters the chosen family lacks: the bundled families that cover them.
+struct BundledFallback;
+
+impl cosmic_text::Fallback for BundledFallback {
+    fn common_fallback(&self) -> &[&'static str] {
+        &["Inter", "Noto Sans", "JetBrains Mono", "Noto Sans Thai"]
+    }
+
+    fn forbidden_fallback(&self) -> &[&'static str] {
+        &[]
+    }
+
+    fn script_fallback(&self, script: unicode_script::Script, _locale: &str) -> &[&'static str] {
+        match script {
+            unicode_script::Script::Thai => &["Noto Sans Thai"],
+            _ => &[],
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::fonts::FontOptions;
+
+    fn engine() -> TextEngine {
+        TextEngine::new(FontBook::new(FontOptions::default()))
+    }
+
+    fn style(size: f32) -> TextStyle {
+        TextStyle {
+            family: "Inter".into(),
+            size,
+            weight: 400,
+            italic: false,
+            letter_spacing: 0.0,
+            line_height: 0.0,
+            align: TextAlign::Left,
+            vertical_align: crate::doc::values::TextAlignVertical::Top,
+        }
+    }
+
+    #[test]
+    fn inter_lines_use_the_rounded_ascent_and_descent() {
+        let mut engine = engine();
+        let shaped = engine.shape("Hello", &style(14.0), None);
+        assert_eq!(shaped.line_height, 17.0);
+        assert_eq!(shaped.lines.len(), 1);
+        assert!(shaped.width > 20.0 && shaped.width < 40.0, "width {}", shaped.width);
+        assert_eq!(shaped.family, "Inter");
+    }
+
+    #[test]
+    fn a_line_height_multiplier_rounds_to_whole_pixels() {
+        let mut engine = engine();
+        let shaped = engine.shape("a\nb\nc", &TextStyle { line_height: 1.45, ..style(14.0) }, None);
+        assert_eq!((shaped.line_height, shaped.lines.len(), shaped.height()), (20.0, 3, 60.0));
+    }
+
+    #[test]
+    fn empty_text_has_one_line() {
+        let mut engine = engine();
+        let shaped = engine.shape("", &style(16.0), None);
+        assert_eq!((shaped.lines.len(), shaped.width), (1, 0.0));
+    }
+
+    #[test]
+    fn fixed_width_wraps_and_long_words_break() {
+        let mut engine = engine();
+        let text = "The quick brown fox jumps over the lazy dog";
+        let one_line = engine.shape(text, &style(16.0), None);
+        let wrapped = engine.shape(text, &style(16.0), Some(120.0));
+        assert_eq!(one_line.lines.len(), 1);
+        assert!(wrapped.lines.len() >= 3, "{} lines", wrapped.lines.len());
+        assert!(wrapped.lines.iter().all(|l| l.width <= 120.0 + WRAP_TOLERANCE));
+        let long_word = engine.shape(&"x".repeat(60), &style(16.0), Some(100.0));
+        assert!(long_word.lines.len() > 1);
+    }
+
+    #[test]
+    fn letter_spacing_is_added_after_every_character() {
+        let mut engine = engine();
+        let plain = engine.shape("abcd", &style(16.0), None).width;
+        let spaced = engine.shape("abcd", &TextStyle { letter_spacing: 2.0, ..style(16.0) }, None).width;
+        assert!((spaced - plain - 8.0).abs() < 0.01, "{plain} → {spaced}");
+    }
+
+    #[test]
+    fn bold_is_wider_and_missing_families_use_inter() {
+        let mut engine = engine();
+        let regular = engine.shape("Design", &style(16.0), None).width;
+        let bold = engine.shape("Design", &TextStyle { weight: 700, ..style(16.0) }, None).width;
+        assert!(bold > regular);
+        let roboto = engine.shape("Design", &TextStyle { family: "Roboto".into(), ..style(16.0) }, None);
+        assert_eq!(roboto.family, "Inter");
+        assert!((roboto.width - regular).abs() < 0.01);
+    }
+
+    #[test]
+    fn thai_falls_back_to_noto_sans_thai() {
+        let mut engine = engine();
+        let shaped = engine.shape("สวัสดี", &style(16.0), None);
+        assert_eq!(shaped.missing_glyphs, 0);
+        assert!(shaped.width > 10.0);
+    }
+}

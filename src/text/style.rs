@@ -1,0 +1,122 @@
+//! The text style of a text-like node, read from its resolved properties with the format's
+//! defaults (Inter 14, weight 400, normal style, font line height, left aligned, auto growth).
+
+use crate::doc::values::{FontStyle, FontWeight, TextAlign, TextAlignVertical, TextContent, TextGrowth};
+use crate::doc::{Key, NodeType, Props, Value};
+
+/// Font size of text nodes that do not say.
+pub const DEFAULT_FONT_SIZE: f32 = 14.0;
+
+/// Font size of canvas annotations (notes, prompts, context) that do not say.
+pub const DEFAULT_ANNOTATION_FONT_SIZE: f32 = 16.0;
+
+/// Largest font size shaped; larger sizes are clamped (a typo like 14000 must not stall layout).
+pub const MAX_FONT_SIZE: f32 = 2048.0;
+
+/// How a run of text looks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextStyle {
+    /// The family asked for (it may be replaced when not available).
+    pub family: String,
+    /// Pixels per em, > 0.
+    pub size: f32,
+    /// 1–1000.
+    pub weight: u16,
+    /// Italic or upright.
+    pub italic: bool,
+    /// Extra pixels after every character.
+    pub letter_spacing: f32,
+    /// Line height as a multiple of the size; 0 = the font's own.
+    pub line_height: f32,
+    /// Horizontal alignment of lines.
+    pub align: TextAlign,
+    /// Vertical alignment of the block in its box.
+    pub vertical_align: TextAlignVertical,
+}
+
+impl TextStyle {
+    /// The style of a node, defaults filled in. Invalid numbers (negative sizes, NaN) fall back
+    /// to the defaults.
+    pub fn of(props: &Props) -> TextStyle {
+        let default_size = match props.node_type() {
+            Some(NodeType::Note | NodeType::Prompt | NodeType::Context) => DEFAULT_ANNOTATION_FONT_SIZE,
+            _ => DEFAULT_FONT_SIZE,
+        };
+        let number = |key: &Key| props.literal::<f64>(key).filter(|n| n.is_finite()).map(|n| n as f32);
+        TextStyle {
+            family: props
+                .literal::<String>(&Key::FontFamily)
+                .unwrap_or_else(|| super::fonts::DEFAULT_FAMILY.to_owned()),
+            size: number(&Key::FontSize).filter(|s| *s > 0.0).map_or(default_size, |s| s.min(MAX_FONT_SIZE)),
+            weight: props.literal::<FontWeight>(&Key::FontWeight).map_or(400, |w| w.weight()),
+            italic: props.literal::<FontStyle>(&Key::FontStyle) == Some(FontStyle::Italic),
+            letter_spacing: number(&Key::LetterSpacing).unwrap_or(0.0),
+            line_height: number(&Key::LineHeight).filter(|h| *h > 0.0).unwrap_or(0.0),
+            align: props.literal::<TextAlign>(&Key::TextAlign).unwrap_or(TextAlign::Left),
+            vertical_align: props
+                .literal::<TextAlignVertical>(&Key::TextAlignVertical)
+                .unwrap_or(TextAlignVertical::Top),
+        }
+    }
+}
+
+/// How the box of a text node is sized (`textGrowth`, default auto).
+pub fn text_growth(props: &Props) -> TextGrowth {
+    props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto)
+}
+
+/// The text of a node: its `content` string; styled runs (never seen in real files) read as the
+/// concatenation of their `content` strings.
+pub fn text_content(props: &Props) -> String {
+    match props.get(&Key::Content) {
+        Some(Value::Content(TextContent::Plain(text))) => text.clone(),
+        Some(Value::Content(TextContent::Runs(runs))) => {
+            let mut text = String::new();
+            if let crate::doc::json::JsonValue::Array(items) = &runs.value {
+                for item in items {
+                    text.push_str(item.get("content").and_then(|c| c.as_str()).unwrap_or_default());
+                }
+            }
+            text
+        }
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn props(json: &str) -> Props {
+        let doc = crate::doc::Document::load(&format!(r#"{{"version":"2.10","children":[{json}]}}"#)).expect("valid");
+        let root = doc.document.tree().roots()[0];
+        doc.document.tree().node(root).props.clone()
+    }
+
+    #[test]
+    fn absent_keys_take_the_format_defaults() {
+        let style = TextStyle::of(&props(r#"{"type":"text","id":"t","content":"Hi"}"#));
+        assert_eq!((style.family.as_str(), style.size, style.weight, style.italic), ("Inter", 14.0, 400, false));
+        assert_eq!((style.letter_spacing, style.line_height, style.align), (0.0, 0.0, TextAlign::Left));
+        assert_eq!(TextStyle::of(&props(r#"{"type":"note","id":"n","content":"x"}"#)).size, 16.0);
+    }
+
+    #[test]
+    fn named_weights_and_styles_are_read() {
+        let style = TextStyle::of(&props(
+            r#"{"type":"text","id":"t","fontFamily":"JetBrains Mono","fontSize":20,"fontWeight":"semibold","fontStyle":"italic","lineHeight":1.5,"letterSpacing":-0.5}"#,
+        ));
+        assert_eq!(
+            (style.family.as_str(), style.size, style.weight, style.italic),
+            ("JetBrains Mono", 20.0, 600, true)
+        );
+        assert_eq!((style.line_height, style.letter_spacing), (1.5, -0.5));
+    }
+
+    #[test]
+    fn unusable_numbers_fall_back() {
+        let style = TextStyle::of(&props(r#"{"type":"text","id":"t","fontSize":-3,"lineHeight":-1}"#));
+        assert_eq!((style.size, style.line_height), (14.0, 0.0));
+        assert_eq!(TextStyle::of(&props(r#"{"type":"text","id":"t","fontSize":1e9}"#)).size, MAX_FONT_SIZE);
+    }
+}
