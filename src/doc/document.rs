@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::convert::{FromJson, ReadContext, ToJson};
-use super::edit::History;
+use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
 use super::json::{self, Json, JsonValue, JsonWriter};
 use super::keyword::suggest;
@@ -32,6 +32,7 @@ pub struct Document {
     pub(crate) ids: HashMap<String, NodeKey>,
     pub(crate) revision: u64,
     pub(crate) history: History,
+    pub(crate) changes: ChangeMarks,
 }
 
 /// The document-level keys and where they sat.
@@ -103,6 +104,7 @@ impl Document {
             ids: HashMap::new(),
             revision: 0,
             history: History::default(),
+            changes: ChangeMarks::default(),
         }
     }
 

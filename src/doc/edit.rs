@@ -48,6 +48,14 @@ pub(crate) struct History {
     undone: Vec<Vec<Change>>,
 }
 
+/// When each top-level subtree and the document-level keys last changed, so that data derived
+/// per top-level node (resolved scene parts, layouts) is rebuilt only where something changed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct ChangeMarks {
+    roots: std::collections::HashMap<NodeKey, u64>,
+    header: u64,
+}
+
 /// A group of edits that takes effect together. Dropping it without [`Transaction::commit`]
 /// rolls every change back, leaving the document exactly as it was.
 pub struct Transaction<'a> {
@@ -66,6 +74,13 @@ impl Document {
     /// (resolved scenes, layouts) is cached per revision.
     pub fn revision(&self) -> u64 {
         self.revision
+    }
+
+    /// The revision at which the top-level subtree `root` last changed (its nodes, its place
+    /// among the top-level nodes) or the document-level keys (variables, themes, imports) did,
+    /// whichever is later. 0 for what has not changed since loading.
+    pub fn changed_at(&self, root: NodeKey) -> u64 {
+        self.changes.roots.get(&root).copied().unwrap_or(0).max(self.changes.header)
     }
 
     /// True when there is a transaction to undo.
@@ -101,6 +116,7 @@ impl Document {
     }
 
     fn apply(&mut self, change: Change, direction: Direction) {
+        self.mark(&change, direction);
         match (change, direction) {
             (Change::Link { node, parent, index }, Direction::Forward)
             | (Change::Unlink { node, parent, index }, Direction::Backward) => self.link_subtree(node, parent, index),
@@ -133,6 +149,29 @@ impl Document {
             (Change::SetHeader { after, .. }, Direction::Forward) => self.header = *after,
             (Change::SetHeader { before, .. }, Direction::Backward) => self.header = *before,
         }
+    }
+
+    /// Notes which top-level subtree `change` touches, as changed in the revision it belongs to
+    /// (a rolled-back change marks it too: a cache then rebuilds once more than needed).
+    fn mark(&mut self, change: &Change, direction: Direction) {
+        let stamp = self.revision + 1;
+        let touched = match (change, direction) {
+            (Change::SetHeader { .. }, _) => {
+                self.changes.header = stamp;
+                return;
+            }
+            (Change::SetProp { node, .. }, _) => self.tree.root_of(*node),
+            // Linking: the subtree joins its parent's root, or becomes a root itself.
+            (Change::Link { node, parent, .. }, Direction::Forward)
+            | (Change::Unlink { node, parent, .. }, Direction::Backward) => {
+                parent.map_or(*node, |parent| self.tree.root_of(parent))
+            }
+            // Unlinking: the root the subtree leaves (itself when it is top-level).
+            (Change::Link { node, .. }, Direction::Backward) | (Change::Unlink { node, .. }, Direction::Forward) => {
+                self.tree.root_of(*node)
+            }
+        };
+        self.changes.roots.insert(touched, stamp);
     }
 
     /// Links `node` and indexes the ids of its subtree.

@@ -155,6 +155,12 @@ impl Tree {
         self.roots.iter().flat_map(|root| self.subtree(*root))
     }
 
+    /// The top-level ancestor of `key` (`key` itself when it is top-level; for a detached
+    /// subtree, its topmost node).
+    pub fn root_of(&self, key: NodeKey) -> NodeKey {
+        std::iter::successors(Some(key), |k| self.node(*k).parent).last().unwrap_or(key)
+    }
+
     /// Depth of `key`: 0 for a top-level node.
     pub fn depth(&self, key: NodeKey) -> usize {
         std::iter::successors(self.node(key).parent, |p| self.node(*p).parent).count()

@@ -12,5 +12,5 @@ pub use components::{
     Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
     find_component, resolve_path,
 };
-pub use scene::{ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, build_scene};
+pub use scene::{ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, update_scene};
 pub use variables::{LookupError, ThemeContext, lookup};

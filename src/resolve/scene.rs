@@ -9,6 +9,7 @@
 //! [`Scene::problems`] with the node it concerns; the node is still there.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
@@ -29,14 +30,22 @@ impl SceneOptions {
     pub const FULL: SceneOptions = SceneOptions { expand_instances: true, substitute_variables: true };
 }
 
-/// A handle to a node of one [`Scene`].
+/// A handle to a node of one [`Scene`]: the top-level part it belongs to and its place there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SceneKey(u32);
+pub struct SceneKey {
+    part: u32,
+    node: u32,
+}
 
 impl SceneKey {
-    /// The key's position in the scene (a dense index for side tables).
-    pub fn index(self) -> usize {
-        self.0 as usize
+    /// The index of the top-level part in [`Scene::parts`].
+    pub fn part(self) -> usize {
+        self.part as usize
+    }
+
+    /// The node's index inside its part (a dense index for per-part side tables).
+    pub fn local(self) -> usize {
+        self.node as usize
     }
 }
 
@@ -47,12 +56,10 @@ pub struct SceneNode {
     pub id: String,
     /// The properties after overrides, with variables replaced (when asked).
     pub props: Props,
-    /// The parent, `None` for a top-level node.
-    pub parent: Option<SceneKey>,
-    /// The children in paint order.
-    pub children: Vec<SceneKey>,
     /// The document node this comes from, when it is one (not for nodes inside instances).
     pub source: Option<NodeKey>,
+    parent: Option<u32>,
+    children: Vec<u32>,
 }
 
 impl SceneNode {
@@ -65,6 +72,16 @@ impl SceneNode {
     pub fn is_enabled(&self) -> bool {
         !matches!(self.props.get(&Key::Enabled), Some(Value::Bool(crate::doc::VarOr::Value(false))))
     }
+
+    /// The parent's index in the same part; `None` for the part's root.
+    pub fn parent_local(&self) -> Option<usize> {
+        self.parent.map(|p| p as usize)
+    }
+
+    /// The children's indices in the same part, in paint order.
+    pub fn children_local(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        self.children.iter().map(|c| *c as usize)
+    }
 }
 
 /// Something that could not be resolved.
@@ -76,12 +93,58 @@ pub struct ResolveProblem {
     pub message: String,
 }
 
-/// The resolved tree.
+/// One top-level node of the document, resolved: built, cached and shared on its own, so an edit
+/// rebuilds only the parts it touches. Node 0 is the top-level node; nodes are in document order.
+#[derive(Debug, Clone)]
+pub struct ScenePart {
+    root: NodeKey,
+    nodes: Vec<SceneNode>,
+    ids: HashMap<String, u32>,
+    problems: Vec<ResolveProblem>,
+    variable_problems: BTreeMap<(String, String), (String, usize)>,
+    /// Other top-level nodes of the document whose components this part uses.
+    depends_on: Vec<NodeKey>,
+    /// Set when a reference did not resolve: whatever changes may make it resolve.
+    depends_on_everything: bool,
+    /// The document revision this was built at.
+    built_at: u64,
+}
+
+impl ScenePart {
+    /// The document's top-level node this part resolves.
+    pub fn source_root(&self) -> NodeKey {
+        self.root
+    }
+
+    /// The nodes, the top-level one first, in document order.
+    pub fn nodes(&self) -> &[SceneNode] {
+        &self.nodes
+    }
+
+    /// The node at `index`.
+    pub fn node(&self, index: usize) -> &SceneNode {
+        &self.nodes[index]
+    }
+
+    /// The index of the node with this id or instance path.
+    pub fn index_of(&self, id: &str) -> Option<usize> {
+        self.ids.get(id).map(|i| *i as usize)
+    }
+
+    fn is_current(&self, document: &Document) -> bool {
+        if self.depends_on_everything {
+            return document.revision() <= self.built_at;
+        }
+        document.changed_at(self.root) <= self.built_at
+            && self.depends_on.iter().all(|dep| document.changed_at(*dep) <= self.built_at)
+    }
+}
+
+/// The resolved document: one [`ScenePart`] per top-level node.
 #[derive(Debug, Clone, Default)]
 pub struct Scene {
-    nodes: Vec<SceneNode>,
-    roots: Vec<SceneKey>,
-    ids: HashMap<String, SceneKey>,
+    parts: Vec<Arc<ScenePart>>,
+    options: Option<SceneOptions>,
     /// What could not be resolved.
     pub problems: Vec<ResolveProblem>,
 }
@@ -89,42 +152,62 @@ pub struct Scene {
 impl Scene {
     /// The node behind `key`.
     pub fn node(&self, key: SceneKey) -> &SceneNode {
-        &self.nodes[key.index()]
+        &self.parts[key.part()].nodes[key.local()]
+    }
+
+    /// The top-level parts, in document order.
+    pub fn parts(&self) -> &[Arc<ScenePart>] {
+        &self.parts
     }
 
     /// The top-level nodes.
-    pub fn roots(&self) -> &[SceneKey] {
-        &self.roots
+    pub fn roots(&self) -> Vec<SceneKey> {
+        (0..self.parts.len()).map(|part| SceneKey { part: part as u32, node: 0 }).collect()
+    }
+
+    /// The children of `key`, in paint order.
+    pub fn children(&self, key: SceneKey) -> impl ExactSizeIterator<Item = SceneKey> + '_ {
+        self.node(key).children.iter().map(move |c| SceneKey { part: key.part, node: *c })
+    }
+
+    /// The parent of `key`; `None` for a top-level node.
+    pub fn parent(&self, key: SceneKey) -> Option<SceneKey> {
+        self.node(key).parent.map(|p| SceneKey { part: key.part, node: p })
     }
 
     /// The node with this id or instance path.
     pub fn node_by_id(&self, id: &str) -> Option<SceneKey> {
-        self.ids.get(id).copied()
+        self.parts
+            .iter()
+            .enumerate()
+            .find_map(|(part, p)| p.ids.get(id).map(|node| SceneKey { part: part as u32, node: *node }))
     }
 
     /// Number of nodes.
     pub fn len(&self) -> usize {
-        self.nodes.len()
+        self.parts.iter().map(|p| p.nodes.len()).sum()
     }
 
     /// True when the scene has no nodes.
     pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
+        self.parts.is_empty()
     }
 
-    /// `key` and everything below it, parents first.
+    /// `key` and everything below it, parents first, in document order.
     pub fn subtree(&self, key: SceneKey) -> impl Iterator<Item = SceneKey> + '_ {
         let mut stack = vec![key];
         std::iter::from_fn(move || {
             let key = stack.pop()?;
-            stack.extend(self.node(key).children.iter().rev());
+            stack.extend(self.node(key).children.iter().rev().map(|c| SceneKey { part: key.part, node: *c }));
             Some(key)
         })
     }
 
     /// Every node in document order.
     pub fn walk(&self) -> impl Iterator<Item = SceneKey> + '_ {
-        self.roots.iter().flat_map(|root| self.subtree(*root))
+        (0..self.parts.len() as u32).flat_map(move |part| {
+            (0..self.parts[part as usize].nodes.len() as u32).map(move |node| SceneKey { part, node })
+        })
     }
 
     /// The node as compact JSON in saved form; children deeper than `depth` are `"..."`.
@@ -144,8 +227,8 @@ impl Scene {
                 return;
             }
             w.begin_array();
-            for child in &node.children {
-                self.write_node(*child, depth - 1, w);
+            for child in self.children(key) {
+                self.write_node(child, depth - 1, w);
             }
             w.end_array();
         });
@@ -154,13 +237,62 @@ impl Scene {
 
 /// Resolves `document` (with its imports from `library`).
 pub fn build_scene(document: &Document, library: &dyn Library, options: SceneOptions) -> Scene {
+    update_scene(None, document, library, options)
+}
+
+/// Resolves `document`, reusing the parts of `previous` whose top-level node, and the
+/// components they use, did not change since. `previous` must come from the same document and
+/// library (a changed import calls for a full build).
+pub fn update_scene(
+    previous: Option<&Scene>,
+    document: &Document,
+    library: &dyn Library,
+    options: SceneOptions,
+) -> Scene {
+    let reusable: HashMap<NodeKey, &Arc<ScenePart>> = previous
+        .filter(|p| p.options == Some(options))
+        .map(|p| p.parts.iter().filter(|part| part.is_current(document)).map(|part| (part.root, part)).collect())
+        .unwrap_or_default();
+    let parts: Vec<Arc<ScenePart>> = document
+        .tree()
+        .roots()
+        .iter()
+        .map(|root| match reusable.get(root) {
+            Some(part) => Arc::clone(part),
+            None => Arc::new(build_part(document, library, options, *root)),
+        })
+        .collect();
+    let mut problems: Vec<ResolveProblem> = parts.iter().flat_map(|p| p.problems.iter().cloned()).collect();
+    // A variable problem is reported once for the document: its first node and all its uses.
+    let mut variable_problems: BTreeMap<&(String, String), (&str, usize)> = BTreeMap::new();
+    for part in &parts {
+        for (key, (node, count)) in &part.variable_problems {
+            variable_problems.entry(key).and_modify(|(_, total)| *total += count).or_insert((node, *count));
+        }
+    }
+    for ((_, message), (node, count)) in variable_problems {
+        let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
+        problems.push(ResolveProblem { node: node.to_owned(), message: format!("{message}{more}") });
+    }
+    Scene { parts, options: Some(options), problems }
+}
+
+fn build_part(document: &Document, library: &dyn Library, options: SceneOptions, root: NodeKey) -> ScenePart {
     let mut builder = Builder {
         root: document,
         library,
         options,
-        scene: Scene::default(),
+        part: ScenePart {
+            root,
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+            problems: Vec::new(),
+            variable_problems: BTreeMap::new(),
+            depends_on: Vec::new(),
+            depends_on_everything: false,
+            built_at: document.revision(),
+        },
         used: HashSet::new(),
-        variable_problems: BTreeMap::new(),
         next_layer: 0,
     };
     let context = Context {
@@ -170,15 +302,8 @@ pub fn build_scene(document: &Document, library: &dyn Library, options: SceneOpt
         layers: Vec::new(),
         components: Vec::new(),
     };
-    for key in document.tree().roots() {
-        builder.build(Source::Tree(Scope { document, alias: None }, *key), &context, None);
-    }
-    let mut scene = builder.scene;
-    for ((_, message), (node, count)) in builder.variable_problems {
-        let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
-        scene.problems.push(ResolveProblem { node, message: format!("{message}{more}") });
-    }
-    scene
+    builder.build(Source::Tree(Scope { document, alias: None }, root), &context, None);
+    builder.part
 }
 
 /// A document and its import alias (`None` for the document being resolved).
@@ -254,16 +379,14 @@ struct Builder<'a> {
     root: &'a Document,
     library: &'a dyn Library,
     options: SceneOptions,
-    scene: Scene,
+    part: ScenePart,
     /// (layer, key) of overrides that matched a node.
     used: HashSet<(usize, String)>,
-    /// Variable problems, reported once per variable and message: first node, number of uses.
-    variable_problems: BTreeMap<(String, String), (String, usize)>,
     next_layer: usize,
 }
 
 impl<'a> Builder<'a> {
-    fn build(&mut self, source: Source<'a>, context: &Context<'a>, parent: Option<SceneKey>) -> SceneKey {
+    fn build(&mut self, source: Source<'a>, context: &Context<'a>, parent: Option<u32>) -> u32 {
         let node = NodeInScope { id: source.props().id().unwrap_or_default(), scope: source.scope() };
         let mut props = source.props().clone();
         let mut children = source.children();
@@ -332,9 +455,9 @@ impl<'a> Builder<'a> {
         instance: Instance<'a>,
         scene_id: String,
         context: &Context<'a>,
-        parent: Option<SceneKey>,
+        parent: Option<u32>,
         source_key: Option<NodeKey>,
-    ) -> SceneKey {
+    ) -> u32 {
         let reference = instance.props.text(&Key::Ref).unwrap_or_default().to_owned();
         let base = match self.component_base(context.scope, &reference, &context.components, 0) {
             Ok(base) => base,
@@ -410,7 +533,20 @@ impl<'a> Builder<'a> {
         expanding: &[(usize, NodeKey)],
         depth: usize,
     ) -> Result<Base<'a>, String> {
-        let component = find_component(scope.document, self.library, reference).map_err(|e| e.to_string())?;
+        let component = match find_component(scope.document, self.library, reference) {
+            Ok(component) => component,
+            Err(error) => {
+                // The component may appear anywhere later: any edit must rebuild this part.
+                self.part.depends_on_everything = true;
+                return Err(error.to_string());
+            }
+        };
+        if std::ptr::eq(component.document, self.root) {
+            let home = self.root.tree().root_of(component.key);
+            if home != self.part.root && !self.part.depends_on.contains(&home) {
+                self.part.depends_on.push(home);
+            }
+        }
         // A component found in an import is named with that import's alias; one found in an
         // imported document itself keeps that document's alias.
         let component_scope = Scope { document: component.document, alias: component.alias.or(scope.alias) };
@@ -479,27 +615,27 @@ impl<'a> Builder<'a> {
             }
         });
         for (name, message) in problems {
-            self.variable_problems
+            self.part
+                .variable_problems
                 .entry((name, message))
                 .and_modify(|(_, count)| *count += 1)
                 .or_insert((node.to_owned(), 1));
         }
     }
 
-    fn push(&mut self, id: String, mut props: Props, parent: Option<SceneKey>, source: Option<NodeKey>) -> SceneKey {
-        let key = SceneKey(u32::try_from(self.scene.nodes.len()).unwrap_or(u32::MAX));
+    fn push(&mut self, id: String, mut props: Props, parent: Option<u32>, source: Option<NodeKey>) -> u32 {
+        let key = u32::try_from(self.part.nodes.len()).unwrap_or(u32::MAX);
         props.remove(&Key::Descendants);
-        self.scene.ids.entry(id.clone()).or_insert(key);
-        self.scene.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source });
-        match parent {
-            Some(parent) => self.scene.nodes[parent.index()].children.push(key),
-            None => self.scene.roots.push(key),
+        self.part.ids.entry(id.clone()).or_insert(key);
+        self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source });
+        if let Some(parent) = parent {
+            self.part.nodes[parent as usize].children.push(key);
         }
         key
     }
 
     fn problem(&mut self, node: &str, message: String) {
-        self.scene.problems.push(ResolveProblem { node: node.to_owned(), message });
+        self.part.problems.push(ResolveProblem { node: node.to_owned(), message });
     }
 }
 
@@ -661,5 +797,55 @@ mod tests {
         let variables_only =
             build_scene(&document, &NoImports, SceneOptions { expand_instances: false, substitute_variables: true });
         assert!(variables_only.node_to_json(variables_only.node_by_id("Label").unwrap(), 0).contains("\"gap\":8"));
+    }
+
+    #[test]
+    fn an_update_rebuilds_only_the_parts_an_edit_touched() {
+        let mut document = Document::load(KIT).unwrap().document;
+        let before = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let same = |a: &Scene, b: &Scene, index: usize| Arc::ptr_eq(&a.parts()[index], &b.parts()[index]);
+        // The page (part 3) uses Card, Label and Fancy; editing the page touches only itself.
+        let page = document.node_by_id("page").unwrap();
+        let mut edit = document.transaction();
+        edit.set(page, Key::Name, Some(Value::Text("Home".into())));
+        edit.commit();
+        let after = update_scene(Some(&before), &document, &NoImports, SceneOptions::FULL);
+        assert!((0..3).all(|i| same(&before, &after, i)), "components are untouched");
+        assert!(!same(&before, &after, 3));
+        // Editing a component rebuilds the parts that use it, not the others.
+        let txt = document.node_by_id("txt").unwrap();
+        let mut edit = document.transaction();
+        edit.set(txt, Key::Content, Some(Value::Content(crate::doc::values::TextContent::Plain("New".into()))));
+        edit.commit();
+        let last = update_scene(Some(&after), &document, &NoImports, SceneOptions::FULL);
+        assert!(!same(&after, &last, 0), "Label itself");
+        assert!(!same(&after, &last, 1) && !same(&after, &last, 2), "Card and Fancy contain a Label");
+        assert!(!same(&after, &last, 3), "the page contains Cards");
+        assert!(last.node_to_json(last.node_by_id("lbl/txt").unwrap(), 0).contains("from card"));
+        assert!(last.node_to_json(last.node_by_id("Label").unwrap(), 1).contains("New"));
+        // Nothing changed: everything is reused.
+        let again = update_scene(Some(&last), &document, &NoImports, SceneOptions::FULL);
+        assert!((0..4).all(|i| same(&last, &again, i)));
+    }
+
+    #[test]
+    fn a_part_with_a_missing_component_is_rebuilt_when_it_appears() {
+        let mut document = Document::load(
+            r#"{"version": "2.8", "children": [{"type": "ref", "id": "r", "ref": "Later"}, {"type": "frame", "id": "home"}]}"#,
+        )
+        .unwrap()
+        .document;
+        let before = build_scene(&document, &NoImports, SceneOptions::FULL);
+        assert_eq!(before.problems.len(), 1);
+        let home = document.node_by_id("home").unwrap();
+        let mut component = crate::doc::NodeTree::default();
+        component.props.set(Key::Type, Value::NodeType(NodeType::Frame));
+        component.props.set(Key::Id, Value::Text("Later".into()));
+        component.props.set(Key::Reusable, Value::Bool(crate::doc::VarOr::Value(true)));
+        let mut edit = document.transaction();
+        edit.insert(Some(home), 0, component).unwrap();
+        edit.commit();
+        let after = update_scene(Some(&before), &document, &NoImports, SceneOptions::FULL);
+        assert!(after.problems.is_empty(), "{:?}", after.problems);
     }
 }

@@ -111,9 +111,9 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
                     ToolError::new(format!("Node '{parent}' not found"))
                         .with_hint("parentId is a node id, or an instance path with resolveInstances")
                 })?;
-                scene.node(key).children.clone()
+                scene.children(key).collect()
             }
-            None => scene.roots().to_vec(),
+            None => scene.roots(),
         };
         if patterns.is_empty() {
             found = start.into_iter().map(|k| (k, false)).collect();
@@ -181,7 +181,8 @@ fn search(
         if patterns.iter().any(|p| matches(p, node)) {
             found.push((*key, false));
         }
-        search(scene, &node.children, patterns, max_depth, depth + 1, found);
+        let children: Vec<SceneKey> = scene.children(*key).collect();
+        search(scene, &children, patterns, max_depth, depth + 1, found);
     }
 }
 
