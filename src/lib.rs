@@ -8,6 +8,7 @@
 
 pub mod doc;
 pub mod images;
+pub mod layout;
 pub mod resolve;
 pub mod script;
 pub mod text;

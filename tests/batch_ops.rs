@@ -39,6 +39,7 @@ impl Fixture {
             library: &NoImports,
             images: &OfflineImages,
             folder: folder.then(|| self.folder.path()),
+            canvas: None,
             options,
         };
         run(&mut self.document, script, &context)
@@ -417,7 +418,8 @@ fn unknown_fonts_and_icons_are_reported() {
     ));
     let issues = outcome.issues.join("\n");
     assert!(issues.contains("Font family 'Interr' is invalid. Did you mean 'Inter'?"), "{issues}");
-    assert!(!issues.contains("DM Sans"), "{issues}");
+    assert!(!issues.contains("'DM Sans' is invalid"), "a real family is not invalid: {issues}");
+    assert!(issues.contains("'DM Sans' is not bundled with nib"), "but nib draws it with Inter: {issues}");
     assert!(
         issues.contains("Icon 'file-audoi' was not found in the 'lucide' icon set. Did you mean 'file-audio'?"),
         "{issues}"

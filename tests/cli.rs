@@ -226,3 +226,38 @@ fn call_runs_a_tool_with_json_arguments() {
     let bad = nib(&["call", "batch_get", "--args", "{not json"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn layout_prints_boxes_and_problems() {
+    let path = fixture("Pregum__pencil_viewer__public__samples__dashboard.pen");
+    let output = nib(&["layout", path.to_str().unwrap(), "--depth", "2"]);
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.starts_with("frame 'Dashboard' (dash)  1200 × 700  at 0, 0  (x 0, y 0)\n"), "{text}");
+    assert!(text.contains("\n    text (logo)  107 × 21  at 16, 24  (x 16, y 24)\n"), "{text}");
+    assert!(text.contains("      … 2 children\n"), "{text}");
+    assert!(text.ends_with("No layout problems.\n"), "{text}");
+    let json = nib(&["layout", path.to_str().unwrap(), "--node", "sidebar", "--depth", "0", "--json"]);
+    let answer: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(answer["nodes"][0]["width"], 240);
+    assert_eq!(answer["nodes"][0]["children"], "...");
+}
+
+#[test]
+fn layout_problems_fail_like_a_linter() {
+    let path = fixture("PKUbuntu__pen-viewer__sample.pen");
+    let output = nib(&["layout", "--problems", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.starts_with("60 layout problems:\n- fill_outside_flex: 'Dashboard' (main-frame) has width fill_container"),
+        "{text}"
+    );
+    let clean =
+        nib(&["layout", "--problems", fixture("Pregum__pencil_viewer__public__samples__shapes.pen").to_str().unwrap()]);
+    assert!(clean.status.success());
+    assert_eq!(stdout(&clean), "No layout problems.\n");
+    let missing = nib(&["layout", "nowhere.pen"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(stdout(&missing).contains("cannot read"), "{}", stdout(&missing));
+}

@@ -1,36 +1,16 @@
 //! Resolving real documents: every instance expands, every variable gets its value under the
 //! themes in force, and values picked by hand from the files come out as expected.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{fixtures, load_with_imports};
 use nib::doc::values::{Fill, TextContent};
 use nib::doc::{Document, Key, Value, VarOr};
-use nib::resolve::{Library, Scene, SceneOptions, build_scene};
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen")
-}
-
-/// Imports resolved from the flat fixtures folder: `../../design-system.lib.pen` in the ems
-/// specs is the ems library kept beside them.
-struct Fixtures(HashMap<String, Document>);
-
-impl Library for Fixtures {
-    fn imported(&self, alias: &str) -> Option<&Document> {
-        self.0.get(alias)
-    }
-}
+use nib::resolve::{Scene, SceneOptions, build_scene};
 
 fn scene_of(name: &str) -> (Document, Scene) {
-    let document = Document::load(&std::fs::read_to_string(fixtures().join(name)).unwrap()).unwrap().document;
-    let mut imports = HashMap::new();
-    for (alias, path) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
-        assert!(path.ends_with("design-system.lib.pen"), "{name} imports {path}");
-        let library = std::fs::read_to_string(fixtures().join("leandrohsilveira__ems__design-system.lib.pen")).unwrap();
-        imports.insert(alias.to_owned(), Document::load(&library).unwrap().document);
-    }
-    let scene = build_scene(&document, &Fixtures(imports), SceneOptions::FULL);
+    let (document, imports) = load_with_imports(name);
+    let scene = build_scene(&document, &imports, SceneOptions::FULL);
     (document, scene)
 }
 
@@ -127,16 +107,8 @@ fn every_scene_id_is_a_path_batch_design_resolves() {
         if !name.ends_with(".pen") {
             continue;
         }
-        let (document, scene) = scene_of(&name);
-        let mut imports = HashMap::new();
-        if document.imports().is_some() {
-            let library =
-                std::fs::read_to_string(fixtures().join("leandrohsilveira__ems__design-system.lib.pen")).unwrap();
-            for (alias, _) in document.imports().unwrap().iter() {
-                imports.insert(alias.to_owned(), Document::load(&library).unwrap().document);
-            }
-        }
-        let library = Fixtures(imports);
+        let (document, library) = load_with_imports(&name);
+        let scene = build_scene(&document, &library, SceneOptions::FULL);
         for key in scene.walk() {
             let node = scene.node(key);
             match resolve_path(&document, &library, &node.id) {

@@ -346,3 +346,128 @@ fn unknown_tools_and_arguments_are_named() {
     assert!(s.err("batch_get", json!({"nodeId": ["x"]})).message.contains("unknown field `nodeId`"));
     assert!(s.err("batch_get", json!({})).message.contains("no document is open"));
 }
+
+// snapshot_layout and find_empty_space_on_canvas ---------------------------------------------
+
+const LAYOUT_DOC: &str = r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "card", "name": "Card", "x": 100, "y": 50, "width": 300, "layout": "vertical", "padding": 20, "gap": 10, "children": [
+    {"type": "text", "id": "title", "name": "Title", "content": "Hello", "fontSize": 20, "lineHeight": 1.2},
+    {"type": "frame", "id": "row", "width": "fill_container", "gap": 8, "children": [
+      {"type": "rectangle", "id": "a", "width": 40, "height": 40},
+      {"type": "rectangle", "id": "b", "width": "fill_container", "height": 40}]},
+    {"type": "frame", "id": "hidden", "enabled": false, "width": 10, "height": 10}]},
+  {"type": "frame", "id": "other", "x": 500, "y": 50, "width": 200, "height": 100, "layout": "none", "children": [
+    {"type": "rectangle", "id": "out", "x": 150, "y": 0, "width": 100, "height": 20}]}
+]}"##;
+
+fn layout_session() -> Session {
+    let s = Session::new();
+    fs::write(s.folder.path().join("layout.pen"), LAYOUT_DOC).unwrap();
+    s
+}
+
+#[test]
+fn snapshot_layout_answers_boxes_relative_and_absolute() {
+    let mut s = layout_session();
+    let snapshot = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "card", "maxDepth": 2}));
+    let card = &snapshot["nodes"][0];
+    assert_eq!(card["id"], "card");
+    assert_eq!((card["x"].clone(), card["y"].clone(), card["width"].clone()), (json!(100), json!(50), json!(300)));
+    assert_eq!(card["height"], json!(20 + 24 + 10 + 40 + 20), "padding, title line, gap, row, padding");
+    let row = &card["children"][1];
+    assert_eq!((row["x"].clone(), row["y"].clone()), (json!(20), json!(54)));
+    assert_eq!(
+        (row["absoluteX"].clone(), row["absoluteY"].clone(), row["width"].clone()),
+        (json!(120), json!(104), json!(260))
+    );
+    assert_eq!(row["children"][1]["width"], json!(260 - 40 - 8), "fill_container takes the rest");
+    assert_eq!(card["children"].as_array().unwrap().len(), 2, "hidden nodes have no box");
+    assert_eq!(card["type"], "frame");
+    assert_eq!(card["name"], "Card");
+    // The default depth shows direct children; deeper ones are "...".
+    let shallow = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "card"}));
+    assert_eq!(shallow["nodes"][0]["children"][1]["children"], "...");
+    let canvas = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "maxDepth": 0}));
+    assert_eq!(canvas["nodes"].as_array().unwrap().len(), 2);
+    assert_eq!(canvas["nodes"][0]["children"], "...");
+}
+
+#[test]
+fn snapshot_layout_reports_problems() {
+    let mut s = layout_session();
+    let card = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "card", "problemsOnly": true}));
+    assert_eq!(card["text"], "No layout problems.\n");
+    assert_eq!(card["problems"], json!([]));
+    let all = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "problemsOnly": true}));
+    assert_eq!(all["problems"][0]["node"], "out");
+    assert_eq!(all["problems"][0]["kind"], "overflow");
+    assert!(all["text"].as_str().unwrap().contains("by 50 px right"), "{all}");
+    let full = s.ok("snapshot_layout", json!({"filePath": "layout.pen"}));
+    assert_eq!(full["problems"][0]["kind"], "overflow");
+}
+
+#[test]
+fn snapshot_layout_refuses_unknown_and_hidden_nodes() {
+    let mut s = layout_session();
+    let e = s.err("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "nope"}));
+    assert!(e.message.contains("Node 'nope' not found"), "{e}");
+    let e = s.err("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "hidden"}));
+    assert!(e.message.contains("hidden") && e.hint.unwrap().contains("enabled: true"));
+    assert!(s.err("snapshot_layout", json!({"filePath": "layout.pen", "depth": 2})).message.contains("unknown field"));
+}
+
+#[test]
+fn snapshot_layout_follows_edits() {
+    let mut s = layout_session();
+    let before = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "card"}));
+    s.ok("batch_design", json!({"filePath": "layout.pen", "operations": "U(\"title\", {fontSize: 40})"}));
+    let after = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "card"}));
+    assert_eq!(before["nodes"][0]["height"], json!(114));
+    assert_eq!(after["nodes"][0]["height"], json!(114 - 24 + 48));
+}
+
+#[test]
+fn empty_space_is_found_next_to_nodes_and_the_canvas() {
+    let mut s = layout_session();
+    let right = s.ok(
+        "find_empty_space_on_canvas",
+        json!({"filePath": "layout.pen", "direction": "right", "width": 100, "height": 100, "padding": 20, "nodeId": "card"}),
+    );
+    assert_eq!(right, json!({"x": 720, "y": 50}), "past 'other', which sits right of the card");
+    let below = s.ok(
+        "find_empty_space_on_canvas",
+        json!({"filePath": "layout.pen", "direction": "bottom", "width": 100, "height": 100, "padding": 20, "nodeId": "card"}),
+    );
+    assert_eq!(below, json!({"x": 100, "y": 184}), "the card hugs its content: 114 tall");
+    let canvas = s.ok(
+        "find_empty_space_on_canvas",
+        json!({"filePath": "layout.pen", "direction": "left", "width": 50, "height": 50}),
+    );
+    assert_eq!(canvas, json!({"x": 50, "y": 50}));
+    let e = s.err(
+        "find_empty_space_on_canvas",
+        json!({"filePath": "layout.pen", "direction": "up", "width": 50, "height": 50}),
+    );
+    assert!(e.message.contains("top, right, bottom, left"), "{e}");
+    assert!(
+        s.err(
+            "find_empty_space_on_canvas",
+            json!({"filePath": "layout.pen", "direction": "top", "width": -5, "height": 5})
+        )
+        .message
+        .contains("width must be")
+    );
+}
+
+#[test]
+fn copies_of_hugging_frames_are_placed_by_their_laid_out_size() {
+    let mut s = layout_session();
+    let answer = s.ok(
+        "batch_design",
+        json!({"filePath": "layout.pen", "operations": "c=C(\"card\", document, {positionDirection: \"bottom\", positionPadding: 40})"}),
+    );
+    let id = answer["bindings"][0]["id"].as_str().map(str::to_owned).unwrap_or_default();
+    let copy = s.ok("snapshot_layout", json!({"filePath": "layout.pen", "parentId": id, "maxDepth": 0}));
+    // The card is 114 px tall though its height is fit_content: the copy goes below that.
+    assert_eq!((copy["nodes"][0]["x"].clone(), copy["nodes"][0]["y"].clone()), (json!(100), json!(50 + 114 + 40)));
+}

@@ -6,13 +6,16 @@ use std::process::ExitCode;
 
 use nib::doc::io::{read_file, save_file};
 use nib::images::OfflineImages;
+use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
+use nib::text::{FontBook, FontOptions, TextEngine};
 use nib::tools::FileImports;
 
 pub struct Settings {
     pub dry_run: bool,
     pub json: bool,
     pub max_operations: usize,
+    pub fonts: FontOptions,
 }
 
 pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
@@ -39,10 +42,13 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     // A dry run must not leave image files next to the document either.
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
+    // New top-level nodes are placed by their laid-out sizes.
+    let canvas = LaidOutCanvas::new(&imports, None, TextEngine::new(FontBook::new(settings.fonts)));
     let context = Context {
         library: &imports,
         images: &OfflineImages,
         folder: image_folder,
+        canvas: Some(&canvas),
         options: Options { max_statements: settings.max_operations, id_seed: None },
     };
     let outcome = run(&mut document, &source, &context);

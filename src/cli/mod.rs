@@ -6,6 +6,7 @@ mod apply;
 mod call;
 mod check;
 mod fmt;
+mod layout;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +51,30 @@ enum Command {
         /// Most operations allowed in the script.
         #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
         max_operations: usize,
+        /// Also measure text with the fonts installed on this machine (output then depends on it).
+        #[arg(long)]
+        system_fonts: bool,
+    },
+    /// Lay out a .pen file and print the boxes (x, y in the parent, position on the canvas,
+    /// size) and the layout problems. With --problems, exits 1 when there are problems.
+    Layout {
+        /// The .pen file.
+        file: PathBuf,
+        /// Start from this node (id or instance path) instead of the whole canvas.
+        #[arg(long)]
+        node: Option<String>,
+        /// Levels of children shown below the starting nodes.
+        #[arg(long, default_value_t = 1)]
+        depth: usize,
+        /// Print only the problems.
+        #[arg(long)]
+        problems: bool,
+        /// Print the JSON snapshot_layout answers instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Also measure text with the fonts installed on this machine (output then depends on it).
+        #[arg(long)]
+        system_fonts: bool,
     },
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
     /// arguments exactly as over MCP, and print its JSON answer. Exits 1 on an error answer.
@@ -77,8 +102,13 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
         Command::Call { tool, args } => Ok(call::run(&tool, &args)),
-        Command::Apply { file, script, dry_run, json, max_operations } => {
-            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations }))
+        Command::Apply { file, script, dry_run, json, max_operations, system_fonts } => {
+            let fonts = nib::text::FontOptions { system_fonts };
+            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, fonts }))
+        }
+        Command::Layout { file, node, depth, problems, json, system_fonts } => {
+            let fonts = nib::text::FontOptions { system_fonts };
+            Ok(layout::run(&file, layout::Settings { node, depth, problems, json, fonts }))
         }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
-use crate::text::{IconSet, is_known_family, suggest_family};
+use crate::text::{FontBook, FontOptions, IconSet, is_known_family, suggest_family};
 
 /// The potential problems of `touched` nodes; `positioned` are the nodes whose x/y the call set.
 pub fn find(
@@ -111,7 +111,15 @@ fn font_issue(document: &Document, props: &Props) -> Option<String> {
         _ => return None,
     };
     if is_known_family(&family) {
-        return None;
+        // A real family nib does not ship is measured and drawn with a stand-in: say which.
+        let choice = FontBook::new(FontOptions::default()).choose_family(&family);
+        return choice.replaced.map(|_| {
+            format!(
+                "Font family '{family}' is not bundled with nib ({}): it is measured and drawn with {}.",
+                FontBook::new(FontOptions::default()).families().collect::<Vec<_>>().join(", "),
+                choice.family
+            )
+        });
     }
     let hint = suggest_family(&family).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
     Some(format!("Font family '{family}' is invalid.{hint}"))

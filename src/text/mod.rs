@@ -8,5 +8,5 @@ pub mod style;
 
 pub use catalog::{IconSet, is_known_family, suggest_family};
 pub use fonts::{FamilyChoice, FontBook, FontOptions};
-pub use shape::{ShapedGlyph, ShapedLine, ShapedText, TextEngine};
+pub use shape::{PreparedText, ShapedGlyph, ShapedLine, ShapedText, TextEngine};
 pub use style::{TextStyle, text_content, text_growth};

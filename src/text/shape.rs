@@ -7,7 +7,9 @@
 //! Results are cached by text and style, so measuring the same text again (a relayout after an
 //! unrelated edit, the renderer after layout) costs a hash lookup.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use cosmic_text::{Align, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, Weight, Wrap, fontdb};
@@ -79,25 +81,121 @@ impl ShapedText {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct ShapeKey {
+/// A text and its style made ready for repeated shaping: the family chosen and the cache key
+/// hashed once, so that measuring it again (layout asks several times) costs no allocation.
+#[derive(Debug, Clone)]
+pub struct PreparedText<'a> {
+    text: Cow<'a, str>,
+    style: TextStyle,
+    family: Arc<FamilyChoice>,
+    hash: u64,
+}
+
+impl PreparedText<'_> {
+    /// The text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The style.
+    pub fn style(&self) -> &TextStyle {
+        &self.style
+    }
+
+    /// The family shaped with, and the one it replaces when the requested one is missing.
+    pub fn family(&self) -> &FamilyChoice {
+        &self.family
+    }
+}
+
+/// What a cached shape was made from, to tell a hash collision from a hit.
+#[derive(Debug)]
+struct CacheEntry {
     text: String,
     family: String,
-    weight: u16,
-    italic: bool,
-    size: u32,
-    letter_spacing: u32,
-    line_height: u32,
-    wrap_width: Option<u32>,
-    justify: bool,
+    signature: Signature,
+    wrap: Option<u32>,
+    shaped: Arc<ShapedText>,
 }
+
+/// The parts of a style that change the shapes (alignment only matters when justified).
+type Signature = (u16, bool, bool, u32, u32, u32);
+
+fn signature(style: &TextStyle) -> Signature {
+    let justify = style.align == TextAlign::Justify;
+    (
+        style.weight,
+        style.italic,
+        justify,
+        style.size.to_bits(),
+        style.letter_spacing.to_bits(),
+        style.line_height.to_bits(),
+    )
+}
+
+/// The cache is keyed by hashes computed once per prepared text: hash them no further.
+#[derive(Default)]
+struct PrehashedKey(u64);
+
+impl std::hash::Hasher for PrehashedKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}
+
+/// A fast, non-cryptographic hash for cache keys (collisions are checked on lookup): words of
+/// eight bytes folded with a multiply, as rustc's FxHasher does.
+#[derive(Default)]
+struct FastHasher(u64);
+
+impl std::hash::Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let mut rest = [0u8; 8];
+        rest[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+        self.add(u64::from_le_bytes(rest) ^ bytes.len() as u64);
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.add(value);
+    }
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type PrehashedMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<PrehashedKey>>;
 
 /// Shapes text with the fonts of one [`FontBook`]. Not shared between threads: each thread
 /// that lays out or renders keeps its own.
 pub struct TextEngine {
     book: Arc<FontBook>,
     system: FontSystem,
-    cache: HashMap<ShapeKey, Arc<ShapedText>>,
+    cache: PrehashedMap<CacheEntry>,
+    /// The family each requested family name is shaped with.
+    family_choices: HashMap<String, Arc<FamilyChoice>>,
     /// System families whose files have been read into `system`'s database.
     loaded_system_families: HashSet<String>,
 }
@@ -117,7 +215,13 @@ impl TextEngine {
             book.database().clone(),
             BundledFallback,
         );
-        TextEngine { book, system, cache: HashMap::new(), loaded_system_families: HashSet::new() }
+        TextEngine {
+            book,
+            system,
+            cache: PrehashedMap::default(),
+            family_choices: HashMap::new(),
+            loaded_system_families: HashSet::new(),
+        }
     }
 
     /// The fonts this engine shapes with.
@@ -125,31 +229,64 @@ impl TextEngine {
         &self.book
     }
 
+    /// Prepares `text` in `style` for shaping (see [`PreparedText`]).
+    pub fn prepare<'a>(&mut self, text: impl Into<Cow<'a, str>>, style: &TextStyle) -> PreparedText<'a> {
+        let text = text.into();
+        let family = match self.family_choices.get(style.family.as_str()) {
+            Some(choice) => Arc::clone(choice),
+            None => {
+                let choice = Arc::new(self.book.choose_family(&style.family));
+                self.family_choices.insert(style.family.clone(), Arc::clone(&choice));
+                choice
+            }
+        };
+        let mut hasher = FastHasher::default();
+        hasher.write(text.as_bytes());
+        hasher.write(family.family.as_bytes());
+        signature(style).hash(&mut hasher);
+        PreparedText { text, style: style.clone(), family, hash: hasher.finish() }
+    }
+
     /// Shapes `text`; `wrap_width` wraps lines at that many pixels, `None` keeps one line per
     /// paragraph.
     pub fn shape(&mut self, text: &str, style: &TextStyle, wrap_width: Option<f32>) -> Arc<ShapedText> {
-        let family = self.book.choose_family(&style.family);
-        self.load_system_family(&family.family);
-        let wrap_width = wrap_width.filter(|w| w.is_finite()).map(|w| w.max(0.0));
-        let key = ShapeKey {
-            text: text.to_owned(),
-            family: family.family.clone(),
-            weight: style.weight,
-            italic: style.italic,
-            size: style.size.to_bits(),
-            letter_spacing: style.letter_spacing.to_bits(),
-            line_height: style.line_height.to_bits(),
-            wrap_width: wrap_width.map(f32::to_bits),
-            justify: style.align == TextAlign::Justify && wrap_width.is_some(),
-        };
-        if let Some(shaped) = self.cache.get(&key) {
-            return Arc::clone(shaped);
+        let prepared = self.prepare(text, style);
+        self.shape_prepared(&prepared, wrap_width)
+    }
+
+    /// Shapes a prepared text (see [`TextEngine::shape`]).
+    pub fn shape_prepared(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> Arc<ShapedText> {
+        let wrap = wrap_width.filter(|w| w.is_finite()).map(|w| w.max(0.0).to_bits());
+        let key =
+            prepared.hash ^ wrap.map_or(0x9e37_79b9_7f4a_7c15, |w| u64::from(w).wrapping_mul(0xff51_afd7_ed55_8ccd));
+        if let Some(entry) = self.cache.get(&key)
+            && entry.wrap == wrap
+            && entry.text == *prepared.text
+            && entry.family == prepared.family.family
+            && entry.signature == signature(&prepared.style)
+        {
+            return Arc::clone(&entry.shaped);
         }
-        let shaped = Arc::new(self.shape_uncached(text, style, family, wrap_width, key.justify));
+        self.load_system_family(&prepared.family.family);
+        let justify = prepared.style.align == TextAlign::Justify && wrap.is_some();
+        let shaped = Arc::new(self.shape_uncached(
+            &prepared.text,
+            &prepared.style,
+            &prepared.family,
+            wrap.map(f32::from_bits),
+            justify,
+        ));
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
-        self.cache.insert(key, Arc::clone(&shaped));
+        let entry = CacheEntry {
+            text: prepared.text.clone().into_owned(),
+            family: prepared.family.family.clone(),
+            signature: signature(&prepared.style),
+            wrap,
+            shaped: Arc::clone(&shaped),
+        };
+        self.cache.insert(key, entry);
         shaped
     }
 
@@ -157,7 +294,7 @@ impl TextEngine {
         &mut self,
         text: &str,
         style: &TextStyle,
-        family: FamilyChoice,
+        family: &FamilyChoice,
         wrap_width: Option<f32>,
         justify: bool,
     ) -> ShapedText {
@@ -216,7 +353,7 @@ impl TextEngine {
             });
         }
         let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
-        ShapedText { lines, line_height, width, family: family.family, missing_glyphs }
+        ShapedText { lines, line_height, width, family: family.family.clone(), missing_glyphs }
     }
 
     /// Reads the files of a system family into the shaping database the first time it is used.

@@ -1,8 +1,10 @@
 //! The text style of a text-like node, read from its resolved properties with the format's
 //! defaults (Inter 14, weight 400, normal style, font line height, left aligned, auto growth).
 
-use crate::doc::values::{FontStyle, FontWeight, TextAlign, TextAlignVertical, TextContent, TextGrowth};
-use crate::doc::{Key, NodeType, Props, Value};
+use std::borrow::Cow;
+
+use crate::doc::values::{FontStyle, TextAlign, TextAlignVertical, TextContent, TextGrowth};
+use crate::doc::{Key, NodeType, Props, Value, VarOr};
 
 /// Font size of text nodes that do not say.
 pub const DEFAULT_FONT_SIZE: f32 = 14.0;
@@ -38,25 +40,44 @@ impl TextStyle {
     /// The style of a node, defaults filled in. Invalid numbers (negative sizes, NaN) fall back
     /// to the defaults.
     pub fn of(props: &Props) -> TextStyle {
-        let default_size = match props.node_type() {
-            Some(NodeType::Note | NodeType::Prompt | NodeType::Context) => DEFAULT_ANNOTATION_FONT_SIZE,
-            _ => DEFAULT_FONT_SIZE,
+        let mut style = TextStyle {
+            family: String::new(),
+            size: DEFAULT_FONT_SIZE,
+            weight: 400,
+            italic: false,
+            letter_spacing: 0.0,
+            line_height: 0.0,
+            align: TextAlign::Left,
+            vertical_align: TextAlignVertical::Top,
         };
-        let number = |key: &Key| props.literal::<f64>(key).filter(|n| n.is_finite()).map(|n| n as f32);
-        TextStyle {
-            family: props
-                .literal::<String>(&Key::FontFamily)
-                .unwrap_or_else(|| super::fonts::DEFAULT_FAMILY.to_owned()),
-            size: number(&Key::FontSize).filter(|s| *s > 0.0).map_or(default_size, |s| s.min(MAX_FONT_SIZE)),
-            weight: props.literal::<FontWeight>(&Key::FontWeight).map_or(400, |w| w.weight()),
-            italic: props.literal::<FontStyle>(&Key::FontStyle) == Some(FontStyle::Italic),
-            letter_spacing: number(&Key::LetterSpacing).unwrap_or(0.0),
-            line_height: number(&Key::LineHeight).filter(|h| *h > 0.0).unwrap_or(0.0),
-            align: props.literal::<TextAlign>(&Key::TextAlign).unwrap_or(TextAlign::Left),
-            vertical_align: props
-                .literal::<TextAlignVertical>(&Key::TextAlignVertical)
-                .unwrap_or(TextAlignVertical::Top),
+        let mut size = None;
+        let finite = |n: &f64| n.is_finite().then_some(*n as f32);
+        // One pass over the properties: layout reads the style of every text on every relayout.
+        for (key, value) in props.iter() {
+            match (key, value) {
+                (Key::Type, Value::NodeType(NodeType::Note | NodeType::Prompt | NodeType::Context)) => {
+                    style.size = DEFAULT_ANNOTATION_FONT_SIZE;
+                }
+                (Key::FontFamily, Value::TextOrVar(VarOr::Value(family))) => style.family.clone_from(family),
+                (Key::FontSize, Value::Number(VarOr::Value(n))) => size = finite(n).filter(|s| *s > 0.0),
+                (Key::FontWeight, Value::FontWeight(VarOr::Value(w))) => style.weight = w.weight(),
+                (Key::FontStyle, Value::FontStyle(VarOr::Value(s))) => style.italic = *s == FontStyle::Italic,
+                (Key::LetterSpacing, Value::Number(VarOr::Value(n))) => style.letter_spacing = finite(n).unwrap_or(0.0),
+                (Key::LineHeight, Value::Number(VarOr::Value(n))) => {
+                    style.line_height = finite(n).filter(|h| *h > 0.0).unwrap_or(0.0);
+                }
+                (Key::TextAlign, Value::TextAlign(VarOr::Value(a))) => style.align = *a,
+                (Key::TextAlignVertical, Value::TextAlignVertical(VarOr::Value(a))) => style.vertical_align = *a,
+                _ => {}
+            }
         }
+        if let Some(size) = size {
+            style.size = size.min(MAX_FONT_SIZE);
+        }
+        if style.family.is_empty() {
+            style.family.push_str(super::fonts::DEFAULT_FAMILY);
+        }
+        style
     }
 }
 
@@ -67,9 +88,9 @@ pub fn text_growth(props: &Props) -> TextGrowth {
 
 /// The text of a node: its `content` string; styled runs (never seen in real files) read as the
 /// concatenation of their `content` strings.
-pub fn text_content(props: &Props) -> String {
+pub fn text_content(props: &Props) -> Cow<'_, str> {
     match props.get(&Key::Content) {
-        Some(Value::Content(TextContent::Plain(text))) => text.clone(),
+        Some(Value::Content(TextContent::Plain(text))) => Cow::Borrowed(text),
         Some(Value::Content(TextContent::Runs(runs))) => {
             let mut text = String::new();
             if let crate::doc::json::JsonValue::Array(items) = &runs.value {
@@ -77,9 +98,9 @@ pub fn text_content(props: &Props) -> String {
                     text.push_str(item.get("content").and_then(|c| c.as_str()).unwrap_or_default());
                 }
             }
-            text
+            Cow::Owned(text)
         }
-        _ => String::new(),
+        _ => Cow::Borrowed(""),
     }
 }
 

@@ -118,14 +118,14 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         if patterns.is_empty() {
             found = start.into_iter().map(|k| (k, false)).collect();
         } else {
-            search(scene, &start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
+            search(&scene, &start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
         }
     }
     let total = found.len();
     let expanded = SceneOptions { expand_instances: true, ..options };
     let mut nodes = Vec::with_capacity(total.min(MAX_NODES));
     for (key, needs_expansion) in found.into_iter().take(MAX_NODES) {
-        let scene: &Scene = open.scene(if needs_expansion { expanded } else { options });
+        let scene = open.scene(if needs_expansion { expanded } else { options });
         let text = scene.node_to_json(key, depth);
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError::new(e.to_string()))?;
         if !args.include_path_geometry {

@@ -4,6 +4,7 @@ use serde::Deserialize;
 
 use super::ToolError;
 use super::workspace::Workspace;
+use crate::layout::LaidOutCanvas;
 use crate::script::{Context, Options, Outcome, run};
 
 /// batch_design's arguments.
@@ -21,16 +22,21 @@ pub struct DesignArgs {
 pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outcome, Option<String>), ToolError> {
     let images = workspace.images.clone();
     let max_statements = workspace.max_statements;
+    let fonts = workspace.fonts;
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let before = open.document.revision();
+    let engine = open.take_text_engine(fonts);
+    let canvas = LaidOutCanvas::new(&open.imports, open.last_full_scene(), engine);
     let context = Context {
         library: &open.imports,
         images: images.as_ref(),
         folder: Some(&folder),
+        canvas: Some(&canvas),
         options: Options { max_statements, id_seed: None },
     };
     let outcome = run(&mut open.document, &args.operations, &context);
+    open.return_text_engine(canvas.into_text_engine());
     if !outcome.success {
         let data = serde_json::to_value(&outcome).ok();
         return Err(ToolError { message: outcome.text(), hint: None, data });

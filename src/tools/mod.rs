@@ -5,6 +5,7 @@
 mod batch_get;
 mod design;
 mod editor;
+mod layout;
 mod properties;
 mod summary;
 mod variables;
@@ -18,6 +19,9 @@ use serde_json::Value;
 pub use batch_get::{BatchGetArgs, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use layout::{
+    MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas, snapshot_layout,
+};
 pub use properties::{
     ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
 };
@@ -89,6 +93,8 @@ pub const TOOLS: &[&str] = &[
     "set_variables",
     "search_all_unique_properties",
     "replace_all_matching_properties",
+    "snapshot_layout",
+    "find_empty_space_on_canvas",
 ];
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
@@ -112,6 +118,8 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "replace_all_matching_properties" => {
             answer(replace_all_matching_properties(workspace, parse(name, arguments)?))
         }
+        "snapshot_layout" => answer(snapshot_layout(workspace, parse(name, arguments)?)),
+        "find_empty_space_on_canvas" => answer(find_empty_space_on_canvas(workspace, parse(name, arguments)?)),
         _ => {
             let hint = crate::doc::suggest(name, TOOLS)
                 .map_or_else(|| format!("the tools are: {}", TOOLS.join(", ")), |s| format!("did you mean {s}?"));

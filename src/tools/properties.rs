@@ -239,7 +239,7 @@ pub fn search_all_unique_properties(
         .collect::<Result<_, _>>()?;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let scene = open.scene(SCENE);
-    let keys = subtree_nodes(scene, &args.parents)?;
+    let keys = subtree_nodes(&scene, &args.parents)?;
     let mut answer = BTreeMap::new();
     for (name, property) in properties {
         let mut counts: BTreeMap<String, (serde_json::Value, usize)> = BTreeMap::new();
@@ -383,7 +383,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
     let images = workspace.images.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let scene = open.scene(SCENE);
-    let keys = subtree_nodes(scene, &args.parents)?;
+    let keys = subtree_nodes(&scene, &args.parents)?;
     let mut replaced: BTreeMap<String, usize> = rules.iter().map(|rule| (rule.name.clone(), 0)).collect();
     let mut statements = Vec::new();
     for key in keys {
@@ -419,6 +419,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         library: &open.imports,
         images: images.as_ref(),
         folder: Some(&folder),
+        canvas: None,
         options: crate::script::Options { max_statements: statements.len(), id_seed: None },
     };
     let outcome = crate::script::run(&mut open.document, &statements.join("\n"), &context);

@@ -9,7 +9,9 @@ use super::ToolError;
 use crate::doc::Document;
 use crate::doc::io::{read_file, save_file};
 use crate::images::{ImageProvider, OfflineImages};
-use crate::resolve::{Library, Scene, SceneOptions, build_scene};
+use crate::layout::Layout;
+use crate::resolve::{Library, Scene, SceneOptions, update_scene};
+use crate::text::{FontBook, FontOptions, TextEngine};
 
 /// The documents a session has open, by absolute path, and the most recently used one.
 pub struct Workspace {
@@ -20,6 +22,8 @@ pub struct Workspace {
     pub images: Arc<dyn ImageProvider + Send + Sync>,
     /// Most statements per batch_design call.
     pub max_statements: usize,
+    /// Which fonts text is measured and drawn with.
+    pub fonts: FontOptions,
 }
 
 /// One open document.
@@ -34,7 +38,19 @@ pub struct OpenDocument {
     pub problems: Vec<String>,
     /// The file's bytes as nib last read or wrote them, to notice edits by others.
     on_disk: Fingerprint,
-    scenes: Vec<(u64, SceneOptions, Scene)>,
+    caches: Caches,
+}
+
+/// Derived data of an open document, kept across revisions: each update rebuilds only what
+/// the edits since touched.
+#[derive(Default)]
+struct Caches {
+    /// The latest Scene per options, with the revision it is for.
+    scenes: Vec<(u64, SceneOptions, Arc<Scene>)>,
+    /// The latest layout of the full Scene, with the revision it is for.
+    layout: Option<(u64, Arc<Layout>)>,
+    /// Shapes text for layout; created on first use.
+    text: Option<TextEngine>,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -65,6 +81,7 @@ impl Workspace {
             current: None,
             images: Arc::new(OfflineImages),
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
+            fonts: FontOptions::default(),
         }
     }
 
@@ -108,7 +125,7 @@ impl Workspace {
             imports,
             problems,
             on_disk: Fingerprint::of(&bytes),
-            scenes: Vec::new(),
+            caches: Caches::default(),
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
@@ -134,7 +151,7 @@ impl Workspace {
             imports,
             problems: Vec::new(),
             on_disk: Fingerprint::of(bytes),
-            scenes: Vec::new(),
+            caches: Caches::default(),
         });
         self.current = Some(self.documents.len() - 1);
         let last = self.documents.len() - 1;
@@ -220,17 +237,67 @@ impl OpenDocument {
         Ok(document.to_pen_string().into_bytes())
     }
 
-    /// The Scene for `options`, built once per revision.
-    pub fn scene(&mut self, options: SceneOptions) -> &Scene {
+    /// The Scene for `options` at the current revision, updated from the previous one.
+    pub fn scene(&mut self, options: SceneOptions) -> Arc<Scene> {
         let revision = self.document.revision();
-        self.scenes.retain(|(r, _, _)| *r == revision);
-        if let Some(index) = self.scenes.iter().position(|(_, o, _)| *o == options) {
-            return &self.scenes[index].2;
+        let cached = self.caches.scenes.iter().position(|(_, o, _)| *o == options);
+        if let Some(index) = cached
+            && self.caches.scenes[index].0 == revision
+        {
+            return Arc::clone(&self.caches.scenes[index].2);
         }
-        let scene = build_scene(&self.document, &self.imports, options);
-        self.scenes.push((revision, options, scene));
-        let last = self.scenes.len() - 1;
-        &self.scenes[last].2
+        let previous = cached.map(|index| Arc::clone(&self.caches.scenes[index].2));
+        let scene = Arc::new(update_scene(previous.as_deref(), &self.document, &self.imports, options));
+        match cached {
+            Some(index) => self.caches.scenes[index] = (revision, options, Arc::clone(&scene)),
+            None => self.caches.scenes.push((revision, options, Arc::clone(&scene))),
+        }
+        scene
+    }
+
+    /// The full Scene and its layout at the current revision, updated from the previous ones.
+    pub fn layout(&mut self, fonts: FontOptions) -> (Arc<Scene>, Arc<Layout>) {
+        let scene = self.scene(SceneOptions::FULL);
+        let revision = self.document.revision();
+        if let Some((at, layout)) = &self.caches.layout
+            && *at == revision
+        {
+            return (scene, Arc::clone(layout));
+        }
+        let previous = self.caches.layout.take().map(|(_, layout)| layout);
+        let text = self.text_engine(fonts);
+        let layout = Arc::new(Layout::update(previous.as_deref(), &scene, text));
+        self.caches.layout = Some((revision, Arc::clone(&layout)));
+        (scene, layout)
+    }
+
+    /// The text engine, made with `fonts` (again when the options changed).
+    pub fn text_engine(&mut self, fonts: FontOptions) -> &mut TextEngine {
+        let book = FontBook::new(fonts);
+        let stale = self.caches.text.as_ref().is_some_and(|engine| !Arc::ptr_eq(engine.book(), &book));
+        if stale {
+            // Other fonts measure differently: nothing measured before is valid.
+            self.caches.layout = None;
+            self.caches.text = None;
+        }
+        self.caches.text.get_or_insert_with(|| TextEngine::new(book))
+    }
+
+    /// Takes the text engine out, to use it while the document is borrowed; give it back with
+    /// [`OpenDocument::return_text_engine`].
+    pub(super) fn take_text_engine(&mut self, fonts: FontOptions) -> TextEngine {
+        self.text_engine(fonts);
+        self.caches.text.take().unwrap_or_else(|| TextEngine::new(FontBook::new(fonts)))
+    }
+
+    /// Puts back a text engine taken with [`OpenDocument::take_text_engine`].
+    pub(super) fn return_text_engine(&mut self, engine: TextEngine) {
+        self.caches.text = Some(engine);
+    }
+
+    /// The latest full Scene, whatever revision it is for (a starting point for updates).
+    pub(super) fn last_full_scene(&self) -> Option<Arc<Scene>> {
+        self.caches.scenes.iter().find(|(_, o, _)| *o == SceneOptions::FULL).map(|(_, _, s)| Arc::clone(s))
     }
 
     /// The folder the document lives in.

@@ -3,7 +3,7 @@
 
 mod ops;
 mod overrides;
-mod place;
+pub mod place;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -41,6 +41,9 @@ pub struct Context<'a> {
     pub images: &'a dyn ImageProvider,
     /// The document's folder (images are stored below it); `None` for a document not on disk.
     pub folder: Option<&'a Path>,
+    /// Lays out the top-level nodes for placing new ones; `None` places by the document's
+    /// numbers alone.
+    pub canvas: Option<&'a dyn place::CanvasBoxes>,
     /// Limits and settings.
     pub options: Options,
 }

@@ -3,12 +3,13 @@
 use std::collections::HashSet;
 
 use super::overrides::{append_child, check_container, merge, remove_owned, replace, target_tree};
-use super::place::{Direction, Rect, free_spot, next_to, rect_of, size_of};
+use super::place::{Direction, Rect, rect_of, size_of, top_level_boxes};
 use super::{Parent, Runner, Step, StepError};
 use crate::doc::json::{Json, JsonValue};
 use crate::doc::values::{Fill, Fills, ImageFill, ImageMode};
 use crate::doc::{Descendants, Key, NodeKey, NodeTree, NodeType, Props, Value, VarOr};
 use crate::images::{ImageKind, ImageRequest};
+use crate::layout::space::{free_spot, next_to};
 use crate::resolve::{InstanceNode, PathTarget};
 use crate::script::ast::Expr;
 use crate::script::report::OpResult;
@@ -89,12 +90,9 @@ impl Runner<'_, '_> {
                 self.apply_to_copy(&mut tree, update).map_err(|e| e.at(expr))?;
             }
         }
-        let placement =
-            source_key.filter(|key| self.document().tree().node(*key).parent().is_none()).map(|key| Placement {
-                source: rect_of(&self.document().tree().node(key).props),
-                direction: placement_direction,
-                padding,
-            });
+        let placement = source_key
+            .filter(|key| self.document().tree().node(*key).parent().is_none())
+            .map(|key| Placement { source: self.top_level_rect(key), direction: placement_direction, padding });
         if matches!(parent_target, Parent::Root) && !explicit_position {
             // A top-level copy goes into free space next to its source, not on top of it.
             tree.props.remove(&Key::X);
@@ -340,9 +338,9 @@ impl Runner<'_, '_> {
                     let (x, y) = match placement {
                         Some(p) => {
                             let size = footprint(&tree.props, p.source);
-                            next_to(self.document(), p.source, size, p.direction, p.padding, None)
+                            next_to(&self.occupied(None), p.source, size, p.direction, p.padding)
                         }
-                        None => free_spot(self.document(), None),
+                        None => free_spot(&self.occupied(None)),
                     };
                     set_position(&mut tree.props, x, y);
                 }
@@ -639,9 +637,26 @@ impl Runner<'_, '_> {
         Ok(new_path)
     }
 
+    /// The boxes of the visible top-level nodes but `except`, as laid out now.
+    fn occupied(&self, except: Option<NodeKey>) -> Vec<Rect> {
+        top_level_boxes(self.document(), self.context.canvas)
+            .into_iter()
+            .filter(|(key, _)| Some(*key) != except)
+            .map(|(_, rect)| rect)
+            .collect()
+    }
+
+    /// The box of a top-level node, laid out when possible.
+    fn top_level_rect(&self, key: NodeKey) -> Rect {
+        let laid_out = self.context.canvas.map(|canvas| canvas.top_level_boxes(self.document()));
+        laid_out
+            .and_then(|boxes| boxes.into_iter().find(|(k, _)| *k == key).map(|(_, rect)| rect))
+            .unwrap_or_else(|| rect_of(&self.document().tree().node(key).props))
+    }
+
     /// Puts a top-level node without a position into free canvas space.
     fn place_top_level(&mut self, key: NodeKey) {
-        let (x, y) = free_spot(self.document(), Some(key));
+        let (x, y) = free_spot(&self.occupied(Some(key)));
         self.tx.set(key, Key::X, Some(Value::Number(VarOr::Value(x))));
         self.tx.set(key, Key::Y, Some(Value::Number(VarOr::Value(y))));
     }

@@ -1,0 +1,101 @@
+//! Layout (budgets: a full layout of 10k nodes ≤ 8 ms; a relayout after one U() ≤ 1 ms).
+//!
+//! `warm` runs keep the text engine between iterations, as an open document does: text already
+//! measured is a cache hit. `cold` runs start from a new engine every time.
+
+use std::hint::black_box;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use nib::doc::{Document, Key, Value, VarOr};
+use nib::layout::Layout;
+use nib::resolve::{NoImports, Scene, SceneOptions, build_scene, update_scene};
+use nib::text::{FontBook, FontOptions, TextEngine};
+
+fn load(name: &str) -> Document {
+    let path = format!("{}/tests/fixtures/pen/{name}", env!("CARGO_MANIFEST_DIR"));
+    Document::load(&std::fs::read_to_string(path).expect("fixture")).expect("loads").document
+}
+
+/// 20 screens × 50 rows of a list: each row a horizontal frame with an avatar, a text column
+/// (a title, a wrapping subtitle, an icon and a time) and a badge — 10,020 nodes.
+fn generated() -> Document {
+    let mut screens = Vec::new();
+    for s in 0..20 {
+        let mut rows = Vec::new();
+        for r in 0..50 {
+            rows.push(format!(
+                r##"{{"type": "frame", "id": "r{s}_{r}", "width": "fill_container", "gap": 12, "padding": [8, 16], "alignItems": "center", "children": [
+                  {{"type": "ellipse", "id": "av{s}_{r}", "width": 40, "height": 40}},
+                  {{"type": "frame", "id": "col{s}_{r}", "layout": "vertical", "width": "fill_container", "gap": 2, "children": [
+                    {{"type": "text", "id": "t{s}_{r}", "content": "Row {r} of screen {s}", "fontSize": 15, "fontWeight": "600"}},
+                    {{"type": "text", "id": "st{s}_{r}", "content": "A subtitle that is long enough to wrap inside its column at this width", "textGrowth": "fixed-width", "width": "fill_container", "fontSize": 13, "lineHeight": 1.4}},
+                    {{"type": "frame", "id": "m{s}_{r}", "gap": 6, "alignItems": "center", "children": [
+                      {{"type": "icon_font", "id": "mi{s}_{r}", "iconFontFamily": "lucide", "iconFontName": "clock", "width": 12, "height": 12}},
+                      {{"type": "text", "id": "mt{s}_{r}", "content": "{r} min ago", "fontSize": 11}}]}}]}},
+                  {{"type": "frame", "id": "b{s}_{r}", "padding": [2, 8], "cornerRadius": 10, "children": [
+                    {{"type": "text", "id": "bt{s}_{r}", "content": "{r}", "fontSize": 12}}]}}]}}"##
+            ));
+        }
+        screens.push(format!(
+            r#"{{"type": "frame", "id": "s{s}", "x": {x}, "y": 0, "width": 390, "layout": "vertical", "children": [{rows}]}}"#,
+            x = s * 500,
+            rows = rows.join(",")
+        ));
+    }
+    let text = format!(r#"{{"version": "2.10", "children": [{}]}}"#, screens.join(","));
+    Document::load(&text).expect("generated document").document
+}
+
+fn engine() -> TextEngine {
+    TextEngine::new(FontBook::new(FontOptions::default()))
+}
+
+fn full(c: &mut Criterion, name: &str, document: &Document) {
+    let scene = build_scene(document, &NoImports, SceneOptions::FULL);
+    eprintln!("{name}: {} nodes in the scene", scene.len());
+    let mut warm = engine();
+    c.bench_function(&format!("layout/{name}/warm"), |b| b.iter(|| Layout::compute(black_box(&scene), &mut warm)));
+    c.bench_function(&format!("layout/{name}/cold"), |b| {
+        b.iter(|| {
+            let mut cold = engine();
+            Layout::compute(black_box(&scene), &mut cold)
+        })
+    });
+}
+
+/// One U() on a text in one top-level frame, then the scene and the layout brought up to date.
+fn relayout(c: &mut Criterion, name: &str, mut document: Document, text_id: &str) {
+    let mut engine = engine();
+    let mut scene: Scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let mut layout = Layout::compute(&scene, &mut engine);
+    let key = document.node_by_id(text_id).expect("text node");
+    let mut round = 0u32;
+    c.bench_function(&format!("relayout_after_one_update/{name}"), |b| {
+        b.iter(|| {
+            round += 1;
+            let mut edit = document.transaction();
+            edit.set(key, Key::FontSize, Some(Value::Number(VarOr::Value(f64::from(12 + round % 8)))));
+            edit.commit();
+            scene = update_scene(Some(&scene), &document, &NoImports, SceneOptions::FULL);
+            layout = Layout::update(Some(&layout), &scene, &mut engine);
+        })
+    });
+}
+
+fn benches(c: &mut Criterion) {
+    let largest = load("LIU9293__cirrus__design.pen");
+    let generated = generated();
+    full(c, "largest_corpus_file", &largest);
+    full(c, "generated_10k", &generated);
+    let text_in_largest = largest
+        .tree()
+        .walk()
+        .find(|k| largest.tree().node(*k).node_type() == nib::doc::NodeType::Text)
+        .map(|k| largest.tree().node(k).id().to_owned())
+        .expect("a text");
+    relayout(c, "largest_corpus_file", largest, &text_in_largest);
+    relayout(c, "generated_10k", generated, "t7_25");
+}
+
+criterion_group!(layout, benches);
+criterion_main!(layout);

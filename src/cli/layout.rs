@@ -1,0 +1,46 @@
+//! `nib layout FILE`: the computed boxes and layout problems of a file, as text or as the JSON
+//! snapshot_layout answers.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use nib::tools::{SnapshotAnswer, SnapshotArgs, Workspace, snapshot_layout};
+
+pub struct Settings {
+    pub node: Option<String>,
+    pub depth: usize,
+    pub problems: bool,
+    pub json: bool,
+    pub fonts: nib::text::FontOptions,
+}
+
+pub fn run(file: &Path, settings: Settings) -> ExitCode {
+    let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
+    let mut workspace = Workspace::new(root);
+    workspace.fonts = settings.fonts;
+    let args = SnapshotArgs {
+        file_path: Some(file.to_string_lossy().into_owned()),
+        parent_id: settings.node,
+        max_depth: Some(settings.depth),
+        problems_only: settings.problems,
+    };
+    let answer = match snapshot_layout(&mut workspace, args) {
+        Ok(answer) => answer,
+        Err(error) => {
+            println!("{error}");
+            return ExitCode::from(1);
+        }
+    };
+    if settings.json {
+        println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+    } else {
+        match &answer {
+            SnapshotAnswer::Full(snapshot) => print!("{}", nib::layout::snapshot::snapshot_text(snapshot)),
+            SnapshotAnswer::Problems { text, .. } => print!("{text}"),
+        }
+    }
+    match answer {
+        SnapshotAnswer::Problems { problems, .. } if !problems.is_empty() => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    }
+}

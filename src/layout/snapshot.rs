@@ -1,0 +1,208 @@
+//! snapshot_layout: the computed boxes of a node and its descendants (or of the whole canvas) in
+//! a stable, diffable form — JSON for agents, aligned text for people — with the layout problems
+//! found there.
+
+use serde::{Serialize, Serializer};
+
+use super::problems::{LayoutProblem, MAX_PROBLEMS, find_problems, round};
+use super::{Layout, NodeBox};
+use crate::resolve::{Scene, SceneKey};
+
+/// What to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SnapshotRequest {
+    /// The node to start from; the whole canvas (its top-level nodes) when `None`.
+    pub parent: Option<SceneKey>,
+    /// Levels of children shown below the starting nodes (0: the starting nodes only).
+    pub max_depth: usize,
+}
+
+/// One node's box; positions are rounded to hundredths of a pixel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotNode {
+    /// The id (or instance path).
+    pub id: String,
+    /// The node type.
+    #[serde(rename = "type")]
+    pub node_type: String,
+    /// The name, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Left edge relative to the parent (to the canvas for top-level nodes).
+    #[serde(serialize_with = "pixels")]
+    pub x: f32,
+    /// Top edge relative to the parent.
+    #[serde(serialize_with = "pixels")]
+    pub y: f32,
+    /// Left edge on the canvas.
+    #[serde(serialize_with = "pixels")]
+    pub absolute_x: f32,
+    /// Top edge on the canvas.
+    #[serde(serialize_with = "pixels")]
+    pub absolute_y: f32,
+    /// Width.
+    #[serde(serialize_with = "pixels")]
+    pub width: f32,
+    /// Height.
+    #[serde(serialize_with = "pixels")]
+    pub height: f32,
+    /// The visible children, or `"..."` when they are deeper than asked.
+    #[serde(skip_serializing_if = "Children::is_none")]
+    pub children: Children,
+}
+
+/// The children of a snapshot node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Children {
+    /// No visible children.
+    None,
+    /// Deeper than asked: how many there are.
+    Elided(usize),
+    /// The children's boxes.
+    Nodes(Vec<SnapshotNode>),
+}
+
+impl Children {
+    fn is_none(&self) -> bool {
+        matches!(self, Children::None)
+    }
+}
+
+impl Serialize for Children {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Children::None => serializer.serialize_none(),
+            Children::Elided(_) => serializer.serialize_str("..."),
+            Children::Nodes(nodes) => nodes.serialize(serializer),
+        }
+    }
+}
+
+/// Writes whole pixels as integers (`16`, not `16.0`) and the rest to two decimals.
+fn pixels<S: Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
+    let rounded = (f64::from(*value) * 100.0).round() / 100.0;
+    if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
+        serializer.serialize_i64(rounded as i64)
+    } else {
+        serializer.serialize_f64(rounded)
+    }
+}
+
+/// The boxes and problems.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// The starting nodes with their children.
+    pub nodes: Vec<SnapshotNode>,
+    /// Problems under the starting point, at most [`MAX_PROBLEMS`].
+    pub problems: Vec<LayoutProblem>,
+    /// Problems found beyond those listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub more_problems: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The snapshot of `request`.
+pub fn snapshot(scene: &Scene, layout: &Layout, request: SnapshotRequest) -> Snapshot {
+    let starts: Vec<SceneKey> = match request.parent {
+        Some(key) => vec![key],
+        None => scene.roots(),
+    };
+    let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, request.max_depth)).collect();
+    let (problems, more_problems) = problems(scene, layout, request.parent);
+    Snapshot { nodes, problems, more_problems }
+}
+
+/// The problems under `parent` (everything when `None`), at most [`MAX_PROBLEMS`], and how many
+/// more there are.
+pub fn problems(scene: &Scene, layout: &Layout, parent: Option<SceneKey>) -> (Vec<LayoutProblem>, usize) {
+    let mut problems = find_problems(scene, layout, parent);
+    let more = problems.len().saturating_sub(MAX_PROBLEMS);
+    problems.truncate(MAX_PROBLEMS);
+    (problems, more)
+}
+
+fn entry(scene: &Scene, layout: &Layout, key: SceneKey, depth: usize) -> Option<SnapshotNode> {
+    let NodeBox { x, y, left, top, width, height } = layout.node_box(key)?;
+    let node = scene.node(key);
+    let visible: Vec<SceneKey> = scene.children(key).filter(|c| layout.node_box(*c).is_some()).collect();
+    let children = match (visible.len(), depth) {
+        (0, _) => Children::None,
+        (count, 0) => Children::Elided(count),
+        _ => Children::Nodes(visible.into_iter().filter_map(|c| entry(scene, layout, c, depth - 1)).collect()),
+    };
+    Some(SnapshotNode {
+        id: node.id.clone(),
+        node_type: node.node_type().as_str().to_owned(),
+        name: node.props.name().map(str::to_owned),
+        x,
+        y,
+        absolute_x: left,
+        absolute_y: top,
+        width,
+        height,
+        children,
+    })
+}
+
+/// The text people read: one line per node, indented by depth, then the problems.
+pub fn snapshot_text(snapshot: &Snapshot) -> String {
+    let mut text = String::new();
+    for node in &snapshot.nodes {
+        write_node(&mut text, node, 0);
+    }
+    if !snapshot.nodes.is_empty() {
+        text.push('\n');
+    }
+    text.push_str(&problems_text(&snapshot.problems, snapshot.more_problems));
+    text
+}
+
+/// The problems as text; `No layout problems.` when there are none.
+pub fn problems_text(problems: &[LayoutProblem], more: usize) -> String {
+    if problems.is_empty() {
+        return "No layout problems.\n".to_owned();
+    }
+    let total = problems.len() + more;
+    let mut text = format!("{total} layout problem{}:\n", if total == 1 { "" } else { "s" });
+    for problem in problems {
+        let kind =
+            serde_json::to_value(problem.kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        text.push_str(&format!("- {kind}: {}\n", problem.message));
+    }
+    if more > 0 {
+        text.push_str(&format!("… and {more} more (ask for a parent node to see them)\n"));
+    }
+    text
+}
+
+fn write_node(text: &mut String, node: &SnapshotNode, depth: usize) {
+    let indent = "  ".repeat(depth);
+    let name = node.name.as_deref().map(|n| format!(" '{n}'")).unwrap_or_default();
+    text.push_str(&format!(
+        "{indent}{}{name} ({})  {} × {}  at {}, {}  (x {}, y {})\n",
+        node.node_type,
+        node.id,
+        round(node.width),
+        round(node.height),
+        round(node.absolute_x),
+        round(node.absolute_y),
+        round(node.x),
+        round(node.y),
+    ));
+    match &node.children {
+        Children::None => {}
+        Children::Elided(count) => {
+            text.push_str(&format!("{indent}  … {count} child{}\n", if *count == 1 { "" } else { "ren" }));
+        }
+        Children::Nodes(children) => {
+            for child in children {
+                write_node(text, child, depth + 1);
+            }
+        }
+    }
+}

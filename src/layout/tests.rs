@@ -1,0 +1,204 @@
+//! Layout rules that CSS cannot express (groups, auto-width text rounding, fallbacks, notes) and
+//! incremental relayout. The flexbox behaviour itself is checked against Chromium in
+//! tests/layout_expected.rs.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::doc::{Document, Key, Value, VarOr};
+use crate::resolve::{NoImports, SceneOptions, build_scene, update_scene};
+use crate::text::{FontBook, FontOptions};
+
+fn engine() -> TextEngine {
+    TextEngine::new(FontBook::new(FontOptions::default()))
+}
+
+fn laid_out(children: &str) -> (Scene, Layout) {
+    let text = format!(r#"{{"version": "2.10", "children": [{children}]}}"#);
+    let document = Document::load(&text).expect("valid").document;
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let layout = Layout::compute(&scene, &mut engine());
+    (scene, layout)
+}
+
+fn node_box(scene: &Scene, layout: &Layout, id: &str) -> Option<NodeBox> {
+    layout.node_box(scene.node_by_id(id).unwrap_or_else(|| panic!("no {id}")))
+}
+
+fn boxed(scene: &Scene, layout: &Layout, id: &str) -> (f32, f32, f32, f32) {
+    let b = node_box(scene, layout, id).unwrap_or_else(|| panic!("{id} is hidden"));
+    (b.left, b.top, b.width, b.height)
+}
+
+#[test]
+fn top_level_nodes_sit_at_their_position() {
+    let (scene, layout) =
+        laid_out(r#"{"type": "rectangle", "id": "r", "x": -40, "y": 25.5, "width": 10, "height": 20}"#);
+    assert_eq!(boxed(&scene, &layout, "r"), (-40.0, 25.5, 10.0, 20.0));
+}
+
+#[test]
+fn a_group_is_the_union_of_its_children() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "group", "id": "g", "x": 100, "y": 100, "children": [
+            {"type": "rectangle", "id": "a", "x": 10, "y": 20, "width": 50, "height": 50},
+            {"type": "rectangle", "id": "b", "x": 40, "y": 0, "width": 100, "height": 30}]}"#,
+    );
+    assert_eq!(boxed(&scene, &layout, "g"), (110.0, 100.0, 130.0, 70.0));
+    // Children stay where they were drawn.
+    assert_eq!(boxed(&scene, &layout, "a"), (110.0, 120.0, 50.0, 50.0));
+    assert_eq!(boxed(&scene, &layout, "b"), (140.0, 100.0, 100.0, 30.0));
+    let a = node_box(&scene, &layout, "a").expect("box");
+    assert_eq!((a.x, a.y), (0.0, 20.0), "relative to the group's box");
+}
+
+#[test]
+fn auto_text_is_as_wide_as_its_line_rounded_up() {
+    let (scene, layout) =
+        laid_out(r#"{"type": "text", "id": "t", "content": "Hello world", "fontSize": 14, "width": 5, "height": 5}"#);
+    let (_, _, width, height) = boxed(&scene, &layout, "t");
+    assert_eq!(width.fract(), 0.0, "whole pixels: {width}");
+    assert!(width > 60.0 && width < 90.0, "{width}");
+    assert_eq!(height, 17.0, "Inter 14 line; width/height are ignored for auto text");
+    let shaped = layout.shaped_text(scene.node_by_id("t").expect("t")).expect("shaped");
+    assert!(shaped.width <= width && width - shaped.width < 1.0);
+}
+
+#[test]
+fn fixed_width_text_wraps_and_hugs_its_height() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "text", "id": "t", "textGrowth": "fixed-width", "width": 100, "height": 3, "lineHeight": 1.5, "fontSize": 16,
+            "content": "one two three four five six seven"}"#,
+    );
+    let (_, _, width, height) = boxed(&scene, &layout, "t");
+    assert_eq!(width, 100.0);
+    assert_eq!(height % 24.0, 0.0);
+    assert!(height >= 72.0, "{height}");
+}
+
+#[test]
+fn fixed_size_text_keeps_its_box_and_reports_overflow() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "text", "id": "t", "textGrowth": "fixed-width-height", "width": 80, "height": 20, "content": "a long text that needs several lines"}"#,
+    );
+    assert_eq!(boxed(&scene, &layout, "t"), (0.0, 0.0, 80.0, 20.0));
+    let problems = find_problems(&scene, &layout, None);
+    assert!(problems.iter().any(|p| p.kind == ProblemKind::TextOverflow && p.message.contains("lines cut off")));
+}
+
+#[test]
+fn sizes_fall_back_where_nothing_gives_them_meaning() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "frame", "id": "none", "layout": "none", "width": 300, "height": 300, "children": [
+            {"type": "frame", "id": "fill", "width": "fill_container(120)", "height": "fill_container", "x": 5, "y": 6},
+            {"type": "frame", "id": "fit", "layout": "none", "width": "fit_content(70)", "height": "fit_content", "x": 0, "y": 0},
+            {"type": "rectangle", "id": "rect", "width": "fit_content", "height": 10, "x": 0, "y": 0}]}"#,
+    );
+    assert_eq!(boxed(&scene, &layout, "fill"), (5.0, 6.0, 120.0, 0.0));
+    assert_eq!(boxed(&scene, &layout, "fit").2, 70.0);
+    let kinds: Vec<(String, ProblemKind)> =
+        find_problems(&scene, &layout, None).into_iter().map(|p| (p.node, p.kind)).collect();
+    assert!(kinds.contains(&("fill".into(), ProblemKind::FillOutsideFlex)), "{kinds:?}");
+    assert!(kinds.contains(&("fit".into(), ProblemKind::FitContentWithoutContent)), "{kinds:?}");
+    assert!(kinds.contains(&("rect".into(), ProblemKind::FitContentWithoutContent)), "{kinds:?}");
+}
+
+#[test]
+fn circular_sizing_is_reported_and_resolved_by_content() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "frame", "id": "row", "children": [
+            {"type": "frame", "id": "a", "width": "fill_container", "height": 10, "children": [{"type": "rectangle", "id": "a1", "width": 30, "height": 10}]},
+            {"type": "frame", "id": "b", "width": "fill_container", "height": 10, "children": [{"type": "rectangle", "id": "b1", "width": 50, "height": 10}]}]}"#,
+    );
+    assert_eq!(boxed(&scene, &layout, "row").2, 80.0, "as if the children were fit_content");
+    let problems = find_problems(&scene, &layout, None);
+    assert!(problems.iter().any(|p| p.node == "row" && p.kind == ProblemKind::CircularSizing), "{problems:?}");
+}
+
+#[test]
+fn hidden_nodes_take_no_space_and_have_no_box() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "frame", "id": "row", "gap": 10, "children": [
+            {"type": "rectangle", "id": "a", "width": 30, "height": 10},
+            {"type": "frame", "id": "h", "enabled": false, "width": 50, "height": 10, "children": [{"type": "rectangle", "id": "hc", "width": 5, "height": 5}]},
+            {"type": "rectangle", "id": "b", "width": 30, "height": 10}]}"#,
+    );
+    assert_eq!(boxed(&scene, &layout, "row").2, 70.0);
+    assert!(node_box(&scene, &layout, "h").is_none() && node_box(&scene, &layout, "hc").is_none());
+}
+
+#[test]
+fn children_of_leaves_are_not_laid_out() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "rectangle", "id": "r", "width": 10, "height": 10, "children": [{"type": "rectangle", "id": "c", "width": 5, "height": 5}]}"#,
+    );
+    assert!(node_box(&scene, &layout, "r").is_some());
+    assert!(node_box(&scene, &layout, "c").is_none());
+}
+
+#[test]
+fn problems_name_overflow_clipping_overlap_and_zero_size() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "frame", "id": "p", "layout": "none", "width": 100, "height": 100, "children": [
+            {"type": "rectangle", "id": "wide", "x": 50, "y": 0, "width": 80, "height": 10},
+            {"type": "rectangle", "id": "cross", "x": 60, "y": 5, "width": 20, "height": 20},
+            {"type": "rectangle", "id": "flat", "x": 0, "y": 50, "width": 10, "height": 0}]},
+         {"type": "frame", "id": "clip", "clip": true, "x": 80, "width": 50, "height": 20, "children": [
+            {"type": "rectangle", "id": "big", "width": 60, "height": 10}]},
+         {"type": "frame", "id": "bg", "layout": "none", "width": 100, "height": 100, "x": 500, "children": [
+            {"type": "rectangle", "id": "back", "x": 0, "y": 0, "width": 100, "height": 100},
+            {"type": "rectangle", "id": "front", "x": 10, "y": 10, "width": 20, "height": 20}]}"#,
+    );
+    let problems = find_problems(&scene, &layout, None);
+    let has = |node: &str, kind: ProblemKind| problems.iter().any(|p| p.node == node && p.kind == kind);
+    assert!(has("wide", ProblemKind::Overflow), "{problems:#?}");
+    assert!(problems.iter().any(|p| p.message.contains("by 30 px right")));
+    assert!(has("cross", ProblemKind::Overlap));
+    assert!(has("flat", ProblemKind::ZeroSize));
+    assert!(has("big", ProblemKind::Clipped));
+    assert!(!has("front", ProblemKind::Overlap), "content on a background is layering, not an overlap");
+    assert!(has("clip", ProblemKind::Overlap), "top-level nodes overlap on the canvas");
+    let within = find_problems(&scene, &layout, scene.node_by_id("bg"));
+    assert!(within.is_empty(), "{within:?}");
+}
+
+#[test]
+fn missing_fonts_are_reported_once_per_family() {
+    let (scene, layout) = laid_out(
+        r#"{"type": "frame", "id": "p", "layout": "vertical", "children": [
+            {"type": "text", "id": "a", "content": "A", "fontFamily": "Roboto"},
+            {"type": "text", "id": "b", "content": "B", "fontFamily": "Roboto"},
+            {"type": "text", "id": "c", "content": "C", "fontFamily": "Fira Code"}]}"#,
+    );
+    let fonts: Vec<String> = find_problems(&scene, &layout, None)
+        .into_iter()
+        .filter(|p| p.kind == ProblemKind::FontFallback)
+        .map(|p| p.message)
+        .collect();
+    assert_eq!(fonts.len(), 2, "{fonts:?}");
+    assert!(fonts[0].contains("'a'") && fonts[0].contains("1 other") && fonts[0].contains("Inter"), "{fonts:?}");
+    assert!(fonts[1].contains("JetBrains Mono"), "{fonts:?}");
+}
+
+#[test]
+fn a_relayout_after_an_edit_reuses_untouched_top_level_nodes() {
+    let text = r#"{"version": "2.10", "children": [
+        {"type": "frame", "id": "a", "children": [{"type": "text", "id": "ta", "content": "A"}]},
+        {"type": "frame", "id": "b", "x": 200, "children": [{"type": "text", "id": "tb", "content": "B"}]}]}"#;
+    let mut document = Document::load(text).expect("valid").document;
+    let mut engine = engine();
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let layout = Layout::compute(&scene, &mut engine);
+    let tb = document.node_by_id("tb").expect("tb");
+    let mut edit = document.transaction();
+    edit.set(tb, Key::FontSize, Some(Value::Number(VarOr::Value(40.0))));
+    edit.commit();
+    let scene2 = update_scene(Some(&scene), &document, &NoImports, SceneOptions::FULL);
+    let layout2 = Layout::update(Some(&layout), &scene2, &mut engine);
+    assert!(Arc::ptr_eq(&layout.parts()[0], &layout2.parts()[0]), "frame a is untouched");
+    assert!(!Arc::ptr_eq(&layout.parts()[1], &layout2.parts()[1]));
+    let height =
+        |scene: &Scene, layout: &Layout| layout.node_box(scene.node_by_id("b").expect("b")).expect("box").height;
+    assert_eq!(height(&scene, &layout), 17.0);
+    assert!(height(&scene2, &layout2) > 40.0);
+}
