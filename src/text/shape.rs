@@ -16,7 +16,7 @@ use cosmic_text::{Align, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, St
 
 use super::fonts::{FamilyChoice, FontBook};
 use super::style::TextStyle;
-use crate::doc::values::TextAlign;
+use crate::doc::values::{TextAlign, TextAlignVertical};
 
 /// Cached shapes kept before the cache is emptied (a long session must not grow without bound).
 const CACHE_LIMIT: usize = 50_000;
@@ -78,6 +78,30 @@ impl ShapedText {
     /// Height of all lines.
     pub fn height(&self) -> f32 {
         self.line_height * self.lines.len() as f32
+    }
+
+    /// Where line `index` starts, in pixels from the left edge of a box `box_width` wide, for
+    /// `align`. Justified lines were spread to the wrapping width when shaped and start at 0 (the
+    /// last line of a paragraph stays left-aligned, as in CSS).
+    pub fn line_x(&self, index: usize, align: TextAlign, box_width: f32) -> f32 {
+        let Some(line) = self.lines.get(index) else { return 0.0 };
+        let free = box_width - line.width;
+        match align {
+            TextAlign::Left | TextAlign::Justify => 0.0,
+            TextAlign::Center => free / 2.0,
+            TextAlign::Right => free,
+        }
+    }
+
+    /// The vertical offset of the lines in a box `box_height` tall, for `align`: text that
+    /// overflows its box keeps its first line at the top whatever the alignment.
+    pub fn block_y(&self, align: TextAlignVertical, box_height: f32) -> f32 {
+        let free = (box_height - self.height()).max(0.0);
+        match align {
+            TextAlignVertical::Top => 0.0,
+            TextAlignVertical::Middle => free / 2.0,
+            TextAlignVertical::Bottom => free,
+        }
     }
 }
 
@@ -493,6 +517,33 @@ mod tests {
         let roboto = engine.shape("Design", &TextStyle { family: "Roboto".into(), ..style(16.0) }, None);
         assert_eq!(roboto.family, "Inter");
         assert!((roboto.width - regular).abs() < 0.01);
+    }
+
+    #[test]
+    fn lines_align_in_their_box() {
+        let mut engine = engine();
+        let shaped = engine.shape("Hi\nHello there", &style(16.0), None);
+        let (short, long) = (shaped.lines[0].width, shaped.lines[1].width);
+        assert!(short < long);
+        assert_eq!(shaped.line_x(0, TextAlign::Left, 200.0), 0.0);
+        assert!((shaped.line_x(0, TextAlign::Center, 200.0) - (200.0 - short) / 2.0).abs() < 1e-3);
+        assert!((shaped.line_x(1, TextAlign::Right, 200.0) - (200.0 - long)).abs() < 1e-3);
+        assert_eq!(shaped.block_y(TextAlignVertical::Middle, 100.0), (100.0 - shaped.height()) / 2.0);
+        assert_eq!(shaped.block_y(TextAlignVertical::Bottom, 10.0), 0.0, "overflowing text starts at the top");
+    }
+
+    #[test]
+    fn justified_lines_reach_the_wrapping_width() {
+        let mut engine = engine();
+        let text = "The quick brown fox jumps over the lazy dog again and again";
+        let justified = TextStyle { align: TextAlign::Justify, ..style(16.0) };
+        let shaped = engine.shape(text, &justified, Some(200.0));
+        assert!(shaped.lines.len() >= 3);
+        let right_edge = |line: &ShapedLine| line.glyphs.iter().map(|g| g.x).fold(0.0, f32::max);
+        let first = right_edge(&shaped.lines[0]);
+        let plain = engine.shape(text, &style(16.0), Some(200.0));
+        assert!(first > right_edge(&plain.lines[0]), "justifying spreads the words");
+        assert!(first <= 200.0 + WRAP_TOLERANCE);
     }
 
     #[test]
