@@ -142,6 +142,15 @@ struct CacheEntry {
     shaped: Arc<ShapedText>,
 }
 
+/// A text shaped by cosmic-text, ready to be wrapped at any width.
+struct ShapedBuffer {
+    text: String,
+    family: String,
+    signature: Signature,
+    buffer: Buffer,
+    line_height: f32,
+}
+
 /// The parts of a style that change the shapes (alignment only matters when justified).
 type Signature = (u16, bool, bool, u32, u32, u32);
 
@@ -218,6 +227,8 @@ pub struct TextEngine {
     book: Arc<FontBook>,
     system: FontSystem,
     cache: PrehashedMap<CacheEntry>,
+    /// Shaped texts, kept to lay them out again at other widths without shaping them again.
+    buffers: PrehashedMap<ShapedBuffer>,
     /// The family each requested family name is shaped with.
     family_choices: HashMap<String, Arc<FamilyChoice>>,
     /// System families whose files have been read into `system`'s database.
@@ -243,6 +254,7 @@ impl TextEngine {
             book,
             system,
             cache: PrehashedMap::default(),
+            buffers: PrehashedMap::default(),
             family_choices: HashMap::new(),
             loaded_system_families: HashSet::new(),
         }
@@ -291,15 +303,7 @@ impl TextEngine {
         {
             return Arc::clone(&entry.shaped);
         }
-        self.load_system_family(&prepared.family.family);
-        let justify = prepared.style.align == TextAlign::Justify && wrap.is_some();
-        let shaped = Arc::new(self.shape_uncached(
-            &prepared.text,
-            &prepared.style,
-            &prepared.family,
-            wrap.map(f32::from_bits),
-            justify,
-        ));
+        let shaped = Arc::new(self.shape_uncached(prepared, wrap.map(f32::from_bits)));
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
@@ -314,28 +318,27 @@ impl TextEngine {
         shaped
     }
 
-    fn shape_uncached(
-        &mut self,
-        text: &str,
-        style: &TextStyle,
-        family: &FamilyChoice,
-        wrap_width: Option<f32>,
-        justify: bool,
-    ) -> ShapedText {
-        let font_style = if style.italic { Style::Italic } else { Style::Normal };
-        let line_height = self.line_height(&family.family, style, font_style);
-        let attrs = Attrs::new()
-            .family(Family::Name(&family.family))
-            .weight(Weight(style.weight))
-            .style(font_style)
-            .letter_spacing(style.letter_spacing / style.size);
-        // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
-        let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
-        buffer.set_wrap(&mut self.system, if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None });
-        buffer.set_size(&mut self.system, wrap_width.map(|w| w + WRAP_TOLERANCE), None);
-        let align = if justify { Align::Justified } else { Align::Left };
-        buffer.set_text(&mut self.system, text, &attrs, Shaping::Advanced, Some(align));
-
+    /// Shapes `prepared` (or takes its shaped buffer) and lays its lines out at `wrap_width`.
+    fn shape_uncached(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> ShapedText {
+        self.ensure_shaped(prepared);
+        let TextEngine { buffers, system, .. } = self;
+        let Some(ShapedBuffer { buffer, line_height, .. }) = buffers.get_mut(&prepared.hash) else {
+            // ensure_shaped has just put it there; an empty text is the harmless answer.
+            let line = ShapedLine { top: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
+            let family = prepared.family.family.clone();
+            return ShapedText { lines: vec![line], line_height: 0.0, width: 0.0, family, missing_glyphs: 0 };
+        };
+        let line_height = *line_height;
+        let wrap = if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None };
+        if buffer.wrap() != wrap {
+            buffer.set_wrap(system, wrap);
+        }
+        let size = wrap_width.map(|w| w + WRAP_TOLERANCE);
+        if buffer.size().0 != size {
+            buffer.set_size(system, size, None);
+        }
+        let text: &str = &prepared.text;
+        let family = &prepared.family;
         // Where each paragraph (a line of the text as written) starts.
         let paragraph_starts: Vec<usize> =
             std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
@@ -378,6 +381,43 @@ impl TextEngine {
         }
         let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
         ShapedText { lines, line_height, width, family: family.family.clone(), missing_glyphs }
+    }
+
+    /// Shapes `prepared` into a buffer unless it already has one. Shaping (choosing glyphs) is
+    /// the expensive part; wrapping the shaped text at another width is cheap.
+    fn ensure_shaped(&mut self, prepared: &PreparedText<'_>) {
+        let signature = signature(&prepared.style);
+        let current = self.buffers.get(&prepared.hash).is_some_and(|entry| {
+            entry.signature == signature && entry.text == *prepared.text && entry.family == prepared.family.family
+        });
+        if !current {
+            self.load_system_family(&prepared.family.family);
+            if self.buffers.len() >= CACHE_LIMIT {
+                self.buffers.clear();
+            }
+            let style = &prepared.style;
+            let family = &prepared.family.family;
+            let font_style = if style.italic { Style::Italic } else { Style::Normal };
+            let line_height = self.line_height(family, style, font_style);
+            let attrs = Attrs::new()
+                .family(Family::Name(family))
+                .weight(Weight(style.weight))
+                .style(font_style)
+                .letter_spacing(style.letter_spacing / style.size);
+            // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
+            let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
+            buffer.set_wrap(&mut self.system, Wrap::None);
+            let align = if style.align == TextAlign::Justify { Align::Justified } else { Align::Left };
+            buffer.set_text(&mut self.system, &prepared.text, &attrs, Shaping::Advanced, Some(align));
+            let entry = ShapedBuffer {
+                text: prepared.text.clone().into_owned(),
+                family: family.clone(),
+                signature,
+                buffer,
+                line_height,
+            };
+            self.buffers.insert(prepared.hash, entry);
+        }
     }
 
     /// Reads the files of a system family into the shaping database the first time it is used.
@@ -429,8 +469,11 @@ impl cosmic_text::Fallback for BundledFallback {
         &["Inter", "Noto Sans", "JetBrains Mono", "Noto Sans Thai"]
     }
 
+    // Only consulted after the lists above, when cosmic-text would try every other face: the
+    // other weights of the bundled families cover no more characters than the ones tried, and
+    // shaping with each of them (a character no font has, such as an emoji) costs a shaping plan.
     fn forbidden_fallback(&self) -> &[&'static str] {
-        &[]
+        &["Inter", "Noto Sans", "JetBrains Mono", "Noto Sans Thai"]
     }
 
     fn script_fallback(&self, script: unicode_script::Script, _locale: &str) -> &[&'static str] {
