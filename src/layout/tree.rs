@@ -276,7 +276,13 @@ impl LayoutPartialTree for PartTree<'_, '_> {
         node.size = layout.size;
     }
 
-    fn compute_child_layout(&mut self, node: NodeId, inputs: LayoutInput) -> LayoutOutput {
+    fn compute_child_layout(&mut self, node: NodeId, mut inputs: LayoutInput) -> LayoutOutput {
+        // No size in a .pen document depends on the height available: text wraps by width only,
+        // hugging is max-content and nothing is a percentage. Forgetting it lets taffy's cache
+        // answer the many passes that differ only there.
+        if inputs.known_dimensions.height.is_none() {
+            inputs.available_space.height = AvailableSpace::MaxContent;
+        }
         compute_cached_layout(self, node, inputs, |tree, node, inputs| {
             let index = usize::from(node);
             let kind = tree.plans[index].as_ref().map(|p| p.kind);
