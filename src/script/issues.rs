@@ -116,7 +116,7 @@ fn font_issue(document: &Document, props: &Props) -> Option<String> {
         return choice.replaced.map(|_| {
             format!(
                 "Font family '{family}' is not bundled with nib ({}): it is measured and drawn with {}.",
-                FontBook::new(FontOptions::default()).families().collect::<Vec<_>>().join(", "),
+                FontBook::new(FontOptions::default()).text_families().collect::<Vec<_>>().join(", "),
                 choice.family
             )
         });

@@ -61,7 +61,13 @@ bundled_fonts![
     "noto/NotoSans-BoldItalic.ttf",
     "noto/NotoSansThai-Regular.ttf",
     "noto/NotoSansThai-Bold.ttf",
+    "../icons/material-symbols/MaterialSymbolsOutlined.ttf",
+    "../icons/material-symbols/MaterialSymbolsRounded.ttf",
+    "../icons/material-symbols/MaterialSymbolsSharp.ttf",
 ];
+
+/// Families that hold icons, not letters: never a stand-in for text.
+pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
 
 /// The family text falls back to: the default of the format.
 pub const DEFAULT_FAMILY: &str = "Inter";
@@ -154,6 +160,11 @@ impl FontBook {
         self.families.values().map(String::as_str)
     }
 
+    /// The bundled families for text (without the icon fonts), sorted.
+    pub fn text_families(&self) -> impl Iterator<Item = &str> {
+        self.families().filter(|f| !ICON_FAMILIES.contains(f))
+    }
+
     /// True when `family` is available, bundled or installed (case does not matter).
     pub fn has_family(&self, family: &str) -> bool {
         let lower = family.trim().to_lowercase();
@@ -203,7 +214,7 @@ mod tests {
         // Each file holds one face.
         assert_eq!(book.database().len(), BUNDLED_FONTS.len());
         let families: Vec<&str> = book.families().collect();
-        for family in ["Inter", "JetBrains Mono", "Noto Sans", "Noto Sans Thai"] {
+        for family in ["Inter", "JetBrains Mono", "Noto Sans", "Noto Sans Thai", "Material Symbols Rounded"] {
             assert!(families.contains(&family), "{family} missing from {families:?}");
         }
     }

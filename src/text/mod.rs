@@ -3,10 +3,14 @@
 
 pub mod catalog;
 pub mod fonts;
+pub mod icons;
+pub mod outline;
 pub mod shape;
 pub mod style;
 
 pub use catalog::{IconSet, is_known_family, suggest_family};
 pub use fonts::{FamilyChoice, FontBook, FontOptions};
+pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
+pub use outline::{Decorations, GlyphOutline};
 pub use shape::{PreparedText, ShapedGlyph, ShapedLine, ShapedText, TextEngine};
 pub use style::{TextStyle, text_content, text_growth};

@@ -229,6 +229,10 @@ pub struct TextEngine {
     cache: PrehashedMap<CacheEntry>,
     /// Shaped texts, kept to lay them out again at other widths without shaping them again.
     buffers: PrehashedMap<ShapedBuffer>,
+    /// Glyph outlines by face, glyph and weight (see [`TextEngine::glyph_outline`]).
+    pub(super) outlines: HashMap<(fontdb::ID, u16, u16), Arc<super::outline::GlyphOutline>>,
+    /// Icons by family, name and weight (see [`TextEngine::icon`]).
+    pub(super) icons: HashMap<(String, String, u16), Option<Arc<super::icons::IconDrawing>>>,
     /// The family each requested family name is shaped with.
     family_choices: HashMap<String, Arc<FamilyChoice>>,
     /// System families whose files have been read into `system`'s database.
@@ -255,9 +259,16 @@ impl TextEngine {
             system,
             cache: PrehashedMap::default(),
             buffers: PrehashedMap::default(),
+            outlines: HashMap::new(),
+            icons: HashMap::new(),
             family_choices: HashMap::new(),
             loaded_system_families: HashSet::new(),
         }
+    }
+
+    /// The cosmic-text font system (its database holds the faces glyphs name).
+    pub(crate) fn font_system(&self) -> &FontSystem {
+        &self.system
     }
 
     /// The fonts this engine shapes with.
@@ -399,9 +410,19 @@ impl TextEngine {
             let family = &prepared.family.family;
             let font_style = if style.italic { Style::Italic } else { Style::Normal };
             let line_height = self.line_height(family, style, font_style);
+            // cosmic-text only takes a face of the exact weight asked for; ask for the weight of
+            // the face CSS matching picks (Noto Sans 500 is its 400, not Inter's 500).
+            let query = fontdb::Query {
+                families: &[fontdb::Family::Name(family)],
+                weight: fontdb::Weight(style.weight),
+                style: font_style,
+                ..fontdb::Query::default()
+            };
+            let db = self.system.db();
+            let weight = db.query(&query).and_then(|id| db.face(id)).map_or(style.weight, |face| face.weight.0);
             let attrs = Attrs::new()
                 .family(Family::Name(family))
-                .weight(Weight(style.weight))
+                .weight(Weight(weight))
                 .style(font_style)
                 .letter_spacing(style.letter_spacing / style.size);
             // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
@@ -473,7 +494,15 @@ impl cosmic_text::Fallback for BundledFallback {
     // other weights of the bundled families cover no more characters than the ones tried, and
     // shaping with each of them (a character no font has, such as an emoji) costs a shaping plan.
     fn forbidden_fallback(&self) -> &[&'static str] {
-        &["Inter", "Noto Sans", "JetBrains Mono", "Noto Sans Thai"]
+        &[
+            "Inter",
+            "Noto Sans",
+            "JetBrains Mono",
+            "Noto Sans Thai",
+            "Material Symbols Outlined",
+            "Material Symbols Rounded",
+            "Material Symbols Sharp",
+        ]
     }
 
     fn script_fallback(&self, script: unicode_script::Script, _locale: &str) -> &[&'static str] {
@@ -587,6 +616,20 @@ mod tests {
         let plain = engine.shape(text, &style(16.0), Some(200.0));
         assert!(first > right_edge(&plain.lines[0]), "justifying spreads the words");
         assert!(first <= 200.0 + WRAP_TOLERANCE);
+    }
+
+    #[test]
+    fn a_weight_the_family_lacks_takes_its_nearest_face_not_another_family() {
+        let mut engine = engine();
+        let noto = TextStyle { family: "Noto Sans".into(), weight: 500, ..style(16.0) };
+        let shaped = engine.shape("Noto", &noto, None);
+        let regular = engine.shape("Noto", &TextStyle { weight: 400, ..noto.clone() }, None);
+        assert_eq!(shaped.lines[0].glyphs[0].font, regular.lines[0].glyphs[0].font);
+        let mono =
+            engine.shape("mono", &TextStyle { family: "JetBrains Mono".into(), weight: 900, ..style(16.0) }, None);
+        let bold =
+            engine.shape("mono", &TextStyle { family: "JetBrains Mono".into(), weight: 800, ..style(16.0) }, None);
+        assert_eq!(mono.lines[0].glyphs[0].font, bold.lines[0].glyphs[0].font, "JetBrains Mono has no 900");
     }
 
     #[test]
