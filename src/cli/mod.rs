@@ -7,6 +7,7 @@ mod call;
 mod check;
 mod fmt;
 mod layout;
+mod render;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -52,6 +53,30 @@ enum Command {
         #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
         max_operations: usize,
         /// Also measure text with the fonts installed on this machine (output then depends on it).
+        #[arg(long)]
+        system_fonts: bool,
+    },
+    /// Render a .pen file to PNG: the whole canvas by default, one node with --node, every
+    /// top-level frame into a folder with --all.
+    Render {
+        /// The .pen file.
+        file: PathBuf,
+        /// Where to write: a .png file, or a folder for --all and several --node.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Render this node (id or instance path); repeat for several.
+        #[arg(long = "node")]
+        nodes: Vec<String>,
+        /// Render every top-level frame as its own PNG, in parallel.
+        #[arg(long, conflicts_with = "nodes")]
+        all: bool,
+        /// Device pixels per canvas pixel.
+        #[arg(long, default_value_t = 1.0)]
+        scale: f32,
+        /// Fill behind the design, e.g. "#FFFFFF" (transparent by default).
+        #[arg(long, value_parser = render::parse_background)]
+        background: Option<[u8; 4]>,
+        /// Also draw text with the fonts installed on this machine (output then depends on it).
         #[arg(long)]
         system_fonts: bool,
     },
@@ -105,6 +130,10 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         Command::Apply { file, script, dry_run, json, max_operations, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, fonts }))
+        }
+        Command::Render { file, output, nodes, all, scale, background, system_fonts } => {
+            let fonts = nib::text::FontOptions { system_fonts };
+            Ok(render::run(&file, render::Settings { output, nodes, all, scale, background, fonts }))
         }
         Command::Layout { file, node, depth, problems, json, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };

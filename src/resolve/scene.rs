@@ -13,8 +13,9 @@ use std::sync::Arc;
 
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
+use crate::doc::values::{TextContent, VariableScalar};
 use crate::doc::vars::VisitVars;
-use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props, Value};
+use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props, Value, VarRef};
 
 /// What to resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -590,6 +591,15 @@ impl<'a> Builder<'a> {
             return;
         }
         let (root, library) = (self.root, self.library);
+        // Text that is exactly "$name" of a string variable shows the variable's value; any
+        // other text starting with "$" ("$ git status") is literal.
+        if let Some(Value::Content(TextContent::Plain(text))) = props.get(&Key::Content)
+            && let Some(name) = text.strip_prefix('$').filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
+            && let Ok(found) = lookup(context.scope.document, root, library, &VarRef(name.to_owned()), &context.theme)
+            && let VariableScalar::String(value) = found.value
+        {
+            props.set(Key::Content, Value::Content(TextContent::Plain(value)));
+        }
         let mut problems = Vec::new();
         props.visit_vars(&mut |slot| {
             let Some(reference) = slot.reference().cloned() else { return };
@@ -847,5 +857,20 @@ mod tests {
         edit.commit();
         let after = update_scene(Some(&before), &document, &NoImports, SceneOptions::FULL);
         assert!(after.problems.is_empty(), "{:?}", after.problems);
+    }
+
+    #[test]
+    fn text_that_names_a_string_variable_shows_its_value() {
+        let scene = scene(
+            r##"{"version": "2.8", "variables": {"--cta": {"type": "string", "value": "Get started"}}, "children": [
+                {"type": "text", "id": "a", "content": "$--cta"},
+                {"type": "text", "id": "b", "content": "$ git status"},
+                {"type": "text", "id": "c", "content": "$--nope"}
+            ]}"##,
+        );
+        assert!(json(&scene, "a").contains("\"content\":\"Get started\""));
+        assert!(json(&scene, "b").contains("$ git status"));
+        assert!(json(&scene, "c").contains("$--nope"), "not a variable: literal text");
+        assert!(scene.problems.is_empty(), "{:?}", scene.problems);
     }
 }

@@ -248,12 +248,21 @@ impl std::fmt::Debug for TextEngine {
 impl TextEngine {
     /// An engine over `book`.
     pub fn new(book: Arc<FontBook>) -> TextEngine {
+        let database = book.database().clone();
+        TextEngine::with_database(book, database)
+    }
+
+    /// A new engine for another thread that names every face as this one does (system fonts
+    /// this one loaded included), so it can draw text this one shaped. Caches start empty.
+    pub fn fork(&self) -> TextEngine {
+        let mut forked = TextEngine::with_database(Arc::clone(&self.book), self.system.db().clone());
+        forked.loaded_system_families = self.loaded_system_families.clone();
+        forked
+    }
+
+    fn with_database(book: Arc<FontBook>, database: fontdb::Database) -> TextEngine {
         // A fixed locale: script fallback must not depend on the machine's language settings.
-        let system = FontSystem::new_with_locale_and_db_and_fallback(
-            "en-US".to_owned(),
-            book.database().clone(),
-            BundledFallback,
-        );
+        let system = FontSystem::new_with_locale_and_db_and_fallback("en-US".to_owned(), database, BundledFallback);
         TextEngine {
             book,
             system,

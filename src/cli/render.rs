@@ -1,0 +1,198 @@
+//! `nib render FILE`: the canvas, one or more nodes, or every top-level frame to PNG.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::prelude::*;
+
+use nib::doc::io::read_file;
+use nib::layout::Layout;
+use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
+use nib::resolve::{Scene, SceneKey, SceneOptions, build_scene};
+use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::tools::FileImports;
+
+pub struct Settings {
+    pub output: Option<PathBuf>,
+    pub nodes: Vec<String>,
+    pub all: bool,
+    pub scale: f32,
+    pub background: Option<[u8; 4]>,
+    pub fonts: FontOptions,
+}
+
+pub fn run(file: &Path, settings: Settings) -> ExitCode {
+    let document = match read_file(file) {
+        Ok(loaded) => loaded.document,
+        Err(error) => {
+            println!("{error}");
+            return ExitCode::from(1);
+        }
+    };
+    let imports = FileImports::load(&document, file);
+    for problem in &imports.problems {
+        eprintln!("nib: {problem}");
+    }
+    let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    let mut text = TextEngine::new(FontBook::new(settings.fonts));
+    let layout = Layout::compute(&scene, &mut text);
+    let folder =
+        file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let options =
+        RenderOptions { scale: settings.scale, background: settings.background, folder: Some(folder.to_owned()) };
+    let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
+    let job = Job { scene: &scene, layout: &layout, options: &options };
+    if settings.all {
+        let out = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
+        return job.all_frames(&text, &out);
+    }
+    let mut targets = Vec::new();
+    for id in &settings.nodes {
+        match scene.node_by_id(id) {
+            Some(key) => targets.push((key, safe_name(id))),
+            None => {
+                println!("{}: node '{id}' not found", file.display());
+                println!(
+                    "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
+                    file.display()
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let mut images = ImageCache::default();
+    if targets.is_empty() {
+        let out = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}.png")));
+        return job.one(&mut text, &mut images, RenderTarget::Canvas, &out);
+    }
+    if let [(key, _)] = targets.as_slice() {
+        let out =
+            settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))));
+        return job.one(&mut text, &mut images, RenderTarget::Node(*key), &out);
+    }
+    let folder = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
+    if let Err(error) = std::fs::create_dir_all(&folder) {
+        eprintln!("nib: cannot create {}: {error}", folder.display());
+        return ExitCode::from(2);
+    }
+    let mut code = ExitCode::SUCCESS;
+    for (key, name) in targets {
+        if job.one(&mut text, &mut images, RenderTarget::Node(key), &folder.join(format!("{name}.png")))
+            != ExitCode::SUCCESS
+        {
+            code = ExitCode::from(1);
+        }
+    }
+    code
+}
+
+/// A frame written by `--all`: its size and what could not be drawn.
+type FrameDone = (u32, u32, Vec<String>);
+
+struct Job<'a> {
+    scene: &'a Scene,
+    layout: &'a Layout,
+    options: &'a RenderOptions,
+}
+
+impl Job<'_> {
+    /// Renders one target into `out`, saying where and what could not be drawn.
+    fn one(&self, text: &mut TextEngine, images: &mut ImageCache, target: RenderTarget, out: &Path) -> ExitCode {
+        match render(self.scene, self.layout, text, images, target, self.options) {
+            Ok(rendered) => {
+                for warning in &rendered.warnings {
+                    eprintln!("nib: warning: {warning}");
+                }
+                if let Err(error) = nib::doc::io::write_atomic(out, &encode_png(&rendered.pixmap)) {
+                    eprintln!("nib: cannot write {}: {error}", out.display());
+                    return ExitCode::from(2);
+                }
+                println!("{} ({} × {})", out.display(), rendered.pixmap.width(), rendered.pixmap.height());
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                println!("{error}");
+                ExitCode::from(1)
+            }
+        }
+    }
+
+    /// Every visible top-level node into `folder` as `NN-name.png`, on every core.
+    fn all_frames(&self, text: &TextEngine, folder: &Path) -> ExitCode {
+        if let Err(error) = std::fs::create_dir_all(folder) {
+            eprintln!("nib: cannot create {}: {error}", folder.display());
+            return ExitCode::from(2);
+        }
+        let roots: Vec<(usize, SceneKey)> =
+            self.scene.roots().into_iter().filter(|k| self.layout.node_box(*k).is_some()).enumerate().collect();
+        let done = AtomicUsize::new(0);
+        let progress = std::io::stderr().is_terminal();
+        let width = roots.len().to_string().len().max(2);
+        let results: Vec<(PathBuf, Result<FrameDone, String>)> = roots
+            .par_iter()
+            .map_init(
+                || (text.fork(), ImageCache::default()),
+                |(text, images), (index, key)| {
+                    let node = self.scene.node(*key);
+                    let name = safe_name(node.props.name().unwrap_or(&node.id));
+                    let out = folder.join(format!("{:0width$}-{name}.png", index + 1));
+                    let result = render(self.scene, self.layout, text, images, RenderTarget::Node(*key), self.options)
+                        .map_err(|e| e.to_string())
+                        .and_then(|rendered| {
+                            nib::doc::io::write_atomic(&out, &encode_png(&rendered.pixmap))
+                                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                            Ok((rendered.pixmap.width(), rendered.pixmap.height(), rendered.warnings))
+                        });
+                    let count = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    if progress {
+                        eprint!("\rrendered {count}/{}", roots.len());
+                        let _ = std::io::stderr().flush();
+                    }
+                    (out, result)
+                },
+            )
+            .collect();
+        if progress {
+            eprintln!();
+        }
+        let mut code = ExitCode::SUCCESS;
+        for (out, result) in results {
+            match result {
+                Ok((width, height, warnings)) => {
+                    for warning in warnings {
+                        eprintln!("nib: warning: {warning}");
+                    }
+                    println!("{} ({width} × {height})", out.display());
+                }
+                Err(error) => {
+                    println!("{}: {error}", out.display());
+                    code = ExitCode::from(1);
+                }
+            }
+        }
+        code
+    }
+}
+
+/// A name usable as a file name on every system.
+fn safe_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let cleaned: String = cleaned.chars().take(64).collect();
+    if cleaned.is_empty() { "node".to_owned() } else { cleaned }
+}
+
+/// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` for `--background`.
+pub fn parse_background(text: &str) -> Result<[u8; 4], String> {
+    nib::doc::values::Color::parse(text.trim())
+        .map(|c| c.rgba())
+        .map_err(|e| format!("'{text}' is not a color: {}", e.hint))
+}

@@ -1,0 +1,183 @@
+//! Effects (spec §4b): drop and inner shadows clipped to the outside or inside of the shape,
+//! layer blur and background blur. A blur radius r is a Gaussian of sigma r/2.
+
+use tiny_skia::{BlendMode, Color as SkColor, Paint, PathBuilder, Rect, Shader, Transform};
+
+use super::blur::{Edges, blur};
+use super::geometry::{Shape, rounded_rect, scaled_radii};
+use super::paint::{blend_mode, resolved_color, with_opacity};
+use super::surface::{Surface, outset, transformed_bounds};
+use crate::doc::values::{BlendMode as PenBlend, Effect, ShadowType};
+use crate::doc::{Key, Props, Value, VarOr};
+
+/// A shadow, resolved.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ShadowSpec {
+    pub inner: bool,
+    pub color: SkColor,
+    pub dx: f32,
+    pub dy: f32,
+    pub blur: f32,
+    pub spread: f32,
+    pub blend: BlendMode,
+}
+
+/// A node's effects, resolved, in order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Effects {
+    pub shadows: Vec<ShadowSpec>,
+    pub layer_blur: f32,
+    pub background_blur: f32,
+}
+
+impl Effects {
+    /// How far the effects reach outside the node's box.
+    pub fn extent(&self) -> f32 {
+        let shadows = self
+            .shadows
+            .iter()
+            .filter(|s| !s.inner)
+            .map(|s| s.dx.abs().max(s.dy.abs()) + s.spread.max(0.0) + s.blur * 1.5)
+            .fold(0.0, f32::max);
+        shadows.max(self.layer_blur * 1.5)
+    }
+}
+
+/// The enabled effects of `props`.
+pub(crate) fn effects_of(props: &Props) -> Effects {
+    let mut effects = Effects::default();
+    let Some(Value::Effects(list)) = props.get(&Key::Effect) else { return effects };
+    let number = |v: &Option<VarOr<f64>>| {
+        v.as_ref().and_then(|v| v.value().copied()).filter(|n| n.is_finite()).unwrap_or(0.0) as f32
+    };
+    let enabled = |v: &Option<VarOr<bool>>| !matches!(v, Some(VarOr::Value(false)));
+    for effect in list.as_slice() {
+        match effect {
+            Effect::Shadow(shadow) if enabled(&shadow.enabled) => {
+                let mut issues = Vec::new();
+                let color = shadow.color.as_ref().and_then(|c| resolved_color(c, &mut issues));
+                let Some(color) = color else { continue };
+                let offset = shadow.offset.as_ref();
+                effects.shadows.push(ShadowSpec {
+                    inner: shadow.shadow_type == Some(ShadowType::Inner),
+                    color: with_opacity(color, 1.0),
+                    dx: number(&offset.and_then(|o| o.x.clone())),
+                    dy: number(&offset.and_then(|o| o.y.clone())),
+                    blur: number(&shadow.blur).max(0.0),
+                    spread: number(&shadow.spread),
+                    blend: blend_mode(shadow.blend_mode.unwrap_or(PenBlend::Normal)),
+                });
+            }
+            Effect::Blur(layer) if enabled(&layer.enabled) => effects.layer_blur = number(&layer.radius).max(0.0),
+            Effect::BackgroundBlur(background) if enabled(&background.enabled) => {
+                effects.background_blur = number(&background.radius).max(0.0);
+            }
+            _ => {}
+        }
+    }
+    effects
+}
+
+/// The device-pixel sigma of a blur `radius` under `transform`.
+pub(crate) fn device_sigma(radius: f32, transform: Transform) -> f32 {
+    let (sx, sy) = transform.get_scale();
+    radius / 2.0 * ((sx * sy).abs().sqrt())
+}
+
+/// `shape` grown (or shrunk, for a negative `by`) by `by` on every side, where that is exact
+/// (rectangles, ellipses); other outlines keep their shape.
+fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<tiny_skia::Path> {
+    if by == 0.0 {
+        return Some(shape.path.clone());
+    }
+    let (x, y, w, h) = (-by, -by, width + 2.0 * by, height + 2.0 * by);
+    if !(w > 0.0 && h > 0.0) {
+        return None;
+    }
+    if shape.oval {
+        return Rect::from_xywh(x, y, w, h).and_then(PathBuilder::from_oval);
+    }
+    match shape.radii {
+        Some(radii) => {
+            rounded_rect(x, y, w, h, scaled_radii(radii.map(|r| if r > 0.0 { (r + by).max(0.0) } else { 0.0 }), w, h))
+        }
+        None => Some(shape.path.clone()),
+    }
+}
+
+/// Draws a drop shadow of `shape` under it: the (spread) shape moved by the offset, blurred,
+/// and cut away where the shape itself is.
+pub(crate) fn outer_shadow(
+    surface: &mut Surface,
+    shape: &Shape,
+    width: f32,
+    height: f32,
+    shadow: &ShadowSpec,
+    transform: Transform,
+) {
+    let Some(path) = grown(shape, width, height, shadow.spread) else { return };
+    let moved = transform.pre_translate(shadow.dx, shadow.dy);
+    let sigma = device_sigma(shadow.blur, transform);
+    let Some(bounds) = transformed_bounds(path.bounds(), moved).and_then(|b| outset(b, sigma * 3.0 + 1.0)) else {
+        return;
+    };
+    let Some(area) = surface.clip_area(bounds) else { return };
+    let Some(mut layer) = Surface::new(area) else { return };
+    let paint = Paint { shader: Shader::SolidColor(shadow.color), anti_alias: true, ..Paint::default() };
+    layer.pixmap.fill_path(&path, &paint, shape.fill_rule, layer.local(moved), None);
+    blur(&mut layer.pixmap, sigma, Edges::Transparent);
+    if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
+        mask.invert();
+        layer.pixmap.apply_mask(&mask);
+    }
+    surface.draw(&layer, 1.0, shadow.blend);
+}
+
+/// Draws an inner shadow: everything outside the (shrunk) shape moved by the offset, blurred,
+/// and kept only inside the shape.
+pub(crate) fn inner_shadow(
+    surface: &mut Surface,
+    shape: &Shape,
+    width: f32,
+    height: f32,
+    shadow: &ShadowSpec,
+    transform: Transform,
+) {
+    let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+    let Some(area) = surface.clip_area(bounds) else { return };
+    let Some(mut layer) = Surface::new(area) else { return };
+    layer.pixmap.fill(shadow.color);
+    if let Some(hole) = grown(shape, width, height, -shadow.spread) {
+        let clear = Paint {
+            shader: Shader::SolidColor(SkColor::BLACK),
+            blend_mode: BlendMode::Clear,
+            anti_alias: true,
+            ..Paint::default()
+        };
+        layer.pixmap.fill_path(
+            &hole,
+            &clear,
+            shape.fill_rule,
+            layer.local(transform.pre_translate(shadow.dx, shadow.dy)),
+            None,
+        );
+    }
+    // What lies beyond the layer is shadow color too: extend the edges.
+    blur(&mut layer.pixmap, device_sigma(shadow.blur, transform), Edges::Extend);
+    if let Some(mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
+        layer.pixmap.apply_mask(&mask);
+    }
+    surface.draw(&layer, 1.0, shadow.blend);
+}
+
+/// Blurs what is already drawn under `shape` (a frosted-glass backdrop).
+pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32, transform: Transform) {
+    let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+    let Some(area) = surface.clip_area(bounds) else { return };
+    let Some(mut backdrop) = surface.copy(area) else { return };
+    blur(&mut backdrop.pixmap, device_sigma(radius, transform), Edges::Extend);
+    if let Some(mask) = backdrop.mask(&shape.path, shape.fill_rule, transform) {
+        backdrop.pixmap.apply_mask(&mask);
+    }
+    surface.draw(&backdrop, 1.0, BlendMode::SourceOver);
+}

@@ -1,0 +1,160 @@
+//! Rendering: the laid-out Scene painted with tiny-skia (spec §4b) and encoded as PNG.
+//!
+//! [`render`] paints the whole canvas (the bounding box of the visible top-level nodes) or one
+//! node into a pixmap at a scale; [`encode_png`] turns it into PNG bytes. The same document
+//! gives the same bytes on every machine: fonts and icons are bundled and nothing is fetched.
+
+mod blur;
+mod effects;
+pub(crate) mod geometry;
+mod images;
+mod paint;
+mod painter;
+mod png;
+mod stroke;
+mod surface;
+mod text;
+
+use std::path::PathBuf;
+
+use tiny_skia::{IntRect, Pixmap, Rect, Transform};
+
+pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE};
+use painter::{Painter, node_transform};
+pub use png::encode_png;
+use surface::{Surface, transformed_bounds, union};
+
+use crate::layout::Layout;
+use crate::resolve::{Scene, SceneKey};
+use crate::text::TextEngine;
+
+/// Longest side of a rendered image, in pixels.
+pub const MAX_SIDE: u32 = 16_384;
+
+/// Most pixels in a rendered image (a 256 MB pixmap).
+pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
+
+/// What to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenderTarget {
+    /// Every visible top-level node, in the bounding box of them all.
+    Canvas,
+    /// One node, in its own box.
+    Node(SceneKey),
+}
+
+/// How to render.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// Device pixels per canvas pixel (> 0).
+    pub scale: f32,
+    /// Fill behind everything (straight RGBA); transparent when `None`.
+    pub background: Option<[u8; 4]>,
+    /// The document's folder, for image fills with relative paths.
+    pub folder: Option<PathBuf>,
+}
+
+impl Default for RenderOptions {
+    fn default() -> RenderOptions {
+        RenderOptions { scale: 1.0, background: None, folder: None }
+    }
+}
+
+/// A rendered image.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The pixels (premultiplied RGBA).
+    pub pixmap: Pixmap,
+    /// The canvas point at the image's top-left corner.
+    pub origin: (f32, f32),
+    /// What could not be drawn as written (missing images, unknown icons, invalid colors).
+    pub warnings: Vec<String>,
+}
+
+/// Why nothing was rendered.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RenderError {
+    /// No visible node to render.
+    #[error("there is nothing to render: the document has no visible top-level node")]
+    Empty,
+    /// The node is hidden.
+    #[error("the node is hidden (it or an ancestor has enabled: false) and has no box to render")]
+    Hidden,
+    /// The image would be too large.
+    #[error(
+        "the image would be {width} × {height} pixels; at most {MAX_SIDE} pixels a side and {MAX_PIXELS} pixels in all are rendered (use a smaller scale, or render single nodes)"
+    )]
+    TooLarge {
+        /// Width in pixels.
+        width: u64,
+        /// Height in pixels.
+        height: u64,
+    },
+    /// The scale is not a positive number.
+    #[error("the scale must be a number above 0; got {0}")]
+    BadScale(f32),
+}
+
+/// The canvas rectangle `target` covers, unscaled.
+pub fn target_bounds(scene: &Scene, layout: &Layout, target: RenderTarget) -> Result<Rect, RenderError> {
+    let bounds_of = |key: SceneKey| {
+        let node_box = layout.node_box(key)?;
+        let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
+        let transform =
+            node_transform(&scene.node(key).props, node_box, Transform::identity(), (node_box.left, node_box.top));
+        transformed_bounds(local, transform)
+    };
+    match target {
+        RenderTarget::Node(key) => bounds_of(key).ok_or(RenderError::Hidden),
+        RenderTarget::Canvas => scene.roots().into_iter().filter_map(bounds_of).reduce(union).ok_or(RenderError::Empty),
+    }
+}
+
+/// Renders `target` of a laid-out scene. `text` must be the engine the layout was made with
+/// (glyphs are named by its fonts); `images` keeps decoded images between renders.
+pub fn render(
+    scene: &Scene,
+    layout: &Layout,
+    text: &mut TextEngine,
+    images: &mut ImageCache,
+    target: RenderTarget,
+    options: &RenderOptions,
+) -> Result<Rendered, RenderError> {
+    let scale = options.scale;
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(RenderError::BadScale(scale));
+    }
+    let bounds = target_bounds(scene, layout, target)?;
+    let (width, height) = (
+        (f64::from(bounds.width()) * f64::from(scale)).ceil().max(1.0),
+        (f64::from(bounds.height()) * f64::from(scale)).ceil().max(1.0),
+    );
+    if width > f64::from(MAX_SIDE) || height > f64::from(MAX_SIDE) || width * height > MAX_PIXELS as f64 {
+        return Err(RenderError::TooLarge { width: width as u64, height: height as u64 });
+    }
+    let area = IntRect::from_xywh(0, 0, width as u32, height as u32)
+        .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
+    let mut surface = Surface::new(area).ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
+    if let Some([r, g, b, a]) = options.background {
+        surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
+    }
+    let device = Transform::from_scale(scale, scale).pre_translate(-bounds.left(), -bounds.top());
+    let mut painter =
+        Painter { scene, layout, text, images, folder: options.folder.as_deref(), warnings: Default::default() };
+    match target {
+        RenderTarget::Node(key) => {
+            if let Some(node_box) = layout.node_box(key) {
+                painter.paint(&mut surface, key, device, (node_box.left, node_box.top));
+            }
+        }
+        RenderTarget::Canvas => {
+            for root in scene.roots() {
+                if let Some(node_box) = layout.node_box(root) {
+                    painter.paint(&mut surface, root, device, (node_box.left, node_box.top));
+                }
+            }
+        }
+    }
+    let warnings = painter.warnings.into_iter().collect();
+    Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings })
+}

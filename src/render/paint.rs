@@ -1,0 +1,257 @@
+//! Fills as tiny-skia paints: solid colors, linear, radial and angular gradients in the node's
+//! unit box (spec §4b), image fills, blend modes and opacities.
+
+use std::sync::Arc;
+
+use tiny_skia::{
+    BlendMode, Color as SkColor, FilterQuality, GradientStop, LinearGradient, Pattern, Pixmap, Point, RadialGradient,
+    Shader, SpreadMode, SweepGradient, Transform,
+};
+
+use crate::doc::VarOr;
+use crate::doc::values::{BlendMode as PenBlend, Color, Fill, Gradient, GradientType, ImageMode};
+
+/// One paint ready to fill a shape in the node's box.
+pub(crate) enum Paint {
+    /// A shader (color or gradient) with its blend mode.
+    Shader(Shader<'static>, BlendMode),
+    /// An image placed in the box by its mode.
+    Image { url: String, mode: ImageMode, opacity: f32, blend: BlendMode },
+}
+
+/// Why a fill paints nothing, for the warnings of a render.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PaintIssue {
+    /// `transparent` / `none`: written by Pencil, not a color.
+    ColorKeyword(String),
+    /// A `$variable` that did not resolve.
+    Unresolved(String),
+}
+
+/// The paints of `fills` for a `width` × `height` box, in paint order, skipping disabled ones.
+pub(crate) fn paints(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<PaintIssue>) -> Vec<Paint> {
+    let mut paints = Vec::with_capacity(fills.len());
+    for fill in fills {
+        match fill {
+            Fill::Solid(color) => paints.extend(solid(color, 1.0, PenBlend::Normal, issues)),
+            Fill::Color(fill) => {
+                if enabled(&fill.enabled) {
+                    let opacity = unit(fill.opacity.as_ref());
+                    let blend = fill.blend_mode.unwrap_or(PenBlend::Normal);
+                    if let Some(color) = &fill.color {
+                        paints.extend(solid(color, opacity, blend, issues));
+                    }
+                }
+            }
+            Fill::Gradient(gradient) => {
+                if enabled(&gradient.enabled) {
+                    let blend = blend_mode(gradient.blend_mode.unwrap_or(PenBlend::Normal));
+                    paints.extend(gradient_shader(gradient, width, height, issues).map(|s| Paint::Shader(s, blend)));
+                }
+            }
+            Fill::Image(image) => {
+                if enabled(&image.enabled)
+                    && let Some(url) = &image.url
+                {
+                    paints.push(Paint::Image {
+                        url: url.clone(),
+                        mode: image.mode.unwrap_or(ImageMode::Stretch),
+                        opacity: unit(image.opacity.as_ref()),
+                        blend: blend_mode(image.blend_mode.unwrap_or(PenBlend::Normal)),
+                    });
+                }
+            }
+            // Never seen in real files and without a defined look: painted as nothing.
+            Fill::MeshGradient(_) | Fill::Shader(_) => {}
+        }
+    }
+    paints
+}
+
+/// True when a fill list paints something visible (shadows need a visible fill).
+pub(crate) fn any_visible(fills: &[Fill]) -> bool {
+    fills.iter().any(|fill| match fill {
+        Fill::Solid(VarOr::Value(color)) => color.rgba()[3] > 0,
+        Fill::Color(fill) => enabled(&fill.enabled) && matches!(&fill.color, Some(VarOr::Value(c)) if c.rgba()[3] > 0),
+        Fill::Gradient(g) => enabled(&g.enabled) && g.gradient_type.is_some(),
+        Fill::Image(image) => enabled(&image.enabled),
+        _ => false,
+    })
+}
+
+fn enabled(flag: &Option<VarOr<bool>>) -> bool {
+    !matches!(flag, Some(VarOr::Value(false)))
+}
+
+/// An opacity from 0 to 1 (absent: 1).
+fn unit(value: Option<&VarOr<f64>>) -> f32 {
+    value.and_then(|v| v.value().copied()).filter(|v| v.is_finite()).map_or(1.0, |v| v.clamp(0.0, 1.0) as f32)
+}
+
+fn solid(color: &VarOr<Color>, opacity: f32, blend: PenBlend, issues: &mut Vec<PaintIssue>) -> Option<Paint> {
+    let color = resolved_color(color, issues)?;
+    Some(Paint::Shader(Shader::SolidColor(with_opacity(color, opacity)), blend_mode(blend)))
+}
+
+/// The color of a value, or `None` (and an issue) when it paints nothing.
+pub(crate) fn resolved_color(color: &VarOr<Color>, issues: &mut Vec<PaintIssue>) -> Option<Color> {
+    match color {
+        VarOr::Value(color) if color.is_keyword() => {
+            issues.push(PaintIssue::ColorKeyword(color.as_str().to_owned()));
+            None
+        }
+        VarOr::Value(color) => Some(*color),
+        VarOr::Var(var) => {
+            issues.push(PaintIssue::Unresolved(var.name().to_owned()));
+            None
+        }
+    }
+}
+
+/// A color as tiny-skia's, its alpha multiplied by `opacity`.
+pub(crate) fn with_opacity(color: Color, opacity: f32) -> SkColor {
+    let [r, g, b, a] = color.rgba();
+    SkColor::from_rgba8(r, g, b, (f32::from(a) * opacity).round().clamp(0.0, 255.0) as u8)
+}
+
+/// A blend mode of the format as tiny-skia's. Linear burn has no tiny-skia equivalent; multiply
+/// is the nearest darkening mode.
+pub(crate) fn blend_mode(mode: PenBlend) -> BlendMode {
+    match mode {
+        PenBlend::Normal => BlendMode::SourceOver,
+        PenBlend::Darken => BlendMode::Darken,
+        PenBlend::Multiply | PenBlend::LinearBurn => BlendMode::Multiply,
+        PenBlend::ColorBurn => BlendMode::ColorBurn,
+        PenBlend::Light => BlendMode::Lighten,
+        PenBlend::Screen => BlendMode::Screen,
+        PenBlend::LinearDodge => BlendMode::Plus,
+        PenBlend::ColorDodge => BlendMode::ColorDodge,
+        PenBlend::Overlay => BlendMode::Overlay,
+        PenBlend::SoftLight => BlendMode::SoftLight,
+        PenBlend::HardLight => BlendMode::HardLight,
+        PenBlend::Difference => BlendMode::Difference,
+        PenBlend::Exclusion => BlendMode::Exclusion,
+        PenBlend::Hue => BlendMode::Hue,
+        PenBlend::Saturation => BlendMode::Saturation,
+        PenBlend::Color => BlendMode::Color,
+        PenBlend::Luminosity => BlendMode::Luminosity,
+    }
+}
+
+/// A gradient's shader in a `width` × `height` box (spec §4b): the geometry lives in the unit
+/// box — center (default ½, ½), size (default 1, 1), rotation in degrees counter-clockwise.
+fn gradient_shader(
+    gradient: &Gradient,
+    width: f32,
+    height: f32,
+    issues: &mut Vec<PaintIssue>,
+) -> Option<Shader<'static>> {
+    let kind = gradient.gradient_type?;
+    let opacity = unit(gradient.opacity.as_ref());
+    let mut stops: Vec<(f32, SkColor)> = gradient
+        .colors
+        .iter()
+        .flatten()
+        .filter_map(|stop| {
+            let color = resolved_color(stop.color.as_ref()?, issues)?;
+            let position = stop.position.as_ref().and_then(|p| p.value().copied()).unwrap_or(0.0);
+            Some((position.clamp(0.0, 1.0) as f32, with_opacity(color, opacity)))
+        })
+        .collect();
+    stops.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let stops: Vec<GradientStop> = stops.into_iter().map(|(p, c)| GradientStop::new(p, c)).collect();
+    let number = |v: Option<&VarOr<f64>>, default: f64| {
+        v.and_then(|v| v.value().copied()).filter(|v| v.is_finite()).unwrap_or(default) as f32
+    };
+    let center = gradient.center.as_ref();
+    let (cx, cy) = (number(center.and_then(|c| c.x.as_ref()), 0.5), number(center.and_then(|c| c.y.as_ref()), 0.5));
+    let size = gradient.size.as_ref();
+    let (sw, sh) =
+        (number(size.and_then(|s| s.width.as_ref()), 1.0), number(size.and_then(|s| s.height.as_ref()), 1.0));
+    let rotation = number(gradient.rotation.as_ref(), 0.0);
+    // Unit box → the node's pixels.
+    let to_box = Transform::from_scale(width.max(f32::EPSILON), height.max(f32::EPSILON));
+    match kind {
+        GradientType::Linear => {
+            // From center − e (position 0) to center + e (position 1), e = (0, −h/2) turned
+            // counter-clockwise by the rotation (y points down on screen).
+            let (sin, cos) = rotation.to_radians().sin_cos();
+            let (ex, ey) = (0.0, -sh / 2.0);
+            let e = (ex * cos + ey * sin, -ex * sin + ey * cos);
+            let start = Point::from_xy(cx - e.0, cy - e.1);
+            let end = Point::from_xy(cx + e.0, cy + e.1);
+            LinearGradient::new(start, end, stops, SpreadMode::Pad, to_box)
+        }
+        GradientType::Radial => {
+            // A circle of radius ½ around the center, stretched to the size's ellipse.
+            let transform = to_box
+                .pre_translate(cx, cy)
+                .pre_rotate(-rotation)
+                .pre_scale(sw.max(f32::EPSILON), sh.max(f32::EPSILON));
+            let origin = Point::from_xy(0.0, 0.0);
+            RadialGradient::new(origin, 0.0, origin, 0.5, stops, SpreadMode::Pad, transform)
+        }
+        GradientType::Angular => {
+            // A clockwise sweep starting up (−90° on screen), turned by the rotation.
+            let transform = Transform::from_translate(cx * width, cy * height).pre_rotate(-90.0 - rotation);
+            SweepGradient::new(Point::from_xy(0.0, 0.0), 0.0, 360.0, stops, SpreadMode::Pad, transform)
+        }
+    }
+}
+
+/// Where an image of `image_width` × `image_height` goes in a `width` × `height` box: the
+/// transform from image pixels to the box, and the part of the box it covers.
+pub(crate) fn image_placement(
+    mode: ImageMode,
+    image_width: f32,
+    image_height: f32,
+    width: f32,
+    height: f32,
+) -> (Transform, tiny_skia::Rect) {
+    let (sx, sy) = (width / image_width, height / image_height);
+    let full = tiny_skia::Rect::from_xywh(0.0, 0.0, width.max(f32::EPSILON), height.max(f32::EPSILON));
+    let full = full.unwrap_or_else(|| tiny_skia::Rect::from_xywh(0.0, 0.0, 1.0, 1.0).expect("unit rect"));
+    match mode {
+        ImageMode::Stretch => (Transform::from_scale(sx, sy), full),
+        ImageMode::Fill | ImageMode::Fit => {
+            let scale = if mode == ImageMode::Fill { sx.max(sy) } else { sx.min(sy) };
+            let (w, h) = (image_width * scale, image_height * scale);
+            let (x, y) = ((width - w) / 2.0, (height - h) / 2.0);
+            let covered = match mode {
+                ImageMode::Fill => full,
+                _ => tiny_skia::Rect::from_xywh(x, y, w.max(f32::EPSILON), h.max(f32::EPSILON)).unwrap_or(full),
+            };
+            (Transform::from_row(scale, 0.0, 0.0, scale, x, y), covered)
+        }
+    }
+}
+
+/// A pattern shader drawing `image` with `transform` (image pixels → box pixels).
+pub(crate) fn image_shader(image: &Arc<Pixmap>, transform: Transform, opacity: f32) -> Shader<'_> {
+    Pattern::new(image.as_ref().as_ref(), SpreadMode::Pad, FilterQuality::Bicubic, opacity, transform)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fit_and_fill_center_the_image() {
+        let (transform, covered) = image_placement(ImageMode::Fit, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((transform.sx, transform.ty), (0.5, 25.0));
+        assert_eq!((covered.top(), covered.height()), (25.0, 50.0));
+        let (transform, covered) = image_placement(ImageMode::Fill, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((transform.sx, transform.tx), (1.0, -50.0));
+        assert_eq!(covered.width(), 100.0);
+        let (transform, _) = image_placement(ImageMode::Stretch, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((transform.sx, transform.sy), (0.5, 1.0));
+    }
+
+    #[test]
+    fn keywords_and_unresolved_variables_paint_nothing_and_say_so() {
+        let mut issues = Vec::new();
+        let keyword = Fill::Solid(VarOr::Value(Color::parse("transparent").expect("keyword")));
+        assert!(paints(&[keyword], 10.0, 10.0, &mut issues).is_empty());
+        assert_eq!(issues, vec![PaintIssue::ColorKeyword("transparent".into())]);
+    }
+}

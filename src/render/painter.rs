@@ -1,0 +1,509 @@
+//! The painter: walks the laid-out Scene and paints each node (spec §4b): background blur, drop
+//! shadows, fills in list order, inner shadows, then — without clip — the stroke and the
+//! children on top, or — with clip — the children clipped to the shape and the stroke above
+//! them. Opacity and layer blur paint the node into a layer as big as what it covers.
+
+use std::collections::BTreeSet;
+use std::path::Path as FsPath;
+
+use tiny_skia::{
+    BlendMode, Color as SkColor, FillRule, LineCap, LineJoin, Paint as SkPaint, Path, Rect, Shader, Transform,
+};
+
+use super::effects::{background_blur, device_sigma, effects_of, inner_shadow, outer_shadow};
+use super::geometry::{Shape, shape_of};
+use super::images::ImageCache;
+use super::paint::{Paint, PaintIssue, any_visible, image_placement, image_shader, paints};
+use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
+use super::surface::{Surface, outset, transformed_bounds, union};
+use super::text::{annotation_path, icon, text_path};
+use crate::doc::values::{Fill, ImageMode};
+use crate::doc::{Key, NodeType, Props, Value};
+use crate::layout::{Layout, NodeBox};
+use crate::resolve::{Scene, SceneKey};
+use crate::text::{LUCIDE_STROKE_WIDTH, TextEngine};
+
+/// Colors of the canvas annotations: background and text.
+const NOTE_COLORS: [(NodeType, [u8; 4]); 3] = [
+    (NodeType::Note, [254, 243, 199, 255]),
+    (NodeType::Prompt, [224, 231, 255, 255]),
+    (NodeType::Context, [220, 252, 231, 255]),
+];
+const ANNOTATION_PADDING: f32 = 12.0;
+
+/// Walks and paints.
+pub(crate) struct Painter<'a> {
+    pub scene: &'a Scene,
+    pub layout: &'a Layout,
+    pub text: &'a mut TextEngine,
+    pub images: &'a mut ImageCache,
+    pub folder: Option<&'a FsPath>,
+    /// What could not be painted as written, once each.
+    pub warnings: BTreeSet<String>,
+}
+
+impl Painter<'_> {
+    /// Paints `key` and its subtree onto `surface`; `origin` is where its box goes in the
+    /// coordinates of `parent` (its x/y in the parent, or its canvas position for a target).
+    pub fn paint(&mut self, surface: &mut Surface, key: SceneKey, parent: Transform, origin: (f32, f32)) {
+        let Some(node_box) = self.layout.node_box(key) else { return };
+        let props = &self.scene.node(key).props;
+        let opacity =
+            props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0) as f32);
+        if opacity <= 0.0 {
+            return;
+        }
+        let transform = node_transform(props, node_box, parent, origin);
+        let effects = effects_of(props);
+        let single_paint = self.scene.children(key).all(|c| self.layout.node_box(c).is_none())
+            && effects.shadows.is_empty()
+            && effects.background_blur <= 0.0
+            && stroke_spec(props).is_none()
+            && fills(props).len() <= 1;
+        if effects.layer_blur <= 0.0 && (opacity >= 1.0 || single_paint) {
+            self.paint_content(surface, key, transform, node_box, opacity);
+            return;
+        }
+        let Some(bounds) = self.subtree_bounds(key, transform) else { return };
+        let Some(area) = surface.clip_area(bounds) else { return };
+        let Some(mut layer) = Surface::new(area) else { return };
+        self.paint_content(&mut layer, key, transform, node_box, 1.0);
+        if effects.layer_blur > 0.0 {
+            super::blur::blur(
+                &mut layer.pixmap,
+                device_sigma(effects.layer_blur, transform),
+                super::blur::Edges::Transparent,
+            );
+        }
+        surface.draw(&layer, opacity, BlendMode::SourceOver);
+    }
+
+    /// Paints the node itself and its children, with `alpha` applied to its paints.
+    fn paint_content(
+        &mut self,
+        surface: &mut Surface,
+        key: SceneKey,
+        transform: Transform,
+        node_box: NodeBox,
+        alpha: f32,
+    ) {
+        let node = self.scene.node(key);
+        let props = &node.props;
+        let node_type = node.node_type();
+        let (width, height) = (node_box.width, node_box.height);
+        let effects = effects_of(props);
+        let shape = shape_of(node_type, props, width, height);
+        let fills = fills(props);
+        if let Some(shape) = &shape {
+            if effects.background_blur > 0.0 {
+                background_blur(surface, shape, effects.background_blur, transform);
+            }
+            if any_visible(fills) {
+                for shadow in effects.shadows.iter().filter(|s| !s.inner) {
+                    outer_shadow(surface, shape, width, height, shadow, transform);
+                }
+            }
+        }
+        let mut issues = Vec::new();
+        let paints = paints(fills, width, height, &mut issues);
+        match node_type {
+            NodeType::Text => {
+                let shaped = self.layout.shaped_text(key).cloned();
+                if let Some(path) = shaped.and_then(|shaped| text_path(self.text, &shaped, props, width, height)) {
+                    self.fill(surface, &path, FillRule::Winding, &paints, transform, alpha, (width, height), &node.id);
+                }
+            }
+            NodeType::IconFont | NodeType::Icon => {
+                self.paint_icon(surface, props, &paints, transform, alpha, (width, height), &node.id)
+            }
+            NodeType::Note | NodeType::Prompt | NodeType::Context => {
+                self.paint_annotation(surface, node_type, props, shape.as_ref(), transform, alpha, (width, height));
+            }
+            NodeType::Ref => self.paint_unresolved(surface, shape.as_ref(), transform, &node.id),
+            _ => {
+                if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
+                    self.fill(
+                        surface,
+                        &shape.path,
+                        shape.fill_rule,
+                        &paints,
+                        transform,
+                        alpha,
+                        (width, height),
+                        &node.id,
+                    );
+                }
+            }
+        }
+        self.report(&node.id, issues);
+        if let Some(shape) = &shape {
+            for shadow in effects.shadows.iter().filter(|s| s.inner) {
+                inner_shadow(surface, shape, width, height, shadow, transform);
+            }
+        }
+        let clip = props.literal::<bool>(&Key::Clip) == Some(true);
+        match shape.as_ref().filter(|_| clip) {
+            Some(shape) => {
+                self.paint_children_clipped(surface, key, shape, transform, node_box);
+                self.paint_stroke(surface, props, shape, transform, alpha, (width, height), &node.id);
+            }
+            None => {
+                if let Some(shape) = &shape {
+                    self.paint_stroke(surface, props, shape, transform, alpha, (width, height), &node.id);
+                }
+                self.paint_children(surface, key, transform);
+            }
+        }
+    }
+
+    fn paint_children(&mut self, surface: &mut Surface, key: SceneKey, transform: Transform) {
+        let children: Vec<SceneKey> = self.scene.children(key).collect();
+        for child in children {
+            if let Some(child_box) = self.layout.node_box(child) {
+                self.paint(surface, child, transform, (child_box.x, child_box.y));
+            }
+        }
+    }
+
+    /// Paints the children inside the shape only. When everything lies well inside the shape
+    /// (the usual case), there is nothing to cut and no layer is made.
+    fn paint_children_clipped(
+        &mut self,
+        surface: &mut Surface,
+        key: SceneKey,
+        shape: &Shape,
+        transform: Transform,
+        node_box: NodeBox,
+    ) {
+        if self.fits_inside(key, shape, node_box) {
+            self.paint_children(surface, key, transform);
+            return;
+        }
+        let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+        let Some(area) = surface.clip_area(bounds) else { return };
+        let Some(mut layer) = Surface::new(area) else { return };
+        self.paint_children(&mut layer, key, transform);
+        if let Some(mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
+            layer.pixmap.apply_mask(&mask);
+        }
+        surface.draw(&layer, 1.0, BlendMode::SourceOver);
+    }
+
+    /// True when every descendant's box lies inside the shape's box, away from rounded
+    /// corners, and nothing is rotated or reaches out with effects or strokes.
+    fn fits_inside(&self, key: SceneKey, shape: &Shape, node_box: NodeBox) -> bool {
+        let Some(radii) = shape.radii else { return false };
+        let radius = radii.iter().copied().fold(0.0, f32::max);
+        let (left, top, right, bottom) = (node_box.left, node_box.top, node_box.right(), node_box.bottom());
+        self.scene.subtree(key).skip(1).all(|descendant| {
+            let Some(b) = self.layout.node_box(descendant) else { return true };
+            let props = &self.scene.node(descendant).props;
+            let plain = props.literal::<f64>(&Key::Rotation).is_none_or(|r| r == 0.0)
+                && effects_of(props).extent() <= 0.0
+                && stroke_spec(props).is_none_or(|s| s.outer_extent() <= 0.0);
+            let inside = b.left >= left && b.top >= top && b.right() <= right && b.bottom() <= bottom;
+            let clear_of_corners = radius <= 0.0
+                || (b.left >= left + radius && b.right() <= right - radius)
+                || (b.top >= top + radius && b.bottom() <= bottom - radius);
+            plain && inside && clear_of_corners
+        })
+    }
+
+    /// The device bounds of everything `key` paints, effects included; clipping frames end the
+    /// walk at their shape.
+    fn subtree_bounds(&self, key: SceneKey, transform: Transform) -> Option<Rect> {
+        let node_box = self.layout.node_box(key)?;
+        let props = &self.scene.node(key).props;
+        let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
+        let reach = effects_of(props).extent() + stroke_spec(props).map_or(0.0, |s| s.outer_extent()) + 2.0;
+        let mut bounds = transformed_bounds(outset(local, reach)?, transform)?;
+        if props.literal::<bool>(&Key::Clip) == Some(true) {
+            return Some(bounds);
+        }
+        for child in self.scene.children(key) {
+            let Some(child_box) = self.layout.node_box(child) else { continue };
+            let child_transform =
+                node_transform(&self.scene.node(child).props, child_box, transform, (child_box.x, child_box.y));
+            if let Some(child_bounds) = self.subtree_bounds(child, child_transform) {
+                bounds = union(bounds, child_bounds);
+            }
+        }
+        Some(bounds)
+    }
+
+    /// Fills `path` with each paint in order.
+    #[allow(clippy::too_many_arguments)]
+    fn fill(
+        &mut self,
+        surface: &mut Surface,
+        path: &Path,
+        fill_rule: FillRule,
+        paints: &[Paint],
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+        node: &str,
+    ) {
+        let local = surface.local(transform);
+        for paint in paints {
+            match paint {
+                Paint::Shader(shader, blend) => {
+                    let mut shader = shader.clone();
+                    shader.apply_opacity(alpha);
+                    let paint = sk_paint(shader, *blend);
+                    surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
+                }
+                Paint::Image { url, mode, opacity, blend } => match self.images.get(url, self.folder) {
+                    Ok(image) => {
+                        let (width, height) = size;
+                        let (placement, covered) =
+                            image_placement(*mode, image.width() as f32, image.height() as f32, width, height);
+                        let shader = image_shader(&image, placement, opacity * alpha);
+                        let paint = sk_paint(shader, *blend);
+                        if *mode == ImageMode::Fit {
+                            // Only where the image is: the rest of the shape stays as it was.
+                            let mask = surface.mask(path, fill_rule, transform);
+                            let rect = tiny_skia::PathBuilder::from_rect(covered);
+                            surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
+                        } else {
+                            surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
+                        }
+                    }
+                    Err(error) => {
+                        self.warnings.insert(format!("node '{node}': {error}"));
+                        self.paint_missing_image(surface, path, fill_rule, transform, size);
+                    }
+                },
+            }
+        }
+    }
+
+    /// A light box with an image icon where an image could not be drawn.
+    fn paint_missing_image(
+        &mut self,
+        surface: &mut Surface,
+        path: &Path,
+        fill_rule: FillRule,
+        transform: Transform,
+        size: (f32, f32),
+    ) {
+        let local = surface.local(transform);
+        let background =
+            SkPaint { shader: Shader::SolidColor(SkColor::from_rgba8(229, 231, 235, 255)), ..SkPaint::default() };
+        surface.pixmap.fill_path(path, &background, fill_rule, local, None);
+        let (width, height) = size;
+        let Some(drawing) = self.text.icon("lucide", "image-off", None) else { return };
+        let side = width.min(height) * 0.4;
+        let scale = side / drawing.view;
+        let placed = local.pre_translate((width - side) / 2.0, (height - side) / 2.0).pre_scale(scale, scale);
+        let ink = SkPaint {
+            shader: Shader::SolidColor(SkColor::from_rgba8(156, 163, 175, 255)),
+            anti_alias: true,
+            ..SkPaint::default()
+        };
+        if let Some(stroke) = &drawing.stroke {
+            surface.pixmap.stroke_path(stroke, &ink, &icon_stroke(), placed, None);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn paint_icon(
+        &mut self,
+        surface: &mut Surface,
+        props: &Props,
+        paints: &[Paint],
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+        node: &str,
+    ) {
+        let (width, height) = size;
+        let Some((drawing, placed)) = icon(self.text, props, width, height) else {
+            let name = props
+                .literal::<String>(&Key::IconFontName)
+                .or_else(|| props.literal::<String>(&Key::Icon))
+                .unwrap_or_default();
+            self.warnings.insert(format!(
+                "node '{node}': icon '{name}' is not in the bundled icon sets; a placeholder is drawn"
+            ));
+            if let Some(shape) = crate::geometry::rounded_rect(0.0, 0.0, width, height, [width.min(height) / 6.0; 4]) {
+                self.paint_dashed_outline(surface, &shape, transform);
+            }
+            return;
+        };
+        if let Some(fill) = &drawing.fill
+            && let Some(path) = fill.clone().transform(placed)
+        {
+            self.fill(surface, &path, FillRule::Winding, paints, transform, alpha, size, node);
+        }
+        if let Some(stroke) = &drawing.stroke {
+            // The stroke is computed in the icon's grid, then placed: its width scales with it.
+            let Some(outline) =
+                stroked(stroke, &icon_stroke(), transform.pre_concat(placed)).and_then(|p| p.transform(placed))
+            else {
+                return;
+            };
+            self.fill(surface, &outline, FillRule::Winding, paints, transform, alpha, size, node);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn paint_annotation(
+        &mut self,
+        surface: &mut Surface,
+        node_type: NodeType,
+        props: &Props,
+        shape: Option<&Shape>,
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+    ) {
+        let (width, height) = size;
+        let local = surface.local(transform);
+        let color = NOTE_COLORS.iter().find(|(t, _)| *t == node_type).map_or([254, 243, 199, 255], |(_, c)| *c);
+        let background = SkColor::from_rgba8(color[0], color[1], color[2], (f32::from(color[3]) * alpha) as u8);
+        if let Some(shape) = shape {
+            let paint = SkPaint { shader: Shader::SolidColor(background), anti_alias: true, ..SkPaint::default() };
+            surface.pixmap.fill_path(&shape.path, &paint, shape.fill_rule, local, None);
+        }
+        if let Some(path) = annotation_path(self.text, props, width, height, ANNOTATION_PADDING) {
+            let ink = SkPaint {
+                shader: Shader::SolidColor(SkColor::from_rgba8(31, 41, 55, (255.0 * alpha) as u8)),
+                anti_alias: true,
+                ..SkPaint::default()
+            };
+            surface.pixmap.fill_path(&path, &ink, FillRule::Winding, local, None);
+        }
+    }
+
+    /// An instance whose component is missing: a dashed red outline where it would be.
+    fn paint_unresolved(&mut self, surface: &mut Surface, shape: Option<&Shape>, transform: Transform, node: &str) {
+        self.warnings.insert(format!("node '{node}': its component could not be resolved; a dashed outline is drawn"));
+        if let Some(shape) = shape {
+            self.paint_dashed_outline(surface, &shape.path, transform);
+        }
+    }
+
+    fn paint_dashed_outline(&mut self, surface: &mut Surface, path: &Path, transform: Transform) {
+        let red = SkPaint {
+            shader: Shader::SolidColor(SkColor::from_rgba8(220, 38, 38, 255)),
+            anti_alias: true,
+            ..SkPaint::default()
+        };
+        let stroke = tiny_skia::Stroke {
+            width: 1.0,
+            dash: tiny_skia::StrokeDash::new(vec![4.0, 3.0], 0.0),
+            ..tiny_skia::Stroke::default()
+        };
+        surface.pixmap.stroke_path(path, &red, &stroke, surface.local(transform), None);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn paint_stroke(
+        &mut self,
+        surface: &mut Surface,
+        props: &Props,
+        shape: &Shape,
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+        node: &str,
+    ) {
+        let Some(spec) = stroke_spec(props) else { return };
+        let (width, height) = size;
+        let mut issues = Vec::new();
+        let paints = paints(&spec.fills, width, height, &mut issues);
+        self.report(node, issues);
+        match stroke_outline(shape, &spec, width, height) {
+            None => {}
+            Some(StrokeOutline::Ring(ring)) => {
+                self.fill(surface, &ring, FillRule::EvenOdd, &paints, transform, alpha, size, node)
+            }
+            Some(StrokeOutline::Cut { width: stroke_width, keep }) => {
+                let Some(outline) = stroked(&shape.path, &spec.tiny_stroke(stroke_width), transform) else { return };
+                if keep == Keep::All {
+                    self.fill(surface, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
+                    return;
+                }
+                let Some(bounds) = transformed_bounds(outline.bounds(), transform) else { return };
+                let Some(area) = surface.clip_area(bounds) else { return };
+                let Some(mut layer) = Surface::new(area) else { return };
+                self.fill(&mut layer, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
+                if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
+                    if keep == Keep::Outside {
+                        mask.invert();
+                    }
+                    layer.pixmap.apply_mask(&mask);
+                }
+                surface.draw(&layer, 1.0, BlendMode::SourceOver);
+            }
+        }
+    }
+
+    fn report(&mut self, node: &str, issues: Vec<PaintIssue>) {
+        for issue in issues {
+            self.warnings.insert(match issue {
+                PaintIssue::ColorKeyword(word) => format!(
+                    "node '{node}': '{word}' is not a color and paints nothing (use a #RRGGBBAA color with alpha 00)"
+                ),
+                PaintIssue::Unresolved(name) => {
+                    format!("node '{node}': variable '{name}' has no value here and paints nothing")
+                }
+            });
+        }
+    }
+}
+
+/// A paint with anti-aliasing. Blend modes other than source-over run in tiny-skia's
+/// floating-point pipeline: its 16-bit one overflows on some of them (overlay).
+fn sk_paint(shader: Shader<'_>, blend_mode: BlendMode) -> SkPaint<'_> {
+    let force_hq_pipeline = blend_mode != BlendMode::SourceOver;
+    SkPaint { shader, blend_mode, anti_alias: true, force_hq_pipeline, ..SkPaint::default() }
+}
+
+/// The outline of `path` stroked with `stroke` (dashes first), flattened finely enough for
+/// `transform` (local → device) to keep curves smooth when scaled up.
+fn stroked(path: &Path, stroke: &tiny_skia::Stroke, transform: Transform) -> Option<Path> {
+    let (sx, sy) = transform.get_scale();
+    let resolution = (sx * sy).abs().sqrt().max(0.01);
+    match &stroke.dash {
+        Some(dash) => path.dash(dash, resolution)?.stroke(stroke, resolution),
+        None => path.stroke(stroke, resolution),
+    }
+}
+
+/// lucide's stroke: 2 units wide, round ends and joins.
+fn icon_stroke() -> tiny_skia::Stroke {
+    tiny_skia::Stroke {
+        width: LUCIDE_STROKE_WIDTH,
+        line_cap: LineCap::Round,
+        line_join: LineJoin::Round,
+        ..tiny_skia::Stroke::default()
+    }
+}
+
+/// A node's fills, in paint order.
+fn fills(props: &Props) -> &[Fill] {
+    match props.get(&Key::Fill) {
+        Some(Value::Fills(fills)) => fills.as_slice(),
+        _ => &[],
+    }
+}
+
+/// Where a node's own coordinates go: moved to `origin` in its parent, turned
+/// counter-clockwise by `rotation` around its top-left corner, mirrored inside its box first.
+pub(crate) fn node_transform(props: &Props, node_box: NodeBox, parent: Transform, origin: (f32, f32)) -> Transform {
+    let mut transform = parent.pre_translate(origin.0, origin.1);
+    let rotation = props.literal::<f64>(&Key::Rotation).filter(|r| r.is_finite()).unwrap_or(0.0) as f32;
+    if rotation != 0.0 {
+        // Counter-clockwise on a screen whose y axis points down.
+        transform = transform.pre_rotate(-rotation);
+    }
+    if props.literal::<bool>(&Key::FlipX) == Some(true) {
+        transform = transform.pre_translate(node_box.width, 0.0).pre_scale(-1.0, 1.0);
+    }
+    if props.literal::<bool>(&Key::FlipY) == Some(true) {
+        transform = transform.pre_translate(0.0, node_box.height).pre_scale(1.0, -1.0);
+    }
+    transform
+}
