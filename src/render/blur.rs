@@ -22,30 +22,15 @@ pub(crate) fn blur(pixmap: &mut Pixmap, sigma: f32, edges: Edges) {
     let radii = box_radii(sigma);
     let data = pixmap.data_mut();
     let mut line = Vec::new();
-    let mut out = Vec::new();
-    for y in 0..height {
-        let row = &mut data[y * width * 4..(y + 1) * width * 4];
+    for row in data.chunks_exact_mut(width * 4) {
         for radius in radii {
-            line.clear();
-            line.extend_from_slice(row);
-            box_pass(&line, &mut out, width, 4, radius, edges);
-            row.copy_from_slice(&out);
+            horizontal_pass(row, &mut line, radius, edges);
         }
     }
-    let mut column = vec![0u8; height * 4];
-    for x in 0..width {
-        for y in 0..height {
-            column[y * 4..y * 4 + 4].copy_from_slice(&data[(y * width + x) * 4..(y * width + x) * 4 + 4]);
-        }
-        for radius in radii {
-            line.clear();
-            line.extend_from_slice(&column);
-            box_pass(&line, &mut out, height, 4, radius, edges);
-            column.copy_from_slice(&out);
-        }
-        for y in 0..height {
-            data[(y * width + x) * 4..(y * width + x) * 4 + 4].copy_from_slice(&column[y * 4..y * 4 + 4]);
-        }
+    let mut sums = vec![0u32; width * 4];
+    let mut column_copy = Vec::new();
+    for radius in radii {
+        vertical_pass(data, width, height, radius, edges, &mut sums, &mut column_copy);
     }
 }
 
@@ -64,29 +49,116 @@ fn box_radii(sigma: f32) -> [usize; 3] {
     [0, 1, 2].map(|i| ((size(i) - 1) / 2).max(0) as usize)
 }
 
-/// One box blur of `count` pixels of `channels` bytes from `input` into `output`.
-fn box_pass(input: &[u8], output: &mut Vec<u8>, count: usize, channels: usize, radius: usize, edges: Edges) {
-    output.clear();
-    output.resize(input.len(), 0);
-    if radius == 0 || count == 0 {
-        output.copy_from_slice(input);
+/// Division by the window size as a multiplication: a division per channel and pixel would
+/// cost more than the rest of the blur.
+struct Average {
+    reciprocal: u32,
+}
+
+impl Average {
+    fn new(window: usize) -> Average {
+        Average { reciprocal: (1 << 16) / window as u32 }
+    }
+
+    /// The rounded mean of a sum of `window` bytes.
+    fn of(&self, sum: u32) -> u8 {
+        ((sum * self.reciprocal + (1 << 15)) >> 16).min(255) as u8
+    }
+}
+
+/// One box blur along a row of RGBA pixels, in place. `padded` is scratch space: the row with
+/// `radius` pixels of edge (transparent or repeated) on each side, so the sliding sum needs no
+/// bounds checks.
+fn horizontal_pass(row: &mut [u8], padded: &mut Vec<u8>, radius: usize, edges: Edges) {
+    if radius == 0 || row.is_empty() {
         return;
     }
-    let window = (2 * radius + 1) as u32;
-    let sample = |i: isize, c: usize| -> u32 {
-        let index = match edges {
-            Edges::Transparent if i < 0 || i >= count as isize => return 0,
-            Edges::Transparent => i as usize,
-            Edges::Extend => i.clamp(0, count as isize - 1) as usize,
-        };
-        u32::from(input[index * channels + c])
+    let count = row.len() / 4;
+    padded.clear();
+    let (first, last) = (
+        [row[0], row[1], row[2], row[3]],
+        [row[row.len() - 4], row[row.len() - 3], row[row.len() - 2], row[row.len() - 1]],
+    );
+    let (before, after) = match edges {
+        Edges::Transparent => ([0; 4], [0; 4]),
+        Edges::Extend => (first, last),
     };
-    for c in 0..channels {
-        let mut sum: u32 = (-(radius as isize)..=radius as isize).map(|i| sample(i, c)).sum();
-        for i in 0..count {
-            output[i * channels + c] = ((sum + window / 2) / window) as u8;
-            let (leaving, entering) = (i as isize - radius as isize, i as isize + radius as isize + 1);
-            sum = sum + sample(entering, c) - sample(leaving, c);
+    for _ in 0..=radius {
+        padded.extend_from_slice(&before);
+    }
+    padded.extend_from_slice(row);
+    for _ in 0..=radius {
+        padded.extend_from_slice(&after);
+    }
+    let average = Average::new(2 * radius + 1);
+    let mut sum = [0u32; 4];
+    // The window of pixel 0 covers padded pixels 1 ..= 2 radius + 1.
+    for pixel in padded[4..(2 * radius + 2) * 4].chunks_exact(4) {
+        for c in 0..4 {
+            sum[c] += u32::from(pixel[c]);
+        }
+    }
+    for i in 0..count {
+        for c in 0..4 {
+            row[i * 4 + c] = average.of(sum[c]);
+            let entering = padded[(i + 2 * radius + 2) * 4 + c];
+            let leaving = padded[(i + 1) * 4 + c];
+            sum[c] = sum[c] + u32::from(entering) - u32::from(leaving);
+        }
+    }
+}
+
+/// One box blur down every column at once, in place: a running sum per column and channel
+/// while walking the rows, so memory is read in order.
+fn vertical_pass(
+    data: &mut [u8],
+    width: usize,
+    height: usize,
+    radius: usize,
+    edges: Edges,
+    sums: &mut [u32],
+    original: &mut Vec<u8>,
+) {
+    if radius == 0 || height == 0 {
+        return;
+    }
+    let stride = width * 4;
+    original.clear();
+    original.extend_from_slice(data);
+    let average = Average::new(2 * radius + 1);
+    // The row at `y`, with rows beyond the edges transparent or repeated.
+    let row = |y: isize| -> Option<&[u8]> {
+        match edges {
+            Edges::Transparent if y < 0 || y >= height as isize => None,
+            _ => {
+                let y = y.clamp(0, height as isize - 1) as usize;
+                Some(&original[y * stride..(y + 1) * stride])
+            }
+        }
+    };
+    sums.fill(0);
+    for y in -(radius as isize)..=radius as isize {
+        if let Some(values) = row(y) {
+            for (sum, value) in sums.iter_mut().zip(values) {
+                *sum += u32::from(*value);
+            }
+        }
+    }
+    for y in 0..height {
+        let out = &mut data[y * stride..(y + 1) * stride];
+        for (value, sum) in out.iter_mut().zip(sums.iter()) {
+            *value = average.of(*sum);
+        }
+        let (entering, leaving) = (y as isize + radius as isize + 1, y as isize - radius as isize);
+        if let Some(values) = row(entering) {
+            for (sum, value) in sums.iter_mut().zip(values) {
+                *sum += u32::from(*value);
+            }
+        }
+        if let Some(values) = row(leaving) {
+            for (sum, value) in sums.iter_mut().zip(values) {
+                *sum -= u32::from(*value);
+            }
         }
     }
 }

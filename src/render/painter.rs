@@ -247,9 +247,26 @@ impl Painter<'_> {
         let local = surface.local(transform);
         for paint in paints {
             match paint {
-                Paint::Shader(shader, blend) => {
+                Paint::Shader(shader, blend, ramp) => {
+                    let rect = axis_aligned_rect(path, local);
+                    // Linear gradients on whole-pixel rectangles (backgrounds) fill from a table.
+                    if let (Some(ramp), Some(rect), BlendMode::SourceOver) = (ramp, rect, blend)
+                        && let Some(area) = whole_pixels(rect)
+                        && let Some(whole) =
+                            tiny_skia::IntRect::from_xywh(0, 0, surface.pixmap.width(), surface.pixmap.height())
+                        && let Some(area) = super::surface::intersect(area, whole)
+                    {
+                        super::paint::fill_rect_linear(&mut surface.pixmap, area, ramp, local, alpha);
+                        continue;
+                    }
                     let mut shader = shader.clone();
                     shader.apply_opacity(alpha);
+                    // Axis-aligned rectangles (most backgrounds) skip the path scan converter.
+                    if let Some(rect) = rect {
+                        shader.transform(local);
+                        surface.pixmap.fill_rect(rect, &sk_paint(shader, *blend), Transform::identity(), None);
+                        continue;
+                    }
                     let paint = sk_paint(shader, *blend);
                     surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
                 }
@@ -452,6 +469,44 @@ impl Painter<'_> {
             });
         }
     }
+}
+
+/// The device rectangle `path` covers under `transform` when it is a plain rectangle and the
+/// transform only scales and moves it.
+fn axis_aligned_rect(path: &Path, transform: Transform) -> Option<Rect> {
+    use tiny_skia::PathSegment::{Close, LineTo, MoveTo};
+    if transform.has_skew() || path.len() != 5 {
+        return None;
+    }
+    let mut corners = [tiny_skia::Point::zero(); 4];
+    for (index, segment) in path.segments().enumerate() {
+        match (index, segment) {
+            (0, MoveTo(p)) | (1..=3, LineTo(p)) => corners[index] = p,
+            (4, Close) => {}
+            _ => return None,
+        }
+    }
+    let [a, b, c, d] = corners;
+    let aligned = (a.y == b.y && b.x == c.x && c.y == d.y && d.x == a.x)
+        || (a.x == b.x && b.y == c.y && c.x == d.x && d.y == a.y);
+    if !aligned {
+        return None;
+    }
+    transformed_bounds(path.bounds(), transform)
+}
+
+/// The pixels `rect` covers exactly, when its edges lie on pixel boundaries.
+fn whole_pixels(rect: Rect) -> Option<tiny_skia::IntRect> {
+    let near = |v: f32| (v - v.round()).abs() < 0.01;
+    if !(near(rect.left()) && near(rect.top()) && near(rect.right()) && near(rect.bottom())) {
+        return None;
+    }
+    tiny_skia::IntRect::from_ltrb(
+        rect.left().round() as i32,
+        rect.top().round() as i32,
+        rect.right().round() as i32,
+        rect.bottom().round() as i32,
+    )
 }
 
 /// A paint with anti-aliasing. Blend modes other than source-over run in tiny-skia's

@@ -5,16 +5,24 @@ use tiny_skia::Pixmap;
 
 /// The pixmap as PNG bytes.
 pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
-    let mut rgba = Vec::with_capacity(pixmap.data().len());
-    for pixel in pixmap.pixels() {
-        let c = pixel.demultiply();
-        rgba.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+    let mut rgba = pixmap.data().to_vec();
+    for pixel in rgba.chunks_exact_mut(4) {
+        let alpha = u32::from(pixel[3]);
+        // Opaque and fully transparent pixels are the same premultiplied or not.
+        if alpha != 255 && alpha != 0 {
+            for channel in &mut pixel[..3] {
+                *channel = ((u32::from(*channel) * 255 + alpha / 2) / alpha).min(255) as u8;
+            }
+        }
     }
     let mut bytes = Vec::with_capacity(rgba.len() / 4);
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::Fast);
+    // The Sub filter alone compresses designs (flat areas, gradients) better than adaptive
+    // filtering at a third of its time.
+    encoder.set_filter(png::Filter::Sub);
     // Writing to memory cannot fail but for a size png refuses, which a Pixmap cannot have.
     if let Ok(mut writer) = encoder.write_header() {
         let _ = writer.write_image_data(&rgba);
