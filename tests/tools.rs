@@ -471,3 +471,51 @@ fn copies_of_hugging_frames_are_placed_by_their_laid_out_size() {
     // The card is 114 px tall though its height is fit_content: the copy goes below that.
     assert_eq!((copy["nodes"][0]["x"].clone(), copy["nodes"][0]["y"].clone()), (json!(100), json!(50 + 114 + 40)));
 }
+
+// get_screenshot ------------------------------------------------------------------------------
+
+fn decode_png(answer: &Value) -> (u32, u32, Vec<u8>) {
+    use base64::Engine as _;
+    assert_eq!(answer["mimeType"], "image/png");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(answer["data"].as_str().unwrap()).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buffer).unwrap();
+    (info.width, info.height, buffer)
+}
+
+#[test]
+fn screenshots_are_pngs_of_the_node() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("shot.pen"),
+        r##"{"version": "2.10", "children": [
+          {"type": "frame", "id": "card", "x": 40, "y": 30, "width": 200, "height": 100, "fill": "#FF0000", "layout": "none", "children": [
+            {"type": "rectangle", "id": "dot", "x": 150, "y": 50, "width": 50, "height": 50, "fill": "#0000FF"}]},
+          {"type": "frame", "id": "wide", "x": 0, "y": 500, "width": 4000, "height": 100, "fill": "#00FF00"}]}"##,
+    )
+    .unwrap();
+    let shot = s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card"}));
+    assert_eq!(
+        (shot["width"].clone(), shot["height"].clone(), shot["scale"].clone()),
+        (json!(200), json!(100), json!(1.0))
+    );
+    let (width, height, pixels) = decode_png(&shot);
+    assert_eq!((width, height), (200, 100));
+    let pixel = |x: usize, y: usize| &pixels[(y * 200 + x) * 4..(y * 200 + x) * 4 + 4];
+    assert_eq!(pixel(10, 10), [255, 0, 0, 255]);
+    assert_eq!(pixel(190, 90), [0, 0, 255, 255]);
+    // The canvas is 4000 px wide: the long edge comes down to 1568 px.
+    let canvas = s.ok("get_screenshot", json!({"filePath": "shot.pen"}));
+    assert_eq!(canvas["width"], json!(1568));
+    let twice = s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card", "scale": 2}));
+    assert_eq!(twice["width"], json!(400));
+    assert_eq!(
+        s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card"}))["data"],
+        shot["data"],
+        "the same bytes every time"
+    );
+    assert!(s.err("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "nope"})).message.contains("not found"));
+    assert!(s.err("get_screenshot", json!({"filePath": "shot.pen", "scale": -1})).message.contains("scale"));
+}

@@ -7,6 +7,7 @@ mod design;
 mod editor;
 mod layout;
 mod properties;
+mod screenshot;
 mod summary;
 mod variables;
 pub mod workspace;
@@ -25,6 +26,7 @@ pub use layout::{
 pub use properties::{
     ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
 };
+pub use screenshot::{DEFAULT_LONG_EDGE, MAX_SCREENSHOT_BYTES, Screenshot, ScreenshotArgs, get_screenshot};
 pub use variables::{FileArgs, SetArgs, VariablesAnswer, get_variables, set_variables};
 pub use workspace::{FileImports, OpenDocument, Workspace};
 
@@ -95,6 +97,7 @@ pub const TOOLS: &[&str] = &[
     "replace_all_matching_properties",
     "snapshot_layout",
     "find_empty_space_on_canvas",
+    "get_screenshot",
 ];
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
@@ -120,6 +123,7 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         }
         "snapshot_layout" => answer(snapshot_layout(workspace, parse(name, arguments)?)),
         "find_empty_space_on_canvas" => answer(find_empty_space_on_canvas(workspace, parse(name, arguments)?)),
+        "get_screenshot" => answer(get_screenshot(workspace, parse(name, arguments)?)),
         _ => {
             let hint = crate::doc::suggest(name, TOOLS)
                 .map_or_else(|| format!("the tools are: {}", TOOLS.join(", ")), |s| format!("did you mean {s}?"));

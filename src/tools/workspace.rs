@@ -10,6 +10,7 @@ use crate::doc::Document;
 use crate::doc::io::{read_file, save_file};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
+use crate::render::ImageCache;
 use crate::resolve::{Library, Scene, SceneOptions, update_scene};
 use crate::text::{FontBook, FontOptions, TextEngine};
 
@@ -51,6 +52,8 @@ struct Caches {
     layout: Option<(u64, Arc<Layout>)>,
     /// Shapes text for layout; created on first use.
     text: Option<TextEngine>,
+    /// Decoded image fills.
+    images: ImageCache,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -281,6 +284,14 @@ impl OpenDocument {
             self.caches.text = None;
         }
         self.caches.text.get_or_insert_with(|| TextEngine::new(book))
+    }
+
+    /// The text engine the layout was made with and the image cache, for rendering.
+    pub fn render_resources(&mut self, fonts: FontOptions) -> (&mut TextEngine, &mut ImageCache) {
+        self.text_engine(fonts);
+        let Caches { text, images, .. } = &mut self.caches;
+        let text = text.get_or_insert_with(|| TextEngine::new(FontBook::new(fonts)));
+        (text, images)
     }
 
     /// Takes the text engine out, to use it while the document is borrowed; give it back with

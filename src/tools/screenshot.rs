@@ -1,0 +1,95 @@
+//! get_screenshot: a PNG of a node (or the whole canvas), small enough for a model to look at.
+
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use super::ToolError;
+use super::workspace::Workspace;
+use crate::render::{RenderOptions, RenderTarget, encode_png, render, target_bounds};
+
+/// Longest side of a screenshot when no scale is given, in pixels.
+pub const DEFAULT_LONG_EDGE: f32 = 1568.0;
+
+/// Largest screenshot answered; larger ones are rendered again at a smaller scale.
+pub const MAX_SCREENSHOT_BYTES: usize = 4 * 1024 * 1024;
+
+/// get_screenshot's arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ScreenshotArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// The node to show (the whole canvas when absent).
+    pub node_id: Option<String>,
+    /// Device pixels per canvas pixel; by default the long edge is at most 1568 px.
+    pub scale: Option<f32>,
+}
+
+/// A rendered PNG.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Screenshot {
+    /// Always `image/png`.
+    pub mime_type: &'static str,
+    /// The PNG, base64-encoded.
+    pub data: String,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Device pixels per canvas pixel used.
+    pub scale: f32,
+    /// What could not be drawn as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Screenshot {
+    /// The PNG bytes.
+    pub fn png(&self) -> Vec<u8> {
+        base64::engine::general_purpose::STANDARD.decode(&self.data).unwrap_or_default()
+    }
+}
+
+/// Renders a node (or the canvas) to PNG.
+pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
+    let fonts = workspace.fonts;
+    let (open, _) = workspace.document(args.file_path.as_deref())?;
+    let (scene, layout) = open.layout(fonts);
+    let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
+        None => RenderTarget::Canvas,
+        Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
+            ToolError::new(format!("Node '{id}' not found"))
+                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
+        })?),
+    };
+    let bounds = target_bounds(&scene, &layout, target).map_err(|e| ToolError::new(e.to_string()))?;
+    let long_edge = bounds.width().max(bounds.height()).max(1.0);
+    let mut scale = match args.scale {
+        Some(scale) if scale.is_finite() && scale > 0.0 => scale,
+        Some(scale) => return Err(ToolError::new(format!("scale must be a number above 0; got {scale}"))),
+        None => (DEFAULT_LONG_EDGE / long_edge).min(1.0),
+    };
+    let folder = open.folder().to_owned();
+    loop {
+        let options = RenderOptions { scale, background: None, folder: Some(folder.clone()) };
+        let (text, images) = open.render_resources(fonts);
+        let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
+            ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
+        })?;
+        let png = encode_png(&rendered.pixmap);
+        // A picture too heavy to send is shown smaller rather than refused.
+        if png.len() > MAX_SCREENSHOT_BYTES && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
+            scale *= 0.7;
+            continue;
+        }
+        return Ok(Screenshot {
+            mime_type: "image/png",
+            data: base64::engine::general_purpose::STANDARD.encode(&png),
+            width: rendered.pixmap.width(),
+            height: rendered.pixmap.height(),
+            scale,
+            warnings: rendered.warnings,
+        });
+    }
+}
