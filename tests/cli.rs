@@ -261,3 +261,123 @@ fn layout_problems_fail_like_a_linter() {
     assert_eq!(missing.status.code(), Some(1));
     assert!(stdout(&missing).contains("cannot read"), "{}", stdout(&missing));
 }
+
+fn png_size(path: &Path) -> (u32, u32, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(fs::File::open(path).expect("png written")));
+    let mut reader = decoder.read_info().expect("a png");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    pixels.truncate(info.buffer_size());
+    (info.width, info.height, pixels)
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots/documents/showcase.pen")
+}
+
+#[test]
+fn render_draws_the_canvas_and_the_same_bytes_every_time() {
+    let folder = tempfile::tempdir().unwrap();
+    let first = folder.path().join("first.png");
+    let second = folder.path().join("second.png");
+    for out in [&first, &second] {
+        let output = nib(&["render", sample().to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        assert!(stdout(&output).contains("(1200 × 800)"), "{}", stdout(&output));
+    }
+    assert_eq!(fs::read(&first).unwrap(), fs::read(&second).unwrap(), "rendering is deterministic");
+    let (width, height, _) = png_size(&first);
+    assert_eq!((width, height), (1200, 800));
+}
+
+#[test]
+fn render_scales_and_fills_the_background() {
+    let folder = tempfile::tempdir().unwrap();
+    let document = folder.path().join("dot.pen");
+    fs::write(
+        &document,
+        r##"{"version": "2.10", "children": [
+  {"type": "ellipse", "id": "dot", "x": 10, "y": 10, "width": 20, "height": 20, "fill": "#ff0000"}
+]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("dot.png");
+    let output = nib(&[
+        "render",
+        document.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--scale",
+        "2",
+        "--background",
+        "#0000ff",
+    ]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let (width, height, pixels) = png_size(&out);
+    assert_eq!((width, height), (40, 40), "the canvas is the ellipse's box, doubled");
+    let pixel = |x: u32, y: u32| &pixels[((y * width + x) * 4) as usize..][..4];
+    assert_eq!(pixel(20, 20), [255, 0, 0, 255], "the centre is the fill");
+    assert_eq!(pixel(0, 0), [0, 0, 255, 255], "the corner outside the circle is the background");
+}
+
+#[test]
+fn render_one_node_or_every_frame_into_a_folder() {
+    let path = fixture("Pregum__pencil_viewer__public__samples__dashboard.pen");
+    let folder = tempfile::tempdir().unwrap();
+    let sidebar = folder.path().join("sidebar.png");
+    let output = nib(&["render", path.to_str().unwrap(), "--node", "sidebar", "-o", sidebar.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(png_size(&sidebar).0, 240, "the sidebar is 240 wide");
+
+    let frames = folder.path().join("frames");
+    let path = fixture("LIU9293__cirrus__design.pen");
+    let output = nib(&["render", path.to_str().unwrap(), "--all", "-o", frames.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let mut written: Vec<String> =
+        fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    written.sort();
+    assert_eq!(written.len(), 30, "{written:?}");
+    assert!(written[0].starts_with("01-") && written[0].ends_with(".png"), "{written:?}");
+    assert_eq!(stdout(&output).lines().count(), 30, "one line per frame");
+    for name in &written {
+        let (width, height, _) = png_size(&frames.join(name));
+        assert!(width > 0 && height > 0);
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("warning: node 'RkiTy': icon 'github' is not in the bundled icon sets"), "{stderr}");
+}
+
+#[test]
+fn render_reports_what_it_cannot_draw() {
+    let folder = tempfile::tempdir().unwrap();
+    let document = folder.path().join("photo.pen");
+    fs::write(
+        &document,
+        r##"{"version": "2.10", "children": [
+  {"type": "rectangle", "id": "photo", "width": 64, "height": 48,
+   "fill": {"type": "image", "url": "./images/missing.png", "mode": "fill"}}
+]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("photo.png");
+    let output = nib(&["render", document.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(output.status.success(), "a missing image is a warning, not a failure");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("warning: node 'photo'") && stderr.contains("missing.png"), "{stderr}");
+    assert_eq!(png_size(&out).0, 64);
+
+    let unknown = nib(&["render", document.to_str().unwrap(), "--node", "nope", "-o", out.to_str().unwrap()]);
+    assert_eq!(unknown.status.code(), Some(1));
+    assert!(stdout(&unknown).contains("node 'nope' not found"), "{}", stdout(&unknown));
+    assert!(stdout(&unknown).contains("hint:"), "{}", stdout(&unknown));
+
+    let broken = folder.path().join("broken.pen");
+    fs::write(&broken, "{\"version\": \"2.10\", \"children\": [").unwrap();
+    let output = nib(&["render", broken.to_str().unwrap(), "-o", folder.path().join("b.png").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stdout(&output).contains("broken.pen:1:"), "{}", stdout(&output));
+    assert!(!folder.path().join("b.png").exists(), "nothing is written for a file that does not load");
+
+    let bad_scale = nib(&["render", document.to_str().unwrap(), "--scale", "0"]);
+    assert_eq!(bad_scale.status.code(), Some(2));
+}

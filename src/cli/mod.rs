@@ -71,7 +71,7 @@ enum Command {
         #[arg(long, conflicts_with = "nodes")]
         all: bool,
         /// Device pixels per canvas pixel.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
         scale: f32,
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default).
         #[arg(long, value_parser = render::parse_background)]
