@@ -114,22 +114,12 @@ impl OutlinePen for PathPen {
 
 #[cfg(test)]
 mod tests {
-    use crate::doc::values::{TextAlign, TextAlignVertical};
     use crate::text::{FontBook, FontOptions, TextEngine, TextStyle};
 
     #[test]
     fn glyphs_have_outlines_in_em_units() {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
-        let style = TextStyle {
-            family: "Inter".into(),
-            size: 100.0,
-            weight: 400,
-            italic: false,
-            letter_spacing: 0.0,
-            line_height: 0.0,
-            align: TextAlign::Left,
-            vertical_align: TextAlignVertical::Top,
-        };
+        let style = TextStyle { family: "Inter".into(), size: 100.0, ..TextStyle::of(&crate::doc::Props::default()) };
         let shaped = engine.shape("H ", &style, None);
         let h = shaped.lines[0].glyphs[0];
         let outline = engine.glyph_outline(h.font, h.glyph, 400);
