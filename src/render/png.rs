@@ -1,21 +1,13 @@
 //! PNG encoding with the `png` crate's fast compression: straight (not premultiplied) RGBA,
 //! 8 bits a channel, always the same settings, so the same pixels give the same bytes.
 
+use std::io::Write;
+
 use tiny_skia::Pixmap;
 
 /// The pixmap as PNG bytes.
 pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
-    let mut rgba = pixmap.data().to_vec();
-    for pixel in rgba.chunks_exact_mut(4) {
-        let alpha = u32::from(pixel[3]);
-        // Opaque and fully transparent pixels are the same premultiplied or not.
-        if alpha != 255 && alpha != 0 {
-            for channel in &mut pixel[..3] {
-                *channel = ((u32::from(*channel) * 255 + alpha / 2) / alpha).min(255) as u8;
-            }
-        }
-    }
-    let mut bytes = Vec::with_capacity(rgba.len() / 4);
+    let mut bytes = Vec::with_capacity(pixmap.data().len() / 4);
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
@@ -23,11 +15,41 @@ pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
     // The Sub filter alone compresses designs (flat areas, gradients) better than adaptive
     // filtering at a third of its time.
     encoder.set_filter(png::Filter::Sub);
-    // Writing to memory cannot fail but for a size png refuses, which a Pixmap cannot have.
-    if let Ok(mut writer) = encoder.write_header() {
-        let _ = writer.write_image_data(&rgba);
-    }
+    // Opaque and fully transparent pixels are the same premultiplied or not: an image made only
+    // of those (any render over a background) is written as it is. Otherwise rows are
+    // demultiplied one at a time into a small buffer and streamed to the encoder, so a large
+    // image is never copied whole. Writing to memory cannot fail but for a size png refuses,
+    // which a Pixmap cannot have.
+    let data = pixmap.data();
+    let straight = data.chunks_exact(4).all(|pixel| pixel[3] == 255 || pixel[3] == 0);
+    let row_bytes = pixmap.width() as usize * 4;
+    let written = encoder.write_header().and_then(|mut writer| {
+        if straight {
+            return writer.write_image_data(data);
+        }
+        let mut stream = writer.stream_writer_with_size(1 << 16)?;
+        let mut row = vec![0; row_bytes];
+        for source in data.chunks_exact(row_bytes) {
+            row.copy_from_slice(source);
+            demultiply(&mut row);
+            stream.write_all(&row)?;
+        }
+        stream.finish()
+    });
+    debug_assert!(written.is_ok(), "{written:?}");
     bytes
+}
+
+/// Premultiplied RGBA pixels to straight ones, in place.
+fn demultiply(pixels: &mut [u8]) {
+    for pixel in pixels.chunks_exact_mut(4) {
+        let alpha = u32::from(pixel[3]);
+        if alpha != 255 && alpha != 0 {
+            for channel in &mut pixel[..3] {
+                *channel = ((u32::from(*channel) * 255 + alpha / 2) / alpha).min(255) as u8;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -45,5 +67,22 @@ mod tests {
         assert!(pixel.red().abs_diff(200) <= 1 && pixel.green().abs_diff(100) <= 1 && pixel.blue().abs_diff(50) <= 1);
         assert_eq!(pixel.alpha(), 128);
         assert_eq!(encode_png(&pixmap), bytes, "the same pixels give the same bytes");
+    }
+
+    #[test]
+    fn opaque_and_translucent_images_give_the_same_pixels() {
+        let mut pixmap = Pixmap::new(4, 3).expect("pixmap");
+        pixmap.fill(tiny_skia::Color::from_rgba8(10, 20, 30, 255));
+        let opaque = crate::render::images::decode(&encode_png(&pixmap)).expect("decodes");
+        assert_eq!(opaque.data(), pixmap.data(), "written as it is");
+        let rect = tiny_skia::Rect::from_xywh(0.0, 2.0, 1.0, 1.0).expect("rect");
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(255, 0, 0, 64);
+        paint.blend_mode = tiny_skia::BlendMode::Source;
+        pixmap.fill_rect(rect, &paint, tiny_skia::Transform::identity(), None);
+        let mixed = crate::render::images::decode(&encode_png(&pixmap)).expect("decodes");
+        assert_eq!(mixed.pixel(3, 1), pixmap.pixel(3, 1), "opaque rows stay as they are");
+        let corner = mixed.pixel(0, 2).expect("pixel").demultiply();
+        assert_eq!((corner.red(), corner.alpha()), (255, 64), "the translucent row is demultiplied");
     }
 }
