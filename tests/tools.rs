@@ -519,3 +519,43 @@ fn screenshots_are_pngs_of_the_node() {
     assert!(s.err("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "nope"})).message.contains("not found"));
     assert!(s.err("get_screenshot", json!({"filePath": "shot.pen", "scale": -1})).message.contains("scale"));
 }
+
+#[test]
+fn a_confined_workspace_reads_nothing_outside_its_root() {
+    let outside = tempfile::tempdir().unwrap();
+    let root = outside.path().join("root");
+    fs::create_dir(&root).unwrap();
+    fs::write(
+        outside.path().join("kit.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "btn", "reusable": true, "width": 10, "height": 10}]}"##,
+    )
+    .unwrap();
+    // A real image outside the root, and one inside.
+    let mut pixmap = tiny_skia::Pixmap::new(4, 4).unwrap();
+    pixmap.fill(tiny_skia::Color::from_rgba8(0, 0, 255, 255));
+    let png = nib::render::encode_png(&pixmap);
+    fs::write(outside.path().join("secret.png"), &png).unwrap();
+    fs::write(root.join("inside.png"), &png).unwrap();
+    fs::write(
+        root.join("doc.pen"),
+        r##"{"version": "2.10", "imports": {"kit": "../kit.pen"}, "children": [
+          {"type": "rectangle", "id": "a", "width": 20, "height": 20, "fill": {"type": "image", "url": "../secret.png", "mode": "fill"}},
+          {"type": "rectangle", "id": "b", "x": 30, "width": 20, "height": 20, "fill": {"type": "image", "url": "./inside.png", "mode": "fill"}}]}"##,
+    )
+    .unwrap();
+    let mut workspace = Workspace::new(&root).confined();
+    let opened = call(&mut workspace, "open_document", json!({"filePathOrTemplate": "doc.pen"})).unwrap();
+    let problems = opened["problems"].to_string();
+    assert!(problems.contains("import 'kit' (../kit.pen) was not loaded: it is outside the folder"), "{problems}");
+    let shot = call(&mut workspace, "get_screenshot", json!({})).unwrap();
+    let warnings = shot["warnings"].to_string();
+    assert!(warnings.contains("'../secret.png' is outside the folder nib serves"), "{warnings}");
+    assert!(!warnings.contains("inside.png"), "{warnings}");
+    let error = call(&mut workspace, "get_variables", json!({"filePath": "../kit.pen"})).unwrap_err();
+    assert!(error.message.contains("outside the folder"), "{error}");
+
+    // Unconfined (the CLI), the same document reads both.
+    let mut free = Workspace::new(&root);
+    let opened = call(&mut free, "open_document", json!({"filePathOrTemplate": "doc.pen"})).unwrap();
+    assert_eq!(opened["problems"], json!([]));
+}

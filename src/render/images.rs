@@ -31,6 +31,14 @@ pub enum ImageError {
         "image '{0}' is on the network; nib does not fetch images while rendering (download it next to the document and use a relative path)"
     )]
     Remote(String),
+    /// The file is outside the folder the caller may read.
+    #[error("image '{url}' is outside the folder nib serves ({root}); copy it next to the document")]
+    Outside {
+        /// As the fill wrote it.
+        url: String,
+        /// The folder images must be in.
+        root: String,
+    },
     /// Not a PNG or JPEG, or broken.
     #[error("image '{url}' cannot be decoded: {reason}")]
     Undecodable {
@@ -45,6 +53,8 @@ pub enum ImageError {
 #[derive(Default)]
 pub struct ImageCache {
     entries: HashMap<String, Result<Arc<Pixmap>, ImageError>>,
+    /// Files outside this folder are not read (the MCP server's root).
+    within: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for ImageCache {
@@ -54,6 +64,14 @@ impl std::fmt::Debug for ImageCache {
 }
 
 impl ImageCache {
+    /// Reads image files only inside `root` from now on (`None`: anywhere).
+    pub fn confine(&mut self, root: Option<&Path>) {
+        if self.within.as_deref() != root {
+            self.within = root.map(Path::to_owned);
+            self.entries.clear();
+        }
+    }
+
     /// The image `url` names, relative to `folder` (the document's folder).
     pub fn get(&mut self, url: &str, folder: Option<&Path>) -> Result<Arc<Pixmap>, ImageError> {
         let key = match folder {
@@ -63,13 +81,13 @@ impl ImageCache {
         if let Some(found) = self.entries.get(&key) {
             return found.clone();
         }
-        let loaded = load(url, folder).map(Arc::new);
+        let loaded = load(url, folder, self.within.as_deref()).map(Arc::new);
         self.entries.insert(key, loaded.clone());
         loaded
     }
 }
 
-fn load(url: &str, folder: Option<&Path>) -> Result<Pixmap, ImageError> {
+fn load(url: &str, folder: Option<&Path>, within: Option<&Path>) -> Result<Pixmap, ImageError> {
     let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
     if let Some(data) = url.strip_prefix("data:") {
         let (_, payload) =
@@ -88,6 +106,12 @@ fn load(url: &str, folder: Option<&Path>) -> Result<Pixmap, ImageError> {
         _ => PathBuf::from(relative),
     };
     let missing = || ImageError::Missing { url: url.to_owned(), path: path.display().to_string() };
+    if let Some(root) = within {
+        let real = std::fs::canonicalize(&path).map_err(|_| missing())?;
+        if !real.starts_with(root) {
+            return Err(ImageError::Outside { url: url.to_owned(), root: root.display().to_string() });
+        }
+    }
     let size = std::fs::metadata(&path).map_err(|_| missing())?.len();
     if size > MAX_IMAGE_BYTES {
         return Err(undecodable(format!("the file is {size} bytes; at most {MAX_IMAGE_BYTES} are read")));

@@ -46,7 +46,7 @@ pub fn open_document(workspace: &mut Workspace, args: OpenArgs) -> Result<Opened
     if request == "new" || request.starts_with("new:") {
         return create_new(workspace, request.strip_prefix("new:"), None);
     }
-    let path = workspace.absolute(request);
+    let path = workspace.resolve(request)?;
     if std::fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
         let open = workspace.open(&path)?;
         return Ok(describe(open, false));

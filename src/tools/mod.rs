@@ -5,6 +5,7 @@
 mod batch_get;
 mod design;
 mod editor;
+mod history;
 mod layout;
 mod properties;
 mod screenshot;
@@ -20,6 +21,7 @@ use serde_json::Value;
 pub use batch_get::{BatchGetArgs, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use history::{Stepped, redo, undo};
 pub use layout::{
     MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas, snapshot_layout,
 };
@@ -98,6 +100,8 @@ pub const TOOLS: &[&str] = &[
     "snapshot_layout",
     "find_empty_space_on_canvas",
     "get_screenshot",
+    "undo",
+    "redo",
 ];
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
@@ -124,12 +128,17 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "snapshot_layout" => answer(snapshot_layout(workspace, parse(name, arguments)?)),
         "find_empty_space_on_canvas" => answer(find_empty_space_on_canvas(workspace, parse(name, arguments)?)),
         "get_screenshot" => answer(get_screenshot(workspace, parse(name, arguments)?)),
-        _ => {
-            let hint = crate::doc::suggest(name, TOOLS)
-                .map_or_else(|| format!("the tools are: {}", TOOLS.join(", ")), |s| format!("did you mean {s}?"));
-            Err(ToolError::new(format!("there is no tool '{name}'")).with_hint(hint))
-        }
+        "undo" => answer(undo(workspace, parse(name, arguments)?)),
+        "redo" => answer(redo(workspace, parse(name, arguments)?)),
+        _ => Err(unknown_tool(name)),
     }
+}
+
+/// The error for a tool name nib does not have, with the nearest name or the list.
+pub fn unknown_tool(name: &str) -> ToolError {
+    let hint = crate::doc::suggest(name, TOOLS)
+        .map_or_else(|| format!("the tools are: {}", TOOLS.join(", ")), |s| format!("did you mean {s}?"));
+    ToolError::new(format!("there is no tool '{name}'")).with_hint(hint)
 }
 
 /// A number as JSON the way the file writes it: `14`, not `14.0`.

@@ -1,5 +1,7 @@
 //! get_screenshot: a PNG of a node (or the whole canvas), small enough for a model to look at.
 
+use std::path::Path;
+
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
@@ -54,6 +56,7 @@ impl Screenshot {
 /// Renders a node (or the canvas) to PNG.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
     let fonts = workspace.fonts;
+    let confinement = workspace.confinement().map(Path::to_owned);
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let (scene, layout) = open.layout(fonts);
     let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
@@ -74,6 +77,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     loop {
         let options = RenderOptions { scale, background: None, folder: Some(folder.clone()) };
         let (text, images) = open.render_resources(fonts);
+        images.confine(confinement.as_deref());
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
             ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
         })?;

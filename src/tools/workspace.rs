@@ -17,6 +17,8 @@ use crate::text::{FontBook, FontOptions, TextEngine};
 /// The documents a session has open, by absolute path, and the most recently used one.
 pub struct Workspace {
     root: PathBuf,
+    /// Refuse paths outside `root` (the MCP server's setting).
+    confined: bool,
     documents: Vec<OpenDocument>,
     current: Option<usize>,
     /// Where G() gets images.
@@ -80,6 +82,7 @@ impl Workspace {
     pub fn new(root: impl Into<PathBuf>) -> Workspace {
         Workspace {
             root: root.into(),
+            confined: false,
             documents: Vec::new(),
             current: None,
             images: Arc::new(OfflineImages),
@@ -93,11 +96,46 @@ impl Workspace {
         &self.root
     }
 
-    /// `path` made absolute (relative to the root) without touching the disk.
-    pub fn absolute(&self, path: &str) -> PathBuf {
-        let path = Path::new(path);
-        let joined = if path.is_absolute() { path.to_owned() } else { self.root.join(path) };
-        std::fs::canonicalize(&joined).unwrap_or(joined)
+    /// The same workspace, refusing every path that leads outside the root: `..` escapes,
+    /// absolute paths elsewhere, and symbolic links pointing out of it.
+    pub fn confined(mut self) -> Workspace {
+        self.root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| lexical_normal(&self.root));
+        self.confined = true;
+        self
+    }
+
+    /// The folder every file must be in, when the workspace is confined.
+    pub fn confinement(&self) -> Option<&Path> {
+        self.confined.then_some(self.root.as_path())
+    }
+
+    /// `path` made absolute (relative to the root), symbolic links resolved where the file or
+    /// its folders exist. In a confined workspace a path outside the root is an error.
+    pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
+        let given = Path::new(path);
+        let joined = if given.is_absolute() { given.to_owned() } else { self.root.join(given) };
+        let resolved = resolve_links(&lexical_normal(&joined));
+        if self.confined && !resolved.starts_with(&self.root) {
+            return Err(ToolError::new(format!(
+                "'{path}' is outside the folder this server works in ({})",
+                self.root.display()
+            ))
+            .with_hint("use a path inside that folder, relative to it (e.g. designs/app.pen); start the server with --root to choose another folder"));
+        }
+        Ok(resolved)
+    }
+
+    /// Reads every open document again from its file, forgetting what is only in memory (undo
+    /// history, caches); a file that cannot be read any more is closed. Used after a tool
+    /// failed half way, when the disk holds the last state that is known to be whole.
+    pub fn reload_all(&mut self) {
+        let current = self.current_path().map(Path::to_owned);
+        let paths: Vec<PathBuf> = self.documents.drain(..).map(|d| d.path).collect();
+        self.current = None;
+        for path in paths {
+            let _ = self.open(&path);
+        }
+        self.current = current.and_then(|path| self.documents.iter().position(|d| d.path == path));
     }
 
     /// Paths of the open documents, most recently opened last.
@@ -120,7 +158,7 @@ impl Workspace {
             ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
                 .with_hint("fix the file (nib check shows every problem); nib never overwrites a file it cannot read")
         })?;
-        let imports = FileImports::load(&loaded.document, path);
+        let imports = FileImports::load_within(&loaded.document, path, self.confinement());
         let problems = loaded.problems.iter().map(ToString::to_string).collect();
         let open = OpenDocument {
             path: path.to_owned(),
@@ -146,7 +184,7 @@ impl Workspace {
 
     /// Adds a document that is already on disk as `bytes`.
     pub(super) fn adopt(&mut self, path: PathBuf, document: Document, bytes: &[u8]) -> &mut OpenDocument {
-        let imports = FileImports::load(&document, &path);
+        let imports = FileImports::load_within(&document, &path, self.confinement());
         self.documents.retain(|d| d.path != path);
         self.documents.push(OpenDocument {
             path,
@@ -167,7 +205,7 @@ impl Workspace {
     pub fn document(&mut self, file_path: Option<&str>) -> Result<(&mut OpenDocument, Option<String>), ToolError> {
         let (index, mut note) = match file_path.filter(|p| !p.trim().is_empty()) {
             Some(file_path) => {
-                let path = self.absolute(file_path);
+                let path = self.resolve(file_path)?;
                 match self.documents.iter().position(|d| d.path == path) {
                     Some(index) => (index, None),
                     None => {
@@ -214,9 +252,19 @@ impl OpenDocument {
     /// Writes the document to its file atomically. If that fails the last change is undone, so
     /// what is in memory stays what is on disk.
     pub fn save(&mut self) -> Result<(), ToolError> {
+        self.save_or_revert(Document::undo, "undone")
+    }
+
+    /// Writes the document to its file atomically; if that fails, `revert` takes the last step
+    /// back (an undo for a change, a redo for an undo) and the error says it was `reverted`.
+    pub(super) fn save_or_revert(
+        &mut self,
+        revert: fn(&mut Document) -> bool,
+        reverted: &str,
+    ) -> Result<(), ToolError> {
         let text = self.document.to_pen_string();
         if Fingerprint::of_file(&self.path).is_some_and(|f| f != self.on_disk) {
-            self.document.undo();
+            revert(&mut self.document);
             return Err(ToolError::new(format!(
                 "{} was changed by someone else since nib read it; the change was not saved",
                 self.path.display()
@@ -224,9 +272,9 @@ impl OpenDocument {
             .with_hint("call the tool again: nib reloads the file first"));
         }
         if let Err(error) = crate::doc::io::write_atomic(&self.path, text.as_bytes()) {
-            self.document.undo();
+            revert(&mut self.document);
             return Err(ToolError::new(format!(
-                "could not save {}: {error}; the change was undone",
+                "could not save {}: {error}; the change was {reverted}",
                 self.path.display()
             )));
         }
@@ -329,10 +377,23 @@ pub struct FileImports {
 impl FileImports {
     /// Loads the imports of `document`, which lives at `path`.
     pub fn load(document: &Document, path: &Path) -> FileImports {
+        FileImports::load_within(document, path, None)
+    }
+
+    /// Loads the imports of `document`, refusing files outside `root` when one is given.
+    pub fn load_within(document: &Document, path: &Path, root: Option<&Path>) -> FileImports {
         let folder = path.parent().unwrap_or(Path::new("."));
         let mut imports = FileImports::default();
         for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
-            match read_file(&folder.join(relative)) {
+            let file = resolve_links(&lexical_normal(&folder.join(relative)));
+            if let Some(root) = root.filter(|root| !file.starts_with(root)) {
+                imports.problems.push(format!(
+                    "import '{alias}' ({relative}) was not loaded: it is outside the folder nib serves ({})",
+                    root.display()
+                ));
+                continue;
+            }
+            match read_file(&file) {
                 Ok(loaded) => {
                     imports.documents.insert(alias.to_owned(), loaded.document);
                 }
@@ -346,5 +407,41 @@ impl FileImports {
 impl Library for FileImports {
     fn imported(&self, alias: &str) -> Option<&Document> {
         self.documents.get(alias)
+    }
+}
+
+/// `path` with `.` and `..` taken away without touching the disk (`..` above the root stays at
+/// the root, as the operating system treats it).
+fn lexical_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normal.pop();
+            }
+            other => normal.push(other),
+        }
+    }
+    normal
+}
+
+/// `path` with symbolic links resolved: the longest part that exists is canonicalized and the
+/// rest (a file about to be created) appended.
+fn resolve_links(path: &Path) -> PathBuf {
+    let mut existing = path.to_owned();
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canonical) = std::fs::canonicalize(&existing) {
+            return rest.iter().rev().fold(canonical, |path, part: &std::ffi::OsString| path.join(part));
+        }
+        match (existing.file_name().map(ToOwned::to_owned), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_owned();
+            }
+            _ => return path.to_owned(),
+        }
     }
 }

@@ -1,0 +1,74 @@
+//! undo and redo over a document's transaction log: the only tools beyond Pencil's, because an
+//! agent that made a wrong edit should be able to take it back without rewriting it by hand.
+//! Each batch_design, set_variables or replace call is one step; the step is saved like any
+//! other change.
+
+use serde::Serialize;
+
+use super::ToolError;
+use super::variables::FileArgs;
+use super::workspace::Workspace;
+use crate::doc::Document;
+
+/// What undo and redo answer.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stepped {
+    /// The document.
+    pub file_path: String,
+    /// Its revision after the step.
+    pub revision: u64,
+    /// Whether another undo is possible.
+    pub can_undo: bool,
+    /// Whether a redo is possible.
+    pub can_redo: bool,
+    /// Which document was used, when no filePath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Takes back the last change to the document and saves it.
+pub fn undo(workspace: &mut Workspace, args: FileArgs) -> Result<Stepped, ToolError> {
+    step(workspace, args, Direction::Back)
+}
+
+/// Makes the last undone change again and saves it.
+pub fn redo(workspace: &mut Workspace, args: FileArgs) -> Result<Stepped, ToolError> {
+    step(workspace, args, Direction::Forward)
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    Back,
+    Forward,
+}
+
+fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Result<Stepped, ToolError> {
+    let (open, note) = workspace.document(args.file_path.as_deref())?;
+    type Step = fn(&mut Document) -> bool;
+    let (stepped, opposite, word): (Step, Step, &str) = match direction {
+        Direction::Back => (Document::undo, Document::redo, "undo"),
+        Direction::Forward => (Document::redo, Document::undo, "redo"),
+    };
+    if !stepped(&mut open.document) {
+        let hint = match direction {
+            Direction::Back => {
+                "undo history starts when nib opens or reloads a file; changes made before that cannot be undone here"
+            }
+            Direction::Forward => "redo is possible only right after an undo, before any new change",
+        };
+        return Err(ToolError::new(format!("there is nothing to {word} in {}", open.path.display())).with_hint(hint));
+    }
+    let reverted = match direction {
+        Direction::Back => "not undone",
+        Direction::Forward => "not redone",
+    };
+    open.save_or_revert(opposite, reverted)?;
+    Ok(Stepped {
+        file_path: open.path.display().to_string(),
+        revision: open.document.revision(),
+        can_undo: open.document.can_undo(),
+        can_redo: open.document.can_redo(),
+        note,
+    })
+}
