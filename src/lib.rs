@@ -10,6 +10,7 @@ pub mod doc;
 pub mod geometry;
 pub mod images;
 pub mod layout;
+pub mod mcp;
 pub mod render;
 pub mod resolve;
 pub mod script;

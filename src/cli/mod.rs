@@ -110,6 +110,14 @@ enum Command {
         #[arg(long, default_value = "{}")]
         args: String,
     },
+    /// Serve the design tools over MCP on stdin/stdout (register this command in an MCP client).
+    /// Documents must be inside the root folder.
+    Mcp {
+        /// The folder documents are in and relative paths start from (default: the working
+        /// directory).
+        #[arg(long)]
+        root: Option<PathBuf>,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -127,6 +135,14 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
         Command::Call { tool, args } => Ok(call::run(&tool, &args)),
+        Command::Mcp { root } => {
+            let root = match root {
+                Some(root) => root,
+                None => std::env::current_dir()?,
+            };
+            nib::mcp::serve_stdio(root)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Apply { file, script, dry_run, json, max_operations, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, fonts }))

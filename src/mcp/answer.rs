@@ -1,0 +1,181 @@
+//! Tool results as MCP results: JSON answers as structuredContent plus the same JSON as text
+//! (some clients show the model only one of the two), screenshots as image content alone, and
+//! errors as `isError` results whose text says what to do. Answers are kept to a size a model
+//! can read.
+
+use rmcp::model::{CallToolResult, ContentBlock};
+use serde_json::{Value, json};
+
+use crate::tools::ToolError;
+
+/// Most characters of JSON an answer carries (about 20k tokens): beyond that, deeper children
+/// become `"..."` and long lists are cut, with a note saying how to ask for the rest.
+pub const MAX_ANSWER_CHARS: usize = 80_000;
+
+/// A successful tool answer.
+pub fn success(tool: &str, value: Value) -> CallToolResult {
+    if tool == "get_screenshot" {
+        let data = value["data"].as_str().unwrap_or_default();
+        let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
+        return CallToolResult::success(vec![ContentBlock::image(data, mime_type)]);
+    }
+    let value = match value {
+        Value::Object(_) => value,
+        other => json!({ "result": other }),
+    };
+    let value = bounded(value, MAX_ANSWER_CHARS);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+    result.structured_content = Some(value);
+    result
+}
+
+/// A failed tool call: the message and hint as text, the details as structured content.
+pub fn failure(error: &ToolError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+    result.structured_content = Some(bounded(error.to_json(), MAX_ANSWER_CHARS));
+    result
+}
+
+/// `value` cut down to at most `limit` characters of JSON: first the deepest `children` lists
+/// become `"..."`, level by level, then the longest list is shortened. A `note` says what was
+/// left out and how to get it.
+pub fn bounded(mut value: Value, limit: usize) -> Value {
+    let original = value.to_string().len();
+    if original <= limit {
+        return value;
+    }
+    let mut depth = children_depth(&value);
+    while depth > 0 && value.to_string().len() > limit {
+        depth -= 1;
+        elide_children_below(&mut value, depth);
+    }
+    let mut cut = 0usize;
+    while value.to_string().len() > limit {
+        let Some(list) = longest_list(&mut value) else { break };
+        let keep = list.len() / 2;
+        cut += list.len() - keep;
+        list.truncate(keep);
+        if keep == 0 {
+            break;
+        }
+    }
+    let mut note = format!(
+        "The answer was {original} characters, more than the {limit} an answer may have: deeper children are shown as \"...\""
+    );
+    if cut > 0 {
+        note.push_str(&format!(" and {cut} list entries were left out"));
+    }
+    note.push_str(". Ask for less: a parentId or nodeIds, a smaller readDepth/maxDepth, or problemsOnly.");
+    if let Value::Object(map) = &mut value {
+        let note = match map.get("note").and_then(Value::as_str) {
+            Some(earlier) => format!("{earlier} {note}"),
+            None => note,
+        };
+        map.insert("note".into(), Value::String(note));
+    }
+    value
+}
+
+/// How many `children` lists are nested at most.
+fn children_depth(value: &Value) -> usize {
+    match value {
+        Value::Object(map) => map
+            .iter()
+            .map(|(key, v)| children_depth(v) + usize::from(key == "children" && v.is_array()))
+            .max()
+            .unwrap_or(0),
+        Value::Array(items) => items.iter().map(children_depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Replaces `children` lists nested more than `keep` deep by `"..."`.
+fn elide_children_below(value: &mut Value, keep: usize) {
+    match value {
+        Value::Object(map) => {
+            for (key, child) in map.iter_mut() {
+                if key == "children" && child.is_array() {
+                    if keep == 0 {
+                        *child = Value::String("...".into());
+                    } else {
+                        elide_children_below(child, keep - 1);
+                    }
+                } else {
+                    elide_children_below(child, keep);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| elide_children_below(item, keep)),
+        _ => {}
+    }
+}
+
+/// The list with the most entries of more than one, anywhere in `value`.
+fn longest_list(value: &mut Value) -> Option<&mut Vec<Value>> {
+    fn find(value: &Value, path: &mut Vec<usize>, best: &mut (usize, Vec<usize>)) {
+        let children: Box<dyn Iterator<Item = &Value>> = match value {
+            Value::Object(map) => Box::new(map.values()),
+            Value::Array(items) => {
+                if items.len() > best.0 && items.len() > 1 {
+                    *best = (items.len(), path.clone());
+                }
+                Box::new(items.iter())
+            }
+            _ => return,
+        };
+        for (index, child) in children.enumerate() {
+            path.push(index);
+            find(child, path, best);
+            path.pop();
+        }
+    }
+    let mut best = (0, Vec::new());
+    find(value, &mut Vec::new(), &mut best);
+    if best.0 == 0 {
+        return None;
+    }
+    let mut current = value;
+    for index in best.1 {
+        current = match current {
+            Value::Object(map) => map.values_mut().nth(index)?,
+            Value::Array(items) => items.get_mut(index)?,
+            _ => return None,
+        };
+    }
+    current.as_array_mut()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(depth: usize, breadth: usize) -> Value {
+        let children: Vec<Value> =
+            if depth == 0 { Vec::new() } else { (0..breadth).map(|_| tree(depth - 1, breadth)).collect() };
+        json!({ "id": "node", "type": "frame", "children": children })
+    }
+
+    #[test]
+    fn small_answers_are_left_alone() {
+        let value = json!({ "nodes": [tree(2, 2)] });
+        assert_eq!(bounded(value.clone(), 10_000), value);
+    }
+
+    #[test]
+    fn deep_children_go_first() {
+        let value = json!({ "nodes": [tree(6, 4)] });
+        let cut = bounded(value, 2_000);
+        assert!(cut.to_string().len() <= 2_000 + 400, "{}", cut.to_string().len());
+        assert_eq!(cut["nodes"][0]["children"][0]["children"], "...");
+        assert!(cut["note"].as_str().unwrap().contains("Ask for less"));
+    }
+
+    #[test]
+    fn long_lists_are_shortened_with_a_count() {
+        let nodes: Vec<Value> = (0..500).map(|i| json!({ "id": format!("n{i}"), "name": "a leaf" })).collect();
+        let cut = bounded(json!({ "nodes": nodes }), 3_000);
+        let kept = cut["nodes"].as_array().unwrap().len();
+        assert!(kept < 500 && kept > 10, "{kept}");
+        assert!(cut["note"].as_str().unwrap().contains(&format!("{} list entries were left out", 500 - kept)));
+    }
+}

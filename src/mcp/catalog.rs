@@ -1,0 +1,320 @@
+//! The tools as an MCP client sees them: Pencil's names and parameter names, flat input schemas
+//! (an object at the root, no oneOf/anyOf: several clients reject combinators), descriptions
+//! written for agents with the rules that prevent the usual mistakes, and annotations.
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::{Value, json};
+
+/// How a tool treats the world, for the client's permission prompts.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Reads documents only.
+    Reads,
+    /// Changes or creates files; `destructive` when it can remove or overwrite content.
+    Writes { destructive: bool, idempotent: bool },
+}
+
+/// One tool's definition.
+struct Definition {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    kind: Kind,
+    /// Reaches outside the document and fonts nib ships (G() image providers).
+    open_world: bool,
+    /// `properties` of the input schema.
+    properties: fn() -> Value,
+    required: &'static [&'static str],
+}
+
+/// The filePath parameter every document tool takes.
+fn file_path() -> Value {
+    json!({
+        "type": "string",
+        "description": "The .pen file, relative to the server's folder. Optional: without it the most recently used document is used."
+    })
+}
+
+fn ids(description: &str) -> Value {
+    json!({ "type": "array", "items": { "type": "string" }, "description": description })
+}
+
+/// Property names shared by search_all_unique_properties and replace_all_matching_properties.
+const PROPERTY_NAMES: &[&str] = &[
+    "fillColor",
+    "textColor",
+    "strokeColor",
+    "strokeThickness",
+    "cornerRadius",
+    "padding",
+    "gap",
+    "fontSize",
+    "fontFamily",
+    "fontWeight",
+];
+
+const DEFINITIONS: &[Definition] = &[
+    Definition {
+        name: "get_editor_state",
+        title: "Editor state",
+        description: "Open documents, the current one, its top-level nodes and reusable components. There is no selection in nib (headless). Call it first; with include_schema: true it also returns the .pen format essentials and the rules for batch_design.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({ "include_schema": { "type": "boolean", "description": "Also return the .pen schema and rules (long; once per session is enough)." } }),
+        required: &[],
+    },
+    Definition {
+        name: "open_document",
+        title: "Open or create a document",
+        description: "Opens a .pen file, or creates one: \"new\" (empty), \"new:desktop\", \"new:tablet\", \"new:mobile\" (one screen frame), or a path ending in .pen that does not exist yet. Never overwrites an existing file; a file that does not parse is refused with the error and its location.",
+        kind: Kind::Writes { destructive: false, idempotent: false },
+        open_world: false,
+        properties: || json!({ "filePathOrTemplate": { "type": "string", "description": "A .pen path relative to the server's folder, or new / new:desktop / new:tablet / new:mobile." } }),
+        required: &["filePathOrTemplate"],
+    },
+    Definition {
+        name: "batch_get",
+        title: "Read nodes",
+        description: "Reads nodes as saved JSON: by nodeIds, or by patterns (type, name regex, reusable) searched under parentId (the canvas when absent). Children deeper than readDepth (default 1) show as \"...\". resolveInstances expands instances (their nodes get path ids like card/title); resolveVariables shows values instead of $variables. At most 100 nodes per answer.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "patterns": {
+                    "type": "array",
+                    "description": "Filters; a node matching any of them is returned.",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "type": { "type": "string", "description": "Node type: frame, text, rectangle, ellipse, ref, icon_font, …" },
+                            "name": { "type": "string", "description": "Regular expression the node name must match." },
+                            "reusable": { "type": "boolean", "description": "Only components (true) or only non-components (false)." }
+                        },
+                        "additionalProperties": false
+                    }
+                },
+                "nodeIds": ids("Nodes to read, by id or instance path."),
+                "parentId": { "type": "string", "description": "Search or list under this node." },
+                "readDepth": { "type": "integer", "minimum": 0, "description": "Levels of children to include (default 1)." },
+                "searchDepth": { "type": "integer", "minimum": 0, "description": "Levels to search for patterns (default: all)." },
+                "resolveInstances": { "type": "boolean" },
+                "resolveVariables": { "type": "boolean" },
+                "includePathGeometry": { "type": "boolean", "description": "Include path geometry (long; elided by default)." }
+            })
+        },
+        required: &[],
+    },
+    Definition {
+        name: "batch_design",
+        title: "Edit the design",
+        description: "Runs an I/C/U/R/M/D/G script as one transaction: all operations apply or none (a failure rolls back everything and says which line failed and why). At most 25 operations per call; split bigger work. Bindings (name=I(...)) live only within this call: refer to earlier results by the ids the answer gives. Text needs a fill color or it is invisible. fill_container works only inside a parent with layout horizontal or vertical. Instances: I(parent, {type:\"ref\", ref:\"<component id>\"}) and U(\"<instance>/<child>\", {...}) to override. The document is saved before the answer; the answer gives created ids, issues and the new revision.",
+        kind: Kind::Writes { destructive: true, idempotent: false },
+        open_world: true,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "operations": { "type": "string", "description": "The script, one operation per line, e.g. card=I(\"screen\", {type:\"frame\", layout:\"vertical\", gap:12})." }
+            })
+        },
+        required: &["operations"],
+    },
+    Definition {
+        name: "get_variables",
+        title: "Variables and themes",
+        description: "The document's theme axes and variables, as the file has them.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({ "filePath": file_path() }),
+        required: &[],
+    },
+    Definition {
+        name: "set_variables",
+        title: "Set variables",
+        description: "Merges variables into the document (replace: true sets exactly these). Shape: {\"primary\": {\"type\": \"color\", \"value\": \"#2563EB\"}}; themed values as a list: {\"value\": [{\"value\": \"#fff\", \"theme\": {\"mode\": \"light\"}}, …]}. Names have no leading $; nodes refer to them as \"$primary\". Theme axes used are registered. Saved before the answer.",
+        kind: Kind::Writes { destructive: true, idempotent: true },
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "variables": { "type": "object", "description": "Variables by name.", "additionalProperties": true },
+                "replace": { "type": "boolean", "description": "Replace all variables instead of merging (default false)." }
+            })
+        },
+        required: &["variables"],
+    },
+    Definition {
+        name: "search_all_unique_properties",
+        title: "List unique property values",
+        description: "The distinct values of design properties under the parents (the whole canvas when empty), with counts, most frequent first: an inventory of colors, sizes and fonts before a consistent change.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "parents": ids("Where to look (the whole canvas when empty)."),
+                "properties": { "type": "array", "items": { "type": "string", "enum": PROPERTY_NAMES }, "description": "Which properties to list." }
+            })
+        },
+        required: &["properties"],
+    },
+    Definition {
+        name: "replace_all_matching_properties",
+        title: "Replace property values",
+        description: "Replaces values under the parents (the whole canvas when empty) in one undoable step: e.g. {\"fillColor\": [{\"from\": \"#3B82F6\", \"to\": \"$primary\"}]}. fillColor is fills of non-text nodes, textColor the fills of text, strokeColor stroke fills. Values inside instances become overrides; components stay as they are. Saved before the answer.",
+        kind: Kind::Writes { destructive: true, idempotent: false },
+        open_world: false,
+        properties: || {
+            let pairs = json!({
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": { "from": { "type": ["string", "number"] }, "to": { "type": ["string", "number"] } },
+                    "required": ["from", "to"],
+                    "additionalProperties": false
+                }
+            });
+            let properties: serde_json::Map<String, Value> =
+                PROPERTY_NAMES.iter().map(|name| ((*name).to_owned(), pairs.clone())).collect();
+            json!({
+                "filePath": file_path(),
+                "parents": ids("Where to replace (the whole canvas when empty)."),
+                "properties": { "type": "object", "properties": properties, "additionalProperties": false, "description": "Per property, the values to replace." }
+            })
+        },
+        required: &["properties"],
+    },
+    Definition {
+        name: "snapshot_layout",
+        title: "Computed layout",
+        description: "Boxes after flexbox layout: per node id, type, name, x/y on the canvas and in the parent, width, height, to maxDepth levels below parentId (default: direct children), plus problems: overflow, clipping, overlaps, zero size, cut-off text, fill_container without a flex parent, circular sizing. problemsOnly: true answers only the problems (\"No layout problems.\" when clean) — use it after every edit.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "parentId": { "type": "string", "description": "The node to show (the whole canvas when absent)." },
+                "maxDepth": { "type": "integer", "minimum": 0, "description": "Levels of children below (default 1)." },
+                "problemsOnly": { "type": "boolean" }
+            })
+        },
+        required: &[],
+    },
+    Definition {
+        name: "get_screenshot",
+        title: "Screenshot",
+        description: "A PNG of a node (or the whole canvas without nodeId), rendered headless with the bundled fonts. The long edge is at most 1568 px unless scale is given. Look at it after visual changes.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "nodeId": { "type": "string", "description": "The node to render (the whole canvas when absent)." },
+                "scale": { "type": "number", "exclusiveMinimum": 0, "description": "Pixels per canvas unit (default 1, less when the long edge would pass 1568 px)." }
+            })
+        },
+        required: &[],
+    },
+    Definition {
+        name: "find_empty_space_on_canvas",
+        title: "Find free canvas space",
+        description: "Where a new top-level frame of width × height fits: next to nodeId in direction (top, right, bottom, left), or beside everything on the canvas, at least padding away from other nodes. Answers {x, y}.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "direction": { "type": "string", "enum": ["top", "right", "bottom", "left"] },
+                "width": { "type": "number", "minimum": 0 },
+                "height": { "type": "number", "minimum": 0 },
+                "padding": { "type": "number", "minimum": 0, "description": "Distance to keep from everything (default 0)." },
+                "nodeId": { "type": "string", "description": "Look next to this top-level node (the whole canvas when absent)." }
+            })
+        },
+        required: &["direction", "width", "height"],
+    },
+    Definition {
+        name: "undo",
+        title: "Undo",
+        description: "Takes back the last change nib made to the document (one batch_design, set_variables or replace call) and saves. Not part of Pencil's tools.",
+        kind: Kind::Writes { destructive: true, idempotent: false },
+        open_world: false,
+        properties: || json!({ "filePath": file_path() }),
+        required: &[],
+    },
+    Definition {
+        name: "redo",
+        title: "Redo",
+        description: "Makes the last undone change again and saves. Possible only before a new change.",
+        kind: Kind::Writes { destructive: true, idempotent: false },
+        open_world: false,
+        properties: || json!({ "filePath": file_path() }),
+        required: &[],
+    },
+];
+
+/// Every tool the server lists.
+pub fn tools() -> Vec<Tool> {
+    DEFINITIONS.iter().map(tool).collect()
+}
+
+/// The tool called `name`, when there is one.
+pub fn find(name: &str) -> Option<Tool> {
+    DEFINITIONS.iter().find(|d| d.name == name).map(tool)
+}
+
+fn tool(definition: &Definition) -> Tool {
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), (definition.properties)());
+    if !definition.required.is_empty() {
+        schema.insert("required".into(), json!(definition.required));
+    }
+    schema.insert("additionalProperties".into(), json!(false));
+    let annotations = match definition.kind {
+        Kind::Reads => {
+            ToolAnnotations::with_title(definition.title).read_only(true).destructive(false).idempotent(true)
+        }
+        Kind::Writes { destructive, idempotent } => ToolAnnotations::with_title(definition.title)
+            .read_only(false)
+            .destructive(destructive)
+            .idempotent(idempotent),
+    }
+    .open_world(definition.open_world);
+    Tool::new(definition.name, definition.description, schema)
+        .with_title(definition.title)
+        .with_annotations(annotations)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_is_listed_once_and_runs() {
+        let listed: Vec<&str> = DEFINITIONS.iter().map(|d| d.name).collect();
+        let mut unique = listed.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), listed.len(), "no tool twice");
+        let mut runnable: Vec<&str> = crate::tools::TOOLS.to_vec();
+        runnable.sort_unstable();
+        assert_eq!(unique, runnable, "the catalog and tools::call know the same tools");
+    }
+
+    #[test]
+    fn schemas_are_flat_objects() {
+        for tool in tools() {
+            let schema = tool.input_schema.as_ref();
+            assert_eq!(schema["type"], "object", "{}", tool.name);
+            for combinator in ["oneOf", "anyOf", "allOf", "not"] {
+                assert!(!schema.contains_key(combinator), "{} has {combinator}", tool.name);
+            }
+            let properties = schema["properties"].as_object().expect("properties");
+            for required in schema.get("required").and_then(Value::as_array).into_iter().flatten() {
+                assert!(properties.contains_key(required.as_str().unwrap()), "{}: {required}", tool.name);
+            }
+            assert!(tool.annotations.is_some(), "{} has annotations", tool.name);
+        }
+    }
+}

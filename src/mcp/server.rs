@@ -1,0 +1,131 @@
+//! The MCP server: lists the catalog and runs each call on a blocking thread against the one
+//! workspace, so a call never interleaves with another (one writer per document), a panic
+//! becomes an error answer, and the async runtime stays free to read the next message.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+
+use super::{answer, catalog};
+use crate::tools::{ToolError, Workspace};
+
+/// What a client is told about working with nib, once, at the handshake.
+const INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
+Workflow: open_document (a path, or new:desktop / new:mobile) → get_editor_state (include_schema: true once) → for a new design get_guidelines and get_style_guide, then set_variables → build with batch_design, at most 25 operations per call → after each call snapshot_layout with problemsOnly: true and fix what it reports → get_screenshot to look at the result. undo takes back the last change.\n\
+Rules: bindings from one batch_design call do not exist in the next (use the returned ids); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
+
+/// Tool calls that panic on purpose when this environment variable names them: the hook the
+/// integration tests use to check that a panic is answered as an error and the server goes on.
+const PANIC_HOOK_VARIABLE: &str = "NIB_MCP_TEST_PANIC";
+
+/// The nib MCP server.
+#[derive(Clone)]
+pub struct NibServer {
+    workspace: Arc<Mutex<Workspace>>,
+    root: PathBuf,
+    panic_on: Option<String>,
+}
+
+impl NibServer {
+    /// A server whose documents must lie in `root` (which must exist).
+    pub fn new(root: PathBuf) -> std::io::Result<NibServer> {
+        let root = std::fs::canonicalize(&root)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("the root folder {}: {e}", root.display())))?;
+        let workspace = Workspace::new(root.clone()).confined();
+        Ok(NibServer {
+            workspace: Arc::new(Mutex::new(workspace)),
+            root,
+            panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok(),
+        })
+    }
+
+    /// The folder documents must be in.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Runs a tool on this thread, holding the workspace; a panic is caught and answered.
+    fn run(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
+        let mut workspace = self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let started = Instant::now();
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if self.panic_on.as_deref() == Some(name) {
+                panic!("{PANIC_HOOK_VARIABLE} asked {name} to panic");
+            }
+            crate::tools::call(&mut workspace, name, arguments)
+        }));
+        let result = match outcome {
+            Ok(result) => result,
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| (*s).to_owned())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "unknown panic".to_owned());
+                tracing::error!(tool = name, panic = %what, "a tool panicked");
+                // What was in memory may be half changed; what is on disk is the last saved
+                // state, so start again from the files.
+                workspace.reload_all();
+                Err(ToolError::new(format!("{name} failed inside nib (a bug: {what}); nothing was saved by this call"))
+                    .with_hint("the documents were reloaded from disk and undo history starts over; try again, or report the call that caused it"))
+            }
+        };
+        tracing::debug!(tool = name, ms = started.elapsed().as_secs_f64() * 1000.0, ok = result.is_ok(), "call");
+        result
+    }
+}
+
+impl ServerHandler for NibServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new("nib", env!("CARGO_PKG_VERSION"))
+                    .with_title("nib — headless .pen design engine")
+                    .with_description("Pencil's design tools for .pen files, headless: edit, lay out, render."),
+            )
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(catalog::tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        catalog::find(name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        if catalog::find(&name).is_none() {
+            return Ok(answer::failure(&crate::tools::unknown_tool(&name)).into());
+        }
+        let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let server = self.clone();
+        let tool = name.clone();
+        let result = tokio::task::spawn_blocking(move || server.run(&tool, arguments))
+            .await
+            .unwrap_or_else(|e| Err(ToolError::new(format!("{name} could not run: {e}"))));
+        Ok(match result {
+            Ok(value) => answer::success(&name, value),
+            Err(error) => answer::failure(&error),
+        }
+        .into())
+    }
+}

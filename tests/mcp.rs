@@ -1,0 +1,327 @@
+//! `nib mcp` as a client sees it: the real binary spawned over stdio and spoken to with rmcp's
+//! own client, in both protocol eras (initialize, and server/discover).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ProtocolVersion};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+const CORPUS_FILE: &str = "ChenNima__Gleaner__design.pen";
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen").join(name)
+}
+
+/// A folder holding a copy of a canonical corpus file, the server's root.
+fn root_with_corpus_file() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture(CORPUS_FILE), root.path().join("design.pen")).unwrap();
+    root
+}
+
+fn command(root: &Path, panic_on: Option<&str>) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_nib"));
+    command.arg("mcp").arg("--root").arg(root).env("RUST_LOG", "warn");
+    if let Some(tool) = panic_on {
+        command.env("NIB_MCP_TEST_PANIC", tool);
+    }
+    command
+}
+
+async fn connect(root: &Path) -> RunningService<RoleClient, ()> {
+    connect_with(root, None).await
+}
+
+async fn connect_with(root: &Path, panic_on: Option<&str>) -> RunningService<RoleClient, ()> {
+    let (transport, _) =
+        TokioChildProcess::builder(command(root, panic_on)).stderr(Stdio::null()).spawn().expect("nib mcp starts");
+    ().serve(transport).await.expect("initialize handshake")
+}
+
+async fn call(client: &RunningService<RoleClient, ()>, tool: &str, arguments: Value) -> CallToolResult {
+    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)).await.expect("an answer")
+}
+
+/// The structured answer of a successful JSON tool, checked against its text twin.
+fn structured(result: &CallToolResult) -> Value {
+    assert_ne!(result.is_error, Some(true), "{}", text(result));
+    let value = result.structured_content.clone().expect("structuredContent");
+    let twin: Value = serde_json::from_str(&text(result)).expect("the text is the same JSON");
+    assert_eq!(twin, value);
+    value
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|block| match block {
+            ContentBlock::Text(text) => Some(text.text.clone()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn error_text(result: &CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "expected an error answer: {}", text(result));
+    text(result)
+}
+
+#[tokio::test]
+async fn tools_are_listed_with_flat_schemas_and_annotations() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let info = client.peer_info().expect("server info");
+    let server = info.server_info.clone().expect("server info");
+    assert_eq!(server.name, "nib");
+    assert_eq!(server.version, env!("CARGO_PKG_VERSION"));
+    assert!(info.instructions.as_deref().is_some_and(|i| i.contains("batch_design")));
+    let tools = client.list_all_tools().await.expect("tools/list");
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    for pencil in [
+        "get_editor_state",
+        "open_document",
+        "batch_get",
+        "batch_design",
+        "snapshot_layout",
+        "get_screenshot",
+        "get_variables",
+        "set_variables",
+        "replace_all_matching_properties",
+        "search_all_unique_properties",
+        "find_empty_space_on_canvas",
+        "undo",
+        "redo",
+    ] {
+        assert!(names.contains(&pencil), "{pencil} in {names:?}");
+    }
+    for tool in &tools {
+        let schema = serde_json::to_value(tool.input_schema.as_ref()).unwrap();
+        assert_eq!(schema["type"], "object", "{}", tool.name);
+        for combinator in ["oneOf", "anyOf", "allOf"] {
+            assert!(schema.get(combinator).is_none(), "{} has {combinator}", tool.name);
+        }
+        let annotations = tool.annotations.as_ref().unwrap_or_else(|| panic!("{} has annotations", tool.name));
+        assert!(annotations.read_only_hint.is_some() && annotations.destructive_hint.is_some());
+        assert!(annotations.idempotent_hint.is_some() && annotations.open_world_hint.is_some());
+        assert!(tool.description.as_ref().is_some_and(|d| d.len() > 40), "{} is described", tool.name);
+    }
+    let design = tools.iter().find(|t| t.name == "batch_design").unwrap();
+    let description = design.description.as_deref().unwrap();
+    for rule in ["25 operations", "Bindings", "fill", "fill_container"] {
+        assert!(description.contains(rule), "batch_design says {rule}");
+    }
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn the_discover_era_serves_the_same_tools() {
+    let root = root_with_corpus_file();
+    let (transport, _) =
+        TokioChildProcess::builder(command(root.path(), None)).stderr(Stdio::null()).spawn().expect("starts");
+    let client = ()
+        .serve_with_lifecycle(
+            transport,
+            ClientLifecycleMode::Discover { preferred_versions: vec![ProtocolVersion::V_2026_07_28] },
+        )
+        .await
+        .expect("server/discover");
+    let info = client.peer_info().expect("discovered");
+    assert_eq!(info.protocol_version, ProtocolVersion::V_2026_07_28);
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert!(tools.iter().any(|t| t.name == "batch_design"));
+    let opened = structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "design.pen" })).await);
+    assert!(opened["filePath"].as_str().unwrap().ends_with("design.pen"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_design_session_edits_saves_reads_lays_out_renders_and_undoes() {
+    let root = root_with_corpus_file();
+    let file = root.path().join("design.pen");
+    let original = std::fs::read(&file).unwrap();
+    let client = connect(root.path()).await;
+    let opened = structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "design.pen" })).await);
+    assert_eq!(opened["created"], false);
+
+    let script = "card=I(document, {type: \"frame\", name: \"MCP card\", x: 5000, y: 0, width: 320, layout: \"vertical\", padding: 24, gap: 8, fill: \"#FFFFFF\"})\n\
+                  title=I(card, {type: \"text\", content: \"Hello from MCP\", fontSize: 20, fill: \"#111827\"})";
+    let designed =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let answer_text = designed["text"].as_str().expect("Pencil's answer text as a field");
+    assert!(answer_text.contains("card"), "{answer_text}");
+    let revision = designed["revision"].as_u64().expect("the revision");
+    assert!(revision > 0);
+    let card = designed["bindings"].as_array().unwrap().iter().find(|b| b["name"] == "card").unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("Hello from MCP"), "saved before the answer");
+
+    let read = structured(&call(&client, "batch_get", json!({ "nodeIds": [card] })).await);
+    assert_eq!(read["nodes"][0]["name"], "MCP card");
+
+    let layout = structured(&call(&client, "snapshot_layout", json!({ "parentId": card })).await);
+    assert_eq!(layout["nodes"][0]["width"], 320);
+
+    let shot = call(&client, "get_screenshot", json!({ "nodeId": card })).await;
+    assert_ne!(shot.is_error, Some(true), "{}", text(&shot));
+    assert_eq!(shot.content.len(), 1, "the image alone");
+    let ContentBlock::Image(image) = &shot.content[0] else { panic!("an image: {:?}", shot.content[0]) };
+    assert_eq!(image.mime_type, "image/png");
+    let png = base64_decode(&image.data);
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let reader = decoder.read_info().expect("a PNG");
+    assert_eq!(reader.info().width, 320);
+
+    let undone = structured(&call(&client, "undo", json!({})).await);
+    assert_eq!(undone["canRedo"], true);
+    assert_eq!(std::fs::read(&file).unwrap(), original, "undo restores the file byte for byte");
+    let redone = structured(&call(&client, "redo", json!({ "filePath": "design.pen" })).await);
+    assert_eq!(redone["canRedo"], false);
+    assert!(std::fs::read_to_string(&file).unwrap().contains("Hello from MCP"));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn errors_say_what_to_do() {
+    let root = root_with_corpus_file();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture(CORPUS_FILE), outside.path().join("secret.pen")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.pen"), root.path().join("link.pen")).unwrap();
+    let client = connect(root.path()).await;
+
+    let failed = call(
+        &client,
+        "batch_design",
+        json!({ "filePath": "design.pen", "operations": "x=I(document, {type: \"frame\", width: \"wide\"})" }),
+    )
+    .await;
+    let message = error_text(&failed);
+    assert!(message.contains("width"), "{message}");
+    let details = failed.structured_content.expect("the outcome as data");
+    assert_eq!(details["data"]["success"], false);
+    assert_eq!(std::fs::read(root.path().join("design.pen")).unwrap(), std::fs::read(fixture(CORPUS_FILE)).unwrap());
+
+    for escape in ["../secret.pen", outside.path().join("secret.pen").to_str().unwrap(), "link.pen", "sub/../../x.pen"]
+    {
+        let refused = call(&client, "open_document", json!({ "filePathOrTemplate": escape })).await;
+        let message = error_text(&refused);
+        assert!(message.contains("outside the folder"), "{escape}: {message}");
+        assert!(message.contains("Hint:"), "{message}");
+    }
+    let unknown = call(&client, "batch_gett", json!({})).await;
+    assert!(error_text(&unknown).contains("did you mean batch_get"), "{}", text(&unknown));
+    let missing = call(&client, "batch_get", json!({ "filePath": "design.pen", "nodeIds": ["nope"] })).await;
+    assert!(!text(&missing).is_empty());
+    let bad_arguments = call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "maxDepth": "deep" })).await;
+    assert!(error_text(&bad_arguments).contains("invalid arguments"), "{}", text(&bad_arguments));
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_panicking_tool_is_an_error_and_the_server_goes_on() {
+    let root = root_with_corpus_file();
+    let client = connect_with(root.path(), Some("get_variables")).await;
+    structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "design.pen" })).await);
+    let panicked = call(&client, "get_variables", json!({})).await;
+    let message = error_text(&panicked);
+    assert!(message.contains("get_variables failed inside nib"), "{message}");
+    let state = structured(&call(&client, "get_editor_state", json!({})).await);
+    assert!(state["currentDocument"].as_str().unwrap().ends_with("design.pen"), "{state}");
+    let layout = structured(&call(&client, "snapshot_layout", json!({ "problemsOnly": true })).await);
+    assert!(layout.is_object());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn concurrent_edits_of_one_document_never_interleave() {
+    let root = tempfile::tempdir().unwrap();
+    let client = connect(root.path()).await;
+    structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "board.pen" })).await);
+    let created = structured(
+        &call(
+            &client,
+            "batch_design",
+            json!({ "operations": "board=I(document, {type: \"frame\", width: 800, height: 600, layout: \"vertical\"})" }),
+        )
+        .await,
+    );
+    let board = created["bindings"][0]["id"].as_str().unwrap().to_owned();
+    let calls = (0..8).map(|i| {
+        let script = format!(
+            "row=I(\"{board}\", {{type: \"frame\", name: \"row {i}\", layout: \"horizontal\"}})\n\
+             I(row, {{type: \"text\", content: \"first {i}\", fill: \"#000000\"}})\n\
+             I(row, {{type: \"text\", content: \"second {i}\", fill: \"#000000\"}})"
+        );
+        call(&client, "batch_design", json!({ "filePath": "board.pen", "operations": script }))
+    });
+    let answers = futures_join(calls).await;
+    let mut revisions: Vec<u64> = answers.iter().map(|a| structured(a)["revision"].as_u64().unwrap()).collect();
+    revisions.sort_unstable();
+    revisions.dedup();
+    assert_eq!(revisions.len(), 8, "every call is its own transaction");
+    let board = structured(&call(&client, "batch_get", json!({ "nodeIds": [board], "readDepth": 2 })).await);
+    let rows = board["nodes"][0]["children"].as_array().unwrap();
+    assert_eq!(rows.len(), 8);
+    for row in rows {
+        let number = row["name"].as_str().unwrap().trim_start_matches("row ");
+        let texts: Vec<&str> =
+            row["children"].as_array().unwrap().iter().map(|t| t["content"].as_str().unwrap()).collect();
+        assert_eq!(texts, [format!("first {number}"), format!("second {number}")], "a row's children stay together");
+    }
+    let on_disk: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.path().join("board.pen")).unwrap()).unwrap();
+    assert_eq!(on_disk["children"][0]["children"].as_array().unwrap().len(), 8, "all saved");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn large_answers_are_bounded_with_a_note() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("LIU9293__cirrus__design.pen"), root.path().join("big.pen")).unwrap();
+    let client = connect(root.path()).await;
+    let everything = call(&client, "batch_get", json!({ "filePath": "big.pen", "readDepth": 50 })).await;
+    let answer = structured(&everything);
+    assert!(text(&everything).len() <= nib::mcp::MAX_ANSWER_CHARS + 1_000, "{}", text(&everything).len());
+    assert!(answer["note"].as_str().is_some_and(|n| n.contains("Ask for less")), "{}", answer["note"]);
+    client.cancel().await.unwrap();
+}
+
+/// Runs the futures at once on this task (the calls are in flight together).
+async fn futures_join<F: std::future::Future>(futures: impl Iterator<Item = F>) -> Vec<F::Output> {
+    let handles: Vec<_> = futures.map(Box::pin).collect();
+    let mut outputs = Vec::new();
+    let mut pending: Vec<_> = handles.into_iter().map(Some).collect();
+    let mut done: Vec<Option<F::Output>> = (0..pending.len()).map(|_| None).collect();
+    std::future::poll_fn(|cx| {
+        let mut all = true;
+        for (slot, future) in pending.iter_mut().enumerate() {
+            if let Some(f) = future {
+                match f.as_mut().poll(cx) {
+                    std::task::Poll::Ready(output) => {
+                        done[slot] = Some(output);
+                        *future = None;
+                    }
+                    std::task::Poll::Pending => all = false,
+                }
+            }
+        }
+        if all { std::task::Poll::Ready(()) } else { std::task::Poll::Pending }
+    })
+    .await;
+    outputs.extend(done.into_iter().map(|o| o.expect("finished")));
+    outputs
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD.decode(text).expect("base64")
+}

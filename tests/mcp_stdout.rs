@@ -1,0 +1,82 @@
+//! stdout hygiene of `nib mcp`: with every log level on, a panicking tool, a screenshot and a
+//! line that is not JSON, everything the server writes to stdout is a JSON-RPC message, and
+//! every request gets its answer.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+#[test]
+fn stdout_carries_only_json_rpc_messages() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("snapshots/documents/showcase.pen"),
+        root.path().join("showcase.pen"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["mcp", "--root"])
+        .arg(root.path())
+        .env("RUST_LOG", "trace")
+        .env("NIB_MCP_TEST_PANIC", "get_variables")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("nib mcp starts");
+    let call = |id: u64, name: &str, arguments: Value| json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": { "name": name, "arguments": arguments } });
+    let messages = [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
+        call(3, "open_document", json!({ "filePathOrTemplate": "showcase.pen" })),
+        call(4, "get_screenshot", json!({ "filePath": "showcase.pen" })),
+        call(5, "get_variables", json!({ "filePath": "showcase.pen" })),
+        call(6, "batch_design", json!({ "filePath": "showcase.pen", "operations": "this is not a script" })),
+        call(7, "snapshot_layout", json!({ "filePath": "showcase.pen", "problemsOnly": true })),
+    ];
+    // Trace logs are plenty: read them all the time so the server never blocks on a full pipe.
+    let mut stderr = child.stderr.take().unwrap();
+    let logs = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    });
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answered = std::collections::BTreeSet::new();
+    let mut lines = stdout.lines();
+    for message in &messages {
+        if message["id"] == 2 {
+            // A line that is not JSON is dropped; the server goes on.
+            writeln!(stdin, "this is not JSON").unwrap();
+        }
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+        // Wait for this request's answer before the next, as a client would.
+        let Some(id) = message.get("id").and_then(Value::as_u64) else { continue };
+        while !answered.contains(&id) {
+            let line = lines.next().expect("the server answers").expect("utf-8 line");
+            let parsed: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+            assert_eq!(parsed["jsonrpc"], "2.0", "{line}");
+            assert!(parsed.get("result").is_some() || parsed.get("error").is_some() || parsed.get("method").is_some());
+            if let Some(answer) = parsed.get("id").and_then(Value::as_u64) {
+                answered.insert(answer);
+            }
+        }
+    }
+    drop(stdin);
+    for line in lines {
+        let line = line.unwrap();
+        let parsed: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("not JSON ({e}): {line}"));
+        assert_eq!(parsed["jsonrpc"], "2.0", "{line}");
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "the server ends cleanly when stdin closes");
+    let logs = logs.join().unwrap();
+    assert!(logs.contains("nib mcp serving on stdio"), "logs go to stderr: {logs}");
+    assert!(logs.contains("a tool panicked"), "{logs}");
+    assert_eq!(answered.len(), 7);
+}
