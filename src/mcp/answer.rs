@@ -166,7 +166,9 @@ mod tests {
         let value = json!({ "nodes": [tree(6, 4)] });
         let cut = bounded(value, 2_000);
         assert!(cut.to_string().len() <= 2_000 + 400, "{}", cut.to_string().len());
-        assert_eq!(cut["nodes"][0]["children"][0]["children"], "...");
+        let kept = children_depth(&cut);
+        assert!((1..6).contains(&kept), "{kept} levels kept");
+        assert_eq!(cut["nodes"][0]["children"].as_array().unwrap().len(), 4, "the top levels stay whole");
         assert!(cut["note"].as_str().unwrap().contains("Ask for less"));
     }
 
