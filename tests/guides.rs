@@ -1,4 +1,5 @@
-//! The content tools: get_style_guide_tags and get_style_guide (every guide applies with one set_variables call,
+//! The content tools: get_guidelines (every topic's examples run cleanly on a fresh document),
+//! get_style_guide_tags and get_style_guide (every guide applies with one set_variables call,
 //! uses fonts nib ships, and is found by its tags).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -6,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use nib::text::{FontBook, FontOptions};
-use nib::tools::{ToolError, Workspace, call};
+use nib::tools::{TOPICS, ToolError, Workspace, call};
 use serde_json::{Value, json};
 
 struct Session {
@@ -39,7 +40,7 @@ impl Session {
     fn design(&mut self, file: &str, script: &str, what: &str) {
         let outcome = call(&mut self.workspace, "batch_design", json!({"filePath": file, "operations": script}))
             .unwrap_or_else(|e| panic!("{what} failed:\n{e}\n--- script:\n{script}"));
-        assert_eq!(outcome["issues"], json!([]), "{what} reports potential issues:\n{}", outcome["text"]);
+        assert_eq!(outcome["issues"], json!([]), "{what} reports potential issues");
     }
 
     /// The layout problems of every node of the document.
@@ -433,4 +434,85 @@ fn no_tags_and_no_name_answer_the_default_and_every_name() {
     assert_eq!(s.ok("get_style_guide", Value::Null), answer);
     assert!(s.err("get_style_guide", json!({"tag": ["calm"]})).message.contains("unknown field"));
     assert!(s.err("get_style_guide_tags", json!({"filter": "x"})).message.contains("unknown field"));
+}
+
+// guidelines ----------------------------------------------------------------------------------
+
+/// The fenced blocks of a guideline that a test runs, in order: (kind, body).
+fn examples(text: &str) -> Vec<(&str, String)> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(kind) = line.strip_prefix("```").map(str::trim) else { continue };
+        let body: Vec<&str> = lines.by_ref().take_while(|l| !l.starts_with("```")).collect();
+        if matches!(kind, "batch_design" | "set_variables") {
+            blocks.push((if kind == "batch_design" { "batch_design" } else { "set_variables" }, body.join("\n")));
+        }
+    }
+    blocks
+}
+
+#[test]
+fn every_topic_answers_its_guidance_and_the_shared_rules() {
+    let mut s = Session::new();
+    assert_eq!(TOPICS.len(), 8);
+    let mut texts = BTreeSet::new();
+    for topic in TOPICS {
+        let answer = s.ok("get_guidelines", json!({"topic": topic}));
+        assert_eq!(answer["topic"], json!(topic));
+        let text = answer["text"].as_str().unwrap();
+        for rule in
+            ["fill_container", "textGrowth", "25 operations", "bindings live for one call", "needs a `\"fill\"`"]
+        {
+            assert!(text.to_lowercase().contains(&rule.to_lowercase()), "{topic} does not mention {rule}");
+        }
+        assert!(text.lines().count() > 40, "{topic} is too thin");
+        texts.insert(text.split("\n## ").next().unwrap().to_owned());
+    }
+    assert_eq!(texts.len(), TOPICS.len(), "every topic has its own text");
+    assert_eq!(s.ok("get_guidelines", json!({"topic": "Landing_Page"}))["topic"], "landing-page");
+}
+
+#[test]
+fn an_unknown_topic_lists_the_topics() {
+    let mut s = Session::new();
+    let e = s.err("get_guidelines", json!({"topic": "landing-pgae"}));
+    assert!(e.message.contains("'landing-pgae'"), "{e}");
+    let hint = e.hint.unwrap();
+    assert!(hint.starts_with("did you mean 'landing-page'?"), "{hint}");
+    for topic in TOPICS {
+        assert!(hint.contains(topic), "{hint}");
+    }
+    let missing = s.err("get_guidelines", json!({}));
+    assert!(missing.hint.unwrap().contains("design-system"));
+    assert!(s.err("get_guidelines", json!({"topic": "email"})).hint.unwrap().starts_with("the topics are"));
+}
+
+#[test]
+fn every_topic_example_runs_on_a_fresh_document_without_issues_or_layout_problems() {
+    let mut s = Session::new();
+    for topic in TOPICS {
+        let text = s.ok("get_guidelines", json!({"topic": topic}))["text"].as_str().unwrap().to_owned();
+        let blocks = examples(&text);
+        assert!(blocks.iter().any(|(kind, _)| *kind == "batch_design"), "{topic} has no batch_design example");
+        let file = s.fresh();
+        for (index, (kind, body)) in blocks.iter().enumerate() {
+            let what = format!("{topic} example {}", index + 1);
+            match *kind {
+                "set_variables" => {
+                    let variables: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    s.ok("set_variables", json!({"filePath": file, "variables": variables}));
+                }
+                _ => {
+                    let statements =
+                        body.lines().filter(|l| l.contains('(') && !l.trim_start().starts_with("//")).count();
+                    assert!(statements <= 25, "{what} has {statements} statements; batch_design takes 25");
+                    s.design(&file, body, &what);
+                }
+            }
+        }
+        assert_eq!(s.problems(&file), json!([]), "{topic}: layout problems in the examples");
+        let shot = s.ok("get_screenshot", json!({"filePath": file}));
+        assert!(shot.to_string().len() > 1000, "{topic}: the examples render");
+    }
 }
