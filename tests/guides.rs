@@ -431,6 +431,10 @@ fn no_tags_and_no_name_answer_the_default_and_every_name() {
     let all = answer["allGuides"].as_array().unwrap();
     assert!(all.iter().all(|g| !g["summary"].as_str().unwrap().is_empty()));
     assert_eq!(s.ok("get_style_guide", json!({"tags": []})), answer);
+    assert_eq!(s.ok("get_style_guide", json!({"tags": null})), answer);
+    let listed = s.ok("get_style_guide", json!({"tags": "calm, finance"}));
+    assert_eq!(listed["matchedTags"], json!(["calm", "finance"]), "a string is a comma-separated list");
+    assert!(s.err("get_style_guide", json!({"tags": 3})).message.contains("invalid arguments"));
     assert_eq!(s.ok("get_style_guide", Value::Null), answer);
     assert!(s.err("get_style_guide", json!({"tag": ["calm"]})).message.contains("unknown field"));
     assert!(s.err("get_style_guide_tags", json!({"filter": "x"})).message.contains("unknown field"));

@@ -80,11 +80,26 @@ pub fn get_style_guide_tags(_args: NoArgs) -> Result<TagsAnswer, ToolError> {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StyleGuideArgs {
-    /// Tags to match (see get_style_guide_tags).
-    #[serde(default)]
+    /// Tags to match (see get_style_guide_tags). A single string is read as a comma-separated
+    /// list, since agents sometimes send `"calm, finance"`.
+    #[serde(default, deserialize_with = "tag_list")]
     pub tags: Vec<String>,
     /// A guide's name: picks it directly.
     pub name: Option<String>,
+}
+
+fn tag_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Tags {
+        List(Vec<String>),
+        Text(String),
+    }
+    Ok(match Option::<Tags>::deserialize(deserializer)? {
+        None => Vec::new(),
+        Some(Tags::List(list)) => list,
+        Some(Tags::Text(text)) => text.split(',').map(str::to_owned).collect(),
+    })
 }
 
 /// A style guide and why it was chosen.
