@@ -96,11 +96,15 @@ async fn tools_are_listed_with_flat_schemas_and_annotations() {
         "replace_all_matching_properties",
         "search_all_unique_properties",
         "find_empty_space_on_canvas",
+        "get_guidelines",
+        "get_style_guide_tags",
+        "get_style_guide",
         "undo",
         "redo",
     ] {
         assert!(names.contains(&pencil), "{pencil} in {names:?}");
     }
+    assert_eq!(tools.len(), 16, "Pencil's 14 tools, undo and redo");
     for tool in &tools {
         let schema = serde_json::to_value(tool.input_schema.as_ref()).unwrap();
         assert_eq!(schema["type"], "object", "{}", tool.name);

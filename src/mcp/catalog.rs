@@ -234,6 +234,38 @@ const DEFINITIONS: &[Definition] = &[
         required: &["direction", "width", "height"],
     },
     Definition {
+        name: "get_guidelines",
+        title: "Design guidelines",
+        description: "The team's concise guidance for one kind of work, with batch_design examples that run as they are: code, table, tailwind, landing-page, design-system, mobile-app, web-app, slides. Read it before building that kind of screen.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({ "topic": { "type": "string", "enum": crate::tools::TOPICS, "description": "The kind of work." } }),
+        required: &["topic"],
+    },
+    Definition {
+        name: "get_style_guide_tags",
+        title: "Style guide tags",
+        description: "The tags style guides are chosen by (mood, style, industry, density, light/dark mode, screen), with how many guides carry each. Pick a few and call get_style_guide.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({}),
+        required: &[],
+    },
+    Definition {
+        name: "get_style_guide",
+        title: "Style guide",
+        description: "A complete visual direction — palette with roles, type scale in fonts nib ships, radii, spacing, shadows, component notes, do/don't — best matching the tags (or the guide called name), plus a set_variables payload that applies it in one call. Unknown tags are named with the valid ones.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "tags": { "type": "array", "items": { "type": "string" }, "description": "Tags from get_style_guide_tags, e.g. [\"calm\", \"finance\", \"light\"]." },
+                "name": { "type": "string", "description": "A guide's name, to pick it directly." }
+            })
+        },
+        required: &[],
+    },
+    Definition {
         name: "undo",
         title: "Undo",
         description: "Takes back the last change nib made to the document (one batch_design, set_variables or replace call) and saves. Not part of Pencil's tools.",

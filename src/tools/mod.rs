@@ -5,6 +5,7 @@
 mod batch_get;
 mod design;
 mod editor;
+mod guides;
 mod history;
 mod layout;
 mod properties;
@@ -21,6 +22,10 @@ use serde_json::Value;
 pub use batch_get::{BatchGetArgs, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use guides::{
+    Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, StyleGuideAnswer,
+    StyleGuideArgs, TOPICS, TagCount, TagsAnswer, get_guidelines, get_style_guide, get_style_guide_tags,
+};
 pub use history::{Stepped, redo, undo};
 pub use layout::{
     MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas, snapshot_layout,
@@ -100,6 +105,9 @@ pub const TOOLS: &[&str] = &[
     "snapshot_layout",
     "find_empty_space_on_canvas",
     "get_screenshot",
+    "get_guidelines",
+    "get_style_guide_tags",
+    "get_style_guide",
     "undo",
     "redo",
 ];
@@ -130,6 +138,9 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "get_screenshot" => answer(get_screenshot(workspace, parse(name, arguments)?)),
         "undo" => answer(undo(workspace, parse(name, arguments)?)),
         "redo" => answer(redo(workspace, parse(name, arguments)?)),
+        "get_guidelines" => answer(get_guidelines(parse(name, arguments)?)),
+        "get_style_guide_tags" => answer(get_style_guide_tags(parse(name, arguments)?)),
+        "get_style_guide" => answer(get_style_guide(parse(name, arguments)?)),
         _ => Err(unknown_tool(name)),
     }
 }
