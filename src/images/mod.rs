@@ -1,7 +1,12 @@
 //! Images for `G(node, "ai" | "stock", prompt)`: a provider finds or makes an image for a prompt
 //! and stores it next to the document.
 
+#[cfg(feature = "network-images")]
+#[allow(dead_code, unused_imports)] // used by the providers of the next change
+mod http;
 mod offline;
+#[cfg(all(test, feature = "network-images"))]
+mod tests;
 
 use std::path::Path;
 
