@@ -22,7 +22,7 @@ use resolver::{GuardedResolver, Refused};
 /// Time and size limits of one fetch, redirects included.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Longest wait for a TCP connection (and the TLS handshake).
+    /// Longest wait for the TCP connection.
     pub connect: Duration,
     /// Longest silence while waiting for the answer or reading its body.
     pub read: Duration,
@@ -71,7 +71,7 @@ pub enum FetchError {
         reason: &'static str,
     },
     /// The host resolves to an address nib must not contact.
-    #[error("refused to contact {host}: it is {reason} ({address})")]
+    #[error("refused to contact {host}: {}", forbidden_detail(host, address, reason))]
     Forbidden {
         /// The host asked for.
         host: String,
@@ -356,6 +356,17 @@ fn transport_error(host: String, error: ureq::Error, limit: u64) -> FetchError {
         ureq::Error::HostNotFound => FetchError::Unreachable { host, detail: "no such host".into() },
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => FetchError::Timeout { host },
         other => FetchError::Unreachable { host, detail: other.to_string() },
+    }
+}
+
+/// The address only when the host is a name that resolved to it.
+fn forbidden_detail(host: &str, address: &IpAddr, reason: &str) -> String {
+    let literal = host.trim_start_matches('[').split(']').next().unwrap_or(host);
+    let literal = if host.starts_with('[') { literal } else { host.split(':').next().unwrap_or(host) };
+    if literal.parse::<IpAddr>().is_ok_and(|ip| ip == *address) {
+        format!("it is {reason}")
+    } else {
+        format!("it resolves to {reason} ({address})")
     }
 }
 

@@ -162,7 +162,13 @@ fn without_the_test_allowance_loopback_and_plain_http_are_refused() {
     let https = format!("https://{}/", server.address);
     let error = http.fetch(&get(&https, Expect::Json, QUICK)).unwrap_err();
     assert!(matches!(error, FetchError::Forbidden { reason: "a loopback address", .. }), "{error}");
-    assert!(error.to_string().contains("refused to contact 127.0.0.1"), "{error}");
+    assert_eq!(error.to_string(), format!("refused to contact {}: it is a loopback address", server.address));
+    let named = format!("https://localhost:{}/", server.address.port());
+    let error = http.fetch(&get(&named, Expect::Json, QUICK)).unwrap_err().to_string();
+    assert!(
+        error.contains("refused to contact localhost:") && error.contains("it resolves to a loopback address ("),
+        "{error}"
+    );
     let error = http.fetch(&get(&server.url("/"), Expect::Json, QUICK)).unwrap_err();
     assert!(matches!(error, FetchError::BadUrl { reason: "only https addresses are fetched", .. }), "{error}");
     for url in ["https://user:pw@example.com/", "ftp://example.com/", "not a url"] {
