@@ -4,8 +4,16 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// The binary, kept offline: a developer's image service keys must not make tests reach the
+/// network.
+fn nib_command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_nib"));
+    command.env("NIB_IMAGES", "offline");
+    command
+}
+
 fn nib(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_nib")).args(args).output().expect("nib runs")
+    nib_command().args(args).output().expect("nib runs")
 }
 
 fn stdout(output: &Output) -> String {
@@ -128,7 +136,7 @@ fn usage_errors_exit_with_2() {
 
 fn nib_with_stdin(args: &[&str], stdin: &str) -> Output {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+    let mut child = nib_command()
         .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -186,6 +194,24 @@ fn apply_dry_run_writes_nothing() {
 }
 
 #[test]
+fn apply_says_when_images_are_offline_and_warns_about_unknown_settings() {
+    let (folder, path) = kit_copy();
+    let offline =
+        nib_with_stdin(&["apply", "--dry-run", path.to_str().unwrap(), "-"], "G(\"frameId\", \"ai\", \"bread\")");
+    assert!(stdout(&offline).contains("Images are offline (NIB_IMAGES=offline)"), "{}", stdout(&offline));
+    let mut odd = nib_command();
+    odd.env("NIB_IMAGES", "sometimes")
+        .env_remove("UNSPLASH_ACCESS_KEY")
+        .env_remove("NIB_IMAGE_API_KEY")
+        .env_remove("OPENAI_API_KEY");
+    let script = folder.path().join("frame.txt");
+    fs::write(&script, "x=I(document, {type: \"frame\", width: 10, height: 10})").unwrap();
+    let output = odd.args(["apply", "--dry-run", path.to_str().unwrap(), script.to_str().unwrap()]).output().unwrap();
+    assert!(output.status.success(), "{}", stdout(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("NIB_IMAGES is \"sometimes\""));
+}
+
+#[test]
 fn apply_answers_json_on_request() {
     let (_folder, path) = kit_copy();
     let output = nib_with_stdin(
@@ -201,7 +227,7 @@ fn apply_answers_json_on_request() {
 #[test]
 fn call_runs_a_tool_with_json_arguments() {
     let (folder, _) = kit_copy();
-    let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+    let output = nib_command()
         .current_dir(folder.path())
         .args(["call", "batch_get", "--args", "{\"filePath\": \"kit.pen\", \"nodeIds\": [\"parent\"]}"])
         .output()
@@ -209,7 +235,7 @@ fn call_runs_a_tool_with_json_arguments() {
     assert!(output.status.success(), "{}", stdout(&output));
     let answer: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(answer["nodes"][0]["id"], "parent");
-    let failed = Command::new(env!("CARGO_BIN_EXE_nib"))
+    let failed = nib_command()
         .current_dir(folder.path())
         .args([
             "call",

@@ -25,7 +25,7 @@ fn root_with_corpus_file() -> tempfile::TempDir {
 
 fn command(root: &Path, panic_on: Option<&str>) -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_nib"));
-    command.arg("mcp").arg("--root").arg(root).env("RUST_LOG", "warn");
+    command.arg("mcp").arg("--root").arg(root).env("RUST_LOG", "warn").env("NIB_IMAGES", "offline");
     if let Some(tool) = panic_on {
         command.env("NIB_MCP_TEST_PANIC", tool);
     }

@@ -19,6 +19,7 @@ fn stdout_carries_only_json_rpc_messages() {
         .args(["mcp", "--root"])
         .arg(root.path())
         .env("RUST_LOG", "trace")
+        .env("NIB_IMAGES", "offline")
         .env("NIB_MCP_TEST_PANIC", "get_variables")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nib::doc::io::{read_file, save_file};
-use nib::images::OfflineImages;
 use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
 use nib::text::{FontBook, FontOptions, TextEngine};
@@ -44,9 +43,10 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
     let canvas = LaidOutCanvas::new(&imports, None, TextEngine::new(FontBook::new(settings.fonts)));
+    let images = super::configured_images();
     let context = Context {
         library: &imports,
-        images: &OfflineImages,
+        images: &images,
         folder: image_folder,
         canvas: Some(&canvas),
         options: Options { max_statements: settings.max_operations, id_seed: None },

@@ -19,6 +19,7 @@ pub fn run(tool: &str, args: &str) -> ExitCode {
     };
     let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut workspace = Workspace::new(root);
+    workspace.images = std::sync::Arc::new(super::configured_images());
     match call(&mut workspace, tool, arguments) {
         Ok(answer) => {
             println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());

@@ -129,6 +129,16 @@ enum Command {
     },
 }
 
+/// The image services the environment configures for G(); settings it does not understand are
+/// reported on standard error (standard output carries the answer).
+fn configured_images() -> nib::images::ConfiguredImages {
+    let settings = nib::images::ImageSettings::from_env();
+    for warning in &settings.warnings {
+        eprintln!("nib: {warning}");
+    }
+    nib::images::ConfiguredImages::new(&settings)
+}
+
 /// Runs the parsed command.
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
     match args.command {

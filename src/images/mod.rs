@@ -1,14 +1,40 @@
 //! Images for `G(node, "ai" | "stock", prompt)`: a provider finds or makes an image for a prompt
 //! and stores it next to the document.
+//!
+//! [`from_env`] gives the providers the environment configures: Unsplash photos for `stock`
+//! (`UNSPLASH_ACCESS_KEY`), an OpenAI-compatible image API for `ai` (`NIB_IMAGE_API_KEY` or
+//! `OPENAI_API_KEY`), and [`OfflineImages`] otherwise and whenever a service fails. The network
+//! providers exist only with the `network-images` Cargo feature (on by default).
 
+mod cache;
+mod config;
+mod configured;
+#[cfg(feature = "network-images")]
+mod http;
 mod offline;
+#[cfg(feature = "network-images")]
+mod openai;
+#[cfg(feature = "network-images")]
+mod store;
+#[cfg(all(test, feature = "network-images"))]
+mod tests;
+#[cfg(feature = "network-images")]
+mod unsplash;
 
 use std::path::Path;
 
+pub use config::{AiSettings, ImageSettings};
+pub use configured::ConfiguredImages;
 pub use offline::OfflineImages;
 
+/// The image providers the environment configures (see [`ImageSettings::from_env`]), with the
+/// offline generator as default and fallback.
+pub fn from_env() -> ConfiguredImages {
+    ConfiguredImages::new(&ImageSettings::from_env())
+}
+
 /// Where the image should come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ImageKind {
     /// Generated from the prompt.
@@ -28,6 +54,43 @@ impl ImageKind {
     }
 }
 
+/// The shape of the node the image fills, so services can pick a fitting picture.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Orientation {
+    /// Clearly wider than tall.
+    Landscape,
+    /// Clearly taller than wide.
+    Portrait,
+    /// About as wide as tall.
+    Squarish,
+}
+
+impl Orientation {
+    /// The orientation of a `width` × `height` box; `None` for an empty or unknown box.
+    pub fn of(width: f64, height: f64) -> Option<Orientation> {
+        if !(width > 0.0 && height > 0.0 && width.is_finite() && height.is_finite()) {
+            return None;
+        }
+        let ratio = width / height;
+        Some(if ratio > 1.2 {
+            Orientation::Landscape
+        } else if ratio < 1.0 / 1.2 {
+            Orientation::Portrait
+        } else {
+            Orientation::Squarish
+        })
+    }
+
+    /// Unsplash's name for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Orientation::Landscape => "landscape",
+            Orientation::Portrait => "portrait",
+            Orientation::Squarish => "squarish",
+        }
+    }
+}
+
 /// What was asked for.
 #[derive(Debug, Clone, Copy)]
 pub struct ImageRequest<'a> {
@@ -37,6 +100,8 @@ pub struct ImageRequest<'a> {
     pub prompt: &'a str,
     /// The folder of the document; images go to its `images/` subfolder.
     pub folder: &'a Path,
+    /// The shape of the node, when its size is known.
+    pub orientation: Option<Orientation>,
 }
 
 /// An image stored for a document.
@@ -56,9 +121,14 @@ pub enum ImageError {
     /// Writing the image file failed.
     #[error("could not store the image: {0}")]
     Io(#[from] std::io::Error),
-    /// The provider refused or failed.
+    /// The service could not serve this prompt (no match, a refused prompt, a broken image);
+    /// another prompt may work.
     #[error("{0}")]
     Provider(String),
+    /// The service cannot serve anything now (a rejected key, a used-up rate limit, a timeout,
+    /// a server error); asking again soon would fail the same way.
+    #[error("{0}")]
+    Unavailable(String),
 }
 
 /// Finds or makes images for prompts.

@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn the_same_prompt_gives_the_same_file_and_another_prompt_another() {
         let folder = tempfile::tempdir().unwrap();
-        let request = |prompt| ImageRequest { kind: ImageKind::Ai, prompt, folder: folder.path() };
+        let request = |prompt| ImageRequest { kind: ImageKind::Ai, prompt, folder: folder.path(), orientation: None };
         let a = OfflineImages.image(&request("team collaboration modern office")).unwrap();
         let bytes = std::fs::read(folder.path().join(a.url.trim_start_matches("./"))).unwrap();
         std::fs::remove_dir_all(folder.path().join("images")).unwrap();

@@ -40,7 +40,13 @@ impl NibServer {
     pub fn new(root: PathBuf) -> std::io::Result<NibServer> {
         let root = std::fs::canonicalize(&root)
             .map_err(|e| std::io::Error::new(e.kind(), format!("the root folder {}: {e}", root.display())))?;
-        let workspace = Workspace::new(root.clone()).confined();
+        let mut workspace = Workspace::new(root.clone()).confined();
+        // G() uses the image services configured in the environment (offline without keys).
+        let images = crate::images::ImageSettings::from_env();
+        for warning in &images.warnings {
+            tracing::warn!("{warning}");
+        }
+        workspace.images = Arc::new(crate::images::ConfiguredImages::new(&images));
         Ok(NibServer {
             workspace: Arc::new(Mutex::new(workspace)),
             root,

@@ -21,7 +21,8 @@ pub struct Workspace {
     confined: bool,
     documents: Vec<OpenDocument>,
     current: Option<usize>,
-    /// Where G() gets images.
+    /// Where G() gets images: offline images unless set, so a library user never reaches the
+    /// network by surprise; a user session sets [`crate::images::from_env`].
     pub images: Arc<dyn ImageProvider + Send + Sync>,
     /// Most statements per batch_design call.
     pub max_statements: usize,

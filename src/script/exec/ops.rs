@@ -8,7 +8,7 @@ use super::{Parent, Runner, Step, StepError};
 use crate::doc::json::{Json, JsonValue};
 use crate::doc::values::{Fill, Fills, ImageFill, ImageMode};
 use crate::doc::{Descendants, Key, NodeKey, NodeTree, NodeType, Props, Value, VarOr};
-use crate::images::{ImageKind, ImageRequest};
+use crate::images::{ImageKind, ImageRequest, Orientation};
 use crate::layout::space::{free_spot, next_to};
 use crate::resolve::{InstanceNode, PathTarget};
 use crate::script::ast::Expr;
@@ -260,10 +260,18 @@ impl Runner<'_, '_> {
             StepError::new("the document is not stored in a folder, so the image has nowhere to go")
                 .hint("open or save the document as a file first")
         })?;
+        // The node's shape, when its own numbers give it, lets services pick a fitting picture.
+        let orientation = match &target {
+            PathTarget::Node(key) => {
+                let (width, height) = super::place::size_of(&self.document().tree().node(*key).props);
+                Orientation::of(width, height)
+            }
+            PathTarget::InInstance(_) => None,
+        };
         let image = self
             .context
             .images
-            .image(&ImageRequest { kind: kind_value, prompt: &prompt_text, folder })
+            .image(&ImageRequest { kind: kind_value, prompt: &prompt_text, folder, orientation })
             .map_err(|e| StepError::new(format!("no image for the prompt: {e}")).at(prompt))?;
         let fill = ImageFill {
             enabled: Some(VarOr::Value(true)),
