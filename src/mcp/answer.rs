@@ -17,6 +17,10 @@ pub fn success(tool: &str, value: Value) -> CallToolResult {
     if tool == "get_screenshot" {
         let data = value["data"].as_str().unwrap_or_default();
         let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
+        // The answer is the picture alone; what could not be drawn goes to the log.
+        for warning in value["warnings"].as_array().into_iter().flatten() {
+            tracing::warn!(tool, "{}", warning.as_str().unwrap_or_default());
+        }
         return CallToolResult::success(vec![ContentBlock::image(data, mime_type)]);
     }
     let value = match value {
