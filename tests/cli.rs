@@ -407,3 +407,19 @@ fn render_reports_what_it_cannot_draw() {
     let bad_scale = nib(&["render", document.to_str().unwrap(), "--scale", "0"]);
     assert_eq!(bad_scale.status.code(), Some(2));
 }
+
+#[test]
+fn apply_with_a_seed_gives_the_same_ids_every_time() {
+    let (first_folder, first) = kit_copy();
+    let (_second_folder, second) = kit_copy();
+    let script = first_folder.path().join("s.txt");
+    fs::write(&script, "card=I(\"Casf3fX\", {type: \"frame\", layout: \"vertical\"})\nI(card, {type: \"text\", content: \"Hi\", fill: \"#000000\"})").unwrap();
+    for file in [&first, &second] {
+        let output = nib(&["apply", "--seed", "7", file.to_str().unwrap(), script.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stdout(&output));
+    }
+    assert_eq!(fs::read(&first).unwrap(), fs::read(&second).unwrap());
+    let (_third_folder, third) = kit_copy();
+    nib(&["apply", "--seed", "8", third.to_str().unwrap(), script.to_str().unwrap()]);
+    assert_ne!(fs::read(&first).unwrap(), fs::read(&third).unwrap(), "another seed, other ids");
+}

@@ -559,3 +559,21 @@ fn a_confined_workspace_reads_nothing_outside_its_root() {
     let opened = call(&mut free, "open_document", json!({"filePathOrTemplate": "doc.pen"})).unwrap();
     assert_eq!(opened["problems"], json!([]));
 }
+
+#[test]
+fn new_variables_are_written_in_pencils_key_order() {
+    let mut s = Session::new();
+    s.ok("open_document", json!({"filePathOrTemplate": "fresh.pen"}));
+    s.ok(
+        "set_variables",
+        json!({"filePath": "fresh.pen", "variables": {
+            "--surface": {"value": [{"theme": {"Mode": "Light"}, "value": "#FFFFFF"}, {"theme": {"Mode": "Dark"}, "value": "#111111"}], "type": "color"}
+        }}),
+    );
+    let saved = s.read("fresh.pen");
+    let themes = saved.find("\"themes\"").expect("themes registered");
+    let variables = saved.find("\"variables\"").expect("variables");
+    assert!(themes < variables, "themes come before variables, as Pencil writes them:\n{saved}");
+    assert!(saved.contains("\"type\": \"color\",\n      \"value\": ["), "{saved}");
+    assert!(saved.contains("\"value\": \"#FFFFFF\",\n          \"theme\": {"), "{saved}");
+}

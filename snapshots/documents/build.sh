@@ -38,7 +38,7 @@ for name in $ALL; do
       echo "$out" >&2; rm -f "$tmp"; echo "build.sh: set_variables failed for $name" >&2; exit 1
     fi
   fi
-  if ! out=$("$NIB" apply --max-operations 1000 "$tmp" "$name.script" 2>&1); then
+  if ! out=$("$NIB" apply --seed 1 --max-operations 1000 "$tmp" "$name.script" 2>&1); then
     echo "$out" >&2; rm -f "$tmp"; echo "build.sh: $name.script failed" >&2; exit 1
   fi
   mv "$tmp" "$name.pen"

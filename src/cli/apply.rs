@@ -14,6 +14,7 @@ pub struct Settings {
     pub dry_run: bool,
     pub json: bool,
     pub max_operations: usize,
+    pub seed: Option<u64>,
     pub fonts: FontOptions,
 }
 
@@ -49,7 +50,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         images: &images,
         folder: image_folder,
         canvas: Some(&canvas),
-        options: Options { max_statements: settings.max_operations, id_seed: None },
+        options: Options { max_statements: settings.max_operations, id_seed: settings.seed },
     };
     let outcome = run(&mut document, &source, &context);
     if settings.json {

@@ -52,6 +52,10 @@ enum Command {
         /// Most operations allowed in the script.
         #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
         max_operations: usize,
+        /// Generate new node ids from this number, so the same script on the same file gives the
+        /// same ids every time (scripted builds, tests). By default ids are random.
+        #[arg(long)]
+        seed: Option<u64>,
         /// Also measure text with the fonts installed on this machine (output then depends on it).
         #[arg(long)]
         system_fonts: bool,
@@ -153,9 +157,9 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             nib::mcp::serve_stdio(root)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Apply { file, script, dry_run, json, max_operations, system_fonts } => {
+        Command::Apply { file, script, dry_run, json, max_operations, seed, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };
-            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, fonts }))
+            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, seed, fonts }))
         }
         Command::Render { file, output, nodes, all, scale, background, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };

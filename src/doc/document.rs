@@ -67,10 +67,14 @@ impl Header {
         self.variables.get_or_insert_with(Variables::default)
     }
 
-    /// The theme axes, added (after the existing keys) if the document has none.
+    /// The theme axes, added if the document has none: before the variables, where Pencil
+    /// writes them, or after the existing keys.
     pub(crate) fn themes_mut(&mut self) -> &mut Themes {
         if self.themes.is_none() {
-            self.order.push(HeaderKey::Themes);
+            match self.order.iter().position(|key| *key == HeaderKey::Variables) {
+                Some(index) => self.order.insert(index, HeaderKey::Themes),
+                None => self.order.push(HeaderKey::Themes),
+            }
         }
         self.themes.get_or_insert_with(Themes::default)
     }

@@ -221,10 +221,11 @@ impl Finder<'_> {
             index,
             ProblemKind::TextOverflow,
             format!(
-                "{name} needs {} px for {} lines but its box is {} px tall ({cut} lines cut off): use textGrowth \"fixed-width\" or make it taller",
+                "{name} needs {} px for {} but its box is {} px tall ({} cut off): use textGrowth \"fixed-width\" or make it taller",
                 round(shaped.height()),
-                shaped.lines.len(),
-                round(own.height)
+                count(shaped.lines.len(), "line"),
+                round(own.height),
+                count(cut, "line"),
             ),
         );
     }
@@ -342,4 +343,9 @@ pub(crate) fn describe(part: &ScenePart, index: usize) -> String {
 pub(crate) fn round(value: f32) -> String {
     let rounded = (f64::from(value) * 100.0).round() / 100.0;
     if rounded.fract() == 0.0 { format!("{}", rounded as i64) } else { format!("{rounded}") }
+}
+
+/// "1 line", "3 lines".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

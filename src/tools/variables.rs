@@ -105,8 +105,30 @@ pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<Variabl
 }
 
 /// Reads variables given as JSON, with errors that point into the argument.
+/// JSON text of `value` with the keys Pencil writes first in its order (`type`, `value`,
+/// `theme`: `{"type": "color", "value": …}`, `{"value": …, "theme": {…}}`), the others after them.
+fn in_pencil_order(value: &serde_json::Value) -> String {
+    const FIRST: [&str; 3] = ["type", "value", "theme"];
+    match value {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort_by_key(|key| FIRST.iter().position(|first| first == key).unwrap_or(FIRST.len()));
+            let members: Vec<String> = keys
+                .into_iter()
+                .map(|key| format!("{}: {}", serde_json::Value::String(key.clone()), in_pencil_order(&map[key])))
+                .collect();
+            format!("{{{}}}", members.join(", "))
+        }
+        serde_json::Value::Array(items) => {
+            format!("[{}]", items.iter().map(in_pencil_order).collect::<Vec<_>>().join(", "))
+        }
+        other => other.to_string(),
+    }
+}
+
 fn read_variables(value: &serde_json::Value) -> Result<Variables, ToolError> {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    // Arguments arrive with their keys sorted; new variables are written in Pencil's key order.
+    let text = in_pencil_order(value);
     let parsed = json::parse(&text).map_err(|e| ToolError::new(format!("variables: {}", e.message)))?;
     let Some(root) = parsed.value else { return Err(ToolError::new("variables is empty")) };
     let JsonValue::Object(members) = &root.value else {
