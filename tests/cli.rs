@@ -423,3 +423,32 @@ fn apply_with_a_seed_gives_the_same_ids_every_time() {
     nib(&["apply", "--seed", "8", third.to_str().unwrap(), script.to_str().unwrap()]);
     assert_ne!(fs::read(&first).unwrap(), fs::read(&third).unwrap(), "another seed, other ids");
 }
+
+#[test]
+fn check_reports_what_a_file_refers_to_but_is_not_there() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("refs.pen");
+    fs::write(
+        &path,
+        r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "card", "reusable": true, "width": 100, "height": 50, "children": [
+    {"type": "text", "id": "title", "content": "Hi", "fill": "#000000"}]},
+  {"type": "ref", "id": "one", "ref": "card", "x": 200, "descendants": {"subtitle": {"content": "x"}}},
+  {"type": "ref", "id": "two", "ref": "gone", "x": 400},
+  {"type": "rectangle", "id": "photo", "x": 600, "width": 10, "height": 10,
+   "fill": {"type": "image", "url": "./images/hero.png", "mode": "fill"}}
+]}"##,
+    )
+    .unwrap();
+    let output = nib(&["check", path.to_str().unwrap()]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "warnings do not fail without --strict: {text}");
+    assert!(text.contains("node 'two'") && text.contains("gone"), "{text}");
+    assert!(text.contains("subtitle"), "an override that matches nothing: {text}");
+    assert!(text.contains("node 'photo': image './images/hero.png' not found at"), "{text}");
+    let strict = nib(&["check", "--strict", path.to_str().unwrap()]);
+    assert_eq!(strict.status.code(), Some(1));
+    fs::create_dir(folder.path().join("images")).unwrap();
+    fs::write(folder.path().join("images/hero.png"), b"any bytes").unwrap();
+    assert!(!stdout(&nib(&["check", path.to_str().unwrap()])).contains("hero.png"));
+}

@@ -5,6 +5,9 @@ use std::process::ExitCode;
 
 use nib::doc::io::read_file;
 use nib::doc::{Document, Loaded, NodeType};
+use nib::render::missing_image_files;
+use nib::resolve::{SceneOptions, build_scene};
+use nib::tools::FileImports;
 
 pub struct Options {
     pub strict: bool,
@@ -19,6 +22,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             Ok(loaded) => {
                 warnings += loaded.problems.len();
                 report_valid(path, &loaded, &options);
+                warnings += report_references(path, &loaded.document);
             }
             Err(error) => {
                 invalid += 1;
@@ -46,6 +50,23 @@ fn report_valid(path: &Path, loaded: &Loaded, options: &Options) {
     for problem in &loaded.problems {
         println!("  warning {}:{problem}", path.display());
     }
+}
+
+/// What the file refers to but cannot be found: components, variables, descendants overrides
+/// that match nothing, imports and image files. Returns how many warnings were printed.
+fn report_references(path: &Path, document: &Document) -> usize {
+    let imports = FileImports::load(document, path);
+    let scene = build_scene(document, &imports, SceneOptions::FULL);
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut lines: Vec<String> = imports.problems.clone();
+    lines.extend(scene.problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
+    lines.extend(
+        missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
+    );
+    for line in &lines {
+        println!("  warning {}: {line}", path.display());
+    }
+    lines.len()
 }
 
 /// One line: version, node counts per type, variables, themes, imports.
