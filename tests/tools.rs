@@ -577,3 +577,28 @@ fn new_variables_are_written_in_pencils_key_order() {
     assert!(saved.contains("\"type\": \"color\",\n      \"value\": ["), "{saved}");
     assert!(saved.contains("\"value\": \"#FFFFFF\",\n          \"theme\": {"), "{saved}");
 }
+
+#[test]
+fn snapshot_layout_reports_missing_image_files() {
+    let mut s = Session::new();
+    fs::write(
+        s.folder.path().join("photos.pen"),
+        r##"{"version": "2.10", "children": [
+          {"type": "frame", "id": "page", "width": 200, "height": 100, "layout": "horizontal", "children": [
+            {"type": "rectangle", "id": "hero", "width": 100, "height": 100, "fill": {"type": "image", "url": "./images/hero.jpg", "mode": "fill"}}]},
+          {"type": "rectangle", "id": "other", "x": 300, "width": 10, "height": 10, "fill": {"type": "image", "url": "missing.png", "mode": "fit"}}]}"##,
+    )
+    .unwrap();
+    let answer = s.ok("snapshot_layout", json!({"filePath": "photos.pen", "problemsOnly": true}));
+    let text = answer["text"].as_str().unwrap();
+    assert!(text.contains("image './images/hero.jpg' not found"), "{text}");
+    assert!(text.contains("missing.png"), "{text}");
+    let under_page = s.ok("snapshot_layout", json!({"filePath": "photos.pen", "parentId": "page"}));
+    let problems = under_page["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0]["kind"], "missing_image");
+    fs::create_dir(s.folder.path().join("images")).unwrap();
+    fs::write(s.folder.path().join("images/hero.jpg"), b"bytes").unwrap();
+    let fixed = s.ok("snapshot_layout", json!({"filePath": "photos.pen", "parentId": "page", "problemsOnly": true}));
+    assert_eq!(fixed["text"], "No layout problems.\n");
+}

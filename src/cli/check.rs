@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use nib::doc::io::read_file;
 use nib::doc::{Document, Loaded, NodeType};
-use nib::render::missing_image_files;
+use nib::images::missing_image_files;
 use nib::resolve::{SceneOptions, build_scene};
 use nib::tools::FileImports;
 

@@ -9,6 +9,7 @@
 mod cache;
 mod config;
 mod configured;
+mod files;
 #[cfg(feature = "network-images")]
 mod http;
 mod offline;
@@ -25,6 +26,7 @@ use std::path::Path;
 
 pub use config::{AiSettings, ImageSettings};
 pub use configured::ConfiguredImages;
+pub use files::missing_image_files;
 pub use offline::OfflineImages;
 
 /// The image providers the environment configures (see [`ImageSettings::from_env`]), with the

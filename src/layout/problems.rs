@@ -42,6 +42,8 @@ pub enum ProblemKind {
     /// An instance, override or variable that did not resolve: what is laid out is not what
     /// the design means.
     Unresolved,
+    /// An image fill whose file is not there: a render draws a placeholder.
+    MissingImage,
 }
 
 /// One problem, for the node it concerns.
@@ -119,6 +121,19 @@ fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, prob
             ),
         });
     }
+}
+
+/// Image fills under `within` whose files are not in `folder` (the document's folder).
+pub fn missing_images(scene: &Scene, within: Option<SceneKey>, folder: &std::path::Path) -> Vec<LayoutProblem> {
+    crate::images::missing_image_files(scene, folder)
+        .into_iter()
+        .filter(|(node, _)| within.is_none_or(|key| in_subtree(scene, key, node)))
+        .map(|(node, message)| LayoutProblem {
+            node,
+            kind: ProblemKind::MissingImage,
+            message: format!("{message}: a placeholder is drawn; put the file there or fix the url"),
+        })
+        .collect()
 }
 
 /// True when the node `id` is `key` or below it.

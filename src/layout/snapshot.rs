@@ -4,17 +4,19 @@
 
 use serde::{Serialize, Serializer};
 
-use super::problems::{LayoutProblem, MAX_PROBLEMS, find_problems, round};
+use super::problems::{LayoutProblem, MAX_PROBLEMS, find_problems, missing_images, round};
 use super::{Layout, NodeBox};
 use crate::resolve::{Scene, SceneKey};
 
 /// What to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SnapshotRequest {
+pub struct SnapshotRequest<'a> {
     /// The node to start from; the whole canvas (its top-level nodes) when `None`.
     pub parent: Option<SceneKey>,
     /// Levels of children shown below the starting nodes (0: the starting nodes only).
     pub max_depth: usize,
+    /// The document's folder, to report image files that are missing (`None`: not checked).
+    pub folder: Option<&'a std::path::Path>,
 }
 
 /// One node's box; positions are rounded to hundredths of a pixel.
@@ -113,14 +115,22 @@ pub fn snapshot(scene: &Scene, layout: &Layout, request: SnapshotRequest) -> Sna
         None => scene.roots(),
     };
     let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, request.max_depth)).collect();
-    let (problems, more_problems) = problems(scene, layout, request.parent);
+    let (problems, more_problems) = problems(scene, layout, request.parent, request.folder);
     Snapshot { nodes, problems, more_problems }
 }
 
 /// The problems under `parent` (everything when `None`), at most [`MAX_PROBLEMS`], and how many
-/// more there are.
-pub fn problems(scene: &Scene, layout: &Layout, parent: Option<SceneKey>) -> (Vec<LayoutProblem>, usize) {
+/// more there are. With the document's `folder`, missing image files are problems too.
+pub fn problems(
+    scene: &Scene,
+    layout: &Layout,
+    parent: Option<SceneKey>,
+    folder: Option<&std::path::Path>,
+) -> (Vec<LayoutProblem>, usize) {
     let mut problems = find_problems(scene, layout, parent);
+    if let Some(folder) = folder {
+        problems.extend(missing_images(scene, parent, folder));
+    }
     let more = problems.len().saturating_sub(MAX_PROBLEMS);
     problems.truncate(MAX_PROBLEMS);
     (problems, more)

@@ -120,33 +120,6 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Path>) -> Result<Pixma
     decode(&bytes).map_err(undecodable)
 }
 
-/// Image fills whose file is not there, as (node, message), in document order: what a render
-/// would replace by a placeholder. `folder` is the document's folder; network addresses and
-/// `data:` URIs are not files and are left out.
-pub fn missing_image_files(scene: &crate::resolve::Scene, folder: &Path) -> Vec<(String, String)> {
-    let mut missing = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for part in scene.parts() {
-        for node in part.nodes() {
-            let Some(crate::doc::Value::Fills(fills)) = node.props.get(&crate::doc::Key::Fill) else { continue };
-            for fill in fills.as_slice() {
-                let crate::doc::values::Fill::Image(image) = fill else { continue };
-                let Some(url) = image.url.as_deref() else { continue };
-                if url.starts_with("data:") || url.starts_with("http://") || url.starts_with("https://") {
-                    continue;
-                }
-                let relative = url.strip_prefix("file://").unwrap_or(url);
-                let path =
-                    if Path::new(relative).is_relative() { folder.join(relative) } else { PathBuf::from(relative) };
-                if !path.is_file() && seen.insert((node.id.clone(), url.to_owned())) {
-                    missing.push((node.id.clone(), format!("image '{url}' not found at {}", path.display())));
-                }
-            }
-        }
-    }
-    missing
-}
-
 /// Decodes PNG or JPEG bytes into a premultiplied pixmap.
 pub(crate) fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
     let (width, height, rgba) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {

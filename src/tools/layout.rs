@@ -49,15 +49,16 @@ pub enum SnapshotAnswer {
 pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
     let fonts = workspace.fonts;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
+    let folder = open.folder().to_owned();
     let (scene, layout) = open.layout(fonts);
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
-        let (problems, more_problems) = problems(&scene, &layout, parent);
+        let (problems, more_problems) = problems(&scene, &layout, parent, Some(&folder));
         let text = problems_text(&problems, more_problems);
         return Ok(SnapshotAnswer::Problems { problems, more_problems, text });
     }
     let max_depth = args.max_depth.unwrap_or(1).min(MAX_SNAPSHOT_DEPTH);
-    Ok(SnapshotAnswer::Full(snapshot(&scene, &layout, SnapshotRequest { parent, max_depth })))
+    Ok(SnapshotAnswer::Full(snapshot(&scene, &layout, SnapshotRequest { parent, max_depth, folder: Some(&folder) })))
 }
 
 /// The node `id`, which must be visible to have a box.
