@@ -5,6 +5,8 @@
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Value, json};
 
+use crate::tools::PROPERTIES as PROPERTY_NAMES;
+
 /// How a tool treats the world, for the client's permission prompts.
 #[derive(Clone, Copy)]
 enum Kind {
@@ -38,20 +40,6 @@ fn file_path() -> Value {
 fn ids(description: &str) -> Value {
     json!({ "type": "array", "items": { "type": "string" }, "description": description })
 }
-
-/// Property names shared by search_all_unique_properties and replace_all_matching_properties.
-const PROPERTY_NAMES: &[&str] = &[
-    "fillColor",
-    "textColor",
-    "strokeColor",
-    "strokeThickness",
-    "cornerRadius",
-    "padding",
-    "gap",
-    "fontSize",
-    "fontFamily",
-    "fontWeight",
-];
 
 const DEFINITIONS: &[Definition] = &[
     Definition {

@@ -31,7 +31,7 @@ pub use layout::{
     MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas, snapshot_layout,
 };
 pub use properties::{
-    ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
+    PROPERTIES, ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
 };
 pub use screenshot::{DEFAULT_LONG_EDGE, MAX_SCREENSHOT_BYTES, Screenshot, ScreenshotArgs, get_screenshot};
 pub use variables::{FileArgs, SetArgs, VariablesAnswer, get_variables, set_variables};

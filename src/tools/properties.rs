@@ -16,8 +16,9 @@ use crate::doc::values::{Color, CornerRadius, Fill, Fills, FontWeight, Padding, 
 use crate::doc::{Key, NodeType, Props, Value, VarOr, VarRef, suggest};
 use crate::resolve::{Scene, SceneKey, SceneOptions};
 
-/// The properties the tools know, by their Pencil names.
-const PROPERTIES: &[&str] = &[
+/// The properties search_all_unique_properties and replace_all_matching_properties know, by
+/// their Pencil names.
+pub const PROPERTIES: &[&str] = &[
     "fillColor",
     "textColor",
     "strokeColor",
