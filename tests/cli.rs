@@ -452,3 +452,23 @@ fn check_reports_what_a_file_refers_to_but_is_not_there() {
     fs::write(folder.path().join("images/hero.png"), b"any bytes").unwrap();
     assert!(!stdout(&nib(&["check", path.to_str().unwrap()])).contains("hero.png"));
 }
+
+#[test]
+fn a_closed_output_pipe_ends_quietly() {
+    use std::io::{BufRead, BufReader};
+    let path = fixture("LIU9293__cirrus__design.pen");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["layout", "--depth", "50", path.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("nib runs");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.starts_with("frame "), "{first}");
+    // The reader is gone (dropped above), as with `nib layout … | head -1`.
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(output.status.success(), "{:?}", output.status);
+}

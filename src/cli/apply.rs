@@ -29,7 +29,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let mut document = match read_file(file) {
         Ok(loaded) => loaded.document,
         Err(error) => {
-            println!("{error}");
+            say!("{error}");
             return ExitCode::from(1);
         }
     };
@@ -54,9 +54,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     };
     let outcome = run(&mut document, &source, &context);
     if settings.json {
-        println!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
     } else {
-        print!("{}", outcome.text());
+        say_part!("{}", outcome.text());
     }
     if !outcome.success {
         return ExitCode::from(1);

@@ -12,7 +12,7 @@ pub fn run(tool: &str, args: &str) -> ExitCode {
             Ok(value) => value,
             Err(error) => {
                 let answer = serde_json::json!({"error": format!("--args is not JSON: {error}"), "hint": "pass an object, e.g. --args '{\"filePath\": \"design.pen\"}'"});
-                println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+                say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
                 return ExitCode::from(2);
             }
         },
@@ -22,11 +22,11 @@ pub fn run(tool: &str, args: &str) -> ExitCode {
     workspace.images = std::sync::Arc::new(super::configured_images());
     match call(&mut workspace, tool, arguments) {
         Ok(answer) => {
-            println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+            say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
             ExitCode::SUCCESS
         }
         Err(error) => {
-            println!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
+            say!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
             ExitCode::from(1)
         }
     }

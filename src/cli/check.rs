@@ -26,12 +26,12 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
-                println!("{error}");
+                say!("{error}");
             }
         }
     }
     if files.len() > 1 || invalid > 0 {
-        println!(
+        say!(
             "{} checked: {} valid, {invalid} invalid, {warnings} warning{}",
             plural(files.len(), "file"),
             files.len() - invalid,
@@ -44,11 +44,11 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
 fn report_valid(path: &Path, loaded: &Loaded, options: &Options) {
     let document = &loaded.document;
     if !options.quiet {
-        println!("{}: ok", path.display());
-        println!("  {}", summary(document));
+        say!("{}: ok", path.display());
+        say!("  {}", summary(document));
     }
     for problem in &loaded.problems {
-        println!("  warning {}:{problem}", path.display());
+        say!("  warning {}:{problem}", path.display());
     }
 }
 
@@ -64,7 +64,7 @@ fn report_references(path: &Path, document: &Document) -> usize {
         missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
     );
     for line in &lines {
-        println!("  warning {}: {line}", path.display());
+        say!("  warning {}: {line}", path.display());
     }
     lines.len()
 }

@@ -13,7 +13,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
             Ok(loaded) => loaded,
             Err(error) => {
                 // Nothing is written for a file that does not load.
-                println!("{error}");
+                say!("{error}");
                 failed = true;
                 continue;
             }
@@ -21,21 +21,21 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         let canonical = loaded.document.to_pen_string();
         let current = std::fs::read(path).unwrap_or_default();
         if current == canonical.as_bytes() {
-            println!("{}: already canonical", path.display());
+            say!("{}: already canonical", path.display());
             continue;
         }
         if check_only {
-            println!("{}: not canonical (nib fmt would rewrite it)", path.display());
+            say!("{}: not canonical (nib fmt would rewrite it)", path.display());
             failed = true;
             continue;
         }
         if loaded.problems.iter().any(|p| p.kind == ProblemKind::Comments) {
-            println!("{}: note: comments are removed", path.display());
+            say!("{}: note: comments are removed", path.display());
         }
         match write_atomic(path, canonical.as_bytes()) {
-            Ok(()) => println!("{}: formatted", path.display()),
+            Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
-                println!("{}: could not write: {error}", path.display());
+                say!("{}: could not write: {error}", path.display());
                 failed = true;
             }
         }

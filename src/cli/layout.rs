@@ -27,16 +27,16 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let answer = match snapshot_layout(&mut workspace, args) {
         Ok(answer) => answer,
         Err(error) => {
-            println!("{error}");
+            say!("{error}");
             return ExitCode::from(1);
         }
     };
     if settings.json {
-        println!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+        say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
     } else {
         match &answer {
-            SnapshotAnswer::Full(snapshot) => print!("{}", nib::layout::snapshot::snapshot_text(snapshot)),
-            SnapshotAnswer::Problems { text, .. } => print!("{text}"),
+            SnapshotAnswer::Full(snapshot) => say_part!("{}", nib::layout::snapshot::snapshot_text(snapshot)),
+            SnapshotAnswer::Problems { text, .. } => say_part!("{text}"),
         }
     }
     match answer {

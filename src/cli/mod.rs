@@ -2,6 +2,17 @@
 //! code: 0 success, 1 invalid input (a file that does not load, a file that is not formatted),
 //! 2 a usage or I/O problem.
 
+/// `println!` for results: when the reader has gone away (`nib layout … | head`), nib stops
+/// quietly instead of panicking on the closed pipe.
+macro_rules! say {
+    ($($arg:tt)*) => { $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// `print!` with the same care as [`say!`].
+macro_rules! say_part {
+    ($($arg:tt)*) => { $crate::cli::write_out(format_args!($($arg)*)) };
+}
+
 mod apply;
 mod call;
 mod check;
@@ -13,6 +24,19 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+/// Writes to stdout; a closed pipe ends the process with success, as `head` expects, and any
+/// other write error with code 2.
+pub fn write_out(text: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(error) = std::io::stdout().lock().write_fmt(text) {
+        if error.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("nib: cannot write the output: {error}");
+        std::process::exit(2);
+    }
+}
 
 /// A headless canvas engine for .pen design files.
 #[derive(Debug, Parser)]

@@ -27,7 +27,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let document = match read_file(file) {
         Ok(loaded) => loaded.document,
         Err(error) => {
-            println!("{error}");
+            say!("{error}");
             return ExitCode::from(1);
         }
     };
@@ -53,8 +53,8 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         match scene.node_by_id(id) {
             Some(key) => targets.push((key, safe_name(id))),
             None => {
-                println!("{}: node '{id}' not found", file.display());
-                println!(
+                say!("{}: node '{id}' not found", file.display());
+                say!(
                     "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
                     file.display()
                 );
@@ -109,11 +109,11 @@ impl Job<'_> {
                     eprintln!("nib: cannot write {}: {error}", out.display());
                     return ExitCode::from(2);
                 }
-                println!("{} ({} × {})", out.display(), rendered.pixmap.width(), rendered.pixmap.height());
+                say!("{} ({} × {})", out.display(), rendered.pixmap.width(), rendered.pixmap.height());
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                println!("{error}");
+                say!("{error}");
                 ExitCode::from(1)
             }
         }
@@ -164,10 +164,10 @@ impl Job<'_> {
                     for warning in warnings {
                         eprintln!("nib: warning: {warning}");
                     }
-                    println!("{} ({width} × {height})", out.display());
+                    say!("{} ({width} × {height})", out.display());
                 }
                 Err(error) => {
-                    println!("{}: {error}", out.display());
+                    say!("{}: {error}", out.display());
                     code = ExitCode::from(1);
                 }
             }
