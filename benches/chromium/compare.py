@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""How nib's render time compares with headless Chromium rendering the same frame.
+
+The frame is node Qm8KM (a 1440 x 852 landing page) of
+tests/fixtures/pen/Changan-Su__Apple-Style-Website-Editor__PinS.pen. The script
+turns it into one static HTML page: every node becomes an absolutely positioned
+<div> at the box `nib layout --json` gives it (so Chromium does no flexbox work
+beyond that), painted from the .pen properties (solid and linear-gradient fills,
+corner radius, strokes as inset box-shadows, shadows, background blur, opacity,
+clip, text with its font, size, weight, color, alignment, line height, letter
+spacing). Fonts are nib's own (assets/fonts, via @font-face file:// URLs);
+lucide icons are drawn as inline SVG from nib's assets/icons/lucide data.
+
+It then times, all wall-clock medians:
+  nib cold       the whole `nib render FILE --node Qm8KM -o PNG` process (5 runs)
+  Chromium cold  the whole `chromium --headless --screenshot --window-size=1440,852`
+                 process on the page (5 runs)
+  Chromium warm  one long-lived Chromium driven over --remote-debugging-pipe (DevTools
+                 protocol): Page.reload + load event + fonts ready + Page.captureScreenshot
+                 + PNG decoded and written (20 runs), and captureScreenshot alone (20 runs)
+and prints the figures and the ratios to nib. For reference, `cargo bench --bench render`
+puts nib's in-process paint + PNG at about 11.5 ms for this frame.
+
+Run from anywhere:  python3 benches/chromium/compare.py   (Python 3.11 stdlib only;
+needs target/release/nib, `cargo build --release`, and /usr/bin/chromium)
+Writes /tmp/nib-compare/{qm8km.html, chromium-cold.png, chromium-warm.png, nib.png}.
+"""
+
+import base64, fcntl, html, json, math, os, shutil, statistics, subprocess, tempfile, time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+PEN = REPO / "tests/fixtures/pen/Changan-Su__Apple-Style-Website-Editor__PinS.pen"
+NODE, W, H = "Qm8KM", 1440, 852
+NIB = REPO / "target/release/nib"
+CHROMIUM = "/usr/bin/chromium"
+OUT = Path("/tmp/nib-compare")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--hide-scrollbars"]
+INTER = {"Thin": 100, "ExtraLight": 200, "Light": 300, "Regular": 400, "Medium": 500,
+         "SemiBold": 600, "Bold": 700, "ExtraBold": 800, "Black": 900}
+LUCIDE = REPO / "assets/icons/lucide"
+
+
+def font_faces():
+    rules = []
+    for name, weight in INTER.items():
+        for italic in (False, True):
+            stem = f"Inter-{name if not italic else ('' if name == 'Regular' else name) + 'Italic'}"
+            rules.append(f"@font-face{{font-family:'Inter';font-weight:{weight};font-style:"
+                         f"{'italic' if italic else 'normal'};src:url('file://{REPO}/assets/fonts/inter/{stem}.otf')}}")
+    for name, weight in (("Regular", 400), ("Bold", 700)):
+        rules.append(f"@font-face{{font-family:'NibNoto';font-weight:{weight};"
+                     f"src:url('file://{REPO}/assets/fonts/noto/NotoSans-{name}.ttf')}}")
+    return "\n".join(rules)
+
+
+def as_list(v):
+    return [] if v is None else v if isinstance(v, list) else [v]
+
+
+def enabled(v):
+    return not (isinstance(v, dict) and v.get("enabled") is False)
+
+
+def weight(v):
+    return {"normal": 400, "bold": 700}.get(str(v), v) if v is not None else 400
+
+
+def color_of(fill):
+    """A solid fill's CSS color (#RGB, #RRGGBB and #RRGGBBAA are valid CSS as they are)."""
+    if isinstance(fill, str):
+        return fill
+    if isinstance(fill, dict) and fill.get("type") in (None, "color"):
+        return fill.get("color")
+    if isinstance(fill, dict) and fill.get("colors"):
+        return fill["colors"][0]["color"]
+    return None
+
+
+def linear_gradient(g, w, h):
+    """nib's linear gradient (src/render/paint.rs) as a CSS linear-gradient: nib runs it in
+    the unit box between center -/+ e, e = (0, -size.height/2) turned by the rotation, then
+    scales to pixels; CSS needs an angle and positions on its own gradient line."""
+    cx, cy = (g.get("center") or {}).get("x", 0.5), (g.get("center") or {}).get("y", 0.5)
+    sh = (g.get("size") or {}).get("height", 1.0)
+    r = math.radians(g.get("rotation", 0))
+    ex, ey = -sh / 2 * math.sin(r), -sh / 2 * math.cos(r)
+    sx, sy = (cx - ex) * w, (cy - ey) * h
+    dx, dy = 2 * ex * w, 2 * ey * h
+    length = math.hypot(dx, dy) or 1e-9
+    theta = math.atan2(dx, -dy)  # CSS: 0deg points up, clockwise
+    css_len = abs(w * math.sin(theta)) + abs(h * math.cos(theta)) or 1e-9
+    ux, uy = dx / length, dy / length
+    base = ((sx - w / 2) * ux + (sy - h / 2) * uy) / css_len + 0.5
+    stops = ", ".join(f"{s['color']} {100 * (base + s.get('position', 0) * length / css_len):.3f}%"
+                      for s in sorted(g["colors"], key=lambda s: s.get("position", 0)))
+    return f"linear-gradient({math.degrees(theta):.3f}deg, {stops})"
+
+
+def backgrounds(fills, w, h):
+    layers = []
+    for f in as_list(fills):
+        if not enabled(f):
+            continue
+        if isinstance(f, dict) and f.get("type") == "gradient":
+            if f.get("gradientType", "linear") == "linear":
+                layers.append(linear_gradient(f, w, h))
+            else:  # radial / angular: rough stand-ins (none in this frame)
+                stops = ", ".join(f"{s['color']} {100 * s.get('position', 0)}%" for s in f["colors"])
+                layers.append(f"radial-gradient({stops})" if f.get("gradientType") == "radial"
+                              else f"conic-gradient({stops})")
+        elif color_of(f):
+            c = color_of(f)
+            layers.append(f"linear-gradient({c},{c})")
+    return ", ".join(reversed(layers))  # CSS paints its first layer on top
+
+
+def stroke_shadows(stroke):
+    c, t = color_of((stroke or {}).get("fill")), (stroke or {}).get("thickness", 1)
+    if not stroke or not enabled(stroke) or c is None:
+        return []
+    align = stroke.get("align", "inside")
+    if isinstance(t, dict):  # per side, drawn inside
+        sides = {"top": "0 {}px", "bottom": "0 -{}px", "left": "{}px 0", "right": "-{}px 0"}
+        return [f"inset {sides[k].format(v)} 0 0 {c}" for k, v in t.items() if v]
+    if align == "outside":
+        return [f"0 0 0 {t}px {c}"]
+    if align == "center":
+        return [f"inset 0 0 0 {t / 2}px {c}", f"0 0 0 {t / 2}px {c}"]
+    return [f"inset 0 0 0 {t}px {c}"]
+
+
+def lucide_svg(name, color):
+    nodes = json.loads((LUCIDE / "icon-nodes.json").read_text())
+    name = json.loads((LUCIDE / "aliases.json").read_text()).get(name, name)
+    parts = "".join(f"<{tag} " + " ".join(f'{k}="{html.escape(v)}"' for k, v in attrs.items()) + "/>"
+                    for tag, attrs in nodes.get(name, [["rect", {"x": "2", "y": "2", "width": "20", "height": "20"}]]))
+    return (f'<svg viewBox="0 0 24 24" width="100%" height="100%" fill="none" stroke="{color}" '
+            f'stroke-width="2" stroke-linecap="round" stroke-linejoin="round">{parts}</svg>')
+
+
+def element(node, box):
+    if node.get("enabled") is False:
+        return ""
+    w, h = box["width"], box["height"]
+    css = [f"left:{box['x']}px", f"top:{box['y']}px", f"width:{w}px", f"height:{h}px"]
+    if "opacity" in node:
+        css.append(f"opacity:{node['opacity']}")
+    inner = ""
+    kind = node.get("type")
+    if kind == "text":
+        content = node.get("content", "")
+        if isinstance(content, list):  # styled runs: plain text only
+            content = "".join(r.get("content", "") for r in content)
+        lines = content.count("\n") + 1
+        size = node.get("fontSize", 14)
+        lh = node.get("lineHeight")
+        css += [f"color:{color_of(node.get('fill')) or '#000'}",
+                f"font-family:'{node.get('fontFamily', 'Inter')}','NibNoto'",
+                f"font-size:{size}px", f"font-weight:{weight(node.get('fontWeight'))}",
+                f"font-style:{node.get('fontStyle', 'normal')}",
+                f"line-height:{lh * size if lh else h / lines}px",
+                f"letter-spacing:{node.get('letterSpacing', 0)}px",
+                f"text-align:{node.get('textAlign', 'left')}",
+                "white-space:" + ("pre-wrap" if node.get("textGrowth") == "fixed-width" else "pre")]
+        inner = html.escape(content)
+    elif kind == "icon_font":
+        inner = lucide_svg(node.get("iconFontName", ""), color_of(node.get("fill")) or "#000")
+    else:
+        bg = backgrounds(node.get("fill"), w, h)
+        if bg:
+            css.append(f"background:{bg}")
+        r = node.get("cornerRadius")
+        if kind == "ellipse":
+            css.append("border-radius:50%")
+        elif r:
+            css.append("border-radius:" + " ".join(f"{v}px" for v in as_list(r)))
+        shadows = stroke_shadows(node.get("stroke"))
+        for e in as_list(node.get("effect")):
+            if not enabled(e):
+                continue
+            if e.get("type") == "shadow":
+                o = e.get("offset", {})
+                shadows.append(f"{'inset ' if e.get('shadowType') == 'inner' else ''}{o.get('x', 0)}px "
+                               f"{o.get('y', 0)}px {e.get('blur', 0)}px {e.get('spread', 0)}px {e.get('color', '#00000040')}")
+            elif e.get("type") == "background_blur":  # nib: sigma = radius / 2
+                css.append(f"backdrop-filter:blur({e.get('radius', 0) / 2}px)")
+            elif e.get("type") == "blur":
+                css.append(f"filter:blur({e.get('radius', 0) / 2}px)")
+        if shadows:
+            css.append("box-shadow:" + ", ".join(shadows))
+        if node.get("clip"):
+            css.append("overflow:hidden")
+        kids = {k["id"]: k for k in box.get("children", [])}
+        inner = "".join(element(c, kids[c["id"]]) for c in node.get("children", []) if c.get("id") in kids)
+    return f'<div style="{";".join(css)}">{inner}</div>'
+
+
+def find(nodes, node_id):
+    for n in nodes:
+        if n.get("id") == node_id:
+            return n
+        hit = find(n.get("children", []), node_id)
+        if hit:
+            return hit
+    return None
+
+
+def build_html():
+    doc = json.loads(PEN.read_text())
+    lay = json.loads(subprocess.run([NIB, "layout", PEN, "--node", NODE, "--depth", "99", "--json"],
+                                    check=True, capture_output=True, text=True).stdout)
+    root_box = dict(lay["nodes"][0], x=0, y=0)
+    body = element(find(doc["children"], NODE), root_box)
+    return (f"<!doctype html><html><head><meta charset='utf-8'><style>{font_faces()}\n"
+            f"html,body{{margin:0;width:{W}px;height:{H}px;overflow:hidden}}"
+            f"div{{position:absolute;box-sizing:border-box}}</style></head><body>{body}</body></html>")
+
+
+def timed(cmd):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return (time.perf_counter() - t) * 1000
+
+
+class Pipe:
+    """A minimal DevTools-protocol client over --remote-debugging-pipe (fd 3 in, fd 4 out, NUL-framed)."""
+
+    def __init__(self, profile):
+        to_chrome, self.w = os.pipe()
+        self.r, from_chrome = os.pipe()
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (to_chrome, from_chrome)]
+        self.proc = subprocess.Popen(
+            [CHROMIUM, *FLAGS, "--remote-debugging-pipe", f"--user-data-dir={profile}", "about:blank"],
+            pass_fds=(3, 4), preexec_fn=lambda: (os.dup2(high[0], 3), os.dup2(high[1], 4)),
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for fd in (to_chrome, from_chrome, *high):
+            os.close(fd)
+        self.buf, self.next_id, self.events = b"", 0, []
+
+    def _read(self):
+        while b"\0" not in self.buf:
+            chunk = os.read(self.r, 1 << 20)
+            if not chunk:
+                raise RuntimeError("Chromium closed the pipe")
+            self.buf += chunk
+        msg, self.buf = self.buf.split(b"\0", 1)
+        return json.loads(msg)
+
+    def call(self, method, params=None, session=None):
+        self.next_id += 1
+        msg = {"id": self.next_id, "method": method, "params": params or {}}
+        if session:
+            msg["sessionId"] = session
+        os.write(self.w, json.dumps(msg).encode() + b"\0")
+        while True:
+            m = self._read()
+            if m.get("id") == self.next_id:
+                if "error" in m:
+                    raise RuntimeError(f"{method}: {m['error']}")
+                return m["result"]
+            self.events.append(m)
+
+    def wait_event(self, method):
+        while True:
+            m = self.events.pop(0) if self.events else self._read()
+            if m.get("method") == method:
+                return m
+
+
+def warm(url, runs=20):
+    profile = tempfile.mkdtemp(prefix="nib-cdp-")
+    pipe = Pipe(profile)
+    try:
+        targets = pipe.call("Target.getTargets")["targetInfos"]
+        page = next(t["targetId"] for t in targets if t["type"] == "page")
+        s = pipe.call("Target.attachToTarget", {"targetId": page, "flatten": True})["sessionId"]
+        pipe.call("Page.enable", session=s)
+        pipe.call("Emulation.setDeviceMetricsOverride",
+                  {"width": W, "height": H, "deviceScaleFactor": 1, "mobile": False}, session=s)
+        pipe.call("Page.navigate", {"url": url}, session=s)
+        pipe.wait_event("Page.loadEventFired")
+
+        def shot(path):
+            data = pipe.call("Page.captureScreenshot", {"format": "png"}, session=s)["data"]
+            path.write_bytes(base64.b64decode(data))
+
+        reload_ms, capture_ms = [], []
+        for i in range(runs + 1):  # the first run warms caches and is dropped
+            pipe.events.clear()
+            t = time.perf_counter()
+            pipe.call("Page.reload", session=s)
+            pipe.wait_event("Page.loadEventFired")
+            pipe.call("Runtime.evaluate", {"expression": "document.fonts.ready.then(() => 1)",
+                                           "awaitPromise": True}, session=s)
+            shot(OUT / "chromium-warm.png")
+            if i:
+                reload_ms.append((time.perf_counter() - t) * 1000)
+        for i in range(runs):
+            t = time.perf_counter()
+            shot(OUT / "chromium-warm.png")
+            capture_ms.append((time.perf_counter() - t) * 1000)
+        pipe.call("Browser.close")
+        return statistics.median(reload_ms), statistics.median(capture_ms)
+    finally:
+        pipe.proc.wait(timeout=10) if pipe.proc.poll() is not None else pipe.proc.kill()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def main():
+    OUT.mkdir(exist_ok=True)
+    page = OUT / "qm8km.html"
+    page.write_text(build_html())
+    nib = statistics.median(timed([NIB, "render", PEN, "--node", NODE, "-o", OUT / "nib.png"]) for _ in range(5))
+    cold = []
+    for _ in range(5):
+        with tempfile.TemporaryDirectory(prefix="nib-chromium-") as profile:
+            cold.append(timed([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--window-size={W},{H}",
+                               f"--screenshot={OUT / 'chromium-cold.png'}", page.as_uri()]))
+    cold = statistics.median(cold)
+    print(f"page: {page}  ({page.stat().st_size} bytes)")
+    print(f"nib render process (cold, median of 5)          {nib:8.1f} ms")
+    print(f"Chromium --screenshot process (cold, median 5)  {cold:8.1f} ms   = {cold / nib:5.1f} x nib cold")
+    try:
+        reload_ms, capture_ms = warm(page.as_uri())
+        print(f"Chromium warm reload+screenshot (median of 20)  {reload_ms:8.1f} ms   = {reload_ms / nib:5.1f} x nib cold"
+              f"   = {reload_ms / 11.5:5.1f} x nib in-process 11.5 ms")
+        print(f"Chromium warm screenshot only (median of 20)    {capture_ms:8.1f} ms   = {capture_ms / 11.5:5.1f} x nib in-process 11.5 ms")
+    except Exception as e:  # noqa: BLE001 - report, keep the cold figures
+        print(f"Chromium warm: skipped ({e})")
+    print("nib in-process paint + PNG (cargo bench, reference)   11.5 ms")
+    print(f"PNGs: {OUT}/nib.png {OUT}/chromium-cold.png {OUT}/chromium-warm.png")
+
+
+if __name__ == "__main__":
+    main()
