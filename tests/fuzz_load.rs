@@ -1,9 +1,14 @@
 //! The loader never panics, whatever it is fed: arbitrary bytes, corrupted real files, and real
-//! files with values swapped for random JSON. Whatever loads saves to a canonical fixpoint.
+//! files with values swapped for random JSON. Whatever loads saves to a canonical fixpoint, and
+//! resolves, lays out, reports its problems and renders without a panic.
 
 use std::path::Path;
 
 use nib::doc::{Document, LoadError};
+use nib::layout::Layout;
+use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::resolve::{NoImports, SceneOptions, build_scene};
+use nib::text::{FontBook, FontOptions, TextEngine};
 use proptest::prelude::*;
 use serde_json::Value as SerdeValue;
 
@@ -123,6 +128,7 @@ fn json_value() -> impl Strategy<Value = SerdeValue> {
         Just(SerdeValue::Null),
         any::<bool>().prop_map(SerdeValue::Bool),
         (-1e6f64..1e6).prop_map(|n| serde_json::json!(n)),
+        prop::sample::select(vec![0.0, -1.0, 1e300, -1e300, 1e-300, 4294967296.0]).prop_map(|n| serde_json::json!(n)),
         any::<i32>().prop_map(|n| serde_json::json!(n)),
         words.prop_map(|w| SerdeValue::String(w.to_owned())),
         "[a-z#$()0-9/ ]{0,12}".prop_map(SerdeValue::String),
@@ -191,6 +197,25 @@ fn replace_nth(root: &mut SerdeValue, target: usize, with: SerdeValue) {
     walk(root, &mut target, &mut Some(with));
 }
 
+/// What a loaded document goes through in the engine: resolution, layout, its problems and a
+/// small render of the canvas and of every top-level node. Errors are fine; panics are not.
+fn run_engine(document: &Document, text: &mut TextEngine) {
+    let scene = build_scene(document, &NoImports, SceneOptions::FULL);
+    let layout = Layout::compute(&scene, text);
+    let _ = nib::layout::find_problems(&scene, &layout, None);
+    let _ = nib::layout::snapshot::snapshot(
+        &scene,
+        &layout,
+        nib::layout::snapshot::SnapshotRequest { parent: None, max_depth: 3, folder: None },
+    );
+    let options = RenderOptions { scale: 0.05, background: None, folder: None };
+    let mut images = ImageCache::default();
+    let targets = std::iter::once(RenderTarget::Canvas).chain(scene.roots().into_iter().map(RenderTarget::Node));
+    for target in targets {
+        let _ = render(&scene, &layout, text, &mut images, target, &options);
+    }
+}
+
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(1024)
 }
@@ -231,6 +256,20 @@ proptest! {
         let text = serde_json::to_string_pretty(&root).expect("serializes");
         if let Err(error) = check(text.as_bytes()) {
             check_error(text.as_bytes(), &error);
+        }
+    }
+
+    #[test]
+    fn real_files_with_random_values_never_panic_the_engine(which in 0..SEEDS.len(), target in any::<usize>(), value in json_value()) {
+        let mut root: SerdeValue = serde_json::from_str(&seed(which)).expect("seed is JSON");
+        replace_nth(&mut root, target, value);
+        let text = serde_json::to_string_pretty(&root).expect("serializes");
+        if let Ok(loaded) = Document::load(&text) {
+            thread_local! {
+                static ENGINE: std::cell::RefCell<TextEngine> =
+                    std::cell::RefCell::new(TextEngine::new(FontBook::new(FontOptions::default())));
+            }
+            ENGINE.with(|engine| run_engine(&loaded.document, &mut engine.borrow_mut()));
         }
     }
 }
