@@ -19,7 +19,9 @@ pub(crate) fn blur(pixmap: &mut Pixmap, sigma: f32, edges: Edges) {
         return;
     }
     let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
-    let radii = box_radii(sigma);
+    // A blur wider than the image spreads it out evenly anyway; larger radii (a blur of 1e9 in a
+    // document) would only make the passes walk padding that is not there.
+    let radii = box_radii(sigma.min(width.max(height) as f32));
     let data = pixmap.data_mut();
     let mut line = Vec::new();
     for row in data.chunks_exact_mut(width * 4) {
@@ -193,5 +195,15 @@ mod tests {
         pixmap.fill(tiny_skia::Color::from_rgba8(10, 20, 30, 255));
         blur(&mut pixmap, 4.0, Edges::Extend);
         assert!(pixmap.data().chunks(4).all(|p| p == [10, 20, 30, 255]));
+    }
+
+    #[test]
+    fn an_enormous_blur_ends_at_once_and_spreads_evenly() {
+        let mut pixmap = Pixmap::new(40, 30).expect("pixmap");
+        pixmap.fill(tiny_skia::Color::from_rgba8(200, 100, 50, 255));
+        // 1e12 would mean passes a trillion pixels wide; it is as wide as the image instead.
+        blur(&mut pixmap, 1e12, Edges::Extend);
+        let first = pixmap.pixel(0, 0).expect("pixel");
+        assert!(pixmap.pixels().iter().all(|p| *p == first), "a uniform image stays uniform");
     }
 }

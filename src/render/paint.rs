@@ -271,7 +271,8 @@ pub(crate) fn fill_rect_linear(
                 source + (scale(below & 0x00FF_00FF) | (scale((below >> 8) & 0x00FF_00FF) << 8))
             };
             pixel.copy_from_slice(&out.to_le_bytes());
-            position += step;
+            // Saturating: a gradient with far-away ends has huge steps, clamped above anyway.
+            position = position.saturating_add(step);
         }
     }
 }

@@ -460,6 +460,14 @@ fn check_script(source: &str, script: &Script, max_statements: usize) -> Result<
         }
         for argument in &statement.arguments {
             check_references(source, script, argument, &defined, index, true).map_err(fail)?;
+            if let Some(number) = non_finite_number(argument) {
+                return Err(fail(error_at(
+                    source,
+                    number.span.start,
+                    format!("the number {} is too large", &source[number.span.start..number.span.end]),
+                    Some("numbers must fit a 64-bit float (about ±1.8e308)".into()),
+                )));
+            }
         }
         if let Some(binding) = &statement.binding {
             if ROOT_NAMES.contains(&binding.as_str()) {
@@ -474,6 +482,17 @@ fn check_script(source: &str, script: &Script, max_statements: usize) -> Result<
         }
     }
     Ok(())
+}
+
+/// The first number literal in `expr` that does not fit a 64-bit float (`1e999`): it would
+/// become infinity, which a .pen file cannot hold.
+fn non_finite_number(expr: &Expr) -> Option<&Expr> {
+    match &expr.kind {
+        ExprKind::Number(n) if !n.is_finite() => Some(expr),
+        ExprKind::Object(properties) => properties.iter().find_map(|p| non_finite_number(&p.value)),
+        ExprKind::Array(items) | ExprKind::Concat(items) => items.iter().find_map(non_finite_number),
+        _ => None,
+    }
 }
 
 /// Every binding used must be created by an earlier statement of the same call.
@@ -531,6 +550,15 @@ mod tests {
 
     fn err(source: &str) -> ScriptError {
         parse(source, DEFAULT_MAX_STATEMENTS).expect_err("should fail")
+    }
+
+    #[test]
+    fn numbers_beyond_a_float_are_refused_where_they_are() {
+        let e = err("a=I(document, {type: \"frame\", children: [{type: \"text\", fontSize: 1e999}]})");
+        assert_eq!(e.message, "the number 1e999 is too large");
+        assert_eq!((e.line, e.column), (1, 67));
+        assert_eq!(e.statement, Some(0));
+        ok("a=I(document, {type: \"frame\", width: 1.7e308})");
     }
 
     #[test]
