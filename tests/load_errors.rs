@@ -161,3 +161,17 @@ fn excessive_nesting_is_refused_cleanly() {
     let e = error(&deep);
     assert!(e.kind.to_string().contains("nesting"));
 }
+
+#[test]
+fn an_object_with_more_than_65536_unknown_keys_saves_them_all() {
+    let keys: Vec<String> = (0..70_000).map(|i| format!("    \"k{i}\": {i}")).collect();
+    let text = format!(
+        "{{\n  \"version\": \"2.10\",\n  \"children\": [\n    {{\n      \"type\": \"frame\",\n      \"id\": \"f\",\n  {}\n    }}\n  ]\n}}",
+        keys.join(",\n  ")
+    );
+    let loaded = nib::doc::Document::load(&text).expect("loads with warnings");
+    let saved = loaded.document.to_pen_string();
+    assert!(saved.contains("\"k0\": 0") && saved.contains("\"k65536\": 65536") && saved.contains("\"k69999\": 69999"));
+    assert_eq!(saved.matches("\"k0\":").count(), 1, "no key written twice");
+    assert_eq!(saved.matches("\": ").count(), text.matches("\": ").count(), "no key lost");
+}

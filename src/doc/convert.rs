@@ -31,9 +31,21 @@ pub(crate) struct ReadContext {
     pub variable_type: Option<super::values::VariableType>,
 }
 
+/// Problems after which unknown keys get no did-you-mean: a file full of unknown keys is not a
+/// typo, and looking for one costs an edit distance against every property for each key.
+const SUGGESTION_LIMIT: usize = 200;
+
 impl ReadContext {
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
         self.problems.push(RawProblem { offset, kind });
+    }
+
+    /// The known key `key` is probably a typo of, while suggestions are still worth making.
+    pub fn suggest_key(&self, key: &str, known: &[&'static str]) -> Option<&'static str> {
+        if self.problems.len() >= SUGGESTION_LIMIT {
+            return None;
+        }
+        super::keyword::suggest(key, known)
     }
 }
 

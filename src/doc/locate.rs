@@ -20,13 +20,40 @@ pub(crate) fn line_column(text: &str, offset: u32) -> (u32, u32) {
     (line as u32, column as u32)
 }
 
+/// Lines and columns of many offsets in one pass over `text` (a file with a hundred thousand
+/// problems must not be read a hundred thousand times).
+fn line_columns(text: &str, offsets: &[u32]) -> Vec<(u32, u32)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let mut found = vec![(1, 1); offsets.len()];
+    let (mut line, mut column) = (1u32, 1u32);
+    let mut chars = text.char_indices().peekable();
+    for index in order {
+        let target = (offsets[index] as usize).min(text.len());
+        while let Some(&(position, c)) = chars.peek() {
+            if position >= target {
+                break;
+            }
+            if c == '\n' {
+                line += 1;
+                column = 1;
+            } else {
+                column += 1;
+            }
+            chars.next();
+        }
+        found[index] = (line, column);
+    }
+    found
+}
+
 /// Locations of `offsets` in `text`, which must be valid JSON (it was loaded before).
 pub(crate) fn locate_all(text: &str, offsets: &[u32]) -> Vec<Location> {
     let root = json::parse(text).ok().and_then(|parsed| parsed.value);
     offsets
         .iter()
-        .map(|offset| {
-            let (line, column) = line_column(text, *offset);
+        .zip(line_columns(text, offsets))
+        .map(|(offset, (line, column))| {
             let mut location = Location { line, column, ..Location::default() };
             if let Some(root) = &root {
                 let mut path = Vec::new();
@@ -62,24 +89,25 @@ fn find(json: &Json, target: u32, path: &mut Vec<String>, node_id: &mut Option<S
             {
                 *node_id = Some(id.to_owned());
             }
-            if let Some(member) = members.iter().find(|m| m.key_offset == target) {
-                path.push(escape_pointer_token(&member.key));
+            // Members are in source order: the target is the key of, or lies in, the last
+            // member starting at or before it (a binary search keeps wide objects cheap).
+            let Some(member) = members[..members.partition_point(|m| m.key_offset <= target)].last() else {
+                return false;
+            };
+            path.push(escape_pointer_token(&member.key));
+            if member.key_offset == target {
                 return true;
             }
-            let candidates = members.iter().filter(|m| m.key_offset < target);
-            for member in candidates.rev() {
-                path.push(escape_pointer_token(&member.key));
-                let saved = node_id.clone();
-                if find(&member.value, target, path, node_id) {
-                    return true;
-                }
-                *node_id = saved;
-                path.pop();
+            let saved = node_id.clone();
+            if find(&member.value, target, path, node_id) {
+                return true;
             }
+            *node_id = saved;
+            path.pop();
             false
         }
         JsonValue::Array(items) => {
-            let Some(index) = items.iter().rposition(|item| item.offset <= target) else {
+            let Some(index) = items.partition_point(|item| item.offset <= target).checked_sub(1) else {
                 return false;
             };
             path.push(index.to_string());

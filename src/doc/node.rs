@@ -372,7 +372,7 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
                 props.push_read(Key::Id, Value::Text(id));
             }
             Key::Other(ref name) => {
-                let suggestion = suggest(name, Key::KNOWN);
+                let suggestion = cx.suggest_key(name, Key::KNOWN);
                 cx.report(member.key_offset, ProblemKind::UnknownKey { key: name.to_string(), suggestion });
                 props.push_read(key, Value::Json(Box::new(member.value)));
             }

@@ -23,8 +23,9 @@ enum Slot {
     Tag,
     /// A declared field, by index into `TypedObject::FIELDS`.
     Field(u8),
-    /// An unknown key, by index into `KeyOrder::unknown`.
-    Unknown(u16),
+    /// An unknown key, by index into `KeyOrder::unknown` (u32: a 256 MiB file cannot hold more
+    /// keys; u16 wrapped and wrote the wrong keys).
+    Unknown(u32),
 }
 
 impl KeyOrder {
@@ -73,9 +74,9 @@ pub(crate) fn read_members_into<T: TypedObject>(
             object.read_field(&member.key, member.value, cx)?;
             order.slots.push(Slot::Field(index as u8));
         } else {
-            let suggestion = super::keyword::suggest(&member.key, T::FIELDS);
+            let suggestion = cx.suggest_key(&member.key, T::FIELDS);
             cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
-            order.slots.push(Slot::Unknown(order.unknown.len() as u16));
+            order.slots.push(Slot::Unknown(order.unknown.len() as u32));
             order.unknown.push((member.key, member.value));
         }
     }
@@ -118,10 +119,10 @@ pub(crate) fn write_typed_object<T: TypedObject>(object: &T, w: &mut JsonWriter)
                 }
             }
             Slot::Unknown(index) => {
-                if index_keys.contains(&usize::from(index)) {
+                if index_keys.contains(&(index as usize)) {
                     continue;
                 }
-                let (key, value) = &order.unknown[usize::from(index)];
+                let (key, value) = &order.unknown[index as usize];
                 w.key(key);
                 value.write(w);
             }

@@ -239,6 +239,7 @@ impl Reader<'_> {
         self.enter()?;
         self.pos += 1; // '{'
         let mut members: Vec<Member> = Vec::new();
+        let mut index = MemberIndex::default();
         loop {
             self.skip_blank()?;
             match self.peek() {
@@ -273,7 +274,7 @@ impl Reader<'_> {
                 Ok(value) => value,
                 Err(e) => return Err(e.in_segment(Segment::Key(key))),
             };
-            self.insert_member(&mut members, Member { key, key_offset, value });
+            self.insert_member(&mut members, &mut index, Member { key, key_offset, value });
             self.skip_blank()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -299,12 +300,12 @@ impl Reader<'_> {
     }
 
     /// Adds a member with `JSON.parse` semantics for repeated keys.
-    fn insert_member(&mut self, members: &mut Vec<Member>, member: Member) {
-        // Objects in documents are small; a linear scan beats hashing for them.
-        if let Some(existing) = members.iter_mut().find(|m| m.key == member.key) {
+    fn insert_member(&mut self, members: &mut Vec<Member>, index: &mut MemberIndex, member: Member) {
+        if let Some(existing) = index.find(members, &member.key) {
             self.duplicates.push(DuplicateKey { key: member.key, offset: member.key_offset });
-            existing.value = member.value;
+            members[existing].value = member.value;
         } else {
+            index.add(members, &member.key);
             members.push(member);
         }
     }
@@ -508,6 +509,34 @@ impl Reader<'_> {
     fn lone_surrogate(&self, at: usize) -> Unwinding {
         self.error_at(at, "unpaired UTF-16 surrogate in a \\u escape".into())
             .with_hint("characters outside the basic plane need both halves, e.g. \\ud83d\\ude00")
+    }
+}
+
+/// Finds repeated keys while an object is read. Objects in documents are small, and a linear
+/// scan beats hashing for them; an object that grows wide gets a hash index, so a file with a
+/// hundred thousand keys in one object does not take quadratic time.
+#[derive(Default)]
+struct MemberIndex(Option<std::collections::HashMap<String, usize>>);
+
+/// Members beyond which an object is indexed by hash.
+const LINEAR_MEMBERS: usize = 32;
+
+impl MemberIndex {
+    fn find(&self, members: &[Member], key: &str) -> Option<usize> {
+        match &self.0 {
+            Some(map) => map.get(key).copied(),
+            None => members.iter().position(|m| m.key == key),
+        }
+    }
+
+    /// Notes that `key` is added after `members` (whose keys are all distinct).
+    fn add(&mut self, members: &[Member], key: &str) {
+        if self.0.is_none() && members.len() >= LINEAR_MEMBERS {
+            self.0 = Some(members.iter().enumerate().map(|(i, m)| (m.key.clone(), i)).collect());
+        }
+        if let Some(map) = &mut self.0 {
+            map.insert(key.to_owned(), members.len());
+        }
     }
 }
 
