@@ -427,3 +427,32 @@ fn unknown_fonts_and_icons_are_reported() {
     assert!(!issues.contains("trash-2"), "former lucide names resolve: {issues}");
     assert!(issues.contains("Icon font family 'Font Awesome' is not available."), "{issues}");
 }
+
+#[test]
+fn nothing_is_nested_deeper_than_a_file_can_hold() {
+    let mut f = fixture();
+    // "page" is a top-level node (level 0); build a chain of wrappers under it, 20 per call.
+    let mut parent = "page".to_owned();
+    let mut level = 0;
+    while level + 20 < nib::doc::MAX_NODE_DEPTH {
+        let mut script = format!("n0=I(\"{parent}\", {{type: \"frame\"}})\n");
+        for i in 1..20 {
+            script.push_str(&format!("n{i}=I(n{}, {{type: \"frame\"}})\n", i - 1));
+        }
+        let outcome = f.ok(&script);
+        parent = outcome.bindings.last().unwrap().id.clone();
+        level += 20;
+    }
+    let mut script = String::new();
+    let mut previous = format!("\"{parent}\"");
+    for i in 0..(nib::doc::MAX_NODE_DEPTH - 1 - level) {
+        script.push_str(&format!("d{i}=I({previous}, {{type: \"frame\", fill: {{type: \"gradient\", colors: [{{color: \"#000000\", position: 0}}]}}}})\n"));
+        previous = format!("d{i}");
+    }
+    let deepest = f.ok(&script).bindings.last().unwrap().id.clone();
+    let saved = f.saved();
+    assert!(Document::load(&saved).is_ok(), "the deepest allowed document opens again");
+    let failure = f.fail(&format!("I(\"{deepest}\", {{type: \"frame\"}})"));
+    assert!(failure.message.contains("levels deep; a .pen file holds at most 60"), "{}", failure.message);
+    assert!(failure.hint.unwrap_or_default().contains("flatten"));
+}

@@ -30,4 +30,4 @@ pub use keyword::{edit_distance, suggest};
 pub use node::{Descendants, NodeTree, NodeType, Slot};
 pub use object::KeyOrder;
 pub use props::{Key, Literal, Props, Value};
-pub use tree::{Node, NodeKey, Subtree, Tree};
+pub use tree::{MAX_NODE_DEPTH, Node, NodeKey, Subtree, Tree};

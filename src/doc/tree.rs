@@ -167,6 +167,11 @@ impl Tree {
     }
 }
 
+/// Deepest node level an edit may create (0: top level). A node and its `children` array are two
+/// JSON levels, and a node's own values nest a few more; 60 node levels stay inside the
+/// reader's [`MAX_DEPTH`](super::json::MAX_DEPTH) of 128, so every saved file opens again.
+pub const MAX_NODE_DEPTH: usize = 60;
+
 /// Pre-order iterator over a subtree.
 pub struct Subtree<'a> {
     tree: &'a Tree,

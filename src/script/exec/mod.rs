@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::doc::json::{Json, JsonValue, JsonWriter, Member};
-use crate::doc::{Document, Key, NodeKey, NodeTree, Props, Transaction, Value};
+use crate::doc::{Document, Key, MAX_NODE_DEPTH, NodeKey, NodeTree, Props, Transaction, Value};
 use crate::images::ImageProvider;
 use crate::resolve::{Library, PathTarget, resolve_path};
 
@@ -176,7 +176,9 @@ impl<'a, 'd> Runner<'a, 'd> {
 
     fn run(&mut self, script: &Script) -> Result<(), (usize, StepError)> {
         for (index, statement) in script.statements.iter().enumerate() {
+            let touched_before = self.touched.len();
             let bound = self.statement(statement).map_err(|e| (index, e))?;
+            self.check_depth(touched_before).map_err(|e| (index, e))?;
             if let (Some(name), Some(path)) = (&statement.binding, bound) {
                 self.bindings.insert(name.clone(), path.clone());
                 self.binding_order.retain(|b| b.name != *name);
@@ -372,6 +374,23 @@ impl<'a, 'd> Runner<'a, 'd> {
             let at = tree.props.iter().take_while(|(k, _)| matches!(k, Key::Type | Key::Id | Key::X | Key::Y)).count();
             tree.props.insert_at(at, Key::Name, Value::Text(binding.to_owned()));
         }
+    }
+
+    /// Nodes this statement placed deeper than a file can hold would make the saved file one
+    /// that does not open again: the statement fails instead.
+    fn check_depth(&self, touched_before: usize) -> Step<()> {
+        let tree = self.tx.document().tree();
+        let Some(deep) = self.touched[touched_before..].iter().find(|k| tree.depth(**k) >= MAX_NODE_DEPTH) else {
+            return Ok(());
+        };
+        Err(StepError::new(format!(
+            "this would put node '{}' {} levels deep; a .pen file holds at most {MAX_NODE_DEPTH}",
+            tree.node(*deep).id(),
+            tree.depth(*deep) + 1
+        ))
+        .hint(
+            "flatten the structure: group fewer wrappers, or move part of it to its own top-level frame or component",
+        ))
     }
 
     fn touch(&mut self, key: NodeKey) {
