@@ -278,6 +278,11 @@ pub fn tools() -> Vec<Tool> {
     DEFINITIONS.iter().map(tool).collect()
 }
 
+/// True when the server lists a tool called `name`.
+pub fn has(name: &str) -> bool {
+    DEFINITIONS.iter().any(|d| d.name == name)
+}
+
 /// The tool called `name`, when there is one.
 pub fn find(name: &str) -> Option<Tool> {
     DEFINITIONS.iter().find(|d| d.name == name).map(tool)

@@ -119,7 +119,7 @@ impl ServerHandler for NibServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if catalog::find(&name).is_none() {
+        if !catalog::has(&name) {
             return Ok(answer::failure(&crate::tools::unknown_tool(&name)).into());
         }
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);

@@ -97,13 +97,8 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Path>) -> Result<Pixma
             .map_err(|e| undecodable(format!("bad base64: {e}")))?;
         return decode(&bytes).map_err(undecodable);
     }
-    if url.starts_with("http://") || url.starts_with("https://") {
+    let Some(path) = crate::images::image_file(url, folder) else {
         return Err(ImageError::Remote(url.to_owned()));
-    }
-    let relative = url.strip_prefix("file://").unwrap_or(url);
-    let path: PathBuf = match folder {
-        Some(folder) if Path::new(relative).is_relative() => folder.join(relative),
-        _ => PathBuf::from(relative),
     };
     let missing = || ImageError::Missing { url: url.to_owned(), path: path.display().to_string() };
     if let Some(root) = within {
