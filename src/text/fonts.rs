@@ -112,13 +112,21 @@ pub struct FamilyChoice {
 }
 
 impl FontBook {
-    /// The bundled fonts, or the bundled fonts plus an index of the system's.
+    /// The bundled fonts, or the bundled fonts plus an index of the system's. Both are built once
+    /// per process and shared: the same book means measured text and layouts stay valid (a
+    /// new scan per call made every cache miss). Fonts installed later are seen by the next run.
     pub fn new(options: FontOptions) -> Arc<FontBook> {
         static BUNDLED: OnceLock<Arc<FontBook>> = OnceLock::new();
+        static WITH_SYSTEM: OnceLock<Arc<FontBook>> = OnceLock::new();
         let bundled = BUNDLED.get_or_init(|| Arc::new(FontBook::bundled()));
         if !options.system_fonts {
             return Arc::clone(bundled);
         }
+        Arc::clone(WITH_SYSTEM.get_or_init(|| Arc::new(FontBook::with_system(bundled))))
+    }
+
+    /// The bundled fonts plus an index of the system's families (files are read when used).
+    fn with_system(bundled: &FontBook) -> FontBook {
         let mut book = FontBook::clone(bundled);
         let mut scan = fontdb::Database::new();
         scan.load_system_fonts();
@@ -136,7 +144,7 @@ impl FontBook {
                 }
             }
         }
-        Arc::new(book)
+        book
     }
 
     fn bundled() -> FontBook {
@@ -207,6 +215,14 @@ fn bundled_database() -> fontdb::Database {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_kind_of_book_is_made_once_so_caches_keep_matching() {
+        let system = FontOptions { system_fonts: true };
+        assert!(Arc::ptr_eq(&FontBook::new(system), &FontBook::new(system)));
+        assert!(Arc::ptr_eq(&FontBook::new(FontOptions::default()), &FontBook::new(FontOptions::default())));
+        assert!(!Arc::ptr_eq(&FontBook::new(system), &FontBook::new(FontOptions::default())));
+    }
 
     #[test]
     fn every_bundled_file_is_a_font() {
