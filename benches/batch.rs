@@ -57,6 +57,7 @@ fn batch(c: &mut Criterion) {
         library: &NoImports,
         images: &OfflineImages,
         folder: None,
+        confinement: None,
         canvas: None,
         options: Options { id_seed: Some(1), ..Options::default() },
     };

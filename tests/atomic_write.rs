@@ -1,4 +1,5 @@
-//! Saving never loses a file: a failed write leaves the old file as it was and no debris.
+//! Saving never loses a file: a failed write leaves the old file as it was and no debris; special
+//! files and read-only files are never replaced, and a replaced file keeps its mode and owner.
 
 use std::fs;
 use std::io::{self, Write};
@@ -33,7 +34,7 @@ fn a_failed_write_leaves_the_old_file_intact() {
         file.write_all(b"half of the new")?;
         Err(io::Error::other("disk full"))
     });
-    assert_eq!(result.unwrap_err().to_string(), "disk full");
+    assert_eq!(result.unwrap_err().to_string(), format!("{}: disk full", path.display()));
     assert_eq!(fs::read(&path).unwrap(), b"the old content");
     assert_eq!(entries(folder.path()), ["a.pen"], "no temporary file is left behind");
 }
@@ -83,4 +84,105 @@ fn a_document_saves_and_reads_back() {
     save_file(&document, &path).unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), text);
     assert_eq!(read_file(&path).unwrap().document.to_pen_string(), document.to_pen_string());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_is_refused_before_it_is_touched() {
+    use std::os::unix::fs::FileTypeExt;
+    // The reproduction: `mknod n c 1 3` (a /dev/null twin) turned into a regular file.
+    // mknod needs root; without it, /dev/null itself shows the refusal (it is not writable to
+    // replace for anyone else, so a regression cannot harm it).
+    let folder = tempfile::tempdir().unwrap();
+    let device = folder.path().join("n");
+    let made = std::process::Command::new("mknod")
+        .arg(&device)
+        .args(["c", "1", "3"])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    let device = if made { device } else { Path::new("/dev/null").to_owned() };
+    let error = write_atomic(&device, b"{}").unwrap_err();
+    assert!(error.to_string().contains("a character device, not a regular file"), "{error}");
+    assert!(fs::metadata(&device).unwrap().file_type().is_char_device());
+    assert!(read_file(&device).unwrap_err().to_string().contains("a character device"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_neither_read_nor_replaced() {
+    let folder = tempfile::tempdir().unwrap();
+    let fifo = folder.path().join("f.pen");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    // Opening a FIFO for reading would wait for a writer forever: this must return at once.
+    let error = read_file(&fifo).unwrap_err();
+    assert!(error.to_string().contains("a FIFO (named pipe), not a regular file"), "{error}");
+    let error = write_atomic(&fifo, b"{}").unwrap_err();
+    assert!(error.to_string().contains("FIFO"), "{error}");
+    assert_eq!(entries(folder.path()), ["f.pen"], "nothing was created beside it");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_device_is_refused_instead_of_read_until_memory_runs_out() {
+    let error = read_file(Path::new("/dev/zero")).unwrap_err();
+    assert!(error.to_string().contains("a character device"), "{error}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_read_only_file_is_not_overwritten() {
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("locked.pen");
+    fs::write(&path, b"keep me").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let error = write_atomic(&path, b"new").unwrap_err();
+    assert!(error.to_string().contains("is read-only (mode 444)"), "{error}");
+    assert_eq!(fs::read(&path).unwrap(), b"keep me");
+    assert_eq!(entries(folder.path()), ["locked.pen"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_replaced_file_keeps_its_mode_owner_and_group() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("shared.pen");
+    fs::write(&path, b"old").unwrap();
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+    // Another group than the one new files get, where this user may choose it (root may).
+    let group = 1; // "daemon" on Debian
+    let changed = std::process::Command::new("chgrp").arg(group.to_string()).arg(&path).status().unwrap().success();
+    let before = fs::metadata(&path).unwrap();
+    write_atomic(&path, b"new").unwrap();
+    let after = fs::metadata(&path).unwrap();
+    assert_eq!(fs::read(&path).unwrap(), b"new");
+    assert_eq!(after.permissions().mode() & 0o7777, 0o640);
+    assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()));
+    if changed {
+        assert_eq!(after.gid(), group);
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_to_a_device_is_refused() {
+    let folder = tempfile::tempdir().unwrap();
+    let link = folder.path().join("n.pen");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    assert!(write_atomic(&link, b"{}").unwrap_err().to_string().contains("character device"));
+    assert!(read_file(&link).unwrap_err().to_string().contains("character device"));
+    assert!(fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+}
+
+#[test]
+fn a_file_over_the_cap_is_refused_before_it_is_read() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("huge.pen");
+    // A sparse file: the size the system reports is what is checked, nothing is read.
+    let file = fs::File::create(&path).unwrap();
+    file.set_len(nib::doc::MAX_FILE_BYTES as u64 + 1).unwrap();
+    let error = read_file(&path).unwrap_err().to_string();
+    assert!(error.contains(&format!("is {} bytes; the limit is", nib::doc::MAX_FILE_BYTES + 1)), "{error}");
 }

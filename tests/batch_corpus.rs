@@ -97,6 +97,7 @@ fn run_script(document: &mut Document, source: &str, folder: &Path) -> Outcome {
         library: &NoImports,
         images: &OfflineImages,
         folder: Some(folder),
+        confinement: None,
         canvas: None,
         options: Options { max_statements: 40, id_seed: Some(11) },
     };

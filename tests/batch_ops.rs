@@ -39,6 +39,7 @@ impl Fixture {
             library: &NoImports,
             images: &OfflineImages,
             folder: folder.then(|| self.folder.path()),
+            confinement: None,
             canvas: None,
             options,
         };

@@ -131,7 +131,7 @@ proptest! {
         for (n, statements) in calls.iter().enumerate() {
             let before = document.to_pen_string();
             let revision = document.revision();
-            let context = Context { library: &NoImports, images: &OfflineImages, folder: Some(folder.path()), canvas: None, options: Options { id_seed: Some(n as u64 + 1), ..Options::default() } };
+            let context = Context { library: &NoImports, images: &OfflineImages, folder: Some(folder.path()), confinement: None, canvas: None, options: Options { id_seed: Some(n as u64 + 1), ..Options::default() } };
             let outcome = run(&mut document, &statements.join("\n"), &context);
             check_invariants(&document);
             let after = document.to_pen_string();
@@ -170,7 +170,7 @@ proptest! {
         text.insert(at, insert);
         let _ = parse(&text, 25);
         let mut document = Document::new();
-        let context = Context { library: &NoImports, images: &OfflineImages, folder: None, canvas: None, options: Options { id_seed: Some(1), ..Options::default() } };
+        let context = Context { library: &NoImports, images: &OfflineImages, folder: None, confinement: None, canvas: None, options: Options { id_seed: Some(1), ..Options::default() } };
         let _ = run(&mut document, &text, &context);
     }
 }

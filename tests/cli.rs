@@ -20,6 +20,11 @@ fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
+/// Errors go to standard error, results to standard output.
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen").join(name)
 }
@@ -56,9 +61,10 @@ fn check_fails_on_an_invalid_file_with_its_location() {
     let good = fixture("Changan-Su__Apple-Style-Website-Editor__PS2.pen");
     let output = nib(&["check", bad.to_str().unwrap(), good.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(errors.contains("bad.pen:2:40 (at /children/0/fill, node 'a'): invalid color \"#1535850\""), "{errors}");
+    assert!(errors.contains("hint: a hex color has 3, 6 or 8 digits"), "{errors}");
     let text = stdout(&output);
-    assert!(text.contains("bad.pen:2:40 (at /children/0/fill, node 'a'): invalid color \"#1535850\""), "{text}");
-    assert!(text.contains("hint: a hex color has 3, 6 or 8 digits"), "{text}");
     assert!(text.contains("2 files checked: 1 valid, 1 invalid"), "{text}");
 }
 
@@ -77,7 +83,7 @@ fn check_reports_warnings_and_strict_fails_on_them() {
 fn check_of_a_missing_file_says_so() {
     let output = nib(&["check", "/nonexistent/x.pen"]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).contains("/nonexistent/x.pen: No such file"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("/nonexistent/x.pen: No such file"), "{}", stderr(&output));
 }
 
 #[test]
@@ -114,7 +120,7 @@ fn fmt_never_writes_a_file_it_cannot_load() {
     fs::write(&path, broken).unwrap();
     let output = nib(&["fmt", path.to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).contains("truncated"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("truncated"), "{}", stderr(&output));
     assert_eq!(fs::read_to_string(&path).unwrap(), broken);
 }
 
@@ -178,7 +184,8 @@ fn apply_leaves_the_file_alone_when_the_script_fails() {
         "a=I(\"parent\", {type: \"frame\"})\nU(\"nowhere\", {gap: 1})",
     );
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).contains("All operations in this block have been rolled back."));
+    assert!(stderr(&output).contains("All operations in this block have been rolled back."));
+    assert!(!stdout(&output).contains("Successfully"), "{}", stdout(&output));
     assert_eq!(fs::read(&path).unwrap(), before);
 }
 
@@ -285,7 +292,7 @@ fn layout_problems_fail_like_a_linter() {
     assert_eq!(stdout(&clean), "No layout problems.\n");
     let missing = nib(&["layout", "nowhere.pen"]);
     assert_eq!(missing.status.code(), Some(1));
-    assert!(stdout(&missing).contains("cannot read"), "{}", stdout(&missing));
+    assert!(stderr(&missing).contains("cannot read"), "{}", stderr(&missing));
 }
 
 fn png_size(path: &Path) -> (u32, u32, Vec<u8>) {
@@ -388,20 +395,20 @@ fn render_reports_what_it_cannot_draw() {
     let out = folder.path().join("photo.png");
     let output = nib(&["render", document.to_str().unwrap(), "-o", out.to_str().unwrap()]);
     assert!(output.status.success(), "a missing image is a warning, not a failure");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("warning: node 'photo'") && stderr.contains("missing.png"), "{stderr}");
+    let warnings = stderr(&output);
+    assert!(warnings.contains("warning: node 'photo'") && warnings.contains("missing.png"), "{warnings}");
     assert_eq!(png_size(&out).0, 64);
 
     let unknown = nib(&["render", document.to_str().unwrap(), "--node", "nope", "-o", out.to_str().unwrap()]);
     assert_eq!(unknown.status.code(), Some(1));
-    assert!(stdout(&unknown).contains("node 'nope' not found"), "{}", stdout(&unknown));
-    assert!(stdout(&unknown).contains("hint:"), "{}", stdout(&unknown));
+    assert!(stderr(&unknown).contains("node 'nope' not found"), "{}", stderr(&unknown));
+    assert!(stderr(&unknown).contains("hint:"), "{}", stderr(&unknown));
 
     let broken = folder.path().join("broken.pen");
     fs::write(&broken, "{\"version\": \"2.10\", \"children\": [").unwrap();
     let output = nib(&["render", broken.to_str().unwrap(), "-o", folder.path().join("b.png").to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(1));
-    assert!(stdout(&output).contains("broken.pen:1:"), "{}", stdout(&output));
+    assert!(stderr(&output).contains("broken.pen:1:"), "{}", stderr(&output));
     assert!(!folder.path().join("b.png").exists(), "nothing is written for a file that does not load");
 
     let bad_scale = nib(&["render", document.to_str().unwrap(), "--scale", "0"]);

@@ -26,7 +26,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
-                say!("{error}");
+                eprintln!("{error}");
             }
         }
     }

@@ -3,23 +3,28 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nib::doc::ProblemKind;
-use nib::doc::io::{read_file, write_atomic};
+use nib::doc::io::{read_document_bytes, write_atomic};
+use nib::doc::{Document, ProblemKind};
 
 pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
     let mut failed = false;
     for path in files {
-        let loaded = match read_file(path) {
-            Ok(loaded) => loaded,
+        // Only a regular file that loads is ever written: nothing else is touched.
+        let loaded = match read_document_bytes(path) {
+            Ok(bytes) => Document::load_bytes(&bytes)
+                .map(|loaded| (bytes, loaded))
+                .map_err(|error| format!("{}:{error}", path.display())),
+            Err(error) => Err(error.to_string()),
+        };
+        let (current, loaded) = match loaded {
+            Ok(read) => read,
             Err(error) => {
-                // Nothing is written for a file that does not load.
-                say!("{error}");
+                eprintln!("nib: {error}");
                 failed = true;
                 continue;
             }
         };
         let canonical = loaded.document.to_pen_string();
-        let current = std::fs::read(path).unwrap_or_default();
         if current == canonical.as_bytes() {
             say!("{}: already canonical", path.display());
             continue;
@@ -35,7 +40,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         match write_atomic(path, canonical.as_bytes()) {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
-                say!("{}: could not write: {error}", path.display());
+                eprintln!("nib: could not write: {error}");
                 failed = true;
             }
         }

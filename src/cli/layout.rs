@@ -27,7 +27,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let answer = match snapshot_layout(&mut workspace, args) {
         Ok(answer) => answer,
         Err(error) => {
-            say!("{error}");
+            eprintln!("nib: {error}");
             return ExitCode::from(1);
         }
     };

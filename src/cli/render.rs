@@ -27,7 +27,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let document = match read_file(file) {
         Ok(loaded) => loaded.document,
         Err(error) => {
-            say!("{error}");
+            eprintln!("nib: {error}");
             return ExitCode::from(1);
         }
     };
@@ -53,8 +53,8 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         match scene.node_by_id(id) {
             Some(key) => targets.push((key, safe_name(id))),
             None => {
-                say!("{}: node '{id}' not found", file.display());
-                say!(
+                eprintln!("nib: {}: node '{id}' not found", file.display());
+                eprintln!(
                     "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
                     file.display()
                 );
@@ -106,14 +106,14 @@ impl Job<'_> {
                     eprintln!("nib: warning: {warning}");
                 }
                 if let Err(error) = nib::doc::io::write_atomic(out, &encode_png(&rendered.pixmap)) {
-                    eprintln!("nib: cannot write {}: {error}", out.display());
+                    eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
                 }
                 say!("{} ({} × {})", out.display(), rendered.pixmap.width(), rendered.pixmap.height());
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                say!("{error}");
+                eprintln!("nib: {error}");
                 ExitCode::from(1)
             }
         }
@@ -142,7 +142,7 @@ impl Job<'_> {
                         .map_err(|e| e.to_string())
                         .and_then(|rendered| {
                             nib::doc::io::write_atomic(&out, &encode_png(&rendered.pixmap))
-                                .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+                                .map_err(|e| format!("cannot write the image: {e}"))?;
                             Ok((rendered.pixmap.width(), rendered.pixmap.height(), rendered.warnings))
                         });
                     let count = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -167,7 +167,7 @@ impl Job<'_> {
                     say!("{} ({width} × {height})", out.display());
                 }
                 Err(error) => {
-                    say!("{}: {error}", out.display());
+                    eprintln!("nib: {}: {error}", out.display());
                     code = ExitCode::from(1);
                 }
             }

@@ -41,15 +41,23 @@ impl ImageCache {
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         let entry = entries.get(&key)?.clone();
         let target = request.folder.join("images").join(&entry.file_name);
-        let available = target.is_file()
-            || (entry.stored_at.is_file()
-                && std::fs::create_dir_all(request.folder.join("images")).is_ok()
-                && std::fs::copy(&entry.stored_at, &target).is_ok());
-        if !available {
-            entries.remove(&key);
-            return None;
-        }
-        Some(ProvidedImage { url: format!("./images/{}", entry.file_name), metadata: entry.metadata, note: None })
+        let created = if target.is_file() {
+            None
+        } else {
+            match copy_within(&entry.stored_at, request, &entry.file_name) {
+                Some(copy) => Some(copy),
+                None => {
+                    entries.remove(&key);
+                    return None;
+                }
+            }
+        };
+        Some(ProvidedImage {
+            url: format!("./images/{}", entry.file_name),
+            metadata: entry.metadata,
+            note: None,
+            created,
+        })
     }
 
     /// Remembers what `service` provided for `request`.
@@ -62,6 +70,16 @@ impl ImageCache {
         };
         self.entries.lock().unwrap_or_else(|e| e.into_inner()).insert(key(service, request), entry);
     }
+}
+
+/// Copies a stored image into the request's `images/` folder, inside its confinement; `None`
+/// when the stored file is gone or the copy cannot be made.
+fn copy_within(stored_at: &std::path::Path, request: &ImageRequest, file_name: &str) -> Option<PathBuf> {
+    let bytes = crate::files::read_regular(stored_at, crate::render::MAX_IMAGE_BYTES).ok()?;
+    let folder = crate::files::create_folder(&request.folder.join("images"), request.confinement).ok()?;
+    let target = folder.join(file_name);
+    crate::files::write_atomic(&target, &bytes, request.confinement).ok()?;
+    Some(target)
 }
 
 fn key(service: &str, request: &ImageRequest) -> Key {
@@ -83,9 +101,20 @@ mod tests {
         let second = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(first.path().join("images")).unwrap();
         std::fs::write(first.path().join("images/bread-1.jpg"), b"jpeg").unwrap();
-        let request = |folder| ImageRequest { kind: ImageKind::Stock, prompt: "bread", folder, orientation: None };
+        let request = |folder| ImageRequest {
+            kind: ImageKind::Stock,
+            prompt: "bread",
+            folder,
+            orientation: None,
+            confinement: None,
+        };
         let cache = ImageCache::default();
-        let image = ProvidedImage { url: "./images/bread-1.jpg".into(), metadata: Some("{}".into()), note: None };
+        let image = ProvidedImage {
+            url: "./images/bread-1.jpg".into(),
+            metadata: Some("{}".into()),
+            note: None,
+            created: None,
+        };
         cache.put("unsplash", &request(first.path()), &image);
         assert_eq!(cache.get("unsplash", &request(first.path())).unwrap(), image);
         assert!(cache.get("other", &request(first.path())).is_none(), "the service is part of the key");

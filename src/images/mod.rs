@@ -22,7 +22,9 @@ mod tests;
 #[cfg(feature = "network-images")]
 mod unsplash;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use crate::files::Confinement;
 
 pub use config::{AiSettings, ImageSettings};
 pub use configured::ConfiguredImages;
@@ -104,6 +106,9 @@ pub struct ImageRequest<'a> {
     pub folder: &'a Path,
     /// The shape of the node, when its size is known.
     pub orientation: Option<Orientation>,
+    /// The folder every file must be written in (the MCP server's root), checked when the image
+    /// is written; `None` writes wherever `folder` leads.
+    pub confinement: Option<&'a Confinement>,
 }
 
 /// An image stored for a document.
@@ -115,14 +120,17 @@ pub struct ProvidedImage {
     pub metadata: Option<String>,
     /// Something the agent should know, e.g. that no provider is configured.
     pub note: Option<String>,
+    /// The file this request wrote because it was not there before: removed again when the
+    /// change it was for is not kept, so a failed call leaves nothing behind.
+    pub created: Option<PathBuf>,
 }
 
 /// Why no image could be provided.
 #[derive(Debug, thiserror::Error)]
 pub enum ImageError {
-    /// Writing the image file failed.
+    /// Writing the image file failed, or would have written outside the allowed folder.
     #[error("could not store the image: {0}")]
-    Io(#[from] std::io::Error),
+    File(#[from] crate::files::FileError),
     /// The service could not serve this prompt (no match, a refused prompt, a broken image);
     /// another prompt may work.
     #[error("{0}")]

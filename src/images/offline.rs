@@ -15,12 +15,13 @@ impl ImageProvider for OfflineImages {
     fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
         let seed = fnv1a(request.prompt.as_bytes());
         let name = format!("generated-{seed:016x}.png");
-        let folder = request.folder.join("images");
+        let folder = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
         let path = folder.join(&name);
+        let mut created = None;
         if !path.exists() {
-            std::fs::create_dir_all(&folder)?;
             let pixels = draw(seed);
-            crate::doc::io::write_atomic_with(&path, |file| encode_png(file, &pixels))?;
+            crate::files::write_atomic_with(&path, request.confinement, |file| encode_png(file, &pixels))?;
+            created = Some(path);
         }
         let what = match request.kind {
             ImageKind::Ai => "generated",
@@ -32,6 +33,7 @@ impl ImageProvider for OfflineImages {
             note: Some(format!(
                 "No {what} image provider is configured: a placeholder image was drawn from the prompt."
             )),
+            created,
         })
     }
 }
@@ -111,7 +113,13 @@ mod tests {
     #[test]
     fn the_same_prompt_gives_the_same_file_and_another_prompt_another() {
         let folder = tempfile::tempdir().unwrap();
-        let request = |prompt| ImageRequest { kind: ImageKind::Ai, prompt, folder: folder.path(), orientation: None };
+        let request = |prompt| ImageRequest {
+            kind: ImageKind::Ai,
+            prompt,
+            folder: folder.path(),
+            orientation: None,
+            confinement: None,
+        };
         let a = OfflineImages.image(&request("team collaboration modern office")).unwrap();
         let bytes = std::fs::read(folder.path().join(a.url.trim_start_matches("./"))).unwrap();
         std::fs::remove_dir_all(folder.path().join("images")).unwrap();

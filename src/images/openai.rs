@@ -191,11 +191,11 @@ impl ImageProvider for OpenAiImages {
         let stem = format!("generated-{:016x}", store::hash(identity.as_bytes()));
         // A file from an earlier session is the same request's answer: no new generation.
         if let Some((url, _)) = store::existing(request.folder, &stem) {
-            return Ok(ProvidedImage { url, metadata: None, note: None });
+            return Ok(ProvidedImage { url, metadata: None, note: None, created: None });
         }
         let answer = self.generate(prompt, &size).map_err(|e| self.explain(e))?;
         let bytes = self.image_bytes(&answer)?;
-        let (url, _) = store::write(request.folder, &stem, &bytes)?;
-        Ok(ProvidedImage { url, metadata: None, note: None })
+        let (url, path) = store::write(request, &stem, &bytes)?;
+        Ok(ProvidedImage { url, metadata: None, note: None, created: Some(path) })
     }
 }

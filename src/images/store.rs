@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::ImageError;
+use super::{ImageError, ImageRequest};
 
 /// The image formats the renderer draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,17 +66,16 @@ pub fn existing(folder: &Path, stem: &str) -> Option<(String, PathBuf)> {
     })
 }
 
-/// Writes `bytes` to `images/<stem>.<ext>` under `folder` (the extension from the bytes) and
-/// returns its URL relative to the document and its path. Bytes that are not PNG or JPEG are
-/// refused: the renderer could not draw them.
-pub fn write(folder: &Path, stem: &str, bytes: &[u8]) -> Result<(String, PathBuf), ImageError> {
+/// Writes `bytes` to `images/<stem>.<ext>` under the request's folder (the extension from the
+/// bytes), inside its confinement, and returns its URL relative to the document and its path.
+/// Bytes that are not PNG or JPEG are refused: the renderer could not draw them.
+pub fn write(request: &ImageRequest, stem: &str, bytes: &[u8]) -> Result<(String, PathBuf), ImageError> {
     let format = ImageFormat::sniff(bytes)
         .ok_or_else(|| ImageError::Provider("the image is neither PNG nor JPEG, which nib cannot draw".into()))?;
     let name = format!("{stem}.{}", format.extension());
-    let images = folder.join("images");
-    std::fs::create_dir_all(&images)?;
+    let images = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
     let path = images.join(&name);
-    crate::doc::io::write_atomic_with(&path, |file| std::io::Write::write_all(file, bytes))?;
+    crate::files::write_atomic(&path, bytes, request.confinement)?;
     Ok((format!("./images/{name}"), path))
 }
 
@@ -95,12 +94,19 @@ mod tests {
     #[test]
     fn only_png_and_jpeg_are_written_with_their_own_extension() {
         let folder = tempfile::tempdir().unwrap();
-        let (url, path) = write(folder.path(), "a", b"\xff\xd8\xff\xe0rest").unwrap();
+        let request = ImageRequest {
+            kind: super::super::ImageKind::Ai,
+            prompt: "p",
+            folder: folder.path(),
+            orientation: None,
+            confinement: None,
+        };
+        let (url, path) = write(&request, "a", b"\xff\xd8\xff\xe0rest").unwrap();
         assert_eq!(url, "./images/a.jpg");
         assert!(path.is_file());
         assert_eq!(existing(folder.path(), "a").unwrap().0, "./images/a.jpg");
         assert!(existing(folder.path(), "b").is_none());
-        assert!(write(folder.path(), "c", b"GIF89a").is_err());
-        assert!(write(folder.path(), "d", b"RIFF....WEBP").is_err());
+        assert!(write(&request, "c", b"GIF89a").is_err());
+        assert!(write(&request, "d", b"RIFF....WEBP").is_err());
     }
 }

@@ -133,15 +133,20 @@ impl Unsplash {
         Ok(search.results)
     }
 
-    /// Downloads `photo` to `images/<slug>-<hash>.jpg`, or finds it there from an earlier run.
-    fn download(&self, request: &ImageRequest, photo: &Photo) -> Result<String, ImageError> {
+    /// Downloads `photo` to `images/<slug>-<hash>.jpg`, or finds it there from an earlier run;
+    /// answers its URL and, when it was written now, its path.
+    fn download(
+        &self,
+        request: &ImageRequest,
+        photo: &Photo,
+    ) -> Result<(String, Option<std::path::PathBuf>), ImageError> {
         let stem = format!(
             "{}-{:016x}",
             store::slug(request.prompt),
             store::hash(format!("unsplash {}", photo.id).as_bytes())
         );
         if let Some((url, _)) = store::existing(request.folder, &stem) {
-            return Ok(url);
+            return Ok((url, None));
         }
         let source = photo
             .urls
@@ -168,7 +173,8 @@ impl Unsplash {
                 }
                 other => ImageError::Provider(format!("the Unsplash photo could not be used: {other}")),
             })?;
-        Ok(store::write(request.folder, &stem, &answer)?.0)
+        let (url, path) = store::write(request, &stem, &answer)?;
+        Ok((url, Some(path)))
     }
 
     /// Tells Unsplash the photo was used. Only to Unsplash's own API (the key goes with it), and
@@ -202,11 +208,11 @@ impl ImageProvider for Unsplash {
         let mut last_error = None;
         for photo in photos.iter().take(DOWNLOAD_TRIES) {
             match self.download(request, photo) {
-                Ok(url) => {
+                Ok((url, created)) => {
                     self.register_download(photo);
-                    return Ok(ProvidedImage { url, metadata: Some(metadata(&photo.user)), note: None });
+                    return Ok(ProvidedImage { url, metadata: Some(metadata(&photo.user)), note: None, created });
                 }
-                Err(error @ (ImageError::Unavailable(_) | ImageError::Io(_))) => return Err(error),
+                Err(error @ (ImageError::Unavailable(_) | ImageError::File(_))) => return Err(error),
                 Err(error) => last_error = Some(error),
             }
         }

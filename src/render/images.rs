@@ -3,11 +3,13 @@
 //! rendering; what cannot be drawn is said, and a placeholder is drawn instead.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use base64::Engine as _;
 use tiny_skia::{ColorU8, Pixmap};
+
+use crate::files::{Confinement, FileError};
 
 /// Largest image side decoded; larger images are refused (a decompression bomb guard).
 pub const MAX_IMAGE_SIDE: u32 = 16_384;
@@ -54,7 +56,7 @@ pub enum ImageError {
 pub struct ImageCache {
     entries: HashMap<String, Result<Arc<Pixmap>, ImageError>>,
     /// Files outside this folder are not read (the MCP server's root).
-    within: Option<PathBuf>,
+    within: Option<Confinement>,
 }
 
 impl std::fmt::Debug for ImageCache {
@@ -65,9 +67,9 @@ impl std::fmt::Debug for ImageCache {
 
 impl ImageCache {
     /// Reads image files only inside `root` from now on (`None`: anywhere).
-    pub fn confine(&mut self, root: Option<&Path>) {
-        if self.within.as_deref() != root {
-            self.within = root.map(Path::to_owned);
+    pub fn confine(&mut self, confinement: Option<&Confinement>) {
+        if self.within.as_ref() != confinement {
+            self.within = confinement.cloned();
             self.entries.clear();
         }
     }
@@ -81,13 +83,13 @@ impl ImageCache {
         if let Some(found) = self.entries.get(&key) {
             return found.clone();
         }
-        let loaded = load(url, folder, self.within.as_deref()).map(Arc::new);
+        let loaded = load(url, folder, self.within.as_ref()).map(Arc::new);
         self.entries.insert(key, loaded.clone());
         loaded
     }
 }
 
-fn load(url: &str, folder: Option<&Path>, within: Option<&Path>) -> Result<Pixmap, ImageError> {
+fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Result<Pixmap, ImageError> {
     let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
     if let Some(data) = url.strip_prefix("data:") {
         let (_, payload) =
@@ -101,17 +103,15 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Path>) -> Result<Pixma
         return Err(ImageError::Remote(url.to_owned()));
     };
     let missing = || ImageError::Missing { url: url.to_owned(), path: path.display().to_string() };
-    if let Some(root) = within {
-        let real = std::fs::canonicalize(&path).map_err(|_| missing())?;
-        if !real.starts_with(root) {
-            return Err(ImageError::Outside { url: url.to_owned(), root: root.display().to_string() });
-        }
-    }
-    let size = std::fs::metadata(&path).map_err(|_| missing())?.len();
-    if size > MAX_IMAGE_BYTES {
-        return Err(undecodable(format!("the file is {size} bytes; at most {MAX_IMAGE_BYTES} are read")));
-    }
-    let bytes = std::fs::read(&path).map_err(|_| missing())?;
+    // Outside the root nothing is looked at, so the answer never tells whether a file exists.
+    let path = Confinement::apply(within, &path).map_err(|_| ImageError::Outside {
+        url: url.to_owned(),
+        root: within.map(|c| c.root().display().to_string()).unwrap_or_default(),
+    })?;
+    let bytes = crate::files::read_regular(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+        FileError::TooLarge { .. } | FileError::NotRegular { .. } => undecodable(e.to_string()),
+        _ => missing(),
+    })?;
     decode(&bytes).map_err(undecodable)
 }
 

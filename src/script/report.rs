@@ -22,6 +22,11 @@ pub struct Outcome {
     pub revision: u64,
     /// Why the call failed, when it did.
     pub failure: Option<Failure>,
+    /// Image files G() wrote in this call that were not there before. A failed call has
+    /// removed them already; a caller that does not keep a successful change (its save failed)
+    /// removes them with [`Outcome::discard_created_files`].
+    #[serde(skip)]
+    pub created_files: Vec<std::path::PathBuf>,
 }
 
 /// A binding and the path of the node it named.
@@ -132,6 +137,13 @@ impl From<Invalid> for InvalidProperty {
 }
 
 impl Outcome {
+    /// Removes the image files this call created: the change they were for is not kept.
+    pub fn discard_created_files(&mut self) {
+        for path in self.created_files.drain(..) {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+
     /// The answer text in Pencil's shape.
     pub fn text(&self) -> String {
         match &self.failure {
@@ -227,6 +239,7 @@ mod tests {
             issues: vec!["Node 'k8eKw' has 'fit_content' sizing but does not have flexbox layout enabled. Set 'layout' property to enable layout.".into()],
             revision: 1,
             failure: None,
+            created_files: Vec::new(),
         };
         let text = outcome.text();
         assert!(text.starts_with("# Successfully executed all operations.\n\n## Operation results:\n- Inserted node `k8eKw`: `{\"type\":\"frame\",\"id\":\"k8eKw\"}`\n- Updated properties of node `k8eKw`\n"));
@@ -253,6 +266,7 @@ mod tests {
             issues: vec![],
             revision: 0,
             failure: Some(failure),
+            created_files: Vec::new(),
         };
         let text = outcome.text();
         assert!(text.starts_with("## Failure during operation execution\n\nFailed to execute the operation: `{\"callee\":\"U\",\"arguments\":[\"ats0g/JND89\",{}]}`: Error: Node 'ats0g/JND89' not found!"));

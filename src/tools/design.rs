@@ -23,6 +23,7 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
     let images = workspace.images.clone();
     let max_statements = workspace.max_statements;
     let fonts = workspace.fonts;
+    let confinement = workspace.confinement().cloned();
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let before = open.document.revision();
@@ -32,17 +33,22 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
         library: &open.imports,
         images: images.as_ref(),
         folder: Some(&folder),
+        confinement: confinement.as_ref(),
         canvas: Some(&canvas),
         options: Options { max_statements, id_seed: None },
     };
-    let outcome = run(&mut open.document, &args.operations, &context);
+    let mut outcome = run(&mut open.document, &args.operations, &context);
     open.return_text_engine(canvas.into_text_engine());
     if !outcome.success {
         let data = serde_json::to_value(&outcome).ok();
         return Err(ToolError { message: outcome.text(), hint: None, data });
     }
-    if open.document.revision() != before {
-        open.save()?;
+    if open.document.revision() != before
+        && let Err(error) = open.save()
+    {
+        // The change was undone: the images stored for it are not used by anything.
+        outcome.discard_created_files();
+        return Err(error);
     }
     Ok((outcome, note))
 }

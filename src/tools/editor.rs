@@ -80,7 +80,7 @@ fn create_new(workspace: &mut Workspace, template: Option<&str>, path: Option<Pa
             ToolError::new(format!("{} already exists", path.display())).with_hint("open it by its path instead")
         );
     }
-    let bytes = OpenDocument::save_new(&path, &document)?;
+    let bytes = OpenDocument::save_new(&path, &document, workspace.confinement())?;
     let open = workspace.adopt(path, document, &bytes);
     Ok(describe(open, true))
 }

@@ -420,6 +420,8 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         library: &open.imports,
         images: images.as_ref(),
         folder: Some(&folder),
+        // Only U() statements run here: nothing is written but the document.
+        confinement: None,
         canvas: None,
         options: crate::script::Options { max_statements: statements.len(), id_seed: None },
     };

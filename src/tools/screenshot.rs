@@ -1,7 +1,5 @@
 //! get_screenshot: a PNG of a node (or the whole canvas), small enough for a model to look at.
 
-use std::path::Path;
-
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
@@ -56,7 +54,7 @@ impl Screenshot {
 /// Renders a node (or the canvas) to PNG.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
     let fonts = workspace.fonts;
-    let confinement = workspace.confinement().map(Path::to_owned);
+    let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let (scene, layout) = open.layout(fonts);
     let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
@@ -77,7 +75,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     loop {
         let options = RenderOptions { scale, background: None, folder: Some(folder.clone()) };
         let (text, images) = open.render_resources(fonts);
-        images.confine(confinement.as_deref());
+        images.confine(confinement.as_ref());
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
             ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
         })?;

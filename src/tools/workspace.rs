@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use super::ToolError;
 use crate::doc::Document;
-use crate::doc::io::{read_file, save_file};
+use crate::doc::io::{read_document_bytes, read_file, write_atomic_within};
+use crate::files::{Confinement, lexical_normal, resolve_links};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::render::ImageCache;
@@ -18,7 +19,7 @@ use crate::text::{FontBook, FontOptions, TextEngine};
 pub struct Workspace {
     root: PathBuf,
     /// Refuse paths outside `root` (the MCP server's setting).
-    confined: bool,
+    confined: Option<Confinement>,
     documents: Vec<OpenDocument>,
     current: Option<usize>,
     /// Where G() gets images: offline images unless set, so a library user never reaches the
@@ -42,6 +43,8 @@ pub struct OpenDocument {
     pub problems: Vec<String>,
     /// The file's bytes as nib last read or wrote them, to notice edits by others.
     on_disk: Fingerprint,
+    /// Where saves must stay (the workspace's confinement), checked again at every save.
+    confinement: Option<Confinement>,
     caches: Caches,
 }
 
@@ -73,8 +76,10 @@ impl Fingerprint {
         Fingerprint { len: bytes.len() as u64, hash }
     }
 
+    /// The fingerprint of the file now; `None` when it is gone or no longer a regular file of
+    /// an allowed size (never blocks on a FIFO put in its place).
     fn of_file(path: &Path) -> Option<Fingerprint> {
-        std::fs::read(path).ok().map(|bytes| Fingerprint::of(&bytes))
+        read_document_bytes(path).ok().map(|bytes| Fingerprint::of(&bytes))
     }
 }
 
@@ -83,7 +88,7 @@ impl Workspace {
     pub fn new(root: impl Into<PathBuf>) -> Workspace {
         Workspace {
             root: root.into(),
-            confined: false,
+            confined: None,
             documents: Vec::new(),
             current: None,
             images: Arc::new(OfflineImages),
@@ -100,14 +105,15 @@ impl Workspace {
     /// The same workspace, refusing every path that leads outside the root: `..` escapes,
     /// absolute paths elsewhere, and symbolic links pointing out of it.
     pub fn confined(mut self) -> Workspace {
-        self.root = std::fs::canonicalize(&self.root).unwrap_or_else(|_| lexical_normal(&self.root));
-        self.confined = true;
+        let confinement = Confinement::new(&self.root);
+        self.root = confinement.root().to_owned();
+        self.confined = Some(confinement);
         self
     }
 
     /// The folder every file must be in, when the workspace is confined.
-    pub fn confinement(&self) -> Option<&Path> {
-        self.confined.then_some(self.root.as_path())
+    pub fn confinement(&self) -> Option<&Confinement> {
+        self.confined.as_ref()
     }
 
     /// `path` made absolute (relative to the root), symbolic links resolved where the file or
@@ -116,7 +122,7 @@ impl Workspace {
         let given = Path::new(path);
         let joined = if given.is_absolute() { given.to_owned() } else { self.root.join(given) };
         let resolved = resolve_links(&lexical_normal(&joined));
-        if self.confined && !resolved.starts_with(&self.root) {
+        if self.confined.is_some() && !resolved.starts_with(&self.root) {
             return Err(ToolError::new(format!(
                 "'{path}' is outside the folder this server works in ({})",
                 self.root.display()
@@ -151,9 +157,13 @@ impl Workspace {
 
     /// Opens `path` (reloading it when already open), or returns the error that prevents it.
     pub fn open(&mut self, path: &Path) -> Result<&mut OpenDocument, ToolError> {
-        let bytes = std::fs::read(path).map_err(|e| {
-            ToolError::new(format!("cannot read {}: {e}", path.display()))
-                .with_hint("check the path; open_document creates a new file when the path does not exist")
+        let bytes = read_document_bytes(path).map_err(|e| {
+            let hint = if e.is_not_found() {
+                "check the path; open_document creates a new file when the path does not exist"
+            } else {
+                "give the path of a regular .pen file nib may read"
+            };
+            ToolError::new(format!("cannot read {e}")).with_hint(hint)
         })?;
         let loaded = Document::load_bytes(&bytes).map_err(|e| {
             ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
@@ -167,6 +177,7 @@ impl Workspace {
             imports,
             problems,
             on_disk: Fingerprint::of(&bytes),
+            confinement: self.confined.clone(),
             caches: Caches::default(),
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
@@ -193,6 +204,7 @@ impl Workspace {
             imports,
             problems: Vec::new(),
             on_disk: Fingerprint::of(bytes),
+            confinement: self.confined.clone(),
             caches: Caches::default(),
         });
         self.current = Some(self.documents.len() - 1);
@@ -232,8 +244,11 @@ impl Workspace {
         let on_disk = Fingerprint::of_file(&path);
         if on_disk != Some(self.documents[index].on_disk) {
             if on_disk.is_none() {
-                return Err(ToolError::new(format!("{} no longer exists on disk", path.display()))
-                    .with_hint("open_document creates it again, empty, or restore the file"));
+                return Err(ToolError::new(format!(
+                    "{} can no longer be read as a document file: it was removed, replaced by something that is not a regular file, or grew past the size limit",
+                    path.display()
+                ))
+                .with_hint("restore the file (open_document with its path creates it again, empty, when it is gone)"));
             }
             self.open(&path)?;
             let reloaded = format!(
@@ -272,21 +287,25 @@ impl OpenDocument {
             ))
             .with_hint("call the tool again: nib reloads the file first"));
         }
-        if let Err(error) = crate::doc::io::write_atomic(&self.path, text.as_bytes()) {
+        if let Err(error) = write_atomic_within(&self.path, text.as_bytes(), self.confinement.as_ref()) {
             revert(&mut self.document);
-            return Err(ToolError::new(format!(
-                "could not save {}: {error}; the change was {reverted}",
-                self.path.display()
-            )));
+            return Err(ToolError::new(format!("could not save: {error}; the change was {reverted}"))
+                .with_hint("nothing was written; fix what the message names, then call the tool again"));
         }
         self.on_disk = Fingerprint::of(text.as_bytes());
         Ok(())
     }
 
     /// Saves through the standard path; used for new files.
-    pub(super) fn save_new(path: &Path, document: &Document) -> Result<Vec<u8>, ToolError> {
-        save_file(document, path).map_err(|e| ToolError::new(format!("could not create {}: {e}", path.display())))?;
-        Ok(document.to_pen_string().into_bytes())
+    pub(super) fn save_new(
+        path: &Path,
+        document: &Document,
+        confinement: Option<&Confinement>,
+    ) -> Result<Vec<u8>, ToolError> {
+        let text = document.to_pen_string();
+        write_atomic_within(path, text.as_bytes(), confinement)
+            .map_err(|e| ToolError::new(format!("could not create the document: {e}")))?;
+        Ok(text.into_bytes())
     }
 
     /// The Scene for `options` at the current revision, updated from the previous one.
@@ -382,18 +401,20 @@ impl FileImports {
     }
 
     /// Loads the imports of `document`, refusing files outside `root` when one is given.
-    pub fn load_within(document: &Document, path: &Path, root: Option<&Path>) -> FileImports {
+    pub fn load_within(document: &Document, path: &Path, confinement: Option<&Confinement>) -> FileImports {
         let folder = path.parent().unwrap_or(Path::new("."));
         let mut imports = FileImports::default();
         for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
-            let file = resolve_links(&lexical_normal(&folder.join(relative)));
-            if let Some(root) = root.filter(|root| !file.starts_with(root)) {
-                imports.problems.push(format!(
-                    "import '{alias}' ({relative}) was not loaded: it is outside the folder nib serves ({})",
-                    root.display()
-                ));
-                continue;
-            }
+            let file = match Confinement::apply(confinement, &folder.join(relative)) {
+                Ok(file) => file,
+                Err(_) => {
+                    let root = confinement.map(|c| c.root().display().to_string()).unwrap_or_default();
+                    imports.problems.push(format!(
+                        "import '{alias}' ({relative}) was not loaded: it is outside the folder nib serves ({root})"
+                    ));
+                    continue;
+                }
+            };
             match read_file(&file) {
                 Ok(loaded) => {
                     imports.documents.insert(alias.to_owned(), loaded.document);
@@ -408,41 +429,5 @@ impl FileImports {
 impl Library for FileImports {
     fn imported(&self, alias: &str) -> Option<&Document> {
         self.documents.get(alias)
-    }
-}
-
-/// `path` with `.` and `..` taken away without touching the disk (`..` above the root stays at
-/// the root, as the operating system treats it).
-fn lexical_normal(path: &Path) -> PathBuf {
-    use std::path::Component;
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                normal.pop();
-            }
-            other => normal.push(other),
-        }
-    }
-    normal
-}
-
-/// `path` with symbolic links resolved: the longest part that exists is canonicalized and the
-/// rest (a file about to be created) appended.
-fn resolve_links(path: &Path) -> PathBuf {
-    let mut existing = path.to_owned();
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(canonical) = std::fs::canonicalize(&existing) {
-            return rest.iter().rev().fold(canonical, |path, part: &std::ffi::OsString| path.join(part));
-        }
-        match (existing.file_name().map(ToOwned::to_owned), existing.parent()) {
-            (Some(name), Some(parent)) => {
-                rest.push(name);
-                existing = parent.to_owned();
-            }
-            _ => return path.to_owned(),
-        }
     }
 }

@@ -29,7 +29,7 @@ fn ai(server: &TestServer, model: &str) -> ConfiguredImages {
 }
 
 fn request<'a>(prompt: &'a str, folder: &'a Path, orientation: Option<Orientation>) -> ImageRequest<'a> {
-    ImageRequest { kind: ImageKind::Ai, prompt, folder, orientation }
+    ImageRequest { kind: ImageKind::Ai, prompt, folder, orientation, confinement: None }
 }
 
 fn body(seen: &Seen) -> Value {

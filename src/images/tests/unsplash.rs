@@ -50,7 +50,13 @@ fn stock(server: &TestServer, pause: Duration) -> ConfiguredImages {
 }
 
 fn request<'a>(prompt: &'a str, folder: &'a Path) -> ImageRequest<'a> {
-    ImageRequest { kind: ImageKind::Stock, prompt, folder, orientation: Some(Orientation::Landscape) }
+    ImageRequest {
+        kind: ImageKind::Stock,
+        prompt,
+        folder,
+        orientation: Some(Orientation::Landscape),
+        confinement: None,
+    }
 }
 
 fn note(image: &ProvidedImage) -> &str {
@@ -91,7 +97,9 @@ fn a_repeated_prompt_costs_no_request_even_for_another_document() {
     let again = images.image(&request("mountain lake", first.path())).unwrap();
     let elsewhere = images.image(&request("mountain lake", second.path())).unwrap();
     assert_eq!(server.count(), requests, "no request for a repeat");
-    assert_eq!((&again, &elsewhere.url), (&a, &a.url));
+    assert!(a.created.is_some(), "the first answer wrote the file");
+    assert_eq!((&again, &elsewhere.url), (&ProvidedImage { created: None, ..a.clone() }, &a.url));
+    assert!(elsewhere.created.is_some(), "the copy next to the other document is new there");
     assert!(second.path().join(&a.url[2..]).is_file(), "copied next to the other document");
     images.image(&request("desert road", first.path())).unwrap();
     assert_eq!(server.count(), requests + 3, "a new prompt asks again");

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::doc::json::{Json, JsonValue, JsonWriter, Member};
 use crate::doc::{Document, Key, MAX_NODE_DEPTH, NodeKey, NodeTree, Props, Transaction, Value};
+use crate::files::Confinement;
 use crate::images::ImageProvider;
 use crate::resolve::{Library, PathTarget, resolve_path};
 
@@ -41,6 +42,9 @@ pub struct Context<'a> {
     pub images: &'a dyn ImageProvider,
     /// The document's folder (images are stored below it); `None` for a document not on disk.
     pub folder: Option<&'a Path>,
+    /// The folder every file G() writes must stay in (the MCP server's root); `None` writes
+    /// wherever `folder` leads.
+    pub confinement: Option<&'a Confinement>,
     /// Lays out the top-level nodes for placing new ones; `None` places by the document's
     /// numbers alone.
     pub canvas: Option<&'a dyn place::CanvasBoxes>,
@@ -60,6 +64,7 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         let statement = &script.statements[index];
         let call = runner.describe_call(statement);
         let (line, column) = error.at.unwrap_or((statement.span.line, statement.span.column));
+        let created = std::mem::take(&mut runner.created);
         drop(runner);
         let failure = Failure {
             statement: Some(index),
@@ -70,20 +75,25 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
             hint: error.hint,
             invalid: error.invalid.into_iter().map(Into::into).collect(),
         };
-        return Outcome {
+        let mut outcome = Outcome {
             success: false,
             results: Vec::new(),
             bindings: Vec::new(),
             issues: Vec::new(),
             revision: document.revision(),
             failure: Some(failure),
+            created_files: created,
         };
+        // Nothing refers to what the rolled-back statements stored.
+        outcome.discard_created_files();
+        return outcome;
     }
     let issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
     let results = std::mem::take(&mut runner.results);
     let bindings = std::mem::take(&mut runner.binding_order);
+    let created_files = std::mem::take(&mut runner.created);
     let revision = runner.tx.commit();
-    Outcome { success: true, results, bindings, issues, revision, failure: None }
+    Outcome { success: true, results, bindings, issues, revision, failure: None, created_files }
 }
 
 fn parse_failure(revision: u64, error: ScriptError) -> Outcome {
@@ -103,6 +113,7 @@ fn parse_failure(revision: u64, error: ScriptError) -> Outcome {
         issues: Vec::new(),
         revision,
         failure: Some(failure),
+        created_files: Vec::new(),
     }
 }
 
@@ -157,6 +168,8 @@ pub(crate) struct Runner<'a, 'd> {
     touched: Vec<NodeKey>,
     /// Nodes whose x or y this call set.
     positioned: HashSet<NodeKey>,
+    /// Image files G() wrote that were not there before.
+    created: Vec<std::path::PathBuf>,
 }
 
 impl<'a, 'd> Runner<'a, 'd> {
@@ -171,6 +184,7 @@ impl<'a, 'd> Runner<'a, 'd> {
             results: Vec::new(),
             touched: Vec::new(),
             positioned: HashSet::new(),
+            created: Vec::new(),
         }
     }
 

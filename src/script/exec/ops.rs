@@ -271,8 +271,15 @@ impl Runner<'_, '_> {
         let image = self
             .context
             .images
-            .image(&ImageRequest { kind: kind_value, prompt: &prompt_text, folder, orientation })
+            .image(&ImageRequest {
+                kind: kind_value,
+                prompt: &prompt_text,
+                folder,
+                orientation,
+                confinement: self.context.confinement,
+            })
             .map_err(|e| StepError::new(format!("no image for the prompt: {e}")).at(prompt))?;
+        self.created.extend(image.created.clone());
         let fill = ImageFill {
             enabled: Some(VarOr::Value(true)),
             url: Some(image.url.clone()),

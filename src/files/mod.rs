@@ -1,0 +1,114 @@
+//! Files on disk, handled the same way by every part of nib that reads or writes them: only
+//! regular files, sizes bounded while reading, writes that are atomic and keep the file's mode
+//! and owner, and a [`Confinement`] that keeps paths inside one folder, checked when the file is
+//! used (not once when it is named).
+//!
+//! Special files are refused before anything else happens: opening a FIFO would block, reading
+//! `/dev/zero` would never end, and replacing a device with a regular file destroys it.
+
+mod confine;
+mod read;
+mod write;
+
+use std::path::PathBuf;
+
+pub use confine::{Confinement, lexical_normal, resolve_links};
+pub use read::{LimitedRead, read_limited, read_regular};
+pub use write::{create_folder, write_atomic, write_atomic_with};
+
+/// Why a file could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The operating system refused or failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// A FIFO, device, socket or folder where a regular file was expected.
+    #[error(
+        "{} is {kind}, not a regular file: nib reads and writes only regular files (give the path of a .pen file)",
+        path.display()
+    )]
+    NotRegular {
+        /// The path as given (or the file a symbolic link leads to).
+        path: PathBuf,
+        /// What it is instead, e.g. "a FIFO (named pipe)".
+        kind: &'static str,
+    },
+    /// Larger than the caller reads.
+    #[error("{} is {} bytes; the limit is {limit} bytes", path.display(), size.map_or_else(|| "more than the limit of".to_owned(), |s| s.to_string()))]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size, when the system knew it before reading.
+        size: Option<u64>,
+        /// The most that is read.
+        limit: u64,
+    },
+    /// The file has no write permission; nib respects that instead of replacing it.
+    #[error(
+        "{} is read-only (mode {mode:o}); nib does not overwrite it: make it writable (chmod u+w) if it should change",
+        path.display()
+    )]
+    ReadOnly {
+        /// The file.
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+    },
+    /// The path, with symbolic links resolved at the moment of use, leads outside the folder
+    /// nib may use.
+    #[error(
+        "{} is outside the folder nib works in ({}): use a path inside it (symbolic links that lead out are not followed)",
+        path.display(),
+        root.display()
+    )]
+    Outside {
+        /// The path as given.
+        path: PathBuf,
+        /// The folder everything must stay in.
+        root: PathBuf,
+    },
+}
+
+impl FileError {
+    /// The I/O error for `path`.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> FileError {
+        FileError::Io { path: path.into(), source }
+    }
+
+    /// True when the file (or a folder on the way) does not exist.
+    pub fn is_not_found(&self) -> bool {
+        matches!(self, FileError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound)
+    }
+}
+
+/// What a file that is not regular is, in words.
+fn kind_of(file_type: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if file_type.is_char_device() {
+            return "a character device";
+        }
+        if file_type.is_block_device() {
+            return "a block device";
+        }
+        if file_type.is_socket() {
+            return "a socket";
+        }
+    }
+    if file_type.is_dir() {
+        "a folder"
+    } else if file_type.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}

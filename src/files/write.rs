@@ -1,0 +1,136 @@
+//! Writing files so that a failure never loses the old one: the content goes to a temporary
+//! file in the same folder, is flushed, and is renamed over the target. Only regular files are
+//! replaced, read-only files are left alone, and a replaced file keeps its mode and owner.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use super::{Confinement, FileError, kind_of};
+
+/// Replaces the file at `path` with `bytes` (see [`write_atomic_with`]).
+pub fn write_atomic(path: &Path, bytes: &[u8], confinement: Option<&Confinement>) -> Result<(), FileError> {
+    write_atomic_with(path, confinement, |file| file.write_all(bytes))
+}
+
+/// Replaces the file at `path` with what `write` puts into a temporary file, so that readers see
+/// either the old file or the complete new one, and a failure leaves the old file untouched and
+/// no debris.
+///
+/// Before anything is written: with a `confinement`, the path (symbolic links resolved now)
+/// must lead inside it; an existing target must be a regular file (a symbolic link is followed
+/// and its target replaced) that is writable by its mode bits — root is refused too, because a
+/// read-only file says it should not change. The new file gets the old one's permissions, owner
+/// and group; a new file is readable by all (0644).
+pub fn write_atomic_with(
+    path: &Path,
+    confinement: Option<&Confinement>,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> Result<(), FileError> {
+    let target = target_of(path, confinement)?;
+    let existing = match fs::metadata(&target) {
+        Ok(metadata) => Some(metadata),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+        Err(e) => return Err(FileError::io(path, e)),
+    };
+    if let Some(metadata) = &existing {
+        refuse_unless_replaceable(path, &target, metadata)?;
+    }
+    let folder = match target.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "document".into());
+    let io = |e| FileError::io(path, e);
+    let mut temp =
+        tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(&folder).map_err(io)?;
+    write(temp.as_file_mut()).map_err(io)?;
+    temp.as_file().sync_all().map_err(io)?;
+    keep_mode_and_owner(temp.as_file(), existing.as_ref()).map_err(io)?;
+    temp.persist(&target).map_err(|e| io(e.error))?;
+    sync_folder(&folder).map_err(io)
+}
+
+/// Creates `folder` and the folders above it that are missing, refusing (before creating
+/// anything) a place outside the confinement; returns it with symbolic links resolved.
+pub fn create_folder(folder: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, FileError> {
+    let resolved = Confinement::apply(confinement, folder)?;
+    fs::create_dir_all(&resolved).map_err(|e| FileError::io(folder, e))?;
+    // A link created meanwhile is caught here, before anything is written into the folder.
+    Confinement::apply(confinement, &resolved)
+}
+
+/// Where a write to `path` lands: the file a symbolic link leads to, inside the confinement.
+fn target_of(path: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, FileError> {
+    if let Some(confinement) = confinement {
+        return confinement.check(path);
+    }
+    match fs::canonicalize(path) {
+        Ok(resolved) => Ok(resolved),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(path.to_owned()),
+        Err(e) => Err(FileError::io(path, e)),
+    }
+}
+
+fn refuse_unless_replaceable(path: &Path, target: &Path, metadata: &fs::Metadata) -> Result<(), FileError> {
+    if !metadata.is_file() {
+        return Err(FileError::NotRegular { path: target.to_owned(), kind: kind_of(metadata.file_type()) });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = metadata.permissions().mode();
+        if mode & 0o222 == 0 {
+            return Err(FileError::ReadOnly { path: path.to_owned(), mode: mode & 0o7777 });
+        }
+    }
+    #[cfg(not(unix))]
+    if metadata.permissions().readonly() {
+        return Err(FileError::ReadOnly { path: path.to_owned(), mode: 0o444 });
+    }
+    // Write bits for someone else: this user may still not write it (opening does not change it).
+    OpenOptions::new().write(true).open(target).map_err(|e| FileError::io(path, e))?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let Some(existing) = existing else {
+        // Temporary files are created 0600; a new document should be readable like any new file.
+        return temp.set_permissions(fs::Permissions::from_mode(0o644));
+    };
+    let made = temp.metadata()?;
+    if (made.uid(), made.gid()) != (existing.uid(), existing.gid()) {
+        std::os::unix::fs::fchown(temp, Some(existing.uid()), Some(existing.gid())).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot keep its owner {}:{} ({e}), and replacing it would change that; write it as its owner",
+                    existing.uid(),
+                    existing.gid()
+                ),
+            )
+        })?;
+    }
+    // After the owner, which may clear set-id bits.
+    temp.set_permissions(fs::Permissions::from_mode(existing.permissions().mode() & 0o7777))
+}
+
+#[cfg(not(unix))]
+fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
+    match existing {
+        Some(existing) => temp.set_permissions(existing.permissions()),
+        None => Ok(()),
+    }
+}
+
+#[cfg(unix)]
+fn sync_folder(folder: &Path) -> io::Result<()> {
+    File::open(folder)?.sync_all()
+}
+
+#[cfg(not(unix))]
+fn sync_folder(_folder: &Path) -> io::Result<()> {
+    Ok(())
+}

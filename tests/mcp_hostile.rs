@@ -1,0 +1,124 @@
+//! `nib mcp` given hostile and odd files in its root: every call answers (an error where the
+//! file cannot be used), nothing is written outside the root or over a read-only file, and the
+//! server keeps serving the other documents.
+
+#![cfg(unix)]
+
+#[path = "common/mcp_client.rs"]
+mod mcp_client;
+
+use std::fs;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+use mcp_client::{Client, call, connect, error_text, structured};
+use serde_json::json;
+
+const DOCUMENT: &str = r##"{"version": "2.8", "children": [{"type": "frame", "id": "page", "width": 100, "height": 100, "layout": "none", "fill": "#FFFFFF", "children": [{"type": "rectangle", "id": "box", "width": 10, "height": 10, "fill": "#FF0000"}]}]}"##;
+
+fn root_with_document() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    fs::write(root.path().join("design.pen"), DOCUMENT).unwrap();
+    root
+}
+
+fn mkfifo(path: &Path) {
+    assert!(std::process::Command::new("mkfifo").arg(path).status().unwrap().success());
+}
+
+/// A call must be answered promptly: a blocked worker would stall every later call.
+async fn answered(client: &Client, tool: &str, arguments: serde_json::Value) -> rmcp::model::CallToolResult {
+    tokio::time::timeout(Duration::from_secs(60), call(client, tool, arguments))
+        .await
+        .unwrap_or_else(|_| panic!("{tool} got no answer: the server is stuck"))
+}
+
+/// The server still does real work on the good document.
+async fn still_serving(client: &Client) {
+    let nodes = structured(&answered(client, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["box"]})).await);
+    assert_eq!(nodes["nodes"][0]["id"], "box", "{nodes}");
+}
+
+#[tokio::test]
+async fn a_fifo_is_refused_at_once_and_other_documents_keep_working() {
+    let root = root_with_document();
+    mkfifo(&root.path().join("fifo.pen"));
+    let client = connect(root.path()).await;
+    let error = error_text(&answered(&client, "batch_get", json!({"filePath": "fifo.pen"})).await);
+    assert!(error.contains("is a FIFO (named pipe), not a regular file"), "{error}");
+    let error = error_text(&answered(&client, "open_document", json!({"filePathOrTemplate": "fifo.pen"})).await);
+    assert!(error.contains("FIFO") || error.contains("already exists"), "{error}");
+    still_serving(&client).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_open_document_replaced_by_a_fifo_is_refused_not_read() {
+    let root = root_with_document();
+    let client = connect(root.path()).await;
+    still_serving(&client).await;
+    let path = root.path().join("design.pen");
+    fs::remove_file(&path).unwrap();
+    mkfifo(&path);
+    let error = error_text(
+        &answered(&client, "batch_design", json!({"filePath": "design.pen", "operations": "U(\"box\", {width: 20})"}))
+            .await,
+    );
+    assert!(error.contains("can no longer be read"), "{error}");
+    fs::remove_file(&path).unwrap();
+    fs::write(&path, DOCUMENT).unwrap();
+    still_serving(&client).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_link_to_dev_zero_is_outside_the_root() {
+    let root = root_with_document();
+    std::os::unix::fs::symlink("/dev/zero", root.path().join("zero.pen")).unwrap();
+    let client = connect(root.path()).await;
+    let error = error_text(&answered(&client, "batch_get", json!({"filePath": "zero.pen"})).await);
+    assert!(error.contains("outside the folder"), "{error}");
+    still_serving(&client).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn g_never_writes_through_an_images_link_that_leads_out_of_the_root() {
+    let root = root_with_document();
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), root.path().join("images")).unwrap();
+    let client = connect(root.path()).await;
+    let answer = answered(
+        &client,
+        "batch_design",
+        json!({"filePath": "design.pen", "operations": "G(\"box\", \"ai\", \"a red apple on a table\")"}),
+    )
+    .await;
+    let error = error_text(&answer);
+    assert!(error.contains("outside the folder nib works in"), "{error}");
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0, "nothing was written outside the root");
+    assert_eq!(fs::read_to_string(root.path().join("design.pen")).unwrap(), DOCUMENT);
+    still_serving(&client).await;
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_read_only_document_is_not_overwritten_by_batch_design() {
+    let root = root_with_document();
+    let path = root.path().join("design.pen");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let client = connect(root.path()).await;
+    let error = error_text(
+        &answered(&client, "batch_design", json!({"filePath": "design.pen", "operations": "U(\"box\", {width: 20})"}))
+            .await,
+    );
+    assert!(error.contains("is read-only (mode 444)"), "{error}");
+    assert!(error.contains("the change was undone"), "{error}");
+    assert_eq!(fs::read_to_string(&path).unwrap(), DOCUMENT);
+    // What the server holds is what is on disk: the box kept its width.
+    let nodes =
+        structured(&answered(&client, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["box"]})).await);
+    assert_eq!(nodes["nodes"][0]["width"], 10, "{nodes}");
+    client.cancel().await.unwrap();
+}
