@@ -457,3 +457,62 @@ fn nothing_is_nested_deeper_than_a_file_can_hold() {
     assert!(failure.message.contains("levels deep; a .pen file holds at most 60"), "{}", failure.message);
     assert!(failure.hint.unwrap_or_default().contains("flatten"));
 }
+
+#[test]
+fn deleting_a_component_with_instances_names_the_instances_it_orphans() {
+    let mut f = fixture();
+    let outcome = f.ok("D(\"Btn\")");
+    assert!(
+        outcome.issues.iter().any(|i| i
+            == "Component 'Btn' no longer exists, but instance 'cta' still refers to it: it is drawn empty. Delete or replace it, or undo this call."),
+        "{:#?}",
+        outcome.issues
+    );
+    assert!(outcome.text().contains("Component 'Btn' no longer exists"));
+}
+
+#[test]
+fn changing_a_components_type_says_its_instances_lost_it() {
+    let mut f = fixture();
+    let outcome = f.ok("U(\"Card\", {type: \"rectangle\"})");
+    assert!(
+        outcome
+            .issues
+            .iter()
+            .any(|i| i.starts_with("Component 'Card' no longer exists, but instance 'card1' still refers to it")),
+        "{:#?}",
+        outcome.issues
+    );
+    // Replacing a component by a new tree is the same.
+    let mut f = fixture();
+    let outcome = f.ok("R(\"Btn\", {type: \"frame\", width: 10, height: 10})");
+    assert!(outcome.issues.iter().any(|i| i.starts_with("Component 'Btn' no longer exists")), "{:#?}", outcome.issues);
+}
+
+#[test]
+fn an_instance_of_a_component_inside_itself_is_refused_by_every_operation() {
+    let mut f = fixture();
+    for script in [
+        "R(\"lbl\", {type: \"ref\", ref: \"Btn\"})",
+        "R(\"cta/lbl\", {type: \"ref\", ref: \"Btn\"})",
+        "M(\"card1\", \"body\")",
+        "x=I(\"ttl\", {type: \"ref\", ref: \"Card\"})",
+    ] {
+        let failure = f.fail(script);
+        assert!(failure.message.contains("cannot be placed inside"), "{script}: {}", failure.message);
+    }
+    // An edit that leaves no instance broken says nothing about references.
+    let outcome = f.ok("U(\"lbl\", {content: \"Go on\"})");
+    assert!(!outcome.issues.iter().any(|i| i.contains("no longer exists")), "{:#?}", outcome.issues);
+}
+
+#[test]
+fn lengths_beyond_what_layout_can_hold_are_invalid_properties() {
+    let mut f = fixture();
+    let failure = f.fail("U(\"Btn\", {width: 1e308})\nU(\"lbl\", {letterSpacing: 1e30})");
+    assert_eq!(failure.invalid[0].pointer, "/width");
+    assert_eq!(failure.invalid[0].message, "width must be between -1000000 and 1000000 (pixels), found 1e+308");
+    let failure = f.fail("U(\"lbl\", {letterSpacing: 1e30})");
+    assert_eq!(failure.invalid[0].pointer, "/letterSpacing");
+    assert!(failure.invalid[0].message.ends_with("found 1e+30"), "{:?}", failure.invalid);
+}

@@ -175,3 +175,31 @@ fn an_object_with_more_than_65536_unknown_keys_saves_them_all() {
     assert_eq!(saved.matches("\"k0\":").count(), 1, "no key written twice");
     assert_eq!(saved.matches("\": ").count(), text.matches("\": ").count(), "no key lost");
 }
+
+#[test]
+fn lengths_beyond_what_layout_can_hold_are_refused_where_they_are() {
+    // Before, 1e308 laid out as an infinite box and letterSpacing 1e30 printed 9223372036854775807.
+    let e =
+        error(r##"{"version": "2.8", "children": [{"type": "frame", "id": "page", "width": 1e308, "height": 100}]}"##);
+    assert_eq!(
+        e.kind,
+        ErrorKind::OutOfRange { what: "width", range: "between -1000000 and 1000000 (pixels)", got: 1e308 }
+    );
+    assert_eq!(e.location.pointer, "/children/0/width");
+    assert!(e.to_string().contains("width must be between -1000000 and 1000000 (pixels), found 1e+308"), "{e}");
+    let e = error(
+        r##"{"version": "2.8", "children": [{"type": "text", "id": "t", "content": "Hi", "letterSpacing": 1e30}]}"##,
+    );
+    assert_eq!(e.location.pointer, "/children/0/letterSpacing");
+    for fallback in [r#""fit_content(1e9)""#, "[0, 0, 0, 2e6]"] {
+        let key = if fallback.starts_with('[') { "padding" } else { "height" };
+        let text =
+            format!(r#"{{"version": "2.8", "children": [{{"type": "frame", "id": "f", "{key}": {fallback}}}]}}"#);
+        assert_eq!(error(&text).location.pointer, format!("/children/0/{key}"), "{text}");
+    }
+    // The largest real coordinates (91,461 in the corpus) are far inside the range.
+    Document::load(
+        r##"{"version": "2.8", "children": [{"type": "frame", "id": "f", "y": 91461, "width": -1000000}]}"##,
+    )
+    .expect("in range");
+}

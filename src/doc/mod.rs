@@ -29,5 +29,5 @@ pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};
 pub use node::{Descendants, NodeTree, NodeType, Slot};
 pub use object::KeyOrder;
-pub use props::{Key, Literal, Props, Value};
+pub use props::{Key, Literal, MAX_LENGTH, Props, Value};
 pub use tree::{MAX_NODE_DEPTH, Node, NodeKey, Subtree, Tree};

@@ -5,7 +5,7 @@
 //! serves nodes, instance overrides (`descendants`) and, later, batch_design updates.
 
 use super::convert::{FromJson, ReadContext, ToJson, VarOr};
-use super::error::ValueError;
+use super::error::{ErrorKind, ValueError};
 use super::json::{Json, JsonWriter, is_array_index};
 use super::node::{Descendants, NodeType, Slot};
 use super::values::*;
@@ -208,6 +208,35 @@ keys! {
     Descendants = "descendants" => Descendants,
 }
 
+/// The largest length or position, in pixels, a document may state (x, y, sizes, gap,
+/// padding, radii, stroke widths, letter spacing, line height, font size): ten times the
+/// largest coordinate seen in real files (91,461), and small enough for f32 layout to keep
+/// sub-pixel precision. Larger numbers (1e308) would lay out as infinity.
+pub const MAX_LENGTH: f64 = 1_000_000.0;
+
+/// [`MAX_LENGTH`] in words, for errors.
+const LENGTH_RANGE: &str = "between -1000000 and 1000000 (pixels)";
+
+impl Key {
+    /// The name of a key whose numbers are lengths or positions (bounded by [`MAX_LENGTH`]).
+    fn length_name(&self) -> Option<&'static str> {
+        Some(match self {
+            Key::X => "x",
+            Key::Y => "y",
+            Key::Width => "width",
+            Key::Height => "height",
+            Key::Gap => "gap",
+            Key::Padding => "padding",
+            Key::CornerRadius => "cornerRadius",
+            Key::StrokeWidth => "strokeWidth",
+            Key::LetterSpacing => "letterSpacing",
+            Key::LineHeight => "lineHeight",
+            Key::FontSize => "fontSize",
+            _ => return None,
+        })
+    }
+}
+
 /// A typed property value. Which variant a key holds is fixed by the key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -311,11 +340,56 @@ impl Value {
         }
     }
 
-    /// Reads the value of `key`, keeping unknown keys verbatim.
+    /// Reads the value of `key`, keeping unknown keys verbatim. Lengths beyond [`MAX_LENGTH`]
+    /// are refused where they are written.
     pub(crate) fn read_for(key: &Key, json: Json, cx: &mut ReadContext) -> Result<Value, ValueError> {
         match key.kind() {
-            Some(kind) => Value::read(kind, json, cx),
+            Some(kind) => {
+                let offset = json.offset;
+                let value = Value::read(kind, json, cx)?;
+                if let Some(what) = key.length_name()
+                    && let Some(got) = value.lengths().into_iter().find(|n| n.abs() > MAX_LENGTH)
+                {
+                    return Err(ValueError::new(offset, ErrorKind::OutOfRange { what, range: LENGTH_RANGE, got })
+                        .with_hint(
+                            "lengths and positions are pixels on the canvas: use a number of a realistic size",
+                        ));
+                }
+                Ok(value)
+            }
             None => Ok(Value::Json(Box::new(json))),
+        }
+    }
+
+    /// The literal numbers of a length-valued property (variables are checked where they
+    /// are defined).
+    fn lengths(&self) -> Vec<f64> {
+        fn literal(values: &[VarOr<f64>]) -> Vec<f64> {
+            values.iter().filter_map(|v| v.value().copied()).collect()
+        }
+        match self {
+            Value::Number(VarOr::Value(n)) => vec![*n],
+            Value::Size(VarOr::Value(
+                Sizing::Fixed(n) | Sizing::FitContent(Some(n)) | Sizing::FillContainer(Some(n)),
+            )) => vec![*n],
+            Value::Padding(padding) => match padding {
+                Padding::Uniform(n) => literal(std::slice::from_ref(n)),
+                Padding::Axes(values) => literal(&values[..]),
+                Padding::Sides(values) => literal(&values[..]),
+            },
+            Value::CornerRadius(radius) => match radius {
+                CornerRadius::Uniform(n) => literal(std::slice::from_ref(n)),
+                CornerRadius::Corners(values) => literal(&values[..]),
+            },
+            Value::StrokeWidth(thickness) => match thickness {
+                Thickness::Uniform(n) => literal(std::slice::from_ref(n)),
+                Thickness::Sides(sides) => [&sides.top, &sides.right, &sides.bottom, &sides.left]
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.value().copied())
+                    .collect(),
+            },
+            _ => Vec::new(),
         }
     }
 

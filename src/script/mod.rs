@@ -8,6 +8,7 @@ pub mod ast;
 mod exec;
 pub mod issues;
 pub mod parse;
+mod references;
 pub mod report;
 pub mod validate;
 

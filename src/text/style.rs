@@ -138,6 +138,6 @@ mod tests {
     fn unusable_numbers_fall_back() {
         let style = TextStyle::of(&props(r#"{"type":"text","id":"t","fontSize":-3,"lineHeight":-1}"#));
         assert_eq!((style.size, style.line_height), (14.0, 0.0));
-        assert_eq!(TextStyle::of(&props(r#"{"type":"text","id":"t","fontSize":1e9}"#)).size, MAX_FONT_SIZE);
+        assert_eq!(TextStyle::of(&props(r#"{"type":"text","id":"t","fontSize":900000}"#)).size, MAX_FONT_SIZE);
     }
 }

@@ -16,6 +16,7 @@ use crate::resolve::{Library, PathTarget, resolve_path};
 
 use super::ast::{Expr, ExprKind, Script, Statement};
 use super::parse::{DEFAULT_MAX_STATEMENTS, ROOT_NAMES, ScriptError, parse};
+use super::references::References;
 use super::report::{Binding, Failure, OpResult, Outcome};
 use super::validate::{Invalid, Validator};
 
@@ -59,6 +60,8 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         Ok(script) => script,
         Err(error) => return parse_failure(document.revision(), error),
     };
+    // What every instance refers to now, to say afterwards what this call left broken.
+    let references = References::of(document, context.library);
     let mut runner = Runner::new(document.transaction(), context);
     if let Err((index, error)) = runner.run(&script) {
         let statement = &script.statements[index];
@@ -88,7 +91,8 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         outcome.discard_created_files();
         return outcome;
     }
-    let issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
+    let mut issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
+    issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     let results = std::mem::take(&mut runner.results);
     let bindings = std::mem::take(&mut runner.binding_order);
     let created_files = std::mem::take(&mut runner.created);

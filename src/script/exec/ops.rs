@@ -174,6 +174,18 @@ impl Runner<'_, '_> {
                 }
             },
         };
+        if let Some(new_parent) = new_parent {
+            // Moving an instance into its own component would make it contain itself.
+            let ancestors = self.ancestor_ids(new_parent);
+            let tree = self.document().tree();
+            if let Some(reference) = tree
+                .subtree(key)
+                .filter_map(|k| tree.node(k).props.text(&Key::Ref))
+                .find(|reference| ancestors.iter().any(|a| a == reference))
+            {
+                return Err(contains_itself(reference).at(node));
+            }
+        }
         let index = match index {
             None => usize::MAX,
             Some(expr) => match self.json(expr)?.value {
@@ -418,10 +430,7 @@ impl Runner<'_, '_> {
                 return Err(StepError::new(format!("Component '{reference}' not found: {e}")).hint(hint));
             }
             if ancestors.iter().any(|a| a == reference) {
-                return Err(StepError::new(format!(
-                    "an instance of '{reference}' cannot be placed inside '{reference}' itself"
-                ))
-                .hint("a component that contains itself would never end"));
+                return Err(contains_itself(reference));
             }
         }
         tree.children.iter().try_for_each(|child| self.check_instances(child, ancestors))
@@ -615,6 +624,9 @@ impl Runner<'_, '_> {
     }
 
     fn replace_node(&mut self, key: NodeKey, mut tree: NodeTree) -> Step<String> {
+        // What I() refuses, a replacement may not bring in either.
+        let ancestors = self.document().tree().node(key).parent().map(|p| self.ancestor_ids(p)).unwrap_or_default();
+        self.check_instances(&tree, &ancestors)?;
         let old = self.document().tree().node(key);
         let old_id = old.id().to_owned();
         let parent = old.parent();
@@ -639,6 +651,7 @@ impl Runner<'_, '_> {
     }
 
     fn replace_in_instance(&mut self, target: &InstanceNode, mut tree: NodeTree) -> Step<String> {
+        self.check_instances(&tree, &self.ancestor_ids(target.instance))?;
         let instance_id = self.document().tree().node(target.instance).id().to_owned();
         let old = format!("{instance_id}/{}", target.override_key);
         let (new_path, json) = self.edit_overrides(target, |runner, descendants, taken| {
@@ -714,4 +727,10 @@ fn find_by_id_mut<'a>(tree: &'a mut NodeTree, id: &str) -> Option<&'a mut NodeTr
         return Some(tree);
     }
     tree.children.iter_mut().find_map(|child| find_by_id_mut(child, id))
+}
+
+/// The error for an instance placed inside its own component.
+fn contains_itself(reference: &str) -> StepError {
+    StepError::new(format!("an instance of '{reference}' cannot be placed inside '{reference}' itself"))
+        .hint("a component that contains itself would never end")
 }
