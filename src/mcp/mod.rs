@@ -8,6 +8,7 @@
 mod answer;
 mod catalog;
 mod server;
+mod untyped;
 
 use std::path::PathBuf;
 
