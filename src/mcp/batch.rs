@@ -8,6 +8,7 @@ use std::collections::{HashSet, VecDeque};
 use rmcp::model::{
     ClientJsonRpcMessage, JsonRpcMessage, ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult,
 };
+use serde::Serialize;
 use serde_json::Value;
 
 use super::framing::{Framed, FramingError};
@@ -22,10 +23,32 @@ pub struct Batches {
 }
 
 /// A batch whose answers are being gathered.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct OpenBatch {
     waiting: HashSet<RequestId>,
-    answers: Vec<Value>,
+    /// The answers so far, each as JSON text.
+    answers: Vec<Vec<u8>>,
+}
+
+impl OpenBatch {
+    fn answer(&mut self, answer: &impl Serialize) {
+        match serde_json::to_vec(answer) {
+            Ok(text) => self.answers.push(text),
+            Err(error) => tracing::error!("an answer in a batch could not be written as JSON: {error}"),
+        }
+    }
+
+    /// The answers as one line holding an array, or `None` when there are none: an empty
+    /// array is never sent.
+    fn into_line(self) -> Option<Vec<u8>> {
+        if self.answers.is_empty() {
+            return None;
+        }
+        let mut line = b"[".to_vec();
+        line.extend(self.answers.join(&b","[..]));
+        line.extend_from_slice(b"]\n");
+        Some(line)
+    }
 }
 
 /// What a batch turns into when it arrives.
@@ -33,9 +56,9 @@ struct OpenBatch {
 pub struct Opened {
     /// Its messages, for rmcp, in order.
     pub messages: VecDeque<ClientJsonRpcMessage>,
-    /// Answers to write now: the whole answer when no member waits for rmcp, or the refusal
-    /// of the whole batch. `None` when there is nothing to write now.
-    pub answer_now: Option<Value>,
+    /// A line to write now: the whole answer when no member waits for rmcp, or the refusal of
+    /// the whole batch.
+    pub line_now: Option<Vec<u8>>,
 }
 
 /// What becomes of a message nib sends.
@@ -45,18 +68,24 @@ pub enum Sending {
     Alone(Box<ServerJsonRpcMessage>),
     /// Held back: the answer to a member of a batch whose other answers are not ready.
     Held,
-    /// The last answer of a batch: the batch's answers, to be written as one array.
-    Completed(Vec<Value>),
+    /// The last answer of a batch: the line with all of the batch's answers.
+    Completed(Vec<u8>),
 }
 
 impl Batches {
     /// Takes a batch of framed members (not empty) from the client.
     pub fn open(&mut self, members: Vec<Framed>) -> Opened {
         if !self.allowed {
-            let refusal = FramingError::Batch.answer(Value::Null);
-            return Opened { messages: VecDeque::new(), answer_now: serde_json::to_value(refusal).ok() };
+            let mut refusal = OpenBatch::default();
+            refusal.answer(&FramingError::Batch.answer(Value::Null));
+            // One answer for the whole line, not an array.
+            let line_now = refusal.answers.pop().map(|mut text| {
+                text.push(b'\n');
+                text
+            });
+            return Opened { messages: VecDeque::new(), line_now };
         }
-        let mut batch = OpenBatch { waiting: HashSet::new(), answers: Vec::new() };
+        let mut batch = OpenBatch::default();
         let mut messages = VecDeque::new();
         for member in members {
             match member {
@@ -65,42 +94,37 @@ impl Batches {
                         let in_use = self.open.iter().any(|open| open.waiting.contains(&request.id));
                         if in_use || !batch.waiting.insert(request.id.clone()) {
                             // Its answer could not be told from the other request's.
-                            let refusal = FramingError::IdInUse { id: request.id.to_string() }
-                                .answer(request.id.clone().into_json_value());
-                            batch.answers.extend(serde_json::to_value(refusal));
+                            let id = request.id.clone();
+                            batch.answer(&FramingError::IdInUse { id: id.to_string() }.answer(id.into_json_value()));
                             continue;
                         }
                     }
                     messages.push_back(*message);
                 }
-                Framed::Refused { error, reply_to: Some(id) } => {
-                    batch.answers.extend(serde_json::to_value(error.answer(id)));
-                }
+                Framed::Refused { error, reply_to: Some(id) } => batch.answer(&error.answer(id)),
                 // A member is never a batch itself: an array in a batch is refused as not an object.
                 Framed::Refused { reply_to: None, .. } | Framed::Blank | Framed::Batch(_) => {}
             }
         }
-        let answer_now = if batch.waiting.is_empty() {
-            // Only notifications and refusals: answered now, or not at all when nothing in it
-            // gets an answer (an empty array is never sent).
-            (!batch.answers.is_empty()).then_some(Value::Array(batch.answers))
+        let line_now = if batch.waiting.is_empty() {
+            // Only notifications and refusals: answered now, or not at all.
+            batch.into_line()
         } else {
             self.open.push(batch);
             None
         };
-        Opened { messages, answer_now }
+        Opened { messages, line_now }
     }
 
     /// Takes note that the client cancelled request `id`: rmcp sends no answer to a cancelled
-    /// request, so its batch stops waiting for one. The batch's answers when that completes it.
-    pub fn cancelled(&mut self, id: &RequestId) -> Option<Vec<Value>> {
+    /// request, so its batch stops waiting for one. The batch's line when that completes it.
+    pub fn cancelled(&mut self, id: &RequestId) -> Option<Vec<u8>> {
         let at = self.open.iter().position(|open| open.waiting.contains(id))?;
         self.open[at].waiting.remove(id);
         if !self.open[at].waiting.is_empty() {
             return None;
         }
-        let answers = self.open.swap_remove(at).answers;
-        (!answers.is_empty()).then_some(answers)
+        self.open.swap_remove(at).into_line()
     }
 
     /// Sees a message nib sends: answers to batch members are gathered, and the answer to
@@ -123,11 +147,12 @@ impl Batches {
         if let Some(id) = id {
             batch.waiting.remove(id);
         }
-        match serde_json::to_value(&message) {
-            Ok(answer) => batch.answers.push(answer),
-            Err(error) => tracing::error!("an answer in a batch could not be written as JSON: {error}"),
+        batch.answer(&message);
+        if !batch.waiting.is_empty() {
+            return Sending::Held;
         }
-        if batch.waiting.is_empty() { Sending::Completed(self.open.swap_remove(at).answers) } else { Sending::Held }
+        // The batch just got an answer, so its line is never empty.
+        self.open.swap_remove(at).into_line().map_or(Sending::Held, Sending::Completed)
     }
 }
 
@@ -155,6 +180,13 @@ mod tests {
         batches
     }
 
+    /// A written line as JSON, checking it is one line.
+    fn parsed(line: &[u8]) -> Value {
+        assert_eq!(line.iter().filter(|&&byte| byte == b'\n').count(), 1);
+        assert_eq!(line.last(), Some(&b'\n'));
+        serde_json::from_slice(line).unwrap()
+    }
+
     fn empty_answer(id: i64) -> ServerJsonRpcMessage {
         ServerJsonRpcMessage::response(ServerResult::EmptyResult(EmptyResult {}), RequestId::Number(id))
     }
@@ -163,7 +195,7 @@ mod tests {
     fn outside_2025_03_26_a_batch_is_an_invalid_request() {
         let opened = Batches::default().open(members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#));
         assert!(opened.messages.is_empty());
-        let answer = opened.answer_now.unwrap();
+        let answer = parsed(&opened.line_now.unwrap());
         assert_eq!((answer["error"]["code"].clone(), answer["id"].clone()), (json!(-32600), Value::Null));
     }
 
@@ -176,11 +208,12 @@ mod tests {
                 {"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
         ));
         assert_eq!(opened.messages.len(), 3, "two requests and the notification go on");
-        assert!(opened.answer_now.is_none());
+        assert!(opened.line_now.is_none());
         assert!(matches!(batches.sending(empty_answer(2)), Sending::Held));
         let unrelated = ServerJsonRpcMessage::error(ErrorData::internal_error("x", None), Some(RequestId::Number(9)));
         assert!(matches!(batches.sending(unrelated), Sending::Alone(_)));
-        let Sending::Completed(answers) = batches.sending(empty_answer(1)) else { panic!("the batch is complete") };
+        let Sending::Completed(line) = batches.sending(empty_answer(1)) else { panic!("the batch is complete") };
+        let answers = parsed(&line).as_array().cloned().unwrap();
         let ids: Vec<Value> = answers.iter().map(|answer| answer["id"].clone()).collect();
         // The refusals come first (the bad member, the non-object, the repeated id), then rmcp's.
         assert_eq!(ids, [json!(3), Value::Null, json!(1), json!(2), json!(1)]);
@@ -193,8 +226,8 @@ mod tests {
         let mut batches = in_a_2025_03_26_session();
         batches.open(members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#));
         assert!(matches!(batches.sending(empty_answer(1)), Sending::Held));
-        let answers = batches.cancelled(&RequestId::Number(2)).expect("the batch is complete");
-        assert_eq!(answers.len(), 1);
+        let line = batches.cancelled(&RequestId::Number(2)).expect("the batch is complete");
+        assert_eq!(parsed(&line).as_array().map(Vec::len), Some(1));
         assert!(batches.cancelled(&RequestId::Number(2)).is_none());
         assert!(matches!(batches.sending(empty_answer(2)), Sending::Alone(_)));
     }
@@ -205,8 +238,8 @@ mod tests {
         let opened = batches
             .open(members(r#"[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":4,"result":{}}]"#));
         assert_eq!(opened.messages.len(), 2);
-        assert!(opened.answer_now.is_none());
+        assert!(opened.line_now.is_none());
         let refused = batches.open(members(r#"[1,{"jsonrpc":"2.0","method":"notifications/x"}]"#));
-        assert_eq!(refused.answer_now.unwrap().as_array().unwrap().len(), 1);
+        assert_eq!(parsed(&refused.line_now.unwrap()).as_array().map(Vec::len), Some(1));
     }
 }

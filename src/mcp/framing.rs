@@ -8,8 +8,10 @@
 use rmcp::model::{ClientJsonRpcMessage, ErrorCode, RequestId};
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
+use serde_json::error::Category;
 
+use super::envelope::{Envelope, Member, describe};
 use super::lines::{Line, MAX_MESSAGE_BYTES};
 use super::shallow;
 
@@ -226,40 +228,66 @@ fn frame_text(text: &[u8]) -> Framed {
         };
         return refused(FramingError::TooDeep { offset }, reply_to);
     }
+    if text[0] == b'{' {
+        // The common case, read straight from the text: the envelope is skimmed, and the
+        // message is built once, by rmcp.
+        return match serde_json::from_slice::<Envelope>(text) {
+            Ok(envelope) => frame_object(envelope, || serde_json::from_slice(text)),
+            Err(error) => unreadable(error),
+        };
+    }
     match serde_json::from_slice::<Value>(text) {
         Err(error) => refused(FramingError::NotJson { detail: error.to_string() }, Some(Value::Null)),
-        Ok(Value::Object(members)) => frame_object(members),
         Ok(Value::Array(items)) if items.is_empty() => refused(FramingError::EmptyBatch, Some(Value::Null)),
         Ok(Value::Array(members)) => Framed::Batch(members.into_iter().map(frame_member).collect()),
         Ok(other) => frame_member(other),
     }
 }
 
-/// A message on its own or in a batch.
+/// A message in a batch, or a top-level value that is not an object.
 fn frame_member(message: Value) -> Framed {
-    match message {
-        Value::Object(members) => frame_object(members),
-        other => refused(FramingError::NotAnObject { found: describe(Some(&other)) }, Some(Value::Null)),
+    if !message.is_object() {
+        let found = match message {
+            Value::Array(_) => "an array".to_owned(),
+            scalar => describe(Some(&Member::Scalar(scalar))),
+        };
+        return refused(FramingError::NotAnObject { found }, Some(Value::Null));
+    }
+    match Envelope::deserialize(&message) {
+        Ok(envelope) => frame_object(envelope, || ClientJsonRpcMessage::deserialize(message)),
+        Err(error) => unreadable(error),
     }
 }
 
-fn frame_object(members: Map<String, Value>) -> Framed {
-    let has_method = members.contains_key("method");
-    if !has_method && (members.contains_key("result") || members.contains_key("error")) {
-        return frame_response(members);
+/// An object whose envelope could not be read: not JSON, or JSON with a member twice.
+fn unreadable(error: serde_json::Error) -> Framed {
+    let error = match error.classify() {
+        Category::Syntax | Category::Eof => FramingError::NotJson { detail: error.to_string() },
+        Category::Data | Category::Io => FramingError::NotMcp { detail: error.to_string() },
+    };
+    refused(error, Some(Value::Null))
+}
+
+/// An object whose envelope is `envelope`; `message` reads it as an MCP message.
+fn frame_object(
+    envelope: Envelope,
+    message: impl FnOnce() -> Result<ClientJsonRpcMessage, serde_json::Error>,
+) -> Framed {
+    if envelope.method.is_none() && (envelope.result.is_some() || envelope.error.is_some()) {
+        return frame_response(&envelope, message);
     }
-    if let Some(error) = envelope_error(&members) {
+    if let Some(error) = envelope_error(&envelope) {
         // An id of the wrong type cannot be echoed as an id: such a request is answered with null.
-        let id = members.get("id").filter(|id| is_request_id(id)).cloned();
-        return refused(error, Some(id.unwrap_or(Value::Null)));
+        let id = envelope.id.as_ref().and_then(Member::scalar).filter(|id| is_request_id(id));
+        return refused(error, Some(id.cloned().unwrap_or(Value::Null)));
     }
     // From here on the object is a valid request; without an id it is a notification, which is
     // never answered, even when its method or params are wrong.
-    let reply_to = members.get("id").cloned();
-    if matches!(members.get("params"), Some(Value::Array(_))) {
+    let reply_to = envelope.id.as_ref().and_then(Member::scalar).cloned();
+    if envelope.params == Some(Member::Array) {
         return refused(FramingError::PositionalParams, reply_to);
     }
-    match ClientJsonRpcMessage::deserialize(Value::Object(members)) {
+    match message() {
         Ok(message) => Framed::Message(Box::new(message)),
         Err(error) => refused(FramingError::NotMcp { detail: error.to_string() }, reply_to),
     }
@@ -267,66 +295,51 @@ fn frame_object(members: Map<String, Value>) -> Framed {
 
 /// A response from the client (to a request nib sent): passed on when it is well formed,
 /// dropped otherwise; never answered.
-fn frame_response(members: Map<String, Value>) -> Framed {
-    if let Some(error) = version_error(&members) {
+fn frame_response(
+    envelope: &Envelope,
+    message: impl FnOnce() -> Result<ClientJsonRpcMessage, serde_json::Error>,
+) -> Framed {
+    if let Some(error) = version_error(envelope) {
         return refused(error, None);
     }
-    match ClientJsonRpcMessage::deserialize(Value::Object(members)) {
+    match message() {
         Ok(message) => Framed::Message(Box::new(message)),
         Err(error) => refused(FramingError::NotMcp { detail: error.to_string() }, None),
     }
 }
 
-/// What makes `members` not a valid JSON-RPC 2.0 request object, if anything.
-fn envelope_error(members: &Map<String, Value>) -> Option<FramingError> {
-    if let Some(error) = version_error(members) {
+/// What makes `envelope` not that of a valid JSON-RPC 2.0 request object, if anything.
+fn envelope_error(envelope: &Envelope) -> Option<FramingError> {
+    if let Some(error) = version_error(envelope) {
         return Some(error);
     }
-    let method = members.get("method");
-    if !matches!(method, Some(Value::String(_))) {
-        return Some(FramingError::Method { found: describe(method) });
+    if envelope.method.as_ref().and_then(Member::as_str).is_none() {
+        return Some(FramingError::Method { found: describe(envelope.method.as_ref()) });
     }
-    if let Some(id) = members.get("id").filter(|id| !is_request_id(id)) {
+    if let Some(id) = &envelope.id
+        && !id.scalar().is_some_and(is_request_id)
+    {
         return Some(FramingError::Id { found: describe(Some(id)) });
     }
-    match members.get("params") {
-        None | Some(Value::Object(_) | Value::Array(_)) => {}
-        Some(other) => return Some(FramingError::Params { found: describe(Some(other)) }),
+    if let Some(params @ Member::Scalar(_)) = &envelope.params {
+        return Some(FramingError::Params { found: describe(Some(params)) });
     }
-    if members.contains_key("result") || members.contains_key("error") {
+    if envelope.result.is_some() || envelope.error.is_some() {
         return Some(FramingError::MethodWithResult);
     }
     None
 }
 
-fn version_error(members: &Map<String, Value>) -> Option<FramingError> {
-    match members.get("jsonrpc") {
-        Some(Value::String(version)) if version == "2.0" => None,
-        other => Some(FramingError::Version { found: describe(other) }),
+fn version_error(envelope: &Envelope) -> Option<FramingError> {
+    match envelope.jsonrpc.as_ref().and_then(Member::as_str) {
+        Some("2.0") => None,
+        _ => Some(FramingError::Version { found: describe(envelope.jsonrpc.as_ref()) }),
     }
 }
 
 /// Whether `id` is an id MCP allows (a string or an integer; rmcp decides).
 fn is_request_id(id: &Value) -> bool {
     RequestId::deserialize(id).is_ok()
-}
-
-/// A short description of a member's value for an error message.
-fn describe(value: Option<&Value>) -> String {
-    /// Characters of a value quoted in a message; enough to recognise it.
-    const QUOTED_CHARS: usize = 40;
-    match value {
-        None => "missing".to_owned(),
-        Some(Value::Array(_)) => "an array".to_owned(),
-        Some(Value::Object(_)) => "an object".to_owned(),
-        Some(scalar) => {
-            let text = scalar.to_string();
-            match text.char_indices().nth(QUOTED_CHARS) {
-                Some((cut, _)) => format!("{}…", &text[..cut]),
-                None => text,
-            }
-        }
-    }
 }
 
 fn without_bom(text: &[u8]) -> &[u8] {
@@ -474,7 +487,5 @@ mod tests {
         assert!(answer.as_object().unwrap().contains_key("id") && answer["id"].is_null());
         assert_eq!(answer["error"]["code"], -32600);
         assert!(answer["error"]["data"]["hint"].as_str().is_some_and(|hint| !hint.is_empty()));
-        let long = describe(Some(&Value::String("x".repeat(500))));
-        assert!(long.chars().count() <= 41, "{long}");
     }
 }

@@ -9,6 +9,7 @@
 mod answer;
 mod batch;
 mod catalog;
+mod envelope;
 mod framing;
 mod lines;
 mod server;

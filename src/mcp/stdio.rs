@@ -117,8 +117,7 @@ impl StdioTransport {
     fn on_cancel(&self, message: &ClientJsonRpcMessage) -> Option<Vec<u8>> {
         let JsonRpcMessage::Notification(notification) = message else { return None };
         let ClientNotification::CancelledNotification(cancelled) = &notification.notification else { return None };
-        let answers = self.batches().cancelled(cancelled.params.request_id.as_ref()?)?;
-        encode(&answers).ok()
+        self.batches().cancelled(cancelled.params.request_id.as_ref()?)
     }
 }
 
@@ -130,7 +129,7 @@ impl Transport<RoleServer> for StdioTransport {
         let line = match self.batches().sending(item) {
             Sending::Alone(message) => encode(&message).map(Some),
             Sending::Held => Ok(None),
-            Sending::Completed(answers) => encode(&answers).map(Some),
+            Sending::Completed(line) => Ok(Some(line)),
         };
         async move {
             let Some(line) = line? else { return Ok(()) };
@@ -161,7 +160,7 @@ impl Transport<RoleServer> for StdioTransport {
                 Some(Incoming::Batch(members)) => {
                     let opened = self.batches().open(members);
                     inbox.queued = opened.messages;
-                    inbox.unsent = opened.answer_now.and_then(|answer| encode(&answer).ok());
+                    inbox.unsent = opened.line_now;
                 }
                 Some(Incoming::Answer(line)) => inbox.unsent = Some(line),
                 None => {
