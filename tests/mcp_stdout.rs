@@ -1,6 +1,6 @@
 //! stdout hygiene of `nib mcp`: with every log level on, a panicking tool, a screenshot and a
 //! line that is not JSON, everything the server writes to stdout is a JSON-RPC message, and
-//! every request gets its answer.
+//! every request gets its answer (the line that is not JSON a parse error).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -48,10 +48,11 @@ fn stdout_carries_only_json_rpc_messages() {
     let mut stdin = child.stdin.take().unwrap();
     let stdout = BufReader::new(child.stdout.take().unwrap());
     let mut answered = std::collections::BTreeSet::new();
+    let mut parse_errors = 0;
     let mut lines = stdout.lines();
     for message in &messages {
         if message["id"] == 2 {
-            // A line that is not JSON is dropped; the server goes on.
+            // A line that is not JSON is answered with a parse error; the server goes on.
             writeln!(stdin, "this is not JSON").unwrap();
         }
         writeln!(stdin, "{message}").unwrap();
@@ -65,6 +66,9 @@ fn stdout_carries_only_json_rpc_messages() {
             assert!(parsed.get("result").is_some() || parsed.get("error").is_some() || parsed.get("method").is_some());
             if let Some(answer) = parsed.get("id").and_then(Value::as_u64) {
                 answered.insert(answer);
+            }
+            if parsed["id"].is_null() && parsed["error"]["code"] == -32700 {
+                parse_errors += 1;
             }
         }
     }
@@ -80,4 +84,5 @@ fn stdout_carries_only_json_rpc_messages() {
     assert!(logs.contains("nib mcp serving on stdio"), "logs go to stderr: {logs}");
     assert!(logs.contains("a tool panicked"), "{logs}");
     assert_eq!(answered.len(), 7);
+    assert_eq!(parse_errors, 1, "the line that is not JSON is answered once");
 }

@@ -3,32 +3,61 @@
 //! the work is done by [`crate::tools`].
 //!
 //! stdout carries protocol messages only: logs go to stderr (`RUST_LOG=nib=debug` for every
-//! call), and nothing in the tools prints.
+//! call), and nothing in the tools prints. stdin is framed here rather than by rmcp (`stdio.rs`,
+//! `framing.rs`), so that every line gets the answer JSON-RPC 2.0 asks for, whatever it holds.
 
 mod answer;
+mod batch;
 mod catalog;
+mod envelope;
+mod framing;
+mod lines;
 mod server;
+mod shallow;
+mod stdio;
+mod untyped;
 
 use std::path::PathBuf;
 
 pub use answer::{MAX_ANSWER_CHARS, bounded};
+pub use framing::MAX_NESTING;
+pub use lines::MAX_MESSAGE_BYTES;
 pub use server::NibServer;
 
+use stdio::Stdio;
+
 /// Serves the tools on stdin/stdout until the client closes the connection, with `root` as the
-/// only folder documents may be in.
+/// only folder documents may be in. Every line of stdin gets the answer JSON-RPC 2.0 asks for,
+/// and no line, however malformed, long or deep, ends the server.
 pub fn serve_stdio(root: PathBuf) -> std::io::Result<()> {
     init_logging();
+    let server = NibServer::new(root)?;
+    tracing::info!(root = %server.root().display(), "nib mcp serving on stdio");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    runtime.block_on(async {
-        let server = NibServer::new(root)?;
-        tracing::info!(root = %server.root().display(), "nib mcp serving on stdio");
-        let service = rmcp::ServiceExt::serve(server, rmcp::transport::stdio())
-            .await
-            .map_err(|e| std::io::Error::other(format!("the MCP handshake failed: {e}")))?;
-        let reason = service.waiting().await.map_err(std::io::Error::other)?;
-        tracing::info!(?reason, "nib mcp stopped");
-        Ok(())
-    })
+    let stdio = Stdio::start()?;
+    let outcome = runtime.block_on(serve_sessions(server, &stdio));
+    // The runtime's tasks hold the last senders to stdout: end them, then let the writer finish.
+    drop(runtime);
+    stdio.finish();
+    outcome
+}
+
+/// Runs MCP sessions on `stdio` until one ends: a handshake that fails (a notification before
+/// initialize, say) is logged and the next message may start another.
+async fn serve_sessions(server: NibServer, stdio: &Stdio) -> std::io::Result<()> {
+    loop {
+        match rmcp::ServiceExt::serve(server.clone(), stdio.transport()).await {
+            Ok(service) => {
+                let reason = service.waiting().await.map_err(std::io::Error::other)?;
+                tracing::info!(?reason, "nib mcp stopped");
+                return Ok(());
+            }
+            Err(error) if stdio.ended().await => {
+                return Err(std::io::Error::other(format!("the MCP handshake failed: {error}")));
+            }
+            Err(error) => tracing::warn!("the MCP handshake failed, waiting for another: {error}"),
+        }
+    }
 }
 
 /// Logs to stderr, filtered by `RUST_LOG` (default: warnings, and nib's own info lines).

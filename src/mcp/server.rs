@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
-use super::{answer, catalog};
+use super::{answer, catalog, untyped};
 use crate::tools::{ToolError, Workspace};
 
 /// What a client is told about working with nib, once, at the handshake.
@@ -111,6 +111,16 @@ impl ServerHandler for NibServer {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         catalog::find(name)
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let refusal = untyped::refusal(&request);
+        tracing::debug!(method = %request.method, code = refusal.code.0, "{}", refusal.message);
+        Err(refusal)
     }
 
     async fn call_tool(

@@ -1,0 +1,296 @@
+//! stdin and stdout for the MCP service. One thread reads stdin a line at a time and frames it
+//! ([`framing`]): messages go on to rmcp, refused lines are answered here. One thread writes
+//! every answer, rmcp's and the framing's, a whole line at a time, so lines never interleave.
+//! Both outlive an rmcp session, so a failed handshake can be followed by another one. Batches
+//! are split here and their answers gathered ([`batch`](super::batch)).
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use rmcp::RoleServer;
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde::Serialize;
+use tokio::sync::{Mutex, mpsc};
+
+use super::batch::{Batches, Sending};
+use super::framing::{self, Framed};
+use super::lines::{LineReader, MAX_MESSAGE_BYTES};
+
+/// Lines read ahead of rmcp. Few: a line may be 16 MiB, and when rmcp is busy the reader should
+/// wait rather than fill memory.
+const INCOMING_QUEUE: usize = 4;
+
+/// Lines waiting for stdout. When the client stops reading, the server waits here instead of
+/// piling up answers.
+const OUTGOING_QUEUE: usize = 64;
+
+/// Bytes read from stdin at once: a long line arrives in a few hundred reads, not thousands.
+const READ_BUFFER_BYTES: usize = 64 * 1024;
+
+/// What the reader hands on.
+enum Incoming {
+    /// A message for rmcp.
+    Message(Box<ClientJsonRpcMessage>),
+    /// A batch, framed member by member.
+    Batch(Vec<Framed>),
+    /// An answer of the framing layer, a whole line ready for stdout.
+    Answer(Vec<u8>),
+}
+
+/// The read side shared by successive sessions.
+struct Inbox {
+    incoming: mpsc::Receiver<Incoming>,
+    /// A framing answer taken from `incoming` but not yet handed to the writer.
+    unsent: Option<Vec<u8>>,
+    /// Members of a batch not yet handed to rmcp.
+    queued: VecDeque<ClientJsonRpcMessage>,
+    /// stdin has ended and everything read from it was handed on.
+    ended: bool,
+}
+
+/// Framed stdin and serialised stdout.
+pub struct Stdio {
+    inbox: Arc<Mutex<Inbox>>,
+    batches: Arc<StdMutex<Batches>>,
+    outgoing: mpsc::Sender<Vec<u8>>,
+    writer: JoinHandle<io::Result<()>>,
+}
+
+impl Stdio {
+    /// Starts reading the process's stdin and writing its stdout.
+    pub fn start() -> io::Result<Stdio> {
+        Stdio::over(io::stdin(), io::stdout())
+    }
+
+    /// Starts reading `input` and writing `output`, each on its own thread.
+    pub fn over(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> io::Result<Stdio> {
+        let (to_inbox, incoming) = mpsc::channel(INCOMING_QUEUE);
+        let (outgoing, to_write) = mpsc::channel(OUTGOING_QUEUE);
+        // The reader is never joined: it may sit in a read of stdin when the session ends.
+        std::thread::Builder::new()
+            .name("nib-mcp-stdin".into())
+            .spawn(move || read_lines(BufReader::with_capacity(READ_BUFFER_BYTES, input), to_inbox))?;
+        let writer =
+            std::thread::Builder::new().name("nib-mcp-stdout".into()).spawn(move || write_lines(to_write, output))?;
+        let inbox = Inbox { incoming, unsent: None, queued: VecDeque::new(), ended: false };
+        Ok(Stdio { inbox: Arc::new(Mutex::new(inbox)), batches: Arc::default(), outgoing, writer })
+    }
+
+    /// A transport for one rmcp session.
+    pub fn transport(&self) -> StdioTransport {
+        StdioTransport { inbox: self.inbox.clone(), batches: self.batches.clone(), outgoing: self.outgoing.clone() }
+    }
+
+    /// Whether stdin has ended or stdout is closed: no session can follow.
+    pub async fn ended(&self) -> bool {
+        self.outgoing.is_closed() || self.inbox.lock().await.ended
+    }
+
+    /// Waits until everything sent has been written. Call it once every transport is dropped
+    /// (the runtime that ran the sessions is shut down), or it waits for them.
+    pub fn finish(self) {
+        drop(self.outgoing);
+        match self.writer.join() {
+            Ok(Ok(())) => {}
+            Ok(Err(error)) => tracing::warn!("writing to stdout failed: {error}"),
+            Err(_) => tracing::error!("the stdout writer panicked"),
+        }
+    }
+}
+
+/// One session's view of [`Stdio`].
+pub struct StdioTransport {
+    inbox: Arc<Mutex<Inbox>>,
+    batches: Arc<StdMutex<Batches>>,
+    outgoing: mpsc::Sender<Vec<u8>>,
+}
+
+impl StdioTransport {
+    fn batches(&self) -> MutexGuard<'_, Batches> {
+        self.batches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The answers of a batch that `message`, a cancellation, completes, as a line to write.
+    fn on_cancel(&self, message: &ClientJsonRpcMessage) -> Option<Vec<u8>> {
+        let JsonRpcMessage::Notification(notification) = message else { return None };
+        let ClientNotification::CancelledNotification(cancelled) = &notification.notification else { return None };
+        self.batches().cancelled(cancelled.params.request_id.as_ref()?)
+    }
+}
+
+impl Transport<RoleServer> for StdioTransport {
+    type Error = io::Error;
+
+    fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = io::Result<()>> + Send + 'static {
+        let outgoing = self.outgoing.clone();
+        let line = match self.batches().sending(item) {
+            Sending::Alone(message) => encode(&message).map(Some),
+            Sending::Held => Ok(None),
+            Sending::Completed(line) => Ok(Some(line)),
+        };
+        async move {
+            let Some(line) = line? else { return Ok(()) };
+            outgoing.send(line).await.map_err(|_| io::Error::new(io::ErrorKind::BrokenPipe, "stdout is closed"))
+        }
+    }
+
+    async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
+        // rmcp polls this in a select! and may drop it at any await: nothing taken from the
+        // queue is lost, since an answer stays in `unsent` until the writer has room for it.
+        let mut inbox = self.inbox.lock().await;
+        loop {
+            if inbox.unsent.is_some() {
+                let permit = self.outgoing.reserve().await.ok()?;
+                if let Some(line) = inbox.unsent.take() {
+                    permit.send(line);
+                }
+            }
+            if let Some(message) = inbox.queued.pop_front() {
+                inbox.unsent = self.on_cancel(&message);
+                return Some(message);
+            }
+            match inbox.incoming.recv().await {
+                Some(Incoming::Message(message)) => {
+                    inbox.unsent = self.on_cancel(&message);
+                    return Some(*message);
+                }
+                Some(Incoming::Batch(members)) => {
+                    let opened = self.batches().open(members);
+                    inbox.queued = opened.messages;
+                    inbox.unsent = opened.line_now;
+                }
+                Some(Incoming::Answer(line)) => inbox.unsent = Some(line),
+                None => {
+                    inbox.ended = true;
+                    return None;
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> io::Result<()> {
+        // The streams stay open for the next session; they end with the process.
+        Ok(())
+    }
+}
+
+/// Reads lines from `input` until it ends, handing on messages and answers to refused lines.
+fn read_lines(input: impl BufRead, inbox: mpsc::Sender<Incoming>) {
+    let mut lines = LineReader::new(input, MAX_MESSAGE_BYTES);
+    let mut number = 0u64;
+    loop {
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(error) => {
+                tracing::error!("reading stdin failed: {error}");
+                break;
+            }
+        };
+        number += 1;
+        let incoming = match framing::frame(line) {
+            Framed::Message(message) => Incoming::Message(message),
+            Framed::Batch(members) => {
+                tracing::debug!(line = number, members = members.len(), "a batch");
+                Incoming::Batch(members)
+            }
+            Framed::Blank => continue,
+            Framed::Refused { error, reply_to: None } => {
+                tracing::warn!(line = number, "not answered (a notification or a response): {error}");
+                continue;
+            }
+            Framed::Refused { error, reply_to: Some(id) } => {
+                tracing::warn!(line = number, code = error.code().0, "{error}");
+                match encode(&error.answer(id)) {
+                    Ok(answer) => Incoming::Answer(answer),
+                    Err(error) => {
+                        tracing::error!("an answer could not be written as JSON: {error}");
+                        continue;
+                    }
+                }
+            }
+        };
+        if inbox.blocking_send(incoming).is_err() {
+            return;
+        }
+    }
+    tracing::debug!(lines = number, "stdin ended");
+}
+
+/// Writes each line whole and flushes it, until every sender is gone or `output` fails.
+fn write_lines(mut lines: mpsc::Receiver<Vec<u8>>, mut output: impl Write) -> io::Result<()> {
+    while let Some(line) = lines.blocking_recv() {
+        output.write_all(&line)?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// `message` as one line of JSON.
+fn encode(message: &impl Serialize) -> io::Result<Vec<u8>> {
+    let mut line = serde_json::to_vec(message)?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{Value, json};
+    use std::io::Cursor;
+
+    /// An output the test can read after the writer is done.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<StdMutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn messages_reach_the_session_and_refused_lines_are_answered_in_whole_lines() {
+        let input = concat!(
+            "not json\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
+            "\n",
+            "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":5}\n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n",
+        );
+        let output = Shared::default();
+        let stdio = Stdio::over(Cursor::new(input.as_bytes().to_vec()), output.clone()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let received = runtime.block_on(async {
+            let mut transport = stdio.transport();
+            let mut received = Vec::new();
+            while let Some(message) = transport.receive().await {
+                received.push(serde_json::to_value(&message).unwrap());
+            }
+            transport
+                .send(ServerJsonRpcMessage::error(rmcp::ErrorData::internal_error("x", None), None))
+                .await
+                .unwrap();
+            assert!(stdio.ended().await);
+            received
+        });
+        drop(runtime);
+        stdio.finish();
+        assert_eq!(received.len(), 2, "{received:?}");
+        assert_eq!(received[0]["method"], "ping");
+        assert_eq!(received[1]["method"], "notifications/initialized");
+        let written = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        let answers: Vec<Value> = written.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+        assert_eq!(answers.len(), 3, "{written}");
+        assert_eq!((answers[0]["id"].clone(), answers[0]["error"]["code"].clone()), (Value::Null, json!(-32700)));
+        assert_eq!((answers[1]["id"].clone(), answers[1]["error"]["code"].clone()), (json!(2), json!(-32600)));
+        assert_eq!(answers[2]["error"]["code"], -32603);
+    }
+}
