@@ -83,7 +83,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
     let mut found: Vec<(SceneKey, bool)> = Vec::new();
     let mut not_found = Vec::new();
     if !args.node_ids.is_empty() {
-        let scene = open.scene(options);
+        let scene = open.scene(options)?;
         let mut missing = Vec::new();
         for id in &args.node_ids {
             match scene.node_by_id(id) {
@@ -93,7 +93,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         }
         // Paths into instances need the instances expanded, even when not asked for.
         if !missing.is_empty() && !options.expand_instances {
-            let expanded = open.scene(SceneOptions { expand_instances: true, ..options });
+            let expanded = open.scene(SceneOptions { expand_instances: true, ..options })?;
             for id in missing {
                 match expanded.node_by_id(&id) {
                     Some(key) => found.push((key, true)),
@@ -104,7 +104,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
             not_found = missing;
         }
     } else {
-        let scene = open.scene(options);
+        let scene = open.scene(options)?;
         let start: Vec<SceneKey> = match &args.parent_id {
             Some(parent) => {
                 let key = scene.node_by_id(parent).ok_or_else(|| {
@@ -125,7 +125,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
     let expanded = SceneOptions { expand_instances: true, ..options };
     let mut nodes = Vec::with_capacity(total.min(MAX_NODES));
     for (key, needs_expansion) in found.into_iter().take(MAX_NODES) {
-        let scene = open.scene(if needs_expansion { expanded } else { options });
+        let scene = open.scene(if needs_expansion { expanded } else { options })?;
         let text = scene.node_to_json(key, depth);
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError::new(e.to_string()))?;
         if !args.include_path_geometry {
