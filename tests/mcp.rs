@@ -329,3 +329,62 @@ fn base64_decode(text: &str) -> Vec<u8> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(text).expect("base64")
 }
+
+/// The reproduction: get_screenshot of an instance bomb killed the server. Every tool
+/// that needs the expanded document answers an error naming the chain; batch_design can still
+/// take the bomb apart, and the server goes on serving this and other documents.
+#[tokio::test]
+async fn an_instance_bomb_is_an_error_answer_and_the_server_goes_on() {
+    let root = root_with_corpus_file();
+    let bomb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/instance-bomb.pen");
+    std::fs::copy(bomb, root.path().join("bomb.pen")).unwrap();
+    let client = connect(root.path()).await;
+    structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "bomb.pen" })).await);
+    let refusals = [
+        ("get_screenshot", json!({ "filePath": "bomb.pen" })),
+        ("snapshot_layout", json!({ "filePath": "bomb.pen", "problemsOnly": true })),
+        ("batch_get", json!({ "filePath": "bomb.pen", "resolveInstances": true })),
+        (
+            "find_empty_space_on_canvas",
+            json!({ "filePath": "bomb.pen", "direction": "right", "width": 10, "height": 10 }),
+        ),
+        (
+            "search_all_unique_properties",
+            json!({ "filePath": "bomb.pen", "parents": ["A0"], "properties": ["fillColor"] }),
+        ),
+    ];
+    for (tool, arguments) in refusals {
+        let refused = call(&client, tool, arguments).await;
+        let message = error_text(&refused);
+        assert!(
+            message.contains("the instances in 'c0_0' (at /children/0/children/0) expand to more than 200000 nodes"),
+            "{tool}: {message}"
+        );
+        assert!(
+            message.contains("c0_0 → A1 › c1_0 → A2") && message.contains("flatten it or split it"),
+            "{tool}: {message}"
+        );
+        let details = refused.structured_content.expect("the details as data");
+        assert_eq!(details["data"]["overBudget"]["pointer"], "/children/0/children/0", "{tool}");
+    }
+    // batch_design still works: a new top-level node is placed by the document's numbers, and
+    // taking the instances out of A2 ends the bomb.
+    let placed = call(
+        &client,
+        "batch_design",
+        json!({ "filePath": "bomb.pen", "operations": "note=I(document, {type: \"frame\", width: 10, height: 10})" }),
+    )
+    .await;
+    structured(&placed);
+    let deletions: Vec<String> = (0..10).map(|j| format!("D(\"c2_{j}\")")).collect();
+    structured(
+        &call(&client, "batch_design", json!({ "filePath": "bomb.pen", "operations": deletions.join("\n") })).await,
+    );
+    let shot = call(&client, "get_screenshot", json!({ "filePath": "bomb.pen" })).await;
+    assert_ne!(shot.is_error, Some(true), "{}", text(&shot));
+    // Another document is served as before.
+    let layout =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "problemsOnly": true })).await);
+    assert!(layout["text"].is_string(), "{layout}");
+    client.cancel().await.unwrap();
+}
