@@ -15,13 +15,15 @@ use std::fmt;
 /// not count (the file size bounds them), only the copies of component content. The largest
 /// real Scene (the corpus in `tests/fixtures/pen`) has 3,618 nodes, 477 of them created by
 /// expansion: this is 55× the first and 400× the second, and a Scene this size lays out and
-/// renders in about 400 MB (DECISIONS.md, Resolution).
+/// renders in about 320 MB, measured on a debug build (DECISIONS.md, Resolution).
 pub const MAX_EXPANDED_NODES: usize = 200_000;
 
 /// Most bytes of property values resolving one document may copy, measured as compact JSON:
 /// component content copied into instances (with the ids of the copies), and string variables
-/// copied into the nodes that use them. The most a corpus file copies is about 100 KB; 64 MiB
-/// bounds the memory a few large values repeated in many instances can take.
+/// copied into the nodes that use them. The most a corpus file copies is about 100 KB, some
+/// 220 bytes per created node: this leaves [`MAX_EXPANDED_NODES`] of such nodes the binding
+/// limit (they need about 45 MB), and stops a few long values repeated in many instances (a
+/// 60 KB path or text in a thousand instances) from taking memory without end.
 pub const MAX_COPIED_BYTES: usize = 64 * 1024 * 1024;
 
 /// Deepest a Scene nests, in node levels. A file nests at most 64 (the reader takes 128 JSON
