@@ -388,3 +388,57 @@ async fn an_instance_bomb_is_an_error_answer_and_the_server_goes_on() {
     assert!(layout["text"].is_string(), "{layout}");
     client.cancel().await.unwrap();
 }
+
+/// A chain of `count` components, each holding an instance of the next.
+fn chain_of_components(count: usize) -> String {
+    let components: Vec<Value> = (0..count)
+        .map(|k| {
+            let child = if k + 1 < count {
+                json!({ "type": "ref", "id": format!("c{k}"), "ref": format!("A{}", k + 1) })
+            } else {
+                json!({ "type": "rectangle", "id": "leaf", "width": 1, "height": 1 })
+            };
+            json!({ "type": "frame", "id": format!("A{k}"), "reusable": true, "x": k * 20, "width": 10, "height": 10,
+                "layout": "none", "children": [child] })
+        })
+        .collect();
+    json!({ "version": "2.8", "children": components }).to_string()
+}
+
+/// Other documents that used to take the server down: chains of components nesting instances
+/// hundreds and thousands deep (the stack overflowed), and a long path copied into more
+/// instances than the byte budget allows. Each is answered, and the server goes on.
+#[tokio::test]
+async fn deep_chains_and_copied_values_are_answered_and_the_server_goes_on() {
+    let root = root_with_corpus_file();
+    std::fs::write(root.path().join("chain.pen"), chain_of_components(300)).unwrap();
+    std::fs::write(root.path().join("long-chain.pen"), chain_of_components(3000)).unwrap();
+    let geometry = format!("M0 0 {}Z", "L1 1 ".repeat(12_000));
+    let mut copies = vec![json!({ "type": "frame", "id": "Icon", "reusable": true,
+        "children": [{ "type": "path", "id": "p", "geometry": geometry }] })];
+    copies.extend((0..1200).map(|i| json!({ "type": "ref", "id": format!("i{i}"), "ref": "Icon", "x": i * 20 })));
+    std::fs::write(root.path().join("copies.pen"), json!({ "version": "2.8", "children": copies }).to_string())
+        .unwrap();
+    let client = connect(root.path()).await;
+
+    let problems =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "chain.pen", "problemsOnly": true })).await);
+    assert!(problems["text"].as_str().unwrap().contains("nest deeper than 128 levels"), "{problems}");
+    let shot = call(&client, "get_screenshot", json!({ "filePath": "chain.pen", "nodeId": "A0" })).await;
+    assert_ne!(shot.is_error, Some(true), "{}", text(&shot));
+
+    let refused = call(&client, "get_screenshot", json!({ "filePath": "long-chain.pen" })).await;
+    assert!(error_text(&refused).contains("the instances in 'c"), "{}", text(&refused));
+
+    let refused = call(&client, "get_screenshot", json!({ "filePath": "copies.pen" })).await;
+    let message = error_text(&refused);
+    assert!(
+        message.contains("copy more than 64 MiB of property values") && message.contains("i1116 → Icon"),
+        "{message}"
+    );
+
+    let layout =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "problemsOnly": true })).await);
+    assert!(layout["text"].is_string(), "{layout}");
+    client.cancel().await.unwrap();
+}
