@@ -479,3 +479,35 @@ fn a_closed_output_pipe_ends_quietly() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert!(output.status.success(), "{:?}", output.status);
 }
+
+/// The reproduction: `nib check` aborted on allocation failure. Now every command that
+/// resolves the file refuses it with the place and the chain of instances.
+#[test]
+fn an_instance_bomb_is_an_error_with_its_place_not_a_crash() {
+    let bomb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/instance-bomb.pen");
+    let bomb = bomb.to_str().unwrap();
+    let check = nib(&["check", bomb]);
+    assert_eq!(check.status.code(), Some(1));
+    let errors = stderr(&check);
+    assert!(
+        errors.contains("instance-bomb.pen:1:155: the instances in 'c0_0' (at /children/0/children/0) expand to more than 200000 nodes"),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("c0_0 → A1 › c1_0 → A2 › ") && errors.contains("hint: a component contains many instances"),
+        "{errors}"
+    );
+    assert!(stdout(&check).contains("0 valid, 1 invalid"), "{}", stdout(&check));
+    let out = tempfile::tempdir().unwrap();
+    let png = out.path().join("bomb.png");
+    for args in
+        [vec!["render", bomb, "-o", png.to_str().unwrap()], vec!["layout", bomb], vec!["layout", "--problems", bomb]]
+    {
+        let output = nib(&args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let errors = stderr(&output);
+        assert!(errors.contains("instance-bomb.pen:1:155: the instances in 'c0_0'"), "{args:?}: {errors}");
+        assert!(errors.contains("hint: "), "{args:?}: {errors}");
+    }
+    assert!(!png.exists());
+}

@@ -329,3 +329,116 @@ fn base64_decode(text: &str) -> Vec<u8> {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.decode(text).expect("base64")
 }
+
+/// The reproduction: get_screenshot of an instance bomb killed the server. Every tool
+/// that needs the expanded document answers an error naming the chain; batch_design can still
+/// take the bomb apart, and the server goes on serving this and other documents.
+#[tokio::test]
+async fn an_instance_bomb_is_an_error_answer_and_the_server_goes_on() {
+    let root = root_with_corpus_file();
+    let bomb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/instance-bomb.pen");
+    std::fs::copy(bomb, root.path().join("bomb.pen")).unwrap();
+    let client = connect(root.path()).await;
+    structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "bomb.pen" })).await);
+    let refusals = [
+        ("get_screenshot", json!({ "filePath": "bomb.pen" })),
+        ("snapshot_layout", json!({ "filePath": "bomb.pen", "problemsOnly": true })),
+        ("batch_get", json!({ "filePath": "bomb.pen", "resolveInstances": true })),
+        (
+            "find_empty_space_on_canvas",
+            json!({ "filePath": "bomb.pen", "direction": "right", "width": 10, "height": 10 }),
+        ),
+        (
+            "search_all_unique_properties",
+            json!({ "filePath": "bomb.pen", "parents": ["A0"], "properties": ["fillColor"] }),
+        ),
+    ];
+    for (tool, arguments) in refusals {
+        let refused = call(&client, tool, arguments).await;
+        let message = error_text(&refused);
+        assert!(
+            message.contains("the instances in 'c0_0' (at /children/0/children/0) expand to more than 200000 nodes"),
+            "{tool}: {message}"
+        );
+        assert!(
+            message.contains("c0_0 → A1 › c1_0 → A2") && message.contains("flatten it or split it"),
+            "{tool}: {message}"
+        );
+        let details = refused.structured_content.expect("the details as data");
+        assert_eq!(details["data"]["overBudget"]["pointer"], "/children/0/children/0", "{tool}");
+    }
+    // batch_design still works: a new top-level node is placed by the document's numbers, and
+    // taking the instances out of A2 ends the bomb.
+    let placed = call(
+        &client,
+        "batch_design",
+        json!({ "filePath": "bomb.pen", "operations": "note=I(document, {type: \"frame\", width: 10, height: 10})" }),
+    )
+    .await;
+    structured(&placed);
+    let deletions: Vec<String> = (0..10).map(|j| format!("D(\"c2_{j}\")")).collect();
+    structured(
+        &call(&client, "batch_design", json!({ "filePath": "bomb.pen", "operations": deletions.join("\n") })).await,
+    );
+    let shot = call(&client, "get_screenshot", json!({ "filePath": "bomb.pen" })).await;
+    assert_ne!(shot.is_error, Some(true), "{}", text(&shot));
+    // Another document is served as before.
+    let layout =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "problemsOnly": true })).await);
+    assert!(layout["text"].is_string(), "{layout}");
+    client.cancel().await.unwrap();
+}
+
+/// A chain of `count` components, each holding an instance of the next.
+fn chain_of_components(count: usize) -> String {
+    let components: Vec<Value> = (0..count)
+        .map(|k| {
+            let child = if k + 1 < count {
+                json!({ "type": "ref", "id": format!("c{k}"), "ref": format!("A{}", k + 1) })
+            } else {
+                json!({ "type": "rectangle", "id": "leaf", "width": 1, "height": 1 })
+            };
+            json!({ "type": "frame", "id": format!("A{k}"), "reusable": true, "x": k * 20, "width": 10, "height": 10,
+                "layout": "none", "children": [child] })
+        })
+        .collect();
+    json!({ "version": "2.8", "children": components }).to_string()
+}
+
+/// Other documents that used to take the server down: chains of components nesting instances
+/// hundreds and thousands deep (the stack overflowed), and a long path copied into more
+/// instances than the byte budget allows. Each is answered, and the server goes on.
+#[tokio::test]
+async fn deep_chains_and_copied_values_are_answered_and_the_server_goes_on() {
+    let root = root_with_corpus_file();
+    std::fs::write(root.path().join("chain.pen"), chain_of_components(300)).unwrap();
+    std::fs::write(root.path().join("long-chain.pen"), chain_of_components(3000)).unwrap();
+    let geometry = format!("M0 0 {}Z", "L1 1 ".repeat(12_000));
+    let mut copies = vec![json!({ "type": "frame", "id": "Icon", "reusable": true,
+        "children": [{ "type": "path", "id": "p", "geometry": geometry }] })];
+    copies.extend((0..1200).map(|i| json!({ "type": "ref", "id": format!("i{i}"), "ref": "Icon", "x": i * 20 })));
+    std::fs::write(root.path().join("copies.pen"), json!({ "version": "2.8", "children": copies }).to_string())
+        .unwrap();
+    let client = connect(root.path()).await;
+
+    let problems =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "chain.pen", "problemsOnly": true })).await);
+    assert!(problems["text"].as_str().unwrap().contains("nest deeper than 128 levels"), "{problems}");
+    let shot = call(&client, "get_screenshot", json!({ "filePath": "chain.pen", "nodeId": "A0" })).await;
+    assert_ne!(shot.is_error, Some(true), "{}", text(&shot));
+
+    let refused = call(&client, "get_screenshot", json!({ "filePath": "long-chain.pen" })).await;
+    assert!(error_text(&refused).contains("the instances in 'c"), "{}", text(&refused));
+
+    let refused = call(&client, "get_screenshot", json!({ "filePath": "copies.pen" })).await;
+    let message = error_text(&refused);
+    assert!(
+        message.contains("copy more than 64 MiB of property values") && message.contains("i1116 → Icon"),
+        "{message}"
+    );
+
+    let layout =
+        structured(&call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "problemsOnly": true })).await);
+    assert!(layout["text"].is_string(), "{layout}");
+    client.cancel().await.unwrap();
+}

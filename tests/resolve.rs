@@ -146,3 +146,28 @@ fn the_three_theme_axes_of_the_shadcn_kit() {
     assert_eq!(background(&select(&[("Mode", "Dark"), ("Base", "Slate"), ("Accent", "Red")])), "#020617");
     assert_eq!(background(&select(&[("Base", "Gray")])), "#fafafa", "Gray only matters in Dark mode");
 }
+
+/// The issue's reproduction (`tests/fixtures/hostile/instance-bomb.pen`, written by the Python
+/// line in the issue): eight components, each holding ten instances of the next, would expand
+/// to 10^7 nodes and killed the process. Expansion stops at the budget and says where.
+#[test]
+fn an_instance_bomb_stops_at_the_budget_and_names_its_chain() {
+    use nib::resolve::{Limit, MAX_EXPANDED_NODES, NoImports, ResolveError, update_scene};
+    let path = fixtures().join("../hostile/instance-bomb.pen");
+    let document = Document::load(&std::fs::read_to_string(path).expect("read")).expect("load").document;
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let Some(ResolveError::OverBudget(over)) = scene.error() else { panic!("no error: {} nodes", scene.len()) };
+    assert_eq!(over.limit, Limit::Nodes(MAX_EXPANDED_NODES));
+    assert_eq!((over.node.as_str(), over.pointer.as_str()), ("c0_0", "/children/0/children/0"));
+    assert!(over.chain_text().starts_with("c0_0 → A1 › c1_0 → A2 › c2_9 → A3"), "{}", over.chain_text());
+    assert!(over.stopped_at.starts_with("c0_0/c1_0/c2_9/"), "{}", over.stopped_at);
+    let message = scene.error().unwrap().to_string();
+    assert!(message.contains("more than 200000 nodes") && message.contains("(at /children/0/children/0)"), "{message}");
+    let created = scene.walk().filter(|key| scene.node(*key).source.is_none()).count();
+    assert_eq!(created, MAX_EXPANDED_NODES, "never more nodes than the budget");
+    assert_eq!(scene.parts().len(), 8, "every part keeps its top-level node");
+    // The same answer again from the cached parts.
+    let again = update_scene(Some(&scene), &document, &NoImports, SceneOptions::FULL);
+    assert_eq!(again.error(), scene.error());
+    assert!(again.parts().iter().zip(scene.parts()).all(|(a, b)| std::sync::Arc::ptr_eq(a, b)));
+}

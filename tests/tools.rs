@@ -152,6 +152,38 @@ fn batch_get_elides_path_geometry_and_bounds_its_answer() {
     assert!(many["note"].as_str().unwrap().contains("more nodes matched"));
 }
 
+/// A deep readDepth under large expanded instances wrote the whole Scene into the answer
+/// (here 40,000 nodes; a document may expand to 200,000) before the MCP layer cut it down.
+#[test]
+fn batch_get_writes_a_bounded_number_of_nodes_however_deep_it_reads() {
+    let mut s = Session::new();
+    let leaves: Vec<Value> =
+        (0..19).map(|i| json!({"type": "rectangle", "id": format!("r{i}"), "width": 1, "height": 1})).collect();
+    let rows: Vec<Value> = (0..40).map(|i| json!({"type": "ref", "id": format!("row{i}"), "ref": "Row"})).collect();
+    let cards: Vec<Value> = (0..50).map(|i| json!({"type": "ref", "id": format!("card{i}"), "ref": "Card"})).collect();
+    let document = json!({"version": "2.8", "children": [
+        {"type": "frame", "id": "Row", "reusable": true, "layout": "none", "children": leaves},
+        {"type": "frame", "id": "Card", "reusable": true, "layout": "none", "children": rows},
+        {"type": "frame", "id": "page", "layout": "none", "children": cards}]});
+    fs::write(s.folder.path().join("big.pen"), document.to_string()).unwrap();
+    fn count(value: &Value) -> usize {
+        match value {
+            Value::Object(map) => usize::from(map.contains_key("type")) + map.values().map(count).sum::<usize>(),
+            Value::Array(items) => items.iter().map(count).sum(),
+            _ => 0,
+        }
+    }
+    let deep = s
+        .ok("batch_get", json!({"filePath": "big.pen", "nodeIds": ["page"], "readDepth": 5, "resolveInstances": true}));
+    let written = count(&deep["nodes"]);
+    assert!((1_000..=nib::tools::MAX_WRITTEN_NODES).contains(&written), "{written} nodes written");
+    assert_eq!(deep["nodes"][0]["children"][0]["children"][0]["children"], "...", "leaves beyond the room");
+    assert!(deep["note"].as_str().unwrap().contains("beyond the levels that fit"), "{deep}");
+    let row = s.ok("batch_get", json!({"filePath": "big.pen", "nodeIds": ["card0/row0"], "readDepth": 5}));
+    assert_eq!(count(&row["nodes"]), 20, "a small subtree is written whole");
+    assert!(row.get("note").is_none(), "{row}");
+}
+
 #[test]
 fn batch_get_explains_bad_arguments() {
     let mut s = Session::new();

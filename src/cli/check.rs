@@ -20,9 +20,17 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     for path in files {
         match read_file(path) {
             Ok(loaded) => {
+                let resolved = resolve(path, &loaded.document);
+                if let Some(error) = &resolved.error {
+                    invalid += 1;
+                    eprintln!("{error}");
+                }
                 warnings += loaded.problems.len();
-                report_valid(path, &loaded, &options);
-                warnings += report_references(path, &loaded.document);
+                report_valid(path, &loaded, &options, resolved.error.is_none());
+                for line in &resolved.warnings {
+                    say!("  warning {}: {line}", path.display());
+                }
+                warnings += resolved.warnings.len();
             }
             Err(error) => {
                 invalid += 1;
@@ -41,9 +49,9 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     if invalid > 0 || (options.strict && warnings > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-fn report_valid(path: &Path, loaded: &Loaded, options: &Options) {
+fn report_valid(path: &Path, loaded: &Loaded, options: &Options, resolved: bool) {
     let document = &loaded.document;
-    if !options.quiet {
+    if !options.quiet && resolved {
         say!("{}: ok", path.display());
         say!("  {}", summary(document));
     }
@@ -52,21 +60,27 @@ fn report_valid(path: &Path, loaded: &Loaded, options: &Options) {
     }
 }
 
-/// What the file refers to but cannot be found: components, variables, descendants overrides
-/// that match nothing, imports and image files. Returns how many warnings were printed.
-fn report_references(path: &Path, document: &Document) -> usize {
+/// What resolving the document found.
+struct Resolved {
+    /// Why it cannot be resolved in full (instances expanding past the budget), with the file,
+    /// line and column.
+    error: Option<String>,
+    /// What the file refers to but cannot be found: components, variables, descendants
+    /// overrides that match nothing, imports and image files.
+    warnings: Vec<String>,
+}
+
+fn resolve(path: &Path, document: &Document) -> Resolved {
     let imports = FileImports::load(document, path);
     let scene = build_scene(document, &imports, SceneOptions::FULL);
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut lines: Vec<String> = imports.problems.clone();
-    lines.extend(scene.problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
-    lines.extend(
+    let mut warnings: Vec<String> = imports.problems.clone();
+    warnings.extend(scene.problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
+    warnings.extend(
         missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
     );
-    for line in &lines {
-        say!("  warning {}: {line}", path.display());
-    }
-    lines.len()
+    let error = scene.error().map(|error| super::resolve_error_text(path, error));
+    Resolved { error, warnings }
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

@@ -27,7 +27,13 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let answer = match snapshot_layout(&mut workspace, args) {
         Ok(answer) => answer,
         Err(error) => {
-            eprintln!("nib: {error}");
+            // A document that expands past its budget is named with its line and column.
+            match error.data.as_ref().and_then(|data| data["overBudget"]["pointer"].as_str()) {
+                Some(pointer) => {
+                    eprintln!("nib: {}", super::located_text(file, pointer, &error.message, error.hint.as_deref()))
+                }
+                None => eprintln!("nib: {error}"),
+            }
             return ExitCode::from(1);
         }
     };

@@ -20,7 +20,7 @@ mod fmt;
 mod layout;
 mod render;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -155,6 +155,27 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+}
+
+/// A document that resolves past its budget, as `file:line:column: message` and the hint on
+/// the next line, the way load errors are shown.
+fn resolve_error_text(path: &Path, error: &nib::resolve::ResolveError) -> String {
+    let nib::resolve::ResolveError::OverBudget(over) = error;
+    located_text(path, &over.pointer, &error.to_string(), Some(error.hint()))
+}
+
+/// `message` about the value at `pointer` in the file `path`, prefixed with its line and column
+/// (read from the file again: only an error needs them) and followed by `hint`.
+fn located_text(path: &Path, pointer: &str, message: &str, hint: Option<&str>) -> String {
+    let location = std::fs::read_to_string(path).ok().and_then(|text| nib::doc::locate_pointer(&text, pointer));
+    let place = match location {
+        Some(location) => format!("{}:{}:{}", path.display(), location.line, location.column),
+        None => path.display().to_string(),
+    };
+    match hint {
+        Some(hint) => format!("{place}: {message}\n  hint: {hint}"),
+        None => format!("{place}: {message}"),
+    }
 }
 
 /// The image services the environment configures for G(); settings it does not understand are

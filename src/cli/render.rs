@@ -36,6 +36,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         eprintln!("nib: {problem}");
     }
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    if let Some(error) = scene.error() {
+        eprintln!("nib: {}", super::resolve_error_text(file, error));
+        return ExitCode::from(1);
+    }
     let mut text = TextEngine::new(FontBook::new(settings.fonts));
     let layout = Layout::compute(&scene, &mut text);
     let folder =

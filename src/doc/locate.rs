@@ -75,6 +75,30 @@ pub(crate) fn pointer_in(root: &Json, offset: u32) -> Option<String> {
     find(root, offset, &mut path, &mut node_id).then(|| path.iter().map(|segment| format!("/{segment}")).collect())
 }
 
+/// Where the value at `pointer` (RFC 6901, such as `/children/0/children/3`) starts in `text`,
+/// the source of a loaded document, with the id of the innermost node on the way; `None` when
+/// the text does not hold that value.
+pub fn locate_pointer(text: &str, pointer: &str) -> Option<Location> {
+    let root = json::parse(text).ok()?.value?;
+    let mut value = &root;
+    let mut node_id = None;
+    for token in pointer.split('/').skip(1) {
+        let token = token.replace("~1", "/").replace("~0", "~");
+        value = match &value.value {
+            JsonValue::Object(_) => value.get(&token)?,
+            JsonValue::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+        if value.get("type").is_some()
+            && let Some(id) = value.get("id").and_then(Json::as_str)
+        {
+            node_id = Some(id.to_owned());
+        }
+    }
+    let (line, column) = line_column(text, value.offset);
+    Some(Location { line, column, pointer: pointer.to_owned(), node_id })
+}
+
 /// Descends towards the value or key that starts at `target`, collecting pointer segments and
 /// the innermost node id on the way. Values start at distinct offsets, and containers hold
 /// their members in source order, so only one branch is followed.
@@ -144,5 +168,16 @@ mod tests {
         assert_eq!(locations[0].pointer, "/children/0/children/0/fill");
         assert_eq!(locations[0].node_id.as_deref(), Some("t1"));
         assert_eq!(locations[1].pointer, "/children/0/children/0/fill");
+    }
+
+    #[test]
+    fn a_pointer_leads_to_its_line_and_column() {
+        let text = "{\"children\": [\n  {\"type\": \"frame\", \"id\": \"a/b~\", \"children\": [\n    {\"type\": \"text\", \"id\": \"t\"}]}]}";
+        let location = locate_pointer(text, "/children/0/children/0").unwrap();
+        assert_eq!((location.line, location.column, location.node_id.as_deref()), (3, 5, Some("t")));
+        assert_eq!(locate_pointer(text, "").map(|l| (l.line, l.column)), Some((1, 1)));
+        assert_eq!(locate_pointer(text, "/children/0/id").map(|l| l.node_id), Some(Some("a/b~".to_owned())));
+        assert!(locate_pointer(text, "/children/7").is_none());
+        assert!(locate_pointer(text, "/children/x").is_none());
     }
 }

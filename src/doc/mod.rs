@@ -27,6 +27,7 @@ pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMEN
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
 pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};
+pub use locate::locate_pointer;
 pub use node::{Descendants, NodeTree, NodeType, Slot};
 pub use object::KeyOrder;
 pub use props::{Key, Literal, MAX_LENGTH, Props, Value};

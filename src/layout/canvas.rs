@@ -33,9 +33,18 @@ impl<'a> LaidOutCanvas<'a> {
 }
 
 impl CanvasBoxes for LaidOutCanvas<'_> {
-    fn top_level_boxes(&self, document: &Document) -> Vec<(NodeKey, Rect)> {
+    /// `None` when the document expands past its budget: laying out a partial Scene would
+    /// place new nodes by boxes that are not the design's, and the work is what the budget is
+    /// there to refuse. batch_design then places by the document's numbers, so an agent can
+    /// still edit the document and remove what expands too far.
+    fn top_level_boxes(&self, document: &Document) -> Option<Vec<(NodeKey, Rect)>> {
         let mut previous = self.previous.borrow_mut();
         let scene = update_scene(previous.0.as_deref(), document, self.library, SceneOptions::FULL);
+        if scene.error().is_some() {
+            // Kept, so the next call reuses the parts that fit instead of expanding again.
+            previous.0 = Some(Arc::new(scene));
+            return None;
+        }
         let layout = Layout::update(previous.1.as_ref(), &scene, &mut self.text.borrow_mut());
         let boxes = scene
             .parts()
@@ -51,6 +60,6 @@ impl CanvasBoxes for LaidOutCanvas<'_> {
             })
             .collect();
         *previous = (Some(Arc::new(scene)), Some(layout));
-        boxes
+        Some(boxes)
     }
 }

@@ -176,13 +176,17 @@ impl Layout {
     /// Lays out `scene`, reusing the part layouts of `previous` whose resolved part is the very
     /// same (unchanged since). `previous` must have been made with the same fonts.
     pub fn update(previous: Option<&Layout>, scene: &Scene, text: &mut TextEngine) -> Layout {
-        let reusable = |part: &Arc<ScenePart>| {
-            previous.and_then(|p| p.parts.iter().find(|old| Arc::ptr_eq(&old.part, part))).map(Arc::clone)
-        };
+        // By the resolved part's address: a search per part would be quadratic in the number of
+        // top-level nodes, and a document can have hundreds of thousands.
+        let reusable: std::collections::HashMap<*const ScenePart, &Arc<PartLayout>> =
+            previous.map(|p| p.parts.iter().map(|old| (Arc::as_ptr(&old.part), old)).collect()).unwrap_or_default();
         let parts = scene
             .parts()
             .iter()
-            .map(|part| reusable(part).unwrap_or_else(|| Arc::new(PartLayout::compute(part, text))))
+            .map(|part| match reusable.get(&Arc::as_ptr(part)) {
+                Some(old) => Arc::clone(old),
+                None => Arc::new(PartLayout::compute(part, text)),
+            })
             .collect();
         Layout { parts }
     }

@@ -9,8 +9,9 @@ use crate::doc::{Document, NodeKey};
 /// The laid-out boxes of the visible top-level nodes of a document (as it is in the middle of a
 /// batch), in document order.
 pub trait CanvasBoxes {
-    /// Every visible top-level node and its box on the canvas.
-    fn top_level_boxes(&self, document: &Document) -> Vec<(NodeKey, Rect)>;
+    /// Every visible top-level node and its box on the canvas; `None` when the document
+    /// cannot be laid out (it expands past its budget), so the caller goes by its numbers.
+    fn top_level_boxes(&self, document: &Document) -> Option<Vec<(NodeKey, Rect)>>;
 }
 
 /// Space left between a new top-level node and what is already on the canvas.

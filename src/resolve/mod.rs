@@ -2,15 +2,22 @@
 //!
 //! [`components`] answers structural questions (which component an instance copies, which node a
 //! path addresses); it is what batch_design needs to edit instances. [`scene`] builds the Scene:
-//! instances expanded and variables replaced under the themes in force ([`variables`]).
+//! instances expanded and variables replaced under the themes in force ([`variables`]), within
+//! the limits of [`budget`].
 
+pub mod budget;
 pub mod components;
 pub mod scene;
 pub mod variables;
 
+pub use budget::{
+    Budget, ChainLink, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError,
+};
 pub use components::{
     Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
     find_component, resolve_path,
 };
-pub use scene::{ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, update_scene};
+pub use scene::{
+    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, update_scene, update_scene_within,
+};
 pub use variables::{LookupError, ThemeContext, lookup};

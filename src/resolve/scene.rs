@@ -7,10 +7,14 @@
 //! over the overrides a component sets on its own nested instances. Whatever cannot be resolved
 //! (a missing component or variable, a cycle, an override that matches no node) is reported in
 //! [`Scene::problems`] with the node it concerns; the node is still there.
+//!
+//! What expansion creates is counted against a [`Budget`]; a document that needs more gets a
+//! partial Scene and [`Scene::error`] says where it stopped (see [`super::budget`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
 use crate::doc::values::{TextContent, VariableScalar};
@@ -109,6 +113,13 @@ pub struct ScenePart {
     depends_on_everything: bool,
     /// The document revision this was built at.
     built_at: u64,
+    /// The document's budget and what was left of it for this part when it was built.
+    budget: Budget,
+    allowance: Budget,
+    /// What this part spent of its allowance.
+    spent: Budget,
+    /// Why expansion stopped before the part was complete.
+    error: Option<ResolveError>,
 }
 
 impl ScenePart {
@@ -130,6 +141,26 @@ impl ScenePart {
     /// The index of the node with this id or instance path.
     pub fn index_of(&self, id: &str) -> Option<usize> {
         self.ids.get(id).map(|i| *i as usize)
+    }
+
+    /// Why this part is incomplete: expansion went over the document's budget here.
+    pub fn error(&self) -> Option<&ResolveError> {
+        self.error.as_ref()
+    }
+
+    /// What building this part spent of the document's budget.
+    pub fn spent(&self) -> Budget {
+        self.spent
+    }
+
+    /// True when a build with `remaining` of `budget` left would give this very part: a
+    /// complete part fits in it, a stopped one was stopped by exactly that much.
+    fn builds_the_same_with(&self, budget: Budget, remaining: Budget) -> bool {
+        self.budget == budget
+            && match self.error {
+                None => self.spent.exceeded(remaining, budget).is_none(),
+                Some(_) => self.allowance == remaining,
+            }
     }
 
     fn is_current(&self, document: &Document) -> bool {
@@ -184,6 +215,17 @@ impl Scene {
             .find_map(|(part, p)| p.ids.get(id).map(|node| SceneKey { part: part as u32, node: *node }))
     }
 
+    /// Why the Scene is incomplete: resolving the document goes over its [`Budget`]. The
+    /// first part that went over says where; parts after it may be incomplete too.
+    pub fn error(&self) -> Option<&ResolveError> {
+        self.parts.iter().find_map(|part| part.error.as_ref())
+    }
+
+    /// What resolving spent of the document's budget.
+    pub fn spent(&self) -> Budget {
+        self.parts.iter().fold(Budget::NONE, |total, part| total.plus(part.spent))
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.parts.iter().map(|p| p.nodes.len()).sum()
@@ -236,31 +278,50 @@ impl Scene {
     }
 }
 
-/// Resolves `document` (with its imports from `library`).
+/// Resolves `document` (with its imports from `library`) within [`Budget::DOCUMENT`]. When
+/// the document needs more, the Scene is partial and [`Scene::error`] says why.
 pub fn build_scene(document: &Document, library: &dyn Library, options: SceneOptions) -> Scene {
     update_scene(None, document, library, options)
 }
 
 /// Resolves `document`, reusing the parts of `previous` whose top-level node, and the
 /// components they use, did not change since. `previous` must come from the same document and
-/// library (a changed import calls for a full build).
+/// library (a changed import calls for a full build). Within [`Budget::DOCUMENT`], as
+/// [`build_scene`].
 pub fn update_scene(
     previous: Option<&Scene>,
     document: &Document,
     library: &dyn Library,
     options: SceneOptions,
 ) -> Scene {
+    update_scene_within(previous, document, library, options, Budget::DOCUMENT)
+}
+
+/// [`update_scene`] with another budget than [`Budget::DOCUMENT`].
+pub fn update_scene_within(
+    previous: Option<&Scene>,
+    document: &Document,
+    library: &dyn Library,
+    options: SceneOptions,
+    budget: Budget,
+) -> Scene {
     let reusable: HashMap<NodeKey, &Arc<ScenePart>> = previous
         .filter(|p| p.options == Some(options))
         .map(|p| p.parts.iter().filter(|part| part.is_current(document)).map(|part| (part.root, part)).collect())
         .unwrap_or_default();
+    // Parts spend the budget in document order: each gets what the parts before it left.
+    let mut remaining = budget;
     let parts: Vec<Arc<ScenePart>> = document
         .tree()
         .roots()
         .iter()
-        .map(|root| match reusable.get(root) {
-            Some(part) => Arc::clone(part),
-            None => Arc::new(build_part(document, library, options, *root)),
+        .map(|root| {
+            let part = match reusable.get(root) {
+                Some(part) if part.builds_the_same_with(budget, remaining) => Arc::clone(part),
+                _ => Arc::new(build_part(document, library, options, *root, budget, remaining)),
+            };
+            remaining = remaining.minus(part.spent);
+            part
         })
         .collect();
     let mut problems: Vec<ResolveProblem> = parts.iter().flat_map(|p| p.problems.iter().cloned()).collect();
@@ -278,7 +339,14 @@ pub fn update_scene(
     Scene { parts, options: Some(options), problems }
 }
 
-fn build_part(document: &Document, library: &dyn Library, options: SceneOptions, root: NodeKey) -> ScenePart {
+fn build_part(
+    document: &Document,
+    library: &dyn Library,
+    options: SceneOptions,
+    root: NodeKey,
+    budget: Budget,
+    allowance: Budget,
+) -> ScenePart {
     let mut builder = Builder {
         root: document,
         library,
@@ -292,9 +360,16 @@ fn build_part(document: &Document, library: &dyn Library, options: SceneOptions,
             depends_on: Vec::new(),
             depends_on_everything: false,
             built_at: document.revision(),
+            budget,
+            allowance,
+            spent: Budget::NONE,
+            error: None,
         },
         used: HashSet::new(),
         next_layer: 0,
+        chain: Vec::new(),
+        weights: HashMap::new(),
+        substituted: 0,
     };
     let context = Context {
         scope: Scope { document, alias: None },
@@ -302,6 +377,7 @@ fn build_part(document: &Document, library: &dyn Library, options: SceneOptions,
         prefix: String::new(),
         layers: Vec::new(),
         components: Vec::new(),
+        depth: 0,
     };
     builder.build(Source::Tree(Scope { document, alias: None }, root), &context, None);
     builder.part
@@ -374,6 +450,8 @@ struct Context<'a> {
     layers: Vec<Layer<'a>>,
     /// Components being expanded, to stop cycles.
     components: Vec<(usize, NodeKey)>,
+    /// Levels above the node being built (0 for the top-level node).
+    depth: usize,
 }
 
 struct Builder<'a> {
@@ -384,11 +462,37 @@ struct Builder<'a> {
     /// (layer, key) of overrides that matched a node.
     used: HashSet<(usize, String)>,
     next_layer: usize,
+    /// The instances being expanded, outermost first, to say where a budget ran out.
+    chain: Vec<ChainEntry>,
+    /// Compact JSON size of property bags seen, by address (they are borrowed for the whole
+    /// build, so an address names one bag): each is measured once however often it is copied.
+    weights: HashMap<usize, usize>,
+    /// Bytes of string variables substituted into the node about to be pushed.
+    substituted: usize,
+}
+
+/// An instance being expanded.
+struct ChainEntry {
+    link: ChainLink,
+    /// The instance's document node, when it is one.
+    document_node: Option<NodeKey>,
 }
 
 impl<'a> Builder<'a> {
-    fn build(&mut self, source: Source<'a>, context: &Context<'a>, parent: Option<u32>) -> u32 {
+    fn build(&mut self, source: Source<'a>, context: &Context<'a>, parent: Option<u32>) {
+        if self.part.error.is_some() {
+            return;
+        }
         let node = NodeInScope { id: source.props().id().unwrap_or_default(), scope: source.scope() };
+        let source_key = match source {
+            // Outside instances nodes are addressed by their plain document id.
+            Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.prefix.is_empty() => {
+                Some(key)
+            }
+            _ => None,
+        };
+        // A node that is not the document's own is a copy: what it copies counts.
+        let mut copied = if source_key.is_none() { self.weight(source.props()) } else { 0 };
         let mut props = source.props().clone();
         let mut children = source.children();
         let mut own_children = source.has_children_key();
@@ -405,6 +509,7 @@ impl<'a> Builder<'a> {
             let Some(tree) = layer_overrides.0.get(&key) else { continue };
             self.used.insert((layer.id, key));
             if tree.is_replacement() {
+                copied = self.weight(&tree.props);
                 props = tree.props.clone();
                 overrides = descendants_of(&tree.props);
                 children = tree.children.iter().map(|c| Source::Detached(layer.scope, c)).collect();
@@ -414,6 +519,7 @@ impl<'a> Builder<'a> {
                 segment = looked_up.seen_from(self.root);
                 continue;
             }
+            copied += self.weight(&tree.props);
             for (name, value) in tree.props.iter() {
                 if *name != Key::Children {
                     props.set(name.clone(), value.clone());
@@ -429,25 +535,35 @@ impl<'a> Builder<'a> {
             _ => context.theme.clone(),
         };
         let scene_id = format!("{}{segment}", context.prefix);
-        let source_key = match source {
-            // Outside instances nodes are addressed by their plain document id.
-            Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.prefix.is_empty() => {
-                Some(key)
-            }
-            _ => None,
-        };
-        let inner = Context { scope: content_scope, theme, ..context.clone() };
+        let inner = Context { scope: content_scope, theme, depth: context.depth + 1, ..context.clone() };
         if self.options.expand_instances && props.node_type() == Some(NodeType::Ref) {
             let instance =
-                Instance { props, overrides, own_children: own_children.then_some(children), node: looked_up };
-            return self.expand(instance, scene_id, &inner, parent, source_key);
+                Instance { props, overrides, own_children: own_children.then_some(children), node: looked_up, copied };
+            self.expand(instance, scene_id, &inner, parent, source_key);
+            return;
         }
         self.substitute(&mut props, &inner, &scene_id);
-        let key = self.push(scene_id, props, parent, source_key);
-        for child in children {
-            self.build(child, &inner, Some(key));
+        let Some(key) = self.push(scene_id, props, parent, source_key, copied) else { return };
+        self.build_children(children, &inner, key);
+    }
+
+    /// Builds `children` under `parent`, unless they would nest deeper than a Scene may.
+    fn build_children(&mut self, children: Vec<Source<'a>>, context: &Context<'a>, parent: u32) {
+        if children.is_empty() {
+            return;
         }
-        key
+        if context.depth >= MAX_SCENE_DEPTH {
+            let id = self.part.nodes[parent as usize].id.clone();
+            let message = format!(
+                "instances inside instances nest deeper than {MAX_SCENE_DEPTH} levels here: its {} children are left out",
+                children.len()
+            );
+            self.problem(&id, message);
+            return;
+        }
+        for child in children {
+            self.build(child, context, Some(parent));
+        }
     }
 
     /// Expands an instance: its component's content under the instance's overrides.
@@ -458,7 +574,7 @@ impl<'a> Builder<'a> {
         context: &Context<'a>,
         parent: Option<u32>,
         source_key: Option<NodeKey>,
-    ) -> u32 {
+    ) {
         let reference = instance.props.text(&Key::Ref).unwrap_or_default().to_owned();
         let base = match self.component_base(context.scope, &reference, &context.components, 0) {
             Ok(base) => base,
@@ -466,9 +582,11 @@ impl<'a> Builder<'a> {
                 self.problem(&scene_id, message);
                 let mut props = instance.props;
                 self.substitute(&mut props, context, &scene_id);
-                return self.push(scene_id, props, parent, source_key);
+                self.push(scene_id, props, parent, source_key, instance.copied);
+                return;
             }
         };
+        let copied = instance.copied + base.copied;
         // The component root's properties, then the instance's own on top.
         let mut props = base.props;
         props.remove(&Key::Reusable);
@@ -499,9 +617,20 @@ impl<'a> Builder<'a> {
         layers.extend(base.layers.into_iter().rev());
         let mut components = context.components.clone();
         components.extend(base.components);
-        let inner = Context { scope: base.scope, theme, prefix: format!("{scene_id}/"), layers, components };
+        let inner = Context {
+            scope: base.scope,
+            theme,
+            prefix: format!("{scene_id}/"),
+            layers,
+            components,
+            depth: context.depth,
+        };
         self.substitute(&mut props, &inner, &scene_id);
-        let key = self.push(scene_id.clone(), props, parent, source_key);
+        self.chain.push(ChainEntry {
+            link: ChainLink { instance: instance.node.seen_from(self.root), component: reference.clone() },
+            document_node: source_key,
+        });
+        let Some(key) = self.push(scene_id.clone(), props, parent, source_key, copied) else { return };
         // Children an instance has in the document tree are document nodes: they keep their own
         // ids and are not under the instance's overrides.
         let (children, children_context) = match instance.own_children {
@@ -511,8 +640,11 @@ impl<'a> Builder<'a> {
             Some(own) => (own, inner.clone()),
             None => (base.children, inner.clone()),
         };
-        for child in children {
-            self.build(child, &children_context, Some(key));
+        self.build_children(children, &children_context, key);
+        self.chain.pop();
+        if self.part.error.is_some() {
+            // Overrides further on were never reached: not reported as matching nothing.
+            return;
         }
         if let Some(layer) = own_layer {
             for (path, _) in layer.descendants.0.iter() {
@@ -521,7 +653,6 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        key
     }
 
     /// What an instance of `reference` starts from: the component root's properties and
@@ -557,6 +688,7 @@ impl<'a> Builder<'a> {
         }
         let root = &component.document.tree().node(component.key).props;
         let root_source = Source::Tree(component_scope, component.key);
+        let copied = self.weight(root);
         if root.node_type() != Some(NodeType::Ref) {
             return Ok(Base {
                 props: root.clone(),
@@ -564,6 +696,7 @@ impl<'a> Builder<'a> {
                 layers: Vec::new(),
                 scope: component_scope,
                 components: vec![identity],
+                copied,
             });
         }
         let mut expanding = expanding.to_vec();
@@ -583,6 +716,7 @@ impl<'a> Builder<'a> {
             base.children = root_source.children();
         }
         base.components.push(identity);
+        base.copied += copied;
         Ok(base)
     }
 
@@ -598,13 +732,18 @@ impl<'a> Builder<'a> {
             && let Ok(found) = lookup(context.scope.document, root, library, &VarRef(name.to_owned()), &context.theme)
             && let VariableScalar::String(value) = found.value
         {
+            self.substituted += value.len();
             props.set(Key::Content, Value::Content(TextContent::Plain(value)));
         }
         let mut problems = Vec::new();
+        let mut substituted = 0;
         props.visit_vars(&mut |slot| {
             let Some(reference) = slot.reference().cloned() else { return };
             match lookup(context.scope.document, root, library, &reference, &context.theme) {
                 Ok(found) => {
+                    if let VariableScalar::String(value) = &found.value {
+                        substituted += value.len();
+                    }
                     if !slot.assign(&found.value) {
                         problems.push((
                             reference.name().to_owned(),
@@ -624,6 +763,7 @@ impl<'a> Builder<'a> {
                 Err(error) => problems.push((reference.name().to_owned(), error.to_string())),
             }
         });
+        self.substituted += substituted;
         for (name, message) in problems {
             self.part
                 .variable_problems
@@ -633,7 +773,30 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn push(&mut self, id: String, mut props: Props, parent: Option<u32>, source: Option<NodeKey>) -> u32 {
+    /// Adds a node, charging the budget: a node that is not the document's own (`source` is
+    /// `None`) counts as created, and what it copied (`copied` bytes, its id, the variables
+    /// substituted into it) as copied. A node that does not fit is left out and stops the
+    /// build; only a part's top-level node is still added, as the document has it, so that
+    /// every part has its root.
+    fn push(
+        &mut self,
+        id: String,
+        mut props: Props,
+        parent: Option<u32>,
+        source: Option<NodeKey>,
+        copied: usize,
+    ) -> Option<u32> {
+        let created = source.is_none();
+        let ids = if created { 2 * id.len() } else { 0 };
+        let cost = Budget { nodes: usize::from(created), bytes: copied + ids + std::mem::take(&mut self.substituted) };
+        let spent = self.part.spent.plus(cost);
+        if let Some(limit) = spent.exceeded(self.part.allowance, self.part.budget) {
+            self.stop(limit, &id, source);
+            let (None, Some(source)) = (parent, source) else { return None };
+            props = self.root.tree().node(source).props.clone();
+        } else {
+            self.part.spent = spent;
+        }
         let key = u32::try_from(self.part.nodes.len()).unwrap_or(u32::MAX);
         props.remove(&Key::Descendants);
         self.part.ids.entry(id.clone()).or_insert(key);
@@ -641,7 +804,43 @@ impl<'a> Builder<'a> {
         if let Some(parent) = parent {
             self.part.nodes[parent as usize].children.push(key);
         }
-        key
+        self.part.error.is_none().then_some(key)
+    }
+
+    /// Ends the build at the node `id` (a document node when `source` is set), which would go
+    /// over `limit`: the error names the document node it concerns and the instances from it
+    /// down to here.
+    fn stop(&mut self, limit: Limit, id: &str, source: Option<NodeKey>) {
+        // The chain starts at the innermost instance that is a document node (an instance's
+        // own children are document nodes too); a document node that is not an instance has
+        // no chain.
+        let start = self.chain.iter().rposition(|entry| entry.document_node.is_some());
+        let (node, chain) = match (source, start) {
+            (Some(node), Some(start)) if self.chain[start].document_node == Some(node) => (node, &self.chain[start..]),
+            (Some(node), _) => (node, &self.chain[..0]),
+            (None, Some(start)) => (self.chain[start].document_node.unwrap_or(self.part.root), &self.chain[start..]),
+            (None, None) => (self.part.root, &self.chain[..]),
+        };
+        let over = OverBudget {
+            limit,
+            node: self.root.tree().node(node).id().to_owned(),
+            pointer: pointer_of(self.root, node),
+            chain: chain.iter().map(|entry| entry.link.clone()).collect(),
+            stopped_at: id.to_owned(),
+        };
+        self.part.error = Some(ResolveError::OverBudget(Box::new(over)));
+    }
+
+    /// The compact JSON size of `props`, measured once per property bag.
+    fn weight(&mut self, props: &'a Props) -> usize {
+        *self.weights.entry(props as *const Props as usize).or_insert_with(|| {
+            let mut w = crate::doc::json::JsonWriter::compact();
+            props.write(&mut w, false, &mut |w| {
+                w.begin_array();
+                w.end_array();
+            });
+            w.finish().len()
+        })
     }
 
     fn problem(&mut self, node: &str, message: String) {
@@ -673,6 +872,8 @@ struct Instance<'a> {
     overrides: Option<&'a Descendants>,
     own_children: Option<Vec<Source<'a>>>,
     node: NodeInScope<'a>,
+    /// Bytes its properties copied from elsewhere (0 for a document node's own).
+    copied: usize,
 }
 
 /// What an instance starts from.
@@ -683,6 +884,17 @@ struct Base<'a> {
     layers: Vec<Layer<'a>>,
     scope: Scope<'a>,
     components: Vec<(usize, NodeKey)>,
+    /// Bytes of the component roots its properties come from.
+    copied: usize,
+}
+
+/// The JSON pointer of a document node: `/children/0/children/3`.
+fn pointer_of(document: &Document, key: NodeKey) -> String {
+    let tree = document.tree();
+    let mut indices: Vec<usize> =
+        std::iter::successors(Some(key), |k| tree.node(*k).parent()).map(|k| tree.index_in_parent(k)).collect();
+    indices.reverse();
+    indices.iter().map(|index| format!("/children/{index}")).collect()
 }
 
 /// The overrides an instance node carries.
@@ -872,5 +1084,171 @@ mod tests {
         assert!(json(&scene, "b").contains("$ git status"));
         assert!(json(&scene, "c").contains("$--nope"), "not a variable: literal text");
         assert!(scene.problems.is_empty(), "{:?}", scene.problems);
+    }
+
+    /// Components `A0`…: each holds `fan_out` instances of the next, the last a rectangle (the
+    /// issue's reproduction when `levels` is 8 and `fan_out` 10), after the top-level `before`.
+    fn bomb(levels: usize, fan_out: usize, before: &str) -> String {
+        let parts: Vec<String> = (0..levels)
+            .map(|k| {
+                let children: Vec<String> = if k + 1 < levels {
+                    (0..fan_out).map(|j| format!(r#"{{"type": "ref", "id": "c{k}_{j}", "ref": "A{}"}}"#, k + 1)).collect()
+                } else {
+                    vec![r#"{"type": "rectangle", "id": "leaf", "width": 1, "height": 1}"#.to_owned()]
+                };
+                format!(
+                    r#"{{"type": "frame", "id": "A{k}", "reusable": true, "x": {}, "layout": "none", "children": [{}]}}"#,
+                    k * 20,
+                    children.join(", ")
+                )
+            })
+            .collect();
+        let before = if before.is_empty() { String::new() } else { format!("{before}, ") };
+        format!(r#"{{"version": "2.8", "children": [{before}{}]}}"#, parts.join(", "))
+    }
+
+    fn created(scene: &Scene) -> usize {
+        scene.walk().filter(|key| scene.node(*key).source.is_none()).count()
+    }
+
+    fn over_budget(scene: &Scene) -> &OverBudget {
+        match scene.error() {
+            Some(ResolveError::OverBudget(over)) => over,
+            None => panic!("the scene is complete: {} nodes", scene.len()),
+        }
+    }
+
+    const SMALL: Budget = Budget { nodes: 100, bytes: crate::resolve::MAX_COPIED_BYTES };
+
+    #[test]
+    fn an_instance_bomb_stops_at_the_budget_and_names_its_chain() {
+        let document = Document::load(&bomb(4, 10, "")).unwrap().document;
+        let scene = update_scene_within(None, &document, &NoImports, SceneOptions::FULL, SMALL);
+        let over = over_budget(&scene);
+        assert_eq!(over.limit, Limit::Nodes(100));
+        assert_eq!((over.node.as_str(), over.pointer.as_str()), ("c0_0", "/children/0/children/0"));
+        assert_eq!(over.chain_text(), "c0_0 → A1 › c1_4 → A2 › c2_7 → A3");
+        assert_eq!(over.stopped_at, "c0_0/c1_4/c2_7/leaf");
+        assert_eq!(created(&scene), 100, "expansion stops at the budget, not after it");
+        assert_eq!(scene.spent().nodes, 100);
+        // Every part keeps its top-level node; the parts after the first spend what is left.
+        assert_eq!(scene.parts().len(), 4);
+        assert!(scene.parts()[3].error().is_none(), "A3 creates nothing");
+        assert!(scene.parts()[1].error().is_some(), "A1 expands A2 with nothing left");
+    }
+
+    /// The same nodes and the same error per part.
+    fn assert_same(a: &Scene, b: &Scene) {
+        assert_eq!(a.error(), b.error());
+        assert_eq!(a.parts().len(), b.parts().len());
+        for (x, y) in a.parts().iter().zip(b.parts()) {
+            let ids = |p: &ScenePart| p.nodes().iter().map(|n| n.id.clone()).collect::<Vec<_>>();
+            assert_eq!(ids(x), ids(y));
+            assert_eq!((x.error(), x.spent()), (y.error(), y.spent()));
+        }
+    }
+
+    #[test]
+    fn a_bomb_resolves_the_same_from_the_cache_as_rebuilt() {
+        let small = r#"{"type": "frame", "id": "small", "layout": "none", "children": [
+            {"type": "ref", "id": "s1", "ref": "A2"}, {"type": "ref", "id": "s2", "ref": "A2"}]}"#;
+        let mut document = Document::load(&bomb(4, 10, small)).unwrap().document;
+        let fresh = |document: &Document| update_scene_within(None, document, &NoImports, SceneOptions::FULL, SMALL);
+        let mut scene = fresh(&document);
+        assert_eq!(over_budget(&scene).node, "c0_0");
+        // Freeing budget before the bomb moves where it stops; a cached part is not reused
+        // when it would come out differently.
+        let s2 = document.node_by_id("s2").unwrap();
+        let mut edit = document.transaction();
+        edit.remove(s2);
+        edit.commit();
+        let updated = update_scene_within(Some(&scene), &document, &NoImports, SceneOptions::FULL, SMALL);
+        assert_ne!(over_budget(&updated).stopped_at, over_budget(&scene).stopped_at);
+        assert_same(&updated, &fresh(&document));
+        scene = updated;
+        // An edit before the bomb that spends the same leaves the stopped part as it was.
+        let small = document.node_by_id("small").unwrap();
+        let mut edit = document.transaction();
+        edit.set(small, Key::Name, Some(Value::Text("Small".into())));
+        edit.commit();
+        let updated = update_scene_within(Some(&scene), &document, &NoImports, SceneOptions::FULL, SMALL);
+        assert!(!Arc::ptr_eq(&updated.parts()[0], &scene.parts()[0]));
+        assert!(Arc::ptr_eq(&updated.parts()[1], &scene.parts()[1]), "the stopped part is reused");
+        assert_same(&updated, &fresh(&document));
+        scene = updated;
+        // Taking the bomb apart makes the document fit again.
+        let mut edit = document.transaction();
+        for k in 0..2 {
+            for j in 1..10 {
+                let key = edit.document().node_by_id(&format!("c{k}_{j}")).unwrap();
+                edit.remove(key);
+            }
+        }
+        edit.commit();
+        let updated = update_scene_within(Some(&scene), &document, &NoImports, SceneOptions::FULL, SMALL);
+        assert!(updated.error().is_none(), "{:?}", updated.error());
+        assert_same(&updated, &fresh(&document));
+    }
+
+    #[test]
+    fn nodes_of_the_document_itself_are_not_counted() {
+        let children: Vec<String> =
+            (0..500).map(|i| format!(r#"{{"type": "rectangle", "id": "r{i}", "width": 1, "height": 1}}"#)).collect();
+        let text = format!(r#"{{"version": "2.8", "children": [{}]}}"#, children.join(", "));
+        let document = Document::load(&text).unwrap().document;
+        let scene = update_scene_within(None, &document, &NoImports, SceneOptions::FULL, Budget::NONE);
+        assert!(scene.error().is_none());
+        assert_eq!(scene.len(), 500);
+    }
+
+    #[test]
+    fn a_long_value_copied_into_many_instances_is_over_the_byte_budget() {
+        let geometry = format!("M0 0{}", " L1 1".repeat(2_000));
+        let instances: Vec<String> =
+            (0..100).map(|i| format!(r#"{{"type": "ref", "id": "i{i}", "ref": "Icon"}}"#)).collect();
+        let text = format!(
+            r#"{{"version": "2.8", "children": [
+                {{"type": "frame", "id": "Icon", "reusable": true, "children": [{{"type": "path", "id": "p", "geometry": "{geometry}"}}]}},
+                {{"type": "frame", "id": "page", "children": [{}]}}]}}"#,
+            instances.join(", ")
+        );
+        let document = Document::load(&text).unwrap().document;
+        let budget = Budget { nodes: 1_000, bytes: 200_000 };
+        let scene = update_scene_within(None, &document, &NoImports, SceneOptions::FULL, budget);
+        let over = over_budget(&scene);
+        assert_eq!(over.limit, Limit::Bytes(200_000));
+        assert_eq!(over.pointer, "/children/1/children/19", "each copy is 10 kB: the 20th goes over");
+        assert!(scene.error().is_some_and(|e| e.hint().contains("large value")));
+    }
+
+    #[test]
+    fn a_long_string_variable_used_by_many_nodes_is_over_the_byte_budget() {
+        let texts: Vec<String> =
+            (0..50).map(|i| format!(r#"{{"type": "text", "id": "t{i}", "content": "$--long"}}"#)).collect();
+        let text = format!(
+            r#"{{"version": "2.8", "variables": {{"--long": {{"type": "string", "value": "{}"}}}}, "children": [{}]}}"#,
+            "x".repeat(10_000),
+            texts.join(", ")
+        );
+        let document = Document::load(&text).unwrap().document;
+        let scene =
+            update_scene_within(None, &document, &NoImports, SceneOptions::FULL, Budget { nodes: 0, bytes: 95_000 });
+        let over = over_budget(&scene);
+        assert!(over.chain.is_empty());
+        assert_eq!((over.node.as_str(), over.pointer.as_str()), ("t9", "/children/9"));
+        assert!(over.to_string().contains("string variables"), "{over}");
+        assert_eq!(scene.parts().len(), 50, "every part keeps its top-level node");
+    }
+
+    #[test]
+    fn instances_nesting_deeper_than_a_scene_may_are_cut_and_reported() {
+        // A chain of components, each holding one instance of the next: 300 levels.
+        let document = Document::load(&bomb(300, 1, "")).unwrap().document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        assert!(scene.error().is_none());
+        let depth = |key: SceneKey| std::iter::successors(Some(key), |k| scene.parent(*k)).count();
+        assert_eq!(scene.walk().map(depth).max(), Some(crate::resolve::MAX_SCENE_DEPTH));
+        let deep = scene.problems.iter().find(|p| p.message.contains("nest deeper than 128 levels"));
+        assert!(deep.is_some_and(|p| p.node.starts_with("c0_0/c1_0/")), "{:?}", &scene.problems[..1]);
     }
 }

@@ -11,6 +11,12 @@ use crate::resolve::{Scene, SceneKey, SceneOptions};
 /// Most nodes one answer lists; the rest are counted.
 pub const MAX_NODES: usize = 100;
 
+/// Most nodes one answer writes out, children included: a deep `readDepth` under a large
+/// expanded instance would otherwise write the whole Scene (200,000 nodes and more) only for
+/// the MCP layer to cut it to 80,000 characters. Deeper levels become `"..."`, as with
+/// `readDepth`, and the note says so. 10,000 nodes are still many times what an answer shows.
+pub const MAX_WRITTEN_NODES: usize = 10_000;
+
 /// batch_get's arguments.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -83,7 +89,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
     let mut found: Vec<(SceneKey, bool)> = Vec::new();
     let mut not_found = Vec::new();
     if !args.node_ids.is_empty() {
-        let scene = open.scene(options);
+        let scene = open.scene(options)?;
         let mut missing = Vec::new();
         for id in &args.node_ids {
             match scene.node_by_id(id) {
@@ -93,7 +99,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         }
         // Paths into instances need the instances expanded, even when not asked for.
         if !missing.is_empty() && !options.expand_instances {
-            let expanded = open.scene(SceneOptions { expand_instances: true, ..options });
+            let expanded = open.scene(SceneOptions { expand_instances: true, ..options })?;
             for id in missing {
                 match expanded.node_by_id(&id) {
                     Some(key) => found.push((key, true)),
@@ -104,7 +110,7 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
             not_found = missing;
         }
     } else {
-        let scene = open.scene(options);
+        let scene = open.scene(options)?;
         let start: Vec<SceneKey> = match &args.parent_id {
             Some(parent) => {
                 let key = scene.node_by_id(parent).ok_or_else(|| {
@@ -124,9 +130,14 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
     let total = found.len();
     let expanded = SceneOptions { expand_instances: true, ..options };
     let mut nodes = Vec::with_capacity(total.min(MAX_NODES));
+    let mut written = 0;
+    let mut shallower = false;
     for (key, needs_expansion) in found.into_iter().take(MAX_NODES) {
-        let scene = open.scene(if needs_expansion { expanded } else { options });
-        let text = scene.node_to_json(key, depth);
+        let scene = open.scene(if needs_expansion { expanded } else { options })?;
+        let (levels, count) = levels_within(&scene, key, depth, MAX_WRITTEN_NODES.saturating_sub(written));
+        written += count;
+        shallower |= levels < depth;
+        let text = scene.node_to_json(key, levels);
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError::new(e.to_string()))?;
         if !args.include_path_geometry {
             elide_geometry(&mut value);
@@ -140,7 +151,34 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         );
         note = Some(note.map_or(more.clone(), |n| format!("{n} {more}")));
     }
+    if shallower {
+        let cut = format!(
+            "Children are \"...\" beyond the levels that fit in {MAX_WRITTEN_NODES} nodes; ask for fewer nodes, a smaller readDepth, or a nodeId deeper down."
+        );
+        note = Some(note.map_or(cut.clone(), |n| format!("{n} {cut}")));
+    }
     Ok(Nodes { nodes, not_found, note })
+}
+
+/// The most levels of children, up to `depth`, that `key` can be written with in `room` nodes
+/// (itself included; at least itself), and how many nodes that is; `depth` when the subtree
+/// ends before. Counts a level's size from
+/// its parents' child lists before walking it, so a wide level costs nothing to refuse.
+fn levels_within(scene: &Scene, key: SceneKey, depth: usize, room: usize) -> (usize, usize) {
+    let mut count = 1;
+    let mut level = vec![key];
+    for levels in 0..depth {
+        let next: usize = level.iter().map(|k| scene.children(*k).len()).sum();
+        if next == 0 {
+            break;
+        }
+        if count + next > room {
+            return (levels, count);
+        }
+        count += next;
+        level = level.iter().flat_map(|k| scene.children(*k)).collect();
+    }
+    (depth, count)
 }
 
 fn compile(patterns: &[Pattern]) -> Result<Vec<CompiledPattern>, ToolError> {

@@ -50,7 +50,7 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
     let fonts = workspace.fonts;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
-    let (scene, layout) = open.layout(fonts);
+    let (scene, layout) = open.layout(fonts)?;
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
         let (problems, more_problems) = problems(&scene, &layout, parent, Some(&folder));
@@ -116,7 +116,7 @@ pub fn find_empty_space_on_canvas(workspace: &mut Workspace, args: SpaceArgs) ->
     }
     let fonts = workspace.fonts;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(fonts);
+    let (scene, layout) = open.layout(fonts)?;
     let occupied: Vec<Rect> = layout.parts().iter().filter_map(|p| p.node_box(0)).map(rect).collect();
     let size = (args.width, args.height);
     let (x, y) = match &args.node_id {

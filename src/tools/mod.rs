@@ -19,7 +19,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-pub use batch_get::{BatchGetArgs, Nodes, Pattern, batch_get};
+pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
 pub use guides::{
@@ -91,6 +91,32 @@ impl fmt::Display for ToolError {
 }
 
 impl std::error::Error for ToolError {}
+
+/// A Scene that could not be resolved in full: the message and hint, and the details as data
+/// (`overBudget`: the limit, the node, its JSON pointer, the chain of instances).
+impl From<&crate::resolve::ResolveError> for ToolError {
+    fn from(error: &crate::resolve::ResolveError) -> ToolError {
+        let crate::resolve::ResolveError::OverBudget(over) = error;
+        let (limit, value) = match over.limit {
+            crate::resolve::Limit::Nodes(value) => ("nodes", value),
+            crate::resolve::Limit::Bytes(value) => ("bytes", value),
+        };
+        let chain: Vec<Value> = over
+            .chain
+            .iter()
+            .map(|link| serde_json::json!({ "instance": link.instance, "component": link.component }))
+            .collect();
+        let data = serde_json::json!({ "overBudget": {
+            "limit": limit,
+            "max": value,
+            "node": over.node,
+            "pointer": over.pointer,
+            "chain": chain,
+            "stoppedAt": over.stopped_at,
+        }});
+        ToolError { message: error.to_string(), hint: Some(error.hint().to_owned()), data: Some(data) }
+    }
+}
 
 /// The tools [`call`] runs, by name.
 pub const TOOLS: &[&str] = &[

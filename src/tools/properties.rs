@@ -239,7 +239,7 @@ pub fn search_all_unique_properties(
         .map(|p| Property::parse(p).map(|parsed| (p.clone(), parsed)))
         .collect::<Result<_, _>>()?;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let scene = open.scene(SCENE);
+    let scene = open.scene(SCENE)?;
     let keys = subtree_nodes(&scene, &args.parents)?;
     let mut answer = BTreeMap::new();
     for (name, property) in properties {
@@ -383,7 +383,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
     }
     let images = workspace.images.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let scene = open.scene(SCENE);
+    let scene = open.scene(SCENE)?;
     let keys = subtree_nodes(&scene, &args.parents)?;
     let mut replaced: BTreeMap<String, usize> = rules.iter().map(|rule| (rule.name.clone(), 0)).collect();
     let mut statements = Vec::new();

@@ -56,7 +56,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     let fonts = workspace.fonts;
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(fonts);
+    let (scene, layout) = open.layout(fonts)?;
     let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
         None => RenderTarget::Canvas,
         Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {

@@ -308,8 +308,19 @@ impl OpenDocument {
         Ok(text.into_bytes())
     }
 
-    /// The Scene for `options` at the current revision, updated from the previous one.
-    pub fn scene(&mut self, options: SceneOptions) -> Arc<Scene> {
+    /// The Scene for `options` at the current revision, updated from the previous one; an
+    /// error when the document expands past its budget (the Scene would be partial).
+    pub fn scene(&mut self, options: SceneOptions) -> Result<Arc<Scene>, ToolError> {
+        let scene = self.partial_scene(options);
+        match scene.error() {
+            Some(error) => Err(error.into()),
+            None => Ok(scene),
+        }
+    }
+
+    /// The Scene for `options` at the current revision, partial when the document expands
+    /// past its budget. Cached even then: the next update reuses the parts that fit.
+    fn partial_scene(&mut self, options: SceneOptions) -> Arc<Scene> {
         let revision = self.document.revision();
         let cached = self.caches.scenes.iter().position(|(_, o, _)| *o == options);
         if let Some(index) = cached
@@ -326,20 +337,21 @@ impl OpenDocument {
         scene
     }
 
-    /// The full Scene and its layout at the current revision, updated from the previous ones.
-    pub fn layout(&mut self, fonts: FontOptions) -> (Arc<Scene>, Arc<Layout>) {
-        let scene = self.scene(SceneOptions::FULL);
+    /// The full Scene and its layout at the current revision, updated from the previous ones;
+    /// an error when the document expands past its budget.
+    pub fn layout(&mut self, fonts: FontOptions) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let scene = self.scene(SceneOptions::FULL)?;
         let revision = self.document.revision();
         if let Some((at, layout)) = &self.caches.layout
             && *at == revision
         {
-            return (scene, Arc::clone(layout));
+            return Ok((scene, Arc::clone(layout)));
         }
         let previous = self.caches.layout.take().map(|(_, layout)| layout);
         let text = self.text_engine(fonts);
         let layout = Arc::new(Layout::update(previous.as_deref(), &scene, text));
         self.caches.layout = Some((revision, Arc::clone(&layout)));
-        (scene, layout)
+        Ok((scene, layout))
     }
 
     /// The text engine, made with `fonts` (again when the options changed).

@@ -676,7 +676,7 @@ impl Runner<'_, '_> {
 
     /// The box of a top-level node, laid out when possible.
     fn top_level_rect(&self, key: NodeKey) -> Rect {
-        let laid_out = self.context.canvas.map(|canvas| canvas.top_level_boxes(self.document()));
+        let laid_out = self.context.canvas.and_then(|canvas| canvas.top_level_boxes(self.document()));
         laid_out
             .and_then(|boxes| boxes.into_iter().find(|(k, _)| *k == key).map(|(_, rect)| rect))
             .unwrap_or_else(|| rect_of(&self.document().tree().node(key).props))

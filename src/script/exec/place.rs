@@ -30,10 +30,11 @@ pub fn rect_of(props: &Props) -> Rect {
 }
 
 /// The boxes of the visible top-level nodes: laid out by `canvas`, or from the document's
-/// numbers (a hugging frame without a fallback then counts as 0 × 0).
+/// numbers when there is no canvas or it cannot lay the document out (a hugging frame without
+/// a fallback then counts as 0 × 0).
 pub fn top_level_boxes(document: &Document, canvas: Option<&dyn CanvasBoxes>) -> Vec<(NodeKey, Rect)> {
-    if let Some(canvas) = canvas {
-        return canvas.top_level_boxes(document);
+    if let Some(boxes) = canvas.and_then(|canvas| canvas.top_level_boxes(document)) {
+        return boxes;
     }
     document
         .tree()
