@@ -1,13 +1,16 @@
 //! `nib mcp` as a client sees it: the real binary spawned over stdio and spoken to with rmcp's
 //! own client, in both protocol eras (initialize, and server/discover).
 
+#[path = "common/mcp_client.rs"]
+mod mcp_client;
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, ProtocolVersion};
-use rmcp::service::RunningService;
+use mcp_client::{call, command, connect, connect_with, error_text, structured, text};
+use rmcp::model::{ContentBlock, ProtocolVersion};
 use rmcp::transport::TokioChildProcess;
-use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient, ServiceExt};
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
 
 const CORPUS_FILE: &str = "ChenNima__Gleaner__design.pen";
@@ -21,56 +24,6 @@ fn root_with_corpus_file() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
     std::fs::copy(fixture(CORPUS_FILE), root.path().join("design.pen")).unwrap();
     root
-}
-
-fn command(root: &Path, panic_on: Option<&str>) -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_nib"));
-    command.arg("mcp").arg("--root").arg(root).env("RUST_LOG", "warn").env("NIB_IMAGES", "offline");
-    if let Some(tool) = panic_on {
-        command.env("NIB_MCP_TEST_PANIC", tool);
-    }
-    command
-}
-
-async fn connect(root: &Path) -> RunningService<RoleClient, ()> {
-    connect_with(root, None).await
-}
-
-async fn connect_with(root: &Path, panic_on: Option<&str>) -> RunningService<RoleClient, ()> {
-    let (transport, _) =
-        TokioChildProcess::builder(command(root, panic_on)).stderr(Stdio::null()).spawn().expect("nib mcp starts");
-    ().serve(transport).await.expect("initialize handshake")
-}
-
-async fn call(client: &RunningService<RoleClient, ()>, tool: &str, arguments: Value) -> CallToolResult {
-    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
-    client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)).await.expect("an answer")
-}
-
-/// The structured answer of a successful JSON tool, checked against its text twin.
-fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "{}", text(result));
-    let value = result.structured_content.clone().expect("structuredContent");
-    let twin: Value = serde_json::from_str(&text(result)).expect("the text is the same JSON");
-    assert_eq!(twin, value);
-    value
-}
-
-fn text(result: &CallToolResult) -> String {
-    result
-        .content
-        .iter()
-        .filter_map(|block| match block {
-            ContentBlock::Text(text) => Some(text.text.clone()),
-            _ => None,
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-fn error_text(result: &CallToolResult) -> String {
-    assert_eq!(result.is_error, Some(true), "expected an error answer: {}", text(result));
-    text(result)
 }
 
 #[tokio::test]

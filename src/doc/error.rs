@@ -117,7 +117,7 @@ pub enum ErrorKind {
         got: usize,
     },
     /// A number outside the range its key accepts.
-    #[error("{what} must be {range}, found {}", js_number(*.got))]
+    #[error("{what} must be {range}, found {}", super::json::js_number(*.got))]
     OutOfRange {
         /// The key.
         what: &'static str,
@@ -134,13 +134,6 @@ pub enum ErrorKind {
         /// Why it is invalid.
         reason: &'static str,
     },
-}
-
-/// A number as JavaScript prints it (`1e+308`, not three hundred digits).
-fn js_number(value: f64) -> String {
-    let mut text = String::new();
-    super::json::write_js_number(&mut text, value);
-    text
 }
 
 fn quoted_list(valid: &[&str]) -> String {

@@ -19,7 +19,7 @@ use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
 use crate::doc::values::{TextContent, VariableScalar};
 use crate::doc::vars::VisitVars;
-use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props, Value, VarRef};
+use crate::doc::{Descendants, Document, Key, MAX_LENGTH, NodeKey, NodeTree, NodeType, Props, Value, VarRef};
 
 /// What to resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -744,7 +744,20 @@ impl<'a> Builder<'a> {
                     if let VariableScalar::String(value) = &found.value {
                         substituted += value.len();
                     }
-                    if !slot.assign(&found.value) {
+                    if let VariableScalar::Number(n) = found.value
+                        && n.abs() > MAX_LENGTH
+                    {
+                        // Written in a node this would be refused; through a variable it must not
+                        // lay out as infinity either. The property stays unresolved, reported.
+                        problems.push((
+                            reference.name().to_owned(),
+                            format!(
+                                "variable '{}' is {}, beyond the largest number nib lays out (±1000000); it is not used",
+                                reference.name(),
+                                crate::doc::json::js_number(n)
+                            ),
+                        ));
+                    } else if !slot.assign(&found.value) {
                         problems.push((
                             reference.name().to_owned(),
                             format!("variable '{}' has a value of the wrong type here", reference.name()),
@@ -1069,6 +1082,21 @@ mod tests {
         edit.commit();
         let after = update_scene(Some(&before), &document, &NoImports, SceneOptions::FULL);
         assert!(after.problems.is_empty(), "{:?}", after.problems);
+    }
+
+    #[test]
+    fn a_number_variable_beyond_any_length_is_reported_not_laid_out_as_infinity() {
+        let scene = scene(
+            r##"{"version": "2.8", "variables": {"--w": {"type": "number", "value": 1e308}}, "children": [
+                {"type": "frame", "id": "page", "width": "$--w", "x": "$--w"}
+            ]}"##,
+        );
+        assert_eq!(scene.problems.len(), 1, "{:?}", scene.problems);
+        assert_eq!(
+            scene.problems[0].message,
+            "variable '--w' is 1e+308, beyond the largest number nib lays out (±1000000); it is not used (2 uses)"
+        );
+        assert!(json(&scene, "page").contains("\"width\":\"$--w\""), "left unresolved");
     }
 
     #[test]

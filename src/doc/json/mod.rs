@@ -9,7 +9,7 @@ mod number;
 mod read;
 mod write;
 
-pub use number::write_js_number;
+pub use number::{js_number, write_js_number};
 pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
 pub use write::{JsonWriter, write_js_string};
 

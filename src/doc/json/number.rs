@@ -10,6 +10,13 @@ use std::fmt::Write;
 /// Integers below this magnitude convert to `i64` exactly and print without the float machinery.
 const EXACT_INTEGER_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
 
+/// `value` as JavaScript prints it (`1e+308`, `0.1`, `14`), for messages.
+pub fn js_number(value: f64) -> String {
+    let mut text = String::new();
+    write_js_number(&mut text, value);
+    text
+}
+
 /// Appends `value` to `out` as JavaScript would print it. Non-finite values print as `null`,
 /// which is what `JSON.stringify` writes for them.
 pub fn write_js_number(out: &mut String, value: f64) {
