@@ -122,3 +122,55 @@ async fn a_read_only_document_is_not_overwritten_by_batch_design() {
     assert_eq!(nodes["nodes"][0]["width"], 10, "{nodes}");
     client.cancel().await.unwrap();
 }
+
+/// Every hostile file of the issue, one after the other in one session: each call is answered
+/// (an error where the file cannot be used) and the server goes on doing real work.
+#[tokio::test]
+async fn one_server_survives_every_hostile_file_in_turn() {
+    let root = root_with_document();
+    let dir = root.path();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile");
+    fs::copy(fixtures.join("instance-bomb.pen"), dir.join("bomb.pen")).unwrap();
+    mkfifo(&dir.join("fifo.pen"));
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.pen")).unwrap();
+    fs::write(
+        dir.join("huge-number.pen"),
+        r##"{"version": "2.8", "children": [{"type": "frame", "id": "f", "width": 1e308}]}"##,
+    )
+    .unwrap();
+    fs::write(dir.join("locked.pen"), DOCUMENT).unwrap();
+    fs::set_permissions(dir.join("locked.pen"), fs::Permissions::from_mode(0o444)).unwrap();
+    let deep = format!(
+        r#"{{"version": "2.8", "children": [{}{}]}}"#,
+        r#"{"type": "frame", "id": "d", "children": ["#.repeat(200),
+        "]}".repeat(200)
+    );
+    fs::write(dir.join("deep.pen"), deep).unwrap();
+    let client = connect(dir).await;
+    let cases: [(&str, serde_json::Value, &str); 9] = [
+        ("get_screenshot", json!({"filePath": "bomb.pen"}), "expand to more than"),
+        ("snapshot_layout", json!({"filePath": "bomb.pen"}), "expand to more than"),
+        (
+            "batch_get",
+            json!({"filePath": "bomb.pen", "patterns": [{"type": "ref"}], "resolveInstances": true}),
+            "expand to more than",
+        ),
+        ("batch_get", json!({"filePath": "fifo.pen"}), "FIFO"),
+        ("open_document", json!({"filePathOrTemplate": "zero.pen"}), "outside the folder"),
+        ("get_screenshot", json!({"filePath": "huge-number.pen"}), "width must be between"),
+        ("snapshot_layout", json!({"filePath": "deep.pen"}), "nesting deeper than"),
+        ("batch_design", json!({"filePath": "locked.pen", "operations": "U(\"box\", {width: 20})"}), "read-only"),
+        (
+            "batch_design",
+            json!({"filePath": "design.pen", "operations": "a=I(document, {});".repeat(10_000)}),
+            "statements",
+        ),
+    ];
+    for (tool, arguments, expected) in cases {
+        let error = error_text(&answered(&client, tool, arguments.clone()).await);
+        assert!(error.contains(expected), "{tool} {arguments}: {error}");
+        still_serving(&client).await;
+    }
+    assert_eq!(fs::read_to_string(dir.join("locked.pen")).unwrap(), DOCUMENT);
+    client.cancel().await.unwrap();
+}
