@@ -14,6 +14,7 @@ pub mod layout;
 pub mod mcp;
 pub mod render;
 pub mod resolve;
+pub mod review;
 pub mod script;
 pub mod text;
 pub mod tools;

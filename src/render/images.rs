@@ -115,8 +115,8 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Resul
     decode(&bytes).map_err(undecodable)
 }
 
-/// Decodes PNG or JPEG bytes into a premultiplied pixmap.
-pub(crate) fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
+/// Decodes PNG or JPEG bytes into a premultiplied pixmap (sides at most [`MAX_IMAGE_SIDE`]).
+pub fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
     let (width, height, rgba) = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         decode_png(bytes)?
     } else if bytes.starts_with(&[0xFF, 0xD8]) {

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use tiny_skia::{IntRect, Pixmap, Rect, Transform};
 
-pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE};
+pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, decode as decode_image};
 use painter::{Painter, node_transform};
 pub use png::encode_png;
 use surface::{Surface, transformed_bounds, union};
