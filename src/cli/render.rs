@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use rayon::prelude::*;
-
 use nib::doc::io::read_file;
 use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use nib::resolve::{Scene, SceneKey, SceneOptions, build_scene};
+use nib::resolve::{Scene, SceneOptions, build_scene};
+use nib::review::frames::{frames, render_frames, safe_name};
 use nib::text::{FontBook, FontOptions, TextEngine};
 use nib::tools::FileImports;
 
@@ -92,9 +91,6 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     code
 }
 
-/// A frame written by `--all`: its size and what could not be drawn.
-type FrameDone = (u32, u32, Vec<String>);
-
 struct Job<'a> {
     scene: &'a Scene,
     layout: &'a Layout,
@@ -129,40 +125,34 @@ impl Job<'_> {
             eprintln!("nib: cannot create {}: {error}", folder.display());
             return ExitCode::from(2);
         }
-        let roots: Vec<(usize, SceneKey)> =
-            self.scene.roots().into_iter().filter(|k| self.layout.node_box(*k).is_some()).enumerate().collect();
+        let frames = frames(self.scene, self.layout);
+        let count = frames.len();
         let done = AtomicUsize::new(0);
         let progress = std::io::stderr().is_terminal();
-        let width = roots.len().to_string().len().max(2);
-        let results: Vec<(PathBuf, Result<FrameDone, String>)> = roots
-            .par_iter()
-            .map_init(
-                || (text.fork(), ImageCache::default()),
-                |(text, images), (index, key)| {
-                    let node = self.scene.node(*key);
-                    let name = safe_name(node.props.name().unwrap_or(&node.id));
-                    let out = folder.join(format!("{:0width$}-{name}.png", index + 1));
-                    let result = render(self.scene, self.layout, text, images, RenderTarget::Node(*key), self.options)
-                        .map_err(|e| e.to_string())
-                        .and_then(|rendered| {
-                            nib::doc::io::write_atomic(&out, &encode_png(&rendered.pixmap))
-                                .map_err(|e| format!("cannot write the image: {e}"))?;
-                            Ok((rendered.pixmap.width(), rendered.pixmap.height(), rendered.warnings))
-                        });
-                    let count = done.fetch_add(1, Ordering::Relaxed) + 1;
-                    if progress {
-                        eprint!("\rrendered {count}/{}", roots.len());
-                        let _ = std::io::stderr().flush();
-                    }
-                    (out, result)
-                },
-            )
-            .collect();
+        // Each frame is written as soon as it is drawn, so memory holds a few images, not all.
+        let written = std::sync::Mutex::new(Vec::new());
+        render_frames(self.scene, self.layout, text, self.options, frames, &|render| {
+            let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
+            let result = match &render.image {
+                Ok(pixmap) => nib::doc::io::write_atomic(&out, &encode_png(pixmap))
+                    .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
+                    .map_err(|e| format!("cannot write the image: {e}")),
+                Err(error) => Err(error.clone()),
+            };
+            written.lock().unwrap_or_else(|e| e.into_inner()).push((render.frame.index, out, result));
+            let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if progress {
+                eprint!("\rrendered {finished}/{count}");
+                let _ = std::io::stderr().flush();
+            }
+        });
         if progress {
             eprintln!();
         }
+        let mut results = written.into_inner().unwrap_or_else(|e| e.into_inner());
+        results.sort_by_key(|(index, ..)| *index);
         let mut code = ExitCode::SUCCESS;
-        for (out, result) in results {
+        for (_, out, result) in results {
             match result {
                 Ok((width, height, warnings)) => {
                     for warning in warnings {
@@ -178,20 +168,6 @@ impl Job<'_> {
         }
         code
     }
-}
-
-/// A name usable as a file name on every system.
-fn safe_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-        .collect::<String>()
-        .split('-')
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let cleaned: String = cleaned.chars().take(64).collect();
-    if cleaned.is_empty() { "node".to_owned() } else { cleaned }
 }
 
 /// Parses `--scale`: a finite number above 0 (the renderer bounds the image size itself).

@@ -2,6 +2,8 @@
 //! it in a pull request (structure and pictures), and whether renders still match their
 //! approved images.
 //!
-//! [`pixels`] compares two renders perceptually and draws where they differ.
+//! [`frames`] renders every top-level frame of a document; [`pixels`] compares two renders
+//! perceptually and draws where they differ.
 
+pub mod frames;
 pub mod pixels;

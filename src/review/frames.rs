@@ -1,0 +1,127 @@
+//! The top-level frames of a document, each rendered on its own and in parallel: what `nib render
+//! --all`, `nib diff` and `nib snapshot` show and compare.
+
+use rayon::prelude::*;
+use tiny_skia::Pixmap;
+
+use crate::layout::Layout;
+use crate::render::{ImageCache, RenderOptions, RenderTarget, render};
+use crate::resolve::{Scene, SceneKey};
+use crate::text::TextEngine;
+
+/// A visible top-level node of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Frame {
+    /// Its id.
+    pub id: String,
+    /// Its name, or its id when it has none.
+    pub name: String,
+    /// Its place among the visible top-level nodes, from 0.
+    pub index: usize,
+    key: SceneKey,
+}
+
+impl Frame {
+    /// `NN-name`: a file name that sorts in canvas order and says what it shows.
+    pub fn file_stem(&self, count: usize) -> String {
+        let width = count.to_string().len().max(2);
+        format!("{:0width$}-{}", self.index + 1, safe_name(&self.name))
+    }
+}
+
+/// A frame and its render.
+#[derive(Debug)]
+pub struct FrameRender {
+    /// The frame.
+    pub frame: Frame,
+    /// The pixels, or why there are none.
+    pub image: Result<Pixmap, String>,
+    /// What could not be drawn as written.
+    pub warnings: Vec<String>,
+}
+
+/// The visible top-level nodes of a laid-out Scene, in canvas order.
+pub fn frames(scene: &Scene, layout: &Layout) -> Vec<Frame> {
+    scene
+        .roots()
+        .into_iter()
+        .filter(|key| layout.node_box(*key).is_some())
+        .enumerate()
+        .map(|(index, key)| {
+            let node = scene.node(key);
+            let name = node.props.name().filter(|n| !n.trim().is_empty()).unwrap_or(&node.id).to_owned();
+            Frame { id: node.id.clone(), name, index, key }
+        })
+        .collect()
+}
+
+/// Renders `frames` on all cores, in their order; `done` is called after each (for progress).
+pub fn render_frames(
+    scene: &Scene,
+    layout: &Layout,
+    text: &TextEngine,
+    options: &RenderOptions,
+    frames: Vec<Frame>,
+    done: &(dyn Fn(&FrameRender) + Sync),
+) -> Vec<FrameRender> {
+    frames
+        .into_par_iter()
+        .map_init(
+            || (text.fork(), ImageCache::default()),
+            |(text, images), frame| {
+                let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
+                let result = match rendered {
+                    Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings },
+                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new() },
+                };
+                done(&result);
+                result
+            },
+        )
+        .collect()
+}
+
+/// A name usable as a file name on every system: letters, digits, `-` and `_`, at most 64
+/// characters; `node` when nothing is left.
+pub fn safe_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    let cleaned: String = cleaned.chars().take(64).collect();
+    if cleaned.is_empty() { "node".to_owned() } else { cleaned }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::Document;
+    use crate::resolve::{NoImports, SceneOptions, build_scene};
+    use crate::text::{FontBook, FontOptions};
+
+    #[test]
+    fn every_visible_top_level_frame_is_rendered_in_canvas_order() {
+        let document = Document::load(
+            r##"{"version": "2.8", "children": [
+                {"type": "frame", "id": "a", "name": "Home / Hero", "width": 30, "height": 20, "fill": "#FF0000"},
+                {"type": "frame", "id": "hidden", "enabled": false, "width": 10, "height": 10},
+                {"type": "frame", "id": "b", "x": 50, "width": 10, "height": 40, "fill": "#0000FF"}
+            ]}"##,
+        )
+        .unwrap()
+        .document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut text);
+        let found = frames(&scene, &layout);
+        assert_eq!(found.iter().map(|f| f.file_stem(found.len())).collect::<Vec<_>>(), ["01-Home-Hero", "02-b"]);
+        let renders = render_frames(&scene, &layout, &text, &RenderOptions::default(), found, &|_| {});
+        let sizes: Vec<(u32, u32)> =
+            renders.iter().map(|r| r.image.as_ref().map(|p| (p.width(), p.height())).unwrap()).collect();
+        assert_eq!(sizes, [(30, 20), (10, 40)]);
+    }
+}
