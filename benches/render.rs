@@ -19,7 +19,7 @@ fn benches(c: &mut Criterion) {
     let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut engine);
     let frame = RenderTarget::Node(scene.node_by_id("Qm8KM").expect("the landing page frame"));
-    let options = RenderOptions { scale: 1.0, background: None, folder: Some(folder) };
+    let options = RenderOptions { folder: Some(folder), ..RenderOptions::default() };
     let mut images = ImageCache::default();
     let pixmap = render(&scene, &layout, &mut engine, &mut images, frame, &options).expect("renders").pixmap;
     eprintln!("landing page: {} × {} pixels", pixmap.width(), pixmap.height());

@@ -511,3 +511,29 @@ fn an_instance_bomb_is_an_error_with_its_place_not_a_crash() {
     }
     assert!(!png.exists());
 }
+
+/// Issue 13's frame that turned from near-black to grey: a missing background photo over a dark
+/// fill. The fill stays; only `--mark-missing` draws the grey box.
+#[test]
+fn a_missing_image_draws_nothing_over_the_design_unless_marked() {
+    let folder = tempfile::tempdir().unwrap();
+    let document = folder.path().join("dark.pen");
+    fs::write(
+        &document,
+        r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "hero", "width": 40, "height": 30,
+   "fill": ["#101014", {"type": "image", "url": "./images/background.jpg", "mode": "fill"}]}
+]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("dark.png");
+    let output = nib(&["render", document.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(output.status.success());
+    assert!(stderr(&output).contains("background.jpg"), "the warning stays: {}", stderr(&output));
+    let (_, _, pixels) = png_size(&out);
+    assert_eq!(&pixels[..4], &[16, 16, 20, 255], "the dark fill below is untouched");
+    let marked = nib(&["render", document.to_str().unwrap(), "--mark-missing", "-o", out.to_str().unwrap()]);
+    assert!(marked.status.success());
+    let (_, _, pixels) = png_size(&out);
+    assert_eq!(&pixels[..4], &[229, 231, 235, 255], "asked for: the grey marker");
+}

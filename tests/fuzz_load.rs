@@ -208,7 +208,7 @@ fn run_engine(document: &Document, text: &mut TextEngine) {
         &layout,
         nib::layout::snapshot::SnapshotRequest { parent: None, max_depth: 3, folder: None },
     );
-    let options = RenderOptions { scale: 0.05, background: None, folder: None };
+    let options = RenderOptions { scale: 0.05, ..RenderOptions::default() };
     let mut images = ImageCache::default();
     let targets = std::iter::once(RenderTarget::Canvas).chain(scene.roots().into_iter().map(RenderTarget::Node));
     for target in targets {

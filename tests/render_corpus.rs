@@ -25,7 +25,7 @@ fn every_top_level_frame_of_the_corpus_renders() {
         let layout = Layout::compute(&scene, &mut text);
         let mut images = ImageCache::default();
         // A quarter of the size: every node is still painted, with fewer pixels to fill.
-        let options = RenderOptions { scale: 0.25, background: None, folder: Some(fixtures()) };
+        let options = RenderOptions { scale: 0.25, folder: Some(fixtures()), ..RenderOptions::default() };
         for root in scene.roots() {
             if layout.node_box(root).is_none() {
                 continue;

@@ -71,6 +71,7 @@ fn render_case(document: &Path, frame: Option<&str>) -> Vec<u8> {
         scale: 1.0,
         background: Some([255, 255, 255, 255]),
         folder: document.parent().map(Path::to_owned),
+        ..RenderOptions::default()
     };
     let rendered = render(&scene, &layout, &mut text, &mut ImageCache::default(), target, &options).expect("renders");
     encode_png(&rendered.pixmap)

@@ -104,6 +104,10 @@ enum Command {
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default).
         #[arg(long, value_parser = render::parse_background)]
         background: Option<[u8; 4]>,
+        /// Draw a grey box with an image icon where an image file is missing (by default nothing
+        /// is drawn there, and a warning names the file).
+        #[arg(long)]
+        mark_missing: bool,
         /// Also draw text with the fonts installed on this machine (output then depends on it).
         #[arg(long)]
         system_fonts: bool,
@@ -206,9 +210,9 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let fonts = nib::text::FontOptions { system_fonts };
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, seed, fonts }))
         }
-        Command::Render { file, output, nodes, all, scale, background, system_fonts } => {
+        Command::Render { file, output, nodes, all, scale, background, mark_missing, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };
-            Ok(render::run(&file, render::Settings { output, nodes, all, scale, background, fonts }))
+            Ok(render::run(&file, render::Settings { output, nodes, all, scale, background, mark_missing, fonts }))
         }
         Command::Layout { file, node, depth, problems, json, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };

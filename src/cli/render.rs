@@ -19,6 +19,7 @@ pub struct Settings {
     pub all: bool,
     pub scale: f32,
     pub background: Option<[u8; 4]>,
+    pub mark_missing: bool,
     pub fonts: FontOptions,
 }
 
@@ -43,8 +44,12 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let layout = Layout::compute(&scene, &mut text);
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    let options =
-        RenderOptions { scale: settings.scale, background: settings.background, folder: Some(folder.to_owned()) };
+    let options = RenderOptions {
+        scale: settings.scale,
+        background: settings.background,
+        folder: Some(folder.to_owned()),
+        mark_missing: settings.mark_missing,
+    };
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let job = Job { scene: &scene, layout: &layout, options: &options };
     if settings.all {

@@ -52,11 +52,15 @@ pub struct RenderOptions {
     pub background: Option<[u8; 4]>,
     /// The document's folder, for image fills with relative paths.
     pub folder: Option<PathBuf>,
+    /// Draw a grey box with an image icon where an image file is missing. Off by default: a
+    /// missing picture then leaves the fills below and above as they are (with a warning),
+    /// instead of covering the design.
+    pub mark_missing: bool,
 }
 
 impl Default for RenderOptions {
     fn default() -> RenderOptions {
-        RenderOptions { scale: 1.0, background: None, folder: None }
+        RenderOptions { scale: 1.0, background: None, folder: None, mark_missing: false }
     }
 }
 
@@ -139,8 +143,15 @@ pub fn render(
         surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
     }
     let device = Transform::from_scale(scale, scale).pre_translate(-bounds.left(), -bounds.top());
-    let mut painter =
-        Painter { scene, layout, text, images, folder: options.folder.as_deref(), warnings: Default::default() };
+    let mut painter = Painter {
+        scene,
+        layout,
+        text,
+        images,
+        folder: options.folder.as_deref(),
+        mark_missing: options.mark_missing,
+        warnings: Default::default(),
+    };
     match target {
         RenderTarget::Node(key) => {
             if let Some(node_box) = layout.node_box(key) {

@@ -38,6 +38,8 @@ pub(crate) struct Painter<'a> {
     pub text: &'a mut TextEngine,
     pub images: &'a mut ImageCache,
     pub folder: Option<&'a FsPath>,
+    /// Draw a marker where an image is missing (otherwise nothing is drawn there).
+    pub mark_missing: bool,
     /// What could not be painted as written, once each.
     pub warnings: BTreeSet<String>,
 }
@@ -288,7 +290,9 @@ impl Painter<'_> {
                     }
                     Err(error) => {
                         self.warnings.insert(format!("node '{node}': {error}"));
-                        self.paint_missing_image(surface, path, fill_rule, transform, size);
+                        if self.mark_missing {
+                            self.paint_missing_image(surface, path, fill_rule, transform, size);
+                        }
                     }
                 },
             }

@@ -73,7 +73,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     };
     let folder = open.folder().to_owned();
     loop {
-        let options = RenderOptions { scale, background: None, folder: Some(folder.clone()) };
+        let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
         let (text, images) = open.render_resources(fonts);
         images.confine(confinement.as_ref());
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
