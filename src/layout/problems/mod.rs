@@ -2,8 +2,24 @@
 //! siblings that overlap where nothing lays them out, nodes with no area, text cut off by its
 //! box, and the findings of the sizing rules (fill_container outside flex, fit_content with
 //! nothing to hug, circular sizing, replaced fonts).
+//!
+//! A request lists at most [`MAX_PROBLEMS`] and counts the rest by cause ([`Problems`]):
+//! nothing is built for a problem that is not shown, and overlaps are found with a sweep, so a
+//! frame of 300,000 children costs about as much as laying it out.
+
+mod list;
+mod siblings;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
+
+pub(crate) use list::thousands;
+use list::{Cause, Collector};
+pub use list::{MoreProblems, Problems};
+use siblings::{OVERLAP_PAIRS_PER_REQUEST, overlapping_siblings};
 
 use super::rules::{Axis, Kind, SizingNote};
 use super::{Layout, NodeBox, PartLayout};
@@ -14,11 +30,8 @@ use crate::resolve::{Scene, SceneKey, ScenePart};
 /// Differences below this many pixels are float noise, not problems.
 const SLACK: f32 = 0.5;
 
-/// Most problems reported for one request; the rest are counted.
-pub const MAX_PROBLEMS: usize = 200;
-
 /// The kinds of layout problems.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProblemKind {
     /// A child sticks out of its parent.
@@ -57,42 +70,87 @@ pub struct LayoutProblem {
     pub message: String,
 }
 
-/// The problems of the nodes under `within` (the whole canvas when `None`), in document order.
-pub fn find_problems(scene: &Scene, layout: &Layout, within: Option<SceneKey>) -> Vec<LayoutProblem> {
-    let mut problems: Vec<LayoutProblem> = scene
-        .problems
-        .iter()
-        .filter(|p| within.is_none_or(|key| in_subtree(scene, key, &p.node)))
-        .map(|p| LayoutProblem { node: p.node.clone(), kind: ProblemKind::Unresolved, message: p.message.clone() })
-        .collect();
+/// Most problems reported for one request; the rest are counted by cause. An agent reads
+/// them all: a few hundred sentences is what a model can act on in one turn.
+pub const MAX_PROBLEMS: usize = 200;
+
+/// The problems of the nodes under `within` (the whole canvas when `None`), in document order:
+/// at most [`MAX_PROBLEMS`] built, the others counted.
+pub fn find_problems(scene: &Scene, layout: &Layout, within: Option<SceneKey>) -> Problems {
+    let mut list = Collector::new(MAX_PROBLEMS);
+    collect(scene, layout, within, &mut list);
+    list.finish(scene)
+}
+
+/// [`find_problems`], and image fills whose file is not in `folder` (the document's folder).
+pub(crate) fn find_problems_and_missing_images(
+    scene: &Scene,
+    layout: &Layout,
+    within: Option<SceneKey>,
+    folder: &std::path::Path,
+) -> Problems {
+    let mut list = Collector::new(MAX_PROBLEMS);
+    collect(scene, layout, within, &mut list);
+    let nodes: Box<dyn Iterator<Item = SceneKey>> = match within {
+        Some(key) => Box::new(scene.subtree(key)),
+        None => Box::new(scene.walk()),
+    };
+    for missing in crate::images::missing_images(scene, nodes, folder) {
+        list.add(Cause::Kind(ProblemKind::MissingImage), || LayoutProblem {
+            node: scene.node(missing.node).id.clone(),
+            kind: ProblemKind::MissingImage,
+            message: format!("{missing}: a placeholder is drawn; put the file there or fix the url"),
+        });
+    }
+    list.finish(scene)
+}
+
+fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {
+    // Scene problems name their node by id: compare with the ids under `within` once.
+    let scope: Option<HashSet<&str>> = within
+        .filter(|_| !scene.problems.is_empty())
+        .map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
+    for problem in &scene.problems {
+        if scope.as_ref().is_some_and(|ids| !ids.contains(problem.node.as_str())) {
+            continue;
+        }
+        list.add(Cause::Kind(ProblemKind::Unresolved), || LayoutProblem {
+            node: problem.node.clone(),
+            kind: ProblemKind::Unresolved,
+            message: problem.message.clone(),
+        });
+    }
+    let mut budget = OVERLAP_PAIRS_PER_REQUEST;
     let parts: Vec<usize> = match within {
         Some(key) => vec![key.part()],
         None => (0..scene.parts().len()).collect(),
     };
     for index in parts {
         let (Some(part), Some(part_layout)) = (scene.parts().get(index), layout.parts().get(index)) else { continue };
-        let nodes: Vec<usize> = match within {
-            Some(key) => scene.subtree(key).map(|k| k.local()).collect(),
-            None => (0..part.nodes().len()).collect(),
-        };
-        let mut finder = Finder { part, layout: part_layout, problems: &mut problems };
-        for node in nodes {
-            finder.check(node);
+        let mut finder = Finder::new(index, part, part_layout, list, &mut budget);
+        match within {
+            Some(key) => scene.subtree(key).for_each(|k| finder.check(k.local())),
+            None => (0..part.nodes().len()).for_each(|node| finder.check(node)),
         }
     }
     if within.is_none() {
-        canvas_overlaps(scene, layout, &mut problems);
+        canvas_overlaps(scene, layout, list, &mut budget);
     }
-    font_fallbacks(scene, layout, within, &mut problems);
-    problems
+    font_fallbacks(scene, layout, within, list);
 }
 
 /// One problem per replaced font family: its first node and how many text nodes use it.
-fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, problems: &mut Vec<LayoutProblem>) {
-    // (requested, used, first node's id, its description, uses)
-    let mut families: Vec<(&str, &str, &str, String, usize)> = Vec::new();
-    let scope: Option<std::collections::HashSet<usize>> =
-        within.map(|key| scene.subtree(key).map(|k| k.local()).collect());
+fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {
+    struct Family<'a> {
+        requested: &'a str,
+        used: &'a str,
+        part: &'a ScenePart,
+        first: usize,
+        uses: usize,
+    }
+    let mut families: Vec<Family> = Vec::new();
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let scope: Option<HashSet<usize>> = within.map(|key| scene.subtree(key).map(|k| k.local()).collect());
     for (part_index, part_layout) in layout.parts().iter().enumerate() {
         if within.is_some_and(|key| key.part() != part_index) {
             continue;
@@ -102,81 +160,85 @@ fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, prob
             if scope.as_ref().is_some_and(|scope| !scope.contains(index)) {
                 continue;
             }
-            match families.iter_mut().find(|(r, ..)| r == requested) {
-                Some((.., count)) => *count += 1,
+            match by_name.get(requested.as_str()) {
+                Some(found) => families[*found].uses += 1,
                 None => {
-                    let part = part_layout.part();
-                    families.push((requested, used, &part.node(*index).id, describe(part, *index), 1));
+                    by_name.insert(requested, families.len());
+                    families.push(Family { requested, used, part: part_layout.part(), first: *index, uses: 1 });
                 }
             }
         }
     }
-    for (requested, used, id, first, count) in families {
-        let others = if count > 1 { format!(" and {} other text nodes use", count - 1) } else { " uses".to_owned() };
-        problems.push(LayoutProblem {
-            node: id.to_owned(),
-            kind: ProblemKind::FontFallback,
-            message: format!(
-                "{first}{others} font family '{requested}', which nib does not have: it is measured and drawn with {used} (sizes may differ from the real font)"
-            ),
+    for family in families {
+        list.add(Cause::Kind(ProblemKind::FontFallback), || {
+            let Family { requested, used, part, first, uses } = family;
+            let others =
+                if uses > 1 { format!(" and {} other text nodes use", uses - 1) } else { " uses".to_owned() };
+            LayoutProblem {
+                node: part.node(first).id.clone(),
+                kind: ProblemKind::FontFallback,
+                message: format!(
+                    "{}{others} font family '{requested}', which nib does not have: it is measured and drawn with {used} (sizes may differ from the real font)",
+                    describe(part, first)
+                ),
+            }
         });
     }
 }
 
-/// Image fills under `within` whose files are not in `folder` (the document's folder).
-pub fn missing_images(scene: &Scene, within: Option<SceneKey>, folder: &std::path::Path) -> Vec<LayoutProblem> {
-    crate::images::missing_image_files(scene, folder)
-        .into_iter()
-        .filter(|(node, _)| within.is_none_or(|key| in_subtree(scene, key, node)))
-        .map(|(node, message)| LayoutProblem {
-            node,
-            kind: ProblemKind::MissingImage,
-            message: format!("{message}: a placeholder is drawn; put the file there or fix the url"),
-        })
-        .collect()
-}
-
-/// True when the node `id` is `key` or below it.
-fn in_subtree(scene: &Scene, key: SceneKey, id: &str) -> bool {
-    scene.node_by_id(id).is_some_and(|found| {
-        found.part() == key.part() && std::iter::successors(Some(found), |k| scene.parent(*k)).any(|k| k == key)
-    })
-}
-
 struct Finder<'a> {
+    part_index: usize,
     part: &'a ScenePart,
     layout: &'a PartLayout,
-    problems: &'a mut Vec<LayoutProblem>,
+    /// Positions in `layout.notes()`, ordered by node (then as noted).
+    notes: Vec<usize>,
+    list: &'a mut Collector,
+    overlap_budget: &'a mut u64,
 }
 
-impl Finder<'_> {
-    fn push(&mut self, index: usize, kind: ProblemKind, message: String) {
-        self.problems.push(LayoutProblem { node: self.part.node(index).id.clone(), kind, message });
+impl<'a> Finder<'a> {
+    fn new(
+        part_index: usize,
+        part: &'a ScenePart,
+        layout: &'a PartLayout,
+        list: &'a mut Collector,
+        overlap_budget: &'a mut u64,
+    ) -> Finder<'a> {
+        let mut notes: Vec<usize> = (0..layout.notes().len()).collect();
+        notes.sort_by_key(|n| layout.notes()[*n].0);
+        Finder { part_index, part, layout, notes, list, overlap_budget }
+    }
+
+    fn add(&mut self, index: usize, cause: Cause, kind: ProblemKind, message: impl FnOnce() -> String) {
+        let part = self.part;
+        self.list.add(cause, || LayoutProblem { node: part.node(index).id.clone(), kind, message: message() });
     }
 
     fn check(&mut self, index: usize) {
         let Some(own) = self.layout.node_box(index) else { return };
-        let node = self.part.node(index);
-        let name = describe(self.part, index);
-        for (noted, note) in self.layout.notes() {
+        let part = self.part;
+        let notes = self.layout.notes();
+        let first = self.notes.partition_point(|n| notes[*n].0 < index);
+        let count = self.notes[first..].partition_point(|n| notes[*n].0 == index);
+        for position in first..first + count {
+            let note = &notes[self.notes[position]].1;
             // Replaced fonts are reported once per family, for the whole request.
-            if *noted == index
-                && let Some((kind, message)) = describe_note(note, &name)
-            {
-                self.push(index, kind, message);
+            if let Some(kind) = note_kind(note) {
+                self.add(index, Cause::Kind(kind), kind, || describe_note(note, &describe(part, index)));
             }
         }
-        if let Some(parent) = node.parent_local() {
-            self.check_overflow(index, own, parent, &name);
+        if let Some(parent) = part.node(index).parent_local() {
+            self.check_overflow(index, own, parent);
         }
-        self.check_zero_size(index, own, &name);
-        self.check_text(index, own, &name);
+        self.check_zero_size(index, own);
+        self.check_text(index, own);
         self.check_overlaps(index);
     }
 
-    fn check_overflow(&mut self, index: usize, own: NodeBox, parent: usize, name: &str) {
+    fn check_overflow(&mut self, index: usize, own: NodeBox, parent: usize) {
         let Some(outer) = self.layout.node_box(parent) else { return };
-        if self.part.node(parent).node_type() == NodeType::Group {
+        let part = self.part;
+        if part.node(parent).node_type() == NodeType::Group {
             return;
         }
         let sides = [
@@ -185,13 +247,10 @@ impl Finder<'_> {
             ("right", own.right() - outer.right()),
             ("bottom", own.bottom() - outer.bottom()),
         ];
-        let over: Vec<String> =
-            sides.iter().filter(|(_, by)| *by > SLACK).map(|(side, by)| format!("{} px {side}", round(*by))).collect();
-        if over.is_empty() {
+        if !sides.iter().any(|(_, by)| *by > SLACK) {
             return;
         }
-        let parent_name = describe(self.part, parent);
-        let clipped = self.part.node(parent).props.literal::<bool>(&Key::Clip) == Some(true);
+        let clipped = part.node(parent).props.literal::<bool>(&Key::Clip) == Some(true);
         let (kind, verb, hint) = if clipped {
             (
                 ProblemKind::Clipped,
@@ -205,10 +264,22 @@ impl Finder<'_> {
                 "make the parent larger (or fit_content), the child smaller, or use fill_container",
             )
         };
-        self.push(index, kind, format!("{name} {verb} its parent {parent_name} by {}: {hint}", over.join(", ")));
+        self.add(index, Cause::Children(kind, self.part_index, parent), kind, || {
+            let over: Vec<String> = sides
+                .iter()
+                .filter(|(_, by)| *by > SLACK)
+                .map(|(side, by)| format!("{} px {side}", round(*by)))
+                .collect();
+            format!(
+                "{} {verb} its parent {} by {}: {hint}",
+                describe(part, index),
+                describe(part, parent),
+                over.join(", ")
+            )
+        });
     }
 
-    fn check_zero_size(&mut self, index: usize, own: NodeBox, name: &str) {
+    fn check_zero_size(&mut self, index: usize, own: NodeBox) {
         let node_type = self.part.node(index).node_type();
         let (no_width, no_height) = (own.width < 0.01, own.height < 0.01);
         // A line is drawn corner to corner: one flat side is a horizontal or vertical line.
@@ -221,128 +292,119 @@ impl Finder<'_> {
             (true, false) => "no width",
             _ => "no height",
         };
-        self.push(index, ProblemKind::ZeroSize, format!("{name} has {which} and cannot be seen: give it a size"));
+        let part = self.part;
+        self.add(index, Cause::Kind(ProblemKind::ZeroSize), ProblemKind::ZeroSize, || {
+            format!("{} has {which} and cannot be seen: give it a size", describe(part, index))
+        });
     }
 
-    fn check_text(&mut self, index: usize, own: NodeBox, name: &str) {
+    fn check_text(&mut self, index: usize, own: NodeBox) {
         let Some(shaped) = self.layout.shaped_text(index) else { return };
         let growth = self.part.node(index).props.literal::<TextGrowth>(&Key::TextGrowth);
         if growth != Some(TextGrowth::FixedWidthHeight) || shaped.height() <= own.height + SLACK {
             return;
         }
-        let visible = (own.height / shaped.line_height.max(1.0)).floor() as usize;
-        let cut = shaped.lines.len().saturating_sub(visible);
-        self.push(
-            index,
-            ProblemKind::TextOverflow,
+        let part = self.part;
+        self.add(index, Cause::Kind(ProblemKind::TextOverflow), ProblemKind::TextOverflow, || {
+            let visible = (own.height / shaped.line_height.max(1.0)).floor() as usize;
+            let cut = shaped.lines.len().saturating_sub(visible);
             format!(
-                "{name} needs {} px for {} but its box is {} px tall ({} cut off): use textGrowth \"fixed-width\" or make it taller",
+                "{} needs {} px for {} but its box is {} px tall ({} cut off): use textGrowth \"fixed-width\" or make it taller",
+                describe(part, index),
                 round(shaped.height()),
                 count(shaped.lines.len(), "line"),
                 round(own.height),
                 count(cut, "line"),
-            ),
-        );
+            )
+        });
     }
 
     /// Overlapping visible children of a node that does not lay them out.
     fn check_overlaps(&mut self, index: usize) {
-        let node = self.part.node(index);
         if !matches!(self.layout.kind(index), Some(Kind::Free { .. })) {
             return;
         }
         let children: Vec<(usize, NodeBox)> =
-            node.children_local().filter_map(|c| self.layout.node_box(c).map(|b| (c, b))).collect();
-        for (i, (a, box_a)) in children.iter().enumerate() {
-            for (b, box_b) in &children[i + 1..] {
-                if let Some(area) = overlap(box_a, box_b).filter(|_| !contains(box_a, box_b)) {
-                    let message = format!(
-                        "{} overlaps {} by {area} (their parent {} has no layout): move one of them, or give the parent a layout",
-                        describe(self.part, *b),
-                        describe(self.part, *a),
-                        describe(self.part, index)
-                    );
-                    self.push(*b, ProblemKind::Overlap, message);
-                }
-            }
+            self.part.node(index).children_local().filter_map(|c| self.layout.node_box(c).map(|b| (c, b))).collect();
+        let part = self.part;
+        let found = overlapping_siblings(&children, self.overlap_budget, self.list.room());
+        for (a, b, size) in &found.shown {
+            self.add(*b, Cause::Children(ProblemKind::Overlap, self.part_index, index), ProblemKind::Overlap, || {
+                format!(
+                    "{} overlaps {} by {size} (their parent {} has no layout): move one of them, or give the parent a layout",
+                    describe(part, *b),
+                    describe(part, *a),
+                    describe(part, index)
+                )
+            });
+        }
+        if found.more > 0 || !found.complete {
+            self.list.omit(
+                Cause::Children(ProblemKind::Overlap, self.part_index, index),
+                found.more,
+                found.complete,
+                children.len(),
+            );
         }
     }
 }
 
 /// Overlapping top-level nodes.
-fn canvas_overlaps(scene: &Scene, layout: &Layout, problems: &mut Vec<LayoutProblem>) {
+fn canvas_overlaps(scene: &Scene, layout: &Layout, list: &mut Collector, budget: &mut u64) {
     let roots: Vec<(usize, NodeBox)> = (0..scene.parts().len())
         .filter_map(|i| layout.parts().get(i).and_then(|p| p.node_box(0)).map(|b| (i, b)))
         .collect();
-    for (i, (a, box_a)) in roots.iter().enumerate() {
-        for (b, box_b) in &roots[i + 1..] {
-            if let Some(area) = overlap(box_a, box_b).filter(|_| !contains(box_a, box_b)) {
-                let (part_a, part_b) = (&scene.parts()[*a], &scene.parts()[*b]);
-                problems.push(LayoutProblem {
-                    node: part_b.node(0).id.clone(),
-                    kind: ProblemKind::Overlap,
-                    message: format!(
-                        "{} overlaps {} by {area} on the canvas: move it (find_empty_space_on_canvas finds room)",
-                        describe(part_b, 0),
-                        describe(part_a, 0)
-                    ),
-                });
+    let found = overlapping_siblings(&roots, budget, list.room());
+    for (a, b, size) in found.shown {
+        list.add(Cause::Canvas, || {
+            let (part_a, part_b) = (&scene.parts()[a], &scene.parts()[b]);
+            LayoutProblem {
+                node: part_b.node(0).id.clone(),
+                kind: ProblemKind::Overlap,
+                message: format!(
+                    "{} overlaps {} by {size} on the canvas: move it (find_empty_space_on_canvas finds room)",
+                    describe(part_b, 0),
+                    describe(part_a, 0)
+                ),
             }
+        });
+    }
+    if found.more > 0 || !found.complete {
+        list.omit(Cause::Canvas, found.more, found.complete, roots.len());
+    }
+}
+
+/// The kind of problem a sizing note stands for; replaced fonts are reported per family instead.
+fn note_kind(note: &SizingNote) -> Option<ProblemKind> {
+    match note {
+        SizingNote::FillOutsideFlex(_) => Some(ProblemKind::FillOutsideFlex),
+        SizingNote::FitContentWithoutContent(_) => Some(ProblemKind::FitContentWithoutContent),
+        SizingNote::CircularSizing(_) => Some(ProblemKind::CircularSizing),
+        SizingNote::FontReplaced { .. } => None,
+    }
+}
+
+/// What a sizing note means for the node `name`, and what to do.
+fn describe_note(note: &SizingNote, name: &str) -> String {
+    let axis = |axis: &Axis| axis.size_key();
+    match note {
+        SizingNote::FillOutsideFlex(a) => format!(
+            "{name} has {} fill_container but its parent does not lay out children (layout none, absolute position or top level), so it is 0: give it a number, or the parent a layout",
+            axis(a)
+        ),
+        SizingNote::FitContentWithoutContent(a) => format!(
+            "{name} has {} fit_content but nothing to hug (no visible children in a flex layout), so it is 0: give it a number or a fallback such as \"fit_content(100)\"",
+            axis(a)
+        ),
+        SizingNote::CircularSizing(a) => format!(
+            "{name} hugs its children's {} (fit_content) while every child fills it (fill_container): give the parent or one child a fixed {}",
+            axis(a),
+            axis(a)
+        ),
+        SizingNote::FontReplaced { requested, used } => {
+            format!("{name} uses font family '{requested}', which nib does not have: it is drawn with {used}")
         }
     }
-}
-
-/// True when `outer` contains `inner`: content drawn on a background, which is layering on
-/// purpose, not an overlap to report.
-fn contains(outer: &NodeBox, inner: &NodeBox) -> bool {
-    inner.left >= outer.left - SLACK
-        && inner.top >= outer.top - SLACK
-        && inner.right() <= outer.right() + SLACK
-        && inner.bottom() <= outer.bottom() + SLACK
-}
-
-/// Nodes thinner than this are lines and dividers: crossing something is how they are drawn.
-const HAIRLINE: f32 = 2.0;
-
-/// The overlap of two boxes as "W × H px", when both sides exceed the slack and neither box
-/// is a hairline.
-fn overlap(a: &NodeBox, b: &NodeBox) -> Option<String> {
-    if [a.width, a.height, b.width, b.height].iter().any(|side| *side <= HAIRLINE) {
-        return None;
-    }
-    let width = a.right().min(b.right()) - a.left.max(b.left);
-    let height = a.bottom().min(b.bottom()) - a.top.max(b.top);
-    (width > SLACK && height > SLACK).then(|| format!("{} × {} px", round(width), round(height)))
-}
-
-/// The problem a sizing note stands for; replaced fonts are reported per family instead.
-fn describe_note(note: &SizingNote, name: &str) -> Option<(ProblemKind, String)> {
-    let axis = |axis: &Axis| axis.size_key();
-    Some(match note {
-        SizingNote::FillOutsideFlex(a) => (
-            ProblemKind::FillOutsideFlex,
-            format!(
-                "{name} has {} fill_container but its parent does not lay out children (layout none, absolute position or top level), so it is 0: give it a number, or the parent a layout",
-                axis(a)
-            ),
-        ),
-        SizingNote::FitContentWithoutContent(a) => (
-            ProblemKind::FitContentWithoutContent,
-            format!(
-                "{name} has {} fit_content but nothing to hug (no visible children in a flex layout), so it is 0: give it a number or a fallback such as \"fit_content(100)\"",
-                axis(a)
-            ),
-        ),
-        SizingNote::CircularSizing(a) => (
-            ProblemKind::CircularSizing,
-            format!(
-                "{name} hugs its children's {} (fit_content) while every child fills it (fill_container): give the parent or one child a fixed {}",
-                axis(a),
-                axis(a)
-            ),
-        ),
-        SizingNote::FontReplaced { .. } => return None,
-    })
 }
 
 /// `'Name' (id)`, or the id alone.
