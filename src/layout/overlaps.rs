@@ -107,12 +107,14 @@ impl Ord for Leaving {
 struct MaxTree {
     leaves: usize,
     max: Vec<f32>,
+    /// The blocks still to visit in a search, kept between searches for its memory.
+    to_visit: Vec<(usize, usize, usize)>,
 }
 
 impl MaxTree {
     fn new(len: usize) -> MaxTree {
         let leaves = len.next_power_of_two();
-        MaxTree { leaves, max: vec![f32::NEG_INFINITY; 2 * leaves] }
+        MaxTree { leaves, max: vec![f32::NEG_INFINITY; 2 * leaves], to_visit: Vec::new() }
     }
 
     fn set(&mut self, position: usize, value: f32) {
@@ -125,9 +127,11 @@ impl MaxTree {
     }
 
     /// Adds to `out` up to `limit` positions below `end` whose value exceeds `threshold`.
-    fn leaves_above(&self, end: usize, threshold: f32, limit: usize, out: &mut Vec<u32>) {
+    fn leaves_above(&mut self, end: usize, threshold: f32, limit: usize, out: &mut Vec<u32>) {
         // (node, first position it covers, positions it covers)
-        let mut stack = vec![(1usize, 0usize, self.leaves)];
+        let stack = &mut self.to_visit;
+        stack.clear();
+        stack.push((1usize, 0usize, self.leaves));
         while let Some((node, first, width)) = stack.pop() {
             if first >= end || self.max[node] <= threshold {
                 continue;
