@@ -158,7 +158,9 @@ fn outline(source: &str, max_statements: usize) -> Result<Outline, ScriptError> 
         let comment = byte == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*'));
         if depth == 0 && !in_statement && !comment && byte != b';' {
             // The grammar's whitespace separates statements; anything else starts one.
-            if let Some(space) = source[i..].chars().next().filter(|c| is_script_whitespace(*c)) {
+            if let Some(space) =
+                source.get(i..).and_then(|rest| rest.chars().next()).filter(|c| is_script_whitespace(*c))
+            {
                 i += space.len_utf8();
                 continue;
             }
