@@ -1,4 +1,5 @@
-//! Layout (budgets: a full layout of 10k nodes ≤ 8 ms; a relayout after one U() ≤ 1 ms).
+//! Layout (budgets: a full layout of 10k nodes ≤ 8 ms; a relayout after one U() ≤ 1 ms; a
+//! `layout: "none"` frame of 300,000 children laid out with its problems ≤ 2 s).
 //!
 //! `warm` runs keep the text engine between iterations, as an open document does: text already
 //! measured is a cache hit. `cold` runs start from a new engine every time.
@@ -7,7 +8,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use nib::doc::{Document, Key, Value, VarOr};
-use nib::layout::Layout;
+use nib::layout::{Layout, find_problems};
 use nib::resolve::{NoImports, Scene, SceneOptions, build_scene, update_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 
@@ -82,6 +83,59 @@ fn relayout(c: &mut Criterion, name: &str, mut document: Document, text_id: &str
     });
 }
 
+/// A `layout: "none"` frame smaller than its 300,000 rectangles, scattered (deterministically)
+/// so that each overlaps about twenty others and most stick out: millions of problems, of
+/// which a request lists 200 and counts the rest.
+fn scattered_siblings() -> Document {
+    let mut seed = 1u32;
+    let mut next = |range: u32| {
+        seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        (seed >> 8) % range
+    };
+    let children: Vec<String> = (0..300_000)
+        .map(|i| {
+            format!(
+                r#"{{"type": "rectangle", "id": "r{i}", "x": {}, "y": {}, "width": {}, "height": {}}}"#,
+                next(6_000),
+                next(6_000),
+                10 + next(30),
+                10 + next(30)
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"version": "2.10", "children": [{{"type": "frame", "id": "F", "layout": "none", "width": 3000, "height": 3000, "children": [{}]}}]}}"#,
+        children.join(",")
+    );
+    Document::load(&text).expect("generated document").document
+}
+
+/// Laying out a frame of 300,000 children and finding its problems, as `nib layout --problems`
+/// does (the file loaded and resolved once).
+fn siblings_with_problems(c: &mut Criterion) {
+    let document = scattered_siblings();
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let mut warm = engine();
+    let layout = Layout::compute(&scene, &mut warm);
+    let found = find_problems(&scene, &layout, None);
+    eprintln!(
+        "300k_siblings: {} problems listed, {} more{}",
+        found.shown.len(),
+        found.more_count(),
+        if found.at_least() { " at least" } else { "" }
+    );
+    let mut group = c.benchmark_group("layout_with_problems");
+    group.sample_size(10);
+    group.bench_function("300k_siblings", |b| {
+        b.iter(|| {
+            let layout = Layout::compute(black_box(&scene), &mut warm);
+            find_problems(&scene, &layout, None)
+        })
+    });
+    group.bench_function("300k_siblings/problems_only", |b| b.iter(|| find_problems(black_box(&scene), &layout, None)));
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     let largest = load("LIU9293__cirrus__design.pen");
     let generated = generated();
@@ -95,6 +149,7 @@ fn benches(c: &mut Criterion) {
         .expect("a text");
     relayout(c, "largest_corpus_file", largest, &text_in_largest);
     relayout(c, "generated_10k", generated, "t7_25");
+    siblings_with_problems(c);
 }
 
 criterion_group!(layout, benches);

@@ -150,6 +150,29 @@ proptest! {
     }
 
     #[test]
+    fn the_statement_limit_counts_the_statements_the_grammar_parses(
+        statements in prop::collection::vec(statement(), 0..12),
+        separators in prop::collection::vec(prop::sample::select(vec!["\n", ";", " ; ", "\n// a comment (\n", "\r\n/* ) */ ", ";\u{a0}\n"]), 13),
+    ) {
+        // `b` exists from the start, so every generated statement is one the grammar accepts.
+        let text: String = std::iter::once("b=I(document, {type: \"frame\"})")
+            .chain(statements.iter().map(String::as_str))
+            .zip(&separators)
+            .map(|(s, sep)| format!("{s}{sep}"))
+            .collect();
+        let parsed = parse(&text, usize::MAX).expect("generated statements parse");
+        let count = statements.len() + 1;
+        prop_assert_eq!(parsed.statements.len(), count);
+        for limit in 0..count {
+            let e = parse(&text, limit).expect_err("over the limit");
+            let first_over = &parsed.statements[limit].span;
+            prop_assert_eq!(e.statement, Some(limit));
+            prop_assert_eq!((e.line, e.column), (first_over.line, first_over.column));
+            prop_assert_eq!(e.message, format!("the script has {count} statements; at most {limit} run in one call"));
+        }
+    }
+
+    #[test]
     fn arbitrary_text_never_panics_the_parser(text in any::<String>()) {
         let _ = parse(&text, 25);
     }

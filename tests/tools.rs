@@ -439,6 +439,41 @@ fn snapshot_layout_reports_problems() {
 }
 
 #[test]
+fn snapshot_layout_of_ten_thousand_overlapping_siblings_fits_one_answer() {
+    // Before, 50 million overlaps were built into the answer and the server ran out of memory.
+    let mut s = Session::new();
+    let children: Vec<String> = (0..10_000)
+        .map(|i| {
+            format!(
+                r#"{{"type": "rectangle", "id": "r{i}", "x": {}, "y": {}, "width": 10, "height": 10}}"#,
+                i % 7,
+                i % 5
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"version": "2.8", "children": [{{"type": "frame", "id": "F", "layout": "none", "width": 100, "height": 100, "children": [{}]}}]}}"#,
+        children.join(",")
+    );
+    fs::write(s.folder.path().join("pile.pen"), text).unwrap();
+    let answer = s.ok("snapshot_layout", json!({"filePath": "pile.pen", "problemsOnly": true}));
+    assert!(answer.to_string().len() <= nib::mcp::MAX_ANSWER_CHARS, "{} characters", answer.to_string().len());
+    assert_eq!(answer["problems"].as_array().unwrap().len(), nib::layout::MAX_PROBLEMS);
+    let cause = &answer["moreProblemsByCause"][0];
+    assert_eq!((cause["kind"].as_str(), cause["atLeast"].as_bool()), (Some("overlap"), Some(true)), "{cause}");
+    assert_eq!(answer["moreProblems"], cause["count"]);
+    let text = answer["text"].as_str().unwrap();
+    assert!(text.starts_with("at least "), "{text}");
+    assert!(
+        text.contains("more overlaps among 10,000 siblings of 'F' (too many pairs to examine them all)\n"),
+        "{text}"
+    );
+    let full = s.ok("snapshot_layout", json!({"filePath": "pile.pen"}));
+    assert_eq!(full["problems"], answer["problems"]);
+    assert_eq!(full["moreProblemsByCause"], answer["moreProblemsByCause"]);
+}
+
+#[test]
 fn snapshot_layout_refuses_unknown_and_hidden_nodes() {
     let mut s = layout_session();
     let e = s.err("snapshot_layout", json!({"filePath": "layout.pen", "parentId": "nope"}));

@@ -20,31 +20,76 @@ pub(crate) fn line_column(text: &str, offset: u32) -> (u32, u32) {
     (line as u32, column as u32)
 }
 
-/// Lines and columns of many offsets in one pass over `text` (a file with a hundred thousand
-/// problems must not be read a hundred thousand times).
+/// Lines and columns of many offsets (a file with a hundred thousand problems must not be read
+/// a hundred thousand times).
 fn line_columns(text: &str, offsets: &[u32]) -> Vec<(u32, u32)> {
-    let mut order: Vec<usize> = (0..offsets.len()).collect();
-    order.sort_by_key(|&i| offsets[i]);
-    let mut found = vec![(1, 1); offsets.len()];
-    let (mut line, mut column) = (1u32, 1u32);
-    let mut chars = text.char_indices().peekable();
-    for index in order {
-        let target = (offsets[index] as usize).min(text.len());
-        while let Some(&(position, c)) = chars.peek() {
-            if position >= target {
-                break;
+    let index = LineIndex::new(text);
+    offsets.iter().map(|offset| index.line_column(*offset as usize)).collect()
+}
+
+/// Bytes between two checkpoints of [`LineIndex`]: a column is found by reading at most this
+/// many bytes, however long the line (a script can be one line of 256 KiB).
+const CHECKPOINT_BYTES: usize = 64;
+
+/// Where the lines of a text start, and how many characters come before every
+/// [`CHECKPOINT_BYTES`]th byte: built in one pass, then each line and column is found without
+/// reading the text from its start.
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offsets where lines start, the first line at 0.
+    line_starts: Vec<usize>,
+    /// Characters before byte `i × CHECKPOINT_BYTES`.
+    chars_before: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Reads `text` once.
+    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
+        let mut line_starts = vec![0];
+        let mut chars_before = Vec::with_capacity(text.len() / CHECKPOINT_BYTES + 1);
+        let mut chars = 0;
+        for (position, byte) in text.bytes().enumerate() {
+            if position % CHECKPOINT_BYTES == 0 {
+                chars_before.push(chars);
             }
-            if c == '\n' {
-                line += 1;
-                column = 1;
-            } else {
-                column += 1;
+            if byte == b'\n' {
+                line_starts.push(position + 1);
             }
-            chars.next();
+            chars += usize::from(starts_char(byte));
         }
-        found[index] = (line, column);
+        if text.len() % CHECKPOINT_BYTES == 0 {
+            // The end of the text is an offset too.
+            chars_before.push(chars);
+        }
+        LineIndex { text, line_starts, chars_before }
     }
-    found
+
+    /// 1-based line and column (in characters) of a byte offset; an offset inside a character
+    /// counts as that character's start, one past the end as the end.
+    pub(crate) fn line_column(&self, offset: usize) -> (u32, u32) {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self.line_starts.partition_point(|start| *start <= offset);
+        let line_start = self.line_starts[line - 1];
+        let column = self.chars_before(offset) - self.chars_before(line_start) + 1;
+        (line as u32, column as u32)
+    }
+
+    /// Characters that start before byte `offset`.
+    fn chars_before(&self, offset: usize) -> usize {
+        // `new` keeps a checkpoint for every offset up to the end; the `min` only guards.
+        let checkpoint = (offset / CHECKPOINT_BYTES).min(self.chars_before.len().saturating_sub(1));
+        let counted = self.chars_before.get(checkpoint).copied().unwrap_or(0);
+        let from = checkpoint * CHECKPOINT_BYTES;
+        counted + self.text.as_bytes()[from..offset].iter().filter(|b| starts_char(**b)).count()
+    }
+}
+
+/// True for the first byte of a UTF-8 character (not a continuation byte).
+fn starts_char(byte: u8) -> bool {
+    byte & 0xC0 != 0x80
 }
 
 /// Locations of `offsets` in `text`, which must be valid JSON (it was loaded before).
@@ -157,6 +202,32 @@ mod tests {
         assert_eq!(line_column(text, 0), (1, 1));
         let b = text.find("\"b\"").unwrap() as u32;
         assert_eq!(line_column(text, b), (2, 13));
+    }
+
+    #[test]
+    fn the_line_index_agrees_with_reading_from_the_start() {
+        let text = "é\n\nab\u{1F600}c\n".repeat(40) + &"x".repeat(300) + "\u{e9}\u{e9}y";
+        let index = LineIndex::new(&text);
+        for offset in 0..=text.len() + 2 {
+            assert_eq!(index.line_column(offset), line_column(&text, offset as u32), "offset {offset}");
+        }
+        assert_eq!(LineIndex::new("").line_column(0), (1, 1));
+    }
+
+    #[test]
+    fn columns_on_one_long_line_are_found_without_rereading_it() {
+        // 256 KiB on one line and a column for every 4th byte: reading from the start each time
+        // would be 8 billion bytes; each answer reads at most one checkpoint's worth.
+        let text = "ab\u{e9}".repeat(256 * 1024 / 4);
+        let index = LineIndex::new(&text);
+        let mut last = (1, 0);
+        for offset in (0..text.len()).step_by(4) {
+            let found = index.line_column(offset);
+            assert_eq!(found.0, 1);
+            assert!(found.1 > last.1);
+            last = found;
+        }
+        assert_eq!(index.line_column(text.len()), (1, text.chars().count() as u32 + 1));
     }
 
     #[test]

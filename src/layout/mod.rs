@@ -6,6 +6,7 @@
 //! relayout after an edit costs the top-level frames the edit touched, not the whole canvas.
 
 mod canvas;
+mod overlaps;
 mod problems;
 pub(crate) mod rules;
 pub mod snapshot;
@@ -20,7 +21,7 @@ use std::sync::Arc;
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
 pub use canvas::LaidOutCanvas;
-pub use problems::{LayoutProblem, ProblemKind, find_problems};
+pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, find_problems};
 pub use rules::{Axis, SizingNote};
 use rules::{Kind, Plan, plan_part, taffy_style};
 use tree::{PartTree, TreeNode};

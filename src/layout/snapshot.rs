@@ -4,7 +4,9 @@
 
 use serde::{Serialize, Serializer};
 
-use super::problems::{LayoutProblem, MAX_PROBLEMS, find_problems, missing_images, round};
+use super::problems::{
+    LayoutProblem, MoreProblems, Problems, find_problems, find_problems_and_missing_images, round, thousands,
+};
 use super::{Layout, NodeBox};
 use crate::resolve::{Scene, SceneKey};
 
@@ -97,11 +99,15 @@ fn pixels<S: Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> 
 pub struct Snapshot {
     /// The starting nodes with their children.
     pub nodes: Vec<SnapshotNode>,
-    /// Problems under the starting point, at most [`MAX_PROBLEMS`].
+    /// Problems under the starting point, at most [`super::MAX_PROBLEMS`].
     pub problems: Vec<LayoutProblem>,
-    /// Problems found beyond those listed.
+    /// How many problems were found beyond those listed (a lower bound when a cause says
+    /// `atLeast`).
     #[serde(skip_serializing_if = "is_zero")]
     pub more_problems: usize,
+    /// The problems beyond those listed, counted by cause.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_problems_by_cause: Vec<MoreProblems>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -115,25 +121,22 @@ pub fn snapshot(scene: &Scene, layout: &Layout, request: SnapshotRequest) -> Sna
         None => scene.roots(),
     };
     let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, request.max_depth)).collect();
-    let (problems, more_problems) = problems(scene, layout, request.parent, request.folder);
-    Snapshot { nodes, problems, more_problems }
+    let found = problems(scene, layout, request.parent, request.folder);
+    Snapshot { nodes, more_problems: found.more_count(), problems: found.shown, more_problems_by_cause: found.more }
 }
 
-/// The problems under `parent` (everything when `None`), at most [`MAX_PROBLEMS`], and how many
-/// more there are. With the document's `folder`, missing image files are problems too.
+/// The problems under `parent` (everything when `None`): at most [`super::MAX_PROBLEMS`] listed, the
+/// others counted by cause. With the document's `folder`, missing image files are problems too.
 pub fn problems(
     scene: &Scene,
     layout: &Layout,
     parent: Option<SceneKey>,
     folder: Option<&std::path::Path>,
-) -> (Vec<LayoutProblem>, usize) {
-    let mut problems = find_problems(scene, layout, parent);
-    if let Some(folder) = folder {
-        problems.extend(missing_images(scene, parent, folder));
+) -> Problems {
+    match folder {
+        Some(folder) => find_problems_and_missing_images(scene, layout, parent, folder),
+        None => find_problems(scene, layout, parent),
     }
-    let more = problems.len().saturating_sub(MAX_PROBLEMS);
-    problems.truncate(MAX_PROBLEMS);
-    (problems, more)
 }
 
 fn entry(scene: &Scene, layout: &Layout, key: SceneKey, depth: usize) -> Option<SnapshotNode> {
@@ -168,24 +171,29 @@ pub fn snapshot_text(snapshot: &Snapshot) -> String {
     if !snapshot.nodes.is_empty() {
         text.push('\n');
     }
-    text.push_str(&problems_text(&snapshot.problems, snapshot.more_problems));
+    text.push_str(&problems_text(&snapshot.problems, &snapshot.more_problems_by_cause));
     text
 }
 
-/// The problems as text; `No layout problems.` when there are none.
-pub fn problems_text(problems: &[LayoutProblem], more: usize) -> String {
-    if problems.is_empty() {
+/// The problems as text, with one line per cause of those not listed; `No layout problems.`
+/// when there are none.
+pub fn problems_text(problems: &[LayoutProblem], more: &[MoreProblems]) -> String {
+    if problems.is_empty() && more.is_empty() {
         return "No layout problems.\n".to_owned();
     }
-    let total = problems.len() + more;
-    let mut text = format!("{total} layout problem{}:\n", if total == 1 { "" } else { "s" });
+    let total = problems.len() + more.iter().map(|m| m.count).sum::<usize>();
+    let at_least = if more.iter().any(|m| m.at_least) { "at least " } else { "" };
+    let mut text = format!("{at_least}{} layout problem{}:\n", thousands(total), if total == 1 { "" } else { "s" });
     for problem in problems {
         let kind =
             serde_json::to_value(problem.kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
         text.push_str(&format!("- {kind}: {}\n", problem.message));
     }
-    if more > 0 {
-        text.push_str(&format!("… and {more} more (ask for a parent node to see them)\n"));
+    for cause in more {
+        text.push_str(&format!("… and {}\n", cause.message));
+    }
+    if !more.is_empty() {
+        text.push_str("(ask for a parent node to see the others)\n");
     }
     text
 }

@@ -13,7 +13,7 @@ fn engine() -> TextEngine {
     TextEngine::new(FontBook::new(FontOptions::default()))
 }
 
-fn laid_out(children: &str) -> (Scene, Layout) {
+pub(super) fn laid_out(children: &str) -> (Scene, Layout) {
     let text = format!(r#"{{"version": "2.10", "children": [{children}]}}"#);
     let document = Document::load(&text).expect("valid").document;
     let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
@@ -21,7 +21,7 @@ fn laid_out(children: &str) -> (Scene, Layout) {
     (scene, layout)
 }
 
-fn node_box(scene: &Scene, layout: &Layout, id: &str) -> Option<NodeBox> {
+pub(super) fn node_box(scene: &Scene, layout: &Layout, id: &str) -> Option<NodeBox> {
     layout.node_box(scene.node_by_id(id).unwrap_or_else(|| panic!("no {id}")))
 }
 
@@ -82,7 +82,7 @@ fn fixed_size_text_keeps_its_box_and_reports_overflow() {
         r#"{"type": "text", "id": "t", "textGrowth": "fixed-width-height", "width": 80, "height": 20, "content": "a long text that needs several lines"}"#,
     );
     assert_eq!(boxed(&scene, &layout, "t"), (0.0, 0.0, 80.0, 20.0));
-    let problems = find_problems(&scene, &layout, None);
+    let problems = find_problems(&scene, &layout, None).shown;
     assert!(problems.iter().any(|p| p.kind == ProblemKind::TextOverflow && p.message.contains("lines cut off")));
 }
 
@@ -97,7 +97,7 @@ fn sizes_fall_back_where_nothing_gives_them_meaning() {
     assert_eq!(boxed(&scene, &layout, "fill"), (5.0, 6.0, 120.0, 0.0));
     assert_eq!(boxed(&scene, &layout, "fit").2, 70.0);
     let kinds: Vec<(String, ProblemKind)> =
-        find_problems(&scene, &layout, None).into_iter().map(|p| (p.node, p.kind)).collect();
+        find_problems(&scene, &layout, None).shown.into_iter().map(|p| (p.node, p.kind)).collect();
     assert!(kinds.contains(&("fill".into(), ProblemKind::FillOutsideFlex)), "{kinds:?}");
     assert!(kinds.contains(&("fit".into(), ProblemKind::FitContentWithoutContent)), "{kinds:?}");
     assert!(kinds.contains(&("rect".into(), ProblemKind::FitContentWithoutContent)), "{kinds:?}");
@@ -111,7 +111,7 @@ fn circular_sizing_is_reported_and_resolved_by_content() {
             {"type": "frame", "id": "b", "width": "fill_container", "height": 10, "children": [{"type": "rectangle", "id": "b1", "width": 50, "height": 10}]}]}"#,
     );
     assert_eq!(boxed(&scene, &layout, "row").2, 80.0, "as if the children were fit_content");
-    let problems = find_problems(&scene, &layout, None);
+    let problems = find_problems(&scene, &layout, None).shown;
     assert!(problems.iter().any(|p| p.node == "row" && p.kind == ProblemKind::CircularSizing), "{problems:?}");
 }
 
@@ -149,7 +149,7 @@ fn problems_name_overflow_clipping_overlap_and_zero_size() {
             {"type": "rectangle", "id": "back", "x": 0, "y": 0, "width": 100, "height": 100},
             {"type": "rectangle", "id": "front", "x": 10, "y": 10, "width": 20, "height": 20}]}"#,
     );
-    let problems = find_problems(&scene, &layout, None);
+    let problems = find_problems(&scene, &layout, None).shown;
     let has = |node: &str, kind: ProblemKind| problems.iter().any(|p| p.node == node && p.kind == kind);
     assert!(has("wide", ProblemKind::Overflow), "{problems:#?}");
     assert!(problems.iter().any(|p| p.message.contains("by 30 px right")));
@@ -171,6 +171,7 @@ fn missing_fonts_are_reported_once_per_family() {
             {"type": "text", "id": "c", "content": "C", "fontFamily": "Fira Code"}]}"#,
     );
     let fonts: Vec<String> = find_problems(&scene, &layout, None)
+        .shown
         .into_iter()
         .filter(|p| p.kind == ProblemKind::FontFallback)
         .map(|p| p.message)

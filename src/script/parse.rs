@@ -10,6 +10,7 @@ use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::Pair;
 
 use super::ast::{Expr, ExprKind, Operation, Property, Script, Span, Statement};
+use crate::doc::locate::{LineIndex, line_column};
 
 mod grammar {
     #![allow(missing_docs)]
@@ -62,6 +63,10 @@ impl fmt::Display for ScriptError {
 impl std::error::Error for ScriptError {}
 
 /// Parses `source`, allowing at most `max_statements` statements.
+///
+/// A script over a limit is refused before the grammar runs: one pass over the text measures
+/// its nesting and counts its statements. Lines and columns come from one [`LineIndex`], so
+/// the whole parse reads the text a fixed number of times however many statements it has.
 pub fn parse(source: &str, max_statements: usize) -> Result<Script, ScriptError> {
     if source.len() > MAX_SCRIPT_BYTES {
         return Err(error_at(
@@ -71,36 +76,43 @@ pub fn parse(source: &str, max_statements: usize) -> Result<Script, ScriptError>
             Some("split the work into several batch_design calls".into()),
         ));
     }
-    check_nesting(source)?;
+    let outline = outline(source, max_statements)?;
+    if let Some(extra) = outline.over_limit {
+        return Err(too_many_statements(source, outline.statements, max_statements, extra));
+    }
     let mut pairs = BatchParser::parse(Rule::script, source).map_err(|e| syntax_error(source, e))?;
     let script_pair = pairs.next().ok_or_else(|| error_at(source, 0, "the script is empty".into(), None))?;
-    let statements: Vec<Statement> =
-        script_pair.into_inner().filter(|p| p.as_rule() == Rule::statement).map(statement).collect::<Result<_, _>>()?;
+    let tree = Tree { lines: LineIndex::new(source) };
+    let statements: Vec<Statement> = script_pair
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::statement)
+        .map(|p| tree.statement(p))
+        .collect::<Result<_, _>>()?;
     let script = Script { statements };
     check_script(source, &script, max_statements)?;
     Ok(script)
 }
 
+/// An error at one byte offset. Each error reads the text up to its offset once; the many
+/// spans of a parse tree use a [`LineIndex`] instead.
 fn error_at(source: &str, offset: usize, message: String, hint: Option<String>) -> ScriptError {
-    let (line, column) = line_column(source, offset);
+    let (line, column) = line_column(source, offset as u32);
     ScriptError { line, column, found: token_at(source, offset), message, hint, statement: None }
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_column(source: &str, offset: usize) -> (u32, u32) {
-    let mut offset = offset.min(source.len());
-    while !source.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line as u32, column as u32)
-}
-
-fn span(source: &str, pest_span: pest::Span) -> Span {
-    let (line, column) = line_column(source, pest_span.start());
-    Span { start: pest_span.start(), end: pest_span.end(), line, column }
+/// The refusal of a script with `count` statements, `max_statements` allowed; the first one
+/// over the limit starts at byte `extra`.
+fn too_many_statements(source: &str, count: usize, max_statements: usize, extra: usize) -> ScriptError {
+    let mut e = error_at(
+        source,
+        extra,
+        format!("the script has {count} statements; at most {max_statements} run in one call"),
+        Some(format!(
+            "split it into calls of at most {max_statements} statements; bindings do not carry over, so use node ids in later calls"
+        )),
+    );
+    e.statement = Some(max_statements);
+    e
 }
 
 /// The token starting at `offset`, as an agent would recognise it.
@@ -123,13 +135,42 @@ fn token_at(source: &str, offset: usize) -> String {
     first.to_string()
 }
 
-/// Refuses literals nested deeper than [`MAX_NESTING`] before the recursive parser sees them.
-fn check_nesting(source: &str) -> Result<(), ScriptError> {
+/// What one pass over a script tells before the grammar runs.
+struct Outline {
+    /// Statements, counted as calls closed at the top level.
+    statements: usize,
+    /// Where the first statement beyond the limit starts, when there is one.
+    over_limit: Option<usize>,
+}
+
+/// Counts the statements of `source` and refuses literals nested deeper than [`MAX_NESTING`]
+/// (the grammar is recursive), in one pass that skips strings and comments. A statement starts
+/// at the first token at the top level and ends with the bracket that closes its call: for a
+/// script the grammar accepts, these are exactly its statements.
+fn outline(source: &str, max_statements: usize) -> Result<Outline, ScriptError> {
     let bytes = source.as_bytes();
     let mut depth = 0usize;
+    let mut in_statement = false;
+    let mut outline = Outline { statements: 0, over_limit: None };
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
+        let byte = bytes[i];
+        let comment = byte == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*'));
+        if depth == 0 && !in_statement && !comment && byte != b';' {
+            // The grammar's whitespace separates statements; anything else starts one.
+            if let Some(space) =
+                source.get(i..).and_then(|rest| rest.chars().next()).filter(|c| is_script_whitespace(*c))
+            {
+                i += space.len_utf8();
+                continue;
+            }
+            in_statement = true;
+            if outline.statements == max_statements {
+                outline.over_limit = Some(i);
+            }
+            outline.statements += 1;
+        }
+        match byte {
             quote @ (b'"' | b'\'' | b'`') => {
                 i += 1;
                 while i < bytes.len() && bytes[i] != quote {
@@ -155,12 +196,20 @@ fn check_nesting(source: &str) -> Result<(), ScriptError> {
                     ));
                 }
             }
-            b'}' | b']' | b')' => depth = depth.saturating_sub(1),
+            b'}' | b']' | b')' => {
+                depth = depth.saturating_sub(1);
+                in_statement &= !(depth == 0 && byte == b')');
+            }
             _ => {}
         }
         i += 1;
     }
-    Ok(())
+    Ok(outline)
+}
+
+/// The characters `WHITESPACE` matches in `grammar/batch.pest`.
+fn is_script_whitespace(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n' | '\u{feff}' | '\u{a0}')
 }
 
 fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> ScriptError {
@@ -175,7 +224,7 @@ fn syntax_error(source: &str, error: pest::error::Error<Rule>) -> ScriptError {
     };
     let shown = if found == "end of script" { found.clone() } else { format!("`{found}`") };
     let hint = syntax_hint(source, offset, &found);
-    let (line, column) = line_column(source, offset);
+    let (line, column) = line_column(source, offset as u32);
     ScriptError {
         line,
         column,
@@ -265,84 +314,95 @@ fn only(pair: Pair<Rule>, rule: Rule) -> impl Iterator<Item = Pair<Rule>> {
     pair.into_inner().filter(move |p| p.as_rule() == rule)
 }
 
-fn statement(pair: Pair<Rule>) -> Result<Statement, ScriptError> {
-    let source = pair.get_input();
-    let statement_span = span(source, pair.as_span());
-    let mut binding = None;
-    let mut operation = Operation::Insert;
-    let mut arguments = Vec::new();
-    for part in pair.into_inner() {
-        match part.as_rule() {
-            Rule::binding => binding = Some(part.as_str().to_owned()),
-            Rule::call => {
-                for inner in part.into_inner() {
-                    match inner.as_rule() {
-                        Rule::operation => {
-                            operation = Operation::from_letter(inner.as_str()).unwrap_or(Operation::Insert)
+/// Turns the parse tree into statements, with the line and column of every span.
+struct Tree<'s> {
+    lines: LineIndex<'s>,
+}
+
+impl Tree<'_> {
+    fn span(&self, pest_span: pest::Span) -> Span {
+        let (line, column) = self.lines.line_column(pest_span.start());
+        Span { start: pest_span.start(), end: pest_span.end(), line, column }
+    }
+
+    fn statement(&self, pair: Pair<Rule>) -> Result<Statement, ScriptError> {
+        let statement_span = self.span(pair.as_span());
+        let mut binding = None;
+        let mut operation = Operation::Insert;
+        let mut arguments = Vec::new();
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::binding => binding = Some(part.as_str().to_owned()),
+                Rule::call => {
+                    for inner in part.into_inner() {
+                        match inner.as_rule() {
+                            Rule::operation => {
+                                operation = Operation::from_letter(inner.as_str()).unwrap_or(Operation::Insert)
+                            }
+                            Rule::arguments => {
+                                arguments = only(inner, Rule::expression).map(|e| self.expression(e)).collect()
+                            }
+                            _ => {}
                         }
-                        Rule::arguments => arguments = only(inner, Rule::expression).map(expression).collect(),
-                        _ => {}
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
+        Ok(Statement { binding, operation, arguments, span: statement_span })
     }
-    Ok(Statement { binding, operation, arguments, span: statement_span })
-}
 
-fn expression(pair: Pair<Rule>) -> Expr {
-    let source = pair.get_input();
-    let whole = span(source, pair.as_span());
-    let mut terms: Vec<Expr> = pair.into_inner().filter(|p| p.as_rule() != Rule::plus).map(term).collect();
-    if terms.len() == 1 {
-        return terms.pop().unwrap_or(Expr { kind: ExprKind::Undefined, span: whole });
+    fn expression(&self, pair: Pair<Rule>) -> Expr {
+        let whole = self.span(pair.as_span());
+        let mut terms: Vec<Expr> =
+            pair.into_inner().filter(|p| p.as_rule() != Rule::plus).map(|t| self.term(t)).collect();
+        if terms.len() == 1 {
+            return terms.pop().unwrap_or(Expr { kind: ExprKind::Undefined, span: whole });
+        }
+        Expr { kind: ExprKind::Concat(terms), span: whole }
     }
-    Expr { kind: ExprKind::Concat(terms), span: whole }
-}
 
-fn term(pair: Pair<Rule>) -> Expr {
-    let source = pair.get_input();
-    let at = span(source, pair.as_span());
-    let kind = match pair.as_rule() {
-        Rule::string => ExprKind::String(decode_string(pair.as_str())),
-        Rule::number => ExprKind::Number(parse_number(pair.as_str())),
-        Rule::literal => match pair.as_str() {
-            "true" => ExprKind::Bool(true),
-            "false" => ExprKind::Bool(false),
-            "null" => ExprKind::Null,
+    fn term(&self, pair: Pair<Rule>) -> Expr {
+        let at = self.span(pair.as_span());
+        let kind = match pair.as_rule() {
+            Rule::string => ExprKind::String(decode_string(pair.as_str())),
+            Rule::number => ExprKind::Number(parse_number(pair.as_str())),
+            Rule::literal => match pair.as_str() {
+                "true" => ExprKind::Bool(true),
+                "false" => ExprKind::Bool(false),
+                "null" => ExprKind::Null,
+                _ => ExprKind::Undefined,
+            },
+            Rule::reference => ExprKind::Reference(pair.as_str().to_owned()),
+            Rule::array => ExprKind::Array(only(pair, Rule::expression).map(|e| self.expression(e)).collect()),
+            Rule::object => ExprKind::Object(only(pair, Rule::property).map(|p| self.property(p)).collect()),
             _ => ExprKind::Undefined,
-        },
-        Rule::reference => ExprKind::Reference(pair.as_str().to_owned()),
-        Rule::array => ExprKind::Array(only(pair, Rule::expression).map(expression).collect()),
-        Rule::object => ExprKind::Object(only(pair, Rule::property).map(property).collect()),
-        _ => ExprKind::Undefined,
-    };
-    Expr { kind, span: at }
-}
+        };
+        Expr { kind, span: at }
+    }
 
-fn property(pair: Pair<Rule>) -> Property {
-    let source = pair.get_input();
-    let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::colon);
-    let key_pair = inner.next();
-    let (key, key_span) = match key_pair {
-        Some(key) => {
-            let key_span = span(source, key.as_span());
-            let text = match key.clone().into_inner().next() {
-                Some(k) if k.as_rule() == Rule::string => decode_string(k.as_str()),
-                Some(k) if k.as_rule() == Rule::number => {
-                    let mut text = String::new();
-                    crate::doc::json::write_js_number(&mut text, parse_number(k.as_str()));
-                    text
-                }
-                _ => key.as_str().to_owned(),
-            };
-            (text, key_span)
-        }
-        None => (String::new(), Span::default()),
-    };
-    let value = inner.next().map(expression).unwrap_or(Expr { kind: ExprKind::Undefined, span: key_span });
-    Property { key, key_span, value }
+    fn property(&self, pair: Pair<Rule>) -> Property {
+        let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::colon);
+        let (key, key_span) = match inner.next() {
+            Some(key) => {
+                let key_span = self.span(key.as_span());
+                let text = match key.clone().into_inner().next() {
+                    Some(k) if k.as_rule() == Rule::string => decode_string(k.as_str()),
+                    Some(k) if k.as_rule() == Rule::number => {
+                        let mut text = String::new();
+                        crate::doc::json::write_js_number(&mut text, parse_number(k.as_str()));
+                        text
+                    }
+                    _ => key.as_str().to_owned(),
+                };
+                (text, key_span)
+            }
+            None => (String::new(), Span::default()),
+        };
+        let value =
+            inner.next().map(|v| self.expression(v)).unwrap_or(Expr { kind: ExprKind::Undefined, span: key_span });
+        Property { key, key_span, value }
+    }
 }
 
 /// A JavaScript number literal; the grammar admits only well-formed ones.
@@ -420,17 +480,9 @@ fn check_script(source: &str, script: &Script, max_statements: usize) -> Result<
         ));
     }
     if script.statements.len() > max_statements {
-        let extra = &script.statements[max_statements];
-        let mut e = error_at(
-            source,
-            extra.span.start,
-            format!("the script has {} statements; at most {max_statements} run in one call", script.statements.len()),
-            Some(format!(
-                "split it into calls of at most {max_statements} statements; bindings do not carry over, so use node ids in later calls"
-            )),
-        );
-        e.statement = Some(max_statements);
-        return Err(e);
+        // `outline` refuses these first; this holds whatever it counted.
+        let extra = script.statements[max_statements].span.start;
+        return Err(too_many_statements(source, script.statements.len(), max_statements, extra));
     }
     let mut defined: HashMap<&str, usize> = HashMap::new();
     for (index, statement) in script.statements.iter().enumerate() {
@@ -628,6 +680,60 @@ mod tests {
         assert!(err("const x=I(document, {})").hint.unwrap().contains("without a keyword"));
         assert!(err("x=Insert(document, {})").hint.unwrap().contains("capital letters"));
         assert!(err("I(document, {type: \"frame\"}) I(document, {type: \"frame\"})").message.contains("one line"));
+    }
+
+    #[test]
+    fn ten_thousand_statements_are_refused_before_the_full_parse() {
+        // Before, every span read the script from its start: 10,000 statements, 110,000 spans
+        // of 220 KB took minutes in a debug build, only to be refused.
+        let script = "I(document,{x:1,y:2})\n".repeat(10_000);
+        let e = err(&script);
+        assert_eq!(e.message, "the script has 10000 statements; at most 25 run in one call");
+        assert_eq!((e.statement, e.line, e.column, e.found.as_str()), (Some(25), 26, 1, "I"));
+        let many = parse(&script, 10_000).expect("accepted when allowed");
+        assert_eq!(many.statements.len(), 10_000);
+        let last = &many.statements[9_999];
+        assert_eq!((last.span.line, last.span.column), (10_000, 1));
+        let ExprKind::Object(properties) = &last.arguments[1].kind else { panic!() };
+        assert_eq!((properties[1].key_span.line, properties[1].key_span.column), (10_000, 17));
+    }
+
+    #[test]
+    fn a_one_line_script_of_256_kib_gets_its_positions_in_one_pass() {
+        // One statement of 24,000 properties on one line: before, each of its 72,000 spans
+        // counted the characters of the line up to it.
+        let properties: Vec<String> = (0..24_000).map(|i| format!("p{i}:0")).collect();
+        let script = format!("a=I(document, {{type: \"frame\", name: \"é\", {}, last: frame}})", properties.join(", "));
+        assert!(script.len() > 200 * 1024 && script.len() <= MAX_SCRIPT_BYTES, "{}", script.len());
+        let e = err(&script);
+        assert_eq!(e.message, "unknown binding `frame`");
+        let at = script.rfind("frame").unwrap();
+        assert_eq!((e.line, e.column), (1, at as u32), "columns count characters: é is two bytes");
+        let fixed = script.replace("last: frame", "last: 0");
+        let parsed = ok(&fixed);
+        let ExprKind::Object(all) = &parsed.statements[0].arguments[1].kind else { panic!() };
+        let last = all.last().unwrap();
+        assert_eq!((last.key.as_str(), last.key_span.line, last.key_span.column), ("last", 1, at as u32 - 6));
+    }
+
+    #[test]
+    fn the_outline_counts_the_statements_the_grammar_finds() {
+        let scripts = [
+            "a=I(document, {type: \"frame\"})\nI(a, {type:'text', content:`hi)(`,});U(a,{gap:-1.5e1})",
+            "// a comment (with a bracket\n\n/* block ) \n comment */ x=I(root, {type: \"frame\"}) // trailing (\n;;\n",
+            "\u{feff}\u{a0}D(\"a;b\")\n  ;  D('it\\'s)')\r\nD(\"x\" + \"(\")",
+            "x=I(document, {a: [1, [2, {b: 3}]], c: \"/* not a comment */\"})\nD(x)",
+        ];
+        for script in scripts {
+            let parsed = ok(script).statements.len();
+            assert_eq!(outline(script, usize::MAX).expect("outline").statements, parsed, "{script}");
+            let starts: Vec<usize> = ok(script).statements.iter().map(|s| s.span.start).collect();
+            for (limit, start) in starts.iter().enumerate() {
+                let over = parse(script, limit).expect_err("over the limit");
+                assert_eq!(outline(script, limit).expect("outline").over_limit, Some(*start), "{script}");
+                assert_eq!(over.statement, Some(limit));
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::ToolError;
 use super::workspace::Workspace;
 use crate::layout::snapshot::{Snapshot, SnapshotRequest, problems, problems_text, snapshot};
 use crate::layout::space::{Direction, Rect, beside_everything, next_to};
-use crate::layout::{Layout, LayoutProblem};
+use crate::layout::{Layout, LayoutProblem, MoreProblems};
 use crate::resolve::{Scene, SceneKey};
 
 /// Most levels of children a snapshot shows.
@@ -37,9 +37,13 @@ pub enum SnapshotAnswer {
     Problems {
         /// The problems.
         problems: Vec<LayoutProblem>,
-        /// Problems beyond those listed.
+        /// How many problems were found beyond those listed (a lower bound when a cause says
+        /// `atLeast`).
         #[serde(rename = "moreProblems")]
         more_problems: usize,
+        /// The problems beyond those listed, counted by cause.
+        #[serde(rename = "moreProblemsByCause", skip_serializing_if = "Vec::is_empty")]
+        more_problems_by_cause: Vec<MoreProblems>,
         /// The problems as text; `No layout problems.` when there are none.
         text: String,
     },
@@ -53,9 +57,14 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
     let (scene, layout) = open.layout(fonts)?;
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
-        let (problems, more_problems) = problems(&scene, &layout, parent, Some(&folder));
-        let text = problems_text(&problems, more_problems);
-        return Ok(SnapshotAnswer::Problems { problems, more_problems, text });
+        let found = problems(&scene, &layout, parent, Some(&folder));
+        let text = problems_text(&found.shown, &found.more);
+        return Ok(SnapshotAnswer::Problems {
+            more_problems: found.more_count(),
+            problems: found.shown,
+            more_problems_by_cause: found.more,
+            text,
+        });
     }
     let max_depth = args.max_depth.unwrap_or(1).min(MAX_SNAPSHOT_DEPTH);
     Ok(SnapshotAnswer::Full(snapshot(&scene, &layout, SnapshotRequest { parent, max_depth, folder: Some(&folder) })))

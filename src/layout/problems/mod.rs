@@ -1,0 +1,428 @@
+//! What looks wrong in a layout: children that overflow (or are clipped by) their parent,
+//! siblings that overlap where nothing lays them out, nodes with no area, text cut off by its
+//! box, and the findings of the sizing rules (fill_container outside flex, fit_content with
+//! nothing to hug, circular sizing, replaced fonts).
+//!
+//! A request lists at most [`MAX_PROBLEMS`] and counts the rest by cause ([`Problems`]):
+//! nothing is built for a problem that is not shown, and overlaps are found with a sweep, so a
+//! frame of 300,000 children costs about as much as laying it out.
+
+mod list;
+mod siblings;
+#[cfg(test)]
+mod tests;
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+pub(crate) use list::thousands;
+use list::{Cause, Collector};
+pub use list::{MoreProblems, Problems};
+use siblings::{OVERLAP_PAIRS_PER_REQUEST, overlapping_siblings};
+
+use super::rules::{Axis, Kind, SizingNote};
+use super::{Layout, NodeBox, PartLayout};
+use crate::doc::values::TextGrowth;
+use crate::doc::{Key, NodeType};
+use crate::resolve::{Scene, SceneKey, ScenePart};
+
+/// Differences below this many pixels are float noise, not problems.
+const SLACK: f32 = 0.5;
+
+/// The kinds of layout problems.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A child sticks out of its parent.
+    Overflow,
+    /// A child sticks out of a parent with `clip: true`: the part outside is not drawn.
+    Clipped,
+    /// Two siblings in a parent without layout (or two top-level nodes) overlap.
+    Overlap,
+    /// A visible node with no width or no height.
+    ZeroSize,
+    /// A fixed-size text box is too small for its lines.
+    TextOverflow,
+    /// `fill_container` without a flex parent.
+    FillOutsideFlex,
+    /// `fit_content` with nothing to hug.
+    FitContentWithoutContent,
+    /// Every child fills a parent that hugs them.
+    CircularSizing,
+    /// The font family is not available and another is used.
+    FontFallback,
+    /// An instance, override or variable that did not resolve: what is laid out is not what
+    /// the design means.
+    Unresolved,
+    /// An image fill whose file is not there: a render draws a placeholder.
+    MissingImage,
+}
+
+/// One problem, for the node it concerns.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LayoutProblem {
+    /// The node's id (or instance path).
+    pub node: String,
+    /// What kind of problem.
+    pub kind: ProblemKind,
+    /// What is wrong, with numbers, and what to do.
+    pub message: String,
+}
+
+/// Most problems reported for one request; the rest are counted by cause. An agent reads
+/// them all: a few hundred sentences is what a model can act on in one turn.
+pub const MAX_PROBLEMS: usize = 200;
+
+/// The problems of the nodes under `within` (the whole canvas when `None`), in document order:
+/// at most [`MAX_PROBLEMS`] built, the others counted.
+pub fn find_problems(scene: &Scene, layout: &Layout, within: Option<SceneKey>) -> Problems {
+    let mut list = Collector::new(MAX_PROBLEMS);
+    collect(scene, layout, within, &mut list);
+    list.finish(scene)
+}
+
+/// [`find_problems`], and image fills whose file is not in `folder` (the document's folder).
+pub(crate) fn find_problems_and_missing_images(
+    scene: &Scene,
+    layout: &Layout,
+    within: Option<SceneKey>,
+    folder: &std::path::Path,
+) -> Problems {
+    let mut list = Collector::new(MAX_PROBLEMS);
+    collect(scene, layout, within, &mut list);
+    let nodes: Box<dyn Iterator<Item = SceneKey>> = match within {
+        Some(key) => Box::new(scene.subtree(key)),
+        None => Box::new(scene.walk()),
+    };
+    for missing in crate::images::missing_images(scene, nodes, folder) {
+        list.add(Cause::Kind(ProblemKind::MissingImage), || LayoutProblem {
+            node: scene.node(missing.node).id.clone(),
+            kind: ProblemKind::MissingImage,
+            message: format!("{missing}: a placeholder is drawn; put the file there or fix the url"),
+        });
+    }
+    list.finish(scene)
+}
+
+fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {
+    // Scene problems name their node by id: compare with the ids under `within` once.
+    let scope: Option<HashSet<&str>> = within
+        .filter(|_| !scene.problems.is_empty())
+        .map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
+    for problem in &scene.problems {
+        if scope.as_ref().is_some_and(|ids| !ids.contains(problem.node.as_str())) {
+            continue;
+        }
+        list.add(Cause::Kind(ProblemKind::Unresolved), || LayoutProblem {
+            node: problem.node.clone(),
+            kind: ProblemKind::Unresolved,
+            message: problem.message.clone(),
+        });
+    }
+    let mut budget = OVERLAP_PAIRS_PER_REQUEST;
+    let parts: Vec<usize> = match within {
+        Some(key) => vec![key.part()],
+        None => (0..scene.parts().len()).collect(),
+    };
+    for index in parts {
+        let (Some(part), Some(part_layout)) = (scene.parts().get(index), layout.parts().get(index)) else { continue };
+        let mut finder = Finder::new(index, part, part_layout, list, &mut budget);
+        match within {
+            Some(key) => scene.subtree(key).for_each(|k| finder.check(k.local())),
+            None => (0..part.nodes().len()).for_each(|node| finder.check(node)),
+        }
+    }
+    if within.is_none() {
+        canvas_overlaps(scene, layout, list, &mut budget);
+    }
+    font_fallbacks(scene, layout, within, list);
+}
+
+/// One problem per replaced font family: its first node and how many text nodes use it.
+fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {
+    struct Family<'a> {
+        requested: &'a str,
+        used: &'a str,
+        part: &'a ScenePart,
+        first: usize,
+        uses: usize,
+    }
+    let mut families: Vec<Family> = Vec::new();
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let scope: Option<HashSet<usize>> = within.map(|key| scene.subtree(key).map(|k| k.local()).collect());
+    for (part_index, part_layout) in layout.parts().iter().enumerate() {
+        if within.is_some_and(|key| key.part() != part_index) {
+            continue;
+        }
+        for (index, note) in part_layout.notes() {
+            let SizingNote::FontReplaced { requested, used } = note else { continue };
+            if scope.as_ref().is_some_and(|scope| !scope.contains(index)) {
+                continue;
+            }
+            match by_name.get(requested.as_str()) {
+                Some(found) => families[*found].uses += 1,
+                None => {
+                    by_name.insert(requested, families.len());
+                    families.push(Family { requested, used, part: part_layout.part(), first: *index, uses: 1 });
+                }
+            }
+        }
+    }
+    for family in families {
+        list.add(Cause::Kind(ProblemKind::FontFallback), || {
+            let Family { requested, used, part, first, uses } = family;
+            let others =
+                if uses > 1 { format!(" and {} other text nodes use", uses - 1) } else { " uses".to_owned() };
+            LayoutProblem {
+                node: part.node(first).id.clone(),
+                kind: ProblemKind::FontFallback,
+                message: format!(
+                    "{}{others} font family '{requested}', which nib does not have: it is measured and drawn with {used} (sizes may differ from the real font)",
+                    describe(part, first)
+                ),
+            }
+        });
+    }
+}
+
+struct Finder<'a> {
+    part_index: usize,
+    part: &'a ScenePart,
+    layout: &'a PartLayout,
+    /// Positions in `layout.notes()`, ordered by node (then as noted).
+    notes: Vec<usize>,
+    list: &'a mut Collector,
+    overlap_budget: &'a mut u64,
+}
+
+impl<'a> Finder<'a> {
+    fn new(
+        part_index: usize,
+        part: &'a ScenePart,
+        layout: &'a PartLayout,
+        list: &'a mut Collector,
+        overlap_budget: &'a mut u64,
+    ) -> Finder<'a> {
+        let mut notes: Vec<usize> = (0..layout.notes().len()).collect();
+        notes.sort_by_key(|n| layout.notes()[*n].0);
+        Finder { part_index, part, layout, notes, list, overlap_budget }
+    }
+
+    fn add(&mut self, index: usize, cause: Cause, kind: ProblemKind, message: impl FnOnce() -> String) {
+        let part = self.part;
+        self.list.add(cause, || LayoutProblem { node: part.node(index).id.clone(), kind, message: message() });
+    }
+
+    fn check(&mut self, index: usize) {
+        let Some(own) = self.layout.node_box(index) else { return };
+        let part = self.part;
+        let notes = self.layout.notes();
+        let first = self.notes.partition_point(|n| notes[*n].0 < index);
+        let count = self.notes[first..].partition_point(|n| notes[*n].0 == index);
+        for position in first..first + count {
+            let note = &notes[self.notes[position]].1;
+            // Replaced fonts are reported once per family, for the whole request.
+            if let Some(kind) = note_kind(note) {
+                self.add(index, Cause::Kind(kind), kind, || describe_note(note, &describe(part, index)));
+            }
+        }
+        if let Some(parent) = part.node(index).parent_local() {
+            self.check_overflow(index, own, parent);
+        }
+        self.check_zero_size(index, own);
+        self.check_text(index, own);
+        self.check_overlaps(index);
+    }
+
+    fn check_overflow(&mut self, index: usize, own: NodeBox, parent: usize) {
+        let Some(outer) = self.layout.node_box(parent) else { return };
+        let part = self.part;
+        if part.node(parent).node_type() == NodeType::Group {
+            return;
+        }
+        let sides = [
+            ("left", outer.left - own.left),
+            ("top", outer.top - own.top),
+            ("right", own.right() - outer.right()),
+            ("bottom", own.bottom() - outer.bottom()),
+        ];
+        if !sides.iter().any(|(_, by)| *by > SLACK) {
+            return;
+        }
+        let clipped = part.node(parent).props.literal::<bool>(&Key::Clip) == Some(true);
+        let (kind, verb, hint) = if clipped {
+            (
+                ProblemKind::Clipped,
+                "is clipped by",
+                "the hidden part is not drawn; make the parent larger or the child smaller",
+            )
+        } else {
+            (
+                ProblemKind::Overflow,
+                "overflows",
+                "make the parent larger (or fit_content), the child smaller, or use fill_container",
+            )
+        };
+        self.add(index, Cause::Children(kind, self.part_index, parent), kind, || {
+            let over: Vec<String> = sides
+                .iter()
+                .filter(|(_, by)| *by > SLACK)
+                .map(|(side, by)| format!("{} px {side}", round(*by)))
+                .collect();
+            format!(
+                "{} {verb} its parent {} by {}: {hint}",
+                describe(part, index),
+                describe(part, parent),
+                over.join(", ")
+            )
+        });
+    }
+
+    fn check_zero_size(&mut self, index: usize, own: NodeBox) {
+        let node_type = self.part.node(index).node_type();
+        let (no_width, no_height) = (own.width < 0.01, own.height < 0.01);
+        // A line is drawn corner to corner: one flat side is a horizontal or vertical line.
+        let empty = if node_type == NodeType::Line { no_width && no_height } else { no_width || no_height };
+        if !empty {
+            return;
+        }
+        let which = match (no_width, no_height) {
+            (true, true) => "no width and no height",
+            (true, false) => "no width",
+            _ => "no height",
+        };
+        let part = self.part;
+        self.add(index, Cause::Kind(ProblemKind::ZeroSize), ProblemKind::ZeroSize, || {
+            format!("{} has {which} and cannot be seen: give it a size", describe(part, index))
+        });
+    }
+
+    fn check_text(&mut self, index: usize, own: NodeBox) {
+        let Some(shaped) = self.layout.shaped_text(index) else { return };
+        let growth = self.part.node(index).props.literal::<TextGrowth>(&Key::TextGrowth);
+        if growth != Some(TextGrowth::FixedWidthHeight) || shaped.height() <= own.height + SLACK {
+            return;
+        }
+        let part = self.part;
+        self.add(index, Cause::Kind(ProblemKind::TextOverflow), ProblemKind::TextOverflow, || {
+            let visible = (own.height / shaped.line_height.max(1.0)).floor() as usize;
+            let cut = shaped.lines.len().saturating_sub(visible);
+            format!(
+                "{} needs {} px for {} but its box is {} px tall ({} cut off): use textGrowth \"fixed-width\" or make it taller",
+                describe(part, index),
+                round(shaped.height()),
+                count(shaped.lines.len(), "line"),
+                round(own.height),
+                count(cut, "line"),
+            )
+        });
+    }
+
+    /// Overlapping visible children of a node that does not lay them out.
+    fn check_overlaps(&mut self, index: usize) {
+        if !matches!(self.layout.kind(index), Some(Kind::Free { .. })) {
+            return;
+        }
+        let children: Vec<(usize, NodeBox)> =
+            self.part.node(index).children_local().filter_map(|c| self.layout.node_box(c).map(|b| (c, b))).collect();
+        let part = self.part;
+        let found = overlapping_siblings(&children, self.overlap_budget, self.list.room());
+        for (a, b, size) in &found.shown {
+            self.add(*b, Cause::Children(ProblemKind::Overlap, self.part_index, index), ProblemKind::Overlap, || {
+                format!(
+                    "{} overlaps {} by {size} (their parent {} has no layout): move one of them, or give the parent a layout",
+                    describe(part, *b),
+                    describe(part, *a),
+                    describe(part, index)
+                )
+            });
+        }
+        if found.more > 0 || !found.complete {
+            self.list.omit(
+                Cause::Children(ProblemKind::Overlap, self.part_index, index),
+                found.more,
+                found.complete,
+                children.len(),
+            );
+        }
+    }
+}
+
+/// Overlapping top-level nodes.
+fn canvas_overlaps(scene: &Scene, layout: &Layout, list: &mut Collector, budget: &mut u64) {
+    let roots: Vec<(usize, NodeBox)> = (0..scene.parts().len())
+        .filter_map(|i| layout.parts().get(i).and_then(|p| p.node_box(0)).map(|b| (i, b)))
+        .collect();
+    let found = overlapping_siblings(&roots, budget, list.room());
+    for (a, b, size) in found.shown {
+        list.add(Cause::Canvas, || {
+            let (part_a, part_b) = (&scene.parts()[a], &scene.parts()[b]);
+            LayoutProblem {
+                node: part_b.node(0).id.clone(),
+                kind: ProblemKind::Overlap,
+                message: format!(
+                    "{} overlaps {} by {size} on the canvas: move it (find_empty_space_on_canvas finds room)",
+                    describe(part_b, 0),
+                    describe(part_a, 0)
+                ),
+            }
+        });
+    }
+    if found.more > 0 || !found.complete {
+        list.omit(Cause::Canvas, found.more, found.complete, roots.len());
+    }
+}
+
+/// The kind of problem a sizing note stands for; replaced fonts are reported per family instead.
+fn note_kind(note: &SizingNote) -> Option<ProblemKind> {
+    match note {
+        SizingNote::FillOutsideFlex(_) => Some(ProblemKind::FillOutsideFlex),
+        SizingNote::FitContentWithoutContent(_) => Some(ProblemKind::FitContentWithoutContent),
+        SizingNote::CircularSizing(_) => Some(ProblemKind::CircularSizing),
+        SizingNote::FontReplaced { .. } => None,
+    }
+}
+
+/// What a sizing note means for the node `name`, and what to do.
+fn describe_note(note: &SizingNote, name: &str) -> String {
+    let axis = |axis: &Axis| axis.size_key();
+    match note {
+        SizingNote::FillOutsideFlex(a) => format!(
+            "{name} has {} fill_container but its parent does not lay out children (layout none, absolute position or top level), so it is 0: give it a number, or the parent a layout",
+            axis(a)
+        ),
+        SizingNote::FitContentWithoutContent(a) => format!(
+            "{name} has {} fit_content but nothing to hug (no visible children in a flex layout), so it is 0: give it a number or a fallback such as \"fit_content(100)\"",
+            axis(a)
+        ),
+        SizingNote::CircularSizing(a) => format!(
+            "{name} hugs its children's {} (fit_content) while every child fills it (fill_container): give the parent or one child a fixed {}",
+            axis(a),
+            axis(a)
+        ),
+        SizingNote::FontReplaced { requested, used } => {
+            format!("{name} uses font family '{requested}', which nib does not have: it is drawn with {used}")
+        }
+    }
+}
+
+/// `'Name' (id)`, or the id alone.
+pub(crate) fn describe(part: &ScenePart, index: usize) -> String {
+    let node = part.node(index);
+    match node.props.name() {
+        Some(name) if !name.is_empty() => format!("'{name}' ({})", node.id),
+        _ => format!("'{}'", node.id),
+    }
+}
+
+/// A length for messages: whole pixels when whole, else two decimals.
+pub(crate) fn round(value: f32) -> String {
+    let rounded = (f64::from(value) * 100.0).round() / 100.0;
+    if rounded.fract() == 0.0 { format!("{}", rounded as i64) } else { format!("{rounded}") }
+}
+
+/// "1 line", "3 lines".
+fn count(n: usize, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
