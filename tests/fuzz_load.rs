@@ -206,7 +206,7 @@ fn run_engine(document: &Document, text: &mut TextEngine) {
     let _ = nib::layout::snapshot::snapshot(
         &scene,
         &layout,
-        nib::layout::snapshot::SnapshotRequest { parent: None, max_depth: 3, folder: None },
+        nib::layout::snapshot::SnapshotRequest { parent: None, max_depth: 3, images: None },
     );
     let options = RenderOptions { scale: 0.05, ..RenderOptions::default() };
     let mut images = ImageCache::default();

@@ -174,3 +174,39 @@ async fn one_server_survives_every_hostile_file_in_turn() {
     assert_eq!(fs::read_to_string(dir.join("locked.pen")).unwrap(), DOCUMENT);
     client.cancel().await.unwrap();
 }
+
+/// Before, snapshot_layout's missing-image problem told whether a file outside the root exists
+/// ("not found" for one path, silence for another): now both are "outside", unread.
+#[tokio::test]
+async fn image_problems_never_tell_whether_a_file_outside_the_root_exists() {
+    let root = root_with_document();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("secret.png"), b"not really a png").unwrap();
+    let relative = |name: &str| {
+        let depth = root.path().canonicalize().unwrap().components().count();
+        format!("{}{}", "../".repeat(depth), outside.path().canonicalize().unwrap().join(name).display())
+    };
+    let document = format!(
+        r##"{{"version": "2.8", "children": [{{"type": "frame", "id": "page", "width": 100, "height": 100, "layout": "none", "children": [
+            {{"type": "rectangle", "id": "real", "width": 10, "height": 10, "fill": {{"type": "image", "url": "{}"}}}},
+            {{"type": "rectangle", "id": "ghost", "width": 10, "height": 10, "fill": {{"type": "image", "url": "{}"}}}}
+        ]}}]}}"##,
+        relative("secret.png"),
+        relative("no-such-file.png")
+    );
+    fs::write(root.path().join("probe.pen"), document).unwrap();
+    let client = connect(root.path()).await;
+    let answer =
+        structured(&answered(&client, "snapshot_layout", json!({"filePath": "probe.pen", "problemsOnly": true})).await);
+    let messages: Vec<String> = answer["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["kind"] == "missing_image")
+        .map(|p| p["message"].as_str().unwrap().replace("secret.png", "X").replace("no-such-file.png", "X"))
+        .collect();
+    assert_eq!(messages.len(), 2, "{answer}");
+    assert_eq!(messages[0], messages[1], "the same words whether the file exists or not");
+    assert!(messages[0].contains("is outside the folder nib serves"), "{}", messages[0]);
+    client.cancel().await.unwrap();
+}

@@ -1,11 +1,12 @@
-//! The image files a document refers to: which of them are not there, so check and
-//! snapshot_layout can say so before a render draws placeholders.
+//! The image files a document refers to: which of them are not there (or may not be read), so
+//! check and snapshot_layout can say so before a render leaves them out.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::doc::values::Fill;
 use crate::doc::{Key, Value};
+use crate::files::Confinement;
 use crate::resolve::{Scene, SceneKey};
 
 /// The file an image fill's `url` names, relative to `folder` (the document's folder); `None`
@@ -21,7 +22,16 @@ pub fn image_file(url: &str, folder: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
-/// An image fill whose file is not there: what a render would replace by a placeholder.
+/// Where a document's image files are: its folder, and the folder reads must stay in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ImagePlace<'a> {
+    /// The document's folder, which relative urls start from.
+    pub folder: &'a Path,
+    /// Files outside this folder are not read (the MCP server's root).
+    pub confinement: Option<&'a Confinement>,
+}
+
+/// An image fill whose file is not there, or may not be read: a render leaves it out.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MissingImage<'a> {
     /// The node with the fill.
@@ -30,22 +40,29 @@ pub struct MissingImage<'a> {
     pub url: &'a str,
     /// Where the file was looked for.
     pub path: PathBuf,
+    /// True when the file is outside the folder nib may read: it was not looked at, so the
+    /// answer does not tell whether it exists.
+    pub outside: bool,
 }
 
 impl std::fmt::Display for MissingImage<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "image '{}' not found at {}", self.url, self.path.display())
+        if self.outside {
+            write!(f, "image '{}' is outside the folder nib serves, so it is not read", self.url)
+        } else {
+            write!(f, "image '{}' not found at {}", self.url, self.path.display())
+        }
     }
 }
 
-/// The image fills of `nodes` whose file is not in `folder` (the document's folder), in the
-/// order given, each url once per node; network addresses and `data:` URIs are not files and
-/// are left out. Each file is looked for once, however many nodes use it, and nothing is built
-/// for the fills not asked for.
+/// The image fills of `nodes` whose file is not in the document's folder (or lies outside the
+/// confinement), in the order given, each url once per node; network addresses and `data:`
+/// URIs are not files and are left out. Each file is looked for once, however many nodes use
+/// it, and nothing is built for the fills not asked for.
 pub fn missing_images<'a>(
     scene: &'a Scene,
     nodes: impl Iterator<Item = SceneKey> + 'a,
-    folder: &'a Path,
+    place: ImagePlace<'a>,
 ) -> impl Iterator<Item = MissingImage<'a>> + 'a {
     let mut exists: HashMap<PathBuf, bool> = HashMap::new();
     nodes.flat_map(move |key| {
@@ -62,9 +79,14 @@ pub fn missing_images<'a>(
         }
         let mut missing = Vec::new();
         for url in urls {
-            let Some(path) = image_file(url, Some(folder)) else { continue };
-            if !*exists.entry(path.clone()).or_insert_with(|| path.is_file()) {
-                missing.push(MissingImage { node: key, url, path });
+            let Some(path) = image_file(url, Some(place.folder)) else { continue };
+            // A file outside is never looked at: whether it exists is not for the answer to say.
+            let Ok(readable) = Confinement::apply(place.confinement, &path) else {
+                missing.push(MissingImage { node: key, url, path, outside: true });
+                continue;
+            };
+            if !*exists.entry(readable.clone()).or_insert_with(|| readable.is_file()) {
+                missing.push(MissingImage { node: key, url, path, outside: false });
             }
         }
         missing
@@ -74,5 +96,7 @@ pub fn missing_images<'a>(
 /// Image fills whose file is not there, as (node, message), in document order; see
 /// [`missing_images`].
 pub fn missing_image_files(scene: &Scene, folder: &Path) -> Vec<(String, String)> {
-    missing_images(scene, scene.walk(), folder).map(|m| (scene.node(m.node).id.clone(), m.to_string())).collect()
+    missing_images(scene, scene.walk(), ImagePlace { folder, confinement: None })
+        .map(|m| (scene.node(m.node).id.clone(), m.to_string()))
+        .collect()
 }

@@ -28,7 +28,7 @@ use crate::files::Confinement;
 
 pub use config::{AiSettings, ImageSettings};
 pub use configured::ConfiguredImages;
-pub use files::{MissingImage, image_file, missing_image_files, missing_images};
+pub use files::{ImagePlace, MissingImage, image_file, missing_image_files, missing_images};
 pub use offline::OfflineImages;
 
 /// The image providers the environment configures (see [`ImageSettings::from_env`]), with the

@@ -17,8 +17,9 @@ pub struct SnapshotRequest<'a> {
     pub parent: Option<SceneKey>,
     /// Levels of children shown below the starting nodes (0: the starting nodes only).
     pub max_depth: usize,
-    /// The document's folder, to report image files that are missing (`None`: not checked).
-    pub folder: Option<&'a std::path::Path>,
+    /// Where the document's image files are, to report those that are missing (`None`: not
+    /// checked).
+    pub images: Option<crate::images::ImagePlace<'a>>,
 }
 
 /// One node's box; positions are rounded to hundredths of a pixel.
@@ -121,20 +122,21 @@ pub fn snapshot(scene: &Scene, layout: &Layout, request: SnapshotRequest) -> Sna
         None => scene.roots(),
     };
     let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, request.max_depth)).collect();
-    let found = problems(scene, layout, request.parent, request.folder);
+    let found = problems(scene, layout, request.parent, request.images);
     Snapshot { nodes, more_problems: found.more_count(), problems: found.shown, more_problems_by_cause: found.more }
 }
 
 /// The problems under `parent` (everything when `None`): at most [`super::MAX_PROBLEMS`] listed, the
-/// others counted by cause. With the document's `folder`, missing image files are problems too.
+/// others counted by cause. With the place of the document's `images`, missing image files are
+/// problems too.
 pub fn problems(
     scene: &Scene,
     layout: &Layout,
     parent: Option<SceneKey>,
-    folder: Option<&std::path::Path>,
+    images: Option<crate::images::ImagePlace>,
 ) -> Problems {
-    match folder {
-        Some(folder) => find_problems_and_missing_images(scene, layout, parent, folder),
+    match images {
+        Some(place) => find_problems_and_missing_images(scene, layout, parent, place),
         None => find_problems(scene, layout, parent),
     }
 }

@@ -1,6 +1,6 @@
 //! Image fills: PNG and JPEG files beside the document (or `data:` URIs) decoded once into
 //! premultiplied pixmaps and kept for later renders. Nothing is fetched from the network while
-//! rendering; what cannot be drawn is said, and a placeholder is drawn instead.
+//! rendering; what cannot be drawn is said, and left out (or marked, when asked).
 
 use std::collections::HashMap;
 use std::path::Path;

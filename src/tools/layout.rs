@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
+use crate::images::ImagePlace;
 use crate::layout::snapshot::{Snapshot, SnapshotRequest, problems, problems_text, snapshot};
 use crate::layout::space::{Direction, Rect, beside_everything, next_to};
 use crate::layout::{Layout, LayoutProblem, MoreProblems};
@@ -52,12 +53,14 @@ pub enum SnapshotAnswer {
 /// The computed boxes under a node (or of the whole canvas) and the layout problems there.
 pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
     let fonts = workspace.fonts;
+    let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
+    let images = Some(ImagePlace { folder: &folder, confinement: confinement.as_ref() });
     let (scene, layout) = open.layout(fonts)?;
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
-        let found = problems(&scene, &layout, parent, Some(&folder));
+        let found = problems(&scene, &layout, parent, images);
         let text = problems_text(&found.shown, &found.more);
         return Ok(SnapshotAnswer::Problems {
             more_problems: found.more_count(),
@@ -67,7 +70,7 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
         });
     }
     let max_depth = args.max_depth.unwrap_or(1).min(MAX_SNAPSHOT_DEPTH);
-    Ok(SnapshotAnswer::Full(snapshot(&scene, &layout, SnapshotRequest { parent, max_depth, folder: Some(&folder) })))
+    Ok(SnapshotAnswer::Full(snapshot(&scene, &layout, SnapshotRequest { parent, max_depth, images })))
 }
 
 /// The node `id`, which must be visible to have a box.

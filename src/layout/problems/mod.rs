@@ -82,12 +82,12 @@ pub fn find_problems(scene: &Scene, layout: &Layout, within: Option<SceneKey>) -
     list.finish(scene)
 }
 
-/// [`find_problems`], and image fills whose file is not in `folder` (the document's folder).
+/// [`find_problems`], and image fills whose file is not in the document's folder.
 pub(crate) fn find_problems_and_missing_images(
     scene: &Scene,
     layout: &Layout,
     within: Option<SceneKey>,
-    folder: &std::path::Path,
+    place: crate::images::ImagePlace,
 ) -> Problems {
     let mut list = Collector::new(MAX_PROBLEMS);
     collect(scene, layout, within, &mut list);
@@ -95,11 +95,16 @@ pub(crate) fn find_problems_and_missing_images(
         Some(key) => Box::new(scene.subtree(key)),
         None => Box::new(scene.walk()),
     };
-    for missing in crate::images::missing_images(scene, nodes, folder) {
+    for missing in crate::images::missing_images(scene, nodes, place) {
+        let hint = if missing.outside {
+            "copy it next to the document and use a relative url"
+        } else {
+            "put the file there or fix the url"
+        };
         list.add(Cause::Kind(ProblemKind::MissingImage), || LayoutProblem {
             node: scene.node(missing.node).id.clone(),
             kind: ProblemKind::MissingImage,
-            message: format!("{missing}: a placeholder is drawn; put the file there or fix the url"),
+            message: format!("{missing}: nothing is drawn for it; {hint}"),
         });
     }
     list.finish(scene)
