@@ -516,3 +516,13 @@ fn lengths_beyond_what_layout_can_hold_are_invalid_properties() {
     assert_eq!(failure.invalid[0].pointer, "/letterSpacing");
     assert!(failure.invalid[0].message.ends_with("found 1e+30"), "{:?}", failure.invalid);
 }
+
+#[test]
+fn thousands_of_potential_issues_are_capped_and_counted() {
+    let mut f = fixture();
+    let texts: Vec<String> = (0..3000).map(|i| format!("{{type: \"text\", content: \"t{i}\"}}")).collect();
+    let outcome = f.ok(&format!("x=I(\"free\", {{type: \"frame\", children: [{}]}})", texts.join(", ")));
+    assert_eq!(outcome.issues.len(), nib::script::issues::MAX_ISSUES + 1, "{:?}", &outcome.issues[..3]);
+    let last = outcome.issues.last().unwrap();
+    assert!(last.starts_with("… and 2950 more potential issues"), "{last}");
+}

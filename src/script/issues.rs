@@ -8,7 +8,12 @@ use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
 use crate::text::{FontBook, FontOptions, IconSet, is_known_family, suggest_family};
 
-/// The potential problems of `touched` nodes; `positioned` are the nodes whose x/y the call set.
+/// Most potential issues listed in one answer; the others are counted in a last line. One I()
+/// of thousands of text nodes without a fill listed thousands of lines.
+pub const MAX_ISSUES: usize = 50;
+
+/// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
+/// `positioned` are the nodes whose x/y the call set.
 pub fn find(
     document: &Document,
     library: &dyn Library,
@@ -16,6 +21,7 @@ pub fn find(
     positioned: &HashSet<NodeKey>,
 ) -> Vec<String> {
     let mut issues: Vec<String> = Vec::new();
+    let mut distinct: HashSet<String> = HashSet::new();
     let mut seen = HashSet::new();
     for key in touched {
         if !seen.insert(*key) {
@@ -29,10 +35,20 @@ pub fn find(
         let mut found = node_issues(document, *key, positioned.contains(key));
         found.extend(override_issues(document, library, *key));
         for issue in found {
-            if !issues.contains(&issue) {
-                issues.push(issue);
+            if issues.len() < MAX_ISSUES {
+                if distinct.insert(issue.clone()) {
+                    issues.push(issue);
+                }
+            } else {
+                distinct.insert(issue);
             }
         }
+    }
+    let more = distinct.len() - issues.len();
+    if more > 0 {
+        issues.push(format!(
+            "… and {more} more potential issues of the kinds above (fix these first; snapshot_layout with problemsOnly: true lists the layout problems)."
+        ));
     }
     issues
 }
