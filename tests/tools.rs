@@ -669,3 +669,38 @@ fn snapshot_layout_reports_missing_image_files() {
     let fixed = s.ok("snapshot_layout", json!({"filePath": "photos.pen", "parentId": "page", "problemsOnly": true}));
     assert_eq!(fixed["text"], "No layout problems.\n");
 }
+
+/// Issue 13: batch_get with `patterns: [{type: "ref"}]` found the instances of the ems
+/// bank-account file, and none once `resolveInstances` expanded them. Patterns match the
+/// document's nodes; resolving only changes what is answered. (The file holds 83 `ref` objects:
+/// 31 nodes of its tree, 52 inside instance overrides, which are not nodes of the document.)
+#[test]
+fn searching_for_instances_finds_them_whether_or_not_they_are_resolved() {
+    let mut s = Session::new();
+    let specs = s.folder.path().join("specs/bank-account");
+    fs::create_dir_all(&specs).unwrap();
+    fs::copy(fixture("pen/leandrohsilveira__ems__specs__bank-account__design.pen"), specs.join("design.pen")).unwrap();
+    fs::copy(
+        fixture("pen/leandrohsilveira__ems__design-system.lib.pen"),
+        s.folder.path().join("design-system.lib.pen"),
+    )
+    .unwrap();
+    let file = "specs/bank-account/design.pen";
+    let count = |answer: &Value| {
+        let listed = answer["nodes"].as_array().unwrap().len();
+        let more = answer["note"].as_str().and_then(|n| n.split(' ').next()?.parse::<usize>().ok()).unwrap_or(0);
+        listed + more
+    };
+    let plain = s.ok("batch_get", json!({"filePath": file, "patterns": [{"type": "ref"}], "readDepth": 0}));
+    let resolved = s.ok(
+        "batch_get",
+        json!({"filePath": file, "patterns": [{"type": "ref"}], "readDepth": 1, "resolveInstances": true}),
+    );
+    assert_eq!(count(&plain), 31, "{}", plain["note"]);
+    assert_eq!(count(&resolved), 31, "{}", resolved["note"]);
+    // Answered resolved: an instance shows its component's type and content, under its own id.
+    let first = &resolved["nodes"][0];
+    assert_eq!(first["id"], plain["nodes"][0]["id"]);
+    assert_ne!(first["type"], "ref", "{first}");
+    assert!(first["children"].is_array() || first["children"].is_null());
+}

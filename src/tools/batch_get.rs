@@ -110,7 +110,11 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
             not_found = missing;
         }
     } else {
-        let scene = open.scene(options)?;
+        // Patterns match the document's own nodes (an instance is a `ref` there); resolving
+        // only changes how they are answered. A parent inside an instance is searched expanded.
+        let own = open.scene(SceneOptions { expand_instances: false, ..options })?;
+        let inside_instance = args.parent_id.as_deref().is_some_and(|p| own.node_by_id(p).is_none());
+        let scene = if inside_instance && options.expand_instances { open.scene(options)? } else { own };
         let start: Vec<SceneKey> = match &args.parent_id {
             Some(parent) => {
                 let key = scene.node_by_id(parent).ok_or_else(|| {
@@ -125,6 +129,16 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
             found = start.into_iter().map(|k| (k, false)).collect();
         } else {
             search(&scene, &start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
+        }
+        if options.expand_instances && !inside_instance {
+            // The same nodes in the resolved Scene, by id (a document node keeps its own id).
+            let answer = open.scene(options)?;
+            let listed = found.len().min(MAX_NODES);
+            let resolved: Vec<(SceneKey, bool)> = found[..listed]
+                .iter()
+                .filter_map(|(key, expand)| answer.node_by_id(&scene.node(*key).id).map(|k| (k, *expand)))
+                .collect();
+            found.splice(..listed, resolved);
         }
     }
     let total = found.len();
