@@ -283,7 +283,7 @@ fn layout_problems_fail_like_a_linter() {
     assert_eq!(output.status.code(), Some(1));
     let text = stdout(&output);
     assert!(
-        text.starts_with("60 layout problems:\n- fill_outside_flex: 'Dashboard' (main-frame) has width fill_container"),
+        text.starts_with("5 layout problems:\n- fill_outside_flex: 'Dashboard' (main-frame) has width fill_container at the top level"),
         "{text}"
     );
     let clean =
@@ -536,4 +536,20 @@ fn a_missing_image_draws_nothing_over_the_design_unless_marked() {
     assert!(marked.status.success());
     let (_, _, pixels) = png_size(&out);
     assert_eq!(&pixels[..4], &[229, 231, 235, 255], "asked for: the grey marker");
+}
+
+/// Issue 13: `nib render --all` wrote a 73-byte PNG for the top-level 'Dashboard' frame sized
+/// fill_container, which has no parent to fill. It hugs its content now, and says so once.
+#[test]
+fn a_top_level_fill_container_frame_hugs_its_content_instead_of_rendering_empty() {
+    let out = tempfile::tempdir().unwrap();
+    let path = fixture("PKUbuntu__pen-viewer__sample.pen");
+    let output = nib(&["render", "--all", path.to_str().unwrap(), "-o", out.path().to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let frame = out.path().join("01-Dashboard.png");
+    assert!(fs::metadata(&frame).unwrap().len() > 10_000);
+    let (width, height, _) = png_size(&frame);
+    assert_eq!((width, height), (1132, 596));
+    let problems = stdout(&nib(&["layout", "--problems", path.to_str().unwrap()]));
+    assert_eq!(problems.matches("fill_container at the top level").count(), 2, "once per axis: {problems}");
 }

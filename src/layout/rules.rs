@@ -106,6 +106,9 @@ impl Plan<'_> {
 pub enum SizingNote {
     /// `fill_container` without a flex parent to fill; the fallback (or 0) is used.
     FillOutsideFlex(Axis),
+    /// `fill_container` on a top-level node, which has no parent to fill: it hugs its content,
+    /// as a browser's flexbox and Yoga size a root without a definite size.
+    FillAtTopLevel(Axis),
     /// `fit_content` with nothing to hug (no visible children, no flex layout); 0 is used.
     FitContentWithoutContent(Axis),
     /// Every visible child fills a parent that hugs them on this axis.
@@ -319,6 +322,10 @@ fn resolve_axis(
                     AxisSize::Fill
                 }
             }
+            None if fallback.is_none() && context.parent.is_none() && hugs(context) => {
+                notes.push((index, SizingNote::FillAtTopLevel(axis)));
+                AxisSize::Hug
+            }
             None => {
                 if fallback.is_none() {
                     notes.push((index, SizingNote::FillOutsideFlex(axis)));
@@ -327,6 +334,12 @@ fn resolve_axis(
             }
         },
     }
+}
+
+/// True when a node sized fit_content without a fallback hugs something (its children, its
+/// text, or the padding of an empty flex frame) rather than being 0.
+fn hugs(context: &AxisContext<'_>) -> bool {
+    context.can_hug || matches!(context.kind, Kind::Flex(_))
 }
 
 fn fit_content(

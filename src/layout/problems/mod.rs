@@ -7,6 +7,7 @@
 //! nothing is built for a problem that is not shown, and overlaps are found with a sweep, so a
 //! frame of 300,000 children costs about as much as laying it out.
 
+mod consequences;
 mod list;
 mod siblings;
 #[cfg(test)]
@@ -16,6 +17,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use consequences::Consequences;
 pub(crate) use list::thousands;
 use list::{Cause, Collector};
 pub use list::{MoreProblems, Problems};
@@ -132,11 +134,12 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
     };
     for index in parts {
         let (Some(part), Some(part_layout)) = (scene.parts().get(index), layout.parts().get(index)) else { continue };
-        let mut finder = Finder::new(index, part, part_layout, list, &mut budget);
-        match within {
-            Some(key) => scene.subtree(key).for_each(|k| finder.check(k.local())),
-            None => (0..part.nodes().len()).for_each(|node| finder.check(node)),
-        }
+        let scope: Vec<usize> = match within {
+            Some(key) => scene.subtree(key).map(|k| k.local()).collect(),
+            None => (0..part.nodes().len()).collect(),
+        };
+        let mut finder = Finder::new(index, part, part_layout, &scope, list, &mut budget);
+        scope.iter().for_each(|node| finder.check(*node));
     }
     if within.is_none() {
         canvas_overlaps(scene, layout, list, &mut budget);
@@ -199,6 +202,10 @@ struct Finder<'a> {
     notes: Vec<usize>,
     list: &'a mut Collector,
     overlap_budget: &'a mut u64,
+    /// Overflow and zero size caused by an ancestor's own sizing, counted on its line.
+    consequences: Consequences,
+    /// The node whose first line is still to be written (it carries the consequences).
+    first_line: Option<usize>,
 }
 
 impl<'a> Finder<'a> {
@@ -206,20 +213,34 @@ impl<'a> Finder<'a> {
         part_index: usize,
         part: &'a ScenePart,
         layout: &'a PartLayout,
+        scope: &[usize],
         list: &'a mut Collector,
         overlap_budget: &'a mut u64,
     ) -> Finder<'a> {
         let mut notes: Vec<usize> = (0..layout.notes().len()).collect();
         notes.sort_by_key(|n| layout.notes()[*n].0);
-        Finder { part_index, part, layout, notes, list, overlap_budget }
+        let consequences = Consequences::find(part, layout, scope);
+        Finder { part_index, part, layout, notes, list, overlap_budget, consequences, first_line: None }
     }
 
     fn add(&mut self, index: usize, cause: Cause, kind: ProblemKind, message: impl FnOnce() -> String) {
         let part = self.part;
-        self.list.add(cause, || LayoutProblem { node: part.node(index).id.clone(), kind, message: message() });
+        // A cause's first line also says what follows from it.
+        let suffix = if self.first_line == Some(index) {
+            self.first_line = None;
+            self.consequences.suffix(index)
+        } else {
+            None
+        };
+        self.list.add(cause, || LayoutProblem {
+            node: part.node(index).id.clone(),
+            kind,
+            message: message() + suffix.as_deref().unwrap_or_default(),
+        });
     }
 
     fn check(&mut self, index: usize) {
+        self.first_line = Some(index);
         let Some(own) = self.layout.node_box(index) else { return };
         let part = self.part;
         let notes = self.layout.notes();
@@ -232,10 +253,15 @@ impl<'a> Finder<'a> {
                 self.add(index, Cause::Kind(kind), kind, || describe_note(note, &describe(part, index)));
             }
         }
-        if let Some(parent) = part.node(index).parent_local() {
+        let folded = self.consequences.is_folded(index);
+        if let Some(parent) = part.node(index).parent_local()
+            && !folded
+        {
             self.check_overflow(index, own, parent);
         }
-        self.check_zero_size(index, own);
+        if !folded && !self.consequences.is_noted(index) {
+            self.check_zero_size(index, own);
+        }
         self.check_text(index, own);
         self.check_overlaps(index);
     }
@@ -285,13 +311,10 @@ impl<'a> Finder<'a> {
     }
 
     fn check_zero_size(&mut self, index: usize, own: NodeBox) {
-        let node_type = self.part.node(index).node_type();
-        let (no_width, no_height) = (own.width < 0.01, own.height < 0.01);
-        // A line is drawn corner to corner: one flat side is a horizontal or vertical line.
-        let empty = if node_type == NodeType::Line { no_width && no_height } else { no_width || no_height };
-        if !empty {
+        if !consequences::empty(self.part, index, own) {
             return;
         }
+        let (no_width, no_height) = (own.width < 0.01, own.height < 0.01);
         let which = match (no_width, no_height) {
             (true, true) => "no width and no height",
             (true, false) => "no width",
@@ -382,7 +405,7 @@ fn canvas_overlaps(scene: &Scene, layout: &Layout, list: &mut Collector, budget:
 /// The kind of problem a sizing note stands for; replaced fonts are reported per family instead.
 fn note_kind(note: &SizingNote) -> Option<ProblemKind> {
     match note {
-        SizingNote::FillOutsideFlex(_) => Some(ProblemKind::FillOutsideFlex),
+        SizingNote::FillOutsideFlex(_) | SizingNote::FillAtTopLevel(_) => Some(ProblemKind::FillOutsideFlex),
         SizingNote::FitContentWithoutContent(_) => Some(ProblemKind::FitContentWithoutContent),
         SizingNote::CircularSizing(_) => Some(ProblemKind::CircularSizing),
         SizingNote::FontReplaced { .. } => None,
@@ -395,6 +418,11 @@ fn describe_note(note: &SizingNote, name: &str) -> String {
     match note {
         SizingNote::FillOutsideFlex(a) => format!(
             "{name} has {} fill_container but its parent does not lay out children (layout none, absolute position or top level), so it is 0: give it a number, or the parent a layout",
+            axis(a)
+        ),
+        SizingNote::FillAtTopLevel(a) => format!(
+            "{name} has {} fill_container at the top level, where there is no parent to fill, so it hugs its content as fit_content does: give it a number (the screen's {}) or fit_content",
+            axis(a),
             axis(a)
         ),
         SizingNote::FitContentWithoutContent(a) => format!(

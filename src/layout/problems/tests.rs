@@ -78,9 +78,10 @@ fn sizing_notes_of_fifty_thousand_nodes_are_matched_in_one_pass() {
     let found = find_problems(&scene, &layout, None);
     assert_eq!(found.shown[0].kind, ProblemKind::FillOutsideFlex);
     assert_eq!(found.shown[0].node, "r0");
-    assert_eq!(found.shown[1].kind, ProblemKind::ZeroSize);
+    // Each one's zero width is what its note already says: one line per node, not two.
+    assert!(found.shown.iter().all(|p| p.kind == ProblemKind::FillOutsideFlex));
     let summaries: Vec<&str> = found.more.iter().map(|m| m.message.as_str()).collect();
-    assert_eq!(summaries, ["49,900 more fill_container sizes outside a flex layout", "49,900 more nodes have no size"]);
+    assert_eq!(summaries, ["49,800 more fill_container sizes outside a flex layout"]);
 }
 
 #[test]
@@ -147,4 +148,32 @@ fn one_pile_of_siblings_does_not_leave_the_frames_after_it_unchecked() {
     let everything = find_problems(&scene, &layout, None);
     let in_g = everything.more.iter().find(|m| m.message.contains("siblings of 'G'")).expect("G's overlap is counted");
     assert_eq!((in_g.count, in_g.at_least), (1, false));
+}
+
+#[test]
+fn one_cause_is_one_line_with_its_consequences_counted() {
+    // Issue 13: one frame sized 0 by fill_container made every child overflow it, and each
+    // overflow was its own line (60 in a real file); the cause came first but drowned.
+    let rows: Vec<String> = (0..60)
+        .map(|i| format!(r##"{{"type": "text", "id": "t{i}", "content": "Row {i}", "fill": "#000000"}}"##))
+        .collect();
+    let list = format!(
+        r#"{{"type": "frame", "id": "list", "name": "List", "width": "fill_container", "layout": "vertical", "children": [{}]}}"#,
+        rows.join(",")
+    );
+    let (scene, layout) = laid_out(&free_frame(400, 2000, &[list]));
+    let found = find_problems(&scene, &layout, None);
+    assert_eq!(found.shown.len(), 1, "{:#?}", found.shown);
+    assert_eq!(found.shown[0].kind, ProblemKind::FillOutsideFlex);
+    assert!(
+        found.shown[0].message.ends_with("(… and 60 nodes inside it overflow or have no size because of it)"),
+        "{}",
+        found.shown[0].message
+    );
+    assert!(found.more.is_empty());
+    // Asked about a node inside, the consequences are its own problems again.
+    let inside = scene.node_by_id("t3").unwrap();
+    let found = find_problems(&scene, &layout, Some(inside));
+    assert_eq!(found.shown.len(), 1, "{:#?}", found.shown);
+    assert_eq!(found.shown[0].kind, ProblemKind::Overflow);
 }
