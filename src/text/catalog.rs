@@ -2,14 +2,13 @@
 //! lucide (with the names it had before its renames), and Material Symbols. Embedded in the
 //! binary, read once on first use.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
+use super::lucide::Lucide;
 use crate::doc::{edit_distance, suggest};
 
 const GOOGLE_FAMILIES: &str = include_str!("../../assets/fonts/google-fonts-families.txt");
-const LUCIDE_ICONS: &str = include_str!("../../assets/icons/lucide/icon-nodes.json");
-const LUCIDE_ALIASES: &str = include_str!("../../assets/icons/lucide/aliases.json");
 const MATERIAL_SYMBOLS: &str = include_str!("../../assets/icons/material-symbols/names.txt");
 
 /// Families installed with common operating systems; designs use them and they are real fonts.
@@ -154,7 +153,7 @@ impl IconSet {
     /// True when the set has an icon called `name` (lucide also answers to its former names).
     pub fn has(self, name: &str) -> bool {
         match self {
-            IconSet::Lucide => lucide().names.contains(name) || lucide().aliases.contains_key(name),
+            IconSet::Lucide => Lucide::get().has(name),
             IconSet::MaterialSymbols => material().contains(name),
         }
     }
@@ -162,27 +161,13 @@ impl IconSet {
     /// An icon of the set whose name is close to `name`.
     pub fn suggest(self, name: &str) -> Option<String> {
         let mut names: Vec<&'static str> = match self {
-            IconSet::Lucide => lucide().names.iter().chain(lucide().aliases.keys()).map(|n| n.as_str()).collect(),
+            IconSet::Lucide => Lucide::get().names().collect(),
             IconSet::MaterialSymbols => material().iter().map(|n| n.as_str()).collect(),
         };
         // Sets iterate in random order; sorting makes the choice between equally close names stable.
         names.sort_unstable();
         suggest(name, &names).map(str::to_owned)
     }
-}
-
-struct Lucide {
-    names: HashSet<String>,
-    aliases: HashMap<String, String>,
-}
-
-fn lucide() -> &'static Lucide {
-    static LUCIDE: OnceLock<Lucide> = OnceLock::new();
-    LUCIDE.get_or_init(|| {
-        let icons: HashMap<String, serde::de::IgnoredAny> = serde_json::from_str(LUCIDE_ICONS).unwrap_or_default();
-        let aliases: HashMap<String, String> = serde_json::from_str(LUCIDE_ALIASES).unwrap_or_default();
-        Lucide { names: icons.into_keys().collect(), aliases }
-    })
 }
 
 fn material() -> &'static HashSet<String> {
@@ -212,7 +197,7 @@ mod tests {
         assert_eq!(IconSet::for_family("Font Awesome"), None);
         assert!(IconSet::Lucide.has("settings"));
         assert!(IconSet::Lucide.has("trash-2"), "former names still resolve");
-        assert!(!IconSet::Lucide.has("github"), "lucide 1.x dropped brand icons");
+        assert!(IconSet::Lucide.has("github"), "brand icons lucide 1.x dropped are bundled from 0.x");
         assert!(IconSet::MaterialSymbols.has("grid_view"));
         assert_eq!(IconSet::Lucide.suggest("setings").as_deref(), Some("settings"));
     }

@@ -1,18 +1,15 @@
 //! Icon outlines: lucide icons from their SVG elements (stroke icons on a 24-unit grid), and
 //! Material Symbols glyphs from the bundled variable fonts (the icon name is a ligature).
 
-use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use tiny_skia::{Path, PathBuilder, Rect};
 
 use super::TextEngine;
 use super::catalog::IconSet;
+use super::lucide::Lucide;
 use super::style::TextStyle;
 use crate::doc::values::{TextAlign, TextAlignVertical};
-
-const LUCIDE_ICONS: &str = include_str!("../../assets/icons/lucide/icon-nodes.json");
-const LUCIDE_ALIASES: &str = include_str!("../../assets/icons/lucide/aliases.json");
 
 /// Width of lucide's strokes, in grid units.
 pub const LUCIDE_STROKE_WIDTH: f32 = 2.0;
@@ -90,28 +87,9 @@ fn material_family(family: &str) -> &'static str {
     }
 }
 
-/// An SVG element as lucide lists it: its tag and attributes.
-type SvgElement = (String, HashMap<String, serde_json::Value>);
-
-/// lucide's SVG elements by icon name, and former names.
-struct Lucide {
-    icons: HashMap<String, Vec<SvgElement>>,
-    aliases: HashMap<String, String>,
-}
-
-fn lucide() -> &'static Lucide {
-    static LUCIDE: OnceLock<Lucide> = OnceLock::new();
-    LUCIDE.get_or_init(|| Lucide {
-        icons: serde_json::from_str(LUCIDE_ICONS).unwrap_or_default(),
-        aliases: serde_json::from_str(LUCIDE_ALIASES).unwrap_or_default(),
-    })
-}
-
 /// A lucide icon: its elements as strokes, and the elements lucide fills (a few dots).
 fn lucide_icon(name: &str) -> Option<IconDrawing> {
-    let set = lucide();
-    let name = set.aliases.get(name).map_or(name, String::as_str);
-    let elements = set.icons.get(name)?;
+    let elements = Lucide::get().elements(name)?;
     let (mut stroke, mut fill) = (PathBuilder::new(), PathBuilder::new());
     for (tag, attributes) in elements {
         let number = |key: &str| attributes.get(key).and_then(attribute_number).unwrap_or(0.0);
@@ -198,6 +176,9 @@ mod tests {
         assert_eq!(house.view, 24.0);
         assert!(engine.icon("lucide", "trash-2", None).is_some(), "former names draw too");
         assert!(engine.icon("lucide", "no-such-icon", None).is_none());
+        // Issue 13: "icon 'github' is not in the bundled icon sets" on a real file.
+        let github = engine.icon("lucide", "github", None).expect("brand icons lucide 1.x dropped");
+        assert!(github.stroke.as_ref().expect("strokes").bounds().width() > 10.0);
         assert!(engine.icon("Font Awesome", "house", None).is_none());
     }
 

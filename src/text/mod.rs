@@ -4,6 +4,7 @@
 pub mod catalog;
 pub mod fonts;
 pub mod icons;
+mod lucide;
 pub mod outline;
 pub mod shape;
 pub mod style;
