@@ -328,3 +328,18 @@ fn a_tolerance_lets_a_small_change_pass() {
     let lenient = snapshot(&[path(&designs), "--diff-dir", path(&diffs), "--max-diff-share", "2%"]);
     assert_eq!(lenient.status.code(), Some(0), "{}", text(&lenient));
 }
+
+#[test]
+fn files_whose_names_differ_only_in_case_do_not_share_goldens() {
+    let (_folder, designs, diffs) = project();
+    fs::write(designs.join("Design.PEN"), design(&[("other", "Other", 5)])).unwrap();
+    let output = snapshot(&[path(&designs), "--diff-dir", path(&diffs)]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    // Names sort by their bytes: Design.PEN comes first, keeps the folder and gets its golden;
+    // nothing of design.pen is written.
+    assert!(text(&output).contains("design.pen: its goldens would share the folder"), "{}", text(&output));
+    assert!(designs.join("__snapshots__/Design/other.png").is_file());
+    let goldens: Vec<_> =
+        fs::read_dir(designs.join("__snapshots__")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(goldens, ["Design"]);
+}

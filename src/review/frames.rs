@@ -38,6 +38,8 @@ pub struct FrameRender {
     pub image: Result<Pixmap, String>,
     /// What could not be drawn as written.
     pub warnings: Vec<String>,
+    /// How long drawing it took.
+    pub time: std::time::Duration,
 }
 
 /// The visible top-level nodes of a laid-out Scene, in canvas order.
@@ -86,10 +88,14 @@ pub fn render_frames_into<T: Send>(
         .map_init(
             || (text.fork(), ImageCache::default()),
             |(text, images), frame| {
+                let started = std::time::Instant::now();
                 let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
+                let time = started.elapsed();
                 each(match rendered {
-                    Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings },
-                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new() },
+                    Ok(rendered) => {
+                        FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time }
+                    }
+                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new(), time },
                 })
             },
         )

@@ -15,6 +15,7 @@ mod junit;
 mod shard;
 mod summary;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -26,12 +27,16 @@ pub use summary::markdown;
 
 use crate::files::FileError;
 use crate::layout::Layout;
-use crate::render::{MAX_IMAGE_BYTES, RenderOptions, decode_image, encode_png};
+use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
 use crate::resolve::Scene;
 use crate::review::frames::{Frame, FrameRender, frames, render_frames_into};
 use crate::review::pixels::{Comparison, Tolerance, compare, highlight};
 use crate::text::TextEngine;
 use tiny_skia::Pixmap;
+
+/// The largest golden read: above the PNG of the largest image nib renders even when it does
+/// not compress at all (4 bytes a pixel, plus a byte a row and the chunks around them).
+pub const MAX_GOLDEN_BYTES: u64 = MAX_PIXELS * 4 + (16 << 20);
 
 /// Why a snapshot run cannot start or a path cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -198,7 +203,7 @@ pub struct FrameReport {
     pub outcome: Outcome,
     /// What the renderer could not draw as written (a missing font, an unreadable image).
     pub warnings: Vec<String>,
-    /// How long rendering and comparing took.
+    /// How long rendering, comparing and writing took.
     pub time: Duration,
 }
 
@@ -334,8 +339,16 @@ pub fn run(
 ) -> Report {
     let started = Instant::now();
     let mut reports = Vec::new();
+    let mut folders = HashMap::new();
     for file in files {
-        let report = match load(file) {
+        let loaded = match shared_folder(file, &mut folders) {
+            Some(other) => Err(format!(
+                "its goldens would share the folder {} with {other}: file names that differ only in letter case are one folder on macOS and Windows; rename one of the files",
+                goldens::folder(&file.path).display()
+            )),
+            None => load(file),
+        };
+        let report = match loaded {
             Ok(prepared) => check_file(file, &prepared, options, progress),
             // A file that does not load has no frames to split: the shard its key falls to
             // reports it, so it fails exactly one job of a matrix.
@@ -356,6 +369,22 @@ pub fn run(
         tolerance: options.tolerance,
         ci: options.ci,
         time: started.elapsed(),
+    }
+}
+
+/// The file already using the goldens folder of `file`, when there is one (`design.pen` and
+/// `Design.PEN` in one folder); else `file` takes it.
+fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<String> {
+    let folder = goldens::folder(&file.path);
+    let parent = folder.parent().and_then(|p| std::fs::canonicalize(p.parent()?.join(".")).ok());
+    let stem = folder.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let place = parent.unwrap_or_default().join(stem);
+    match folders.get(&place) {
+        Some(other) => Some(other.display().to_string()),
+        None => {
+            folders.insert(place, file.path.clone());
+            None
+        }
     }
 }
 
@@ -403,7 +432,10 @@ fn check_file(
     progress(Progress::File { key: &file.key, frames: chosen.len() });
     let diffs = options.diff_dir.join(Path::new(&file.key).with_extension(""));
     let render_options = RenderOptions {
-        folder: Some(file.path.parent().map_or_else(|| PathBuf::from("."), Path::to_owned)),
+        folder: Some(match file.path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        }),
         ..RenderOptions::default()
     };
     let frames = render_frames_into(scene, layout, text, &render_options, chosen, &|render| {
@@ -443,7 +475,7 @@ struct Target {
 impl Target {
     /// Compares one render with its golden and writes what the outcome asks for.
     fn check(self, render: FrameRender, options: &Options, started: Instant) -> FrameReport {
-        let FrameRender { frame, image, warnings } = render;
+        let FrameRender { frame, image, warnings, time } = render;
         let outcome = match image {
             Err(error) => Outcome::RenderError(error),
             Ok(pixmap) => self.compare(&pixmap, options),
@@ -453,12 +485,13 @@ impl Target {
             let _ = std::fs::remove_file(&self.diff);
             let _ = std::fs::remove_file(&self.actual);
         }
-        FrameReport { id: frame.id, name: frame.name, golden: self.golden, outcome, warnings, time: started.elapsed() }
+        let time = time + started.elapsed();
+        FrameReport { id: frame.id, name: frame.name, golden: self.golden, outcome, warnings, time }
     }
 
     fn compare(&self, pixmap: &Pixmap, options: &Options) -> Outcome {
         let bytes = encode_png(pixmap);
-        let stored = match crate::files::read_regular(&self.golden, MAX_IMAGE_BYTES) {
+        let stored = match crate::files::read_regular(&self.golden, MAX_GOLDEN_BYTES) {
             Ok(stored) => stored,
             Err(error) if error.is_not_found() && options.ci => {
                 return match write(&self.actual, &bytes) {
