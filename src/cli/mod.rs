@@ -147,11 +147,13 @@ enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
-    /// Snapshot tests for designs: render every top-level frame of the .pen files under PATHS
-    /// and compare it with its golden image, __snapshots__/<file stem>/<frame id>.png beside the
-    /// file. A missing golden is created (a first run creates them all); a frame that differs
-    /// gets a diff image and its render in --diff-dir. Exits 0 when every frame matches, 1 when
-    /// one differs, is missing (--ci) or cannot be rendered, 2 on a usage or I/O problem.
+    /// Snapshot tests for designs: compare every top-level frame with its approved PNG.
+    ///
+    /// Renders every top-level frame of the .pen files under PATHS and compares it with its
+    /// golden image, __snapshots__/<file stem>/<frame id>.png beside the file. A missing golden
+    /// is created (a first run creates them all); a frame that differs gets a diff image and its
+    /// render in --diff-dir. Exits 0 when every frame matches, 1 when one differs, is missing
+    /// (--ci) or cannot be rendered, 2 on a usage or I/O problem.
     #[command(after_help = SNAPSHOT_EXAMPLES)]
     Snapshot {
         /// .pen files, or folders searched recursively (__snapshots__, .git, target,

@@ -15,7 +15,7 @@ mod junit;
 mod shard;
 mod summary;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -400,13 +400,14 @@ fn check_file(
     let mut warnings = warnings.clone();
     let all = frames(scene, layout);
     let names = goldens::names(&all);
+    let current: HashSet<&str> = names.iter().map(String::as_str).collect();
     let folder = goldens::folder(&file.path);
     let wanted = |name: &str, id: &str| options.frames.as_ref().is_none_or(|r| r.is_match(name) || r.is_match(id));
     let mut obsolete = Vec::new();
     match goldens::stored(&folder) {
         Ok(stored) => {
             for name in stored {
-                if !names.contains(&name) && options.shard.owns(&file.key, &name) && wanted(&name, &name) {
+                if !current.contains(name.as_str()) && options.shard.owns(&file.key, &name) && wanted(&name, &name) {
                     let golden = folder.join(format!("{name}.png"));
                     let removed = if options.update {
                         std::fs::remove_file(&golden)
