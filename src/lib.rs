@@ -9,6 +9,7 @@
 pub mod doc;
 pub mod files;
 pub mod geometry;
+pub mod hash;
 pub mod images;
 pub mod layout;
 pub mod mcp;

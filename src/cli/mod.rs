@@ -19,6 +19,7 @@ mod check;
 mod fmt;
 mod layout;
 mod render;
+mod snapshot;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -150,6 +151,55 @@ enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
+    /// Snapshot tests for designs: compare every top-level frame with its approved PNG.
+    ///
+    /// Renders every top-level frame of the .pen files under PATHS and compares it with its
+    /// golden image, __snapshots__/<file stem>/<frame id>.png beside the file. A missing golden
+    /// is created (a first run creates them all); a frame that differs gets a diff image and its
+    /// render in --diff-dir. Exits 0 when every frame matches, 1 when one differs, is missing
+    /// (--ci) or cannot be rendered, 2 on a usage or I/O problem.
+    #[command(after_help = SNAPSHOT_EXAMPLES)]
+    Snapshot {
+        /// .pen files, or folders searched recursively (__snapshots__, .git, target,
+        /// node_modules and hidden folders are skipped).
+        #[arg(required = true, value_name = "PATHS")]
+        paths: Vec<PathBuf>,
+        /// Approve the renders: rewrite the goldens of frames that differ, create missing ones,
+        /// remove those whose frame is gone. Goldens that match are not touched.
+        #[arg(long, conflicts_with = "ci")]
+        update: bool,
+        /// For CI: a missing golden fails instead of being created, and so does a golden whose
+        /// frame is gone.
+        #[arg(long)]
+        ci: bool,
+        /// Only the frames whose name or id matches this regular expression.
+        #[arg(long, value_name = "REGEX", value_parser = snapshot::parse_regex)]
+        frame: Option<regex::Regex>,
+        /// Colour distance (0 identical, 1 black against white) above which a pixel differs.
+        #[arg(long, value_name = "DISTANCE", default_value_t = nib::review::pixels::Tolerance::default().threshold, value_parser = snapshot::parse_threshold)]
+        threshold: f64,
+        /// Share of the pixels that may differ before a frame fails: 0–1 or a percentage
+        /// such as 0.1%.
+        #[arg(long, value_name = "SHARE", default_value_t = nib::review::pixels::Tolerance::default().max_share, value_parser = snapshot::parse_share)]
+        max_diff_share: f64,
+        /// Also count pixels that differ only because an anti-aliased edge moved.
+        #[arg(long)]
+        count_antialiasing: bool,
+        /// Where the diff images and renders of failing frames go (<file>/<id>.diff.png and
+        /// .actual.png), so the __snapshots__ folders hold goldens only.
+        #[arg(long, value_name = "DIR", default_value = "snapshot-diffs")]
+        diff_dir: PathBuf,
+        /// Write a JUnit XML report: a test suite per file, a test case per frame.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<PathBuf>,
+        /// Write a Markdown summary (it is also appended to $GITHUB_STEP_SUMMARY when set).
+        #[arg(long, value_name = "FILE")]
+        summary: Option<PathBuf>,
+        /// Check part I of N (from 1): every frame falls to exactly one part, the same on every
+        /// machine, so the jobs of a CI matrix split the work.
+        #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = snapshot::parse_shard)]
+        shard: nib::review::snapshot::Shard,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -160,6 +210,14 @@ enum Command {
         check: bool,
     },
 }
+
+const SNAPSHOT_EXAMPLES: &str = "Examples:
+  nib snapshot designs/                       first run: creates the goldens
+  nib snapshot designs/                       later runs: compare, exit 1 on a difference
+  nib snapshot --update designs/              approve the changes (only differing goldens change)
+  nib snapshot --ci --junit junit.xml designs/
+  nib snapshot --ci --shard 2/4 designs/      the second of four CI jobs
+  nib snapshot --frame '^Home' designs/app.pen";
 
 /// A document that resolves past its budget, as `file:line:column: message` and the hint on
 /// the next line, the way load errors are shown.
@@ -197,6 +255,27 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
     match args.command {
         Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
+        Command::Snapshot {
+            paths,
+            update,
+            ci,
+            frame,
+            threshold,
+            max_diff_share,
+            count_antialiasing,
+            diff_dir,
+            junit,
+            summary,
+            shard,
+        } => {
+            let tolerance = nib::review::pixels::Tolerance {
+                threshold,
+                max_share: max_diff_share,
+                ignore_antialiasing: !count_antialiasing,
+            };
+            let options = nib::review::snapshot::Options { tolerance, update, ci, frames: frame, shard, diff_dir };
+            Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary }))
+        }
         Command::Call { tool, args } => Ok(call::run(&tool, &args)),
         Command::Mcp { root } => {
             let root = match root {

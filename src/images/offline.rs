@@ -13,7 +13,7 @@ const HEIGHT: u32 = 400;
 
 impl ImageProvider for OfflineImages {
     fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
-        let seed = fnv1a(request.prompt.as_bytes());
+        let seed = crate::hash::fnv1a(request.prompt.as_bytes());
         let name = format!("generated-{seed:016x}.png");
         let folder = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
         let path = folder.join(&name);
@@ -36,10 +36,6 @@ impl ImageProvider for OfflineImages {
             created,
         })
     }
-}
-
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// A small deterministic random sequence (xorshift64*).

@@ -188,7 +188,7 @@ impl ImageProvider for OpenAiImages {
         let prompt = request.prompt.trim();
         let size = self.size(request.orientation);
         let identity = format!("ai {} {} {size} {prompt}", self.settings.base_url, self.settings.model);
-        let stem = format!("generated-{:016x}", store::hash(identity.as_bytes()));
+        let stem = format!("generated-{:016x}", crate::hash::fnv1a(identity.as_bytes()));
         // A file from an earlier session is the same request's answer: no new generation.
         if let Some((url, _)) = store::existing(request.folder, &stem) {
             return Ok(ProvidedImage { url, metadata: None, note: None, created: None });

@@ -35,11 +35,6 @@ impl ImageFormat {
     }
 }
 
-/// A 64-bit FNV-1a hash: stable across runs and platforms, so names repeat for the same input.
-pub fn hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
-}
-
 /// A short file-name-safe form of `prompt`: lower-case ASCII words joined by `-`, at most 40
 /// characters, `image` when nothing is left.
 pub fn slug(prompt: &str) -> String {

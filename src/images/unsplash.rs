@@ -143,7 +143,7 @@ impl Unsplash {
         let stem = format!(
             "{}-{:016x}",
             store::slug(request.prompt),
-            store::hash(format!("unsplash {}", photo.id).as_bytes())
+            crate::hash::fnv1a(format!("unsplash {}", photo.id).as_bytes())
         );
         if let Some((url, _)) = store::existing(request.folder, &stem) {
             return Ok((url, None));

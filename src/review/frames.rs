@@ -38,6 +38,8 @@ pub struct FrameRender {
     pub image: Result<Pixmap, String>,
     /// What could not be drawn as written.
     pub warnings: Vec<String>,
+    /// How long drawing it took.
+    pub time: std::time::Duration,
 }
 
 /// The visible top-level nodes of a laid-out Scene, in canvas order.
@@ -64,18 +66,37 @@ pub fn render_frames(
     frames: Vec<Frame>,
     done: &(dyn Fn(&FrameRender) + Sync),
 ) -> Vec<FrameRender> {
+    render_frames_into(scene, layout, text, options, frames, &|render| {
+        done(&render);
+        render
+    })
+}
+
+/// Renders `frames` on all cores and hands each render to `each` on the thread that drew it,
+/// returning what `each` made of them in the frames' order. Whatever `each` does not keep is
+/// dropped at once, so a document with many large frames holds only a few images at a time.
+pub fn render_frames_into<T: Send>(
+    scene: &Scene,
+    layout: &Layout,
+    text: &TextEngine,
+    options: &RenderOptions,
+    frames: Vec<Frame>,
+    each: &(dyn Fn(FrameRender) -> T + Sync),
+) -> Vec<T> {
     frames
         .into_par_iter()
         .map_init(
             || (text.fork(), ImageCache::default()),
             |(text, images), frame| {
+                let started = std::time::Instant::now();
                 let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
-                let result = match rendered {
-                    Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings },
-                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new() },
-                };
-                done(&result);
-                result
+                let time = started.elapsed();
+                each(match rendered {
+                    Ok(rendered) => {
+                        FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time }
+                    }
+                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new(), time },
+                })
             },
         )
         .collect()

@@ -3,7 +3,9 @@
 //! approved images.
 //!
 //! [`frames`] renders every top-level frame of a document; [`pixels`] compares two renders
-//! perceptually and draws where they differ.
+//! perceptually and draws where they differ; [`snapshot`] checks renders against approved images
+//! stored beside the designs.
 
 pub mod frames;
 pub mod pixels;
+pub mod snapshot;

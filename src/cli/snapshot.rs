@@ -1,0 +1,205 @@
+//! `nib snapshot PATHS…`: snapshot tests for designs (see `nib::review::snapshot`), with a
+//! progress bar, the problems on standard output and the JUnit and Markdown reports CI shows.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use nib::doc::io::read_file;
+use nib::layout::Layout;
+use nib::resolve::{SceneOptions, build_scene};
+use nib::review::snapshot::{
+    self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, Verdict,
+};
+use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::tools::FileImports;
+
+/// What the command line asked for besides the options of the run.
+pub struct Settings {
+    pub options: Options,
+    pub junit: Option<PathBuf>,
+    pub summary: Option<PathBuf>,
+}
+
+pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
+    let files = match snapshot::discover(paths) {
+        Ok(files) => files,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if files.is_empty() {
+        eprintln!("nib: no .pen files under {}", list(paths));
+        eprintln!(
+            "hint: give .pen files or the folders that hold them (__snapshots__, .git, target, node_modules and hidden folders are not searched)"
+        );
+        return ExitCode::from(2);
+    }
+    let bar = progress_bar();
+    let report = snapshot::run(&files, &settings.options, &load, &|event| match event {
+        Progress::File { key, frames } => {
+            bar.inc_length(frames as u64);
+            bar.set_message(key.to_owned());
+        }
+        Progress::Frame => bar.inc(1),
+    });
+    bar.finish_and_clear();
+    print_report(&report);
+    let mut code = match report.verdict() {
+        Verdict::Passed => ExitCode::SUCCESS,
+        Verdict::Failed => ExitCode::from(1),
+        Verdict::WriteError => ExitCode::from(2),
+    };
+    if let Err(error) = write_reports(&report, &settings) {
+        eprintln!("nib: {error}");
+        code = ExitCode::from(2);
+    }
+    code
+}
+
+/// Loads, resolves and lays out one file, as `nib render` does.
+fn load(file: &PenFile) -> Result<Prepared, String> {
+    let document = read_file(&file.path).map_err(|error| error.to_string())?.document;
+    let imports = FileImports::load(&document, &file.path);
+    let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    if let Some(error) = scene.error() {
+        return Err(super::resolve_error_text(&file.path, error));
+    }
+    // Bundled fonts only: goldens must come out the same on every machine.
+    let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
+    let layout = Layout::compute(&scene, &mut text);
+    Ok(Prepared { scene, layout, text, warnings: imports.problems })
+}
+
+/// A bar on standard error when a person watches it; nothing when it is a pipe or a CI log.
+fn progress_bar() -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(0);
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} frames {elapsed} {wide_msg}") {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// The problems and changes, one line each, and the counts.
+fn print_report(report: &Report) {
+    for FileReport { file, error, warnings, frames, obsolete } in &report.files {
+        let path = file.path.display();
+        if let Some(error) = error {
+            say!("ERROR    {path}: {}", error.replace('\n', "\n         "));
+        }
+        for warning in warnings {
+            eprintln!("nib: warning: {path}: {warning}");
+        }
+        for frame in frames {
+            let label =
+                if frame.name == frame.id { frame.id.clone() } else { format!("'{}' ({})", frame.name, frame.id) };
+            let golden = frame.golden.display();
+            match &frame.outcome {
+                Outcome::Passed => {}
+                Outcome::Created => say!("NEW      {path} {label}: {golden}"),
+                Outcome::Updated(mismatch) => say!("UPDATED  {path} {label}: {mismatch}"),
+                Outcome::Failed { mismatch, diff, actual } => {
+                    say!("FAIL     {path} {label}: {mismatch}");
+                    match diff {
+                        Some(diff) => say!("         diff {}, actual {}", diff.display(), actual.display()),
+                        None => say!("         actual {}", actual.display()),
+                    }
+                }
+                Outcome::Missing { actual } => {
+                    say!("MISSING  {path} {label}: no golden {golden}; render in {}", actual.display())
+                }
+                Outcome::RenderError(error) => say!("ERROR    {path} {label}: {error}"),
+                Outcome::WriteError(error) => eprintln!("nib: {path} {label}: {error}"),
+            }
+        }
+        for Obsolete { golden, removed } in obsolete {
+            match removed {
+                Ok(true) => say!("REMOVED  {}: no frame has this id", golden.display()),
+                Ok(false) => say!("OBSOLETE {}: no frame has this id (--update removes it)", golden.display()),
+                Err(error) => eprintln!("nib: {error}"),
+            }
+        }
+    }
+    let shard = if report.shard.count() > 1 { format!(" (shard {})", report.shard) } else { String::new() };
+    say!("nib snapshot{shard}: {} in {:.1} s", report.counts(), report.time.as_secs_f64());
+    if report.counts().missing > 0 {
+        say!("hint: run nib snapshot without --ci to create the missing goldens, look at them and commit them");
+    } else if report.counts().failed > 0 {
+        say!(
+            "hint: if the changes are intended, run nib snapshot --update to approve them (only the differing goldens are rewritten)"
+        );
+    }
+}
+
+/// The JUnit report and the Markdown summaries asked for.
+fn write_reports(report: &Report, settings: &Settings) -> Result<(), String> {
+    if let Some(path) = &settings.junit {
+        write_file(path, snapshot::junit(report).as_bytes())?;
+    }
+    if let Some(path) = &settings.summary {
+        let base = path.parent().unwrap_or(Path::new(""));
+        write_file(path, snapshot::markdown(report, Some(base)).as_bytes())?;
+    }
+    // GitHub Actions shows what a step appends to this file on the run's page.
+    if let Some(path) = std::env::var_os("GITHUB_STEP_SUMMARY").filter(|p| !p.is_empty()) {
+        let path = PathBuf::from(path);
+        let text = snapshot::markdown(report, None);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+            .and_then(|mut file| file.write_all(format!("{text}\n").as_bytes()))
+            .map_err(|error| format!("cannot append the summary to {}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Some(folder) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        nib::files::create_folder(folder, None)
+            .map_err(|error| format!("cannot create {}: {error}", folder.display()))?;
+    }
+    nib::files::write_atomic(path, bytes, None).map_err(|error| format!("cannot write {}: {error}", path.display()))
+}
+
+fn list(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// Parses `--shard I/N`.
+pub fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|error| error.to_string())
+}
+
+/// Parses `--frame`: a regular expression.
+pub fn parse_regex(text: &str) -> Result<regex::Regex, String> {
+    regex::Regex::new(text).map_err(|error| format!("not a regular expression: {error}"))
+}
+
+/// Parses `--threshold`: a number from 0 to 1.
+pub fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "'{text}' is not a colour distance; use a number from 0 (identical) to 1 (black against white)"
+        )),
+    }
+}
+
+/// Parses `--max-diff-share`: a share from 0 to 1, or a percentage such as `0.5%`.
+pub fn parse_share(text: &str) -> Result<f64, String> {
+    let trimmed = text.trim();
+    let value = match trimmed.strip_suffix('%') {
+        Some(percent) => percent.trim().parse::<f64>().map(|p| p / 100.0),
+        None => trimmed.parse::<f64>(),
+    };
+    match value {
+        Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
+        _ => Err(format!("'{text}' is not a share of pixels; use a number from 0 to 1 (0.001) or a percentage (0.1%)")),
+    }
+}

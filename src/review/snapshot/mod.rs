@@ -1,0 +1,565 @@
+//! Snapshot tests for designs: every top-level frame of every `.pen` file rendered and compared
+//! with its approved image (its golden) in `__snapshots__/<file stem>/<frame id>.png` beside the
+//! file. A missing golden is created (unless the run is for CI), a failing comparison leaves a
+//! diff image and the render in a separate folder, and `update` rewrites only the goldens that
+//! fail, so git sees changes exactly where the pictures changed.
+//!
+//! [`discover`] finds the files, [`run`] checks them one after another with the frames of each
+//! rendered and compared on all cores, and [`junit`] and [`markdown`] write the reports CI
+//! systems and pull requests show. Loading a file (imports included) is the caller's job, so
+//! this module needs no workspace.
+
+mod discover;
+mod goldens;
+mod junit;
+mod shard;
+mod summary;
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+pub use discover::{MAX_DEPTH, PenFile, SKIPPED_FOLDERS, discover};
+pub use goldens::SNAPSHOTS_FOLDER;
+pub use junit::junit;
+pub use shard::{MAX_SHARDS, Shard};
+pub use summary::markdown;
+
+use crate::files::FileError;
+use crate::layout::Layout;
+use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
+use crate::resolve::Scene;
+use crate::review::frames::{Frame, FrameRender, frames, render_frames_into};
+use crate::review::pixels::{Comparison, Tolerance, compare, highlight};
+use crate::text::TextEngine;
+use tiny_skia::Pixmap;
+
+/// The largest golden read: above the PNG of the largest image nib renders even when it does
+/// not compress at all (4 bytes a pixel, plus a byte a row and the chunks around them).
+pub const MAX_GOLDEN_BYTES: u64 = MAX_PIXELS * 4 + (16 << 20);
+
+/// Why a snapshot run cannot start or a path cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    /// A path given, or a folder met while walking, cannot be read.
+    #[error("{0} (give existing files or folders that hold .pen files)")]
+    Path(FileError),
+    /// The folders nest deeper than [`MAX_DEPTH`].
+    #[error("{} is more than {MAX_DEPTH} folders deep below the path given: give a path closer to the designs", path.display())]
+    TooDeep {
+        /// The folder where the walk stopped.
+        path: PathBuf,
+    },
+    /// `--shard` is not `I/N`.
+    #[error("'{text}' is not a shard: {reason}")]
+    Shard {
+        /// What was given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// How to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// When a render matches its golden.
+    pub tolerance: Tolerance,
+    /// Rewrite failing goldens, create missing ones and remove obsolete ones.
+    pub update: bool,
+    /// Refuse to create missing goldens, and fail on obsolete ones: the goldens in the
+    /// repository must match the designs exactly, as a CI run checks.
+    pub ci: bool,
+    /// Only the frames whose name or id this matches (and goldens whose name it matches).
+    pub frames: Option<regex::Regex>,
+    /// The part of the frames this run checks.
+    pub shard: Shard,
+    /// Where diff images and renders of failing frames go, as `<file key>/<name>.diff.png`
+    /// and `.actual.png`, so the goldens' folders hold goldens only.
+    pub diff_dir: PathBuf,
+}
+
+/// A document ready to render, as the caller's loader prepares it.
+pub struct Prepared {
+    /// The resolved document.
+    pub scene: Scene,
+    /// Its layout.
+    pub layout: Layout,
+    /// The text engine the layout measured with (renders fork it).
+    pub text: TextEngine,
+    /// What loading or resolving noticed without failing (imports that could not be read).
+    pub warnings: Vec<String>,
+}
+
+/// Progress of a run, for a progress bar.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// A file is loaded and this many of its frames are about to be checked.
+    File {
+        /// The file's key.
+        key: &'a str,
+        /// How many frames of it this run checks.
+        frames: usize,
+    },
+    /// One frame is checked (called from the thread that checked it).
+    Frame,
+}
+
+/// What became of one frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// The render matches the golden (the golden is untouched).
+    Passed,
+    /// There was no golden; the render became it.
+    Created,
+    /// The render did not match; with `update` it replaced the golden.
+    Updated(Mismatch),
+    /// The render does not match the golden.
+    Failed {
+        /// How it differs.
+        mismatch: Mismatch,
+        /// Where the image showing the difference is, when one could be drawn (red: changed,
+        /// yellow: anti-aliasing only, blue: outside one of the two images).
+        diff: Option<PathBuf>,
+        /// Where the render is.
+        actual: PathBuf,
+    },
+    /// There is no golden and the run may not create one.
+    Missing {
+        /// Where the render is, to look at before approving it.
+        actual: PathBuf,
+    },
+    /// The frame could not be rendered.
+    RenderError(String),
+    /// A golden, diff or render could not be written: a problem of the machine, not the design.
+    WriteError(String),
+}
+
+impl Outcome {
+    /// True when the frame counts as a failure of the run (write errors count separately).
+    pub fn is_failure(&self) -> bool {
+        matches!(self, Outcome::Failed { .. } | Outcome::Missing { .. } | Outcome::RenderError(_))
+    }
+}
+
+/// How a render differs from its golden.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mismatch {
+    /// The pixels differ beyond the tolerance.
+    Pixels {
+        /// The comparison.
+        comparison: Comparison,
+        /// The golden's width and height.
+        golden: (u32, u32),
+        /// The render's width and height.
+        actual: (u32, u32),
+        /// The share of pixels allowed to differ.
+        allowed: f64,
+    },
+    /// The golden is not an image nib can read.
+    Unreadable(String),
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mismatch::Pixels { golden, actual, .. } if golden != actual => {
+                write!(f, "the size changed from {} × {} to {} × {} pixels", golden.0, golden.1, actual.0, actual.1)
+            }
+            Mismatch::Pixels { comparison, allowed, .. } => {
+                write!(
+                    f,
+                    "{} of pixels differ ({} of {}; allowed {})",
+                    percent(comparison.share()),
+                    comparison.differing,
+                    u64::from(comparison.width) * u64::from(comparison.height),
+                    percent(*allowed)
+                )?;
+                if let Some((left, top, right, bottom)) = comparison.bounds {
+                    write!(f, " within x {left}–{}, y {top}–{}", right - 1, bottom - 1)?;
+                }
+                Ok(())
+            }
+            Mismatch::Unreadable(reason) => write!(f, "the golden image cannot be read: {reason}"),
+        }
+    }
+}
+
+/// A share (0–1) as a percentage with enough digits to show a single pixel of a large frame.
+pub fn percent(share: f64) -> String {
+    format!("{:.3}%", share * 100.0)
+}
+
+/// One checked frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameReport {
+    /// The frame's id.
+    pub id: String,
+    /// Its name (its id when it has none).
+    pub name: String,
+    /// Its golden.
+    pub golden: PathBuf,
+    /// What became of it.
+    pub outcome: Outcome,
+    /// What the renderer could not draw as written (a missing font, an unreadable image).
+    pub warnings: Vec<String>,
+    /// How long rendering, comparing and writing took.
+    pub time: Duration,
+}
+
+/// A golden whose frame no longer exists.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Obsolete {
+    /// The golden.
+    pub golden: PathBuf,
+    /// Removed (with `update`), kept, or why it could not be removed.
+    pub removed: Result<bool, String>,
+}
+
+/// One checked file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileReport {
+    /// The file.
+    pub file: PenFile,
+    /// Why the file could not be checked at all (it does not load or resolve).
+    pub error: Option<String>,
+    /// What loading or rendering noticed without failing.
+    pub warnings: Vec<String>,
+    /// Its frames this run checked, in canvas order.
+    pub frames: Vec<FrameReport>,
+    /// Its goldens without a frame.
+    pub obsolete: Vec<Obsolete>,
+}
+
+/// Everything a run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The files this run checked, in the order found.
+    pub files: Vec<FileReport>,
+    /// The shard this run was.
+    pub shard: Shard,
+    /// The tolerance it compared with.
+    pub tolerance: Tolerance,
+    /// Whether it was a CI run (obsolete goldens fail).
+    pub ci: bool,
+    /// How long it took.
+    pub time: Duration,
+}
+
+/// How many frames ended how.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Files checked.
+    pub files: usize,
+    /// Frames checked.
+    pub frames: usize,
+    /// Frames that match.
+    pub passed: usize,
+    /// Goldens created.
+    pub created: usize,
+    /// Goldens rewritten.
+    pub updated: usize,
+    /// Frames that differ.
+    pub failed: usize,
+    /// Frames without golden that could not get one.
+    pub missing: usize,
+    /// Frames that could not be rendered, and files that could not be loaded.
+    pub errors: usize,
+    /// Goldens, diffs or renders that could not be written or removed.
+    pub write_errors: usize,
+    /// Goldens without a frame, removed or not.
+    pub obsolete: usize,
+    /// Obsolete goldens removed.
+    pub removed: usize,
+}
+
+/// The verdict of a run, which the command line turns into its exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Everything matches (or was created or updated as asked).
+    Passed,
+    /// Some frame differs, is missing or cannot be rendered, or a file cannot be loaded.
+    Failed,
+    /// Something could not be written: the answer is incomplete whatever the designs say.
+    WriteError,
+}
+
+impl Report {
+    /// How many frames ended how.
+    pub fn counts(&self) -> Counts {
+        let mut counts = Counts { files: self.files.len(), ..Counts::default() };
+        for file in &self.files {
+            counts.errors += usize::from(file.error.is_some());
+            for frame in &file.frames {
+                counts.frames += 1;
+                let slot = match frame.outcome {
+                    Outcome::Passed => &mut counts.passed,
+                    Outcome::Created => &mut counts.created,
+                    Outcome::Updated(_) => &mut counts.updated,
+                    Outcome::Failed { .. } => &mut counts.failed,
+                    Outcome::Missing { .. } => &mut counts.missing,
+                    Outcome::RenderError(_) => &mut counts.errors,
+                    Outcome::WriteError(_) => &mut counts.write_errors,
+                };
+                *slot += 1;
+            }
+            for obsolete in &file.obsolete {
+                counts.obsolete += 1;
+                match obsolete.removed {
+                    Ok(true) => counts.removed += 1,
+                    Ok(false) => {}
+                    Err(_) => counts.write_errors += 1,
+                }
+            }
+        }
+        counts
+    }
+
+    /// The run's verdict: write errors first, then failures.
+    pub fn verdict(&self) -> Verdict {
+        let counts = self.counts();
+        let kept_obsolete = counts.obsolete - counts.removed;
+        if counts.write_errors > 0 {
+            Verdict::WriteError
+        } else if counts.failed + counts.missing + counts.errors > 0 || (self.ci && kept_obsolete > 0) {
+            Verdict::Failed
+        } else {
+            Verdict::Passed
+        }
+    }
+}
+
+/// Checks `files` one after another, the frames of each on all cores. `load` prepares a file
+/// for rendering or says why it cannot be; `progress` hears about every file and frame.
+pub fn run(
+    files: &[PenFile],
+    options: &Options,
+    load: &dyn Fn(&PenFile) -> Result<Prepared, String>,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Report {
+    let started = Instant::now();
+    let mut reports = Vec::new();
+    let mut folders = HashMap::new();
+    for file in files {
+        let loaded = match shared_folder(file, &mut folders) {
+            Some(other) => Err(format!(
+                "its goldens would share the folder {} with {other}: file names that differ only in letter case are one folder on macOS and Windows; rename one of the files",
+                goldens::folder(&file.path).display()
+            )),
+            None => load(file),
+        };
+        let report = match loaded {
+            Ok(prepared) => check_file(file, &prepared, options, progress),
+            // A file that does not load has no frames to split: the shard its key falls to
+            // reports it, so it fails exactly one job of a matrix.
+            Err(error) if options.shard.owns(&file.key, "") => Some(FileReport {
+                file: file.clone(),
+                error: Some(error),
+                warnings: Vec::new(),
+                frames: Vec::new(),
+                obsolete: Vec::new(),
+            }),
+            Err(_) => None,
+        };
+        reports.extend(report);
+    }
+    Report {
+        files: reports,
+        shard: options.shard,
+        tolerance: options.tolerance,
+        ci: options.ci,
+        time: started.elapsed(),
+    }
+}
+
+/// The file already using the goldens folder of `file`, when there is one (`design.pen` and
+/// `Design.PEN` in one folder); else `file` takes it.
+fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<String> {
+    let folder = goldens::folder(&file.path);
+    let parent = folder.parent().and_then(|p| std::fs::canonicalize(p.parent()?.join(".")).ok());
+    let stem = folder.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let place = parent.unwrap_or_default().join(stem);
+    match folders.get(&place) {
+        Some(other) => Some(other.display().to_string()),
+        None => {
+            folders.insert(place, file.path.clone());
+            None
+        }
+    }
+}
+
+/// The frames of one loaded file this run owns, checked; `None` when it owns none of them and
+/// no obsolete golden either.
+fn check_file(
+    file: &PenFile,
+    prepared: &Prepared,
+    options: &Options,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Option<FileReport> {
+    let Prepared { scene, layout, text, warnings } = prepared;
+    let mut warnings = warnings.clone();
+    let all = frames(scene, layout);
+    let names = goldens::names(&all);
+    let current: HashSet<&str> = names.iter().map(String::as_str).collect();
+    let folder = goldens::folder(&file.path);
+    let wanted = |name: &str, id: &str| options.frames.as_ref().is_none_or(|r| r.is_match(name) || r.is_match(id));
+    let mut obsolete = Vec::new();
+    match goldens::stored(&folder) {
+        Ok(stored) => {
+            for name in stored {
+                if !current.contains(name.as_str()) && options.shard.owns(&file.key, &name) && wanted(&name, &name) {
+                    let golden = folder.join(format!("{name}.png"));
+                    let removed = if options.update {
+                        std::fs::remove_file(&golden)
+                            .map(|()| true)
+                            .map_err(|e| format!("cannot remove {}: {e}", golden.display()))
+                    } else {
+                        Ok(false)
+                    };
+                    obsolete.push(Obsolete { golden, removed });
+                }
+            }
+        }
+        // Every frame's golden will be unreadable too and fail with the reason.
+        Err(error) => warnings.push(format!("the goldens cannot be listed: {error}")),
+    }
+    let chosen: Vec<Frame> = all
+        .into_iter()
+        .filter(|frame| options.shard.owns(&file.key, &frame.id) && wanted(&frame.name, &frame.id))
+        .collect();
+    if chosen.is_empty() && obsolete.is_empty() {
+        return None;
+    }
+    progress(Progress::File { key: &file.key, frames: chosen.len() });
+    let diffs = options.diff_dir.join(Path::new(&file.key).with_extension(""));
+    let render_options = RenderOptions {
+        folder: Some(match file.path.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        }),
+        ..RenderOptions::default()
+    };
+    let frames = render_frames_into(scene, layout, text, &render_options, chosen, &|render| {
+        let started = Instant::now();
+        // A frame's index is its place among all the document's frames, as `names` is.
+        let name = &names[render.frame.index];
+        let target = Target {
+            golden: folder.join(format!("{name}.png")),
+            diff: diffs.join(format!("{name}.diff.png")),
+            actual: diffs.join(format!("{name}.actual.png")),
+        };
+        let report = target.check(render, options, started);
+        progress(Progress::Frame);
+        report
+    });
+    // Folders a fixed failure left empty would suggest there is something to look at.
+    let mut empty = Some(diffs.as_path());
+    while let Some(folder) = empty.filter(|f| f.starts_with(&options.diff_dir) && *f != options.diff_dir) {
+        if std::fs::remove_dir(folder).is_err() {
+            break;
+        }
+        empty = folder.parent();
+    }
+    Some(FileReport { file: file.clone(), error: None, warnings, frames, obsolete })
+}
+
+/// The files of one frame.
+struct Target {
+    /// Its golden.
+    golden: PathBuf,
+    /// The image of what changed, written when it fails.
+    diff: PathBuf,
+    /// Its render, written when it fails or has no golden it may create.
+    actual: PathBuf,
+}
+
+impl Target {
+    /// Compares one render with its golden and writes what the outcome asks for.
+    fn check(self, render: FrameRender, options: &Options, started: Instant) -> FrameReport {
+        let FrameRender { frame, image, warnings, time } = render;
+        let outcome = match image {
+            Err(error) => Outcome::RenderError(error),
+            Ok(pixmap) => self.compare(&pixmap, options),
+        };
+        if matches!(outcome, Outcome::Passed | Outcome::Created | Outcome::Updated(_)) {
+            // Images of an earlier failure would tell of a problem that is gone.
+            let _ = std::fs::remove_file(&self.diff);
+            let _ = std::fs::remove_file(&self.actual);
+        }
+        let time = time + started.elapsed();
+        FrameReport { id: frame.id, name: frame.name, golden: self.golden, outcome, warnings, time }
+    }
+
+    fn compare(&self, pixmap: &Pixmap, options: &Options) -> Outcome {
+        let bytes = encode_png(pixmap);
+        let stored = match crate::files::read_regular(&self.golden, MAX_GOLDEN_BYTES) {
+            Ok(stored) => stored,
+            Err(error) if error.is_not_found() && options.ci => {
+                return match write(&self.actual, &bytes) {
+                    Ok(()) => Outcome::Missing { actual: self.actual.clone() },
+                    Err(error) => Outcome::WriteError(format!("there is no golden, and {error}")),
+                };
+            }
+            Err(error) if error.is_not_found() => {
+                return match write(&self.golden, &bytes) {
+                    Ok(()) => Outcome::Created,
+                    Err(error) => Outcome::WriteError(error),
+                };
+            }
+            Err(error) => return self.mismatch(Mismatch::Unreadable(error.to_string()), None, &bytes, options),
+        };
+        // Rendering is deterministic: the same bytes are the common case and need no decoding.
+        if stored == bytes {
+            return Outcome::Passed;
+        }
+        let approved = match decode_image(&stored) {
+            Ok(approved) => approved,
+            Err(reason) => return self.mismatch(Mismatch::Unreadable(reason), None, &bytes, options),
+        };
+        let comparison = compare(&approved, pixmap, &options.tolerance);
+        if comparison.passes(&options.tolerance) {
+            return Outcome::Passed;
+        }
+        let mismatch = Mismatch::Pixels {
+            comparison,
+            golden: (approved.width(), approved.height()),
+            actual: (pixmap.width(), pixmap.height()),
+            allowed: options.tolerance.max_share,
+        };
+        // Drawn only when it is kept: an update has no use for it.
+        let drawn = (!options.update).then(|| highlight(&approved, pixmap, &options.tolerance).1);
+        self.mismatch(mismatch, drawn, &bytes, options)
+    }
+
+    /// A failing frame: its golden rewritten with `update`, else its render and the diff image
+    /// (when the golden could be read) written for a person to look at.
+    fn mismatch(&self, mismatch: Mismatch, drawn: Option<Pixmap>, bytes: &[u8], options: &Options) -> Outcome {
+        if options.update {
+            return match write(&self.golden, bytes) {
+                Ok(()) => Outcome::Updated(mismatch),
+                Err(error) => Outcome::WriteError(format!("{mismatch}, and {error}")),
+            };
+        }
+        let diff = match drawn.map(|drawn| write(&self.diff, &encode_png(&drawn))) {
+            Some(Ok(())) => Some(self.diff.clone()),
+            Some(Err(error)) => return Outcome::WriteError(format!("{mismatch}, and {error}")),
+            None => {
+                // A diff of an earlier run would show another golden.
+                let _ = std::fs::remove_file(&self.diff);
+                None
+            }
+        };
+        match write(&self.actual, bytes) {
+            Ok(()) => Outcome::Failed { mismatch, diff, actual: self.actual.clone() },
+            Err(error) => Outcome::WriteError(format!("{mismatch}, and {error}")),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically, creating its folder; the error says what failed.
+fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let folder = path.parent().unwrap_or(Path::new("."));
+    crate::files::create_folder(folder, None)
+        .and_then(|_| crate::files::write_atomic(path, bytes, None))
+        .map_err(|error| format!("cannot write {}: {error}", path.display()))
+}
