@@ -377,7 +377,8 @@ fn render_one_node_or_every_frame_into_a_folder() {
         assert!(width > 0 && height > 0);
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("warning: node 'RkiTy': icon 'github' is not in the bundled icon sets"), "{stderr}");
+    // Issue 13: the brand icons lucide 1.x dropped draw again; nothing in this file is missing.
+    assert!(!stderr.contains("icon 'github'"), "{stderr}");
 }
 
 #[test]
