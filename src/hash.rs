@@ -4,7 +4,12 @@
 /// The 64-bit FNV-1a hash of `bytes`: fast on short keys, stable across runs and platforms,
 /// and spread well enough to name files and split work into shards; not for security.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
+    fnv1a_from(0xcbf2_9ce4_8422_2325, bytes)
+}
+
+/// FNV-1a of `bytes` continued from `state` (a hash of what came before them).
+pub fn fnv1a_from(state: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(state, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
 }
 
 #[cfg(test)]

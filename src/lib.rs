@@ -13,6 +13,8 @@ pub mod hash;
 pub mod images;
 pub mod layout;
 pub mod mcp;
+pub mod numbers;
+pub mod random;
 pub mod render;
 pub mod resolve;
 pub mod review;

@@ -38,18 +38,6 @@ impl ImageProvider for OfflineImages {
     }
 }
 
-/// A small deterministic random sequence (xorshift64*).
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 40) as f32) / (1u64 << 24) as f32
-    }
-}
-
 /// HSL (all 0–1) to RGB (0–255).
 fn hsl(h: f32, s: f32, l: f32) -> [f32; 3] {
     let channel = |n: f32| {
@@ -61,14 +49,19 @@ fn hsl(h: f32, s: f32, l: f32) -> [f32; 3] {
 }
 
 fn draw(seed: u64) -> Vec<u8> {
-    let mut random = Random(seed | 1);
-    let hue = random.next();
+    let mut random = crate::random::Xorshift::new(seed);
+    let hue = random.next_unit();
     let from = hsl(hue, 0.55, 0.62);
-    let to = hsl((hue + 0.12 + random.next() * 0.2) % 1.0, 0.6, 0.38);
+    let to = hsl((hue + 0.12 + random.next_unit() * 0.2) % 1.0, 0.6, 0.38);
     let blobs: Vec<(f32, f32, f32, [f32; 3])> = (0..4)
         .map(|_| {
-            let color = hsl((hue + random.next() * 0.3) % 1.0, 0.5, 0.55 + random.next() * 0.3);
-            (random.next() * WIDTH as f32, random.next() * HEIGHT as f32, 60.0 + random.next() * 160.0, color)
+            let color = hsl((hue + random.next_unit() * 0.3) % 1.0, 0.5, 0.55 + random.next_unit() * 0.3);
+            (
+                random.next_unit() * WIDTH as f32,
+                random.next_unit() * HEIGHT as f32,
+                60.0 + random.next_unit() * 160.0,
+                color,
+            )
         })
         .collect();
     let mut pixels = Vec::with_capacity((WIDTH * HEIGHT * 3) as usize);

@@ -86,12 +86,8 @@ impl Serialize for Children {
 
 /// Writes whole pixels as integers (`16`, not `16.0`) and the rest to two decimals.
 fn pixels<S: Serializer>(value: &f32, serializer: S) -> Result<S::Ok, S::Error> {
-    let rounded = (f64::from(*value) * 100.0).round() / 100.0;
-    if rounded.fract() == 0.0 && rounded.abs() < 1e15 {
-        serializer.serialize_i64(rounded as i64)
-    } else {
-        serializer.serialize_f64(rounded)
-    }
+    use serde::Serialize;
+    crate::numbers::json_number(crate::numbers::hundredths(f64::from(*value))).serialize(serializer)
 }
 
 /// The boxes and problems.

@@ -6,7 +6,7 @@ use tiny_skia::{BlendMode, Color as SkColor, Paint, PathBuilder, Rect, Shader, T
 use super::blur::{Edges, blur};
 use super::geometry::{Shape, rounded_rect, scaled_radii};
 use super::paint::{blend_mode, resolved_color, with_opacity};
-use super::surface::{Surface, outset, transformed_bounds};
+use super::surface::Surface;
 use crate::doc::values::{BlendMode as PenBlend, Effect, ShadowType};
 use crate::doc::{Key, Props, Value, VarOr};
 
@@ -118,7 +118,8 @@ pub(crate) fn outer_shadow(
     let Some(path) = grown(shape, width, height, shadow.spread) else { return };
     let moved = transform.pre_translate(shadow.dx, shadow.dy);
     let sigma = device_sigma(shadow.blur, transform);
-    let Some(bounds) = transformed_bounds(path.bounds(), moved).and_then(|b| outset(b, sigma * 3.0 + 1.0)) else {
+    let Some(bounds) = path.bounds().transform(moved).and_then(|b| b.outset(sigma * 3.0 + 1.0, sigma * 3.0 + 1.0))
+    else {
         return;
     };
     let Some(area) = surface.clip_area(bounds) else { return };
@@ -143,7 +144,7 @@ pub(crate) fn inner_shadow(
     shadow: &ShadowSpec,
     transform: Transform,
 ) {
-    let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+    let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
     let Some(mut layer) = Surface::new(area) else { return };
     layer.pixmap.fill(shadow.color);
@@ -172,7 +173,7 @@ pub(crate) fn inner_shadow(
 
 /// Blurs what is already drawn under `shape` (a frosted-glass backdrop).
 pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32, transform: Transform) {
-    let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+    let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
     let Some(mut backdrop) = surface.copy(area) else { return };
     blur(&mut backdrop.pixmap, device_sigma(radius, transform), Edges::Extend);

@@ -22,7 +22,7 @@ use tiny_skia::{IntRect, Pixmap, Rect, Transform};
 pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, decode as decode_image};
 use painter::{Painter, node_transform};
 pub use png::encode_png;
-use surface::{Surface, transformed_bounds, union};
+use surface::Surface;
 
 use crate::layout::Layout;
 use crate::resolve::{Scene, SceneKey};
@@ -106,11 +106,16 @@ pub fn target_bounds(scene: &Scene, layout: &Layout, target: RenderTarget) -> Re
         let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
         let transform =
             node_transform(&scene.node(key).props, node_box, Transform::identity(), (node_box.left, node_box.top));
-        transformed_bounds(local, transform)
+        local.transform(transform)
     };
     match target {
         RenderTarget::Node(key) => bounds_of(key).ok_or(RenderError::Hidden),
-        RenderTarget::Canvas => scene.roots().into_iter().filter_map(bounds_of).reduce(union).ok_or(RenderError::Empty),
+        RenderTarget::Canvas => scene
+            .roots()
+            .into_iter()
+            .filter_map(bounds_of)
+            .reduce(|a, b| a.join(&b).unwrap_or(a))
+            .ok_or(RenderError::Empty),
     }
 }
 

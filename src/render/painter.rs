@@ -15,7 +15,7 @@ use super::geometry::{Shape, shape_of};
 use super::images::ImageCache;
 use super::paint::{Paint, PaintIssue, any_visible, image_placement, image_shader, paints};
 use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
-use super::surface::{Surface, outset, transformed_bounds, union};
+use super::surface::Surface;
 use super::text::{annotation_path, icon, text_path};
 use crate::doc::values::{Fill, ImageMode};
 use crate::doc::{Key, NodeType, Props, Value};
@@ -181,7 +181,7 @@ impl Painter<'_> {
             self.paint_children(surface, key, transform);
             return;
         }
-        let Some(bounds) = transformed_bounds(shape.path.bounds(), transform) else { return };
+        let Some(bounds) = shape.path.bounds().transform(transform) else { return };
         let Some(area) = surface.clip_area(bounds) else { return };
         let Some(mut layer) = Surface::new(area) else { return };
         self.paint_children(&mut layer, key, transform);
@@ -218,7 +218,7 @@ impl Painter<'_> {
         let props = &self.scene.node(key).props;
         let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
         let reach = effects_of(props).extent() + stroke_spec(props).map_or(0.0, |s| s.outer_extent()) + 2.0;
-        let mut bounds = transformed_bounds(outset(local, reach)?, transform)?;
+        let mut bounds = local.outset(reach, reach)?.transform(transform)?;
         if props.literal::<bool>(&Key::Clip) == Some(true) {
             return Some(bounds);
         }
@@ -227,7 +227,7 @@ impl Painter<'_> {
             let child_transform =
                 node_transform(&self.scene.node(child).props, child_box, transform, (child_box.x, child_box.y));
             if let Some(child_bounds) = self.subtree_bounds(child, child_transform) {
-                bounds = union(bounds, child_bounds);
+                bounds = bounds.join(&child_bounds).unwrap_or(bounds);
             }
         }
         Some(bounds)
@@ -256,7 +256,7 @@ impl Painter<'_> {
                         && let Some(area) = whole_pixels(rect)
                         && let Some(whole) =
                             tiny_skia::IntRect::from_xywh(0, 0, surface.pixmap.width(), surface.pixmap.height())
-                        && let Some(area) = super::surface::intersect(area, whole)
+                        && let Some(area) = area.intersect(&whole)
                     {
                         super::paint::fill_rect_linear(&mut surface.pixmap, area, ramp, local, alpha);
                         continue;
@@ -446,7 +446,7 @@ impl Painter<'_> {
                     self.fill(surface, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
                     return;
                 }
-                let Some(bounds) = transformed_bounds(outline.bounds(), transform) else { return };
+                let Some(bounds) = outline.bounds().transform(transform) else { return };
                 let Some(area) = surface.clip_area(bounds) else { return };
                 let Some(mut layer) = Surface::new(area) else { return };
                 self.fill(&mut layer, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
@@ -496,7 +496,7 @@ fn axis_aligned_rect(path: &Path, transform: Transform) -> Option<Rect> {
     if !aligned {
         return None;
     }
-    transformed_bounds(path.bounds(), transform)
+    path.bounds().transform(transform)
 }
 
 /// The pixels `rect` covers exactly, when its edges lie on pixel boundaries.

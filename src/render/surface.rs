@@ -24,7 +24,7 @@ impl Surface {
     /// The device pixels `bounds` touches, within this surface; `None` when it misses it.
     pub fn clip_area(&self, bounds: Rect) -> Option<IntRect> {
         let outer = bounds.round_out()?;
-        intersect(outer, self.area)
+        outer.intersect(&self.area)
     }
 
     /// A mask of this surface's size, covering `path` (with `transform` local → device).
@@ -47,40 +47,4 @@ impl Surface {
             IntRect::from_xywh(area.x() - self.area.x(), area.y() - self.area.y(), area.width(), area.height())?;
         Some(Surface { pixmap: self.pixmap.clone_rect(local)?, area })
     }
-}
-
-/// The overlap of two pixel rectangles.
-pub(crate) fn intersect(a: IntRect, b: IntRect) -> Option<IntRect> {
-    let left = a.x().max(b.x());
-    let top = a.y().max(b.y());
-    let right = a.right().min(b.right());
-    let bottom = a.bottom().min(b.bottom());
-    IntRect::from_ltrb(left, top, right, bottom)
-}
-
-/// The device bounds of `rect` under `transform`.
-pub(crate) fn transformed_bounds(rect: Rect, transform: Transform) -> Option<Rect> {
-    let mut points = [
-        tiny_skia::Point::from_xy(rect.left(), rect.top()),
-        tiny_skia::Point::from_xy(rect.right(), rect.top()),
-        tiny_skia::Point::from_xy(rect.right(), rect.bottom()),
-        tiny_skia::Point::from_xy(rect.left(), rect.bottom()),
-    ];
-    transform.map_points(&mut points);
-    let xs = points.iter().map(|p| p.x);
-    let ys = points.iter().map(|p| p.y);
-    let (left, right) = xs.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), x| (lo.min(x), hi.max(x)));
-    let (top, bottom) = ys.fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), y| (lo.min(y), hi.max(y)));
-    Rect::from_ltrb(left, top, right, bottom)
-}
-
-/// `rect` grown by `margin` on every side.
-pub(crate) fn outset(rect: Rect, margin: f32) -> Option<Rect> {
-    Rect::from_ltrb(rect.left() - margin, rect.top() - margin, rect.right() + margin, rect.bottom() + margin)
-}
-
-/// The union of two rectangles.
-pub(crate) fn union(a: Rect, b: Rect) -> Rect {
-    Rect::from_ltrb(a.left().min(b.left()), a.top().min(b.top()), a.right().max(b.right()), a.bottom().max(b.bottom()))
-        .unwrap_or(a)
 }

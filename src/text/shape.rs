@@ -176,9 +176,7 @@ impl std::hash::Hasher for PrehashedKey {
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 = (self.0 ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3);
-        }
+        self.0 = crate::hash::fnv1a_from(self.0, bytes);
     }
 
     fn write_u64(&mut self, value: u64) {

@@ -8,6 +8,7 @@ use crate::images::ImagePlace;
 use crate::layout::snapshot::{Snapshot, SnapshotRequest, problems, problems_text, snapshot};
 use crate::layout::space::{Direction, Rect, beside_everything, next_to};
 use crate::layout::{Layout, LayoutProblem, MoreProblems};
+use crate::numbers::hundredths;
 use crate::resolve::{Scene, SceneKey};
 
 /// Most levels of children a snapshot shows.
@@ -139,14 +140,9 @@ pub fn find_empty_space_on_canvas(workspace: &mut Workspace, args: SpaceArgs) ->
         }
         None => beside_everything(&occupied, size, direction, args.padding),
     };
-    Ok(Spot { x: super::number(tidy(x)), y: super::number(tidy(y)) })
+    Ok(Spot { x: super::number(hundredths(x)), y: super::number(hundredths(y)) })
 }
 
 fn rect(b: crate::layout::NodeBox) -> Rect {
     Rect { x: f64::from(b.left), y: f64::from(b.top), width: f64::from(b.width), height: f64::from(b.height) }
-}
-
-/// Rounds away float noise (layout works in f32): hundredths of a pixel.
-fn tidy(value: f64) -> f64 {
-    (value * 100.0).round() / 100.0
 }

@@ -178,10 +178,7 @@ pub fn unknown_tool(name: &str) -> ToolError {
     ToolError::new(format!("there is no tool '{name}'")).with_hint(hint)
 }
 
-/// A number as JSON the way the file writes it: `14`, not `14.0`.
-pub(crate) fn number(n: f64) -> Value {
-    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 { Value::from(n as i64) } else { serde_json::json!(n) }
-}
+pub(crate) use crate::numbers::json_number as number;
 
 fn parse<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, ToolError> {
     let arguments = if arguments.is_null() { Value::Object(Default::default()) } else { arguments };

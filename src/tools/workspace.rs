@@ -71,9 +71,7 @@ struct Fingerprint {
 
 impl Fingerprint {
     fn of(bytes: &[u8]) -> Fingerprint {
-        let hash =
-            bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3));
-        Fingerprint { len: bytes.len() as u64, hash }
+        Fingerprint { len: bytes.len() as u64, hash: crate::hash::fnv1a(bytes) }
     }
 
     /// The fingerprint of the file now; `None` when it is gone or no longer a regular file of

@@ -451,8 +451,7 @@ pub(crate) fn describe(part: &ScenePart, index: usize) -> String {
 
 /// A length for messages: whole pixels when whole, else two decimals.
 pub(crate) fn round(value: f32) -> String {
-    let rounded = (f64::from(value) * 100.0).round() / 100.0;
-    if rounded.fract() == 0.0 { format!("{}", rounded as i64) } else { format!("{rounded}") }
+    crate::numbers::pixels_text(value)
 }
 
 /// "1 line", "3 lines".

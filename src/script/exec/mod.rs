@@ -432,7 +432,7 @@ fn with_leading_id(props: Props, id: &str) -> Props {
 }
 
 /// Pencil-style ids: five letters and digits, drawn from a seeded sequence.
-struct IdGenerator(u64);
+struct IdGenerator(crate::random::Xorshift);
 
 const ID_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -443,17 +443,14 @@ impl IdGenerator {
                 std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
             nanos ^ (u64::from(std::process::id()) << 32)
         });
-        IdGenerator(seed | 1)
+        IdGenerator(crate::random::Xorshift::new(seed))
     }
 
     fn next(&mut self, taken: impl Fn(&str) -> bool) -> String {
         loop {
             let id: String = (0..5)
                 .map(|_| {
-                    self.0 ^= self.0 >> 12;
-                    self.0 ^= self.0 << 25;
-                    self.0 ^= self.0 >> 27;
-                    let n = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33;
+                    let n = self.0.next_u64() >> 33;
                     ID_ALPHABET[(n % ID_ALPHABET.len() as u64) as usize] as char
                 })
                 .collect();
