@@ -174,3 +174,77 @@ pub fn render(
     let warnings = painter.warnings.into_iter().collect();
     Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::Document;
+    use crate::resolve::{NoImports, SceneOptions, build_scene};
+    use crate::text::{FontBook, FontOptions};
+
+    fn render_document(text: &str) -> Pixmap {
+        let document = Document::load(text).expect("valid").document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut engine);
+        let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
+        render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
+            .expect("renders")
+            .pixmap
+    }
+
+    /// Issue 13: a clipping frame skipped its clip when every child's box fitted inside, and
+    /// trusted the box of a text whose lines run past it, so the text escaped the clip.
+    #[test]
+    fn text_running_past_its_box_stays_inside_a_clipping_frame() {
+        let pixmap = render_document(
+            r##"{"version": "2.10", "children": [
+                {"type": "frame", "id": "canvas", "width": 120, "height": 120, "layout": "none", "fill": "#FFFFFF", "children": [
+                    {"type": "frame", "id": "card", "x": 10, "y": 10, "width": 100, "height": 30, "clip": true, "cornerRadius": 4,
+                     "layout": "none", "children": [
+                        {"type": "text", "id": "long", "x": 10, "y": 6, "width": 80, "height": 18, "textGrowth": "fixed-width-height",
+                         "fontSize": 14, "fill": "#000000", "content": "line one\nline two\nline three\nline four\nline five"}
+                    ]}
+                ]}
+            ]}"##,
+        );
+        // Below the card (y ≥ 40) nothing may be drawn: the lines beyond it are clipped.
+        let below = (42..120u32).flat_map(|y| (0..120u32).map(move |x| (x, y)));
+        let inked = below.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 200)).count();
+        assert_eq!(inked, 0, "text escaped the clip");
+        // Inside the card the text is drawn.
+        let inside = (10..40u32).flat_map(|y| (10..110u32).map(move |x| (x, y)));
+        assert!(inside.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 100)).count() > 20);
+    }
+
+    /// Issue 13: a note (a card and its text) and an icon (dots and lines) with their opacity
+    /// folded into each part blended the parts twice where they overlap. At half opacity, every
+    /// pixel must be half way between the opaque render and the white page.
+    #[test]
+    fn translucent_notes_and_icons_blend_once() {
+        for node in [
+            r##"{"type": "note", "id": "n", "x": 0, "y": 0, "width": 96, "height": 96, "content": "Remember the milk"OPACITY}"##,
+            r##"{"type": "icon_font", "id": "i", "x": 0, "y": 0, "width": 96, "height": 96, "iconFontFamily": "lucide", "iconFontName": "circle-check", "fill": "#000000"OPACITY}"##,
+        ] {
+            let page = |opacity: &str| {
+                render_document(&format!(
+                    r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 96, "height": 96, "layout": "none", "fill": "#FFFFFF", "children": [{}]}}]}}"##,
+                    node.replace("OPACITY", opacity)
+                ))
+            };
+            let (opaque, half) = (page(""), page(r#", "opacity": 0.5"#));
+            let worst = opaque
+                .pixels()
+                .iter()
+                .zip(half.pixels())
+                .map(|(o, h)| {
+                    // Blue: the note's card is yellow, so a second blend shows most there.
+                    let expected = (u16::from(o.blue()) + 255) / 2;
+                    expected.abs_diff(u16::from(h.blue()))
+                })
+                .max()
+                .unwrap_or(0);
+            assert!(worst <= 2, "{node}: a pixel is {worst} levels off half way");
+        }
+    }
+}

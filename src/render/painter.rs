@@ -57,7 +57,14 @@ impl Painter<'_> {
         }
         let transform = node_transform(props, node_box, parent, origin);
         let effects = effects_of(props);
+        // Icons (filled dots and stroked lines) and notes (a card and its text) are drawn in
+        // several parts: with the opacity folded into each, their overlaps would blend twice.
+        let drawn_in_parts = matches!(
+            self.scene.node(key).node_type(),
+            NodeType::Icon | NodeType::IconFont | NodeType::Note | NodeType::Prompt | NodeType::Context
+        );
         let single_paint = self.scene.children(key).all(|c| self.layout.node_box(c).is_none())
+            && !drawn_in_parts
             && effects.shadows.is_empty()
             && effects.background_blur <= 0.0
             && stroke_spec(props).is_none()
@@ -192,7 +199,8 @@ impl Painter<'_> {
     }
 
     /// True when every descendant's box lies inside the shape's box, away from rounded
-    /// corners, and nothing is rotated or reaches out with effects or strokes.
+    /// corners, and nothing is rotated, reaches out with effects or strokes, or is text whose
+    /// lines are larger than its box (they are drawn where they fall, outside it).
     fn fits_inside(&self, key: SceneKey, shape: &Shape, node_box: NodeBox) -> bool {
         let Some(radii) = shape.radii else { return false };
         let radius = radii.iter().copied().fold(0.0, f32::max);
@@ -200,9 +208,14 @@ impl Painter<'_> {
         self.scene.subtree(key).skip(1).all(|descendant| {
             let Some(b) = self.layout.node_box(descendant) else { return true };
             let props = &self.scene.node(descendant).props;
+            let text_fits = self
+                .layout
+                .shaped_text(descendant)
+                .is_none_or(|text| text.width <= b.width + 0.5 && text.height() <= b.height + 0.5);
             let plain = props.literal::<f64>(&Key::Rotation).is_none_or(|r| r == 0.0)
                 && effects_of(props).extent() <= 0.0
-                && stroke_spec(props).is_none_or(|s| s.outer_extent() <= 0.0);
+                && stroke_spec(props).is_none_or(|s| s.outer_extent() <= 0.0)
+                && text_fits;
             let inside = b.left >= left && b.top >= top && b.right() <= right && b.bottom() <= bottom;
             let clear_of_corners = radius <= 0.0
                 || (b.left >= left + radius && b.right() <= right - radius)
