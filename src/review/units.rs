@@ -3,6 +3,7 @@
 //! override path, a replaced node as a whole, and the children given to a slot. Two people who
 //! override different properties of the same nested node then touch different units.
 
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use crate::doc::{Key, NodeTree, Props, Value};
@@ -108,16 +109,18 @@ pub(crate) struct UnitChange<'a> {
 pub(crate) fn changed_units<'a>(old: &'a Props, new: &'a Props) -> Vec<UnitChange<'a>> {
     let old_units = units(old);
     let new_units = units(new);
-    let find = |list: &[(UnitKey, UnitValue<'a>)], key: &UnitKey| list.iter().find(|(k, _)| k == key).map(|(_, v)| *v);
+    // An instance can hold hundreds of override units: look them up, do not scan.
+    let old_index: HashMap<&UnitKey, UnitValue<'a>> = old_units.iter().map(|(k, v)| (k, *v)).collect();
+    let new_keys: HashSet<&UnitKey> = new_units.iter().map(|(k, _)| k).collect();
     let mut changes = Vec::new();
     for (key, value) in &new_units {
-        match find(&old_units, key) {
+        match old_index.get(key) {
             Some(before) if before.same(value) => {}
-            before => changes.push(UnitChange { key: key.clone(), old: before, new: Some(*value) }),
+            before => changes.push(UnitChange { key: key.clone(), old: before.copied(), new: Some(*value) }),
         }
     }
     for (key, value) in &old_units {
-        if find(&new_units, key).is_none() {
+        if !new_keys.contains(key) {
             changes.push(UnitChange { key: key.clone(), old: Some(*value), new: None });
         }
     }

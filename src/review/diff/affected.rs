@@ -103,10 +103,11 @@ pub(super) fn component_changes(old: &Document, new: &Document, nodes: &[NodeCha
             continue;
         }
         let mut ids: Vec<String> = Vec::new();
+        let mut listed: HashSet<&str> = HashSet::new();
         for (document, found) in [(new, &new_instances), (old, &old_instances)] {
             for instance in found.get(id).into_iter().flatten() {
                 let instance_id = document.tree().node(*instance).id();
-                if !ids.iter().any(|i| i == instance_id) {
+                if listed.insert(instance_id) {
                     ids.push(instance_id.to_owned());
                 }
             }

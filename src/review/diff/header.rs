@@ -143,26 +143,23 @@ mod tests {
         .unwrap()
         .document;
         let (variables, themes) = variable_changes(&old, &new);
-        let shown: Vec<(&str, ChangeKind, Vec<(String, Option<String>, Option<String>)>)> = variables
-            .iter()
-            .map(|v| {
-                (
-                    v.name.as_str(),
-                    v.kind,
-                    v.values.iter().map(|p| (p.key.clone(), p.old.clone(), p.new.clone())).collect(),
-                )
-            })
-            .collect();
+        let change = |key: &str, old: Option<&str>, new: Option<&str>| PropertyChange {
+            key: key.into(),
+            old: old.map(str::to_owned),
+            new: new.map(str::to_owned),
+        };
+        let shown: Vec<(&str, ChangeKind, &[PropertyChange])> =
+            variables.iter().map(|v| (v.name.as_str(), v.kind, v.values.as_slice())).collect();
         assert_eq!(
             shown,
             [
                 (
                     "--primary",
                     ChangeKind::Changed,
-                    vec![("Mode=Dark".into(), Some("\"#60A5FA\"".into()), Some("\"#3B82F6\"".into()))]
+                    &[change("Mode=Dark", Some("\"#60A5FA\""), Some("\"#3B82F6\""))][..]
                 ),
-                ("--new", ChangeKind::Added, vec![("default".into(), None, Some("4".into()))]),
-                ("--gone", ChangeKind::Removed, vec![("default".into(), Some("\"x\"".into()), None)]),
+                ("--new", ChangeKind::Added, &[change("default", None, Some("4"))][..]),
+                ("--gone", ChangeKind::Removed, &[change("default", Some("\"x\""), None)][..]),
             ]
         );
         assert_eq!(variables[1].var_type, Some((None, Some("number".into()))));

@@ -1,7 +1,7 @@
 //! Merging the node trees: theirs' added subtrees, moves, deletions and property changes go
 //! into ours, unless ours changed the same thing differently.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, Transaction, Value};
 
@@ -258,10 +258,11 @@ fn set_properties(sides: &Sides<'_>, tx: &mut Transaction<'_>, conflicts: &mut V
             }
             continue;
         };
-        let ours_units = units(&sides.ours.tree().node(ours_key).props);
+        let ours_units: HashMap<UnitKey, UnitValue<'_>> =
+            units(&sides.ours.tree().node(ours_key).props).into_iter().collect();
         let mut take: Vec<(UnitKey, Option<UnitValue<'_>>)> = Vec::new();
         for change in changed_units(&sides.base.tree().node(base_key).props, &theirs_node.props) {
-            let ours_value = ours_units.iter().find(|(k, _)| *k == change.key).map(|(_, v)| *v);
+            let ours_value = ours_units.get(&change.key).copied();
             match three_way(change.old.as_ref(), ours_value.as_ref(), change.new.as_ref(), |a, b| a.same(b)) {
                 Pick::Ours => {}
                 Pick::Theirs => take.push((change.key, change.new)),

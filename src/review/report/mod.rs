@@ -7,6 +7,11 @@ pub mod json;
 pub mod markdown;
 pub mod text;
 
+pub use html::html;
+pub use json::json;
+pub use markdown::markdown;
+pub use text::text;
+
 use super::diff::{
     ChangeKind, ComponentChange, Diff, FrameChange, NodeChange, NodeChangeKind, Place, PropertyChange, ThemeChange,
     VariableChange,
@@ -83,7 +88,7 @@ fn headline(change: &NodeChange) -> String {
     let count = |n: usize| if n == 1 { "1 node".to_owned() } else { format!("{n} nodes") };
     match change.kind {
         NodeChangeKind::Added => {
-            format!("+ {} added in {}, {}", change.node, place_text(&change.at), count(change.nodes))
+            format!("+ {} added to {}, {}", change.node, place_text(&change.at), count(change.nodes))
         }
         NodeChangeKind::Removed => {
             format!("- {} removed from {}, {}", change.node, place_text(&change.at), count(change.nodes))
