@@ -1,0 +1,125 @@
+//! nib in git: `nib outline` as textconv makes `git diff` show nodes and properties, and
+//! `nib merge-driver` merges branches of a document by node id and property, leaving ours
+//! untouched on a conflict. Each test works in a temporary repository that ignores the
+//! machine's git configuration.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use nib::doc::Document;
+
+const BASE: &str = r##"{"version": "2.11", "children": [
+    {"type": "frame", "id": "c1", "name": "Card", "width": 100, "height": 50, "fill": "#FFFFFF", "children": [
+        {"type": "text", "id": "t1", "content": "Hello", "fill": "#000000"}]},
+    {"type": "frame", "id": "c2", "name": "Other", "x": 200, "width": 80, "height": 40, "fill": "#EEEEEE"}
+]}"##;
+
+/// A repository with nib as the diff textconv and merge driver for .pen files, and the base
+/// document committed on `main`.
+fn repository() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    let dir = folder.path();
+    git(dir, &["init", "-q"]);
+    git(dir, &["checkout", "-q", "-b", "main"]);
+    let nib = env!("CARGO_BIN_EXE_nib");
+    for (key, value) in [
+        ("user.name", "Test".to_owned()),
+        ("user.email", "test@example.com".to_owned()),
+        ("commit.gpgsign", "false".to_owned()),
+        ("diff.nib.textconv", format!("'{nib}' outline")),
+        ("merge.nib.name", "nib: merge .pen documents by node id and property".to_owned()),
+        ("merge.nib.driver", format!("'{nib}' merge-driver %O %A %B %P")),
+    ] {
+        git(dir, &["config", key, &value]);
+    }
+    fs::write(dir.join(".gitattributes"), "*.pen diff=nib merge=nib\n").unwrap();
+    save(dir, BASE);
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "base"]);
+    folder
+}
+
+fn git_command(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", dir.join(".no-global-config"))
+        .env("HOME", dir)
+        .env("NIB_IMAGES", "offline")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .output()
+        .expect("git runs")
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let output = git_command(dir, args);
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Writes `text` as design.pen the way Pencil saves it.
+fn save(dir: &Path, text: &str) {
+    fs::write(dir.join("design.pen"), Document::load(text).unwrap().document.to_pen_string()).unwrap();
+}
+
+/// Commits `text` as design.pen on a new branch made from main.
+fn branch(dir: &Path, name: &str, text: &str) {
+    git(dir, &["checkout", "-q", "-b", name, "main"]);
+    save(dir, text);
+    git(dir, &["commit", "-q", "-am", name]);
+}
+
+#[test]
+fn git_diff_shows_outline_lines_of_the_changed_node() {
+    let repo = repository();
+    save(repo.path(), &BASE.replace("\"width\": 100", "\"width\": 200"));
+    let shown = git(repo.path(), &["diff"]);
+    assert!(shown.contains("-frame 'Card' (c1) width 100 · height 50 · fill \"#FFFFFF\"\n"), "{shown}");
+    assert!(shown.contains("+frame 'Card' (c1) width 200 · height 50 · fill \"#FFFFFF\"\n"), "{shown}");
+    assert!(!shown.contains("\"width\": 100"), "JSON lines are not shown: {shown}");
+}
+
+#[test]
+fn branches_editing_different_nodes_merge_cleanly_through_the_driver() {
+    let repo = repository();
+    let dir = repo.path();
+    branch(dir, "wider", &BASE.replace("\"width\": 100", "\"width\": 120"));
+    branch(
+        dir,
+        "darker",
+        &BASE.replace("\"fill\": \"#EEEEEE\"", "\"fill\": \"#333333\"").replace("\"Hello\"", "\"Hi\""),
+    );
+    git(dir, &["checkout", "-q", "wider"]);
+    let merged = git(dir, &["merge", "--no-edit", "darker"]);
+    assert!(merged.contains("merged (2 changes taken from theirs)"), "{merged}");
+    let document = nib::doc::io::read_file(&dir.join("design.pen")).unwrap().document;
+    let json = |id: &str| document.node_to_json(document.node_by_id(id).unwrap(), 0);
+    assert!(json("c1").contains("\"width\":120"), "{}", json("c1"));
+    assert!(json("c2").contains("\"fill\":\"#333333\""), "{}", json("c2"));
+    assert!(json("t1").contains("\"content\":\"Hi\""), "{}", json("t1"));
+    assert_eq!(git(dir, &["status", "--porcelain"]), "");
+}
+
+#[test]
+fn a_conflicting_edit_is_reported_and_leaves_ours_intact() {
+    let repo = repository();
+    let dir = repo.path();
+    branch(dir, "theirs", &BASE.replace("\"width\": 100", "\"width\": 300"));
+    branch(dir, "ours", &BASE.replace("\"width\": 100", "\"width\": 150").replace("\"Hello\"", "\"Hey\""));
+    let ours = fs::read(dir.join("design.pen")).unwrap();
+    let output = git_command(dir, &["merge", "--no-edit", "theirs"]);
+    assert!(!output.status.success());
+    let said = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(said.contains("1 conflict; the file is left as ours"), "{said}");
+    assert!(said.contains("frame 'Card' (c1) width: changed on both sides: base 100, ours 150, theirs 300"), "{said}");
+    assert!(said.contains("CONFLICT"), "{said}");
+    assert_eq!(fs::read(dir.join("design.pen")).unwrap(), ours, "the working file is ours, byte for byte");
+    assert_eq!(git(dir, &["diff", "--name-only", "--diff-filter=U"]), "design.pen\n");
+}
