@@ -276,3 +276,16 @@ fn exit_codes_are_0_for_the_same_1_for_different_and_2_for_a_missing_file() {
     let message = String::from_utf8_lossy(&missing.stderr);
     assert!(message.starts_with("nib: ") && message.contains("nothing.pen"), "{message}");
 }
+
+/// Respelling the 2.11 file gives, node for node, what Pencil wrote when it saved it as 2.13: the
+/// diff hides nothing but spelling, and a merge with an upgraded branch writes Pencil's layout.
+#[test]
+fn respelling_the_old_file_writes_every_respelled_node_as_pencil_did() {
+    let (mut old, new) = (load(OLD), load(NEW));
+    let respelled = nib::review::respell::respell(&mut old, true);
+    assert_eq!(respelled.len(), 361);
+    for id in &respelled {
+        let json = |document: &Document| document.node_to_json(document.node_by_id(id).unwrap(), 0);
+        assert_eq!(json(&old), json(&new), "{id}");
+    }
+}

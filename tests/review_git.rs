@@ -123,3 +123,31 @@ fn a_conflicting_edit_is_reported_and_leaves_ours_intact() {
     assert_eq!(fs::read(dir.join("design.pen")).unwrap(), ours, "the working file is ours, byte for byte");
     assert_eq!(git(dir, &["diff", "--name-only", "--diff-filter=U"]), "design.pen\n");
 }
+
+/// The real pair as two branches: base is the 2.11 file, one side Pencil's 2.13 upgrade with its
+/// four new frames, the other an edit of the 2.11 file. Whichever side is ours, the result is
+/// the 2.13 file byte for byte with the edit in it.
+#[test]
+fn an_edit_of_the_old_version_merges_into_pencil_s_upgrade_of_the_real_file() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen");
+    let old = fs::read_to_string(fixtures.join("Achelous1__smalti__docs__design__design@93099a4_v2.11.pen")).unwrap();
+    let upgraded = fs::read_to_string(fixtures.join("Achelous1__smalti__docs__design__design.pen")).unwrap();
+    let title = "\"name\": \"TitleBar\",\n          \"width\": \"fill_container\",\n          \"height\": ";
+    let edit = |text: &str| text.replacen(&format!("{title}40,"), &format!("{title}56,"), 1);
+    let expected = edit(&upgraded);
+    assert_ne!(expected, upgraded);
+    let folder = tempfile::tempdir().unwrap();
+    let base = folder.path().join("base.pen");
+    fs::write(&base, &old).unwrap();
+    for (ours_text, theirs_text) in [(edit(&old), upgraded.clone()), (upgraded.clone(), edit(&old))] {
+        let (ours, theirs) = (folder.path().join("ours.pen"), folder.path().join("theirs.pen"));
+        fs::write(&ours, ours_text).unwrap();
+        fs::write(&theirs, theirs_text).unwrap();
+        let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+            .args(["merge-driver", base.to_str().unwrap(), ours.to_str().unwrap(), theirs.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", String::from_utf8_lossy(&output.stdout));
+        assert!(fs::read_to_string(&ours).unwrap() == expected, "the merge is the upgrade with the edit");
+    }
+}

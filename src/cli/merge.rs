@@ -24,11 +24,11 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
             return ExitCode::from(2);
         }
     };
-    // Only one side changed: the other side's bytes are the result, exactly.
-    if theirs_read.0 == base.0 {
+    // Only one side changed (or both the same way): that side's bytes are the result, exactly.
+    if theirs_read.0 == base.0 || theirs_read.0 == ours_read.0 {
         return ExitCode::SUCCESS;
     }
-    if ours_read.0 == base.0 || ours_read.0 == theirs_read.0 {
+    if ours_read.0 == base.0 {
         return write(ours, &theirs_read.0, &name);
     }
     match merge(&base.1, &ours_read.1, &theirs_read.1) {

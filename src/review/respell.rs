@@ -54,8 +54,9 @@ fn respell_tree(tree: &mut NodeTree, flat: bool) {
 }
 
 /// The 2.13 spelling of a stroke object, written the way Pencil writes it when it upgrades a
-/// file: an absent `align` stays absent (inside is the default of both), and a zero width is
-/// left out (none is the default; the corpus' upgraded file drops all of them).
+/// file: `strokeWidth` and `strokeAlignment` right after `stroke`, an absent `align` stays
+/// absent (inside is the default of both), and a zero width is left out (none is the default;
+/// the corpus' upgraded file drops all of them).
 fn flatten_stroke(props: &mut Props) {
     let Some(Value::Stroke(Stroke::Object(stroke))) = props.get(&Key::Stroke) else { return };
     let lossy = stroke.join.is_some()
@@ -76,6 +77,16 @@ fn flatten_stroke(props: &mut Props) {
         && *width == 0.0
     {
         props.remove(&Key::StrokeWidth);
+    }
+    // Pencil writes the width and the alignment right after the paint.
+    let moved: Vec<(Key, Value)> = [Key::StrokeWidth, Key::StrokeAlignment]
+        .into_iter()
+        .filter_map(|key| props.remove(&key).map(|(_, value)| (key, value)))
+        .collect();
+    let mut at = props.iter().position(|(key, _)| *key == Key::Stroke).map_or(props.len(), |i| i + 1);
+    for (key, value) in moved {
+        props.insert_at(at, key, value);
+        at += 1;
     }
 }
 
