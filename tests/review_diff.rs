@@ -289,3 +289,24 @@ fn respelling_the_old_file_writes_every_respelled_node_as_pencil_did() {
         assert_eq!(json(&old), json(&new), "{id}");
     }
 }
+
+/// A node's index among its siblings was searched for, once per change: a parent with 200,000
+/// changed children took 2·10¹⁰ steps. Indices are looked up now.
+#[test]
+fn a_parent_with_200000_changed_children_is_diffed_without_searching_its_children() {
+    let document = |width: u32| {
+        let children: Vec<String> =
+            (0..200_000).map(|i| format!(r#"{{"type":"rectangle","id":"r{i}","width":{width}}}"#)).collect();
+        let text = format!(
+            r#"{{"version":"2.11","children":[{{"type":"frame","id":"p","children":[{}]}}]}}"#,
+            children.join(",")
+        );
+        Document::load(&text).unwrap().document
+    };
+    let result = diff(&document(1), &document(2));
+    assert_eq!(result.nodes.len(), 200_000);
+    assert_eq!(
+        (result.nodes[199_999].at.index, result.nodes[199_999].properties[0].new.as_deref()),
+        (199_999, Some("2"))
+    );
+}

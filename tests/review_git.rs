@@ -151,3 +151,28 @@ fn an_edit_of_the_old_version_merges_into_pencil_s_upgrade_of_the_real_file() {
         assert!(fs::read_to_string(&ours).unwrap() == expected, "the merge is the upgrade with the edit");
     }
 }
+
+#[test]
+fn nib_diff_reads_the_old_version_from_git() {
+    let repo = repository();
+    let dir = repo.path();
+    save(dir, &BASE.replace("\"width\": 100", "\"width\": 200"));
+    let nib = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_nib"))
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", dir.join(".no-global-config"))
+            .env("HOME", dir)
+            .output()
+            .unwrap()
+    };
+    let output = nib(&["diff", "HEAD:design.pen", "design.pen"]);
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("~ frame 'Card' (c1)\n      width 100 → 200\n"));
+    assert_eq!(nib(&["diff", "HEAD:design.pen", "HEAD:./design.pen"]).status.code(), Some(0));
+    let missing = nib(&["diff", "HEAD~5:design.pen", "design.pen"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert!(message.starts_with("nib: git cannot read 'HEAD~5:design.pen'") && message.contains("hint:"), "{message}");
+}

@@ -76,19 +76,27 @@ impl<'a> Prepared<'a> {
             .collect()
     }
 
-    /// The picture of `id` from `drawn`: `None` when this side has no such visible frame.
+    /// The picture of `id` from `drawn`: `None` when this side has no such visible frame (said
+    /// in `warnings`, naming the side).
     fn picture(
         &self,
         id: &str,
+        side: &str,
         drawn: &mut HashMap<String, FrameRender>,
         warnings: &mut Vec<String>,
     ) -> Option<Result<Pixmap, String>> {
         match &self.drawn {
             Err(error) => Some(Err(error.clone())),
-            Ok(_) => drawn.remove(id).map(|render| {
-                warnings.extend(render.warnings);
-                render.image
-            }),
+            Ok(_) => match drawn.remove(id) {
+                Some(render) => {
+                    warnings.extend(render.warnings);
+                    Some(render.image)
+                }
+                None => {
+                    warnings.push(format!("no {side} picture: the frame is hidden or has no size there"));
+                    None
+                }
+            },
         }
     }
 }
@@ -118,8 +126,10 @@ pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, fonts: FontOptions, eac
                 let frame = &diff.frames[*index];
                 let id = frame.frame.id.as_str();
                 let mut warnings = Vec::new();
-                let old_picture = if frame.in_old { old.picture(id, &mut old_drawn, &mut warnings) } else { None };
-                let new_picture = if frame.in_new { new.picture(id, &mut new_drawn, &mut warnings) } else { None };
+                let old_picture =
+                    if frame.in_old { old.picture(id, "old", &mut old_drawn, &mut warnings) } else { None };
+                let new_picture =
+                    if frame.in_new { new.picture(id, "new", &mut new_drawn, &mut warnings) } else { None };
                 let name = frame.frame.name.as_deref().filter(|n| !n.trim().is_empty()).unwrap_or(id);
                 FramePictures {
                     index: *index,
@@ -179,5 +189,24 @@ mod tests {
                 ("02-b".to_owned(), Some((10, 10)), None, None)
             ]
         );
+    }
+
+    #[test]
+    fn a_frame_hidden_on_one_side_has_no_picture_there_and_says_why() {
+        let old = Document::load(r##"{"version": "2.11", "children": [{"type": "frame", "id": "a", "width": 8, "height": 8, "fill": "#000"}]}"##)
+            .unwrap()
+            .document;
+        let new = Document::load(
+            r##"{"version": "2.11", "children": [{"type": "frame", "id": "a", "enabled": false, "width": 8, "height": 8, "fill": "#000"}]}"##,
+        )
+        .unwrap()
+        .document;
+        let result = diff(&old, &new);
+        let side = |document| Side { document, library: &NoImports, options: RenderOptions::default() };
+        let mut seen = Vec::new();
+        draw(&result, &side(&old), &side(&new), FontOptions::default(), &mut |p| {
+            seen.push((p.old.is_some(), p.new.is_some(), p.warnings));
+        });
+        assert_eq!(seen, [(true, false, vec!["no new picture: the frame is hidden or has no size there".to_owned()])]);
     }
 }

@@ -1,5 +1,7 @@
 //! Node changes: added and removed subtrees, moves, and property changes by unit.
 
+use std::collections::HashMap;
+
 use crate::doc::{Document, NodeKey};
 
 use super::{NodeChange, NodeChangeKind, NodeLabel, Place, PropertyChange};
@@ -10,12 +12,13 @@ use crate::review::units::changed_units;
 /// the old document's order.
 pub(super) fn node_changes(old: &Document, new: &Document) -> Vec<NodeChange> {
     let moved = moved_nodes(old, new);
+    let (old_indices, new_indices) = (sibling_indices(old), sibling_indices(new));
     let mut changes = Vec::new();
     for key in new.tree().walk() {
         let node = new.tree().node(key);
         let Some(old_key) = old.node_by_id(node.id()) else {
             if is_root_of_difference(new, old, key) {
-                changes.push(subtree_change(new, old, key, NodeChangeKind::Added));
+                changes.push(subtree_change(new, &new_indices, old, key, NodeChangeKind::Added));
             }
             continue;
         };
@@ -27,13 +30,13 @@ pub(super) fn node_changes(old: &Document, new: &Document) -> Vec<NodeChange> {
                 new: change.new.map(|v| v.json()),
             })
             .collect();
-        let moved_from = moved.contains(node.id()).then(|| place(old, old_key));
+        let moved_from = moved.contains(node.id()).then(|| place(old, &old_indices, old_key));
         if !properties.is_empty() || moved_from.is_some() {
             changes.push(NodeChange {
                 node: NodeLabel::of(new, key),
                 kind: NodeChangeKind::Changed,
                 nodes: 1,
-                at: place(new, key),
+                at: place(new, &new_indices, key),
                 moved_from,
                 properties,
             });
@@ -41,7 +44,7 @@ pub(super) fn node_changes(old: &Document, new: &Document) -> Vec<NodeChange> {
     }
     for key in old.tree().walk() {
         if new.node_by_id(old.tree().node(key).id()).is_none() && is_root_of_difference(old, new, key) {
-            changes.push(subtree_change(old, new, key, NodeChangeKind::Removed));
+            changes.push(subtree_change(old, &old_indices, new, key, NodeChangeKind::Removed));
         }
     }
     changes
@@ -59,14 +62,20 @@ fn is_root_of_difference(document: &Document, other: &Document, key: NodeKey) ->
 
 /// An added (or removed) subtree rooted at `key` of `document`, counting the nodes in it that
 /// `other` lacks (a node moved into a new subtree is a move, not an addition).
-fn subtree_change(document: &Document, other: &Document, key: NodeKey, kind: NodeChangeKind) -> NodeChange {
+fn subtree_change(
+    document: &Document,
+    indices: &HashMap<NodeKey, usize>,
+    other: &Document,
+    key: NodeKey,
+    kind: NodeChangeKind,
+) -> NodeChange {
     let tree = document.tree();
     let nodes = tree.subtree(key).filter(|k| other.node_by_id(tree.node(*k).id()).is_none()).count();
     NodeChange {
         node: NodeLabel::of(document, key),
         kind,
         nodes,
-        at: place(document, key),
+        at: place(document, indices, key),
         moved_from: None,
         properties: Vec::new(),
     }
@@ -77,13 +86,25 @@ pub(super) fn frame_of(document: &Document, key: NodeKey) -> String {
     document.tree().node(document.tree().root_of(key)).id().to_owned()
 }
 
-fn place(document: &Document, key: NodeKey) -> Place {
+fn place(document: &Document, indices: &HashMap<NodeKey, usize>, key: NodeKey) -> Place {
     let tree = document.tree();
     Place {
         parent: tree.node(key).parent().map(|parent| NodeLabel::of(document, parent)),
-        index: tree.index_in_parent(key),
+        index: indices.get(&key).copied().unwrap_or(0),
         frame: frame_of(document, key),
     }
+}
+
+/// Every node's position among its siblings, to look up rather than search for: a parent can
+/// have tens of thousands of children, and searching each of them would be quadratic.
+fn sibling_indices(document: &Document) -> HashMap<NodeKey, usize> {
+    let tree = document.tree();
+    let mut indices = HashMap::with_capacity(document.node_count());
+    indices.extend(tree.roots().iter().enumerate().map(|(index, key)| (*key, index)));
+    for key in tree.walk() {
+        indices.extend(tree.node(key).children().iter().enumerate().map(|(index, child)| (*child, index)));
+    }
+    indices
 }
 
 #[cfg(test)]
