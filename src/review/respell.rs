@@ -83,10 +83,9 @@ fn flatten_stroke(props: &mut Props) {
         .into_iter()
         .filter_map(|key| props.remove(&key).map(|(_, value)| (key, value)))
         .collect();
-    let mut at = props.iter().position(|(key, _)| *key == Key::Stroke).map_or(props.len(), |i| i + 1);
-    for (key, value) in moved {
+    let after_paint = props.iter().position(|(key, _)| *key == Key::Stroke).map_or(props.len(), |i| i + 1);
+    for (at, (key, value)) in (after_paint..).zip(moved) {
         props.insert_at(at, key, value);
-        at += 1;
     }
 }
 
