@@ -176,3 +176,18 @@ fn nib_diff_reads_the_old_version_from_git() {
     let message = String::from_utf8_lossy(&missing.stderr);
     assert!(message.starts_with("nib: git cannot read 'HEAD~5:design.pen'") && message.contains("hint:"), "{message}");
 }
+
+/// Without the byte shortcut of the driver: merging a side that did not change gives the other
+/// side, in both directions, on the real pair (an upgrade that respells 361 nodes and adds four
+/// frames).
+#[test]
+fn the_library_merge_with_an_unchanged_side_gives_the_other_side() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen");
+    let read = |name: &str| nib::doc::io::read_file(&fixtures.join(name)).unwrap().document;
+    let old = read("Achelous1__smalti__docs__design__design@93099a4_v2.11.pen");
+    let new = read("Achelous1__smalti__docs__design__design.pen");
+    for (ours, theirs) in [(&old, &new), (&new, &old)] {
+        let merged = nib::review::merge::merge(&old, ours, theirs).unwrap();
+        assert_eq!(merged.document.to_pen_string(), new.to_pen_string());
+    }
+}

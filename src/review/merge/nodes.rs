@@ -65,64 +65,71 @@ pub(super) fn merge_nodes(
 ) -> usize {
     let sides =
         Sides { base, ours, theirs, moved_ours: moved_nodes(base, ours), moved_theirs: moved_nodes(base, theirs) };
-    add_subtrees(&sides, tx, conflicts)
-        + move_nodes(&sides, tx, conflicts)
-        + delete_subtrees(&sides, tx, conflicts)
-        + set_properties(&sides, tx, conflicts)
+    place_nodes(&sides, tx, conflicts) + delete_subtrees(&sides, tx, conflicts) + set_properties(&sides, tx, conflicts)
 }
 
-/// Inserts the subtrees theirs added, each where theirs has it: after the nearest preceding
-/// sibling the result also has (first when there is none).
-fn add_subtrees(sides: &Sides<'_>, tx: &mut Transaction<'_>, conflicts: &mut Vec<Conflict>) -> usize {
-    let theirs = sides.theirs.tree();
+/// Inserts the subtrees theirs added and moves the nodes theirs moved, in theirs' document
+/// order: each goes after the nearest preceding sibling (in theirs) that the result also has,
+/// which by then already sits where theirs has it, so added and moved nodes keep their order
+/// among each other.
+fn place_nodes(sides: &Sides<'_>, tx: &mut Transaction<'_>, conflicts: &mut Vec<Conflict>) -> usize {
     let mut taken = 0;
     for key in sides.theirs.tree().walk() {
-        let id = theirs.node(key).id();
-        if sides.base.node_by_id(id).is_some() {
-            continue;
-        }
-        if let Some(ours_key) = sides.ours.node_by_id(id) {
-            // Added on both sides under the same id: fine when it is the same node in the same place.
-            let same_place = parent_id(sides.ours, ours_key) == parent_id(sides.theirs, key);
-            let same_props = changed_units(&sides.ours.tree().node(ours_key).props, &theirs.node(key).props).is_empty();
-            if !(same_place && same_props) {
-                conflicts.push(Conflict::on_node(
-                    &sides.label(id),
-                    None,
-                    "added on both sides with the same id but different content",
-                ));
-            }
-            continue;
-        }
-        let parent = parent_id(sides.theirs, key);
-        let inside_new =
-            parent.is_some_and(|p| sides.base.node_by_id(p).is_none() && sides.ours.node_by_id(p).is_none());
-        if inside_new {
-            continue; // Part of a subtree inserted at its root.
-        }
-        let result_parent = match parent {
-            None => None,
-            Some(p) => match tx.document().node_by_id(p) {
-                Some(parent) => Some(parent),
-                None => {
-                    conflicts.push(Conflict::on_node(
-                        &sides.label(id),
-                        None,
-                        &format!("added by theirs inside '{p}', which ours deleted"),
-                    ));
-                    continue;
-                }
-            },
+        let id = sides.theirs.tree().node(key).id();
+        let placed = if sides.base.node_by_id(id).is_none() {
+            add_subtree(sides, key, tx, conflicts)
+        } else if sides.moved_theirs.contains(id) {
+            move_node(sides, key, tx, conflicts)
+        } else {
+            false
         };
-        let index = insertion_index(sides.theirs, key, tx.document(), result_parent, None);
-        match tx.insert(result_parent, index, new_part(sides, key)) {
-            Ok(_) => taken += 1,
-            Err(error) => {
-                conflicts.push(Conflict::on_node(&sides.label(id), None, &format!("cannot be added: {error}")))
-            }
-        }
+        taken += usize::from(placed);
     }
     taken
+}
+
+/// Inserts the subtree theirs added at `key` (not in base), unless it lies inside another
+/// added subtree or ours added the same id; true when inserted.
+fn add_subtree(sides: &Sides<'_>, key: NodeKey, tx: &mut Transaction<'_>, conflicts: &mut Vec<Conflict>) -> bool {
+    let theirs = sides.theirs.tree();
+    let id = theirs.node(key).id();
+    if let Some(ours_key) = sides.ours.node_by_id(id) {
+        // Added on both sides under the same id: fine when it is the same node in the same place.
+        let same_place = parent_id(sides.ours, ours_key) == parent_id(sides.theirs, key);
+        let same_props = changed_units(&sides.ours.tree().node(ours_key).props, &theirs.node(key).props).is_empty();
+        if !(same_place && same_props) {
+            conflicts.push(Conflict::on_node(
+                &sides.label(id),
+                None,
+                "added on both sides with the same id but different content",
+            ));
+        }
+        return false;
+    }
+    let parent = parent_id(sides.theirs, key);
+    let inside_new = parent.is_some_and(|p| sides.base.node_by_id(p).is_none() && sides.ours.node_by_id(p).is_none());
+    if inside_new {
+        return false; // Part of a subtree inserted at its root.
+    }
+    let result_parent = match parent {
+        None => None,
+        Some(p) => match tx.document().node_by_id(p) {
+            Some(parent) => Some(parent),
+            None => {
+                let reason = format!("added by theirs inside '{p}', which ours deleted");
+                conflicts.push(Conflict::on_node(&sides.label(id), None, &reason));
+                return false;
+            }
+        },
+    };
+    let index = insertion_index(sides.theirs, key, tx.document(), result_parent, None);
+    match tx.insert(result_parent, index, new_part(sides, key)) {
+        Ok(_) => true,
+        Err(error) => {
+            conflicts.push(Conflict::on_node(&sides.label(id), None, &format!("cannot be added: {error}")));
+            false
+        }
+    }
 }
 
 /// The subtree theirs added at `key`, without the nodes that existed before or that ours has
@@ -165,58 +172,44 @@ fn insertion_index(
     0
 }
 
-/// Moves the nodes theirs moved, unless ours moved them elsewhere.
-fn move_nodes(sides: &Sides<'_>, tx: &mut Transaction<'_>, conflicts: &mut Vec<Conflict>) -> usize {
-    let mut taken = 0;
-    for key in sides.theirs.tree().walk() {
-        let id = sides.theirs.tree().node(key).id();
-        if !sides.moved_theirs.contains(id) {
-            continue;
-        }
-        let Some(node) = tx.document().node_by_id(id) else { continue }; // Deleted by ours: a conflict found with the properties.
-        let target = parent_id(sides.theirs, key);
-        if sides.moved_ours.contains(id) {
-            let ours_parent = sides.ours.node_by_id(id).and_then(|k| parent_id(sides.ours, k));
-            if ours_parent != target {
-                let base_parent = sides.base.node_by_id(id).and_then(|k| parent_id(sides.base, k));
-                let parent =
-                    |p: Option<&str>| Some(p.map_or_else(|| "(top level)".to_owned(), |p| format!("in '{p}'")));
-                conflicts.push(
-                    Conflict::on_node(
-                        &sides.label(id),
-                        Some("place".into()),
-                        "moved to different places on both sides",
-                    )
+/// Moves the node theirs moved at `key`, unless ours moved it elsewhere; true when moved.
+fn move_node(sides: &Sides<'_>, key: NodeKey, tx: &mut Transaction<'_>, conflicts: &mut Vec<Conflict>) -> bool {
+    let id = sides.theirs.tree().node(key).id();
+    // Deleted by ours: a conflict found with the properties.
+    let Some(node) = tx.document().node_by_id(id) else { return false };
+    let target = parent_id(sides.theirs, key);
+    if sides.moved_ours.contains(id) {
+        let ours_parent = sides.ours.node_by_id(id).and_then(|k| parent_id(sides.ours, k));
+        if ours_parent != target {
+            let base_parent = sides.base.node_by_id(id).and_then(|k| parent_id(sides.base, k));
+            let parent = |p: Option<&str>| Some(p.map_or_else(|| "(top level)".to_owned(), |p| format!("in '{p}'")));
+            conflicts.push(
+                Conflict::on_node(&sides.label(id), Some("place".into()), "moved to different places on both sides")
                     .with_values(parent(base_parent), parent(ours_parent), parent(target)),
-                );
-            }
-            continue;
+            );
         }
-        let parent = match target {
-            None => None,
-            Some(p) => match tx.document().node_by_id(p) {
-                Some(parent) => Some(parent),
-                None => {
-                    conflicts.push(Conflict::on_node(
-                        &sides.label(id),
-                        Some("place".into()),
-                        &format!("moved by theirs into '{p}', which ours deleted"),
-                    ));
-                    continue;
-                }
-            },
-        };
-        let index = insertion_index(sides.theirs, key, tx.document(), parent, Some(node));
-        match tx.move_node(node, parent, index) {
-            Ok(()) => taken += 1,
-            Err(error) => conflicts.push(Conflict::on_node(
-                &sides.label(id),
-                Some("place".into()),
-                &format!("cannot be moved: {error}"),
-            )),
+        return false;
+    }
+    let parent = match target {
+        None => None,
+        Some(p) => match tx.document().node_by_id(p) {
+            Some(parent) => Some(parent),
+            None => {
+                let reason = format!("moved by theirs into '{p}', which ours deleted");
+                conflicts.push(Conflict::on_node(&sides.label(id), Some("place".into()), &reason));
+                return false;
+            }
+        },
+    };
+    let index = insertion_index(sides.theirs, key, tx.document(), parent, Some(node));
+    match tx.move_node(node, parent, index) {
+        Ok(()) => true,
+        Err(error) => {
+            let reason = format!("cannot be moved: {error}");
+            conflicts.push(Conflict::on_node(&sides.label(id), Some("place".into()), &reason));
+            false
         }
     }
-    taken
 }
 
 /// Removes the subtrees theirs removed, unless ours changed something in them.

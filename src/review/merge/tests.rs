@@ -236,3 +236,25 @@ fn an_upgraded_branch_merges_with_an_old_one_in_the_new_spelling() {
     );
     assert!(!text.contains("\"thickness\""), "{text}");
 }
+
+/// Theirs moved `btn1` to the front of `page` and added a node after it. Added nodes were placed
+/// before any move, next to where `btn1` still was, and stayed there when it moved.
+#[test]
+fn a_node_theirs_adds_after_a_node_it_moves_follows_that_node() {
+    let mut theirs = load(BASE);
+    let page = theirs.node_by_id("page").unwrap();
+    let button = theirs.node_by_id("btn1").unwrap();
+    let mut tx = theirs.transaction();
+    tx.move_node(button, Some(page), 0).unwrap();
+    let mut tree = NodeTree::default();
+    tree.props.set(crate::doc::Key::Type, crate::doc::Value::NodeType(crate::doc::NodeType::Rectangle));
+    tree.props.set(crate::doc::Key::Id, crate::doc::Value::Text("added".into()));
+    tx.insert(Some(page), 1, tree).unwrap();
+    tx.commit();
+    let ours = edit(BASE, &[("\"content\": \"Hello\"", "\"content\": \"Hi\"")]);
+    let result = merged(&ours, &theirs);
+    let page = result.document.node_by_id("page").unwrap();
+    let order: Vec<&str> =
+        result.document.tree().node(page).children().iter().map(|k| result.document.tree().node(*k).id()).collect();
+    assert_eq!(order, ["btn1", "added", "title", "card"]);
+}
