@@ -22,12 +22,13 @@ pub(crate) fn moved_nodes(old: &Document, new: &Document) -> HashSet<String> {
     };
     let mut parents: Vec<Option<NodeKey>> = vec![None];
     for key in new.tree().walk() {
-        match same_parent(key) {
-            Some(false) => {
-                moved.insert(new.tree().node(key).id().to_owned());
-            }
-            Some(true) if !new.tree().node(key).children().is_empty() => parents.push(Some(key)),
-            _ => {}
+        let Some(same) = same_parent(key) else { continue };
+        if !same {
+            moved.insert(new.tree().node(key).id().to_owned());
+        }
+        // A parent that moved can still have reordered its own children.
+        if !new.tree().node(key).children().is_empty() {
+            parents.push(Some(key));
         }
     }
     for parent in parents {
@@ -131,6 +132,15 @@ mod tests {
         ]
         .join(","));
         assert_eq!(sorted(moved_nodes(&old, &new)), ["a", "d"]);
+    }
+
+    /// The children of a parent that moved were never compared, so their reordering was lost.
+    #[test]
+    fn children_reordered_inside_a_parent_that_moved_are_moves_too() {
+        let old = doc(&[frame("p", &[frame("a", ""), frame("b", "")].join(",")), frame("q", "")].join(","));
+        let new = doc(&frame("q", &frame("p", &[frame("b", ""), frame("a", "")].join(","))));
+        assert_eq!(sorted(moved_nodes(&old, &new)).len(), 2, "p and one of a, b");
+        assert!(moved_nodes(&old, &new).contains("p"));
     }
 
     #[test]
