@@ -120,6 +120,11 @@ fn branch(edits: &[Edit], side: &str) -> Document {
     document
 }
 
+/// The ids of nodes whose properties a diff lists as changed.
+fn property_changes(diff: &nib::review::diff::Diff) -> Vec<String> {
+    diff.nodes.iter().filter(|n| !n.properties.is_empty()).map(|n| n.node.id.clone()).collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -144,9 +149,12 @@ proptest! {
         match merge(&base, &ours, &theirs) {
             Ok(merged) => {
                 prop_assert!(Document::load(&merged.document.to_pen_string()).is_ok());
-                // What only theirs changed is in the result; what only ours changed stays.
-                if diff(&base, &ours).is_empty() {
-                    prop_assert!(diff(&merged.document, &theirs).is_empty());
+                // A node's properties differ from one side's only where the other side changed them.
+                for (side, other) in [(&ours, &theirs), (&theirs, &ours)] {
+                    let changed_by_other = property_changes(&diff(&base, other));
+                    for id in property_changes(&diff(side, &merged.document)) {
+                        prop_assert!(changed_by_other.contains(&id), "{} changed, though only one side touched it", id);
+                    }
                 }
             }
             Err(conflicts) => prop_assert!(!conflicts.is_empty()),
