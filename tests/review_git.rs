@@ -191,3 +191,18 @@ fn the_library_merge_with_an_unchanged_side_gives_the_other_side() {
         assert_eq!(merged.document.to_pen_string(), new.to_pen_string());
     }
 }
+
+#[test]
+fn a_revision_without_git_on_the_path_is_a_clear_error() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(folder.path().join("design.pen"), BASE).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["diff", "HEAD:design.pen", "design.pen"])
+        .current_dir(folder.path())
+        .env("PATH", folder.path().join("no-programs-here"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&output.stderr);
+    assert!(message.contains("'HEAD:design.pen' names a git revision, but git is not installed"), "{message}");
+}

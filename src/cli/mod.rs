@@ -150,10 +150,12 @@ enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
-    /// Show what changed between two versions of a document, by node id: nodes added, removed,
-    /// moved and changed (property by property), components and the instances they affect,
-    /// variables and themes, and pictures of every changed top-level frame. Exits 0 when the
-    /// documents are the same, 1 when they differ, 2 on trouble (like diff).
+    /// Show what changed between two versions of a document, with pictures of the changed
+    /// frames. Exits 0 when the same, 1 when different, 2 on trouble (like diff).
+    ///
+    /// Lists, by node id, nodes added, removed, moved and changed (property by property),
+    /// components and the instances they affect, variables and themes, and the top-level frames
+    /// that look different.
     ///
     /// OLD and NEW are files, or REV:path to read a version from git (nib diff HEAD~1:design.pen
     /// design.pen). Strokes and icons respelled by a version upgrade (2.11 → 2.13) are the same
@@ -181,18 +183,23 @@ enum Command {
         #[arg(long)]
         system_fonts: bool,
     },
-    /// Print a document as one line per node (type 'name' (id) and its properties in a fixed
-    /// order), for reading and for git diff: with `git config diff.nib.textconv "nib outline"`
-    /// and `*.pen diff=nib` in .gitattributes, git diff shows changed nodes instead of JSON lines.
+    /// Print a document as one line per node, for reading and for git diff (textconv).
+    ///
+    /// Each line is `type 'name' (id)` and the node's properties in a fixed order; version,
+    /// imports, themes and variables come first. With `git config diff.nib.textconv "nib
+    /// outline"` and `*.pen diff=nib` in .gitattributes, git diff shows changed nodes instead of
+    /// JSON lines.
     Outline {
         /// The .pen file.
         file: PathBuf,
     },
-    /// Merge two branches of a document by node id and property (a git merge driver: configure
-    /// `git config merge.nib.driver "nib merge-driver %O %A %B %P"` and `*.pen merge=nib`).
-    /// Changes to different nodes or properties merge; on success OURS is overwritten with the
-    /// result (exit 0). When both sides changed the same thing differently, nothing is written,
-    /// the places are listed, and the exit code is 1.
+    /// Merge two branches of a document by node id and property: a git merge driver. Exits 0
+    /// merged, 1 conflict, 2 trouble.
+    ///
+    /// Configure `git config merge.nib.driver "nib merge-driver %O %A %B %P"` and `*.pen
+    /// merge=nib` in .gitattributes. Changes to different nodes or properties merge; on success
+    /// OURS is overwritten with the result. When both sides changed the same thing differently,
+    /// nothing is written and the places are listed.
     MergeDriver {
         /// The common ancestor (git's %O).
         base: PathBuf,

@@ -18,4 +18,4 @@ mod placement;
 pub mod report;
 pub mod respell;
 mod units;
-pub mod values;
+mod values;
