@@ -16,9 +16,13 @@ macro_rules! say_part {
 mod apply;
 mod call;
 mod check;
+mod diff;
 mod fmt;
 mod layout;
+mod merge;
+mod outline;
 mod render;
+mod revision;
 mod snapshot;
 
 use std::path::{Path, PathBuf};
@@ -200,6 +204,66 @@ enum Command {
         #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = snapshot::parse_shard)]
         shard: nib::review::snapshot::Shard,
     },
+    /// Show what changed between two versions of a document, with pictures of the changed
+    /// frames. Exits 0 when the same, 1 when different, 2 on trouble (like diff).
+    ///
+    /// Lists, by node id, nodes added, removed, moved and changed (property by property),
+    /// components and the instances they affect, variables and themes, and the top-level frames
+    /// that look different.
+    ///
+    /// OLD and NEW are files, or REV:path to read a version from git (nib diff HEAD~1:design.pen
+    /// design.pen). Strokes and icons respelled by a version upgrade (2.11 → 2.13) are the same
+    /// values and are not listed. With -o DIR, every changed frame is drawn into DIR as
+    /// NN-name.old.png, NN-name.new.png and NN-name.diff.png (red: changed, blue: only in one),
+    /// and json, markdown and html reports are also saved there (diff.json, diff.md, index.html).
+    Diff {
+        /// The old version: a file, or REV:path.
+        old: String,
+        /// The new version: a file, or REV:path.
+        new: String,
+        /// How to write the report.
+        #[arg(long, value_enum, default_value_t = diff::Format::Text)]
+        format: diff::Format,
+        /// Draw the changed frames into this folder (html always draws, into nib-diff by default).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Device pixels per canvas pixel for the pictures.
+        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
+        scale: f32,
+        /// Fill behind the pictures, e.g. "#FFFFFF" (transparent by default).
+        #[arg(long, value_parser = render::parse_background)]
+        background: Option<[u8; 4]>,
+        /// Also draw text with the fonts installed on this machine (output then depends on it).
+        #[arg(long)]
+        system_fonts: bool,
+    },
+    /// Print a document as one line per node, for reading and for git diff (textconv).
+    ///
+    /// Each line is `type 'name' (id)` and the node's properties in a fixed order; version,
+    /// imports, themes and variables come first. With `git config diff.nib.textconv "nib
+    /// outline"` and `*.pen diff=nib` in .gitattributes, git diff shows changed nodes instead of
+    /// JSON lines.
+    Outline {
+        /// The .pen file.
+        file: PathBuf,
+    },
+    /// Merge two branches of a document by node id and property: a git merge driver. Exits 0
+    /// merged, 1 conflict, 2 trouble.
+    ///
+    /// Configure `git config merge.nib.driver "nib merge-driver %O %A %B %P"` and `*.pen
+    /// merge=nib` in .gitattributes. Changes to different nodes or properties merge; on success
+    /// OURS is overwritten with the result. When both sides changed the same thing differently,
+    /// nothing is written and the places are listed.
+    MergeDriver {
+        /// The common ancestor (git's %O).
+        base: PathBuf,
+        /// Our version, overwritten with the result (git's %A).
+        ours: PathBuf,
+        /// Their version (git's %B).
+        theirs: PathBuf,
+        /// The file's name in the repository, for messages (git's %P).
+        name: Option<String>,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -293,6 +357,12 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let fonts = nib::text::FontOptions { system_fonts };
             Ok(render::run(&file, render::Settings { output, nodes, all, scale, background, mark_missing, fonts }))
         }
+        Command::Diff { old, new, format, output, scale, background, system_fonts } => {
+            let fonts = nib::text::FontOptions { system_fonts };
+            Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
+        }
+        Command::Outline { file } => Ok(outline::run(&file)),
+        Command::MergeDriver { base, ours, theirs, name } => Ok(merge::run(&base, &ours, &theirs, name.as_deref())),
         Command::Layout { file, node, depth, problems, json, system_fonts } => {
             let fonts = nib::text::FontOptions { system_fonts };
             Ok(layout::run(&file, layout::Settings { node, depth, problems, json, fonts }))

@@ -67,6 +67,22 @@ impl Header {
         self.variables.get_or_insert_with(Variables::default)
     }
 
+    /// The import aliases, added (after the existing keys) if the document has none.
+    pub(crate) fn imports_mut(&mut self) -> &mut Imports {
+        if self.imports.is_none() {
+            self.order.push(HeaderKey::Imports);
+        }
+        self.imports.get_or_insert_with(Imports::default)
+    }
+
+    /// Sets the version string (`None` removes it).
+    pub(crate) fn set_version(&mut self, version: Option<String>) {
+        if version.is_some() && !self.order.contains(&HeaderKey::Version) {
+            self.order.insert(0, HeaderKey::Version);
+        }
+        self.version = version;
+    }
+
     /// The theme axes, added if the document has none: before the variables, where Pencil
     /// writes them, or after the existing keys.
     pub(crate) fn themes_mut(&mut self) -> &mut Themes {
@@ -309,6 +325,11 @@ impl Document {
     /// Variables, when the document declares any.
     pub fn variables(&self) -> Option<&Variables> {
         self.header.variables.as_ref()
+    }
+
+    /// Document-level keys nib does not know, verbatim, in file order.
+    pub fn unknown_keys(&self) -> &[(String, Json)] {
+        &self.header.unknown
     }
 
     /// The node tree.

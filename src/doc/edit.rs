@@ -334,6 +334,16 @@ impl HeaderEdit<'_> {
     pub fn themes(&mut self) -> &mut super::values::Themes {
         self.header.themes_mut()
     }
+
+    /// The import aliases, created empty if the document has none.
+    pub fn imports(&mut self) -> &mut super::values::Imports {
+        self.header.imports_mut()
+    }
+
+    /// Sets the version string written at the top of the file (`None` removes it).
+    pub fn set_version(&mut self, version: Option<String>) {
+        self.header.set_version(version);
+    }
 }
 
 fn check_new_ids(

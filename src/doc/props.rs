@@ -428,6 +428,12 @@ impl Value {
     }
 }
 
+impl ToJson for Value {
+    fn write_json(&self, w: &mut JsonWriter) {
+        self.write(w);
+    }
+}
+
 /// A type a property value can be read as, when it is a literal (not a `$variable`).
 pub trait Literal: Sized {
     /// The literal in `value`, when `value` holds this type.

@@ -2,10 +2,22 @@
 //! it in a pull request (structure and pictures), and whether renders still match their
 //! approved images.
 //!
-//! [`frames`] renders every top-level frame of a document; [`pixels`] compares two renders
-//! perceptually and draws where they differ; [`snapshot`] checks renders against approved images
-//! stored beside the designs.
+//! [`diff`] compares two documents by node id; [`outline`] writes a document as one line per
+//! node for `git diff`; [`merge`] merges two branches of a document by node id and property;
+//! [`report`] writes a diff as text, JSON, Markdown or HTML and [`pictures`] draws the frames it
+//! touches. [`frames`] renders every top-level frame of a document; [`pixels`] compares two
+//! renders perceptually and draws where they differ; [`snapshot`] checks renders against
+//! approved images stored beside the designs.
 
+pub mod diff;
 pub mod frames;
+pub mod merge;
+pub mod outline;
+pub mod pictures;
 pub mod pixels;
+mod placement;
+pub mod report;
+pub mod respell;
 pub mod snapshot;
+mod units;
+mod values;

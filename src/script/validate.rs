@@ -330,31 +330,37 @@ impl Validator {
             }
             rename_icon_keys(props, true);
         } else {
-            let flat_paint = match props.get(&Key::Stroke) {
-                Some(Value::Stroke(Stroke::Paint(paint))) => Some(paint.clone()),
-                _ => None,
-            };
-            let width = props.remove(&Key::StrokeWidth).map(|(_, v)| v);
-            let alignment = props.remove(&Key::StrokeAlignment).map(|(_, v)| v);
-            if flat_paint.is_some() || width.is_some() || alignment.is_some() {
-                let mut stroke = existing.cloned().unwrap_or_default();
-                if let Some(paint) = flat_paint {
-                    stroke.fill = Some(paint);
-                }
-                if let Some(Value::StrokeWidth(thickness)) = width {
-                    stroke.thickness = Some(thickness);
-                }
-                if let Some(Value::StrokeAlignment(VarOr::Value(alignment))) = alignment {
-                    stroke.align = Some(match alignment {
-                        StrokeAlignment::Inner => StrokeAlign::Inside,
-                        StrokeAlignment::Center => StrokeAlign::Center,
-                        StrokeAlignment::Outer => StrokeAlign::Outside,
-                    });
-                }
-                props.set(Key::Stroke, Value::Stroke(Stroke::Object(Box::new(stroke))));
-            }
+            set_object_stroke(props, existing);
             rename_icon_keys(props, false);
         }
+    }
+}
+
+/// Gathers 2.13 flat stroke keys (`stroke` as a paint, `strokeWidth`, `strokeAlignment`) into
+/// a ≤ 2.11 `stroke` object, on top of `existing` (the node's current stroke, for updates).
+pub(crate) fn set_object_stroke(props: &mut Props, existing: Option<&StrokeObject>) {
+    let flat_paint = match props.get(&Key::Stroke) {
+        Some(Value::Stroke(Stroke::Paint(paint))) => Some(paint.clone()),
+        _ => None,
+    };
+    let width = props.remove(&Key::StrokeWidth).map(|(_, v)| v);
+    let alignment = props.remove(&Key::StrokeAlignment).map(|(_, v)| v);
+    if flat_paint.is_some() || width.is_some() || alignment.is_some() {
+        let mut stroke = existing.cloned().unwrap_or_default();
+        if let Some(paint) = flat_paint {
+            stroke.fill = Some(paint);
+        }
+        if let Some(Value::StrokeWidth(thickness)) = width {
+            stroke.thickness = Some(thickness);
+        }
+        if let Some(Value::StrokeAlignment(VarOr::Value(alignment))) = alignment {
+            stroke.align = Some(match alignment {
+                StrokeAlignment::Inner => StrokeAlign::Inside,
+                StrokeAlignment::Center => StrokeAlign::Center,
+                StrokeAlignment::Outer => StrokeAlign::Outside,
+            });
+        }
+        props.set(Key::Stroke, Value::Stroke(Stroke::Object(Box::new(stroke))));
     }
 }
 
@@ -365,7 +371,9 @@ pub(crate) fn is_flat_version(version: Option<&str>) -> bool {
     (major, minor) >= (2, 13)
 }
 
-fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
+/// Spreads a ≤ 2.11 `stroke` object over the 2.13 keys `stroke`, `strokeWidth` and
+/// `strokeAlignment`.
+pub(crate) fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
     let paint: Fills = stroke.fill.unwrap_or(Fills::List(Vec::new()));
     props.set(Key::Stroke, Value::Stroke(Stroke::Paint(paint)));
     if let Some(thickness) = stroke.thickness {
@@ -380,7 +388,7 @@ fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
 }
 
 /// `icon_font {iconFontName, iconFontFamily}` ↔ `icon {icon, library}`.
-fn rename_icon_keys(props: &mut Props, to_icon: bool) {
+pub(crate) fn rename_icon_keys(props: &mut Props, to_icon: bool) {
     let (from_type, to_type, pairs) = if to_icon {
         (NodeType::IconFont, NodeType::Icon, [(Key::IconFontName, Key::Icon), (Key::IconFontFamily, Key::Library)])
     } else {

@@ -1,0 +1,180 @@
+//! `nib diff OLD NEW`: what changed between two versions of a document, as text, JSON,
+//! Markdown or HTML, with pictures of the changed frames in `-o DIR`. Exits like `diff`: 0 the
+//! same, 1 different, 2 trouble.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use nib::render::{RenderOptions, encode_png};
+use nib::review::diff::{Diff, diff};
+use nib::review::pictures::{FramePictures, Side, draw};
+use nib::review::report::{FrameImages, Report, html, json, markdown, text};
+use nib::text::FontOptions;
+use nib::tools::FileImports;
+use tiny_skia::Pixmap;
+
+use super::revision::Source;
+
+/// The report formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Lines for a terminal.
+    Text,
+    /// The nib.diff/1 JSON schema, for scripts.
+    Json,
+    /// A pull request comment; with -o, image links to the pictures.
+    Markdown,
+    /// A page with the pictures side by side, written to DIR/index.html (DIR: -o, else nib-diff).
+    Html,
+}
+
+/// Where the HTML report goes when no -o is given.
+const DEFAULT_HTML_FOLDER: &str = "nib-diff";
+
+pub struct Settings {
+    pub format: Format,
+    pub output: Option<PathBuf>,
+    pub scale: f32,
+    pub background: Option<[u8; 4]>,
+    pub fonts: FontOptions,
+}
+
+pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
+    let (old_source, new_source) = (Source::parse(old), Source::parse(new));
+    let documents = old_source.load().and_then(|o| new_source.load().map(|n| (o, n)));
+    let (old_document, new_document) = match documents {
+        Ok(documents) => documents,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = diff(&old_document, &new_document);
+    let folder =
+        settings.output.clone().or_else(|| (settings.format == Format::Html).then(|| DEFAULT_HTML_FOLDER.into()));
+    let images = match &folder {
+        None => None,
+        Some(folder) => {
+            let sides = [(&old_document, &old_source), (&new_document, &new_source)];
+            match write_pictures(&result, sides, folder, &settings) {
+                Ok(images) => Some(images),
+                Err(error) => {
+                    eprintln!("nib: {error}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let report = Report { old, new, diff: &result, images: images.as_deref() };
+    let (body, file) = match settings.format {
+        Format::Text => (text(&report), None),
+        Format::Json => {
+            let mut body = serde_json::to_string_pretty(&json(&report)).unwrap_or_default();
+            body.push('\n');
+            (body, Some("diff.json"))
+        }
+        Format::Markdown => (markdown(&report), Some("diff.md")),
+        Format::Html => (html(&report), Some("index.html")),
+    };
+    if let (Some(folder), Some(file)) = (&folder, file) {
+        let path = folder.join(file);
+        if let Err(error) = nib::doc::io::write_atomic(&path, body.as_bytes()) {
+            eprintln!("nib: cannot write the report: {error}");
+            return ExitCode::from(2);
+        }
+        if settings.format == Format::Html {
+            say!("{}", path.display());
+        }
+    }
+    if settings.format != Format::Html {
+        say_part!("{body}");
+    }
+    if result.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) }
+}
+
+/// Draws the changed frames of both sides into `folder` as `NN-name.old.png`, `.new.png` and
+/// `.diff.png`; returns what was written for each frame.
+fn write_pictures(
+    result: &Diff,
+    [(old, old_source), (new, new_source)]: [(&nib::doc::Document, &Source); 2],
+    folder: &Path,
+    settings: &Settings,
+) -> Result<Vec<FrameImages>, String> {
+    nib::files::create_folder(folder, None).map_err(|e| format!("cannot create the folder for the pictures: {e}"))?;
+    let (old_imports, new_imports) = (imports(old, old_source), imports(new, new_source));
+    let options = |source: &Source| RenderOptions {
+        scale: settings.scale,
+        background: settings.background,
+        folder: Some(document_folder(&source.path())),
+        ..RenderOptions::default()
+    };
+    let old_side = Side { document: old, library: &old_imports, options: options(old_source) };
+    let new_side = Side { document: new, library: &new_imports, options: options(new_source) };
+    let mut images = vec![FrameImages::default(); result.frames.len()];
+    let mut failure = None;
+    draw(result, &old_side, &new_side, settings.fonts, &mut |pictures: FramePictures| {
+        let written = &mut images[pictures.index];
+        written.problems = pictures.warnings;
+        let stem = &pictures.stem;
+        written.old = side_file(pictures.old.as_ref(), folder, stem, "old", &mut written.problems, &mut failure);
+        written.new = side_file(pictures.new.as_ref(), folder, stem, "new", &mut written.problems, &mut failure);
+        if let Some((comparison, image)) = &pictures.difference {
+            written.differing = Some(comparison.differing);
+            written.resized = comparison.resized;
+            match save(folder, &format!("{}.diff.png", pictures.stem), image) {
+                Ok(name) => written.difference = Some(name),
+                Err(error) => {
+                    failure.get_or_insert(error);
+                }
+            }
+        }
+    });
+    match failure {
+        Some(error) => Err(error),
+        None => Ok(images),
+    }
+}
+
+/// Writes one side's picture as `stem.side.png`; returns its name. A side that could not be
+/// drawn becomes a problem of the frame, a file that could not be written the `failure`.
+fn side_file(
+    picture: Option<&Result<Pixmap, String>>,
+    folder: &Path,
+    stem: &str,
+    side: &str,
+    problems: &mut Vec<String>,
+    failure: &mut Option<String>,
+) -> Option<String> {
+    match picture? {
+        Err(error) => {
+            problems.push(format!("the {side} picture could not be drawn: {error}"));
+            None
+        }
+        Ok(pixmap) => {
+            save(folder, &format!("{stem}.{side}.png"), pixmap).map_err(|error| failure.get_or_insert(error)).ok()
+        }
+    }
+}
+
+/// Writes `pixmap` as `folder/name`; returns the name.
+fn save(folder: &Path, name: &str, pixmap: &Pixmap) -> Result<String, String> {
+    nib::doc::io::write_atomic(&folder.join(name), &encode_png(pixmap))
+        .map(|()| name.to_owned())
+        .map_err(|error| format!("cannot write the image: {error}"))
+}
+
+/// The imported documents of `document`, with what could not be loaded said on standard error.
+fn imports(document: &nib::doc::Document, source: &Source) -> FileImports {
+    let imports = FileImports::load(document, &source.path());
+    for problem in &imports.problems {
+        eprintln!("nib: {problem}");
+    }
+    imports
+}
+
+fn document_folder(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+        _ => PathBuf::from("."),
+    }
+}

@@ -1,0 +1,212 @@
+//! Pictures of what a diff changed: every changed top-level frame drawn from the old and the new
+//! document, with an image that marks where they differ. Frames are drawn a few at a time on
+//! every core and handed over as they are ready, so memory holds a handful of images, not all.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+use tiny_skia::Pixmap;
+
+use crate::doc::Document;
+use crate::layout::Layout;
+use crate::render::RenderOptions;
+use crate::resolve::{Library, Scene, SceneOptions, build_scene};
+use crate::text::{FontBook, FontOptions, TextEngine};
+
+use super::diff::Diff;
+use super::frames::{Frame, FrameRender, frames, render_frames, safe_name};
+use super::pixels::{Comparison, Tolerance, highlight};
+
+/// Frames drawn together per core: enough to keep every core busy, few enough that the images
+/// of one round (three per frame) stay small.
+const FRAMES_PER_CORE: usize = 2;
+
+/// One document to draw from.
+pub struct Side<'a> {
+    /// The document.
+    pub document: &'a Document,
+    /// Its imported documents.
+    pub library: &'a dyn Library,
+    /// Scale, background and the folder image fills are relative to.
+    pub options: RenderOptions,
+}
+
+/// The pictures of one changed frame.
+#[derive(Debug)]
+pub struct FramePictures {
+    /// The frame's place in [`Diff::frames`].
+    pub index: usize,
+    /// `NN-name`: the start of its image files' names, in the diff's order.
+    pub stem: String,
+    /// The old picture; `None` when the old document has no such visible top-level frame.
+    pub old: Option<Result<Pixmap, String>>,
+    /// The new picture; `None` when the new document has no such visible top-level frame.
+    pub new: Option<Result<Pixmap, String>>,
+    /// Where old and new differ, when both could be drawn.
+    pub difference: Option<(Comparison, Pixmap)>,
+    /// What could not be drawn as written, on either side.
+    pub warnings: Vec<String>,
+}
+
+/// A side ready to draw: its Scene and layout, and its visible top-level frames by id; or why
+/// it cannot be drawn.
+struct Prepared<'a> {
+    side: &'a Side<'a>,
+    drawn: Result<(Scene, Layout, HashMap<String, Frame>), String>,
+}
+
+impl<'a> Prepared<'a> {
+    fn new(side: &'a Side<'a>, text: &mut TextEngine) -> Prepared<'a> {
+        let scene = build_scene(side.document, side.library, SceneOptions::FULL);
+        if let Some(error) = scene.error() {
+            return Prepared { side, drawn: Err(error.to_string()) };
+        }
+        let layout = Layout::compute(&scene, text);
+        let by_id = frames(&scene, &layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
+        Prepared { side, drawn: Ok((scene, layout, by_id)) }
+    }
+
+    /// Draws the frames with these ids that this side has, by id.
+    fn draw(&self, ids: &[&str], text: &TextEngine) -> HashMap<String, FrameRender> {
+        let Ok((scene, layout, by_id)) = &self.drawn else { return HashMap::new() };
+        let wanted: Vec<Frame> = ids.iter().filter_map(|id| by_id.get(*id).cloned()).collect();
+        render_frames(scene, layout, text, &self.side.options, wanted, &|_| {})
+            .into_iter()
+            .map(|render| (render.frame.id.clone(), render))
+            .collect()
+    }
+
+    /// The picture of `id` from `drawn`: `None` when this side has no such visible frame (said
+    /// in `warnings`, naming the side).
+    fn picture(
+        &self,
+        id: &str,
+        side: &str,
+        drawn: &mut HashMap<String, FrameRender>,
+        warnings: &mut Vec<String>,
+    ) -> Option<Result<Pixmap, String>> {
+        match &self.drawn {
+            Err(error) => Some(Err(error.clone())),
+            Ok(_) => match drawn.remove(id) {
+                Some(render) => {
+                    warnings.extend(render.warnings);
+                    Some(render.image)
+                }
+                None => {
+                    warnings.push(format!("no {side} picture: the frame is hidden or has no size there"));
+                    None
+                }
+            },
+        }
+    }
+}
+
+/// Draws every frame of `diff.frames` from both sides and calls `each` with its pictures, in the
+/// diff's order.
+pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, fonts: FontOptions, each: &mut dyn FnMut(FramePictures)) {
+    if diff.frames.is_empty() {
+        return;
+    }
+    let mut text = TextEngine::new(FontBook::new(fonts));
+    let old = Prepared::new(old, &mut text);
+    let new = Prepared::new(new, &mut text);
+    let width = diff.frames.len().to_string().len().max(2);
+    let round = rayon::current_num_threads().max(1) * FRAMES_PER_CORE;
+    let indices: Vec<usize> = (0..diff.frames.len()).collect();
+    for chunk in indices.chunks(round) {
+        let frames: Vec<&super::diff::FrameChange> = chunk.iter().map(|i| &diff.frames[*i]).collect();
+        let ids = |side: fn(&super::diff::FrameChange) -> bool| -> Vec<&str> {
+            frames.iter().filter(|f| side(f)).map(|f| f.frame.id.as_str()).collect()
+        };
+        let mut old_drawn = old.draw(&ids(|f| f.in_old), &text);
+        let mut new_drawn = new.draw(&ids(|f| f.in_new), &text);
+        let mut pictures: Vec<FramePictures> = chunk
+            .iter()
+            .map(|index| {
+                let frame = &diff.frames[*index];
+                let id = frame.frame.id.as_str();
+                let mut warnings = Vec::new();
+                let old_picture =
+                    if frame.in_old { old.picture(id, "old", &mut old_drawn, &mut warnings) } else { None };
+                let new_picture =
+                    if frame.in_new { new.picture(id, "new", &mut new_drawn, &mut warnings) } else { None };
+                let name = frame.frame.name.as_deref().filter(|n| !n.trim().is_empty()).unwrap_or(id);
+                FramePictures {
+                    index: *index,
+                    stem: format!("{:0width$}-{}", index + 1, safe_name(name)),
+                    old: old_picture,
+                    new: new_picture,
+                    difference: None,
+                    warnings,
+                }
+            })
+            .collect();
+        pictures.par_iter_mut().for_each(|pictures| {
+            if let (Some(Ok(before)), Some(Ok(after))) = (&pictures.old, &pictures.new) {
+                pictures.difference = Some(highlight(before, after, &Tolerance::default()));
+            }
+        });
+        for picture in pictures {
+            each(picture);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::NoImports;
+    use crate::review::diff::diff;
+
+    #[test]
+    fn changed_frames_are_drawn_from_both_sides_with_their_difference() {
+        let text = |color: &str| {
+            format!(
+                r##"{{"version": "2.11", "children": [
+                {{"type": "frame", "id": "a", "name": "Card / Main", "width": 20, "height": 10, "fill": "{color}"}},
+                {{"type": "frame", "id": "b", "x": 40, "width": 10, "height": 10, "fill": "#00FF00"}}]}}"##
+            )
+        };
+        let old = Document::load(&text("#FF0000")).unwrap().document;
+        let mut new = Document::load(&text("#0000FF")).unwrap().document;
+        let b = new.node_by_id("b").unwrap();
+        let mut tx = new.transaction();
+        tx.remove(b);
+        tx.commit();
+        let result = diff(&old, &new);
+        let side = |document| Side { document, library: &NoImports, options: RenderOptions::default() };
+        let mut seen = Vec::new();
+        draw(&result, &side(&old), &side(&new), FontOptions::default(), &mut |p| {
+            let size = |p: &Option<Result<Pixmap, String>>| {
+                p.as_ref().map(|r| r.as_ref().map(|p| (p.width(), p.height())).unwrap())
+            };
+            seen.push((p.stem.clone(), size(&p.old), size(&p.new), p.difference.map(|(c, _)| c.differing)));
+        });
+        assert_eq!(
+            seen,
+            [
+                ("01-Card-Main".to_owned(), Some((20, 10)), Some((20, 10)), Some(200)),
+                ("02-b".to_owned(), Some((10, 10)), None, None)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_frame_hidden_on_one_side_has_no_picture_there_and_says_why() {
+        let old = Document::load(r##"{"version": "2.11", "children": [{"type": "frame", "id": "a", "width": 8, "height": 8, "fill": "#000"}]}"##)
+            .unwrap()
+            .document;
+        let new = Document::load(
+            r##"{"version": "2.11", "children": [{"type": "frame", "id": "a", "enabled": false, "width": 8, "height": 8, "fill": "#000"}]}"##,
+        )
+        .unwrap()
+        .document;
+        let result = diff(&old, &new);
+        let side = |document| Side { document, library: &NoImports, options: RenderOptions::default() };
+        let mut seen = Vec::new();
+        draw(&result, &side(&old), &side(&new), FontOptions::default(), &mut |p| {
+            seen.push((p.old.is_some(), p.new.is_some(), p.warnings));
+        });
+        assert_eq!(seen, [(true, false, vec!["no new picture: the frame is hidden or has no size there".to_owned()])]);
+    }
+}

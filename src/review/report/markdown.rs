@@ -1,0 +1,165 @@
+//! The diff as a pull request comment (GitHub-flavoured Markdown): the summary, a section per
+//! changed frame with its `old | new | difference` pictures (relative links to the images in
+//! the report's folder) and the changes inside it, then components, variables, themes and the
+//! document-level keys. Lists longer than a screen fold into `<details>`.
+
+use super::{
+    Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
+    variable_line,
+};
+
+/// Longest list shown open; longer ones are folded.
+const OPEN_ITEMS: usize = 10;
+
+/// The report as Markdown.
+pub fn markdown(report: &Report<'_>) -> String {
+    let diff = report.diff;
+    let mut out = format!(
+        "## Design changes: {} → {}\n\n**{}**\n",
+        code(report.old),
+        code(report.new),
+        escape(&summary_line(diff))
+    );
+    list(&mut out, "Document", &document_lines(diff));
+    if !diff.frames.is_empty() {
+        out.push_str("\n### Frames\n");
+        if report.images.is_none() {
+            out.push_str("\n_No pictures: run `nib diff` with `-o DIR` to draw the changed frames._\n");
+        }
+    }
+    for (index, frame) in diff.frames.iter().enumerate() {
+        out.push_str(&format!("\n#### {}. {}\n", index + 1, escape(&frame_line(frame))));
+        if let Some(images) = report.images_of(index) {
+            let cell = |file: &Option<String>, alt: &str| match file {
+                Some(file) => format!("![{alt}]({})", link(file)),
+                None => "—".to_owned(),
+            };
+            out.push_str("\n| old | new | difference |\n| :---: | :---: | :---: |\n");
+            out.push_str(&format!(
+                "| {} | {} | {} |\n",
+                cell(&images.old, "old"),
+                cell(&images.new, "new"),
+                cell(&images.difference, "difference")
+            ));
+            if let Some(pixels) = pixels_text(images) {
+                out.push_str(&format!("\n{}\n", escape(&pixels)));
+            }
+            for problem in &images.problems {
+                out.push_str(&format!("\n> {}\n", escape(problem)));
+            }
+        }
+        let mut lines = Vec::new();
+        for change in report.changes_in(index) {
+            let mut line = escape(&headline(change));
+            for property in &change.properties {
+                line.push_str(&format!("\n  - {}", escape(&property_line(property))));
+            }
+            lines.push(line);
+        }
+        items(&mut out, &lines, "changes in this frame");
+    }
+    list(&mut out, "Components", &diff.components.iter().map(component_line).collect::<Vec<_>>());
+    list(&mut out, "Variables", &diff.variables.iter().map(variable_line).collect::<Vec<_>>());
+    list(&mut out, "Themes", &diff.themes.iter().map(theme_line).collect::<Vec<_>>());
+    out
+}
+
+/// A titled list of plain lines; nothing when there are none.
+fn list(out: &mut String, title: &str, lines: &[String]) {
+    if lines.is_empty() {
+        return;
+    }
+    out.push_str(&format!("\n### {title}\n"));
+    let escaped: Vec<String> = lines.iter().map(|l| escape(l)).collect();
+    items(out, &escaped, &title.to_lowercase());
+}
+
+/// Bullet items (already Markdown), folded under `what` when there are many.
+fn items(out: &mut String, items: &[String], what: &str) {
+    if items.is_empty() {
+        return;
+    }
+    let folded = items.len() > OPEN_ITEMS;
+    if folded {
+        out.push_str(&format!("\n<details><summary>{} {what}</summary>\n", items.len()));
+    }
+    out.push('\n');
+    for item in items {
+        out.push_str(&format!("- {item}\n"));
+    }
+    if folded {
+        out.push_str("\n</details>\n");
+    }
+}
+
+/// `text` with the characters Markdown would read as markup escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, c) in text.chars().enumerate() {
+        let markup = matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '!')
+            || (i == 0 && matches!(c, '+' | '-'));
+        if markup {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` as inline code, whatever backticks it holds.
+fn code(text: &str) -> String {
+    let fence = if text.contains('`') { "``" } else { "`" };
+    format!("{fence}{}{fence}", text.replace('|', "\\|"))
+}
+
+/// A relative link target: spaces and parentheses would end it.
+fn link(file: &str) -> String {
+    file.replace('%', "%25").replace(' ', "%20").replace('(', "%28").replace(')', "%29")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::doc::Document;
+    use crate::review::diff::diff;
+    use crate::review::report::FrameImages;
+
+    #[test]
+    fn frames_get_an_image_table_and_their_changes() {
+        let old = Document::load(
+            r##"{"version": "2.11", "children": [{"type": "frame", "id": "h", "name": "Hero_1", "padding": 32}]}"##,
+        )
+        .unwrap()
+        .document;
+        let new = Document::load(
+            r##"{"version": "2.11", "children": [{"type": "frame", "id": "h", "name": "Hero_1", "padding": 48}]}"##,
+        )
+        .unwrap()
+        .document;
+        let result = diff(&old, &new);
+        let images = [FrameImages {
+            old: Some("01-Hero_1.old.png".into()),
+            new: Some("01-Hero_1.new.png".into()),
+            difference: Some("01-Hero_1.diff.png".into()),
+            differing: Some(12),
+            ..FrameImages::default()
+        }];
+        let shown = markdown(&Report { old: "a.pen", new: "b.pen", diff: &result, images: Some(&images) });
+        assert!(
+            shown.contains(
+                "| ![old](01-Hero_1.old.png) | ![new](01-Hero_1.new.png) | ![difference](01-Hero_1.diff.png) |"
+            ),
+            "{shown}"
+        );
+        assert!(shown.contains("#### 1. \\~ frame 'Hero\\_1' (h): 1 node change"), "{shown}");
+        assert!(shown.contains("- \\~ frame 'Hero\\_1' (h)\n  - padding 32 → 48\n"), "{shown}");
+    }
+
+    #[test]
+    fn long_lists_fold() {
+        let mut out = String::new();
+        items(&mut out, &vec!["x".to_owned(); 11], "things");
+        assert!(out.starts_with("\n<details><summary>11 things</summary>\n"));
+        assert!(out.ends_with("</details>\n"));
+    }
+}
