@@ -704,3 +704,40 @@ fn searching_for_instances_finds_them_whether_or_not_they_are_resolved() {
     assert_ne!(first["type"], "ref", "{first}");
     assert!(first["children"].is_array() || first["children"].is_null());
 }
+
+/// Issue 13: a published agent skill teaches `operations` as an array of objects, and nib
+/// answered "invalid type: sequence, expected a string". The array runs as the equivalent
+/// script in one transaction, and the answer shows that script so the agent learns it.
+#[test]
+fn operations_as_an_array_of_objects_run_as_the_equivalent_script() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let answer = s.ok(
+        "batch_design",
+        json!({"filePath": kit, "operations": [
+            {"type": "insert", "targetId": "document", "binding": "card", "node": {"type": "frame", "name": "Card", "width": 200, "height": 100, "layout": "vertical"}},
+            {"type": "insert", "targetId": "card", "node": {"type": "text", "content": "Hello", "fill": "#000000"}},
+            {"type": "update", "targetId": "card", "props": {"gap": 12}}
+        ]}),
+    );
+    let note = answer["note"].as_str().unwrap();
+    assert!(note.contains("it ran as this script"), "{note}");
+    assert!(
+        note.contains(
+            r#"card=I(document, {"height":100,"layout":"vertical","name":"Card","type":"frame","width":200})"#
+        ),
+        "{note}"
+    );
+    let card = answer["bindings"][0]["id"].as_str().unwrap().to_owned();
+    let nodes = s.ok("batch_get", json!({"filePath": kit, "nodeIds": [card], "readDepth": 1}));
+    assert_eq!(nodes["nodes"][0]["gap"], 12);
+    assert_eq!(nodes["nodes"][0]["children"][0]["content"], "Hello");
+    // A shape nib cannot read is corrected with the script form; nothing runs.
+    let before = s.read(&kit);
+    let error = s.err("batch_design", json!({"filePath": kit, "operations": [{"op": "paint", "targetId": "x"}]}));
+    assert!(error.message.contains("operations[0]: unknown type \"paint\""), "{}", error.message);
+    assert!(error.hint.as_deref().unwrap().contains("b=I(parent, {node})"), "{:?}", error.hint);
+    assert_eq!(s.read(&kit), before);
+    let error = s.err("batch_design", json!({"filePath": kit, "operations": 7}));
+    assert!(error.message.contains("operations must be the script as a string"), "{}", error.message);
+}

@@ -102,7 +102,7 @@ const DEFINITIONS: &[Definition] = &[
         properties: || {
             json!({
                 "filePath": file_path(),
-                "operations": { "type": "string", "description": "The script, one operation per line, e.g. card=I(\"screen\", {type:\"frame\", layout:\"vertical\", gap:12})." }
+                "operations": { "type": ["string", "array"], "description": "The script, one operation per line, e.g. card=I(\"screen\", {type:\"frame\", layout:\"vertical\", gap:12}). An array of {type: insert|copy|update|replace|move|delete|image, targetId, …} objects is also run, as the equivalent script." }
             })
         },
         required: &["operations"],

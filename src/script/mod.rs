@@ -5,6 +5,7 @@
 //! does.
 
 pub mod ast;
+pub mod dialect;
 mod exec;
 pub mod issues;
 pub mod parse;

@@ -13,13 +13,47 @@ use crate::script::{Context, Options, Outcome, run};
 pub struct DesignArgs {
     /// The document (the current one when absent).
     pub file_path: Option<String>,
-    /// The script.
-    pub operations: String,
+    /// The script (or the array of operation objects some agents send).
+    pub operations: Operations,
+}
+
+/// batch_design's operations: the script, or the array of operation objects a published agent
+/// skill teaches (`[{"type": "insert", "targetId": …, "node": {…}}, …]`), run as the same script.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Operations {
+    /// The I/C/U/R/M/D/G script.
+    Script(String),
+    /// Operation objects, converted to the script.
+    Objects(Vec<serde_json::Value>),
+}
+
+impl<'de> Deserialize<'de> for Operations {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Operations, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::String(script) => Ok(Operations::Script(script)),
+            serde_json::Value::Array(objects) => Ok(Operations::Objects(objects)),
+            _ => Err(serde::de::Error::custom(
+                r#"operations must be the script as a string, e.g. "card=I(\"screen\", {type: \"frame\"})""#,
+            )),
+        }
+    }
 }
 
 /// Runs a batch_design script and saves the document when it changed. A failed script changes
 /// nothing and is an error whose data is the structured outcome.
 pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outcome, Option<String>), ToolError> {
+    // The array form runs as the script it stands for; the answer shows that script.
+    let (script, converted) = match args.operations {
+        Operations::Script(script) => (script, None),
+        Operations::Objects(objects) => {
+            let script = crate::script::dialect::to_script(&objects)
+                .map_err(|e| ToolError::new(format!("batch_design: {e}")).with_hint(e.hint))?;
+            let said = format!(
+                "operations was an array of objects; it ran as this script (send the script itself next time):\n{script}"
+            );
+            (script, Some(said))
+        }
+    };
     let images = workspace.images.clone();
     let max_statements = workspace.max_statements;
     let fonts = workspace.fonts;
@@ -37,11 +71,15 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
         canvas: Some(&canvas),
         options: Options { max_statements, id_seed: None },
     };
-    let mut outcome = run(&mut open.document, &args.operations, &context);
+    let mut outcome = run(&mut open.document, &script, &context);
     open.return_text_engine(canvas.into_text_engine());
     if !outcome.success {
         let data = serde_json::to_value(&outcome).ok();
-        return Err(ToolError { message: outcome.text(), hint: None, data });
+        let message = match &converted {
+            Some(said) => format!("{}\n\n{said}", outcome.text()),
+            None => outcome.text(),
+        };
+        return Err(ToolError { message, hint: None, data });
     }
     if open.document.revision() != before
         && let Err(error) = open.save()
@@ -50,5 +88,9 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
         outcome.discard_created_files();
         return Err(error);
     }
+    let note = match (note, converted) {
+        (Some(note), Some(said)) => Some(format!("{note} {said}")),
+        (note, said) => note.or(said),
+    };
     Ok((outcome, note))
 }
