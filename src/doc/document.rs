@@ -23,6 +23,12 @@ pub const KNOWN_VERSIONS: &[&str] = &["2.6", "2.7", "2.8", "2.9", "2.10", "2.11"
 /// Largest document text accepted (the biggest real file is 1.7 MB).
 pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
 
+/// Most nodes a document may hold, counting those in instance overrides: every node costs
+/// memory in the Document, the Scene and the layout whatever its size in the file, so a file
+/// of tiny nodes is bounded by their number rather than its bytes (DECISIONS.md, Memory). The
+/// largest real file has 3,618 nodes.
+pub const MAX_NODES: usize = 1_000_000;
+
 /// A `.pen` document: exactly what the file says, typed, with its key order, ready to be edited
 /// and saved back byte-identical.
 #[derive(Debug, Clone)]
@@ -137,44 +143,56 @@ impl Document {
     }
 
     /// Reads a document from `.pen` text.
+    ///
+    /// The text is read in two passes (see [`json::outline`]): the first checks all of it
+    /// and builds nothing; the second converts one node at a time, so the peak is the
+    /// Document itself, not a tree of the whole file beside it.
     pub fn load(text: &str) -> Result<Loaded, LoadError> {
         if text.len() > MAX_FILE_BYTES {
             return Document::load_bytes(text.as_bytes());
         }
-        let parsed = json::parse(text).map_err(|e| {
-            let (line, column) = line_column(text, e.offset);
-            let location = Location { line, column, pointer: e.pointer, node_id: None };
-            LoadError::new(ErrorKind::Syntax { message: e.message }, location, e.hint.map(str::to_owned))
-        })?;
+        let mut outline = json::outline(text, MAX_NODES).map_err(|e| syntax_error(text, e))?;
+        if let Some(offset) = outline.past_limit {
+            let error = ValueError::new(offset, ErrorKind::TooManyNodes { limit: MAX_NODES }).with_hint(
+                "split the design into several files (a library of components can be imported with \"imports\")",
+            );
+            return Err(place_error(text, error));
+        }
         let mut cx = ReadContext::default();
-        if let Some(offset) = parsed.first_comment {
+        if let Some(offset) = outline.first_comment {
             cx.report(offset, ProblemKind::Comments);
         }
-        for duplicate in parsed.duplicate_keys {
+        for duplicate in std::mem::take(&mut outline.duplicate_keys) {
             cx.report(duplicate.offset, ProblemKind::DuplicateKey { key: duplicate.key });
         }
-        let document = match parsed.value {
+        let document = match outline.root {
             None => Document::new(),
-            Some(root) => Document::from_json(root, text, &mut cx).map_err(|e| place_error(text, e))?,
+            Some(root) => {
+                let source = Source { text, outline: &outline };
+                Document::from_source(source, root, &mut cx).map_err(|e| place_error(text, e))?
+            }
         };
         Ok(Loaded { document, problems: place_problems(text, cx.problems) })
     }
 
-    fn from_json(root: Json, text: &str, cx: &mut ReadContext) -> Result<Document, ValueError> {
-        let members = match root.value {
-            JsonValue::Object(members) => members,
-            _ => {
-                return Err(ValueError::new(
-                    root.offset,
-                    ErrorKind::WrongType {
-                        expected: "a document object {\"version\", \"children\"}".into(),
-                        found: root.kind_name(),
-                    },
-                ));
-            }
-        };
+    fn from_source(source: Source, root: u32, cx: &mut ReadContext) -> Result<Document, ValueError> {
+        // Only an object is read: anything else is refused without building it.
+        if !source.text[root as usize..].starts_with('{') {
+            let root = json::read_outer(source.text, source.outline, root).map_err(from_syntax)?;
+            return Err(ValueError::new(
+                root.offset,
+                ErrorKind::WrongType {
+                    expected: "a document object {\"version\", \"children\"}".into(),
+                    found: root.kind_name(),
+                },
+            ));
+        }
+        let root = json::read_outer(source.text, source.outline, root).map_err(from_syntax)?;
+        let JsonValue::Object(members) = root.value else { unreachable!("the value starts with '{{'") };
         let mut document = Document { header: Header::default(), ..Document::new() };
-        let mut builder = TreeBuilder { text, id_offsets: Vec::new() };
+        document.tree.reserve(source.outline.children_items);
+        document.ids.reserve(source.outline.children_items);
+        let mut builder = TreeBuilder { source, id_offsets: Vec::with_capacity(source.outline.children_items) };
         let mut version_offset = root.offset;
         for member in members {
             let header = &mut document.header;
@@ -185,10 +203,11 @@ impl Document {
                     HeaderKey::Version
                 }
                 "children" => {
-                    let JsonValue::Array(items) = member.value.value else {
+                    if !matches!(member.value.value, JsonValue::Array(_)) {
                         return Err(super::convert::wrong_type_expecting(&member.value, "a list of nodes".into()));
-                    };
-                    for item in items {
+                    }
+                    for item in json::Items::new(source.text, source.outline, member.value.offset) {
+                        let item = item.map_err(from_syntax)?;
                         builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
                     }
                     HeaderKey::Children
@@ -375,14 +394,22 @@ fn version_string(json: Json) -> Result<String, ValueError> {
     }
 }
 
+/// The text being loaded and what its first pass found.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    text: &'a str,
+    outline: &'a json::Outline,
+}
+
 /// Builds the arena from node JSON, indexing ids as it goes.
 struct TreeBuilder<'a> {
-    text: &'a str,
+    source: Source<'a>,
     /// Offset of each node's id value, by node key, to point at the first use of a duplicate.
     id_offsets: Vec<u32>,
 }
 
 impl TreeBuilder<'_> {
+    /// Adds the node read as `json` and, one at a time, its children from the text.
     fn plant(
         &mut self,
         tree: &mut Tree,
@@ -395,18 +422,34 @@ impl TreeBuilder<'_> {
         let id = node.props.id().unwrap_or_default().to_owned();
         if let Some(first) = ids.get(&id) {
             let first_offset = self.id_offsets[first.index()];
-            let first_line = Some(line_column(self.text, first_offset).0);
+            let first_line = Some(line_column(self.source.text, first_offset).0);
             return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id, first_line })
                 .with_hint("every node needs its own id; give this one a new id"));
         }
         let key = tree.push(node.props, parent);
         ids.insert(id, key);
         self.id_offsets.push(node.id_offset);
-        for child in node.children.unwrap_or_default() {
-            self.plant(tree, ids, child, Some(key), cx)?;
+        if let Some(children) = node.children {
+            for child in json::Items::new(self.source.text, self.source.outline, children.offset) {
+                let child = child.map_err(from_syntax)?;
+                self.plant(tree, ids, child, Some(key), cx)?;
+            }
         }
         Ok(())
     }
+}
+
+/// A syntax error of the whole text, placed.
+fn syntax_error(text: &str, e: json::SyntaxError) -> LoadError {
+    let (line, column) = line_column(text, e.offset);
+    let location = Location { line, column, pointer: e.pointer, node_id: None };
+    LoadError::new(ErrorKind::Syntax { message: e.message }, location, e.hint.map(str::to_owned))
+}
+
+/// A syntax error met by the second pass (which reads only what the first pass checked, so
+/// it does not happen), as an error of the value being read.
+fn from_syntax(e: json::SyntaxError) -> ValueError {
+    ValueError::new(e.offset, ErrorKind::Syntax { message: e.message }).with_optional_hint(e.hint.map(str::to_owned))
 }
 
 fn place_error(text: &str, error: ValueError) -> LoadError {

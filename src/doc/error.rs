@@ -24,6 +24,12 @@ pub enum ErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// The document has more nodes than [`crate::doc::MAX_NODES`].
+    #[error("the document has more than {limit} nodes")]
+    TooManyNodes {
+        /// The limit.
+        limit: usize,
+    },
     /// A value has the wrong JSON type.
     #[error("expected {expected}, found {found}")]
     WrongType {

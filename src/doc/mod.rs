@@ -23,7 +23,7 @@ pub mod values;
 pub mod vars;
 
 pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
-pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, NEW_DOCUMENT_VERSION, NodeCounts};
+pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
 pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};

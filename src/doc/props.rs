@@ -475,6 +475,11 @@ pub struct Props {
 }
 
 impl Props {
+    /// Empty properties with room for `capacity` keys.
+    pub(crate) fn with_capacity(capacity: usize) -> Props {
+        Props { entries: Vec::with_capacity(capacity) }
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &Key) -> Option<&Value> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)

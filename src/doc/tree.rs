@@ -79,6 +79,11 @@ impl Tree {
         }
     }
 
+    /// Makes room for `additional` more nodes, so that loading a document sizes the arena once.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve_exact(additional);
+    }
+
     /// Appends a node as the last child of `parent` (a root for `None`).
     pub fn push(&mut self, props: Props, parent: Option<NodeKey>) -> NodeKey {
         let key = self.add_detached(props);

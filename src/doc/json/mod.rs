@@ -6,10 +6,12 @@
 //! JavaScript number formatting on the way out.
 
 mod number;
-mod read;
+mod outline;
+pub(crate) mod read;
 mod write;
 
 pub use number::write_js_number;
+pub use outline::{Items, Outline, outline, read_outer};
 pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
 pub use write::{JsonWriter, write_js_string};
 
