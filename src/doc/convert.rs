@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 use super::error::{ErrorKind, ProblemKind, RawProblem, ValueError};
-use super::json::{Json, JsonValue, JsonWriter, Member, js_enumeration_order};
+use super::json::{Json, JsonValue, JsonWriter, Member, RawJson, js_enumeration_order};
 
 /// Reads a typed value from JSON.
 pub(crate) trait FromJson: Sized {
@@ -153,6 +153,22 @@ impl FromJson for Json {
 }
 
 impl ToJson for Json {
+    fn write_json(&self, w: &mut JsonWriter) {
+        self.write(w);
+    }
+}
+
+impl FromJson for RawJson {
+    fn expected() -> Cow<'static, str> {
+        "any JSON value".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<RawJson, ValueError> {
+        Ok(RawJson::from_json(&json))
+    }
+}
+
+impl ToJson for RawJson {
     fn write_json(&self, w: &mut JsonWriter) {
         self.write(w);
     }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use super::convert::{FromJson, ReadContext, ToJson};
 use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
-use super::json::{self, Json, JsonValue, JsonWriter};
+use super::json::{self, Json, JsonValue, JsonWriter, RawJson};
 use super::keyword::suggest;
 use super::locate::{line_column, locate_all};
 use super::node::{NodeRole, NodeType, read_node};
@@ -49,7 +49,7 @@ pub(crate) struct Header {
     imports: Option<Imports>,
     variables: Option<Variables>,
     order: Vec<HeaderKey>,
-    unknown: Vec<(String, Json)>,
+    unknown: Vec<(String, RawJson)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -227,7 +227,7 @@ impl Document {
                 _ => {
                     let suggestion = suggest(&member.key, HEADER_KEYS);
                     cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
-                    header.unknown.push((member.key, member.value));
+                    header.unknown.push((member.key, RawJson::from_json(&member.value)));
                     HeaderKey::Unknown(header.unknown.len() - 1)
                 }
             };

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::convert::{FromJson, OrderedMap, ReadContext, ToJson, wrong_type, wrong_type_expecting};
 use super::error::{ErrorKind, ProblemKind, ValueError};
-use super::json::{Json, JsonValue, JsonWriter, Member};
+use super::json::{Json, JsonValue, JsonWriter, Member, RawJson};
 use super::keyword::suggest;
 use super::props::{Key, Props, Value};
 
@@ -377,7 +377,7 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
             Key::Other(ref name) => {
                 let suggestion = cx.suggest_key(name, Key::KNOWN);
                 cx.report(member.key_offset, ProblemKind::UnknownKey { key: name.to_string(), suggestion });
-                props.push_read(key, Value::Json(Box::new(member.value)));
+                props.push_read(key, Value::Json(RawJson::from_json(&member.value)));
             }
             key => {
                 let value = Value::read_for(&key, member.value, cx)?;

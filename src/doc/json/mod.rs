@@ -7,11 +7,13 @@
 
 mod number;
 mod outline;
+mod raw;
 pub(crate) mod read;
 mod write;
 
 pub use number::write_js_number;
 pub use outline::{Items, Outline, outline, read_outer};
+pub use raw::RawJson;
 pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
 pub use write::{JsonWriter, write_js_string};
 

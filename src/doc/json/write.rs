@@ -95,6 +95,20 @@ impl JsonWriter {
         write_js_string(&mut self.out, value);
     }
 
+    /// Starts a member whose key is already quoted and escaped as `JSON.stringify` does.
+    pub(crate) fn raw_key(&mut self, quoted: &str) {
+        self.new_member();
+        self.out.push_str(quoted);
+        self.out.push_str(if self.compact { ":" } else { ": " });
+        self.after_key = true;
+    }
+
+    /// Writes a scalar already printed as `JSON.stringify` prints it.
+    pub(crate) fn raw_scalar(&mut self, token: &str) {
+        self.before_value();
+        self.out.push_str(token);
+    }
+
     fn open(&mut self, bracket: char) {
         self.before_value();
         self.out.push(bracket);

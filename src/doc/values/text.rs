@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use crate::doc::convert::{FromJson, ReadContext, ToJson, wrong_type};
 use crate::doc::error::{ErrorKind, ValueError};
-use crate::doc::json::{Json, JsonValue, JsonWriter};
+use crate::doc::json::{Json, JsonValue, JsonWriter, RawJson};
 use crate::doc::keyword::{keyword_enum, suggest};
 
 keyword_enum! {
@@ -156,7 +156,7 @@ pub enum TextContent {
     /// Plain text.
     Plain(String),
     /// A list of styled runs, kept verbatim.
-    Runs(Json),
+    Runs(RawJson),
 }
 
 impl FromJson for TextContent {
@@ -167,7 +167,7 @@ impl FromJson for TextContent {
     fn from_json(json: Json, _cx: &mut ReadContext) -> Result<TextContent, ValueError> {
         match json.value {
             JsonValue::String(text) => Ok(TextContent::Plain(text)),
-            JsonValue::Array(_) => Ok(TextContent::Runs(json)),
+            JsonValue::Array(_) => Ok(TextContent::Runs(RawJson::from_json(&json))),
             _ => Err(wrong_type::<TextContent>(&json)),
         }
     }
