@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use super::error::{ErrorKind, ProblemKind, RawProblem, ValueError};
+use super::error::{ErrorKind, MAX_PROBLEMS, ProblemKind, RawProblem, ValueError};
 use super::json::{Json, JsonValue, JsonWriter, Member, RawJson, js_enumeration_order};
 
 /// Reads a typed value from JSON.
@@ -26,7 +26,13 @@ pub(crate) trait ToJson {
 /// Collects non-fatal findings while a document is read.
 #[derive(Debug, Default)]
 pub(crate) struct ReadContext {
+    /// The findings kept so far: at most twice [`MAX_PROBLEMS`], trimmed to the first ones in
+    /// the file by [`ReadContext::into_problems`].
     pub problems: Vec<RawProblem>,
+    /// Findings reported in all, kept or not.
+    found: usize,
+    /// Where the first finding left out is.
+    first_left_out: Option<u32>,
     /// The declared type of the variable being read: its values are read as that type.
     pub variable_type: Option<super::values::VariableType>,
 }
@@ -37,12 +43,40 @@ const SUGGESTION_LIMIT: usize = 200;
 
 impl ReadContext {
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
+        self.found += 1;
         self.problems.push(RawProblem { offset, kind });
+        if self.problems.len() >= 2 * MAX_PROBLEMS {
+            self.keep_first();
+        }
+    }
+
+    /// Keeps the first [`MAX_PROBLEMS`] findings in file order (those at one offset in the
+    /// order they were found). What is dropped can never come first again: later findings
+    /// only add to what precedes it.
+    fn keep_first(&mut self) {
+        if self.problems.len() <= MAX_PROBLEMS {
+            return;
+        }
+        self.problems.sort_by_key(|p| p.offset);
+        let dropped = self.problems[MAX_PROBLEMS].offset;
+        self.first_left_out = Some(self.first_left_out.map_or(dropped, |first| first.min(dropped)));
+        self.problems.truncate(MAX_PROBLEMS);
+    }
+
+    /// The findings to report: the first [`MAX_PROBLEMS`] in the file and, when there were
+    /// more, one that counts the rest where the first of them is.
+    pub fn into_problems(mut self) -> Vec<RawProblem> {
+        self.keep_first();
+        if let Some(offset) = self.first_left_out {
+            let count = self.found - self.problems.len();
+            self.problems.push(RawProblem { offset, kind: ProblemKind::MoreProblems { count, shown: MAX_PROBLEMS } });
+        }
+        self.problems
     }
 
     /// The known key `key` is probably a typo of, while suggestions are still worth making.
     pub fn suggest_key(&self, key: &str, known: &[&'static str]) -> Option<&'static str> {
-        if self.problems.len() >= SUGGESTION_LIMIT {
+        if self.found >= SUGGESTION_LIMIT {
             return None;
         }
         super::keyword::suggest(key, known)

@@ -172,7 +172,7 @@ impl Document {
                 Document::from_source(source, root, &mut cx).map_err(|e| place_error(text, e))?
             }
         };
-        Ok(Loaded { document, problems: place_problems(text, cx.problems) })
+        Ok(Loaded { document, problems: place_problems(text, cx.into_problems()) })
     }
 
     fn from_source(source: Source, root: u32, cx: &mut ReadContext) -> Result<Document, ValueError> {

@@ -25,7 +25,7 @@ pub mod vars;
 pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
-pub use error::{ErrorKind, LoadError, Location, Problem, ProblemKind};
+pub use error::{ErrorKind, LoadError, Location, MAX_PROBLEMS, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};
 pub use locate::locate_pointer;
 pub use node::{Descendants, NodeTree, NodeType, Slot};
