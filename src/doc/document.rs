@@ -1,11 +1,12 @@
 //! The Document: the node tree, the id index and the document-level settings, with lossless
 //! loading from and saving to `.pen` text.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::convert::{FromJson, ReadContext, ToJson};
 use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
+use super::ids::IdIndex;
 use super::json::{self, Json, JsonValue, JsonWriter, RawJson};
 use super::keyword::suggest;
 use super::locate::{line_column, locate_all};
@@ -35,7 +36,7 @@ pub const MAX_NODES: usize = 1_000_000;
 pub struct Document {
     pub(crate) header: Header,
     pub(crate) tree: Tree,
-    pub(crate) ids: HashMap<String, NodeKey>,
+    pub(crate) ids: IdIndex,
     pub(crate) revision: u64,
     pub(crate) history: History,
     pub(crate) changes: ChangeMarks,
@@ -111,7 +112,7 @@ impl Document {
                 ..Header::default()
             },
             tree: Tree::default(),
-            ids: HashMap::new(),
+            ids: IdIndex::default(),
             revision: 0,
             history: History::default(),
             changes: ChangeMarks::default(),
@@ -191,7 +192,7 @@ impl Document {
         let JsonValue::Object(members) = root.value else { unreachable!("the value starts with '{{'") };
         let mut document = Document { header: Header::default(), ..Document::new() };
         document.tree.reserve(source.outline.children_items);
-        document.ids.reserve(source.outline.children_items);
+        document.ids.reserve(&document.tree, source.outline.children_items);
         let mut builder = TreeBuilder { source, id_offsets: Vec::with_capacity(source.outline.children_items) };
         let mut version_offset = root.offset;
         for member in members {
@@ -337,7 +338,7 @@ impl Document {
 
     /// The node with `id`.
     pub fn node_by_id(&self, id: &str) -> Option<NodeKey> {
-        self.ids.get(id).copied()
+        self.ids.get(&self.tree, id)
     }
 
     /// Number of nodes in the tree (not counting override content inside instances).
@@ -413,21 +414,21 @@ impl TreeBuilder<'_> {
     fn plant(
         &mut self,
         tree: &mut Tree,
-        ids: &mut HashMap<String, NodeKey>,
+        ids: &mut IdIndex,
         json: Json,
         parent: Option<NodeKey>,
         cx: &mut ReadContext,
     ) -> Result<(), ValueError> {
         let node = read_node(json, NodeRole::Node, cx)?;
-        let id = node.props.id().unwrap_or_default().to_owned();
-        if let Some(first) = ids.get(&id) {
+        let id = node.props.id().unwrap_or_default();
+        if let Some(first) = ids.get(tree, id) {
             let first_offset = self.id_offsets[first.index()];
             let first_line = Some(line_column(self.source.text, first_offset).0);
-            return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id, first_line })
+            return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id: id.to_owned(), first_line })
                 .with_hint("every node needs its own id; give this one a new id"));
         }
         let key = tree.push(node.props, parent);
-        ids.insert(id, key);
+        ids.insert(tree, key);
         self.id_offsets.push(node.id_offset);
         if let Some(children) = node.children {
             for child in json::Items::new(self.source.text, self.source.outline, children.offset) {

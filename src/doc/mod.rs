@@ -11,6 +11,7 @@ pub(crate) mod convert;
 mod document;
 mod edit;
 pub(crate) mod error;
+pub(crate) mod ids;
 pub mod io;
 pub mod json;
 mod keyword;

@@ -13,6 +13,11 @@ impl NodeKey {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The key at position `index` of the arena.
+    pub(crate) fn at(index: u32) -> NodeKey {
+        NodeKey(index)
+    }
 }
 
 /// A node in the arena.
