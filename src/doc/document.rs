@@ -243,6 +243,19 @@ impl Document {
     /// The document as `.pen` text, exactly as Pencil writes it: `JSON.stringify(doc, null, 2)`.
     pub fn to_pen_string(&self) -> String {
         let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256);
+        self.write_document(&mut w);
+        w.finish()
+    }
+
+    /// Writes the text [`Document::to_pen_string`] gives to `out` as it is made, without holding
+    /// it whole (a deeply nested document can print far larger than the file it came from).
+    pub fn write_pen(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut w = JsonWriter::streaming(out);
+        self.write_document(&mut w);
+        w.finish_stream()
+    }
+
+    fn write_document(&self, w: &mut JsonWriter) {
         let header = &self.header;
         let mut order = header.order.clone();
         if !order.contains(&HeaderKey::Children) && !self.tree.roots().is_empty() {
@@ -259,20 +272,19 @@ impl Document {
                 }
                 HeaderKey::Children => {
                     w.key("children");
-                    self.write_children(None, &mut w);
+                    self.write_children(None, w);
                 }
-                HeaderKey::Themes => write_optional(&mut w, "themes", &header.themes),
-                HeaderKey::Imports => write_optional(&mut w, "imports", &header.imports),
-                HeaderKey::Variables => write_optional(&mut w, "variables", &header.variables),
+                HeaderKey::Themes => write_optional(w, "themes", &header.themes),
+                HeaderKey::Imports => write_optional(w, "imports", &header.imports),
+                HeaderKey::Variables => write_optional(w, "variables", &header.variables),
                 HeaderKey::Unknown(index) => {
                     let (key, value) = &header.unknown[index];
                     w.key(key);
-                    value.write(&mut w);
+                    value.write(w);
                 }
             }
         }
         w.end_object();
-        w.finish()
     }
 
     fn write_children(&self, parent: Option<NodeKey>, w: &mut JsonWriter) {
