@@ -735,7 +735,7 @@ impl<'a> Builder<'a> {
             && let VariableScalar::String(value) = found.value
         {
             self.substituted += value.len();
-            props.set(Key::Content, Value::Content(TextContent::Plain(value)));
+            props.set(Key::Content, Value::Content(TextContent::Plain(value.into())));
         }
         let mut problems = Vec::new();
         let mut substituted = 0;

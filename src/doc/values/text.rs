@@ -153,8 +153,8 @@ impl ToJson for FontWeight {
 /// seen in a real file; they are kept as written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TextContent {
-    /// Plain text.
-    Plain(String),
+    /// Plain text, shared: the Scene and every instance that shows it hold the same one.
+    Plain(std::sync::Arc<str>),
     /// A list of styled runs, kept verbatim.
     Runs(RawJson),
 }
@@ -166,7 +166,7 @@ impl FromJson for TextContent {
 
     fn from_json(json: Json, _cx: &mut ReadContext) -> Result<TextContent, ValueError> {
         match json.value {
-            JsonValue::String(text) => Ok(TextContent::Plain(text)),
+            JsonValue::String(text) => Ok(TextContent::Plain(text.into())),
             JsonValue::Array(_) => Ok(TextContent::Runs(RawJson::from_json(&json))),
             _ => Err(wrong_type::<TextContent>(&json)),
         }
