@@ -33,6 +33,8 @@ pub(crate) struct ReadContext {
     found: usize,
     /// Where the first finding left out is.
     first_left_out: Option<u32>,
+    /// Keys read that nib does not know.
+    unknown_keys: usize,
     /// The declared type of the variable being read: its values are read as that type.
     pub variable_type: Option<super::values::VariableType>,
 }
@@ -40,6 +42,11 @@ pub(crate) struct ReadContext {
 /// Problems after which unknown keys get no did-you-mean: a file full of unknown keys is not a
 /// typo, and looking for one costs an edit distance against every property for each key.
 const SUGGESTION_LIMIT: usize = 200;
+
+/// Most keys nib does not know one document may hold. Each is kept verbatim in the Document and
+/// copied into the Scene, some 200 bytes in all for a key of 20 bytes in the file, so a file
+/// of nothing else would take ten times its size; real files have at most a few dozen.
+pub const MAX_UNKNOWN_KEYS: usize = 1_000_000;
 
 impl ReadContext {
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
@@ -72,6 +79,19 @@ impl ReadContext {
             self.problems.push(RawProblem { offset, kind: ProblemKind::MoreProblems { count, shown: MAX_PROBLEMS } });
         }
         self.problems
+    }
+
+    /// Reports the unknown key `key` at `offset`, with the known key it may mean; an error
+    /// past [`MAX_UNKNOWN_KEYS`].
+    pub fn unknown_key(&mut self, offset: u32, key: &str, suggestion: Option<&'static str>) -> Result<(), ValueError> {
+        self.unknown_keys += 1;
+        if self.unknown_keys > MAX_UNKNOWN_KEYS {
+            return Err(ValueError::new(offset, ErrorKind::TooManyUnknownKeys { limit: MAX_UNKNOWN_KEYS }).with_hint(
+                "keys nib does not know have no effect in Pencil or nib; remove them (nib check lists them)",
+            ));
+        }
+        self.report(offset, ProblemKind::UnknownKey { key: key.to_owned(), suggestion });
+        Ok(())
     }
 
     /// The known key `key` is probably a typo of, while suggestions are still worth making.

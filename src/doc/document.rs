@@ -28,7 +28,7 @@ pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
 /// memory in the Document, the Scene and the layout whatever its size in the file, so a file
 /// of tiny nodes is bounded by their number rather than its bytes (DECISIONS.md, Memory). The
 /// largest real file has 3,618 nodes.
-pub const MAX_NODES: usize = 1_000_000;
+pub const MAX_NODES: usize = 300_000;
 
 /// A `.pen` document: exactly what the file says, typed, with its key order, ready to be edited
 /// and saved back byte-identical.
@@ -227,7 +227,7 @@ impl Document {
                 }
                 _ => {
                     let suggestion = suggest(&member.key, HEADER_KEYS);
-                    cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
+                    cx.unknown_key(member.key_offset, &member.key, suggestion)?;
                     header.unknown.push((member.key, RawJson::from_json(&member.value)));
                     HeaderKey::Unknown(header.unknown.len() - 1)
                 }

@@ -30,6 +30,13 @@ pub enum ErrorKind {
         /// The limit.
         limit: usize,
     },
+    /// The document has more keys nib does not know than
+    /// [`MAX_UNKNOWN_KEYS`](crate::doc::MAX_UNKNOWN_KEYS).
+    #[error("the document has more than {limit} properties nib does not know")]
+    TooManyUnknownKeys {
+        /// The limit.
+        limit: usize,
+    },
     /// A value has the wrong JSON type.
     #[error("expected {expected}, found {found}")]
     WrongType {

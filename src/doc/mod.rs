@@ -23,7 +23,7 @@ mod tree;
 pub mod values;
 pub mod vars;
 
-pub use convert::{OneOrList, OrderedMap, VarOr, VarRef};
+pub use convert::{MAX_UNKNOWN_KEYS, OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};
 pub use error::{ErrorKind, LoadError, Location, MAX_PROBLEMS, Problem, ProblemKind};

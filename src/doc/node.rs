@@ -376,7 +376,7 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
             }
             Key::Other(ref name) => {
                 let suggestion = cx.suggest_key(name, Key::KNOWN);
-                cx.report(member.key_offset, ProblemKind::UnknownKey { key: name.to_string(), suggestion });
+                cx.unknown_key(member.key_offset, name, suggestion)?;
                 props.push_read(key, Value::Json(RawJson::from_json(&member.value)));
             }
             key => {

@@ -7,7 +7,7 @@
 //! order the struct declares them, as a JavaScript object would append them.
 
 use super::convert::ReadContext;
-use super::error::{ProblemKind, ValueError};
+use super::error::ValueError;
 use super::json::{Json, JsonWriter, Member, RawJson, is_array_index};
 
 /// Where each key of an object sat in the file, and the keys the engine does not interpret.
@@ -75,7 +75,7 @@ pub(crate) fn read_members_into<T: TypedObject>(
             order.slots.push(Slot::Field(index as u8));
         } else {
             let suggestion = cx.suggest_key(&member.key, T::FIELDS);
-            cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
+            cx.unknown_key(member.key_offset, &member.key, suggestion)?;
             order.slots.push(Slot::Unknown(order.unknown.len() as u32));
             order.unknown.push((member.key, RawJson::from_json(&member.value)));
         }
