@@ -339,7 +339,7 @@ impl<'a> Sink<'a> for Locator<'a, '_> {
         None
     }
 
-    fn key(&mut self, offset: u32, key: &Cow<'a, str>) {
+    fn key(&mut self, offset: u32, key: &str) {
         self.pass(offset, Some(key));
     }
 

@@ -108,7 +108,7 @@ pub(crate) trait Sink<'a> {
     fn end_array(&mut self, offset: u32, array: Self::Array) -> Self::Value;
 
     /// A key starting at `offset` was read; its value comes next.
-    fn key(&mut self, _offset: u32, _key: &Cow<'a, str>) {}
+    fn key(&mut self, _offset: u32, _key: &str) {}
     /// The reader goes down into a member's value or an array item.
     fn enter(&mut self, _step: Step<'_, 'a>) {}
     /// The reader comes back up from it.
