@@ -60,9 +60,12 @@ fn main() {
         ms(at(0.95)),
         ms(at(1.0))
     );
-    let within = timed.iter().filter(|t| t.size.0 <= 1440 && t.size.1 <= 1000);
-    let worst = within.clone().map(|t| t.time).max().unwrap_or_default();
-    println!("frames up to 1440 × 1000: {} frames, max {:.2} ms", within.count(), ms(worst));
+    let within: Vec<&Timed> = timed.iter().filter(|t| t.size.0 <= 1440 && t.size.1 <= 1000).collect();
+    let worst = within.last().map(|t| t.time).unwrap_or_default();
+    println!("frames up to 1440 × 1000: {} frames, max {:.2} ms; the five slowest of them:", within.len(), ms(worst));
+    for t in within.iter().rev().take(5) {
+        println!("  {:7.2} ms  {} × {}  {} {}", ms(t.time), t.size.0, t.size.1, t.file, t.id);
+    }
     println!("five slowest:");
     for t in timed.iter().rev().take(5) {
         println!("  {:7.2} ms  {} × {}  {} {}", ms(t.time), t.size.0, t.size.1, t.file, t.id);

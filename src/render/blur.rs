@@ -125,41 +125,49 @@ fn reduce(data: &[u8], width: usize, height: usize, factor: usize, edges: Edges)
     small
 }
 
-/// `small` scaled `factor` times back up into `data`, bilinearly (sample centers aligned).
+/// `small` scaled `factor` times back up into `data`, bilinearly (sample centers aligned), in
+/// fixed point: the weights depend only on the column and the row, so they are worked out once.
 fn enlarge(
     small: &[u8],
     small_width: usize,
     small_height: usize,
     data: &mut [u8],
     width: usize,
-    _height: usize,
+    height: usize,
     factor: usize,
 ) {
-    let f = factor as f32;
-    let max_x = (small_width - 1) as f32;
-    let max_y = (small_height - 1) as f32;
-    data.par_chunks_mut(width * 4).enumerate().for_each(|(y, row)| {
-        let sy = ((y as f32 + 0.5) / f - 0.5).clamp(0.0, max_y);
-        let (y0, wy) = (sy.floor() as usize, sy - sy.floor());
-        let y1 = (y0 + 1).min(small_height - 1);
-        for (x, pixel) in row.chunks_exact_mut(4).enumerate() {
-            let sx = ((x as f32 + 0.5) / f - 0.5).clamp(0.0, max_x);
-            let (x0, wx) = (sx.floor() as usize, sx - sx.floor());
-            let x1 = (x0 + 1).min(small_width - 1);
-            let at = |x: usize, y: usize, c: usize| f32::from(small[(y * small_width + x) * 4 + c]);
-            let mut alpha = 0u8;
+    let columns = taps(width, small_width, factor);
+    let rows = taps(height, small_height, factor);
+    data.par_chunks_mut(width * 4).zip(rows.par_iter()).for_each(|(row, &(y0, y1, wy))| {
+        let (top, bottom) = (&small[y0 * small_width * 4..], &small[y1 * small_width * 4..]);
+        for (pixel, &(x0, x1, wx)) in row.chunks_exact_mut(4).zip(&columns) {
+            let mut alpha = 0u32;
             for c in [3, 0, 1, 2] {
-                let top = at(x0, y0, c) * (1.0 - wx) + at(x1, y0, c) * wx;
-                let bottom = at(x0, y1, c) * (1.0 - wx) + at(x1, y1, c) * wx;
-                let value = (top * (1.0 - wy) + bottom * wy).round().clamp(0.0, 255.0) as u8;
+                let mix = |line: &[u8]| u32::from(line[x0 * 4 + c]) * (256 - wx) + u32::from(line[x1 * 4 + c]) * wx;
+                let value = ((mix(top) * (256 - wy) + mix(bottom) * wy + (1 << 15)) >> 16).min(255);
                 // Premultiplied: no channel above alpha.
-                pixel[c] = if c == 3 { value } else { value.min(alpha) };
+                let value = if c == 3 { value } else { value.min(alpha) };
                 if c == 3 {
                     alpha = value;
                 }
+                pixel[c] = value as u8;
             }
         }
     });
+}
+
+/// For each of `count` output pixels, the two reduced pixels around its center and the weight
+/// of the second, in 256ths.
+fn taps(count: usize, small_count: usize, factor: usize) -> Vec<(usize, usize, u32)> {
+    let last = (small_count - 1) as i64 * 256;
+    (0..count)
+        .map(|i| {
+            // The center of pixel i, in reduced pixels: (i + 0.5) / factor − 0.5, in 256ths.
+            let at = (((2 * i + 1) * 256 / (2 * factor)) as i64 - 128).clamp(0, last);
+            let first = (at >> 8) as usize;
+            (first, (first + 1).min(small_count - 1), (at & 255) as u32)
+        })
+        .collect()
 }
 
 /// The radii of three box blurs whose sequence approximates a Gaussian of `sigma`.
