@@ -53,6 +53,13 @@ impl Screenshot {
 
 /// Renders a node (or the canvas) to PNG.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
+    let (png, shot) = render_screenshot(workspace, args)?;
+    Ok(Screenshot { data: base64::engine::general_purpose::STANDARD.encode(&png), ..shot })
+}
+
+/// Renders a node (or the canvas) to PNG bytes, and the screenshot's description with empty
+/// `data`: what get_screenshot sends, for callers that send the bytes themselves.
+pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<(Vec<u8>, Screenshot), ToolError> {
     let fonts = workspace.fonts;
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
@@ -85,13 +92,14 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
             scale *= 0.7;
             continue;
         }
-        return Ok(Screenshot {
+        let shot = Screenshot {
             mime_type: "image/png",
-            data: base64::engine::general_purpose::STANDARD.encode(&png),
+            data: String::new(),
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
             warnings: rendered.warnings,
-        });
+        };
+        return Ok((png, shot));
     }
 }
