@@ -94,14 +94,16 @@ struct FileQuery {
 /// `GET /api/files`: the `.pen` files under the root, and the agents' current document.
 async fn files(State(state): State<AppState>) -> Result<Json<Value>, Failure> {
     let root = state.server.root().to_owned();
-    with_workspace(&state, move |workspace| {
-        let (files, complete) = list_documents(&root);
-        let current = workspace.current_path().map(|p| relative(&root, p));
-        Ok(Json(
-            json!({ "root": root.display().to_string(), "files": files, "complete": complete, "current": current }),
-        ))
-    })
-    .await
+    // The walk reads folders only: it runs without holding the workspace, so agents wait for
+    // nothing while a large root is listed.
+    let walked = root.clone();
+    let (files, complete) = tokio::task::spawn_blocking(move || list_documents(&walked))
+        .await
+        .map_err(|e| Failure(ToolError::new(format!("the documents could not be listed: {e}"))))?;
+    let shown = root.clone();
+    let current =
+        with_workspace(&state, move |workspace| Ok(workspace.current_path().map(|p| relative(&shown, p)))).await?;
+    Ok(Json(json!({ "root": root.display().to_string(), "files": files, "complete": complete, "current": current })))
 }
 
 /// The `.pen` files under `root` (relative, sorted), skipping hidden folders and symbolic
