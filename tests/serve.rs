@@ -172,6 +172,10 @@ async fn a_missing_token_is_refused_when_one_is_required() {
     client.cancel().await.unwrap();
     let (status, _) = get(&server, "/api/files", "").await;
     assert_eq!(status, 401, "the page needs the token too");
+    let (status, _) = get(&server, "/", "").await;
+    assert_eq!(status, 303, "a browser without the cookie is sent to the login form");
+    let (status, body) = get(&server, "/login", "").await;
+    assert!(status == 200 && body.contains("token"), "{status} {body}");
     // The one-time link logs a browser in once; its cookie opens the page.
     let link = server.page_url.clone();
     let path = &link[link.find("/login").unwrap()..];
@@ -188,6 +192,19 @@ async fn a_missing_token_is_refused_when_one_is_required() {
     assert_eq!(status, 200, "{body}");
     let (status, _) = get(&server, path, "").await;
     assert_eq!(status, 401, "the link works only once");
+    // Another browser types the token into the form.
+    let form = |token: &str| {
+        let body = format!("token={token}");
+        format!(
+            "POST /login HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+            server.address,
+            body.len()
+        )
+    };
+    let (status, _) = raw(&server, form("not-the-token-at-all").as_bytes()).await;
+    assert_eq!(status, 401);
+    let (status, _) = raw(&server, form(token).as_bytes()).await;
+    assert_eq!(status, 303, "the right token logs the browser in");
     server.stop().await;
 }
 

@@ -175,7 +175,9 @@ impl Access {
                 return Err(Refusal::CrossSite(site.to_owned()));
             }
         }
-        if self.token.is_some() && path != "/login" && !self.authenticated(headers) {
+        // The login form and its style sheet are what a browser without the cookie needs.
+        let open = path == "/login" || path == "/style.css";
+        if self.token.is_some() && !open && !self.authenticated(headers) {
             return Err(Refusal::Token);
         }
         Ok(())
@@ -277,6 +279,10 @@ pub async fn guard(State(state): State<AppState>, request: Request, next: Next) 
     let path = request.uri().path().to_owned();
     if let Err(refusal) = access.check(request.method(), &path, request.headers()) {
         tracing::info!(%path, "{refusal}");
+        // A person opening the page without the cookie is shown the way in, not an error.
+        if matches!(refusal, Refusal::Token) && request.method() == Method::GET && path == "/" {
+            return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
+        }
         return refusal.into_response();
     }
     let limit =
@@ -412,6 +418,8 @@ mod tests {
         assert_eq!(token.len(), 2 * SECRET_BYTES);
         let check = |pairs: &[(&'static str, &str)]| access.check(&Method::POST, "/mcp", &headers(pairs));
         assert!(matches!(check(&[("host", "10.1.2.3:7777")]), Err(Refusal::Token)));
+        assert!(access.check(&Method::GET, "/login", &headers(&[("host", "10.1.2.3:7777")])).is_ok());
+        assert!(matches!(access.check(&Method::GET, "/", &headers(&[("host", "10.1.2.3:7777")])), Err(Refusal::Token)));
         assert!(matches!(check(&[("host", "10.1.2.3:7777"), ("authorization", "Bearer wrong")]), Err(Refusal::Token)));
         assert!(check(&[("host", "10.1.2.3:7777"), ("authorization", &format!("Bearer {token}"))]).is_ok());
         // The one-time link works once, and its cookie lets the browser in.
