@@ -9,6 +9,7 @@
 mod access;
 mod api;
 mod events;
+mod listener;
 mod page;
 
 use std::net::SocketAddr;
@@ -22,6 +23,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use access::{MAX_API_BODY_BYTES, MIN_TOKEN_CHARS};
 pub use events::{Change, MAX_EVENT_STREAMS};
+pub use listener::MAX_CONNECTIONS;
 
 use crate::mcp::NibServer;
 use crate::tools::Workspace;
@@ -193,6 +195,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let page_url = access.page_url();
     let token = access.token().map(str::to_owned);
     let shutdown = stop.clone();
+    let listener = listener::BoundedListener::new(listener, MAX_CONNECTIONS);
     let task =
         tokio::spawn(
             async move { axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await },
