@@ -19,5 +19,6 @@ pub mod render;
 pub mod resolve;
 pub mod review;
 pub mod script;
+pub mod serve;
 pub mod text;
 pub mod tools;

@@ -77,6 +77,36 @@ fn open_document_refuses_what_it_cannot_use() {
 }
 
 #[test]
+fn the_selection_is_reported_for_the_current_document_while_its_nodes_exist() {
+    let mut s = Session::new();
+    s.ok("open_document", json!({"filePathOrTemplate": "new:desktop"}));
+    s.ok(
+        "batch_design",
+        json!({"operations": "card=I(\"screen\", {type: \"frame\", name: \"Card\", width: 100, height: 50})"}),
+    );
+    let card =
+        s.ok("batch_get", json!({"patterns": [{"name": "Card"}]}))["nodes"][0]["id"].as_str().unwrap().to_owned();
+    assert!(s.workspace.select("untitled.pen", vec!["nope".into()]).is_err(), "a node that is not there");
+    s.workspace.select("untitled.pen", vec![card.clone()]).unwrap();
+    let state = s.ok("get_editor_state", json!({}));
+    assert_eq!(state["selection"], json!([{"id": card, "type": "frame", "name": "Card"}]));
+    s.ok("batch_design", json!({"operations": format!("D(\"{card}\")")}));
+    assert!(s.ok("get_editor_state", json!({}))["selection"].as_str().unwrap().contains("no selection"));
+}
+
+#[test]
+fn a_reload_after_another_program_saved_the_file_raises_the_revision() {
+    let mut s = Session::new();
+    let name = s.copy("scripts/kit.pen");
+    s.ok("open_document", json!({"filePathOrTemplate": name}));
+    let before = s.ok("get_editor_state", json!({}))["revision"].as_u64().unwrap();
+    let text = s.read(&name);
+    fs::write(s.folder.path().join(&name), format!("{text}\n")).unwrap();
+    let after = s.ok("get_editor_state", json!({}))["revision"].as_u64().unwrap();
+    assert!(after > before, "the reloaded document must not reuse revision {before} (got {after})");
+}
+
+#[test]
 fn editor_state_lists_documents_nodes_and_components() {
     let mut s = Session::new();
     let empty = s.ok("get_editor_state", json!({}));

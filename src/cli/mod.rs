@@ -155,6 +155,32 @@ enum Command {
         #[arg(long)]
         root: Option<PathBuf>,
     },
+    /// Serve the design tools over MCP on streamable HTTP (at /mcp) and a live canvas of the
+    /// documents in a browser (at /), sharing one workspace: people see every agent's change
+    /// within half a second and select what the agents should work on.
+    ///
+    /// Loopback only by default. Listening on another address needs a token: MCP clients send
+    /// it as `Authorization: Bearer TOKEN`; the printed one-time link logs a browser in.
+    #[command(after_help = SERVE_EXAMPLES)]
+    Serve {
+        /// The folder documents are in and relative paths start from (default: the working
+        /// directory).
+        #[arg(long)]
+        root: Option<PathBuf>,
+        /// The address and port to listen on; port 0 picks a free one.
+        #[arg(long, default_value = nib::serve::DEFAULT_LISTEN)]
+        listen: std::net::SocketAddr,
+        /// The token clients must present (at least 16 characters); generated when listening
+        /// beyond loopback without one. Also read from NIB_SERVE_TOKEN.
+        #[arg(long, env = "NIB_SERVE_TOKEN", hide_env_values = true)]
+        token: Option<String>,
+        /// Another Host name to answer to, e.g. the machine's DNS name (repeatable).
+        #[arg(long = "allow-host", value_name = "NAME")]
+        allow_host: Vec<String>,
+        /// Another browser origin allowed to call, e.g. http://localhost:6274 (repeatable).
+        #[arg(long = "allow-origin", value_name = "ORIGIN")]
+        allow_origin: Vec<String>,
+    },
     /// Snapshot tests for designs: compare every top-level frame with its approved PNG.
     ///
     /// Renders every top-level frame of the .pen files under PATHS and compares it with its
@@ -275,6 +301,12 @@ enum Command {
     },
 }
 
+const SERVE_EXAMPLES: &str = "Examples:
+  nib serve --root designs/                   MCP at http://127.0.0.1:7777/mcp, the page at http://127.0.0.1:7777/
+  nib serve --listen 127.0.0.1:0              any free port (printed)
+  nib serve --listen 0.0.0.0:7777             reachable from other machines: prints a token and a one-time page link
+  claude mcp add --transport http nib http://127.0.0.1:7777/mcp";
+
 const SNAPSHOT_EXAMPLES: &str = "Examples:
   nib snapshot designs/                       first run: creates the goldens
   nib snapshot designs/                       later runs: compare, exit 1 on a difference
@@ -347,6 +379,21 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 None => std::env::current_dir()?,
             };
             nib::mcp::serve_stdio(root)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Serve { root, listen, token, allow_host, allow_origin } => {
+            let root = match root {
+                Some(root) => root,
+                None => std::env::current_dir()?,
+            };
+            let options = nib::serve::ServeOptions {
+                root,
+                listen,
+                token,
+                allowed_hosts: allow_host,
+                allowed_origins: allow_origin,
+            };
+            nib::serve::serve(options).map_err(std::io::Error::other)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Apply { file, script, dry_run, json, max_operations, seed, system_fonts } => {

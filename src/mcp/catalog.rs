@@ -45,7 +45,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "get_editor_state",
         title: "Editor state",
-        description: "Open documents, the current one, its top-level nodes and reusable components. There is no selection in nib (headless). Call it first; with include_schema: true it also returns the .pen format essentials and the rules for batch_design.",
+        description: "Open documents, the current one and its revision, its top-level nodes and reusable components, and the nodes a person selected on the canvas of `nib serve` (the selection: work on those when the user says 'this'). Call it first; with include_schema: true it also returns the .pen format essentials and the rules for batch_design.",
         kind: Kind::Reads,
         open_world: false,
         properties: || json!({ "include_schema": { "type": "boolean", "description": "Also return the .pen schema and rules (long; once per session is enough)." } }),

@@ -61,7 +61,7 @@ async fn serve_sessions(server: NibServer, stdio: &Stdio) -> std::io::Result<()>
 }
 
 /// Logs to stderr, filtered by `RUST_LOG` (default: warnings, and nib's own info lines).
-fn init_logging() {
+pub fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,nib=info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(false).try_init();

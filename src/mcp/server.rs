@@ -47,11 +47,14 @@ impl NibServer {
             tracing::warn!("{warning}");
         }
         workspace.images = Arc::new(crate::images::ConfiguredImages::new(&images));
-        Ok(NibServer {
-            workspace: Arc::new(Mutex::new(workspace)),
-            root,
-            panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok(),
-        })
+        Ok(NibServer::sharing(Arc::new(Mutex::new(workspace))))
+    }
+
+    /// A server over a workspace shared with others (every MCP session of `nib serve` and its
+    /// page): each call holds the workspace for its whole run, so calls never interleave.
+    pub fn sharing(workspace: Arc<Mutex<Workspace>>) -> NibServer {
+        let root = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).root().to_owned();
+        NibServer { workspace, root, panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok() }
     }
 
     /// The folder documents must be in.
@@ -59,8 +62,14 @@ impl NibServer {
         &self.root
     }
 
-    /// Runs a tool on this thread, holding the workspace; a panic is caught and answered.
-    fn run(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
+    /// The workspace this server works on.
+    pub fn workspace(&self) -> &Arc<Mutex<Workspace>> {
+        &self.workspace
+    }
+
+    /// Runs a tool on this thread as an MCP call does, holding the workspace; a panic is caught
+    /// and answered.
+    pub fn run(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
         let mut workspace = self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {

@@ -121,8 +121,13 @@ pub struct EditorState {
     pub open_documents: Vec<String>,
     /// The document tools use when no filePath is given.
     pub current_document: Option<String>,
-    /// There is no selection in a headless engine.
-    pub selection: &'static str,
+    /// The nodes a person selected on the canvas of `nib serve` in the current document, each
+    /// `{id, type, name}`; a sentence saying there is none otherwise.
+    pub selection: serde_json::Value,
+    /// The current document's revision: it rises with every committed change, undo, redo, and
+    /// reload after the file was changed by another program.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub revision: Option<u64>,
     /// The current document's top-level nodes (at most ten, then a count).
     pub top_level_nodes: Vec<serde_json::Value>,
     /// The current document's components, `id: name`.
@@ -132,6 +137,24 @@ pub struct EditorState {
     pub schema: Option<&'static str>,
 }
 
+/// What get_editor_state says when nobody selected anything in the current document.
+const NO_SELECTION: &str =
+    "none: no selection (a person selects nodes on the canvas of `nib serve`); address nodes by id";
+
+/// The selected nodes that still exist, as `{id, type, name}`: a node deleted since it was
+/// selected is left out rather than reported.
+fn selected_nodes(open: &mut OpenDocument, ids: &[String]) -> Result<Vec<serde_json::Value>, ToolError> {
+    let scene = open.scene(crate::resolve::SceneOptions::FULL)?;
+    Ok(ids
+        .iter()
+        .filter_map(|id| scene.node_by_id(id))
+        .map(|key| {
+            let node = scene.node(key);
+            serde_json::json!({"id": node.id, "type": node.node_type().as_str(), "name": node.props.name()})
+        })
+        .collect())
+}
+
 /// The schema and rules text for include_schema, in the team's own words.
 pub const RULES: &str = include_str!("../../assets/text/pen-rules.md");
 
@@ -139,17 +162,29 @@ pub const RULES: &str = include_str!("../../assets/text/pen-rules.md");
 pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<EditorState, ToolError> {
     let open_documents = workspace.open_paths().iter().map(|p| p.display().to_string()).collect();
     let current_path = workspace.current_path().map(|p| p.display().to_string());
-    let (top_level_nodes, reusable_components) = match current_path {
+    let selection = workspace.selection().cloned();
+    let (top_level_nodes, reusable_components, selected, revision) = match current_path {
         Some(_) => {
             let (open, _) = workspace.document(None)?;
-            (summary::top_level(&open.document), summary::components(&open.document))
+            let selected = match selection {
+                Some(selection) if selection.path == open.path => selected_nodes(open, &selection.ids)?,
+                _ => Vec::new(),
+            };
+            let revision = Some(open.document.revision());
+            (summary::top_level(&open.document), summary::components(&open.document), selected, revision)
         }
-        None => (Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new(), Vec::new(), None),
+    };
+    let selection = if selected.is_empty() {
+        serde_json::Value::String(NO_SELECTION.to_owned())
+    } else {
+        serde_json::Value::Array(selected)
     };
     Ok(EditorState {
         open_documents,
         current_document: current_path,
-        selection: "none: nib is headless and has no selection; address nodes by id",
+        selection,
+        revision,
         top_level_nodes,
         reusable_components,
         schema: args.include_schema.then_some(RULES),

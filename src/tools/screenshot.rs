@@ -55,6 +55,19 @@ impl Screenshot {
 /// Renders a node (or the canvas) to PNG; an unchanged node at the same scale is answered from
 /// the document's render cache.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
+    shot(workspace, args).map(Screenshot::from)
+}
+
+/// Renders a node (or the canvas) to PNG bytes, and the screenshot's description with empty
+/// `data`: what get_screenshot sends, for callers that send the bytes themselves.
+pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<(Vec<u8>, Screenshot), ToolError> {
+    let shot = shot(workspace, args)?;
+    let png = base64::engine::general_purpose::STANDARD.decode(shot.data.as_bytes()).unwrap_or_default();
+    Ok((png, Screenshot { data: String::new(), ..Screenshot::from(shot) }))
+}
+
+/// The screenshot, from the document's render cache or drawn (and kept there).
+fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolError> {
     let fonts = workspace.fonts;
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
@@ -91,7 +104,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         },
     );
     if let Some(shot) = open.screenshots().get(&key, &parts) {
-        return Ok(Screenshot::from(shot));
+        return Ok(shot);
     }
     loop {
         let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
@@ -114,7 +127,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
             warnings: rendered.warnings,
         };
         open.screenshots().put(key, parts, shot.clone());
-        return Ok(Screenshot::from(shot));
+        return Ok(shot);
     }
 }
 

@@ -32,7 +32,22 @@ pub struct Workspace {
     pub max_statements: usize,
     /// Which fonts text is measured and drawn with.
     pub fonts: FontOptions,
+    /// The nodes a person selected on the canvas of `nib serve`, which get_editor_state reports.
+    selection: Option<Selection>,
 }
+
+/// Nodes selected in one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Selection {
+    /// The document's absolute path.
+    pub path: PathBuf,
+    /// The selected ids (or instance paths), in the order they were selected.
+    pub ids: Vec<String>,
+}
+
+/// Most nodes one selection holds: a person selects a handful, a drag over a big page a few
+/// thousand; more would make get_editor_state's answer longer than a model reads.
+pub const MAX_SELECTED: usize = 1_000;
 
 /// One open document.
 pub struct OpenDocument {
@@ -152,7 +167,59 @@ impl Workspace {
             images: Arc::new(OfflineImages),
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
             fonts: FontOptions::default(),
+            selection: None,
         }
+    }
+
+    /// The selection, when a person made one.
+    pub fn selection(&self) -> Option<&Selection> {
+        self.selection.as_ref()
+    }
+
+    /// Selects `ids` in the document at `path` (which becomes the current document, as the one a
+    /// person is looking at); an empty list clears the selection. Ids the document does not have
+    /// are refused, so an agent is never pointed at a node that is not there.
+    pub fn select(&mut self, path: &str, ids: Vec<String>) -> Result<(), ToolError> {
+        if ids.len() > MAX_SELECTED {
+            return Err(ToolError::new(format!("{} nodes were selected; at most {MAX_SELECTED} can be", ids.len()))
+                .with_hint("select fewer nodes, or their common parent"));
+        }
+        let (open, _) = self.document(Some(path))?;
+        if !ids.is_empty() {
+            let scene = open.scene(SceneOptions::FULL)?;
+            if let Some(missing) = ids.iter().find(|id| scene.node_by_id(id).is_none()) {
+                return Err(ToolError::new(format!("Node '{missing}' not found in {}", open.path.display()))
+                    .with_hint("the document changed since the page drew it; select again"));
+            }
+        }
+        let path = open.path.clone();
+        self.selection = (!ids.is_empty()).then_some(Selection { path, ids });
+        Ok(())
+    }
+
+    /// Runs `view` and then makes the document that was current before current again: the page
+    /// of `nib serve` looks at documents without moving an agent's "current document". When no
+    /// document was current, the one `view` used stays current.
+    pub fn keeping_current<T>(&mut self, view: impl FnOnce(&mut Workspace) -> T) -> T {
+        let before = self.current_path().map(Path::to_owned);
+        let outcome = view(self);
+        if let Some(before) = before {
+            self.current = self.documents.iter().position(|d| d.path == before).or(self.current);
+        }
+        outcome
+    }
+
+    /// Reloads the open document at `path` when its file changed on disk (the revision goes
+    /// up), without changing the current document; answers its revision, or `None` when it is
+    /// not open or can no longer be read.
+    pub fn refresh(&mut self, path: &Path) -> Option<u64> {
+        if !self.documents.iter().any(|d| d.path == path) {
+            return None;
+        }
+        let shown = path.display().to_string();
+        self.keeping_current(|workspace| {
+            workspace.document(Some(&shown)).ok().map(|(open, _)| open.document.revision())
+        })
     }
 
     /// The folder relative paths are resolved against.
@@ -240,6 +307,10 @@ impl Workspace {
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
+                let mut open = open;
+                // A reload is a change like any other: whoever cached the old revision (the
+                // page of `nib serve`, an agent comparing answers) must see a new one.
+                open.document.revision = self.documents[index].document.revision() + 1;
                 self.documents[index] = open;
                 index
             }

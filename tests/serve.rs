@@ -1,0 +1,438 @@
+//! `nib serve` as its clients see it: rmcp's streamable-HTTP client on `/mcp`, the page's
+//! requests, the access checks (Host, Origin, token, sizes) and files changed by other
+//! processes — all on loopback, against a server started in this process on a free port.
+
+#[path = "common/mcp_client.rs"]
+mod mcp_client;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use mcp_client::{structured, text};
+use nib::serve::{Running, ServeOptions};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A small document: one frame with a rectangle inside, quick to lay out and draw in debug.
+const DOCUMENT: &str = r##"{"version": "2.6", "children": [
+  {"type": "frame", "id": "screen", "name": "Screen", "x": 0, "y": 0, "width": 320, "height": 200, "fill": "#FFFFFF", "layout": "vertical", "padding": 20, "children": [
+    {"type": "rectangle", "id": "card", "name": "Card", "width": 120, "height": 80, "fill": "#2563EB"}
+  ]}
+]}"##;
+
+/// How long a test waits for something that should take milliseconds, before it fails.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+type Client = RunningService<RoleClient, ()>;
+
+fn root_with_document() -> tempfile::TempDir {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("design.pen"), DOCUMENT).unwrap();
+    root
+}
+
+async fn start(root: &Path, token: Option<&str>) -> Running {
+    let options = ServeOptions {
+        root: root.to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: token.map(str::to_owned),
+        allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
+    };
+    nib::serve::start(options).await.expect("nib serve starts")
+}
+
+async fn connect(server: &Running, token: Option<&str>) -> Result<Client, String> {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(server.mcp_url());
+    if let Some(token) = token {
+        config = config.auth_header(token);
+    }
+    let transport = StreamableHttpClientTransport::from_config(config);
+    ().serve(transport).await.map_err(|e| e.to_string())
+}
+
+async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
+    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)).await.expect("an answer")
+}
+
+/// Sends `request` as raw bytes and answers the status code and the body.
+async fn raw(server: &Running, request: &[u8]) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default();
+    (status, body)
+}
+
+/// A request with the right Host and `Connection: close`, plus `extra` header lines.
+async fn get(server: &Running, path: &str, extra: &str) -> (u16, String) {
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n{extra}\r\n", server.address);
+    raw(server, request.as_bytes()).await
+}
+
+async fn post(server: &Running, path: &str, body: &str) -> (u16, String) {
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        server.address,
+        body.len()
+    );
+    raw(server, request.as_bytes()).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_client_lists_the_tools_designs_and_takes_a_screenshot() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let client = connect(&server, None).await.expect("connects over streamable HTTP");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert_eq!(tools.len(), 16, "Pencil's 14 tools, undo and redo");
+
+    structured(&call(&client, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
+    let design = call(&client, "batch_design", json!({"operations": "U(\"card\", {fill: \"#DC2626\"})"})).await;
+    assert_ne!(design.is_error, Some(true), "{}", text(&design));
+    let saved = std::fs::read_to_string(root.path().join("design.pen")).unwrap();
+    assert!(saved.contains("#DC2626"), "the change is on disk before the answer");
+
+    let shot = call(&client, "get_screenshot", json!({"nodeId": "screen"})).await;
+    let image = shot.content.iter().find_map(|block| match block {
+        ContentBlock::Image(image) => Some(image.data.clone()),
+        _ => None,
+    });
+    assert!(image.is_some_and(|data| data.len() > 100), "a PNG comes back: {}", text(&shot));
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clients_see_each_others_changes() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let first = connect(&server, None).await.unwrap();
+    let second = connect(&server, None).await.unwrap();
+    let operations = "U(\"card\", {name: \"Hello\"})";
+    let design = call(&first, "batch_design", json!({"filePath": "design.pen", "operations": operations})).await;
+    assert_ne!(design.is_error, Some(true), "{}", text(&design));
+    let seen = structured(&call(&second, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["card"]})).await);
+    assert_eq!(seen["nodes"][0]["name"], "Hello", "{seen}");
+    // And back: the second undoes, the first sees the old name.
+    structured(&call(&second, "undo", json!({"filePath": "design.pen"})).await);
+    let back = structured(&call(&first, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["card"]})).await);
+    assert_eq!(back["nodes"][0]["name"], "Card", "{back}");
+    first.cancel().await.unwrap();
+    second.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_origin_and_a_wrong_host_are_refused() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+    let request = |host: &str, origin: &str| {
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\n{origin}Connection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{initialize}",
+            initialize.len()
+        )
+    };
+    let host = server.address.to_string();
+    let (status, _) = raw(&server, request(&host, "").as_bytes()).await;
+    assert_eq!(status, 200, "the same request from the right place is served");
+    let (status, body) = raw(&server, request(&host, "Origin: https://evil.example\r\n").as_bytes()).await;
+    assert_eq!(status, 403, "{body}");
+    assert!(body.contains("--allow-origin"), "the refusal says what to do: {body}");
+    let (status, body) = raw(&server, request("evil.example", "").as_bytes()).await;
+    assert_eq!(status, 421, "a DNS-rebinding Host is refused: {body}");
+    let (status, _) = raw(&server, request(&format!("localhost:{}", server.address.port()), "").as_bytes()).await;
+    assert_eq!(status, 200, "localhost names the same server");
+    // The page is refused the same way.
+    let (status, _) = get(&server, "/api/files", "Sec-Fetch-Site: cross-site\r\n").await;
+    assert_eq!(status, 403, "another site cannot read the documents through the browser");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_token_is_refused_when_one_is_required() {
+    let root = root_with_document();
+    let token = "a-long-enough-test-token";
+    let server = start(root.path(), Some(token)).await;
+    assert!(connect(&server, None).await.is_err(), "no token, no session");
+    assert!(connect(&server, Some("a-wrong-token-of-some-length")).await.is_err());
+    let client = connect(&server, Some(token)).await.expect("the token lets a client in");
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 16);
+    client.cancel().await.unwrap();
+    let (status, _) = get(&server, "/api/files", "").await;
+    assert_eq!(status, 401, "the page needs the token too");
+    let (status, _) = get(&server, "/", "").await;
+    assert_eq!(status, 303, "a browser without the cookie is sent to the login form");
+    let (status, body) = get(&server, "/login", "").await;
+    assert!(status == 200 && body.contains("token"), "{status} {body}");
+    // The one-time link logs a browser in once; its cookie opens the page.
+    let link = server.page_url.clone();
+    let path = &link[link.find("/login").unwrap()..];
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", server.address);
+    let mut stream = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 303"), "{answer}");
+    let cookie = answer.lines().find_map(|l| l.strip_prefix("set-cookie: ")).expect("a cookie").to_owned();
+    assert!(cookie.contains("HttpOnly"));
+    let pair = cookie.split(';').next().unwrap();
+    let (status, body) = get(&server, "/api/files", &format!("Cookie: {pair}\r\n")).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = get(&server, path, "").await;
+    assert_eq!(status, 401, "the link works only once");
+    // Another browser types the token into the form.
+    let form = |token: &str| {
+        let body = format!("token={token}");
+        format!(
+            "POST /login HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+            server.address,
+            body.len()
+        )
+    };
+    let (status, _) = raw(&server, form("not-the-token-at-all").as_bytes()).await;
+    assert_eq!(status, 401);
+    let (status, _) = raw(&server, form(token).as_bytes()).await;
+    assert_eq!(status, 303, "the right token logs the browser in");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_selection_is_get_editor_states_selection() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let (status, body) = get(&server, "/api/document?file=design.pen", "").await;
+    assert_eq!(status, 200, "{body}");
+    let document: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(document["nodes"][0]["id"], "screen");
+    assert_eq!(document["nodes"][0]["children"][0]["id"], "card");
+    let (status, body) = post(&server, "/api/select", r#"{"file": "design.pen", "ids": ["card"]}"#).await;
+    assert_eq!(status, 200, "{body}");
+    let client = connect(&server, None).await.unwrap();
+    let state = structured(&call(&client, "get_editor_state", json!({})).await);
+    assert_eq!(state["selection"], json!([{"id": "card", "type": "rectangle", "name": "Card"}]), "{state}");
+    // A node that is not there is refused, and the page's own render is a PNG.
+    let (status, body) = post(&server, "/api/select", r#"{"file": "design.pen", "ids": ["nope"]}"#).await;
+    assert_eq!(status, 422, "{body}");
+    let (status, body) = get(&server, "/api/render?file=design.pen&node=screen&scale=2", "").await;
+    assert_eq!(status, 200);
+    assert!(body.starts_with("\u{FFFD}PNG"), "a PNG");
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paths_outside_the_root_are_refused_as_by_nib_mcp() {
+    let root = root_with_document();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.pen"), DOCUMENT).unwrap();
+    let server = start(root.path(), None).await;
+    let escape = format!("../{}/secret.pen", outside.path().file_name().unwrap().to_string_lossy());
+    for path in [escape.as_str(), &outside.path().join("secret.pen").display().to_string()] {
+        let (status, body) = get(&server, &format!("/api/document?file={}", encode(path)), "").await;
+        assert_eq!(status, 422, "{path}: {body}");
+        assert!(body.contains("outside the folder"), "{body}");
+        let (status, _) = get(&server, &format!("/api/render?file={}", encode(path)), "").await;
+        assert_eq!(status, 422);
+    }
+    server.stop().await;
+}
+
+fn encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// Counts panics on the server's threads (the runtime's workers and blocking threads) from the
+/// moment it is called; a failing assertion in another test, on its own thread, is not counted.
+fn count_panics() -> &'static AtomicUsize {
+    static PANICS: AtomicUsize = AtomicUsize::new(0);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if std::thread::current().name().is_none_or(|name| name.starts_with("tokio")) {
+            PANICS.fetch_add(1, Ordering::SeqCst);
+        }
+        previous(info);
+    }));
+    &PANICS
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_are_answered_without_a_panic() {
+    let panics = count_panics();
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let host = server.address.to_string();
+    let big = format!(
+        "POST /api/select HTTP/1.1\r\nHost: {host}\r\nContent-Length: 999999999999\r\nConnection: close\r\n\r\n"
+    );
+    let (status, _) = raw(&server, big.as_bytes()).await;
+    assert_eq!(status, 413, "a declared body past the limit is refused before it is read");
+    let (status, _) = raw(
+        &server,
+        format!("POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Length: 99999999\r\nConnection: close\r\n\r\n")
+            .as_bytes(),
+    )
+    .await;
+    assert_eq!(status, 413);
+    let bodies = [
+        "",
+        "{",
+        "null",
+        "[]",
+        r#"{"file": 1, "ids": "x"}"#,
+        r#"{"file": "design.pen", "ids": [null]}"#,
+        r#"{"file": "/dev/zero", "ids": []}"#,
+        r#"{"file": "design.pen", "ids": [], "more": 1}"#,
+        r#"{"file": "\u0000", "ids": []}"#,
+    ];
+    for body in bodies {
+        for path in ["/api/select", "/api/undo", "/api/redo", "/mcp"] {
+            let (status, answer) = post(&server, path, body).await;
+            assert!((400..500).contains(&status) || status == 200, "{path} {body:?}: {status} {answer}");
+        }
+    }
+    let queries = [
+        "/api/document",
+        "/api/document?file=",
+        "/api/document?file=nope.pen",
+        "/api/document?file=%FF%FE",
+        "/api/render?file=design.pen&scale=NaN",
+        "/api/render?file=design.pen&scale=-1",
+        "/api/render?file=design.pen&scale=1e30",
+        "/api/render?file=design.pen&node=nope",
+        "/api/node?file=design.pen&id=",
+        "/api/node?file=design.pen",
+        "/nothing",
+        "/api/../../etc/passwd",
+        "/%00",
+    ];
+    for query in queries {
+        let (status, body) = get(&server, query, "").await;
+        assert!(status == 200 || (400..500).contains(&status), "{query}: {status} {body}");
+    }
+    // Garbage that is not HTTP at all, and random bytes.
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    for round in 0..40 {
+        let length = 1 + (round * 37) % 600;
+        let bytes: Vec<u8> = (0..length)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed >> 24) as u8
+            })
+            .collect();
+        let mut request =
+            if round % 2 == 0 { format!("GET / HTTP/1.1\r\nHost: {host}\r\n").into_bytes() } else { Vec::new() };
+        request.extend(bytes);
+        request.extend(b"\r\n\r\n");
+        let _ = tokio::time::timeout(PATIENCE, raw(&server, &request)).await;
+    }
+    let (status, _) = get(&server, "/api/files", "").await;
+    assert_eq!(status, 200, "the server still answers");
+    assert_eq!(panics.load(Ordering::SeqCst), 0, "nothing panicked");
+    server.stop().await;
+}
+
+/// Reads the page's event stream until a `change` for `file` arrives; `pending` keeps what was
+/// read past it for the next call.
+async fn next_change(stream: &mut tokio::net::TcpStream, pending: &mut String, file: &str) -> Value {
+    let needle = format!("\"file\":\"{file}\"");
+    let mut buffer = [0u8; 4096];
+    loop {
+        if let Some(at) = pending.find(&needle) {
+            let line_start = pending[..at].rfind("data:").unwrap();
+            let line_end = pending[at..].find('\n').map_or(pending.len(), |e| at + e);
+            let change = serde_json::from_str(pending[line_start + 5..line_end].trim()).unwrap();
+            pending.drain(..line_end);
+            return change;
+        }
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut buffer)).await.expect("a change comes").unwrap();
+        assert!(read > 0, "the stream stays open");
+        pending.push_str(&String::from_utf8_lossy(&buffer[..read]));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_saved_by_another_process_reaches_the_page_and_the_tools() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let client = connect(&server, None).await.unwrap();
+    structured(&call(&client, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
+    let before = structured(&call(&client, "get_editor_state", json!({})).await)["revision"].as_u64().unwrap();
+
+    let mut events = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    let request = format!("GET /api/events HTTP/1.1\r\nHost: {}\r\nAccept: text/event-stream\r\n\r\n", server.address);
+    events.write_all(request.as_bytes()).await.unwrap();
+
+    // `nib apply` in another process changes the file.
+    let script = root.path().join("change.txt");
+    std::fs::write(&script, "U(\"card\", {fill: \"#16A34A\"})").unwrap();
+    let status = tokio::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+        .arg("apply")
+        .arg(root.path().join("design.pen"))
+        .arg(&script)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .await
+        .unwrap();
+    assert!(status.success());
+
+    let (mut revision, mut pending) = (before, String::new());
+    while revision <= before {
+        let change = next_change(&mut events, &mut pending, "design.pen").await;
+        revision = change["revision"].as_u64().expect("the open document's revision");
+    }
+    let state = structured(&call(&client, "get_editor_state", json!({})).await);
+    assert_eq!(state["revision"].as_u64(), Some(revision), "{state}");
+    let card = structured(&call(&client, "batch_get", json!({"nodeIds": ["card"]})).await);
+    assert_eq!(card["nodes"][0]["fill"], "#16A34A", "the tools answer from the new file: {card}");
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_undo_and_redo_step_the_history_the_agents_share() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let client = connect(&server, None).await.unwrap();
+    let design = call(
+        &client,
+        "batch_design",
+        json!({"filePath": "design.pen", "operations": "U(\"card\", {name: \"Agent\"})"}),
+    )
+    .await;
+    assert_ne!(design.is_error, Some(true), "{}", text(&design));
+    let (status, body) = post(&server, "/api/undo", r#"{"file": "design.pen"}"#).await;
+    assert_eq!(status, 200, "{body}");
+    let name = |value: Value| value["nodes"][0]["name"].clone();
+    let nodes = structured(&call(&client, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["card"]})).await);
+    assert_eq!(name(nodes), "Card", "the agent sees the person's undo");
+    let (status, body) = post(&server, "/api/redo", r#"{"file": "design.pen"}"#).await;
+    assert_eq!(status, 200, "{body}");
+    let nodes = structured(&call(&client, "batch_get", json!({"filePath": "design.pen", "nodeIds": ["card"]})).await);
+    assert_eq!(name(nodes), "Agent");
+    let (status, body) = post(&server, "/api/redo", r#"{"file": "design.pen"}"#).await;
+    assert_eq!(status, 422, "nothing more to redo is said, not hidden: {body}");
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
