@@ -5,7 +5,7 @@ use ureq::http::Uri;
 
 /// The absolute URL `location` names, seen from `base` (RFC 3986 reference resolution for the
 /// forms servers send: absolute, scheme-relative, absolute path, relative path, query only).
-pub(super) fn join(base: &Uri, location: &str) -> Option<String> {
+pub(crate) fn join(base: &Uri, location: &str) -> Option<String> {
     let location = location.trim();
     let scheme = base.scheme_str()?;
     let authority = base.authority()?.as_str();

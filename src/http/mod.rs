@@ -1,5 +1,5 @@
-//! Guarded HTTP for the image providers. What a prompt asks for, and the addresses other servers
-//! answer with, decide what nib fetches, so every request is bounded: https only, public
+//! Guarded HTTP for the image providers and for fonts. What a prompt or a document asks for, and
+//! the addresses other servers answer with, decide what nib fetches, so every request is bounded: https only, public
 //! addresses only (checked after resolving, and the connection goes to the checked address, so a
 //! second DNS answer cannot swap it), timeouts and an overall deadline, a size cap while the body
 //! streams in, the expected content type, and redirects followed one hop at a time with every hop
@@ -8,6 +8,8 @@
 mod address;
 mod location;
 mod resolver;
+#[cfg(test)]
+pub(crate) mod test_server;
 
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
@@ -17,6 +19,12 @@ use std::time::{Duration, Instant};
 use ureq::http::Uri;
 
 pub use location::encode_query;
+
+/// The absolute URL `reference` names, seen from the absolute URL `base` (`None` when either is
+/// malformed).
+pub fn join_url(base: &str, reference: &str) -> Option<String> {
+    location::join(&base.parse::<Uri>().ok()?, reference)
+}
 use resolver::{GuardedResolver, Refused};
 
 /// Time and size limits of one fetch, redirects included.
@@ -41,6 +49,11 @@ pub enum Expect {
     Json,
     /// A PNG or JPEG image (the formats the renderer draws).
     Image,
+    /// A style sheet (`text/css`), such as the Google Fonts API's answer.
+    Css,
+    /// A font file (TrueType, OpenType, WOFF2; servers often say only `application/octet-stream`,
+    /// so the bytes are checked when the font is read).
+    Font,
 }
 
 /// One fetch: a GET, or a POST of a JSON body.
@@ -244,6 +257,8 @@ impl Fetcher {
         let accept = match request.expect {
             Expect::Json => "application/json",
             Expect::Image => "image/jpeg, image/png",
+            Expect::Css => "text/css",
+            Expect::Font => "font/ttf, font/otf, font/woff2, application/octet-stream",
         };
         let result = match request.json_body {
             Some(body) => {
@@ -322,6 +337,18 @@ fn read_body(
         Expect::Image => {
             (matches!(content_type.as_str(), "image/jpeg" | "image/jpg" | "image/png"), "a PNG or JPEG image")
         }
+        Expect::Css => (content_type == "text/css", "a style sheet"),
+        Expect::Font => (
+            content_type.starts_with("font/")
+                || matches!(
+                    content_type.as_str(),
+                    "application/octet-stream"
+                        | "application/font-sfnt"
+                        | "application/x-font-ttf"
+                        | "application/font-woff2"
+                ),
+            "a font file",
+        ),
     };
     if !fits {
         return Err(FetchError::WrongType { host, found: content_type, expected });
