@@ -53,10 +53,10 @@ impl Screenshot {
 
 /// Renders a node (or the canvas) to PNG.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(fonts)?;
+    let (scene, layout) = open.layout(&fonts)?;
     let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
         None => RenderTarget::Canvas,
         Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
@@ -74,7 +74,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     let folder = open.folder().to_owned();
     loop {
         let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
-        let (text, images) = open.render_resources(fonts);
+        let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
             ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")

@@ -91,7 +91,8 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         outcome.discard_created_files();
         return outcome;
     }
-    let mut issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
+    let mut issues =
+        super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned, context.canvas);
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     let results = std::mem::take(&mut runner.results);
     let bindings = std::mem::take(&mut runner.binding_order);
