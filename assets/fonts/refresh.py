@@ -244,7 +244,10 @@ def fontsource(tmp, keep_japanese):
                     else:
                         shutil.copy(source, target)
                     lo, hi = weight_range(target, css_weight)
-                    rows.append((family, f"{package_id}/{source.name}", style == "italic", lo, hi, parse_ranges(unicode[key])))
+                    # A family published as one file (Noto Sans Math) has all its characters in
+                    # it, whatever subset name it was filed under.
+                    ranges = parse_ranges(unicode[key]) if len(unicode) > 1 else []
+                    rows.append((family, f"{package_id}/{source.name}", style == "italic", lo, hi, ranges))
         print(f"{family}: {sum(1 for r in rows if r[0] == family)} files", file=sys.stderr)
     return rows
 

@@ -84,7 +84,7 @@ fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> 
     );
     let (mut text, font_warnings) = super::text_engine(fonts, document, path);
     warnings.extend(font_warnings);
-    warnings.extend(nib::layout::fonts::substitution_lines(&scene, &mut text));
+    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
     let error = scene.error().map(|error| super::resolve_error_text(path, error));
     Resolved { error, warnings }
 }

@@ -105,7 +105,7 @@ fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
     for warning in warnings {
         eprintln!("nib: warning: {warning}");
     }
-    let families = nib::layout::fonts::families_used(&scene, &mut text);
+    let families = nib::layout::fonts::families_used(&scene, None, &mut text);
     let replaced = families.iter().filter(|f| f.reason.is_some()).count();
     if json {
         say!("{}", serde_json::to_string_pretty(&serde_json::json!({ "families": families })).unwrap_or_default());

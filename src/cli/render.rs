@@ -88,8 +88,8 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         output.warning(warning);
     }
     let layout = Layout::compute(&scene, &mut text);
-    let families = nib::layout::fonts::families_used(&scene, &mut text);
-    for line in nib::layout::fonts::substitution_lines(&scene, &mut text) {
+    let families = nib::layout::fonts::families_used(&scene, None, &mut text);
+    for line in nib::layout::fonts::substitution_lines(&scene, None, &mut text) {
         output.warning(&line);
     }
     let code = render_targets(file, &settings, &scene, &layout, &mut text, &output);

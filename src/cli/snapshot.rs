@@ -75,7 +75,7 @@ fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, String> {
     let layout = Layout::compute(&scene, &mut text);
     let mut warnings = imports.problems;
     warnings.extend(font_warnings);
-    warnings.extend(nib::layout::fonts::substitution_lines(&scene, &mut text));
+    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
     Ok(Prepared { scene, layout, text, warnings })
 }
 

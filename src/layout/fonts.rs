@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::doc::NodeType;
-use crate::resolve::Scene;
+use crate::resolve::{Scene, SceneKey, SceneNode};
 use crate::text::{FamilyChoice, TextEngine, TextStyle};
 
 /// A family the document's text uses, and what it is drawn with.
@@ -27,13 +27,18 @@ pub struct FamilyUse {
     pub nodes: usize,
 }
 
-/// Every family the visible and hidden text of `scene` asks for, in the order first met, and how
-/// `text` resolves it (fetching a Google Fonts family on first use when the engine may).
-pub fn families_used(scene: &Scene, text: &mut TextEngine) -> Vec<FamilyUse> {
+/// Every family the text of `scene` (of the subtree of `within` when given) asks for, in the
+/// order first met, and how `text` resolves it (fetching a Google Fonts family on first use when
+/// the engine may).
+pub fn families_used(scene: &Scene, within: Option<SceneKey>, text: &mut TextEngine) -> Vec<FamilyUse> {
     let mut found: Vec<FamilyUse> = Vec::new();
     let mut by_name: HashMap<String, usize> = HashMap::new();
-    for part in scene.parts() {
-        for node in part.nodes() {
+    let nodes: Box<dyn Iterator<Item = &SceneNode>> = match within {
+        Some(key) => Box::new(scene.subtree(key).map(|key| scene.node(key))),
+        None => Box::new(scene.parts().iter().flat_map(|part| part.nodes())),
+    };
+    {
+        for node in nodes {
             if !matches!(node.node_type(), NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context) {
                 continue;
             }
@@ -57,10 +62,10 @@ pub fn families_used(scene: &Scene, text: &mut TextEngine) -> Vec<FamilyUse> {
     found
 }
 
-/// The replaced families of `scene`, one line each: the reason, and how many text nodes it
-/// concerns (for warnings).
-pub fn substitution_lines(scene: &Scene, text: &mut TextEngine) -> Vec<String> {
-    families_used(scene, text)
+/// The replaced families of `scene` (of the subtree of `within`), one line each: the reason, and
+/// how many text nodes it concerns (for warnings).
+pub fn substitution_lines(scene: &Scene, within: Option<SceneKey>, text: &mut TextEngine) -> Vec<String> {
+    families_used(scene, within, text)
         .into_iter()
         .filter_map(|family| {
             let reason = family.reason?;

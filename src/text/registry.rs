@@ -133,6 +133,12 @@ impl Registry {
         self.uses.get(&id).copied()
     }
 
+    /// The font file of the database entry `id`.
+    pub fn font_of(&self, id: fontdb::ID) -> Option<UsedFont> {
+        let face = &self.faces[self.uses.get(&id)?.face];
+        Some(UsedFont { family: face.family.clone(), origin: face.origin, file: face.file.clone() })
+    }
+
     /// Notes that a shaped text uses face `key`.
     pub fn mark_used(&mut self, key: usize) {
         self.used.insert(key);

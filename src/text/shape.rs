@@ -318,6 +318,11 @@ impl TextEngine {
         self.registry.failures()
     }
 
+    /// The font file a shaped glyph's `font` entry is read from.
+    pub fn font_of(&self, font: fontdb::ID) -> Option<UsedFont> {
+        self.registry.font_of(font)
+    }
+
     /// How the database entry `font` of a shaped glyph is drawn (weight, slant).
     pub(crate) fn face_use(&self, font: fontdb::ID) -> Option<FaceUse> {
         self.registry.face_use(font)

@@ -79,6 +79,14 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
             ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
         })?;
+        // Every replaced family of the picture is said once, with its stand-in.
+        let mut warnings = rendered.warnings;
+        warnings.extend(text.document_fonts().problems.iter().cloned());
+        let within = match target {
+            RenderTarget::Node(key) => Some(key),
+            _ => None,
+        };
+        warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
         if png.len() > MAX_SCREENSHOT_BYTES && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
@@ -91,7 +99,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
-            warnings: rendered.warnings,
+            warnings,
         });
     }
 }
