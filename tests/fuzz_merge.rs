@@ -107,9 +107,10 @@ fn branch(edits: &[Edit], side: &str) -> Document {
                     if let Some(Value::Descendants(descendants)) = &mut value
                         && let Some((_, label)) = descendants.0.entries.first_mut()
                     {
-                        label
-                            .props
-                            .set(Key::Content, Value::Content(nib::doc::values::TextContent::Plain(format!("v{v}"))));
+                        label.props.set(
+                            Key::Content,
+                            Value::Content(nib::doc::values::TextContent::Plain(format!("v{v}").into())),
+                        );
                     }
                     tx.set(node, Key::Descendants, value);
                 }

@@ -86,7 +86,7 @@ fn paragraphs_wrap_into_the_same_lines_as_chromium() {
         let key = scene.node_by_id(id).expect("paragraph in the scene");
         let shaped = layout.shaped_text(key).expect("shaped");
         let content = match scene.node(key).props.get(&nib::doc::Key::Content) {
-            Some(nib::doc::Value::Content(nib::doc::values::TextContent::Plain(text))) => text.clone(),
+            Some(nib::doc::Value::Content(nib::doc::values::TextContent::Plain(text))) => text.to_string(),
             _ => panic!("{id} has no content"),
         };
         let got: Vec<&str> = shaped.lines.iter().map(|l| content[l.text_range.clone()].trim_end()).collect();

@@ -203,3 +203,49 @@ fn lengths_beyond_what_layout_can_hold_are_refused_where_they_are() {
     )
     .expect("in range");
 }
+
+/// A document of `nodes` rectangles with `keys` unknown keys each, written compactly.
+fn with_unknown_keys(nodes: usize, keys: usize) -> String {
+    let node = |i: usize| {
+        let unknown: String = (0..keys).map(|k| format!(r#","extra{k}":{k}"#)).collect();
+        format!(r#"{{"type":"rectangle","id":"r{i}"{unknown}}}"#)
+    };
+    let children: Vec<String> = (0..nodes).map(node).collect();
+    format!(r#"{{"version":"2.11","children":[{}]}}"#, children.join(","))
+}
+
+#[test]
+fn a_file_with_a_hundred_thousand_unknown_keys_lists_the_first_thousand_and_counts_the_rest() {
+    let loaded = Document::load(&with_unknown_keys(1_000, 100)).expect("loads");
+    assert_eq!(loaded.problems.len(), nib::doc::MAX_PROBLEMS + 1);
+    assert!(loaded.problems[..nib::doc::MAX_PROBLEMS].iter().all(|p| matches!(p.kind, ProblemKind::UnknownKey { .. })));
+    // The first thousand in file order: the first ten nodes' keys.
+    assert_eq!(loaded.problems[999].location.node_id.as_deref(), Some("r9"));
+    let last = &loaded.problems[nib::doc::MAX_PROBLEMS];
+    assert_eq!(last.kind, ProblemKind::MoreProblems { count: 99_000, shown: nib::doc::MAX_PROBLEMS });
+    assert_eq!(
+        (last.location.pointer.as_str(), last.location.node_id.as_deref()),
+        ("/children/10/extra0", Some("r10"))
+    );
+    assert!(last.to_string().contains("99000 more problems from here on are not listed"), "{last}");
+}
+
+#[test]
+fn a_file_with_more_unknown_keys_than_the_limit_is_refused_at_the_first_past_it() {
+    let per_node = 1_000;
+    let nodes = nib::doc::MAX_UNKNOWN_KEYS / per_node + 1;
+    let e = error(&with_unknown_keys(nodes, per_node));
+    assert_eq!(e.kind, ErrorKind::TooManyUnknownKeys { limit: nib::doc::MAX_UNKNOWN_KEYS });
+    assert_eq!(e.location.pointer, format!("/children/{}/extra0", nodes - 1));
+    assert!(e.hint.as_deref().is_some_and(|h| h.contains("remove them")), "{e}");
+}
+
+#[test]
+fn a_repeated_key_is_located_where_it_is_repeated() {
+    let loaded = Document::load(r#"{"version": "2.11", "children": [{"type": "frame", "id": "a", "x": 1, "x": 2}]}"#)
+        .expect("loads");
+    let repeated =
+        loaded.problems.iter().find(|p| matches!(p.kind, ProblemKind::DuplicateKey { .. })).expect("reported");
+    assert_eq!(repeated.location.pointer, "/children/0/x");
+    assert_eq!(repeated.location.node_id.as_deref(), Some("a"));
+}

@@ -32,7 +32,7 @@ fn fill_color(scene: &Scene, id: &str) -> String {
 fn content(scene: &Scene, id: &str) -> String {
     let key = scene.node_by_id(id).unwrap_or_else(|| panic!("no scene node {id}"));
     match scene.node(key).props.get(&Key::Content) {
-        Some(Value::Content(TextContent::Plain(text))) => text.clone(),
+        Some(Value::Content(TextContent::Plain(text))) => text.to_string(),
         other => panic!("{id}: {other:?}"),
     }
 }

@@ -3,8 +3,34 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nib::doc::io::{read_document_bytes, write_atomic};
+use nib::doc::io::{read_document_bytes, save_file};
 use nib::doc::{Document, ProblemKind};
+
+/// Compares what is written with `expected`, holding nothing.
+struct Compare<'a> {
+    expected: &'a [u8],
+    /// Bytes matched so far; `None` once something differs.
+    matched: Option<usize>,
+}
+
+impl std::io::Write for Compare<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        if let Some(at) = self.matched {
+            self.matched = (self.expected.get(at..at + bytes.len()) == Some(bytes)).then_some(at + bytes.len());
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// True when `document` prints exactly as `current`.
+fn is_canonical(document: &Document, current: &[u8]) -> bool {
+    let mut compare = Compare { expected: current, matched: Some(0) };
+    document.write_pen(&mut compare).is_ok() && compare.matched == Some(current.len())
+}
 
 pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
     let mut failed = false;
@@ -24,8 +50,8 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
                 continue;
             }
         };
-        let canonical = loaded.document.to_pen_string();
-        if current == canonical.as_bytes() {
+        // Printed and compared as it goes: a document can print far larger than it reads.
+        if is_canonical(&loaded.document, &current) {
             say!("{}: already canonical", path.display());
             continue;
         }
@@ -37,7 +63,8 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         if loaded.problems.iter().any(|p| p.kind == ProblemKind::Comments) {
             say!("{}: note: comments are removed", path.display());
         }
-        match write_atomic(path, canonical.as_bytes()) {
+        drop(current);
+        match save_file(&loaded.document, path) {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
                 eprintln!("nib: could not write: {error}");

@@ -5,8 +5,8 @@
 
 use std::borrow::Cow;
 
-use super::error::{ErrorKind, ProblemKind, RawProblem, ValueError};
-use super::json::{Json, JsonValue, JsonWriter, Member, js_enumeration_order};
+use super::error::{ErrorKind, MAX_PROBLEMS, ProblemKind, RawProblem, ValueError};
+use super::json::{Json, JsonValue, JsonWriter, Member, RawJson, js_enumeration_order};
 
 /// Reads a typed value from JSON.
 pub(crate) trait FromJson: Sized {
@@ -26,7 +26,15 @@ pub(crate) trait ToJson {
 /// Collects non-fatal findings while a document is read.
 #[derive(Debug, Default)]
 pub(crate) struct ReadContext {
+    /// The findings kept so far: at most twice [`MAX_PROBLEMS`], trimmed to the first ones in
+    /// the file by [`ReadContext::into_problems`].
     pub problems: Vec<RawProblem>,
+    /// Findings reported in all, kept or not.
+    found: usize,
+    /// Where the first finding left out is.
+    first_left_out: Option<u32>,
+    /// Keys read that nib does not know.
+    unknown_keys: usize,
     /// The declared type of the variable being read: its values are read as that type.
     pub variable_type: Option<super::values::VariableType>,
 }
@@ -35,14 +43,60 @@ pub(crate) struct ReadContext {
 /// typo, and looking for one costs an edit distance against every property for each key.
 const SUGGESTION_LIMIT: usize = 200;
 
+/// Most keys nib does not know one document may hold. Each is kept verbatim in the Document and
+/// copied into the Scene, some 200 bytes in all for a key of 20 bytes in the file, so a file
+/// of nothing else would take ten times its size; real files have at most a few dozen.
+pub const MAX_UNKNOWN_KEYS: usize = 1_000_000;
+
 impl ReadContext {
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
+        self.found += 1;
         self.problems.push(RawProblem { offset, kind });
+        if self.problems.len() >= 2 * MAX_PROBLEMS {
+            self.keep_first();
+        }
+    }
+
+    /// Keeps the first [`MAX_PROBLEMS`] findings in file order (those at one offset in the
+    /// order they were found). What is dropped can never come first again: later findings
+    /// only add to what precedes it.
+    fn keep_first(&mut self) {
+        if self.problems.len() <= MAX_PROBLEMS {
+            return;
+        }
+        self.problems.sort_by_key(|p| p.offset);
+        let dropped = self.problems[MAX_PROBLEMS].offset;
+        self.first_left_out = Some(self.first_left_out.map_or(dropped, |first| first.min(dropped)));
+        self.problems.truncate(MAX_PROBLEMS);
+    }
+
+    /// The findings to report: the first [`MAX_PROBLEMS`] in the file and, when there were
+    /// more, one that counts the rest where the first of them is.
+    pub fn into_problems(mut self) -> Vec<RawProblem> {
+        self.keep_first();
+        if let Some(offset) = self.first_left_out {
+            let count = self.found - self.problems.len();
+            self.problems.push(RawProblem { offset, kind: ProblemKind::MoreProblems { count, shown: MAX_PROBLEMS } });
+        }
+        self.problems
+    }
+
+    /// Reports the unknown key `key` at `offset`, with the known key it may mean; an error
+    /// past [`MAX_UNKNOWN_KEYS`].
+    pub fn unknown_key(&mut self, offset: u32, key: &str, suggestion: Option<&'static str>) -> Result<(), ValueError> {
+        self.unknown_keys += 1;
+        if self.unknown_keys > MAX_UNKNOWN_KEYS {
+            return Err(ValueError::new(offset, ErrorKind::TooManyUnknownKeys { limit: MAX_UNKNOWN_KEYS }).with_hint(
+                "keys nib does not know have no effect in Pencil or nib; remove them (nib check lists them)",
+            ));
+        }
+        self.report(offset, ProblemKind::UnknownKey { key: key.to_owned(), suggestion });
+        Ok(())
     }
 
     /// The known key `key` is probably a typo of, while suggestions are still worth making.
     pub fn suggest_key(&self, key: &str, known: &[&'static str]) -> Option<&'static str> {
-        if self.problems.len() >= SUGGESTION_LIMIT {
+        if self.found >= SUGGESTION_LIMIT {
             return None;
         }
         super::keyword::suggest(key, known)
@@ -153,6 +207,22 @@ impl FromJson for Json {
 }
 
 impl ToJson for Json {
+    fn write_json(&self, w: &mut JsonWriter) {
+        self.write(w);
+    }
+}
+
+impl FromJson for RawJson {
+    fn expected() -> Cow<'static, str> {
+        "any JSON value".into()
+    }
+
+    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<RawJson, ValueError> {
+        Ok(RawJson::from_json(&json))
+    }
+}
+
+impl ToJson for RawJson {
     fn write_json(&self, w: &mut JsonWriter) {
         self.write(w);
     }

@@ -1,12 +1,13 @@
 //! The Document: the node tree, the id index and the document-level settings, with lossless
 //! loading from and saving to `.pen` text.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use super::convert::{FromJson, ReadContext, ToJson};
 use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
-use super::json::{self, Json, JsonValue, JsonWriter};
+use super::ids::IdIndex;
+use super::json::{self, Json, JsonValue, JsonWriter, RawJson};
 use super::keyword::suggest;
 use super::locate::{line_column, locate_all};
 use super::node::{NodeRole, NodeType, read_node};
@@ -23,13 +24,19 @@ pub const KNOWN_VERSIONS: &[&str] = &["2.6", "2.7", "2.8", "2.9", "2.10", "2.11"
 /// Largest document text accepted (the biggest real file is 1.7 MB).
 pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
 
+/// Most nodes a document may hold, counting those in instance overrides: every node costs
+/// memory in the Document, the Scene and the layout whatever its size in the file, so a file
+/// of tiny nodes is bounded by their number rather than its bytes (DECISIONS.md, Memory). The
+/// largest real file has 3,618 nodes.
+pub const MAX_NODES: usize = 300_000;
+
 /// A `.pen` document: exactly what the file says, typed, with its key order, ready to be edited
 /// and saved back byte-identical.
 #[derive(Debug, Clone)]
 pub struct Document {
     pub(crate) header: Header,
     pub(crate) tree: Tree,
-    pub(crate) ids: HashMap<String, NodeKey>,
+    pub(crate) ids: IdIndex,
     pub(crate) revision: u64,
     pub(crate) history: History,
     pub(crate) changes: ChangeMarks,
@@ -43,7 +50,7 @@ pub(crate) struct Header {
     imports: Option<Imports>,
     variables: Option<Variables>,
     order: Vec<HeaderKey>,
-    unknown: Vec<(String, Json)>,
+    unknown: Vec<(String, RawJson)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,7 +128,7 @@ impl Document {
                 ..Header::default()
             },
             tree: Tree::default(),
-            ids: HashMap::new(),
+            ids: IdIndex::default(),
             revision: 0,
             history: History::default(),
             changes: ChangeMarks::default(),
@@ -153,44 +160,56 @@ impl Document {
     }
 
     /// Reads a document from `.pen` text.
+    ///
+    /// The text is read in two passes (see [`json::outline`]): the first checks all of it
+    /// and builds nothing; the second converts one node at a time, so the peak is the
+    /// Document itself, not a tree of the whole file beside it.
     pub fn load(text: &str) -> Result<Loaded, LoadError> {
         if text.len() > MAX_FILE_BYTES {
             return Document::load_bytes(text.as_bytes());
         }
-        let parsed = json::parse(text).map_err(|e| {
-            let (line, column) = line_column(text, e.offset);
-            let location = Location { line, column, pointer: e.pointer, node_id: None };
-            LoadError::new(ErrorKind::Syntax { message: e.message }, location, e.hint.map(str::to_owned))
-        })?;
+        let mut outline = json::outline(text, MAX_NODES).map_err(|e| syntax_error(text, e))?;
+        if let Some(offset) = outline.past_limit {
+            let error = ValueError::new(offset, ErrorKind::TooManyNodes { limit: MAX_NODES }).with_hint(
+                "split the design into several files (a library of components can be imported with \"imports\")",
+            );
+            return Err(place_error(text, error));
+        }
         let mut cx = ReadContext::default();
-        if let Some(offset) = parsed.first_comment {
+        if let Some(offset) = outline.first_comment {
             cx.report(offset, ProblemKind::Comments);
         }
-        for duplicate in parsed.duplicate_keys {
+        for duplicate in std::mem::take(&mut outline.duplicate_keys) {
             cx.report(duplicate.offset, ProblemKind::DuplicateKey { key: duplicate.key });
         }
-        let document = match parsed.value {
+        let document = match outline.root {
             None => Document::new(),
-            Some(root) => Document::from_json(root, text, &mut cx).map_err(|e| place_error(text, e))?,
-        };
-        Ok(Loaded { document, problems: place_problems(text, cx.problems) })
-    }
-
-    fn from_json(root: Json, text: &str, cx: &mut ReadContext) -> Result<Document, ValueError> {
-        let members = match root.value {
-            JsonValue::Object(members) => members,
-            _ => {
-                return Err(ValueError::new(
-                    root.offset,
-                    ErrorKind::WrongType {
-                        expected: "a document object {\"version\", \"children\"}".into(),
-                        found: root.kind_name(),
-                    },
-                ));
+            Some(root) => {
+                let source = Source { text, outline: &outline };
+                Document::from_source(source, root, &mut cx).map_err(|e| place_error(text, e))?
             }
         };
+        Ok(Loaded { document, problems: place_problems(text, cx.into_problems()) })
+    }
+
+    fn from_source(source: Source, root: u32, cx: &mut ReadContext) -> Result<Document, ValueError> {
+        // Only an object is read: anything else is refused without building it.
+        if !source.text[root as usize..].starts_with('{') {
+            let root = json::read_outer(source.text, source.outline, root).map_err(from_syntax)?;
+            return Err(ValueError::new(
+                root.offset,
+                ErrorKind::WrongType {
+                    expected: "a document object {\"version\", \"children\"}".into(),
+                    found: root.kind_name(),
+                },
+            ));
+        }
+        let root = json::read_outer(source.text, source.outline, root).map_err(from_syntax)?;
+        let JsonValue::Object(members) = root.value else { unreachable!("the value starts with '{{'") };
         let mut document = Document { header: Header::default(), ..Document::new() };
-        let mut builder = TreeBuilder { text, id_offsets: Vec::new() };
+        document.tree.reserve(source.outline.children_items);
+        document.ids.reserve(&document.tree, source.outline.children_items);
+        let mut builder = TreeBuilder { source, id_offsets: Vec::with_capacity(source.outline.children_items) };
         let mut version_offset = root.offset;
         for member in members {
             let header = &mut document.header;
@@ -201,10 +220,11 @@ impl Document {
                     HeaderKey::Version
                 }
                 "children" => {
-                    let JsonValue::Array(items) = member.value.value else {
+                    if !matches!(member.value.value, JsonValue::Array(_)) {
                         return Err(super::convert::wrong_type_expecting(&member.value, "a list of nodes".into()));
-                    };
-                    for item in items {
+                    }
+                    for item in json::Items::new(source.text, source.outline, member.value.offset) {
+                        let item = item.map_err(from_syntax)?;
                         builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
                     }
                     HeaderKey::Children
@@ -223,8 +243,8 @@ impl Document {
                 }
                 _ => {
                     let suggestion = suggest(&member.key, HEADER_KEYS);
-                    cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
-                    header.unknown.push((member.key, member.value));
+                    cx.unknown_key(member.key_offset, &member.key, suggestion)?;
+                    header.unknown.push((member.key, RawJson::from_json(&member.value)));
                     HeaderKey::Unknown(header.unknown.len() - 1)
                 }
             };
@@ -239,6 +259,19 @@ impl Document {
     /// The document as `.pen` text, exactly as Pencil writes it: `JSON.stringify(doc, null, 2)`.
     pub fn to_pen_string(&self) -> String {
         let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256);
+        self.write_document(&mut w);
+        w.finish()
+    }
+
+    /// Writes the text [`Document::to_pen_string`] gives to `out` as it is made, without holding
+    /// it whole (a deeply nested document can print far larger than the file it came from).
+    pub fn write_pen(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut w = JsonWriter::streaming(out);
+        self.write_document(&mut w);
+        w.finish_stream()
+    }
+
+    fn write_document(&self, w: &mut JsonWriter) {
         let header = &self.header;
         let mut order = header.order.clone();
         if !order.contains(&HeaderKey::Children) && !self.tree.roots().is_empty() {
@@ -255,20 +288,19 @@ impl Document {
                 }
                 HeaderKey::Children => {
                     w.key("children");
-                    self.write_children(None, &mut w);
+                    self.write_children(None, w);
                 }
-                HeaderKey::Themes => write_optional(&mut w, "themes", &header.themes),
-                HeaderKey::Imports => write_optional(&mut w, "imports", &header.imports),
-                HeaderKey::Variables => write_optional(&mut w, "variables", &header.variables),
+                HeaderKey::Themes => write_optional(w, "themes", &header.themes),
+                HeaderKey::Imports => write_optional(w, "imports", &header.imports),
+                HeaderKey::Variables => write_optional(w, "variables", &header.variables),
                 HeaderKey::Unknown(index) => {
                     let (key, value) = &header.unknown[index];
                     w.key(key);
-                    value.write(&mut w);
+                    value.write(w);
                 }
             }
         }
         w.end_object();
-        w.finish()
     }
 
     fn write_children(&self, parent: Option<NodeKey>, w: &mut JsonWriter) {
@@ -328,7 +360,7 @@ impl Document {
     }
 
     /// Document-level keys nib does not know, verbatim, in file order.
-    pub fn unknown_keys(&self) -> &[(String, Json)] {
+    pub fn unknown_keys(&self) -> &[(String, crate::doc::json::RawJson)] {
         &self.header.unknown
     }
 
@@ -339,7 +371,7 @@ impl Document {
 
     /// The node with `id`.
     pub fn node_by_id(&self, id: &str) -> Option<NodeKey> {
-        self.ids.get(id).copied()
+        self.ids.get(&self.tree, id)
     }
 
     /// Number of nodes in the tree (not counting override content inside instances).
@@ -396,38 +428,62 @@ fn version_string(json: Json) -> Result<String, ValueError> {
     }
 }
 
+/// The text being loaded and what its first pass found.
+#[derive(Clone, Copy)]
+struct Source<'a> {
+    text: &'a str,
+    outline: &'a json::Outline,
+}
+
 /// Builds the arena from node JSON, indexing ids as it goes.
 struct TreeBuilder<'a> {
-    text: &'a str,
+    source: Source<'a>,
     /// Offset of each node's id value, by node key, to point at the first use of a duplicate.
     id_offsets: Vec<u32>,
 }
 
 impl TreeBuilder<'_> {
+    /// Adds the node read as `json` and, one at a time, its children from the text.
     fn plant(
         &mut self,
         tree: &mut Tree,
-        ids: &mut HashMap<String, NodeKey>,
+        ids: &mut IdIndex,
         json: Json,
         parent: Option<NodeKey>,
         cx: &mut ReadContext,
     ) -> Result<(), ValueError> {
         let node = read_node(json, NodeRole::Node, cx)?;
-        let id = node.props.id().unwrap_or_default().to_owned();
-        if let Some(first) = ids.get(&id) {
+        let id = node.props.id().unwrap_or_default();
+        if let Some(first) = ids.get(tree, id) {
             let first_offset = self.id_offsets[first.index()];
-            let first_line = Some(line_column(self.text, first_offset).0);
-            return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id, first_line })
+            let first_line = Some(line_column(self.source.text, first_offset).0);
+            return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id: id.to_owned(), first_line })
                 .with_hint("every node needs its own id; give this one a new id"));
         }
         let key = tree.push(node.props, parent);
-        ids.insert(id, key);
+        ids.insert(tree, key);
         self.id_offsets.push(node.id_offset);
-        for child in node.children.unwrap_or_default() {
-            self.plant(tree, ids, child, Some(key), cx)?;
+        if let Some(children) = node.children {
+            for child in json::Items::new(self.source.text, self.source.outline, children.offset) {
+                let child = child.map_err(from_syntax)?;
+                self.plant(tree, ids, child, Some(key), cx)?;
+            }
         }
         Ok(())
     }
+}
+
+/// A syntax error of the whole text, placed.
+fn syntax_error(text: &str, e: json::SyntaxError) -> LoadError {
+    let (line, column) = line_column(text, e.offset);
+    let location = Location { line, column, pointer: e.pointer, node_id: None };
+    LoadError::new(ErrorKind::Syntax { message: e.message }, location, e.hint.map(str::to_owned))
+}
+
+/// A syntax error met by the second pass (which reads only what the first pass checked, so
+/// it does not happen), as an error of the value being read.
+fn from_syntax(e: json::SyntaxError) -> ValueError {
+    ValueError::new(e.offset, ErrorKind::Syntax { message: e.message }).with_optional_hint(e.hint.map(str::to_owned))
 }
 
 fn place_error(text: &str, error: ValueError) -> LoadError {

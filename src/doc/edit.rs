@@ -117,6 +117,26 @@ impl Document {
 
     fn apply(&mut self, change: Change, direction: Direction) {
         self.mark(&change, direction);
+        // The id index reads ids from the nodes: a node whose id changes is indexed again.
+        let reindex = match &change {
+            Change::SetProp { node, key: Key::Id, .. } if self.is_linked(*node) => Some(*node),
+            _ => None,
+        };
+        if let Some(node) = reindex {
+            self.ids.remove(&self.tree, self.tree.node(node).id());
+        }
+        self.apply_to_tree(change, direction);
+        if let Some(node) = reindex {
+            self.ids.insert(&self.tree, node);
+        }
+    }
+
+    /// True when `node` is in the document tree (not detached, as removed nodes are).
+    fn is_linked(&self, node: NodeKey) -> bool {
+        self.tree.roots().contains(&self.tree.root_of(node))
+    }
+
+    fn apply_to_tree(&mut self, change: Change, direction: Direction) {
         match (change, direction) {
             (Change::Link { node, parent, index }, Direction::Forward)
             | (Change::Unlink { node, parent, index }, Direction::Backward) => self.link_subtree(node, parent, index),
@@ -179,15 +199,14 @@ impl Document {
         self.tree.link(node, parent, index);
         let keys: Vec<NodeKey> = self.tree.subtree(node).collect();
         for key in keys {
-            let id = self.tree.node(key).id().to_owned();
-            self.ids.insert(id, key);
+            self.ids.insert(&self.tree, key);
         }
     }
 
     /// Unlinks `node` and drops the ids of its subtree from the index.
     fn unlink_subtree(&mut self, node: NodeKey) -> (Option<NodeKey>, usize) {
         for key in self.tree.subtree(node) {
-            self.ids.remove(self.tree.node(key).id());
+            self.ids.remove(&self.tree, self.tree.node(key).id());
         }
         self.tree.unlink(node)
     }
@@ -389,6 +408,18 @@ mod tests {
         let n = tx.insert(Some(c), usize::MAX, new).unwrap();
         tx.move_node(a, Some(n), 0).unwrap();
         tx
+    }
+
+    #[test]
+    fn an_id_set_as_a_property_is_found_by_it_and_undone() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let b = document.node_by_id("b").unwrap();
+        let mut tx = document.transaction();
+        tx.set(b, Key::Id, Some(Value::Text("renamed".into())));
+        tx.commit();
+        assert_eq!((document.node_by_id("renamed"), document.node_by_id("b")), (Some(b), None));
+        document.undo();
+        assert_eq!((document.node_by_id("renamed"), document.node_by_id("b")), (None, Some(b)));
     }
 
     #[test]

@@ -24,6 +24,19 @@ pub enum ErrorKind {
         /// The limit.
         limit: u64,
     },
+    /// The document has more nodes than [`crate::doc::MAX_NODES`].
+    #[error("the document has more than {limit} nodes")]
+    TooManyNodes {
+        /// The limit.
+        limit: usize,
+    },
+    /// The document has more keys nib does not know than
+    /// [`MAX_UNKNOWN_KEYS`](crate::doc::MAX_UNKNOWN_KEYS).
+    #[error("the document has more than {limit} properties nib does not know")]
+    TooManyUnknownKeys {
+        /// The limit.
+        limit: usize,
+    },
     /// A value has the wrong JSON type.
     #[error("expected {expected}, found {found}")]
     WrongType {
@@ -203,6 +216,11 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// Most problems one load reports: the first ones in the file, then one that counts the rest.
+/// Real files have at most 61; a file with a million unknown keys would otherwise keep a million
+/// messages, each with its location, taking more memory than the document.
+pub const MAX_PROBLEMS: usize = 1_000;
+
 /// Something worth telling about a document that still loads.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ProblemKind {
@@ -235,6 +253,15 @@ pub enum ProblemKind {
     /// The text has comments, which saving drops (`.pen` files written by Pencil have none).
     #[error("the file has comments; saving it (nib fmt, any edit) drops them")]
     Comments,
+    /// More problems than [`MAX_PROBLEMS`]: this one stands for the rest, from where the first
+    /// of them is.
+    #[error("{count} more problems from here on are not listed (only the first {shown} are)")]
+    MoreProblems {
+        /// Problems not listed.
+        count: usize,
+        /// Problems listed before this one.
+        shown: usize,
+    },
     /// A known key on a node type that does not use it.
     #[error("\"{key}\" has no effect on {node_type} nodes")]
     KeyNotUsedByType {

@@ -38,10 +38,14 @@ pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>, files::FileError> {
     files::read_regular(path, MAX_FILE_BYTES as u64)
 }
 
-/// Saves `document` to `path` atomically (see [`write_atomic`]).
+/// Saves `document` to `path` atomically (see [`write_atomic`]), writing the text as it is
+/// printed rather than holding it whole.
 pub fn save_file(document: &Document, path: &Path) -> Result<(), files::FileError> {
-    let text = document.to_pen_string();
-    write_atomic(path, text.as_bytes())
+    write_atomic_with(path, |file| {
+        let mut out = io::BufWriter::new(file);
+        document.write_pen(&mut out)?;
+        io::Write::flush(&mut out)
+    })
 }
 
 /// Replaces the file at `path` with `bytes` so that readers see either the old file or the

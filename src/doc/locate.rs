@@ -4,8 +4,11 @@
 //! Offsets are all the loader records on its fast path; this work runs only when there is an
 //! error or a problem to report.
 
+use std::borrow::Cow;
+
 use super::error::Location;
-use super::json::{self, Json, JsonValue, escape_pointer_token};
+use super::json::read::{Reader, Scalar, Sink, Step};
+use super::json::{Json, JsonValue, escape_pointer_token};
 
 /// 1-based line and column (in characters) of `offset` in `text`.
 pub(crate) fn line_column(text: &str, offset: u32) -> (u32, u32) {
@@ -92,25 +95,37 @@ fn starts_char(byte: u8) -> bool {
     byte & 0xC0 != 0x80
 }
 
-/// Locations of `offsets` in `text`, which must be valid JSON (it was loaded before).
+/// Locations of `offsets` in `text`, which must be valid JSON (it was loaded before). One
+/// pass over the text, building no tree: it follows the path to each offset as it goes.
 pub(crate) fn locate_all(text: &str, offsets: &[u32]) -> Vec<Location> {
-    let root = json::parse(text).ok().and_then(|parsed| parsed.value);
+    let mut targets: Vec<u32> = offsets.to_vec();
+    targets.sort_unstable();
+    targets.dedup();
+    let mut locator = Locator { targets: &targets, next: 0, path: Vec::new(), found: Vec::new(), pending: Vec::new() };
+    locator.found.resize(targets.len(), None);
+    let mut reader = match Reader::new(text, locator) {
+        Ok(reader) => reader,
+        Err(_) => return offsets.iter().zip(line_columns(text, offsets)).map(plain_location).collect(),
+    };
+    let complete = reader.whole_text().is_ok();
+    let found = reader.sink.found;
     offsets
         .iter()
         .zip(line_columns(text, offsets))
         .map(|(offset, (line, column))| {
             let mut location = Location { line, column, ..Location::default() };
-            if let Some(root) = &root {
-                let mut path = Vec::new();
-                let mut node_id = None;
-                if find(root, *offset, &mut path, &mut node_id) {
-                    location.pointer = path.iter().map(|segment| format!("/{segment}")).collect();
-                    location.node_id = node_id;
-                }
+            let index = targets.binary_search(offset).ok();
+            if complete && let Some(Some((pointer, node_id))) = index.map(|i| &found[i]) {
+                location.pointer = pointer.clone();
+                location.node_id = node_id.clone();
             }
             location
         })
         .collect()
+}
+
+fn plain_location((_, (line, column)): (&u32, (u32, u32))) -> Location {
+    Location { line, column, ..Location::default() }
 }
 
 /// The JSON pointer of the value (or key) starting at `offset` inside `root`.
@@ -121,27 +136,268 @@ pub(crate) fn pointer_in(root: &Json, offset: u32) -> Option<String> {
 }
 
 /// Where the value at `pointer` (RFC 6901, such as `/children/0/children/3`) starts in `text`,
-/// the source of a loaded document, with the id of the innermost node on the way; `None` when
-/// the text does not hold that value.
+/// the source of a loaded document, with the id of the innermost node on the way (the value
+/// itself included); `None` when the text does not hold that value. One pass, no tree.
 pub fn locate_pointer(text: &str, pointer: &str) -> Option<Location> {
-    let root = json::parse(text).ok()?.value?;
-    let mut value = &root;
-    let mut node_id = None;
-    for token in pointer.split('/').skip(1) {
-        let token = token.replace("~1", "/").replace("~0", "~");
-        value = match &value.value {
-            JsonValue::Object(_) => value.get(&token)?,
-            JsonValue::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-        if value.get("type").is_some()
-            && let Some(id) = value.get("id").and_then(Json::as_str)
-        {
-            node_id = Some(id.to_owned());
+    let tokens: Vec<String> = pointer.split('/').skip(1).map(|t| t.replace("~1", "/").replace("~0", "~")).collect();
+    let finder = PointerFinder { tokens: &tokens, depth: 0, matched: 0, found: None, node_id: None };
+    let mut reader = Reader::new(text, finder).ok()?;
+    reader.whole_text().ok()?;
+    let finder = reader.sink;
+    let offset = finder.found?;
+    let (line, column) = line_column(text, offset);
+    // The loop over a pointer's values never looks at the top-level value itself.
+    let node_id = if tokens.is_empty() { None } else { finder.node_id };
+    Some(Location { line, column, pointer: pointer.to_owned(), node_id })
+}
+
+/// Follows one pointer while the reader passes the text: `matched` leading steps of the path
+/// the reader is on are those of the pointer.
+struct PointerFinder<'t> {
+    tokens: &'t [String],
+    /// Steps of the path the reader is on.
+    depth: usize,
+    matched: usize,
+    /// Where the value at the pointer starts (the last one, should a key repeat).
+    found: Option<u32>,
+    /// The innermost node object on the way to it.
+    node_id: Option<String>,
+}
+
+impl PointerFinder<'_> {
+    /// True when the reader is on the pointer's path (at the value or above it).
+    fn on_path(&self) -> bool {
+        self.matched == self.depth
+    }
+
+    fn pass(&mut self, offset: u32) {
+        if self.on_path() && self.depth == self.tokens.len() {
+            self.found = Some(offset);
+            self.node_id = None;
         }
     }
-    let (line, column) = line_column(text, value.offset);
-    Some(Location { line, column, pointer: pointer.to_owned(), node_id })
+}
+
+/// An object on the way: whether it lies on the pointer's path, and whether it is a node.
+struct PathObject<'a> {
+    start: u32,
+    on_path: bool,
+    has_type: bool,
+    id: Option<Cow<'a, str>>,
+}
+
+impl<'a> Sink<'a> for PointerFinder<'_> {
+    type Value = Option<Cow<'a, str>>;
+    type Object = PathObject<'a>;
+    type Array = ();
+
+    fn scalar(&mut self, offset: u32, scalar: Scalar<'a>) -> Self::Value {
+        self.pass(offset);
+        match scalar {
+            Scalar::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn begin_object(&mut self, offset: u32) -> PathObject<'a> {
+        self.pass(offset);
+        let on_path = self.on_path() && self.depth <= self.tokens.len();
+        PathObject { start: offset, on_path, has_type: false, id: None }
+    }
+
+    fn member(
+        &mut self,
+        object: &mut PathObject<'a>,
+        key: Cow<'a, str>,
+        _: u32,
+        value: Self::Value,
+    ) -> Option<Cow<'a, str>> {
+        match key.as_ref() {
+            "type" => object.has_type = true,
+            "id" => object.id = value,
+            _ => {}
+        }
+        None
+    }
+
+    fn last_key(&self, _object: &PathObject<'a>) -> String {
+        String::new()
+    }
+
+    fn end_object(&mut self, _offset: u32, object: PathObject<'a>) -> Self::Value {
+        // Objects end innermost first: the first node around the value found is the one.
+        if object.on_path
+            && self.node_id.is_none()
+            && self.found.is_some_and(|found| found >= object.start)
+            && object.has_type
+            && let Some(id) = object.id
+        {
+            self.node_id = Some(id.into_owned());
+        }
+        None
+    }
+
+    fn begin_array(&mut self, offset: u32) {
+        self.pass(offset);
+    }
+
+    fn item(&mut self, _array: &mut (), _value: Self::Value) {}
+
+    fn end_array(&mut self, _offset: u32, _array: ()) -> Self::Value {
+        None
+    }
+
+    fn enter(&mut self, step: Step<'_, 'a>) {
+        if self.on_path()
+            && let Some(token) = self.tokens.get(self.depth)
+            && match step {
+                Step::Key(key) => key.as_ref() == token.as_str(),
+                Step::Index(index) => token.parse::<usize>().is_ok_and(|t| t == index),
+            }
+        {
+            self.matched += 1;
+        }
+        self.depth += 1;
+    }
+
+    fn leave(&mut self) {
+        if self.matched == self.depth {
+            self.matched -= 1;
+        }
+        self.depth -= 1;
+    }
+}
+
+/// A step of the path the reader is on.
+enum PathStep<'a> {
+    Key(Cow<'a, str>),
+    Index(usize),
+}
+
+/// Finds the pointer and the enclosing node of sorted offsets while the reader passes them. A
+/// value or key is found where it starts; the node around it is the innermost object with a
+/// `type` and a string `id`, known when that object ends.
+struct Locator<'a, 't> {
+    targets: &'t [u32],
+    /// The first target not passed yet.
+    next: usize,
+    path: Vec<PathStep<'a>>,
+    /// Per target: its pointer and node id.
+    found: Vec<Option<(String, Option<String>)>>,
+    /// Targets found whose node is not known yet, innermost last.
+    pending: Vec<usize>,
+}
+
+/// An object being read: whether it is a node, and the targets found inside it start at
+/// `pending` in [`Locator::pending`].
+struct NodeObject<'a> {
+    has_type: bool,
+    id: Option<Cow<'a, str>>,
+    pending: usize,
+}
+
+impl<'a> Locator<'a, '_> {
+    /// Notes a value or key starting at `offset`; `key` is the key when it is one.
+    fn pass(&mut self, offset: u32, key: Option<&str>) {
+        while self.targets.get(self.next).is_some_and(|t| *t < offset) {
+            self.next += 1;
+        }
+        if self.targets.get(self.next) != Some(&offset) {
+            return;
+        }
+        let mut pointer = String::new();
+        for step in &self.path {
+            pointer.push('/');
+            match step {
+                PathStep::Key(key) => pointer.push_str(&escape_pointer_token(key)),
+                PathStep::Index(index) => pointer.push_str(&index.to_string()),
+            }
+        }
+        if let Some(key) = key {
+            pointer.push('/');
+            pointer.push_str(&escape_pointer_token(key));
+        }
+        self.found[self.next] = Some((pointer, None));
+        self.pending.push(self.next);
+        self.next += 1;
+    }
+}
+
+impl<'a> Sink<'a> for Locator<'a, '_> {
+    /// String values, to know node ids.
+    type Value = Option<Cow<'a, str>>;
+    type Object = NodeObject<'a>;
+    type Array = ();
+
+    fn scalar(&mut self, offset: u32, scalar: Scalar<'a>) -> Self::Value {
+        self.pass(offset, None);
+        match scalar {
+            Scalar::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    fn begin_object(&mut self, offset: u32) -> NodeObject<'a> {
+        // The object itself belongs to the nodes around it, not to itself.
+        self.pass(offset, None);
+        NodeObject { has_type: false, id: None, pending: self.pending.len() }
+    }
+
+    fn member(
+        &mut self,
+        object: &mut NodeObject<'a>,
+        key: Cow<'a, str>,
+        _key_offset: u32,
+        value: Self::Value,
+    ) -> Option<Cow<'a, str>> {
+        match key.as_ref() {
+            "type" => object.has_type = true,
+            // The last value counts, as with JSON.parse.
+            "id" => object.id = value,
+            _ => {}
+        }
+        None
+    }
+
+    fn last_key(&self, _object: &NodeObject<'a>) -> String {
+        String::new()
+    }
+
+    fn end_object(&mut self, _offset: u32, object: NodeObject<'a>) -> Self::Value {
+        if let (true, Some(id)) = (object.has_type, &object.id) {
+            for target in self.pending.drain(object.pending..) {
+                if let Some((_, node_id)) = &mut self.found[target] {
+                    *node_id = Some(id.clone().into_owned());
+                }
+            }
+        }
+        None
+    }
+
+    fn begin_array(&mut self, offset: u32) {
+        self.pass(offset, None);
+    }
+
+    fn item(&mut self, _array: &mut (), _value: Self::Value) {}
+
+    fn end_array(&mut self, _offset: u32, _array: ()) -> Self::Value {
+        None
+    }
+
+    fn key(&mut self, offset: u32, key: &str) {
+        self.pass(offset, Some(key));
+    }
+
+    fn enter(&mut self, step: Step<'_, 'a>) {
+        self.path.push(match step {
+            Step::Key(key) => PathStep::Key(key.clone()),
+            Step::Index(index) => PathStep::Index(index),
+        });
+    }
+
+    fn leave(&mut self) {
+        self.path.pop();
+    }
 }
 
 /// Descends towards the value or key that starts at `target`, collecting pointer segments and

@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::convert::{FromJson, OrderedMap, ReadContext, ToJson, wrong_type, wrong_type_expecting};
 use super::error::{ErrorKind, ProblemKind, ValueError};
-use super::json::{Json, JsonValue, JsonWriter, Member};
+use super::json::{Json, JsonValue, JsonWriter, Member, RawJson};
 use super::keyword::suggest;
 use super::props::{Key, Props, Value};
 
@@ -334,7 +334,9 @@ pub(crate) enum NodeRole {
 /// A node object read into properties, with its children still as JSON.
 pub(crate) struct ReadNode {
     pub props: Props,
-    pub children: Option<Vec<Json>>,
+    /// The `children` array. Its items are there when it was read; the document loader reads
+    /// them from the text at its offset instead (see [`super::json::outline`]).
+    pub children: Option<Json>,
     /// Offset of the `id` value, for duplicate-id errors.
     pub id_offset: u32,
 }
@@ -348,7 +350,8 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
             return Err(wrong_type_expecting(&json, "a node object {\"type\": …, \"id\": …}".into()));
         }
     };
-    let mut props = Props::default();
+    // Sized exactly: a document holds one of these per node.
+    let mut props = Props::with_capacity(members.len());
     let mut children = None;
     let mut id_offset = offset;
     let mut key_offsets = Vec::with_capacity(members.len());
@@ -357,8 +360,8 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
         key_offsets.push(member.key_offset);
         match key {
             Key::Children => match member.value.value {
-                JsonValue::Array(items) => {
-                    children = Some(items);
+                JsonValue::Array(_) => {
+                    children = Some(member.value);
                     props.push_read(Key::Children, Value::Children);
                 }
                 _ => {
@@ -373,8 +376,8 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
             }
             Key::Other(ref name) => {
                 let suggestion = cx.suggest_key(name, Key::KNOWN);
-                cx.report(member.key_offset, ProblemKind::UnknownKey { key: name.to_string(), suggestion });
-                props.push_read(key, Value::Json(Box::new(member.value)));
+                cx.unknown_key(member.key_offset, name, suggestion)?;
+                props.push_read(key, Value::Json(RawJson::from_json(&member.value)));
             }
             key => {
                 let value = Value::read_for(&key, member.value, cx)?;
@@ -440,12 +443,12 @@ pub(crate) fn read_tree(
         return Err(ValueError::new(node.id_offset, ErrorKind::DuplicateId { id: id.to_owned(), first_line: None })
             .with_hint("ids inside one instance's overrides must be unique; give this node a new id"));
     }
-    let children = node
-        .children
-        .unwrap_or_default()
-        .into_iter()
-        .map(|child| read_tree(child, NodeRole::Node, ids, cx))
-        .collect::<Result<_, _>>()?;
+    let items = match node.children.map(|children| children.value) {
+        Some(JsonValue::Array(items)) => items,
+        _ => Vec::new(),
+    };
+    let children =
+        items.into_iter().map(|child| read_tree(child, NodeRole::Node, ids, cx)).collect::<Result<_, _>>()?;
     Ok(NodeTree { props: node.props, children })
 }
 

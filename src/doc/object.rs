@@ -7,14 +7,14 @@
 //! order the struct declares them, as a JavaScript object would append them.
 
 use super::convert::ReadContext;
-use super::error::{ProblemKind, ValueError};
-use super::json::{Json, JsonWriter, Member, is_array_index};
+use super::error::ValueError;
+use super::json::{Json, JsonWriter, Member, RawJson, is_array_index};
 
 /// Where each key of an object sat in the file, and the keys the engine does not interpret.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct KeyOrder {
     slots: Vec<Slot>,
-    unknown: Vec<(String, Json)>,
+    unknown: Vec<(String, RawJson)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -30,7 +30,7 @@ enum Slot {
 
 impl KeyOrder {
     /// The keys this engine did not interpret, with their values, in file order.
-    pub fn unknown(&self) -> &[(String, Json)] {
+    pub fn unknown(&self) -> &[(String, RawJson)] {
         &self.unknown
     }
 }
@@ -75,9 +75,9 @@ pub(crate) fn read_members_into<T: TypedObject>(
             order.slots.push(Slot::Field(index as u8));
         } else {
             let suggestion = cx.suggest_key(&member.key, T::FIELDS);
-            cx.report(member.key_offset, ProblemKind::UnknownKey { key: member.key.clone(), suggestion });
+            cx.unknown_key(member.key_offset, &member.key, suggestion)?;
             order.slots.push(Slot::Unknown(order.unknown.len() as u32));
-            order.unknown.push((member.key, member.value));
+            order.unknown.push((member.key, RawJson::from_json(&member.value)));
         }
     }
     *object.key_order_mut() = order;

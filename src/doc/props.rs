@@ -6,7 +6,7 @@
 
 use super::convert::{FromJson, ReadContext, ToJson, VarOr};
 use super::error::{ErrorKind, ValueError};
-use super::json::{Json, JsonWriter, is_array_index};
+use super::json::{Json, JsonWriter, RawJson, is_array_index};
 use super::node::{Descendants, NodeType, Slot};
 use super::values::*;
 
@@ -295,7 +295,7 @@ pub enum Value {
     /// `descendants`
     Descendants(Descendants),
     /// `metadata`, and every unknown key: kept verbatim.
-    Json(Box<Json>),
+    Json(RawJson),
     /// Marks where the `children` key sits; the children live in the tree.
     Children,
 }
@@ -334,7 +334,7 @@ impl Value {
             ValueKind::Slot => typed(json, cx, Value::Slot),
             ValueKind::Content => typed(json, cx, Value::Content),
             ValueKind::Descendants => typed(json, cx, Value::Descendants),
-            ValueKind::Json => Ok(Value::Json(Box::new(json))),
+            ValueKind::Json => Ok(Value::Json(RawJson::from_json(&json))),
             // Children are read by the tree builder; reaching this is a caller's mistake.
             ValueKind::Children => Ok(Value::Children),
         }
@@ -357,7 +357,7 @@ impl Value {
                 }
                 Ok(value)
             }
-            None => Ok(Value::Json(Box::new(json))),
+            None => Ok(Value::Json(RawJson::from_json(&json))),
         }
     }
 
@@ -481,6 +481,11 @@ pub struct Props {
 }
 
 impl Props {
+    /// Empty properties with room for `capacity` keys.
+    pub(crate) fn with_capacity(capacity: usize) -> Props {
+        Props { entries: Vec::with_capacity(capacity) }
+    }
+
     /// The value of `key`.
     pub fn get(&self, key: &Key) -> Option<&Value> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)

@@ -13,6 +13,11 @@ impl NodeKey {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+
+    /// The key at position `index` of the arena.
+    pub(crate) fn at(index: u32) -> NodeKey {
+        NodeKey(index)
+    }
 }
 
 /// A node in the arena.
@@ -77,6 +82,11 @@ impl Tree {
             Some(key) => &self.node(key).children,
             None => &self.roots,
         }
+    }
+
+    /// Makes room for `additional` more nodes, so that loading a document sizes the arena once.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.nodes.reserve_exact(additional);
     }
 
     /// Appends a node as the last child of `parent` (a root for `None`).

@@ -6,7 +6,7 @@
 //! `resolve`; this module only knows where references are and how to convert values.
 
 use super::convert::{OneOrList, OrderedMap, VarOr, VarRef};
-use super::json::Json;
+use super::json::{Json, RawJson};
 use super::node::{NodeTree, NodeType};
 use super::props::{Props, Value};
 use super::values::*;
@@ -127,7 +127,7 @@ macro_rules! no_vars {
     };
 }
 
-no_vars!(String, bool, f64, Json, TextContent, VariableScalar, VariableValue, NodeType, OrderedMap<String>);
+no_vars!(String, bool, f64, Json, RawJson, TextContent, VariableScalar, VariableValue, NodeType, OrderedMap<String>);
 
 impl<T: VisitVars> VisitVars for Option<T> {
     fn visit_vars(&mut self, visit: &mut dyn FnMut(&mut dyn VarSlot)) {

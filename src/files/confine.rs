@@ -85,7 +85,8 @@ pub fn resolve_links(path: &Path) -> PathBuf {
     }
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 

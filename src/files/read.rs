@@ -11,6 +11,43 @@ use super::{FileError, kind_of};
 /// can neither block nor stream forever; the limit is enforced while reading too, because the
 /// size the system reports can be wrong (procfs) or change while reading.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    let (file, size) = open_regular(path, limit)?;
+    read_limited(file, limit, size).map_err(|e| match e {
+        LimitedRead::Io(source) => FileError::io(path, source),
+        LimitedRead::TooLarge => FileError::TooLarge { path: path.to_owned(), size: None, limit },
+    })
+}
+
+/// Bytes [`read_regular_in_chunks`] reads at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Passes the content of the regular file at `path` to `each`, a chunk at a time, with the
+/// checks of [`read_regular`]: for what needs to see every byte (a fingerprint) but not to
+/// hold them all. Returns the size read.
+pub fn read_regular_in_chunks(path: &Path, limit: u64, mut each: impl FnMut(&[u8])) -> Result<u64, FileError> {
+    let (file, _) = open_regular(path, limit)?;
+    let mut reader = file.take(limit.saturating_add(1));
+    let mut buffer = vec![0; CHUNK];
+    let mut total = 0u64;
+    loop {
+        let read = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FileError::io(path, e)),
+        };
+        total += read as u64;
+        if total > limit {
+            return Err(FileError::TooLarge { path: path.to_owned(), size: None, limit });
+        }
+        each(&buffer[..read]);
+    }
+    Ok(total)
+}
+
+/// Opens the regular file at `path` for reading, refusing anything else and a size above
+/// `limit` before reading; returns it with its size (capped at `limit`).
+fn open_regular(path: &Path, limit: u64) -> Result<(File, usize), FileError> {
     let metadata = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
     if !metadata.is_file() {
         return Err(FileError::NotRegular { path: path.to_owned(), kind: kind_of(metadata.file_type()) });
@@ -25,10 +62,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
         return Err(FileError::NotRegular { path: path.to_owned(), kind: kind_of(opened.file_type()) });
     }
     let capacity = usize::try_from(opened.len().min(limit)).unwrap_or(0);
-    read_limited(file, limit, capacity).map_err(|e| match e {
-        LimitedRead::Io(source) => FileError::io(path, source),
-        LimitedRead::TooLarge => FileError::TooLarge { path: path.to_owned(), size: None, limit },
-    })
+    Ok((file, capacity))
 }
 
 /// Why [`read_limited`] stopped.
@@ -63,7 +97,8 @@ fn open_without_blocking(path: &Path) -> std::io::Result<File> {
     OpenOptions::new().read(true).open(path)
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
+#[cfg(unix)]
 mod tests {
     use super::*;
 
@@ -83,5 +118,9 @@ mod tests {
         assert_eq!(read_regular(&path, 10).unwrap(), b"0123456789");
         assert!(matches!(read_regular(&path, 9), Err(FileError::TooLarge { size: Some(10), limit: 9, .. })));
         assert!(matches!(read_limited(std::io::repeat(0), 1000, 0), Err(LimitedRead::TooLarge)));
+        let mut seen = Vec::new();
+        assert_eq!(read_regular_in_chunks(&path, 10, |chunk| seen.extend_from_slice(chunk)).unwrap(), 10);
+        assert_eq!(seen, b"0123456789");
+        assert!(matches!(read_regular_in_chunks(&path, 9, |_| {}), Err(FileError::TooLarge { size: Some(10), .. })));
     }
 }

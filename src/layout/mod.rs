@@ -79,7 +79,7 @@ impl PartLayout {
         for (index, plan) in plans.iter().enumerate() {
             let node = part.node(index);
             let Some(plan) = plan else {
-                nodes.push(TreeNode::new(taffy::Style::default(), 0..0));
+                nodes.push(TreeNode::new(taffy::Style::default(), 0..0, false));
                 continue;
             };
             let parent = node.parent_local().and_then(|p| plans[p].as_ref());
@@ -88,7 +88,7 @@ impl PartLayout {
             if matches!(plan.kind, Kind::Flex(_) | Kind::Free { .. }) {
                 child_list.extend(node.children_local().filter(|c| plans[*c].is_some()).map(|c| c as u32));
             }
-            let mut tree_node = TreeNode::new(style, start..child_list.len() as u32);
+            let mut tree_node = TreeNode::new(style, start..child_list.len() as u32, plan.kind != Kind::Leaf);
             tree_node.places_absolute_children = matches!(plan.kind, Kind::Flex(_))
                 && node.children_local().any(|c| plans[c].as_ref().is_some_and(|p| p.absolute));
             nodes.push(tree_node);
@@ -112,7 +112,9 @@ impl PartLayout {
         let texts = tree.nodes.iter_mut().map(|n| n.shaped.take()).collect();
         let mut nodes = tree.nodes;
         nodes.clear();
-        NODE_BUFFER.with(|buffer| *buffer.borrow_mut() = nodes);
+        if nodes.capacity() <= KEPT_TREE_NODES {
+            NODE_BUFFER.with(|buffer| *buffer.borrow_mut() = nodes);
+        }
         PartLayout { part: Arc::clone(part), boxes, texts, kinds, notes }
     }
 
@@ -141,6 +143,11 @@ impl PartLayout {
         &self.notes
     }
 }
+
+/// Most tree nodes [`NODE_BUFFER`] keeps between layouts (about 5 MB): enough for any real part
+/// (the largest has 1,800 nodes), while a part of a million nodes does not hold its memory for
+/// the rest of the process.
+const KEPT_TREE_NODES: usize = 16_384;
 
 thread_local! {
     /// The tree nodes of the last layout on this thread, kept for their memory: a part's nodes

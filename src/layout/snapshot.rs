@@ -105,7 +105,15 @@ pub struct Snapshot {
     /// The problems beyond those listed, counted by cause.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub more_problems_by_cause: Vec<MoreProblems>,
+    /// Said when the boxes asked for do not all fit in [`MAX_SNAPSHOT_NODES`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
+
+/// Most boxes one snapshot lists (as batch_get writes at most 10,000 nodes): a frame with a
+/// million children would otherwise answer a million boxes, a gigabyte once made JSON.
+/// Levels of children that do not fit are `"..."`; starting nodes beyond it are left out.
+pub const MAX_SNAPSHOT_NODES: usize = 10_000;
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
@@ -113,13 +121,58 @@ fn is_zero(n: &usize) -> bool {
 
 /// The snapshot of `request`.
 pub fn snapshot(scene: &Scene, layout: &Layout, request: SnapshotRequest) -> Snapshot {
-    let starts: Vec<SceneKey> = match request.parent {
+    let mut starts: Vec<SceneKey> = match request.parent {
         Some(key) => vec![key],
         None => scene.roots(),
     };
-    let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, request.max_depth)).collect();
+    starts.retain(|key| layout.node_box(*key).is_some());
+    let mut note = None;
+    if starts.len() > MAX_SNAPSHOT_NODES {
+        note = Some(format!(
+            "{} more top-level nodes are not listed (at most {MAX_SNAPSHOT_NODES} boxes per answer); pass a parentId.",
+            starts.len() - MAX_SNAPSHOT_NODES
+        ));
+        starts.truncate(MAX_SNAPSHOT_NODES);
+    }
+    let depth = levels_within(scene, layout, &starts, request.max_depth);
+    if depth < request.max_depth && note.is_none() {
+        note = Some(format!(
+            "Children are \"...\" beyond the levels that fit in {MAX_SNAPSHOT_NODES} boxes; pass a parentId deeper down or a smaller maxDepth."
+        ));
+    }
+    let nodes = starts.into_iter().filter_map(|key| entry(scene, layout, key, depth)).collect();
     let found = problems(scene, layout, request.parent, request.images);
-    Snapshot { nodes, more_problems: found.more_count(), problems: found.shown, more_problems_by_cause: found.more }
+    Snapshot {
+        nodes,
+        more_problems: found.more_count(),
+        problems: found.shown,
+        more_problems_by_cause: found.more,
+        note,
+    }
+}
+
+/// The most levels of children below `starts`, up to `max_depth`, whose boxes fit in
+/// [`MAX_SNAPSHOT_NODES`] with the starting nodes.
+fn levels_within(scene: &Scene, layout: &Layout, starts: &[SceneKey], max_depth: usize) -> usize {
+    let mut count = starts.len();
+    let mut level: Vec<SceneKey> = starts.to_vec();
+    for depth in 0..max_depth {
+        let next: Vec<SceneKey> = level
+            .iter()
+            .flat_map(|key| scene.children(*key))
+            .filter(|child| layout.node_box(*child).is_some())
+            .take(MAX_SNAPSHOT_NODES + 1 - count)
+            .collect();
+        if next.is_empty() {
+            return max_depth;
+        }
+        count += next.len();
+        if count > MAX_SNAPSHOT_NODES {
+            return depth;
+        }
+        level = next;
+    }
+    max_depth
 }
 
 /// The problems under `parent` (everything when `None`): at most [`super::MAX_PROBLEMS`] listed, the
@@ -165,6 +218,10 @@ pub fn snapshot_text(snapshot: &Snapshot) -> String {
     let mut text = String::new();
     for node in &snapshot.nodes {
         write_node(&mut text, node, 0);
+    }
+    if let Some(note) = &snapshot.note {
+        text.push_str(note);
+        text.push('\n');
     }
     if !snapshot.nodes.is_empty() {
         text.push('\n');

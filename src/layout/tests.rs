@@ -227,3 +227,25 @@ fn a_relayout_of_many_top_level_nodes_finds_each_part_at_once() {
     assert!(Arc::ptr_eq(&layout.parts()[0], &layout2.parts()[0]));
     assert_eq!(layout2.parts()[199_999].node_box(0).map(|b| b.width), Some(5.0));
 }
+
+#[test]
+fn a_snapshot_of_a_frame_with_too_many_children_elides_them_and_says_so() {
+    use super::snapshot::{Children, MAX_SNAPSHOT_NODES, SnapshotRequest, snapshot};
+    let rows: Vec<String> = (0..MAX_SNAPSHOT_NODES + 1)
+        .map(|i| format!(r#"{{"type": "rectangle", "id": "r{i}", "width": 1, "height": 1}}"#))
+        .collect();
+    let (scene, layout) =
+        laid_out(&format!(r#"{{"type": "frame", "id": "f", "layout": "vertical", "children": [{}]}}"#, rows.join(",")));
+    let request = SnapshotRequest { parent: None, max_depth: 1, images: None };
+    let shot = snapshot(&scene, &layout, request);
+    assert_eq!(shot.nodes[0].children, Children::Elided(MAX_SNAPSHOT_NODES + 1));
+    assert!(shot.note.as_deref().is_some_and(|n| n.contains("parentId")), "{:?}", shot.note);
+    // What fits is listed as before.
+    let (scene, layout) = laid_out(&format!(
+        r#"{{"type": "frame", "id": "f", "layout": "vertical", "children": [{}]}}"#,
+        rows[..3].join(",")
+    ));
+    let shot = snapshot(&scene, &layout, request);
+    assert!(matches!(&shot.nodes[0].children, Children::Nodes(nodes) if nodes.len() == 3));
+    assert_eq!(shot.note, None);
+}

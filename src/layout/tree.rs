@@ -20,7 +20,9 @@ pub(crate) struct TreeNode {
     pub style: Style,
     /// Where the visible children (in paint order) are in [`PartTree::child_list`].
     children: std::ops::Range<u32>,
-    cache: Cache,
+    /// taffy's results by input, for containers and text (400 bytes: a leaf sized by its own
+    /// numbers is cheaper to lay out again than to remember, and most nodes are leaves).
+    cache: Option<Box<Cache>>,
     /// Position relative to the parent (the canvas for the top-level node), unrounded.
     pub location: taffy::Point<f32>,
     /// Size, unrounded.
@@ -36,12 +38,13 @@ pub(crate) struct TreeNode {
 }
 
 impl TreeNode {
-    /// A node whose children are `children` of the tree's child list.
-    pub fn new(style: Style, children: std::ops::Range<u32>) -> TreeNode {
+    /// A node whose children are `children` of the tree's child list; `cached` when taffy's
+    /// results for it are worth keeping.
+    pub fn new(style: Style, children: std::ops::Range<u32>, cached: bool) -> TreeNode {
         TreeNode {
             style,
             children,
-            cache: Cache::new(),
+            cache: cached.then(|| Box::new(Cache::new())),
             location: taffy::Point { x: 0.0, y: 0.0 },
             size: Size { width: 0.0, height: 0.0 },
             union_origin: (0.0, 0.0),
@@ -323,15 +326,19 @@ impl taffy::LayoutContainingBlock for PartTree<'_, '_> {
 
 impl CacheTree for PartTree<'_, '_> {
     fn cache_get(&mut self, node: NodeId, inputs: &LayoutInput) -> Option<LayoutOutput> {
-        self.nodes[usize::from(node)].cache.get(inputs)
+        self.nodes[usize::from(node)].cache.as_mut()?.get(inputs)
     }
 
     fn cache_store(&mut self, node: NodeId, inputs: &LayoutInput, output: LayoutOutput) {
-        self.nodes[usize::from(node)].cache.store(inputs, output);
+        if let Some(cache) = &mut self.nodes[usize::from(node)].cache {
+            cache.store(inputs, output);
+        }
     }
 
     fn cache_clear(&mut self, node: NodeId) {
-        self.nodes[usize::from(node)].cache.clear();
+        if let Some(cache) = &mut self.nodes[usize::from(node)].cache {
+            cache.clear();
+        }
     }
 }
 

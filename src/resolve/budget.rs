@@ -12,7 +12,7 @@
 use std::fmt;
 
 /// Most nodes instance expansion may create in one document. Nodes of the document itself do
-/// not count (the file size bounds them), only the copies of component content. The largest
+/// not count ([`crate::doc::MAX_NODES`] bounds them), only the copies of component content. The largest
 /// real Scene (the corpus in `tests/fixtures/pen`) has 3,618 nodes, 477 of them created by
 /// expansion: this is 55× the first and 400× the second, and a Scene this size lays out and
 /// renders in about 320 MB, measured on a debug build (DECISIONS.md, Resolution).

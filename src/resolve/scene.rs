@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
+use crate::doc::ids::IdTable;
 use crate::doc::values::{TextContent, VariableScalar};
 use crate::doc::vars::VisitVars;
 use crate::doc::{Descendants, Document, Key, MAX_LENGTH, NodeKey, NodeTree, NodeType, Props, Value, VarRef};
@@ -104,7 +105,7 @@ pub struct ResolveProblem {
 pub struct ScenePart {
     root: NodeKey,
     nodes: Vec<SceneNode>,
-    ids: HashMap<String, u32>,
+    ids: IdTable,
     problems: Vec<ResolveProblem>,
     variable_problems: BTreeMap<(String, String), (String, usize)>,
     /// Other top-level nodes of the document whose components this part uses.
@@ -140,7 +141,7 @@ impl ScenePart {
 
     /// The index of the node with this id or instance path.
     pub fn index_of(&self, id: &str) -> Option<usize> {
-        self.ids.get(id).map(|i| *i as usize)
+        self.ids.get(id, |i| &self.nodes[i as usize].id).map(|i| i as usize)
     }
 
     /// Why this part is incomplete: expansion went over the document's budget here.
@@ -212,7 +213,7 @@ impl Scene {
         self.parts
             .iter()
             .enumerate()
-            .find_map(|(part, p)| p.ids.get(id).map(|node| SceneKey { part: part as u32, node: *node }))
+            .find_map(|(part, p)| p.index_of(id).map(|node| SceneKey { part: part as u32, node: node as u32 }))
     }
 
     /// Why the Scene is incomplete: resolving the document goes over its [`Budget`]. The
@@ -354,7 +355,7 @@ fn build_part(
         part: ScenePart {
             root,
             nodes: Vec::new(),
-            ids: HashMap::new(),
+            ids: IdTable::default(),
             problems: Vec::new(),
             variable_problems: BTreeMap::new(),
             depends_on: Vec::new(),
@@ -380,6 +381,7 @@ fn build_part(
         depth: 0,
     };
     builder.build(Source::Tree(Scope { document, alias: None }, root), &context, None);
+    builder.part.nodes.shrink_to_fit();
     builder.part
 }
 
@@ -733,7 +735,7 @@ impl<'a> Builder<'a> {
             && let VariableScalar::String(value) = found.value
         {
             self.substituted += value.len();
-            props.set(Key::Content, Value::Content(TextContent::Plain(value)));
+            props.set(Key::Content, Value::Content(TextContent::Plain(value.into())));
         }
         let mut problems = Vec::new();
         let mut substituted = 0;
@@ -812,8 +814,10 @@ impl<'a> Builder<'a> {
         }
         let key = u32::try_from(self.part.nodes.len()).unwrap_or(u32::MAX);
         props.remove(&Key::Descendants);
-        self.part.ids.entry(id.clone()).or_insert(key);
         self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source });
+        // The first node with an id is the one found by it.
+        let nodes = &self.part.nodes;
+        self.part.ids.insert(key, |i| &nodes[i as usize].id, false);
         if let Some(parent) = parent {
             self.part.nodes[parent as usize].children.push(key);
         }

@@ -93,7 +93,7 @@ pub fn text_content(props: &Props) -> Cow<'_, str> {
         Some(Value::Content(TextContent::Plain(text))) => Cow::Borrowed(text),
         Some(Value::Content(TextContent::Runs(runs))) => {
             let mut text = String::new();
-            if let crate::doc::json::JsonValue::Array(items) = &runs.value {
+            if let crate::doc::json::JsonValue::Array(items) = runs.to_json().value {
                 for item in items {
                     text.push_str(item.get("content").and_then(|c| c.as_str()).unwrap_or_default());
                 }

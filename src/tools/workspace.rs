@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use super::ToolError;
 use crate::doc::Document;
+use crate::doc::MAX_FILE_BYTES;
 use crate::doc::io::{read_document_bytes, read_file, write_atomic_within};
-use crate::files::{Confinement, lexical_normal, resolve_links};
+use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::render::ImageCache;
@@ -71,16 +72,68 @@ struct Fingerprint {
     hash: u64,
 }
 
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Fingerprint { len: 0, hash: crate::hash::fnv1a(b"") }
+    }
+}
+
 impl Fingerprint {
     fn of(bytes: &[u8]) -> Fingerprint {
-        Fingerprint { len: bytes.len() as u64, hash: crate::hash::fnv1a(bytes) }
+        let mut fingerprint = Fingerprint::default();
+        fingerprint.add(bytes);
+        fingerprint
     }
 
-    /// The fingerprint of the file now; `None` when it is gone or no longer a regular file of
-    /// an allowed size (never blocks on a FIFO put in its place).
-    fn of_file(path: &Path) -> Option<Fingerprint> {
-        read_document_bytes(path).ok().map(|bytes| Fingerprint::of(&bytes))
+    /// Takes `bytes` in after those seen so far.
+    fn add(&mut self, bytes: &[u8]) {
+        self.len += bytes.len() as u64;
+        self.hash = crate::hash::fnv1a_from(self.hash, bytes);
     }
+
+    /// The fingerprint of the file now, read in chunks; `None` when it is gone or no longer a
+    /// regular file of an allowed size (never blocks on a FIFO put in its place).
+    fn of_file(path: &Path) -> Option<Fingerprint> {
+        let mut fingerprint = Fingerprint::default();
+        read_regular_in_chunks(path, MAX_FILE_BYTES as u64, |chunk| fingerprint.add(chunk)).ok()?;
+        Some(fingerprint)
+    }
+}
+
+/// Passes what is written on to a file and fingerprints it.
+struct Fingerprinting<W> {
+    out: W,
+    fingerprint: Fingerprint,
+}
+
+impl<W: std::io::Write> std::io::Write for Fingerprinting<W> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        self.fingerprint.add(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// Writes `document` to `path` atomically as it is printed, never holding the text whole;
+/// returns the fingerprint of what was written.
+fn save_streaming(
+    document: &Document,
+    path: &Path,
+    confinement: Option<&Confinement>,
+) -> Result<Fingerprint, crate::files::FileError> {
+    let mut fingerprint = Fingerprint::default();
+    write_atomic_with(path, confinement, |file| {
+        let mut out = Fingerprinting { out: std::io::BufWriter::new(file), fingerprint: Fingerprint::default() };
+        document.write_pen(&mut out)?;
+        std::io::Write::flush(&mut out)?;
+        fingerprint = out.fingerprint;
+        Ok(())
+    })?;
+    Ok(fingerprint)
 }
 
 impl Workspace {
@@ -278,7 +331,6 @@ impl OpenDocument {
         revert: fn(&mut Document) -> bool,
         reverted: &str,
     ) -> Result<(), ToolError> {
-        let text = self.document.to_pen_string();
         if Fingerprint::of_file(&self.path).is_some_and(|f| f != self.on_disk) {
             revert(&mut self.document);
             return Err(ToolError::new(format!(
@@ -287,13 +339,17 @@ impl OpenDocument {
             ))
             .with_hint("call the tool again: nib reloads the file first"));
         }
-        if let Err(error) = write_atomic_within(&self.path, text.as_bytes(), self.confinement.as_ref()) {
-            revert(&mut self.document);
-            return Err(ToolError::new(format!("could not save: {error}; the change was {reverted}"))
-                .with_hint("nothing was written; fix what the message names, then call the tool again"));
+        match save_streaming(&self.document, &self.path, self.confinement.as_ref()) {
+            Ok(fingerprint) => {
+                self.on_disk = fingerprint;
+                Ok(())
+            }
+            Err(error) => {
+                revert(&mut self.document);
+                Err(ToolError::new(format!("could not save: {error}; the change was {reverted}"))
+                    .with_hint("nothing was written; fix what the message names, then call the tool again"))
+            }
         }
-        self.on_disk = Fingerprint::of(text.as_bytes());
-        Ok(())
     }
 
     /// Saves through the standard path; used for new files.

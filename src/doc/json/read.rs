@@ -3,6 +3,13 @@
 //!
 //! Objects follow `JSON.parse`: a repeated key keeps the position of its first occurrence and
 //! the value of its last one. Repeats are reported so `nib check` can point at them.
+//!
+//! One recursive-descent reader serves three purposes through a [`Sink`]: building a tree of
+//! [`Json`] values, checking a text without building anything (the first pass of loading a
+//! document, see [`super::outline`]), and following paths to find where values are (see
+//! [`super::locate`]). Every error is found by the same code whichever sink listens.
+
+use std::borrow::Cow;
 
 use super::{Json, JsonValue, Member};
 
@@ -47,32 +54,151 @@ pub struct ParsedJson {
 
 /// Reads `text` as JSON with comments.
 pub fn parse(text: &str) -> Result<ParsedJson, SyntaxError> {
-    if text.len() > u32::MAX as usize {
-        return Err(SyntaxError {
-            offset: 0,
-            message: "the text is larger than 4 GiB".into(),
-            hint: None,
-            pointer: String::new(),
-        });
+    let mut reader = Reader::new(text, Tree)?;
+    let value = reader.whole_text()?;
+    Ok(ParsedJson { value, duplicate_keys: reader.duplicates, first_comment: reader.first_comment })
+}
+
+/// A scalar value as the reader meets it. Strings without escapes borrow from the text.
+pub(crate) enum Scalar<'a> {
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(Cow<'a, str>),
+}
+
+/// One step of the path to a value: the key of a member or the index of an array item.
+pub(crate) enum Step<'k, 'a> {
+    Key(&'k Cow<'a, str>),
+    Index(usize),
+}
+
+/// What a read makes of the values it meets. The reader checks the syntax and keeps offsets,
+/// depth and repeated keys; a sink decides what to build.
+pub(crate) trait Sink<'a> {
+    /// What a value becomes.
+    type Value;
+    /// An object being read.
+    type Object;
+    /// An array being read.
+    type Array;
+
+    /// A scalar starting at `offset`.
+    fn scalar(&mut self, offset: u32, scalar: Scalar<'a>) -> Self::Value;
+    /// An object starts at `offset`.
+    fn begin_object(&mut self, offset: u32) -> Self::Object;
+    /// A member was read, with `JSON.parse` semantics for repeated keys: when `key` is already
+    /// in `object`, its value is replaced (keeping its place) and the key is given back.
+    fn member(
+        &mut self,
+        object: &mut Self::Object,
+        key: Cow<'a, str>,
+        key_offset: u32,
+        value: Self::Value,
+    ) -> Option<Cow<'a, str>>;
+    /// The key of the member added last (for the pointer of an error after it).
+    fn last_key(&self, object: &Self::Object) -> String;
+    /// The object that started at `offset` is complete.
+    fn end_object(&mut self, offset: u32, object: Self::Object) -> Self::Value;
+    /// An array starts at `offset`.
+    fn begin_array(&mut self, offset: u32) -> Self::Array;
+    /// An item was read.
+    fn item(&mut self, array: &mut Self::Array, value: Self::Value);
+    /// The array that started at `offset` is complete.
+    fn end_array(&mut self, offset: u32, array: Self::Array) -> Self::Value;
+
+    /// A key starting at `offset` was read; its value comes next.
+    fn key(&mut self, _offset: u32, _key: &str) {}
+    /// The reader goes down into a member's value or an array item.
+    fn enter(&mut self, _step: Step<'_, 'a>) {}
+    /// The reader comes back up from it.
+    fn leave(&mut self) {}
+}
+
+/// Builds the tree of [`Json`] values.
+pub(crate) struct Tree;
+
+impl<'a> Sink<'a> for Tree {
+    type Value = Json;
+    type Object = (Vec<Member>, MemberIndex);
+    type Array = Vec<Json>;
+
+    fn scalar(&mut self, offset: u32, scalar: Scalar<'a>) -> Json {
+        let value = match scalar {
+            Scalar::Null => JsonValue::Null,
+            Scalar::Bool(b) => JsonValue::Bool(b),
+            Scalar::Number(n) => JsonValue::Number(n),
+            Scalar::String(s) => JsonValue::String(s.into_owned()),
+        };
+        Json { offset, value }
     }
-    let mut reader =
-        Reader { src: text.as_bytes(), text, pos: 0, depth: 0, duplicates: Vec::new(), first_comment: None };
-    if text.starts_with('\u{feff}') {
-        reader.pos = 3;
+
+    fn begin_object(&mut self, _offset: u32) -> Self::Object {
+        (Vec::new(), MemberIndex::default())
     }
-    reader.skip_blank().map_err(|e| e.finish(Vec::new()))?;
-    if reader.pos == reader.src.len() {
-        return Ok(ParsedJson { value: None, duplicate_keys: Vec::new(), first_comment: reader.first_comment });
+
+    fn member(
+        &mut self,
+        (members, index): &mut Self::Object,
+        key: Cow<'a, str>,
+        key_offset: u32,
+        value: Json,
+    ) -> Option<Cow<'a, str>> {
+        if let Some(existing) = index.find(members, |m| &m.key, &key) {
+            members[existing].value = value;
+            return Some(key);
+        }
+        index.add(members, |m| &m.key, &key);
+        members.push(Member { key: key.into_owned(), key_offset, value });
+        None
     }
-    let value = reader.value().map_err(|e| e.finish_reversed())?;
-    reader.skip_blank().map_err(|e| e.finish(Vec::new()))?;
-    if reader.pos < reader.src.len() {
-        return Err(reader
-            .error(format!("unexpected {} after the end of the document", reader.describe_here()))
-            .with_hint("a document is a single JSON object; remove what follows its closing '}'")
-            .finish(Vec::new()));
+
+    fn last_key(&self, (members, _): &Self::Object) -> String {
+        members.last().map(|m| m.key.clone()).unwrap_or_default()
     }
-    Ok(ParsedJson { value: Some(value), duplicate_keys: reader.duplicates, first_comment: reader.first_comment })
+
+    fn end_object(&mut self, offset: u32, (members, _): Self::Object) -> Json {
+        Json { offset, value: JsonValue::Object(members) }
+    }
+
+    fn begin_array(&mut self, _offset: u32) -> Vec<Json> {
+        Vec::new()
+    }
+
+    fn item(&mut self, array: &mut Vec<Json>, value: Json) {
+        array.push(value);
+    }
+
+    fn end_array(&mut self, offset: u32, items: Vec<Json>) -> Json {
+        Json { offset, value: JsonValue::Array(items) }
+    }
+}
+
+/// What the reader does with the `children` arrays it meets (see [`super::outline`]).
+#[derive(Default)]
+pub(crate) enum ChildrenArrays<'o> {
+    /// Reads them like any other value.
+    #[default]
+    Read,
+    /// Records where each starts and ends, and counts their items.
+    Record(ChildrenRecord),
+    /// Leaves the one of the outermost object unread (its span is in this list, sorted by
+    /// start): it reads as an empty array at its offset.
+    Defer(&'o [(u32, u32)]),
+}
+
+/// Where `children` arrays are, and how many items they hold.
+#[derive(Debug, Default)]
+pub(crate) struct ChildrenRecord {
+    /// (offset of `[`, offset just past `]`) of every array that is the value of a key
+    /// `children`, sorted by start.
+    pub spans: Vec<(u32, u32)>,
+    /// Items in all of them.
+    pub items: usize,
+    /// Items beyond which [`ChildrenRecord::past_limit`] is noted.
+    pub item_limit: usize,
+    /// Offset of the first item beyond `item_limit`.
+    pub past_limit: Option<u32>,
 }
 
 /// A path segment collected while an error unwinds out of nested containers.
@@ -82,7 +208,7 @@ enum Segment {
 }
 
 /// An error on its way out: segments are pushed innermost first.
-struct Unwinding {
+pub(crate) struct Unwinding {
     offset: u32,
     message: String,
     hint: Option<&'static str>,
@@ -100,15 +226,9 @@ impl Unwinding {
         self
     }
 
-    fn finish_reversed(mut self) -> SyntaxError {
-        let mut path = std::mem::take(&mut self.reversed_path);
-        path.reverse();
-        self.finish(path)
-    }
-
-    fn finish(self, path: Vec<Segment>) -> SyntaxError {
+    fn finish(mut self) -> SyntaxError {
         let mut pointer = String::new();
-        for segment in path {
+        for segment in self.reversed_path.drain(..).rev() {
             pointer.push('/');
             match segment {
                 Segment::Key(k) => pointer.push_str(&escape_pointer_token(&k)),
@@ -124,18 +244,106 @@ pub fn escape_pointer_token(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-struct Reader<'a> {
+pub(crate) struct Reader<'a, 'o, S> {
     src: &'a [u8],
     text: &'a str,
     pos: usize,
     depth: usize,
-    duplicates: Vec<DuplicateKey>,
-    first_comment: Option<u32>,
+    pub duplicates: Vec<DuplicateKey>,
+    pub first_comment: Option<u32>,
+    pub sink: S,
+    pub children: ChildrenArrays<'o>,
 }
 
 type Read<T> = Result<T, Unwinding>;
 
-impl Reader<'_> {
+impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
+    /// A reader at the start of `text` (past a byte-order mark).
+    pub fn new(text: &'a str, sink: S) -> Result<Reader<'a, 'o, S>, SyntaxError> {
+        if text.len() > u32::MAX as usize {
+            return Err(SyntaxError {
+                offset: 0,
+                message: "the text is larger than 4 GiB".into(),
+                hint: None,
+                pointer: String::new(),
+            });
+        }
+        let pos = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        Ok(Reader {
+            src: text.as_bytes(),
+            text,
+            pos,
+            depth: 0,
+            duplicates: Vec::new(),
+            first_comment: None,
+            sink,
+            children: ChildrenArrays::Read,
+        })
+    }
+
+    /// A reader at `offset` of a text another reader has checked.
+    pub fn at(text: &'a str, offset: u32, sink: S) -> Reader<'a, 'o, S> {
+        Reader {
+            src: text.as_bytes(),
+            text,
+            pos: offset as usize,
+            depth: 0,
+            duplicates: Vec::new(),
+            first_comment: None,
+            sink,
+            children: ChildrenArrays::Read,
+        }
+    }
+
+    /// Reads the whole text: one value (or none) between whitespace and comments.
+    pub fn whole_text(&mut self) -> Result<Option<S::Value>, SyntaxError> {
+        self.skip_blank().map_err(Unwinding::finish)?;
+        if self.pos == self.src.len() {
+            return Ok(None);
+        }
+        let value = self.value().map_err(Unwinding::finish)?;
+        self.skip_blank().map_err(Unwinding::finish)?;
+        if self.pos < self.src.len() {
+            return Err(self
+                .error(format!("unexpected {} after the end of the document", self.describe_here()))
+                .with_hint("a document is a single JSON object; remove what follows its closing '}'")
+                .finish());
+        }
+        Ok(Some(value))
+    }
+
+    /// Reads the value at the reader's position.
+    pub fn next_value(&mut self) -> Result<S::Value, SyntaxError> {
+        self.value().map_err(Unwinding::finish)
+    }
+
+    /// Inside an array, after `[` or an item: moves to the next item and returns true, or past
+    /// the closing `]` and returns false.
+    pub fn next_item(&mut self, first: bool) -> Result<bool, SyntaxError> {
+        let step = |r: &mut Self| -> Read<bool> {
+            r.skip_blank()?;
+            if !first {
+                match r.peek() {
+                    Some(b',') => {
+                        r.pos += 1;
+                        r.skip_blank()?;
+                    }
+                    Some(b']') => {}
+                    _ => return Err(r.error(format!("expected ',' or ']', found {}", r.describe_here()))),
+                }
+            }
+            if r.peek() == Some(b']') {
+                r.pos += 1;
+                return Ok(false);
+            }
+            Ok(true)
+        };
+        if first {
+            self.pos += 1; // '['
+        }
+        step(self).map_err(Unwinding::finish)
+    }
+
     fn error(&self, message: String) -> Unwinding {
         self.error_at(self.pos, message)
     }
@@ -195,19 +403,19 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn value(&mut self) -> Read<Json> {
+    fn value(&mut self) -> Read<S::Value> {
         let offset = self.pos as u32;
-        let value = match self.peek() {
-            Some(b'{') => self.object()?,
-            Some(b'[') => self.array()?,
-            Some(b'"') => JsonValue::String(self.string()?),
-            Some(b'-' | b'0'..=b'9') => JsonValue::Number(self.number()?),
-            Some(b't') => self.literal("true", JsonValue::Bool(true))?,
-            Some(b'f') => self.literal("false", JsonValue::Bool(false))?,
-            Some(b'n') => self.literal("null", JsonValue::Null)?,
+        let scalar = match self.peek() {
+            Some(b'{') => return self.object(),
+            Some(b'[') => return self.array(false),
+            Some(b'"') => Scalar::String(self.string()?),
+            Some(b'-' | b'0'..=b'9') => Scalar::Number(self.number()?),
+            Some(b't') => self.literal("true", Scalar::Bool(true))?,
+            Some(b'f') => self.literal("false", Scalar::Bool(false))?,
+            Some(b'n') => self.literal("null", Scalar::Null)?,
             _ => return Err(self.unexpected_instead_of_value()),
         };
-        Ok(Json { offset, value })
+        Ok(self.sink.scalar(offset, scalar))
     }
 
     fn unexpected_instead_of_value(&self) -> Unwinding {
@@ -235,11 +443,11 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn object(&mut self) -> Read<JsonValue> {
+    fn object(&mut self) -> Read<S::Value> {
+        let offset = self.pos as u32;
         self.enter()?;
         self.pos += 1; // '{'
-        let mut members: Vec<Member> = Vec::new();
-        let mut index = MemberIndex::default();
+        let mut object = self.sink.begin_object(offset);
         loop {
             self.skip_blank()?;
             match self.peek() {
@@ -262,19 +470,26 @@ impl Reader<'_> {
             }
             let key_offset = self.pos as u32;
             let key = self.string()?;
+            self.sink.key(key_offset, &key);
             self.skip_blank()?;
             if self.peek() != Some(b':') {
                 return Err(self
                     .error(format!("expected ':' after the key \"{key}\", found {}", self.describe_here()))
-                    .in_segment(Segment::Key(key)));
+                    .in_segment(Segment::Key(key.into_owned())));
             }
             self.pos += 1;
             self.skip_blank()?;
-            let value = match self.value() {
+            self.sink.enter(Step::Key(&key));
+            let value =
+                if key == "children" && self.peek() == Some(b'[') { self.children_array() } else { self.value() };
+            self.sink.leave();
+            let value = match value {
                 Ok(value) => value,
-                Err(e) => return Err(e.in_segment(Segment::Key(key))),
+                Err(e) => return Err(e.in_segment(Segment::Key(key.into_owned()))),
             };
-            self.insert_member(&mut members, &mut index, Member { key, key_offset, value });
+            if let Some(key) = self.sink.member(&mut object, key, key_offset, value) {
+                self.duplicates.push(DuplicateKey { key: key.into_owned(), offset: key_offset });
+            }
             self.skip_blank()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -290,41 +505,71 @@ impl Reader<'_> {
                         None => error.with_hint("the file ends too early; it may be truncated"),
                         _ => error,
                     };
-                    let last = members.last().map(|m| m.key.clone()).unwrap_or_default();
+                    let last = self.sink.last_key(&object);
                     return Err(error.in_segment(Segment::Key(last)));
                 }
             }
         }
         self.depth -= 1;
-        Ok(JsonValue::Object(members))
+        Ok(self.sink.end_object(offset, object))
     }
 
-    /// Adds a member with `JSON.parse` semantics for repeated keys.
-    fn insert_member(&mut self, members: &mut Vec<Member>, index: &mut MemberIndex, member: Member) {
-        if let Some(existing) = index.find(members, &member.key) {
-            self.duplicates.push(DuplicateKey { key: member.key, offset: member.key_offset });
-            members[existing].value = member.value;
-        } else {
-            index.add(members, &member.key);
-            members.push(member);
+    /// The array value of a `children` key: recorded, deferred or read as any array.
+    fn children_array(&mut self) -> Read<S::Value> {
+        let start = self.pos as u32;
+        let deferred_end = match &self.children {
+            ChildrenArrays::Defer(spans) if self.depth == 1 => {
+                spans.binary_search_by_key(&start, |(s, _)| *s).ok().map(|i| spans[i].1)
+            }
+            _ => None,
+        };
+        if let Some(end) = deferred_end {
+            self.pos = end as usize;
+            let array = self.sink.begin_array(start);
+            return Ok(self.sink.end_array(start, array));
         }
+        let slot = match &mut self.children {
+            ChildrenArrays::Record(record) => {
+                record.spans.push((start, start));
+                Some(record.spans.len() - 1)
+            }
+            _ => None,
+        };
+        let value = self.array(slot.is_some())?;
+        if let (Some(slot), ChildrenArrays::Record(record)) = (slot, &mut self.children) {
+            record.spans[slot].1 = self.pos as u32;
+        }
+        Ok(value)
     }
 
-    fn array(&mut self) -> Read<JsonValue> {
+    /// Reads an array; the items of a `children` array are counted when recording.
+    fn array(&mut self, count_items: bool) -> Read<S::Value> {
+        let offset = self.pos as u32;
         self.enter()?;
         self.pos += 1; // '['
-        let mut items = Vec::new();
+        let mut array = self.sink.begin_array(offset);
+        let mut len = 0;
         loop {
             self.skip_blank()?;
             if self.peek() == Some(b']') {
                 self.pos += 1;
                 break;
             }
-            let item = match self.value() {
+            if count_items && let ChildrenArrays::Record(record) = &mut self.children {
+                record.items += 1;
+                if record.items > record.item_limit && record.past_limit.is_none() {
+                    record.past_limit = Some(self.pos as u32);
+                }
+            }
+            self.sink.enter(Step::Index(len));
+            let item = self.value();
+            self.sink.leave();
+            let item = match item {
                 Ok(item) => item,
-                Err(e) => return Err(e.in_segment(Segment::Index(items.len()))),
+                Err(e) => return Err(e.in_segment(Segment::Index(len))),
             };
-            items.push(item);
+            self.sink.item(&mut array, item);
+            len += 1;
             self.skip_blank()?;
             match self.peek() {
                 Some(b',') => self.pos += 1,
@@ -340,15 +585,15 @@ impl Reader<'_> {
                         Some(b'{' | b'[' | b'"') => error.with_hint("a comma is missing between two elements"),
                         _ => error,
                     };
-                    return Err(error.in_segment(Segment::Index(items.len() - 1)));
+                    return Err(error.in_segment(Segment::Index(len - 1)));
                 }
             }
         }
         self.depth -= 1;
-        Ok(JsonValue::Array(items))
+        Ok(self.sink.end_array(offset, array))
     }
 
-    fn literal(&mut self, word: &'static str, value: JsonValue) -> Read<JsonValue> {
+    fn literal(&mut self, word: &'static str, value: Scalar<'a>) -> Read<Scalar<'a>> {
         if self.src[self.pos..].starts_with(word.as_bytes()) {
             self.pos += word.len();
             Ok(value)
@@ -359,7 +604,7 @@ impl Reader<'_> {
 
     fn number(&mut self) -> Read<f64> {
         let start = self.pos;
-        let digits = |r: &mut Reader| {
+        let digits = |r: &mut Self| {
             let from = r.pos;
             while r.peek().is_some_and(|b| b.is_ascii_digit()) {
                 r.pos += 1;
@@ -407,10 +652,11 @@ impl Reader<'_> {
         }
     }
 
-    fn string(&mut self) -> Read<String> {
+    /// Reads a string; one without escapes borrows from the text.
+    fn string(&mut self) -> Read<Cow<'a, str>> {
         let start = self.pos;
         self.pos += 1; // opening quote
-        let mut out = String::new();
+        let mut out: Option<String> = None;
         let mut plain_from = self.pos;
         loop {
             let Some(byte) = self.peek() else {
@@ -420,13 +666,20 @@ impl Reader<'_> {
             };
             match byte {
                 b'"' => {
-                    out.push_str(&self.text[plain_from..self.pos]);
+                    let plain = &self.text[plain_from..self.pos];
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(match out {
+                        None => Cow::Borrowed(plain),
+                        Some(mut out) => {
+                            out.push_str(plain);
+                            Cow::Owned(out)
+                        }
+                    });
                 }
                 b'\\' => {
+                    let out = out.get_or_insert_with(String::new);
                     out.push_str(&self.text[plain_from..self.pos]);
-                    self.escape(&mut out)?;
+                    self.escape(out)?;
                     plain_from = self.pos;
                 }
                 0x00..=0x1f => {
@@ -516,23 +769,24 @@ impl Reader<'_> {
 /// scan beats hashing for them; an object that grows wide gets a hash index, so a file with a
 /// hundred thousand keys in one object does not take quadratic time.
 #[derive(Default)]
-struct MemberIndex(Option<std::collections::HashMap<String, usize>>);
+pub(crate) struct MemberIndex(Option<std::collections::HashMap<String, usize>>);
 
 /// Members beyond which an object is indexed by hash.
 const LINEAR_MEMBERS: usize = 32;
 
 impl MemberIndex {
-    fn find(&self, members: &[Member], key: &str) -> Option<usize> {
+    /// The position of `key` among `members`.
+    pub fn find<T>(&self, members: &[T], key_of: impl Fn(&T) -> &str, key: &str) -> Option<usize> {
         match &self.0 {
             Some(map) => map.get(key).copied(),
-            None => members.iter().position(|m| m.key == key),
+            None => members.iter().position(|m| key_of(m) == key),
         }
     }
 
     /// Notes that `key` is added after `members` (whose keys are all distinct).
-    fn add(&mut self, members: &[Member], key: &str) {
+    pub fn add<T>(&mut self, members: &[T], key_of: impl Fn(&T) -> &str, key: &str) {
         if self.0.is_none() && members.len() >= LINEAR_MEMBERS {
-            self.0 = Some(members.iter().enumerate().map(|(i, m)| (m.key.clone(), i)).collect());
+            self.0 = Some(members.iter().enumerate().map(|(i, m)| (key_of(m).to_owned(), i)).collect());
         }
         if let Some(map) = &mut self.0 {
             map.insert(key.to_owned(), members.len());

@@ -1,6 +1,13 @@
 //! A streaming pretty-printer whose output is byte-identical to `JSON.stringify(value, null, 2)`.
 
+use std::fmt;
+use std::io;
+
 use super::number::write_js_number;
+
+/// Bytes a streaming writer gathers before it passes them on: large enough for few system
+/// calls, small enough that a saved document is never held whole in memory.
+const STREAM_CHUNK: usize = 64 * 1024;
 
 /// Writes JSON like `JSON.stringify`: pretty (`JsonWriter::new`, two-space indentation) or
 /// compact (`JsonWriter::compact`, no whitespace at all).
@@ -11,8 +18,10 @@ use super::number::write_js_number;
 /// Callers announce structure (`begin_object`, `key`, value, …, `end_object`); the writer places
 /// commas, newlines and indentation.
 #[derive(Debug, Default)]
-pub struct JsonWriter {
+pub struct JsonWriter<'w> {
     out: String,
+    /// Where the output goes as it is written, for a streaming writer.
+    stream: Option<Stream<'w>>,
     depth: usize,
     /// Nothing has been written inside the innermost open container yet.
     container_empty: bool,
@@ -22,25 +31,77 @@ pub struct JsonWriter {
     compact: bool,
 }
 
-impl JsonWriter {
+/// The destination of a streaming writer, and the first error it gave.
+struct Stream<'w> {
+    out: &'w mut dyn io::Write,
+    error: Option<io::Error>,
+}
+
+impl fmt::Debug for Stream<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stream").field("error", &self.error).finish_non_exhaustive()
+    }
+}
+
+impl JsonWriter<'static> {
     /// A writer with an empty output buffer.
-    pub fn new() -> JsonWriter {
+    pub fn new() -> JsonWriter<'static> {
         JsonWriter::default()
     }
 
     /// A writer for single-line output, as `JSON.stringify(value)` without indentation.
-    pub fn compact() -> JsonWriter {
+    pub fn compact() -> JsonWriter<'static> {
         JsonWriter { compact: true, ..JsonWriter::default() }
     }
 
     /// A writer whose buffer is preallocated for about `bytes` of output.
-    pub fn with_capacity(bytes: usize) -> JsonWriter {
+    pub fn with_capacity(bytes: usize) -> JsonWriter<'static> {
         JsonWriter { out: String::with_capacity(bytes), ..JsonWriter::default() }
     }
+}
 
-    /// The text written so far.
+impl<'w> JsonWriter<'w> {
+    /// A pretty writer that passes its output on to `out` in chunks as it goes, so that the
+    /// text is never held whole; [`JsonWriter::finish_stream`] ends it.
+    pub fn streaming(out: &'w mut dyn io::Write) -> JsonWriter<'w> {
+        JsonWriter {
+            out: String::with_capacity(STREAM_CHUNK + 1024),
+            stream: Some(Stream { out, error: None }),
+            ..JsonWriter::default()
+        }
+    }
+
+    /// The text written so far (all of it, unless the writer streams).
     pub fn finish(self) -> String {
         self.out
+    }
+
+    /// Passes on what a streaming writer still holds; the first error `out` gave, if any.
+    pub fn finish_stream(mut self) -> io::Result<()> {
+        self.pass_on();
+        match self.stream.and_then(|stream| stream.error) {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Gives the buffered text to the stream, if the writer streams.
+    fn pass_on(&mut self) {
+        if let Some(stream) = &mut self.stream {
+            if stream.error.is_none()
+                && let Err(error) = stream.out.write_all(self.out.as_bytes())
+            {
+                stream.error = Some(error);
+            }
+            self.out.clear();
+        }
+    }
+
+    /// Passes on a full chunk.
+    fn spill(&mut self) {
+        if self.out.len() >= STREAM_CHUNK {
+            self.pass_on();
+        }
     }
 
     /// Opens an object (as a value: after a key, as an array element, or at the top).
@@ -95,6 +156,20 @@ impl JsonWriter {
         write_js_string(&mut self.out, value);
     }
 
+    /// Starts a member whose key is already quoted and escaped as `JSON.stringify` does.
+    pub(crate) fn raw_key(&mut self, quoted: &str) {
+        self.new_member();
+        self.out.push_str(quoted);
+        self.out.push_str(if self.compact { ":" } else { ": " });
+        self.after_key = true;
+    }
+
+    /// Writes a scalar already printed as `JSON.stringify` prints it.
+    pub(crate) fn raw_scalar(&mut self, token: &str) {
+        self.before_value();
+        self.out.push_str(token);
+    }
+
     fn open(&mut self, bracket: char) {
         self.before_value();
         self.out.push(bracket);
@@ -103,6 +178,7 @@ impl JsonWriter {
     }
 
     fn close(&mut self, bracket: char) {
+        self.spill();
         self.depth = self.depth.saturating_sub(1);
         if !self.container_empty && !self.compact {
             self.out.push('\n');
@@ -114,6 +190,7 @@ impl JsonWriter {
     }
 
     fn before_value(&mut self) {
+        self.spill();
         if self.after_key {
             self.after_key = false;
         } else if self.depth > 0 {
@@ -229,6 +306,43 @@ mod tests {
         let mut w = JsonWriter::new();
         w.null();
         assert_eq!(w.finish(), "null");
+    }
+
+    #[test]
+    fn a_streaming_writer_passes_on_the_same_text_in_chunks() {
+        let write = |w: &mut JsonWriter| {
+            w.begin_array();
+            for i in 0..20_000 {
+                w.begin_object();
+                w.key("n");
+                w.number(f64::from(i));
+                w.end_object();
+            }
+            w.end_array();
+        };
+        let mut whole = JsonWriter::new();
+        write(&mut whole);
+        let whole = whole.finish();
+        let mut chunks: Vec<usize> = Vec::new();
+        let mut streamed = Vec::new();
+        struct Chunks<'a>(&'a mut Vec<u8>, &'a mut Vec<usize>);
+        impl io::Write for Chunks<'_> {
+            fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+                self.1.push(bytes.len());
+                self.0.extend_from_slice(bytes);
+                Ok(bytes.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let mut out = Chunks(&mut streamed, &mut chunks);
+        let mut w = JsonWriter::streaming(&mut out);
+        write(&mut w);
+        w.finish_stream().unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+        assert!(whole.len() > 4 * STREAM_CHUNK);
+        assert!(chunks.iter().all(|len| *len < STREAM_CHUNK + 1024), "{chunks:?}");
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use super::color::Color;
 use crate::doc::convert::{FromJson, OneOrList, ReadContext, ToJson, VarOr, expect_object, wrong_type};
 use crate::doc::error::{ErrorKind, ValueError};
-use crate::doc::json::{Json, JsonValue, JsonWriter, Member};
+use crate::doc::json::{Json, JsonValue, JsonWriter, Member, RawJson};
 use crate::doc::keyword::{keyword_enum, suggest};
 use crate::doc::object::{read_members, typed_object};
 
@@ -150,7 +150,7 @@ typed_object! {
         "columns" => columns: VarOr<f64>,
         "rows" => rows: VarOr<f64>,
         "colors" => colors: Vec<VarOr<Color>>,
-        "points" => points: Json,
+        "points" => points: RawJson,
         "opacity" => opacity: VarOr<f64>,
         "blendMode" => blend_mode: BlendMode,
     }

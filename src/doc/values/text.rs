@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use crate::doc::convert::{FromJson, ReadContext, ToJson, wrong_type};
 use crate::doc::error::{ErrorKind, ValueError};
-use crate::doc::json::{Json, JsonValue, JsonWriter};
+use crate::doc::json::{Json, JsonValue, JsonWriter, RawJson};
 use crate::doc::keyword::{keyword_enum, suggest};
 
 keyword_enum! {
@@ -153,10 +153,10 @@ impl ToJson for FontWeight {
 /// seen in a real file; they are kept as written.
 #[derive(Debug, Clone, PartialEq)]
 pub enum TextContent {
-    /// Plain text.
-    Plain(String),
+    /// Plain text, shared: the Scene and every instance that shows it hold the same one.
+    Plain(std::sync::Arc<str>),
     /// A list of styled runs, kept verbatim.
-    Runs(Json),
+    Runs(RawJson),
 }
 
 impl FromJson for TextContent {
@@ -166,8 +166,8 @@ impl FromJson for TextContent {
 
     fn from_json(json: Json, _cx: &mut ReadContext) -> Result<TextContent, ValueError> {
         match json.value {
-            JsonValue::String(text) => Ok(TextContent::Plain(text)),
-            JsonValue::Array(_) => Ok(TextContent::Runs(json)),
+            JsonValue::String(text) => Ok(TextContent::Plain(text.into())),
+            JsonValue::Array(_) => Ok(TextContent::Runs(RawJson::from_json(&json))),
             _ => Err(wrong_type::<TextContent>(&json)),
         }
     }

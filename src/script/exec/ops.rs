@@ -303,7 +303,7 @@ impl Runner<'_, '_> {
         if let Some(metadata) =
             image.metadata.as_deref().and_then(|m| crate::doc::json::parse(m).ok()).and_then(|p| p.value)
         {
-            props.set(Key::Metadata, Value::Json(Box::new(metadata)));
+            props.set(Key::Metadata, Value::Json(crate::doc::json::RawJson::from_json(&metadata)));
         }
         match target {
             PathTarget::Node(key) => {

@@ -1,0 +1,327 @@
+//! The memory budget (DECISIONS.md, Memory), held without timing anything: a counting global
+//! allocator measures the peak heap of loading generated documents of the shapes that cost the
+//! most memory per byte of file, and of one tool call on each.
+//!
+//! - A load takes at most [`LOAD_BUDGET`] times the file's size, the file's bytes included.
+//! - A tool call (opening the file, resolving and laying out all of it, picturing a node) takes
+//!   at most [`CALL_BUDGET`] bytes for the largest file of the same shape nib accepts: the
+//!   shape is measured at a few megabytes and scaled, linearly, up to whichever limit it
+//!   reaches first, [`MAX_FILE_BYTES`], [`MAX_NODES`] or [`MAX_UNKNOWN_KEYS`]. The node pictured is small: a picture
+//!   costs what its size costs (get_screenshot's default long edge is 1568 pixels), whatever
+//!   the file.
+//!
+//! The tests of this binary run one at a time (a lock), so each peak is its own.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use nib::doc::{Document, ErrorKind, MAX_FILE_BYTES, MAX_NODES, MAX_UNKNOWN_KEYS, ProblemKind};
+use serde_json::{Value, json};
+
+/// Most memory a load may take, as a multiple of the file's size.
+const LOAD_BUDGET: f64 = 10.0;
+
+/// Most heap one tool call may take on the largest file of a shape (1 GB; the process adds
+/// its code and fonts to this in RSS).
+const CALL_BUDGET: f64 = 1_000_000_000.0;
+
+/// Bytes of the generated documents: large enough that fixed costs do not hide the per-byte
+/// ones, small enough to run in seconds in a debug build.
+const SIZE: usize = 3_000_000;
+
+struct Counting;
+
+static NOW: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(size: usize) {
+    let now = NOW.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call is passed to the system allocator unchanged; only sizes are counted.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract for `alloc` is the system allocator's.
+        let pointer = unsafe { System.alloc(layout) };
+        if !pointer.is_null() {
+            grew(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as for `alloc`.
+        let pointer = unsafe { System.alloc_zeroed(layout) };
+        if !pointer.is_null() {
+            grew(layout.size());
+        }
+        pointer
+    }
+
+    unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
+        // SAFETY: `pointer` came from this allocator, that is from the system allocator.
+        unsafe { System.dealloc(pointer, layout) };
+        NOW.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, pointer: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as for `dealloc`; the new size is the caller's, as the contract asks.
+        let moved = unsafe { System.realloc(pointer, layout, new_size) };
+        if !moved.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                NOW.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        moved
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// What `work` returns, and the most heap it held at once above what was in use before.
+fn peak_of<T>(work: impl FnOnce() -> T) -> (T, usize) {
+    let before = NOW.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let result = work();
+    (result, PEAK.load(Ordering::Relaxed).saturating_sub(before))
+}
+
+/// A document whose top-level frame holds `node` made for 0, 1, 2, … until the text has about
+/// [`SIZE`] bytes, written compactly: the fewest bytes per node, the most memory per byte.
+fn generated(frame: &str, node: impl Fn(usize) -> String) -> String {
+    let mut text = format!(r#"{{"version":"2.11","children":[{{{frame},"children":[{MARK}"#);
+    let mut index = 0;
+    while text.len() < SIZE {
+        text.push(',');
+        text.push_str(&node(index));
+        index += 1;
+    }
+    text.push_str("]}]}");
+    text
+}
+
+/// A small node every shape has, to be pictured: a picture costs what its size costs, not what
+/// the file does.
+const MARK: &str = r##"{"type":"rectangle","id":"mark","x":-100,"width":10,"height":10,"fill":"#000000"}"##;
+
+const COLUMN: &str = r#""type":"frame","id":"root","width":400,"height":"fit_content","layout":"vertical""#;
+
+/// The shapes, by name. Every one but `minimal` lays out without overlapping siblings, whose
+/// problems are found by another part of the layout (and would only be counted, not shown).
+fn shapes() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "minimal",
+            generated(r#""type":"frame","id":"root","layout":"none""#, |i| {
+                format!(r#"{{"type":"rectangle","id":"r{i}"}}"#)
+            }),
+        ),
+        (
+            "rectangles",
+            generated(COLUMN, |i| {
+                format!(r##"{{"type":"rectangle","id":"r{i}","width":10,"height":10,"fill":"#ff0000"}}"##)
+            }),
+        ),
+        ("realistic", realistic()),
+        (
+            "long texts",
+            generated(COLUMN, |i| {
+                let content = "lorem ipsum dolor sit amet ".repeat(370);
+                format!(
+                    r##"{{"type":"text","id":"t{i}","width":380,"textGrowth":"fixed-width","content":"{content}"}}"##
+                )
+            }),
+        ),
+        (
+            "wide objects",
+            generated(COLUMN, |i| {
+                let unknown: String = (0..100).map(|k| format!(r#","unknownKey{k}":{k}"#)).collect();
+                format!(r#"{{"type":"rectangle","id":"w{i}","width":10,"height":10{unknown}}}"#)
+            }),
+        ),
+        (
+            "nested nodes",
+            generated(COLUMN, |i| {
+                let mut node = format!(r#"{{"type":"rectangle","id":"n{i}_leaf","width":10,"height":10}}"#);
+                for level in 0..55 {
+                    node = format!(r#"{{"type":"frame","id":"n{i}_{level}","layout":"vertical","children":[{node}]}}"#);
+                }
+                node
+            }),
+        ),
+        (
+            "nested values",
+            generated(COLUMN, |i| {
+                let data = format!("{}1{}", "[".repeat(120), "]".repeat(120));
+                format!(r#"{{"type":"rectangle","id":"v{i}","width":10,"height":10,"data":{data}}}"#)
+            }),
+        ),
+    ]
+}
+
+/// The largest real file, repeated (ids made unique) to [`SIZE`] bytes, as Pencil writes it.
+fn realistic() -> String {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pen/LIU9293__cirrus__design.pen");
+    let mut document: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON");
+    let originals = document["children"].as_array().cloned().unwrap_or_default();
+    let file_size = serde_json::to_string_pretty(&document).expect("prints").len();
+    let copies = SIZE.div_ceil(file_size);
+    let mut children = Vec::new();
+    for copy in 0..copies {
+        for node in &originals {
+            let mut node = renamed(node, &format!("x{copy}"));
+            if let Some(x) = node["x"].as_f64() {
+                node["x"] = json!(x + 40_000.0 * copy as f64);
+            }
+            children.push(node);
+        }
+    }
+    children.push(serde_json::from_str(MARK).expect("JSON"));
+    document["children"] = Value::Array(children);
+    serde_json::to_string_pretty(&document).expect("prints")
+}
+
+/// `value` with every id, and every reference to one, ending in `suffix`.
+fn renamed(value: &Value, suffix: &str) -> Value {
+    match value {
+        Value::Object(members) => Value::Object(
+            members
+                .iter()
+                .map(|(key, value)| {
+                    let value = match (key.as_str(), value) {
+                        ("id" | "ref", Value::String(id)) => Value::String(format!("{id}{suffix}")),
+                        ("slot", Value::Array(ids)) => {
+                            ids.iter().map(|id| json!(format!("{}{suffix}", id.as_str().unwrap_or_default()))).collect()
+                        }
+                        ("descendants", Value::Object(overrides)) => Value::Object(
+                            overrides
+                                .iter()
+                                .map(|(path, value)| {
+                                    let path: Vec<String> = path.split('/').map(|id| format!("{id}{suffix}")).collect();
+                                    (path.join("/"), renamed(value, suffix))
+                                })
+                                .collect(),
+                        ),
+                        _ => renamed(value, suffix),
+                    };
+                    (key.clone(), value)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|item| renamed(item, suffix)).collect()),
+        other => other.clone(),
+    }
+}
+
+fn mb(bytes: f64) -> String {
+    format!("{:.1} MB", bytes / 1e6)
+}
+
+#[test]
+fn loading_any_shape_takes_at_most_ten_times_the_file() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut report = Vec::new();
+    for (name, text) in shapes() {
+        let (loaded, peak) = peak_of(|| {
+            // The file's bytes count: every load reads them first.
+            let bytes = text.as_bytes().to_vec();
+            Document::load_bytes(&bytes).map(|loaded| loaded.document.node_count())
+        });
+        let nodes = loaded.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let ratio = peak as f64 / text.len() as f64;
+        report.push(format!(
+            "{name}: {nodes} nodes, {} file, load peak {} ({ratio:.1}×)",
+            mb(text.len() as f64),
+            mb(peak as f64)
+        ));
+        assert!(ratio <= LOAD_BUDGET, "{name}: a load took {ratio:.1}× the file\n{}", report.join("\n"));
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+#[test]
+fn one_tool_call_on_the_largest_file_of_any_shape_fits_in_a_gigabyte() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let call = |tool: &str, path: &std::path::Path, extra: Value| {
+        let mut arguments = json!({"filePath": path.to_string_lossy()});
+        if let (Some(arguments), Value::Object(extra)) = (arguments.as_object_mut(), extra) {
+            arguments.extend(extra);
+        }
+        let mut workspace = nib::tools::Workspace::new(folder.path());
+        let answer = nib::tools::call(&mut workspace, tool, arguments);
+        answer.map(|answer| answer.to_string().len()).map_err(|e| e.to_string())
+    };
+    // What a call costs whatever the file: fonts, the text engine, a small picture.
+    let small = folder.path().join("small.pen");
+    std::fs::write(&small, r#"{"version":"2.11","children":[{"type":"frame","id":"root","width":100,"height":100}]}"#)
+        .expect("write");
+    let (answer, fixed) = peak_of(|| call("get_screenshot", &small, json!({"nodeId": "root"})));
+    answer.expect("a small document renders");
+    let mut report = vec![format!("fixed cost of a call: {}", mb(fixed as f64))];
+    for (name, text) in shapes() {
+        let loaded = Document::load(&text).expect("loads");
+        let nodes = loaded.document.node_count();
+        // Problems past the first thousand are counted, not listed; here they are unknown keys.
+        let unknown_keys: usize = loaded
+            .problems
+            .iter()
+            .map(|p| match p.kind {
+                ProblemKind::UnknownKey { .. } => 1,
+                ProblemKind::MoreProblems { count, .. } => count,
+                _ => 0,
+            })
+            .sum();
+        let path = folder.path().join("shape.pen");
+        std::fs::write(&path, &text).expect("write");
+        let scale = (MAX_NODES as f64 / nodes as f64)
+            .min(MAX_FILE_BYTES as f64 / text.len() as f64)
+            .min(MAX_UNKNOWN_KEYS as f64 / unknown_keys.max(1) as f64);
+        let mut calls = vec![("get_screenshot", json!({ "nodeId": "mark" }))];
+        if name != "minimal" {
+            calls.push(("snapshot_layout", json!({"maxDepth": 2})));
+        }
+        for (tool, extra) in calls {
+            let (answer, peak) = peak_of(|| call(tool, &path, extra));
+            answer.unwrap_or_else(|e| panic!("{name}: {tool}: {e}"));
+            let at_limit = fixed as f64 + peak.saturating_sub(fixed) as f64 * scale;
+            report.push(format!(
+                "{name}: {tool} peak {} for {} ({nodes} nodes) → {} for {} at the limits",
+                mb(peak as f64),
+                mb(text.len() as f64),
+                mb(at_limit),
+                mb(text.len() as f64 * scale),
+            ));
+            assert!(at_limit <= CALL_BUDGET, "{name}: {tool} would take {}\n{}", mb(at_limit), report.join("\n"));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
+
+#[test]
+fn a_file_with_too_many_nodes_is_refused_before_any_is_built() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut text = String::from(r#"{"version":"2.11","children":["#);
+    for i in 0..=MAX_NODES {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(r#"{{"type":"rectangle","id":"r{i}"}}"#));
+    }
+    text.push_str("]}");
+    let (error, peak) = peak_of(|| Document::load(&text).expect_err("too many nodes"));
+    assert_eq!(error.kind, ErrorKind::TooManyNodes { limit: MAX_NODES });
+    let last = text.rfind("{\"type\"").expect("a node") as u32;
+    assert_eq!((error.location.line, error.location.column), (1, last + 1));
+    assert_eq!(error.location.pointer, format!("/children/{MAX_NODES}"));
+    assert!(error.hint.as_deref().is_some_and(|hint| hint.contains("imports")), "{error}");
+    // Refused after one pass that builds nothing: far less than a node's worth per node.
+    assert!(peak < text.len() / 4, "refusing took {}", mb(peak as f64));
+}
