@@ -60,6 +60,9 @@ impl DocumentFonts {
     pub fn load(document: &Document, access: DocumentFontAccess<'_>) -> DocumentFonts {
         let mut fonts = DocumentFonts::default();
         let Some((_, list)) = document.unknown_keys().iter().find(|(key, _)| key == "fonts") else { return fonts };
+        // The loader keeps keys it does not interpret as text; the list is small (at most
+        // MAX_DOCUMENT_FONTS entries are read), so it is read as a tree here.
+        let list = list.to_json();
         let JsonValue::Array(entries) = &list.value else {
             fonts
                 .problems

@@ -60,7 +60,7 @@ struct Caches {
     /// Shapes text for layout; created on first use.
     text: Option<TextEngine>,
     /// The document's own fonts, read for the `fonts` list they were read from.
-    fonts: Option<(Option<crate::doc::json::Json>, Arc<DocumentFonts>)>,
+    fonts: Option<(Option<crate::doc::json::RawJson>, Arc<DocumentFonts>)>,
     /// Decoded image fills.
     images: ImageCache,
 }
