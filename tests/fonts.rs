@@ -32,8 +32,25 @@ fn sample(family: &str) -> &'static str {
         "Noto Sans Math" => "∑∫√∞≤≥⊂⊕",
         "Noto Sans Symbols 2" => "◍▣⯑⮕⬢♛",
         "Noto Sans JP" | "Noto Serif JP" => "日本語のテキスト、カタカナ",
+        "Noto Sans SC" => "我们这个数据集为例",
+        "Noto Sans KR" => "한국어 텍스트 확인",
         "Noto Sans Thai" => "สวัสดีครับ",
         _ => "Hamburgefonstiv 0123",
+    }
+}
+
+/// Characters of the corpus that no open font nib could bundle draws (a missing-glyph box is
+/// the honest answer there): U+2315 TELEPHONE RECORDER, which Noto Sans Symbols 2's slice
+/// declares but does not have.
+const NO_OPEN_FACE: &[char] = &['⌕'];
+
+/// How many characters of the text node `key` no open font has.
+fn without_open_face(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> usize {
+    match scene.node(key).props.get(&nib::doc::Key::Content) {
+        Some(nib::doc::Value::Content(nib::doc::values::TextContent::Plain(text))) => {
+            text.chars().filter(|c| NO_OPEN_FACE.contains(c)).count()
+        }
+        _ => 0,
     }
 }
 
@@ -94,7 +111,7 @@ fn weights_of_a_variable_family_measure_and_draw_differently() {
 }
 
 #[test]
-fn the_corpus_needs_no_substitution_but_its_closed_families_which_are_said() {
+fn the_corpus_lays_out_and_renders_with_no_substitution_but_its_closed_families_which_are_said() {
     let closed: BTreeSet<&str> = ["Courier New", "SF Pro Display"].into_iter().collect();
     let mut replaced = BTreeSet::new();
     for entry in std::fs::read_dir(common::fixtures()).expect("fixtures") {
@@ -108,6 +125,25 @@ fn the_corpus_needs_no_substitution_but_its_closed_families_which_are_said() {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
         assert_eq!(layout.parts().len(), scene.parts().len());
+        // No missing-glyph box anywhere in the corpus's text.
+        for root in scene.roots() {
+            for key in scene.subtree(root) {
+                if let Some(shaped) = layout.shaped_text(key) {
+                    let id = &scene.node(key).id;
+                    let expected = without_open_face(&scene, key);
+                    assert_eq!(shaped.missing_glyphs, expected, "{name}: {id} has characters no face draws");
+                }
+            }
+        }
+        // It renders: the whole canvas, small (the pixels are the snapshot tests' business).
+        let extent = scene
+            .roots()
+            .iter()
+            .filter_map(|root| layout.node_box(*root))
+            .fold(1.0f32, |m, b| m.max(b.left.abs() + b.width).max(b.top.abs() + b.height));
+        let options = RenderOptions { scale: (256.0 / extent).min(1.0), ..RenderOptions::default() };
+        render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         for family in nib::layout::fonts::families_used(&scene, None, &mut engine) {
             match &family.reason {
                 None => assert!(!closed.contains(family.requested.as_str()), "{name}: {family:?}"),
@@ -131,7 +167,7 @@ fn the_corpus_needs_no_substitution_but_its_closed_families_which_are_said() {
 
 #[test]
 fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same_faces() {
-    let mixed = "Hello ◍ ▣ ⋯ ✓ → ⇄ ∑ √ ≠ สวัสดี 😀 👍🏽 日本";
+    let mixed = "Hello ◍ ▣ ⋯ ✓ → ⇄ ∑ √ ≠ สวัสดี 😀 👍🏽 日本 我们 한국";
     let text = format!(
         r##"{{"version":"2.10","children":[{{"type":"frame","id":"f","width":900,"height":80,"fill":"#FFFFFF","children":[{{"type":"text","id":"t","content":"{mixed}","fontSize":24,"fill":"#000000"}}]}}]}}"##
     );
@@ -164,7 +200,7 @@ fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same
     assert_eq!(faces(&engine, &measured), faces(&painter, &painted));
     assert_eq!(measured.width, painted.width);
     let used: BTreeSet<String> = faces(&engine, &measured).into_iter().map(|(file, _)| file).collect();
-    for wanted in ["inter/", "noto-sans-thai/", "noto-emoji/", "noto-sans-jp/"] {
+    for wanted in ["inter/", "noto-sans-thai/", "noto-emoji/", "noto-sans-jp/", "noto-sans-sc/", "noto-sans-kr/"] {
         assert!(used.iter().any(|f| f.starts_with(wanted)), "{wanted} not used: {used:?}");
     }
     // Every glyph but the spaces has an outline the painter draws.

@@ -14,8 +14,8 @@ It downloads (into a temporary folder, removed at the end):
 
 and writes:
 - assets/fonts/<id>/*.woff2 and assets/fonts/<id>/LICENSE: the WOFF2 files as published, except
-  the Japanese families, whose slices keep only kana, punctuation, the JIS X 0208 level-1 kanji
-  and the characters the corpus uses (see JAPANESE), and Liberation, made WOFF2 without hinting,
+  the CJK families (Japanese, Simplified Chinese, Korean), whose slices keep only the characters
+  in everyday use and those the corpus uses (see CJK), and Liberation, made WOFF2 without hinting,
 - assets/fonts/google-fonts.tsv: family, category, weights and styles of every catalogue family,
 - src/text/bundled_files.rs: the table of every bundled file (family, style, weights, the
   unicode-range it is declared for) that nib embeds.
@@ -68,7 +68,9 @@ PACKAGES = {
     "newsreader": ("variable", "5.3.0"),
     "noto-emoji": ("variable", "5.3.1"),
     "noto-sans-jp": ("variable", "5.3.1"),
+    "noto-sans-kr": ("variable", "5.3.1"),
     "noto-sans-math": ("static", "5.3.0"),
+    "noto-sans-sc": ("variable", "5.3.1"),
     "noto-sans-symbols-2": ("static", "5.3.0"),
     "noto-sans-thai": ("variable", "5.3.0"),
     "noto-serif-jp": ("variable", "5.3.1"),
@@ -95,10 +97,12 @@ PACKAGES = {
 METADATA = "google-font-metadata@6.0.8"
 LIBERATION = "fonts-liberation2"
 
-# Japanese is cut: the full families are 5.5 and 7.5 MB. Kept: JIS X 0208's non-kanji rows and
-# level-1 kanji (the 2,965 most used), the kana and CJK punctuation blocks, full-width forms,
-# and every character of the test corpus; the full families are `nib fonts fetch` away.
-JAPANESE = {"noto-sans-jp", "noto-serif-jp"}
+# CJK families are cut (the full ones are 5 to 10 MB each) to the characters in everyday use,
+# the CJK punctuation blocks, full-width forms and every character of the test corpus; the full
+# families are `nib fonts fetch` away. Japanese: JIS X 0208's non-kanji rows and level-1 kanji
+# (the 2,965 most used) and the kana; Simplified Chinese: GB 2312's symbol rows and level-1
+# hanzi (the 3,755 most used); Korean: KS X 1001's symbol rows and its 2,350 Hangul syllables.
+CJK = {"noto-sans-jp": "japanese", "noto-serif-jp": "japanese", "noto-sans-sc": "chinese", "noto-sans-kr": "korean"}
 
 # Files nib already shipped from Debian before this table existed (sources in assets/README.md):
 # listed in the table as they are.
@@ -141,12 +145,13 @@ def parse_ranges(text):
     return sorted(ranges)
 
 
-def jis_x_0208(rows):
+def euc_rows(codec, rows):
+    """The characters of rows `rows` of a 94 × 94 national set, read through its EUC codec."""
     chars = set()
     for row in rows:
         for cell in range(0xA1, 0xFF):
             try:
-                chars.add(bytes([row + 0xA0, cell]).decode("euc_jp"))
+                chars.add(bytes([row + 0xA0, cell]).decode(codec))
             except UnicodeDecodeError:
                 pass
     return {ord(c) for c in chars}
@@ -174,11 +179,20 @@ def corpus_characters():
     return chars
 
 
-def japanese_keep():
-    keep = jis_x_0208(range(1, 16)) | jis_x_0208(range(16, 48)) | corpus_characters()
-    for lo, hi in [(0x3000, 0x30FF), (0x31F0, 0x31FF), (0xFF00, 0xFFEF)]:
-        keep.update(range(lo, hi + 1))
-    return keep
+def cjk_keep():
+    """Script name → the characters its CJK families keep."""
+    common = corpus_characters()
+    for lo, hi in [(0x3000, 0x303F), (0xFF00, 0xFFEF)]:
+        common.update(range(lo, hi + 1))
+    kana = set(range(0x3040, 0x3100)) | set(range(0x31F0, 0x3200))
+    return {
+        # JIS X 0208: rows 1-15 symbols and kana, 16-47 level-1 kanji.
+        "japanese": common | kana | euc_rows("euc_jp", range(1, 48)),
+        # GB 2312: rows 1-15 symbols, 16-55 level-1 hanzi.
+        "chinese": common | euc_rows("gb2312", range(1, 56)),
+        # KS X 1001: rows 1-15 symbols, 16-40 Hangul syllables.
+        "korean": common | euc_rows("euc_kr", range(1, 41)),
+    }
 
 
 def save_subset(source, target, unicodes):
@@ -211,7 +225,7 @@ def weight_range(path, css_weight):
 FILE_RE = re.compile(r"^(?P<subset>.+)-(?P<weight>wght|\d+)-(?P<style>normal|italic)\.woff2$")
 
 
-def fontsource(tmp, keep_japanese):
+def fontsource(tmp, keep_cjk):
     rows = []
     for package_id, (kind, version) in sorted(PACKAGES.items()):
         scope = "@fontsource-variable" if kind == "variable" else "@fontsource"
@@ -238,8 +252,8 @@ def fontsource(tmp, keep_japanese):
                 for _, source, match in sorted(sources, key=lambda s: s[0]):
                     css_weight = None if match["weight"] == "wght" else int(match["weight"])
                     target = out / source.name
-                    if package_id in JAPANESE:
-                        if not save_subset(source, target, keep_japanese):
+                    if package_id in CJK:
+                        if not save_subset(source, target, keep_cjk[CJK[package_id]]):
                             continue
                     else:
                         shutil.copy(source, target)
@@ -331,10 +345,10 @@ def rust_table(rows):
 
 
 def main():
-    keep_japanese = japanese_keep()
+    keep_cjk = cjk_keep()
     with tempfile.TemporaryDirectory(prefix="nib-fonts-") as tmp:
         tmp = Path(tmp)
-        rows = debian_rows() + fontsource(tmp, keep_japanese) + liberation(tmp)
+        rows = debian_rows() + fontsource(tmp, keep_cjk) + liberation(tmp)
         catalogue(tmp)
     rows.sort(key=lambda r: r[0])  # stable: keeps each family's own order
     rust_table(rows)

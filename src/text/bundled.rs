@@ -9,7 +9,7 @@ use super::bundled_files::FILES;
 use super::faces::{Face, FaceData, Origin, sfnt_bytes};
 
 /// Families bundled in part (see `assets/fonts/refresh.py`): their whole files are fetched.
-pub const PARTIAL_FAMILIES: &[&str] = &["Noto Sans JP", "Noto Serif JP"];
+pub const PARTIAL_FAMILIES: &[&str] = &["Noto Sans JP", "Noto Serif JP", "Noto Sans SC", "Noto Sans KR"];
 
 /// One bundled file: a face of a family, for the characters of one subset.
 #[derive(Debug)]

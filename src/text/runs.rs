@@ -14,7 +14,9 @@ use super::registry::Registry;
 
 /// The bundled families tried, in order, for characters the text's family lacks: the format's
 /// default, wide Latin, Greek and Cyrillic coverage, Thai, symbols and arrows, mathematics,
-/// emoji (outlines, drawn in the text's colour), Japanese, and box drawing.
+/// emoji (outlines, drawn in the text's colour), Japanese, then Simplified Chinese for the hanzi
+/// Japanese lacks (a shared ideograph keeps the Japanese form, as a `lang="ja"` page would),
+/// Korean, and box drawing.
 pub const FALLBACK_FAMILIES: &[&str] = &[
     "Inter",
     "Noto Sans",
@@ -23,6 +25,8 @@ pub const FALLBACK_FAMILIES: &[&str] = &[
     "Noto Sans Math",
     "Noto Emoji",
     "Noto Sans JP",
+    "Noto Sans SC",
+    "Noto Sans KR",
     "JetBrains Mono",
 ];
 
@@ -30,7 +34,8 @@ pub const FALLBACK_FAMILIES: &[&str] = &[
 pub const EMOJI_FAMILY: &str = "Noto Emoji";
 
 /// Families of the user's cache folder or system looked at for CJK characters the bundled
-/// Japanese faces lack (Chinese, Korean, rare kanji), in this order.
+/// Japanese, Chinese and Korean faces lack (rare hanzi and kanji, traditional forms, old Hangul),
+/// in this order.
 pub const CJK_FAMILIES: &[&str] = &[
     "Noto Sans JP",
     "Noto Sans SC",
