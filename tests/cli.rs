@@ -650,3 +650,23 @@ fn fonts_lists_what_a_document_needs_and_fails_when_one_is_replaced() {
     assert_eq!(fetch.status.code(), Some(2));
     assert!(stderr(&fetch).contains("NIB_FONTS=offline"), "{}", stderr(&fetch));
 }
+
+/// The table of bundled fonts was a `const`: every function reading it got its own copy of all
+/// the font bytes, and the binary carried each font twice (30 MB more than the fonts).
+#[test]
+fn the_bundled_fonts_are_embedded_once_in_the_binary() {
+    let binary = fs::read(env!("CARGO_BIN_EXE_nib")).unwrap();
+    let fonts = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/fonts");
+    for file in [
+        "dm-sans/dm-sans-latin-wght-normal.woff2",
+        "inter/Inter-Regular.otf",
+        "noto-emoji/noto-emoji-0-wght-normal.woff2",
+    ] {
+        let bytes = fs::read(fonts.join(file)).unwrap();
+        let probe = &bytes[bytes.len() / 2..bytes.len() / 2 + 256];
+        let copies = (0..binary.len() - probe.len())
+            .filter(|&i| binary[i] == probe[0] && binary[i..].starts_with(probe))
+            .count();
+        assert_eq!(copies, 1, "{file} is in the binary {copies} times");
+    }
+}

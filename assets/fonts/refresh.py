@@ -331,8 +331,9 @@ def rust_table(rows):
         "use super::bundled::BundledFile;",
         "",
         "/// Every font file nib embeds, grouped by family; within a family in the order faces are tried",
-        "/// for a character (as Google's CSS declares them).",
-        "pub(super) const FILES: &[BundledFile] = &[",
+        "/// for a character (as Google's CSS declares them). A static, not a const: a const's bytes",
+        "/// would be copied into every function that reads the table.",
+        "pub(super) static FILES: &[BundledFile] = &[",
     ]
     for family, path, italic, lo, hi, ranges in rows:
         spans = ", ".join(f"(0x{a:X}, 0x{b:X})" for a, b in ranges)

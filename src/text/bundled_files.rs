@@ -3,8 +3,9 @@
 use super::bundled::BundledFile;
 
 /// Every font file nib embeds, grouped by family; within a family in the order faces are tried
-/// for a character (as Google's CSS declares them).
-pub(super) const FILES: &[BundledFile] = &[
+/// for a character (as Google's CSS declares them). A static, not a const: a const's bytes
+/// would be copied into every function that reads the table.
+pub(super) static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Caveat",
         path: "caveat/caveat-latin-wght-normal.woff2",
