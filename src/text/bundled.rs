@@ -28,17 +28,50 @@ pub(super) struct BundledFile {
     pub ranges: &'static [(u32, u32)],
 }
 
-/// Every bundled face, in the table's order.
-pub fn faces() -> &'static [Arc<Face>] {
-    static FACES: OnceLock<Vec<Arc<Face>>> = OnceLock::new();
-    FACES.get_or_init(|| {
-        FILES
+/// One bundled family: its name and the rows of its files in the table, in the table's order.
+struct FamilyRows {
+    name: &'static str,
+    rows: Vec<usize>,
+    /// Its faces, made the first time the family is asked for: making all thousand faces up
+    /// front cost a millisecond of start-up for families most documents never use.
+    faces: OnceLock<Vec<Arc<Face>>>,
+}
+
+/// Lower-cased family name → the family's rows (no face is made here).
+fn index() -> &'static HashMap<String, FamilyRows> {
+    static INDEX: OnceLock<HashMap<String, FamilyRows>> = OnceLock::new();
+    INDEX.get_or_init(build_index)
+}
+
+fn build_index() -> HashMap<String, FamilyRows> {
+    let mut families: HashMap<String, FamilyRows> = HashMap::new();
+    for (row, file) in FILES.iter().enumerate() {
+        families
+            .entry(file.family.to_lowercase())
+            .or_insert_with(|| FamilyRows { name: file.family, rows: Vec::new(), faces: OnceLock::new() })
+            .rows
+            .push(row);
+    }
+    families
+}
+
+/// The bundled family whose lower-cased name is `lower`: its name as spelled and its faces in
+/// the table's order (the same `Arc`s every time, so a text engine registers each face once).
+pub fn family(lower: &str) -> Option<(&'static str, &'static [Arc<Face>])> {
+    family_in(index(), lower)
+}
+
+fn family_in<'a>(index: &'a HashMap<String, FamilyRows>, lower: &str) -> Option<(&'static str, &'a [Arc<Face>])> {
+    let family = index.get(lower)?;
+    let faces = family.faces.get_or_init(|| {
+        family
+            .rows
             .iter()
-            .enumerate()
-            .map(|(index, file)| {
+            .map(|&row| {
+                let file = &FILES[row];
                 Arc::new(Face {
                     family: file.family.to_owned(),
-                    data: FaceData::Bundled(index),
+                    data: FaceData::Bundled(row),
                     index: 0,
                     italic: file.italic,
                     weights: file.weights,
@@ -48,26 +81,18 @@ pub fn faces() -> &'static [Arc<Face>] {
                 })
             })
             .collect()
-    })
+    });
+    Some((family.name, faces))
 }
 
-/// Lower-cased family name → the name and the faces, in the table's order.
-pub type Families = HashMap<String, (&'static str, Vec<Arc<Face>>)>;
+/// True when `lower` (a lower-cased name) is a bundled family.
+pub fn has_family(lower: &str) -> bool {
+    index().contains_key(lower)
+}
 
-/// The bundled families.
-pub fn families() -> &'static Families {
-    static FAMILIES: OnceLock<Families> = OnceLock::new();
-    FAMILIES.get_or_init(|| {
-        let mut families = Families::new();
-        for (file, face) in FILES.iter().zip(faces()) {
-            families
-                .entry(file.family.to_lowercase())
-                .or_insert_with(|| (file.family, Vec::new()))
-                .1
-                .push(face.clone());
-        }
-        families
-    })
+/// The bundled family names, unsorted.
+pub fn family_names() -> impl Iterator<Item = &'static str> {
+    index().values().map(|family| family.name)
 }
 
 /// The bytes of bundled file `index` as TrueType/OpenType, decoded once per process and shared
@@ -124,10 +149,22 @@ mod tests {
         }
     }
 
+    /// Every bundled face was made at the first text, whatever families it used: a millisecond
+    /// of start-up spent on families most documents never ask for.
+    #[test]
+    fn asking_for_one_family_makes_the_faces_of_that_family_only() {
+        let index = build_index();
+        assert!(index.values().all(|family| family.faces.get().is_none()), "none made up front");
+        let (_, faces) = family_in(&index, "dm sans").expect("bundled");
+        assert!(!faces.is_empty());
+        let made: Vec<&str> = index.values().filter(|f| f.faces.get().is_some()).map(|f| f.name).collect();
+        assert_eq!(made, ["DM Sans"]);
+    }
+
     #[test]
     fn families_keep_the_order_of_their_subsets() {
-        let (name, faces) = &families()["dm sans"];
-        assert_eq!(*name, "DM Sans");
+        let (name, faces) = family("dm sans").expect("bundled");
+        assert_eq!(name, "DM Sans");
         assert!(faces[0].file.contains("-latin-wght-normal"), "{}", faces[0].file);
         assert!(faces.iter().any(|f| f.italic));
         assert_eq!(faces[0].weights, (100, 1000));

@@ -300,7 +300,7 @@ impl FontBook {
 
     /// The bundled family names, sorted.
     pub fn families(&self) -> impl Iterator<Item = &'static str> {
-        let mut names: Vec<&'static str> = bundled::families().values().map(|(name, _)| *name).collect();
+        let mut names: Vec<&'static str> = bundled::family_names().collect();
         names.sort_unstable();
         names.into_iter()
     }
@@ -337,8 +337,8 @@ impl FontBook {
         if let Some(entry) = self.user.get(&lower) {
             found.push(entry.clone());
         }
-        if let Some((name, faces)) = bundled::families().get(&lower) {
-            found.push(FamilyEntry { name: (*name).to_owned(), origin: Origin::Bundled, faces: faces.clone() });
+        if let Some((name, faces)) = bundled::family(&lower) {
+            found.push(FamilyEntry { name: name.to_owned(), origin: Origin::Bundled, faces: faces.to_vec() });
         }
         if let Some(entry) = self.cached(&lower, family) {
             found.push(entry);
@@ -476,7 +476,7 @@ fn system_families() -> HashMap<String, FamilyEntry> {
         };
         let Some((name, _)) = info.families.first() else { continue };
         // A bundled family is never replaced by a system copy of another version.
-        if bundled::families().contains_key(&name.to_lowercase()) {
+        if bundled::has_family(&name.to_lowercase()) {
             continue;
         }
         let weight = info.weight.0.clamp(1, 1000);

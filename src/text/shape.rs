@@ -571,12 +571,8 @@ impl TextEngine {
         }
         let mut entries: Vec<FamilyEntry> = FALLBACK_FAMILIES
             .iter()
-            .filter_map(|name| super::bundled::families().get(&name.to_lowercase()))
-            .map(|(name, faces)| FamilyEntry {
-                name: (*name).to_owned(),
-                origin: Origin::Bundled,
-                faces: faces.clone(),
-            })
+            .filter_map(|name| super::bundled::family(&name.to_lowercase()))
+            .map(|(name, faces)| FamilyEntry { name: name.to_owned(), origin: Origin::Bundled, faces: faces.to_vec() })
             .collect();
         entries.extend(self.document.families().iter().cloned());
         entries.extend(self.book.user_families().into_iter().cloned());
