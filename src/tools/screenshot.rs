@@ -4,6 +4,7 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use super::ToolError;
+use super::render_cache::{Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
 use crate::render::{RenderOptions, RenderTarget, encode_png, render, target_bounds};
 
@@ -51,13 +52,18 @@ impl Screenshot {
     }
 }
 
-/// Renders a node (or the canvas) to PNG.
+/// Renders a node (or the canvas) to PNG; an unchanged node at the same scale is answered from
+/// the document's render cache.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
     let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(&fonts)?;
-    let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
+    let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
+    let (scene, layout) = match node_id {
+        Some(id) => open.layout_for_node(&fonts, id)?,
+        None => open.layout(&fonts)?,
+    };
+    let target = match node_id {
         None => RenderTarget::Canvas,
         Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
             ToolError::new(format!("Node '{id}' not found"))
@@ -72,6 +78,21 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         None => (DEFAULT_LONG_EDGE / long_edge).min(1.0),
     };
     let folder = open.folder().to_owned();
+    let key = ShotKey {
+        node: node_id.map(str::to_owned),
+        scale,
+        options: RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() },
+    };
+    let parts = parts_shown(
+        &layout,
+        match target {
+            RenderTarget::Node(key) => Some(key.part()),
+            RenderTarget::Canvas => None,
+        },
+    );
+    if let Some(shot) = open.screenshots().get(&key, &parts) {
+        return Ok(Screenshot::from(shot));
+    }
     loop {
         let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
         let (text, images) = open.render_resources(&fonts);
@@ -93,13 +114,27 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
             scale *= 0.7;
             continue;
         }
-        return Ok(Screenshot {
-            mime_type: "image/png",
-            data: base64::engine::general_purpose::STANDARD.encode(&png),
+        let shot = Shot {
+            data: base64::engine::general_purpose::STANDARD.encode(&png).into(),
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
             warnings,
-        });
+        };
+        open.screenshots().put(key, parts, shot.clone());
+        return Ok(Screenshot::from(shot));
+    }
+}
+
+impl From<Shot> for Screenshot {
+    fn from(shot: Shot) -> Screenshot {
+        Screenshot {
+            mime_type: "image/png",
+            data: shot.data.to_string(),
+            width: shot.width,
+            height: shot.height,
+            scale: shot.scale,
+            warnings: shot.warnings,
+        }
     }
 }

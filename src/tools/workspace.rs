@@ -6,14 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::ToolError;
+use super::render_cache::RenderCache;
 use crate::doc::Document;
 use crate::doc::MAX_FILE_BYTES;
+use crate::doc::NodeKey;
 use crate::doc::io::{read_document_bytes, read_file, write_atomic_within};
 use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::render::ImageCache;
-use crate::resolve::{Library, Scene, SceneOptions, update_scene};
+use crate::resolve::{Library, Scene, SceneOptions, part_root, update_scene, update_scene_of};
 use crate::text::{DocumentFontAccess, DocumentFonts, FontBook, FontOptions, TextEngine};
 
 /// The documents a session has open, by absolute path, and the most recently used one.
@@ -63,6 +65,11 @@ struct Caches {
     fonts: Option<(Option<crate::doc::json::RawJson>, Arc<DocumentFonts>)>,
     /// Decoded image fills.
     images: ImageCache,
+    /// The Scene and layout of one top-level part, for a node shown while the full layout is
+    /// not current: (revision, part root, Scene, layout).
+    part: Option<(u64, NodeKey, Arc<Scene>, Arc<Layout>)>,
+    /// Screenshots drawn, answered again while what they show is unchanged.
+    screenshots: RenderCache,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -410,6 +417,46 @@ impl OpenDocument {
         Ok((scene, layout))
     }
 
+    /// The Scene and layout that show the node `id`: the full ones when they are current,
+    /// otherwise only its top-level part, so that showing one node of a freshly opened or
+    /// edited file costs that part and not the file. Node keys are those of the Scene returned.
+    pub fn layout_for_node(&mut self, fonts: &FontOptions, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let revision = self.document.revision();
+        let full_is_current = self.caches.layout.as_ref().is_some_and(|(at, _)| *at == revision);
+        let root = part_root(&self.document, id);
+        let Some(root) = root.filter(|_| !full_is_current) else { return self.layout(fonts) };
+        if let Some((at, part_root, scene, layout)) = &self.caches.part
+            && *at == revision
+            && *part_root == root
+        {
+            return Ok((Arc::clone(scene), Arc::clone(layout)));
+        }
+        // Parts of the last full or partial Scene that are still current are reused as they are.
+        let (previous_scene, previous_layout) = match self.caches.part.take() {
+            Some((_, _, scene, layout)) if self.caches.layout.is_none() => (Some(scene), Some(layout)),
+            _ => (self.last_full_scene(), self.caches.layout.as_ref().map(|(_, layout)| Arc::clone(layout))),
+        };
+        let scene = Arc::new(update_scene_of(
+            previous_scene.as_deref(),
+            &self.document,
+            &self.imports,
+            SceneOptions::FULL,
+            &[root],
+        ));
+        if let Some(error) = scene.error() {
+            return Err(error.into());
+        }
+        let text = self.text_engine(fonts);
+        let layout = Arc::new(Layout::update(previous_layout.as_deref(), &scene, text));
+        self.caches.part = Some((revision, root, Arc::clone(&scene), Arc::clone(&layout)));
+        Ok((scene, layout))
+    }
+
+    /// The screenshots drawn of this document.
+    pub fn screenshots(&mut self) -> &mut RenderCache {
+        &mut self.caches.screenshots
+    }
+
     /// The text engine, made with `fonts` (again when the options changed), with the
     /// document's own fonts.
     pub fn text_engine(&mut self, fonts: &FontOptions) -> &mut TextEngine {
@@ -418,6 +465,7 @@ impl OpenDocument {
         if stale {
             // Other fonts measure differently: nothing measured before is valid.
             self.caches.layout = None;
+            self.caches.part = None;
             self.caches.text = None;
         }
         let document_fonts = self.document_fonts(fonts.fetch);
@@ -425,6 +473,7 @@ impl OpenDocument {
         if **engine.document_fonts() != *document_fonts {
             engine.set_document_fonts(document_fonts);
             self.caches.layout = None;
+            self.caches.part = None;
         }
         engine
     }
