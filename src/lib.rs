@@ -10,6 +10,8 @@ pub mod doc;
 pub mod files;
 pub mod geometry;
 pub mod hash;
+#[cfg(any(feature = "network-images", feature = "network-fonts"))]
+pub mod http;
 pub mod images;
 pub mod layout;
 pub mod mcp;

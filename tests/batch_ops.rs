@@ -439,15 +439,22 @@ fn unknown_fonts_and_icons_are_reported() {
     let mut f = fixture();
     let outcome = f.ok(concat!(
         "a=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"Interr\"})\n",
-        "b=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"DM Sans\"})\n",
+        "b=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"Lobster\"})\n",
+        "f=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"DM Sans\"})\n",
+        "g=I(\"page\", {type: \"text\", content: \"x\", fill: \"#000\", fontFamily: \"Courier New\"})\n",
         "c=I(\"row\", {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"file-audoi\", width: 16, height: 16, fill: \"#000\"})\n",
         "d=I(\"row\", {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"trash-2\", width: 16, height: 16, fill: \"#000\"})\n",
         "e=I(\"row\", {type: \"icon_font\", iconFontFamily: \"Font Awesome\", iconFontName: \"x\", width: 16, height: 16, fill: \"#000\"})"
     ));
     let issues = outcome.issues.join("\n");
     assert!(issues.contains("Font family 'Interr' is invalid. Did you mean 'Inter'?"), "{issues}");
-    assert!(!issues.contains("'DM Sans' is invalid"), "a real family is not invalid: {issues}");
-    assert!(issues.contains("'DM Sans' is not bundled with nib"), "but nib draws it with Inter: {issues}");
+    assert!(!issues.contains("'Lobster' is invalid"), "a real family is not invalid: {issues}");
+    assert!(
+        issues.contains("Font family 'Lobster' (Google Fonts, display) is not bundled and fetching is off: it is measured and drawn with Inter"),
+        "but nib draws it with its category's stand-in: {issues}"
+    );
+    assert!(!issues.contains("DM Sans"), "DM Sans is bundled: {issues}");
+    assert!(issues.contains("'Courier New' is a closed font") && issues.contains("Liberation Mono"), "{issues}");
     assert!(
         issues.contains("Icon 'file-audoi' was not found in the 'lucide' icon set. Did you mean 'file-audio'?"),
         "{issues}"

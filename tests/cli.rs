@@ -267,7 +267,8 @@ fn layout_prints_boxes_and_problems() {
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.starts_with("frame 'Dashboard' (dash)  1200 × 700  at 0, 0  (x 0, y 0)\n"), "{text}");
-    assert!(text.contains("\n    text (logo)  107 × 21  at 16, 24  (x 16, y 24)\n"), "{text}");
+    // "📊 Analytics": the emoji is drawn (and measured) with Noto Emoji, no longer a missing-glyph box.
+    assert!(text.contains("\n    text (logo)  111 × 21  at 16, 24  (x 16, y 24)\n"), "{text}");
     assert!(text.contains("      … 2 children\n"), "{text}");
     assert!(text.ends_with("No layout problems.\n"), "{text}");
     let json = nib(&["layout", path.to_str().unwrap(), "--node", "sidebar", "--depth", "0", "--json"]);
@@ -553,4 +554,119 @@ fn a_top_level_fill_container_frame_hugs_its_content_instead_of_rendering_empty(
     assert_eq!((width, height), (1132, 596));
     let problems = stdout(&nib(&["layout", "--problems", path.to_str().unwrap()]));
     assert_eq!(problems.matches("fill_container at the top level").count(), 2, "once per axis: {problems}");
+}
+
+/// A document asking for a closed family with an open twin, a Google Fonts family nib does not
+/// bundle (Lobster, a display face; Cutive Mono, monospaced) and a bundled one, twice each.
+fn fonts_document(folder: &Path) -> PathBuf {
+    let text = |id: &str, family: &str| {
+        format!(
+            r##"{{"type":"text","id":"{id}","content":"Hello","fontFamily":"{family}","fontSize":16,"fill":"#000000"}}"##
+        )
+    };
+    let children = [
+        text("c1", "Courier New"),
+        text("c2", "Courier New"),
+        text("l1", "Lobster"),
+        text("l2", "Lobster"),
+        text("m1", "Cutive Mono"),
+        text("d1", "DM Sans"),
+    ]
+    .join(",");
+    let path = folder.join("fonts.pen");
+    fs::write(
+        &path,
+        format!(
+            r##"{{"version":"2.10","children":[{{"type":"frame","id":"f","width":300,"height":200,"layout":"vertical","fill":"#FFFFFF","children":[{children}]}}]}}"##
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// Offline with an empty cache: nothing can be fetched, so every substitution is said.
+fn nib_offline(cache: &Path, args: &[&str]) -> Output {
+    nib_command().env("NIB_FONTS", "offline").env("NIB_FONT_CACHE", cache).args(args).output().expect("nib runs")
+}
+
+#[test]
+fn check_and_render_say_every_substitution_once_per_family_with_its_stand_in() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = fonts_document(folder.path());
+    let cache = folder.path().join("cache");
+    for args in [vec!["check"], vec!["render", "-o", folder.path().join("out.png").to_str().unwrap()]] {
+        let mut args = args.clone();
+        args.push(file.to_str().unwrap());
+        let output = nib_offline(&cache, &args);
+        // `nib check` reports its warnings with the rest of its report (standard output, and
+        // `--strict` fails on them); `nib render` says them on standard error.
+        let err = format!("{}{}", stdout(&output), stderr(&output));
+        assert_eq!(err.matches("'Courier New'").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("metric-compatible open twin Liberation Mono"), "{args:?}: {err}");
+        assert_eq!(err.matches("'Lobster' (Google Fonts, display)").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("'Cutive Mono' (Google Fonts, monospace)"), "{args:?}: {err}");
+        assert!(!err.contains("'DM Sans'"), "a bundled family is not a substitution: {err}");
+        // A monospaced family never stands in with a proportional face.
+        let mono = err.lines().find(|l| l.contains("'Cutive Mono'")).unwrap();
+        assert!(mono.contains("drawn with JetBrains Mono") || mono.contains("drawn with Liberation Mono"), "{mono}");
+    }
+}
+
+#[test]
+fn render_json_lists_the_font_files_used() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = fonts_document(folder.path());
+    let out = folder.path().join("out.png");
+    let output = nib_offline(
+        &folder.path().join("cache"),
+        &["render", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let files: Vec<&str> = report["fonts"].as_array().unwrap().iter().map(|f| f["file"].as_str().unwrap()).collect();
+    assert!(files.iter().any(|f| f.starts_with("liberation/LiberationMono")), "{files:?}");
+    assert!(files.iter().any(|f| f.starts_with("dm-sans/")), "{files:?}");
+    assert!(report["fonts"].as_array().unwrap().iter().all(|f| f["origin"] == "bundled"), "{report}");
+}
+
+#[test]
+fn fonts_lists_what_a_document_needs_and_fails_when_one_is_replaced() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = fonts_document(folder.path());
+    let cache = folder.path().join("cache");
+    let output = nib_offline(&cache, &["fonts", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("DM Sans: bundled (1 text node)"), "{text}");
+    assert!(text.contains("Courier New: replaced by Liberation Mono (2 text nodes)"), "{text}");
+    assert!(text.contains("4 families, 3 replaced"), "{text}");
+    // The list names the bundled families and where the cache is.
+    let list = stdout(&nib_offline(&cache, &["fonts"]));
+    for family in ["Inter  (bundled", "Noto Sans SC  (bundled", "Playfair Display  (bundled"] {
+        assert!(list.contains(family), "{family}: {list}");
+    }
+    assert!(list.contains("fetching is off"), "{list}");
+    // Fetching offline is refused with the reason, before any connection.
+    let fetch = nib_offline(&cache, &["fonts", "fetch", "Lobster"]);
+    assert_eq!(fetch.status.code(), Some(2));
+    assert!(stderr(&fetch).contains("NIB_FONTS=offline"), "{}", stderr(&fetch));
+}
+
+/// The table of bundled fonts was a `const`: every function reading it got its own copy of all
+/// the font bytes, and the binary carried each font twice (30 MB more than the fonts).
+#[test]
+fn the_bundled_fonts_are_embedded_once_in_the_binary() {
+    let binary = fs::read(env!("CARGO_BIN_EXE_nib")).unwrap();
+    let fonts = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/fonts");
+    for file in [
+        "dm-sans/dm-sans-latin-wght-normal.woff2",
+        "inter/Inter-Regular.otf",
+        "noto-emoji/noto-emoji-0-wght-normal.woff2",
+    ] {
+        let bytes = fs::read(fonts.join(file)).unwrap();
+        let probe = &bytes[bytes.len() / 2..bytes.len() / 2 + 256];
+        let copies = (0..binary.len() - probe.len())
+            .filter(|&i| binary[i] == probe[0] && binary[i..].starts_with(probe))
+            .count();
+        assert_eq!(copies, 1, "{file} is in the binary {copies} times");
+    }
 }

@@ -44,6 +44,7 @@ async fn start(root: &Path, token: Option<&str>) -> Running {
         token: token.map(str::to_owned),
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
+        fonts: Default::default(),
     };
     nib::serve::start(options).await.expect("nib serve starts")
 }

@@ -618,6 +618,30 @@ fn screenshots_are_pngs_of_the_node() {
 }
 
 #[test]
+fn a_screenshot_says_the_font_substitutions_of_what_it_shows() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("fonts.pen"),
+        r##"{"version": "2.10", "children": [
+          {"type": "frame", "id": "card", "width": 200, "height": 100, "layout": "vertical", "fill": "#FFFFFF", "children": [
+            {"type": "text", "id": "a", "content": "Code", "fontFamily": "Courier New", "fill": "#000000"},
+            {"type": "text", "id": "b", "content": "More code", "fontFamily": "Courier New", "fill": "#000000"}]},
+          {"type": "frame", "id": "other", "x": 400, "width": 200, "height": 100, "children": [
+            {"type": "text", "id": "c", "content": "Serif", "fontFamily": "Times New Roman", "fill": "#000000"}]}]}"##,
+    )
+    .unwrap();
+    let shot = s.ok("get_screenshot", json!({"filePath": "fonts.pen", "nodeId": "card"}));
+    let warnings: Vec<&str> = shot["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+    let courier: Vec<&&str> = warnings.iter().filter(|w| w.contains("'Courier New'")).collect();
+    assert_eq!(courier.len(), 1, "once per family: {warnings:?}");
+    assert!(courier[0].contains("Liberation Mono") && courier[0].contains("2 text nodes"), "{warnings:?}");
+    assert!(!warnings.iter().any(|w| w.contains("Times New Roman")), "only what the picture shows: {warnings:?}");
+    let canvas = s.ok("get_screenshot", json!({"filePath": "fonts.pen"}));
+    let all = canvas["warnings"].to_string();
+    assert!(all.contains("'Times New Roman'") && all.contains("Liberation Serif"), "{all}");
+}
+
+#[test]
 fn a_confined_workspace_reads_nothing_outside_its_root() {
     let outside = tempfile::tempdir().unwrap();
     let root = outside.path().join("root");

@@ -7,7 +7,7 @@ use nib::doc::io::{read_file, save_file};
 use nib::files::{LimitedRead, read_limited};
 use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
-use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::text::FontOptions;
 use nib::tools::FileImports;
 
 pub struct Settings {
@@ -43,7 +43,11 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
-    let canvas = LaidOutCanvas::new(&imports, None, TextEngine::new(FontBook::new(settings.fonts)));
+    let (engine, font_warnings) = super::text_engine(&settings.fonts, &document, file);
+    for warning in &font_warnings {
+        eprintln!("nib: warning: {warning}");
+    }
+    let canvas = LaidOutCanvas::new(&imports, None, engine);
     let images = super::configured_images();
     let context = Context {
         library: &imports,

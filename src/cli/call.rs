@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use nib::tools::{Workspace, call};
 
-pub fn run(tool: &str, args: &str) -> ExitCode {
+pub fn run(tool: &str, args: &str, fonts: nib::text::FontOptions) -> ExitCode {
     let arguments: serde_json::Value = match args.trim() {
         "" => serde_json::json!({}),
         text => match serde_json::from_str(text) {
@@ -20,6 +20,7 @@ pub fn run(tool: &str, args: &str) -> ExitCode {
     let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut workspace = Workspace::new(root);
     workspace.images = std::sync::Arc::new(super::configured_images());
+    workspace.fonts = fonts;
     match call(&mut workspace, tool, arguments) {
         Ok(answer) => {
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());

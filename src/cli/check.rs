@@ -12,6 +12,8 @@ use nib::tools::FileImports;
 pub struct Options {
     pub strict: bool,
     pub quiet: bool,
+    /// The fonts text is measured with: replaced families are warnings.
+    pub fonts: nib::text::FontOptions,
 }
 
 pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
@@ -20,7 +22,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     for path in files {
         match read_file(path) {
             Ok(loaded) => {
-                let resolved = resolve(path, &loaded.document);
+                let resolved = resolve(path, &loaded.document, &options.fonts);
                 if let Some(error) = &resolved.error {
                     invalid += 1;
                     eprintln!("{error}");
@@ -66,11 +68,12 @@ struct Resolved {
     /// line and column.
     error: Option<String>,
     /// What the file refers to but cannot be found: components, variables, descendants
-    /// overrides that match nothing, imports and image files.
+    /// overrides that match nothing, imports, image files, and font families (each replaced
+    /// family once, with its stand-in).
     warnings: Vec<String>,
 }
 
-fn resolve(path: &Path, document: &Document) -> Resolved {
+fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> Resolved {
     let imports = FileImports::load(document, path);
     let scene = build_scene(document, &imports, SceneOptions::FULL);
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
@@ -79,6 +82,9 @@ fn resolve(path: &Path, document: &Document) -> Resolved {
     warnings.extend(
         missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
     );
+    let (mut text, font_warnings) = super::text_engine(fonts, document, path);
+    warnings.extend(font_warnings);
+    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
     let error = scene.error().map(|error| super::resolve_error_text(path, error));
     Resolved { error, warnings }
 }

@@ -112,7 +112,7 @@ fn write_pictures(
     let new_side = Side { document: new, library: &new_imports, options: options(new_source) };
     let mut images = vec![FrameImages::default(); result.frames.len()];
     let mut failure = None;
-    draw(result, &old_side, &new_side, settings.fonts, &mut |pictures: FramePictures| {
+    draw(result, &old_side, &new_side, settings.fonts.clone(), &mut |pictures: FramePictures| {
         let written = &mut images[pictures.index];
         written.problems = pictures.warnings;
         let stem = &pictures.stem;

@@ -18,6 +18,7 @@ mod call;
 mod check;
 mod diff;
 mod fmt;
+mod fonts;
 mod layout;
 mod merge;
 mod outline;
@@ -49,6 +50,13 @@ pub fn write_out(text: std::fmt::Arguments) {
 pub struct Args {
     #[command(subcommand)]
     command: Command,
+    /// Also use the fonts installed on this machine (output then depends on it).
+    #[arg(long, global = true)]
+    system_fonts: bool,
+    /// A folder of your own font files (.ttf, .otf, .ttc, .woff2; sub-folders too), used before
+    /// the bundled fonts; repeat for several. NIB_FONT_DIRS adds more.
+    #[arg(long = "font-dir", value_name = "DIR", global = true)]
+    font_dirs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -85,9 +93,6 @@ enum Command {
         /// same ids every time (scripted builds, tests). By default ids are random.
         #[arg(long)]
         seed: Option<u64>,
-        /// Also measure text with the fonts installed on this machine (output then depends on it).
-        #[arg(long)]
-        system_fonts: bool,
     },
     /// Render a .pen file to PNG: the whole canvas by default, one node with --node, every
     /// top-level frame into a folder with --all.
@@ -113,9 +118,10 @@ enum Command {
         /// is drawn there, and a warning names the file).
         #[arg(long)]
         mark_missing: bool,
-        /// Also draw text with the fonts installed on this machine (output then depends on it).
+        /// Print what was written, the warnings and the font files used as JSON (so CI can pin
+        /// the fonts).
         #[arg(long)]
-        system_fonts: bool,
+        json: bool,
     },
     /// Lay out a .pen file and print the boxes (x, y in the parent, position on the canvas,
     /// size) and the layout problems. With --problems, exits 1 when there are problems.
@@ -134,9 +140,6 @@ enum Command {
         /// Print the JSON snapshot_layout answers instead of text.
         #[arg(long)]
         json: bool,
-        /// Also measure text with the fonts installed on this machine (output then depends on it).
-        #[arg(long)]
-        system_fonts: bool,
     },
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
     /// arguments exactly as over MCP, and print its JSON answer. Exits 1 on an error answer.
@@ -259,9 +262,6 @@ enum Command {
         /// Fill behind the pictures, e.g. "#FFFFFF" (transparent by default).
         #[arg(long, value_parser = render::parse_background)]
         background: Option<[u8; 4]>,
-        /// Also draw text with the fonts installed on this machine (output then depends on it).
-        #[arg(long)]
-        system_fonts: bool,
     },
     /// Print a document as one line per node, for reading and for git diff (textconv).
     ///
@@ -290,6 +290,19 @@ enum Command {
         /// The file's name in the repository, for messages (git's %P).
         name: Option<String>,
     },
+    /// The fonts nib can use, the families a document needs and how each resolves, and fetching
+    /// Google Fonts families into the cache ahead of an offline run.
+    #[command(after_help = FONTS_EXAMPLES, args_conflicts_with_subcommands = true)]
+    Fonts {
+        /// A .pen file: list the families it needs and how each resolves (exits 1 when one is
+        /// replaced).
+        file: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(subcommand)]
+        action: Option<FontsAction>,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -306,6 +319,24 @@ const SERVE_EXAMPLES: &str = "Examples:
   nib serve --listen 127.0.0.1:0              any free port (printed)
   nib serve --listen 0.0.0.0:7777             reachable from other machines: prints a token and a one-time page link
   claude mcp add --transport http nib http://127.0.0.1:7777/mcp";
+
+#[derive(Debug, Subcommand)]
+enum FontsAction {
+    /// Fetch Google Fonts families into the cache folder (NIB_FONT_CACHE, else the platform's
+    /// cache folder + nib/fonts), so later runs need no network.
+    Fetch {
+        /// The families, as the Google Fonts catalogue names them.
+        #[arg(required = true, value_name = "FAMILY")]
+        families: Vec<String>,
+    },
+}
+
+const FONTS_EXAMPLES: &str = "Examples:
+  nib fonts                                   every family nib can use, and where each comes from
+  nib fonts design.pen                        the families design.pen needs and how each resolves
+  nib fonts fetch \"Lobster\" \"DM Serif Display\"  cache Google Fonts families for offline runs
+  nib --font-dir ./brand-fonts fonts design.pen  with your own font files
+  NIB_FONTS=offline nib render design.pen     never fetch (replaced families are said on stderr)";
 
 const SNAPSHOT_EXAMPLES: &str = "Examples:
   nib snapshot designs/                       first run: creates the goldens
@@ -346,10 +377,47 @@ fn configured_images() -> nib::images::ConfiguredImages {
     nib::images::ConfiguredImages::new(&settings)
 }
 
+/// The fonts a command uses: `--system-fonts`, `--font-dir` and the environment (what it says
+/// that nib does not understand goes to standard error).
+fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontOptions {
+    let (options, warnings) = nib::text::FontOptions::for_user(system_fonts, font_dirs);
+    for warning in warnings {
+        eprintln!("nib: warning: {warning}");
+    }
+    options
+}
+
+/// A text engine for `document` (read from `path`) with the fonts of `options` and the
+/// document's own; what went wrong reading the user's font folders and the document's `fonts`
+/// list is returned as warnings.
+fn text_engine(
+    options: &nib::text::FontOptions,
+    document: &nib::doc::Document,
+    path: &Path,
+) -> (nib::text::TextEngine, Vec<String>) {
+    let book = nib::text::FontBook::new(options.clone());
+    let mut warnings: Vec<String> = book.warnings().to_vec();
+    let mut engine = nib::text::TextEngine::new(book);
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let access = nib::text::DocumentFontAccess { folder: Some(folder), confinement: None, fetch: options.fetch };
+    let fonts = nib::text::DocumentFonts::load(document, access);
+    warnings.extend(fonts.problems.iter().cloned());
+    engine.set_document_fonts(std::sync::Arc::new(fonts));
+    (engine, warnings)
+}
+
 /// Runs the parsed command.
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
-    match args.command {
-        Command::Check { files, strict, quiet } => Ok(check::run(&files, check::Options { strict, quiet })),
+    let Args { command, system_fonts, font_dirs } = args;
+    let fonts = || font_options(system_fonts, font_dirs.clone());
+    match command {
+        Command::Check { files, strict, quiet } => {
+            Ok(check::run(&files, check::Options { strict, quiet, fonts: fonts() }))
+        }
+        Command::Fonts { file, json, action } => Ok(match action {
+            Some(FontsAction::Fetch { families }) => fonts::fetch(&families, &fonts()),
+            None => fonts::run(file.as_deref(), json, &fonts()),
+        }),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
         Command::Snapshot {
             paths,
@@ -370,15 +438,18 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 ignore_antialiasing: !count_antialiasing,
             };
             let options = nib::review::snapshot::Options { tolerance, update, ci, frames: frame, shard, diff_dir };
-            Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary }))
+            // Goldens must come out the same on every machine: the user's font folders and the
+            // documents' own fonts, never the cache, the network or the system.
+            let fonts = nib::text::FontOptions { font_dirs: fonts().font_dirs, ..nib::text::FontOptions::default() };
+            Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary, fonts }))
         }
-        Command::Call { tool, args } => Ok(call::run(&tool, &args)),
+        Command::Call { tool, args } => Ok(call::run(&tool, &args, fonts())),
         Command::Mcp { root } => {
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
             };
-            nib::mcp::serve_stdio(root)?;
+            nib::mcp::serve_stdio_with_fonts(root, fonts())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { root, listen, token, allow_host, allow_origin } => {
@@ -392,27 +463,28 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 token,
                 allowed_hosts: allow_host,
                 allowed_origins: allow_origin,
+                fonts: fonts(),
             };
             nib::serve::serve(options).map_err(std::io::Error::other)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Apply { file, script, dry_run, json, max_operations, seed, system_fonts } => {
-            let fonts = nib::text::FontOptions { system_fonts };
+        Command::Apply { file, script, dry_run, json, max_operations, seed } => {
+            let fonts = fonts();
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, seed, fonts }))
         }
-        Command::Render { file, output, nodes, all, scale, background, mark_missing, system_fonts } => {
-            let fonts = nib::text::FontOptions { system_fonts };
-            Ok(render::run(&file, render::Settings { output, nodes, all, scale, background, mark_missing, fonts }))
+        Command::Render { file, output, nodes, all, scale, background, mark_missing, json } => {
+            let fonts = fonts();
+            let settings = render::Settings { output, nodes, all, scale, background, mark_missing, json, fonts };
+            Ok(render::run(&file, settings))
         }
-        Command::Diff { old, new, format, output, scale, background, system_fonts } => {
-            let fonts = nib::text::FontOptions { system_fonts };
+        Command::Diff { old, new, format, output, scale, background } => {
+            let fonts = fonts();
             Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
         Command::MergeDriver { base, ours, theirs, name } => Ok(merge::run(&base, &ours, &theirs, name.as_deref())),
-        Command::Layout { file, node, depth, problems, json, system_fonts } => {
-            let fonts = nib::text::FontOptions { system_fonts };
-            Ok(layout::run(&file, layout::Settings { node, depth, problems, json, fonts }))
+        Command::Layout { file, node, depth, problems, json } => {
+            Ok(layout::run(&file, layout::Settings { node, depth, problems, json, fonts: fonts() }))
         }
     }
 }

@@ -10,7 +10,7 @@ use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
 use nib::resolve::{Scene, SceneOptions, build_scene, part_root, update_scene_of};
 use nib::review::frames::{frames, render_frames, safe_name};
-use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::text::{FontOptions, TextEngine};
 use nib::tools::FileImports;
 
 pub struct Settings {
@@ -20,7 +20,49 @@ pub struct Settings {
     pub scale: f32,
     pub background: Option<[u8; 4]>,
     pub mark_missing: bool,
+    pub json: bool,
     pub fonts: FontOptions,
+}
+
+/// What `nib render --json` prints.
+#[derive(Default, serde::Serialize)]
+struct JsonReport {
+    /// The PNG files written, with their sizes.
+    written: Vec<Written>,
+    /// Everything that was not drawn as written, font substitutions included.
+    warnings: Vec<String>,
+    /// The families the document asks for and how each resolves.
+    families: Vec<nib::layout::fonts::FamilyUse>,
+    /// The font files the text was shaped with.
+    fonts: Vec<nib::text::UsedFont>,
+}
+
+#[derive(serde::Serialize)]
+struct Written {
+    file: PathBuf,
+    width: u32,
+    height: u32,
+}
+
+/// Where results and warnings go: lines on stdout and stderr, or one JSON report at the end.
+struct Output {
+    json: Option<std::cell::RefCell<JsonReport>>,
+}
+
+impl Output {
+    fn written(&self, file: &Path, width: u32, height: u32) {
+        match &self.json {
+            Some(report) => report.borrow_mut().written.push(Written { file: file.to_owned(), width, height }),
+            None => say!("{} ({width} × {height})", file.display()),
+        }
+    }
+
+    fn warning(&self, warning: &str) {
+        match &self.json {
+            Some(report) => report.borrow_mut().warnings.push(warning.to_owned()),
+            None => eprintln!("nib: warning: {warning}"),
+        }
+    }
 }
 
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
@@ -47,8 +89,35 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         eprintln!("nib: {}", super::resolve_error_text(file, error));
         return ExitCode::from(1);
     }
-    let mut text = TextEngine::new(FontBook::new(settings.fonts));
+    let output = Output { json: settings.json.then(Default::default) };
+    let (mut text, font_warnings) = super::text_engine(&settings.fonts, &document, file);
+    for warning in &font_warnings {
+        output.warning(warning);
+    }
     let layout = Layout::compute(&scene, &mut text);
+    let families = nib::layout::fonts::families_used(&scene, None, &mut text);
+    for line in nib::layout::fonts::substitution_lines(&scene, None, &mut text) {
+        output.warning(&line);
+    }
+    let code = render_targets(file, &settings, &scene, &layout, &mut text, &output);
+    if let Some(report) = output.json {
+        let mut report = report.into_inner();
+        report.families = families;
+        report.fonts = text.fonts_used();
+        say!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    }
+    code
+}
+
+/// Renders what the settings ask for; the exit code.
+fn render_targets(
+    file: &Path,
+    settings: &Settings,
+    scene: &Scene,
+    layout: &Layout,
+    text: &mut TextEngine,
+    output: &Output,
+) -> ExitCode {
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
     let options = RenderOptions {
@@ -58,10 +127,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         mark_missing: settings.mark_missing,
     };
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
-    let job = Job { scene: &scene, layout: &layout, options: &options };
+    let job = Job { scene, layout, options: &options, output };
     if settings.all {
-        let out = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
-        return job.all_frames(&text, &out);
+        let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
+        return job.all_frames(text, &out);
     }
     let mut targets = Vec::new();
     for id in &settings.nodes {
@@ -79,23 +148,24 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     }
     let mut images = ImageCache::default();
     if targets.is_empty() {
-        let out = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}.png")));
-        return job.one(&mut text, &mut images, RenderTarget::Canvas, &out);
+        let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.png")));
+        return job.one(text, &mut images, RenderTarget::Canvas, &out);
     }
     if let [(key, _)] = targets.as_slice() {
-        let out =
-            settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))));
-        return job.one(&mut text, &mut images, RenderTarget::Node(*key), &out);
+        let out = settings
+            .output
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))));
+        return job.one(text, &mut images, RenderTarget::Node(*key), &out);
     }
-    let folder = settings.output.unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
+    let folder = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
     if let Err(error) = std::fs::create_dir_all(&folder) {
         eprintln!("nib: cannot create {}: {error}", folder.display());
         return ExitCode::from(2);
     }
     let mut code = ExitCode::SUCCESS;
     for (key, name) in targets {
-        if job.one(&mut text, &mut images, RenderTarget::Node(key), &folder.join(format!("{name}.png")))
-            != ExitCode::SUCCESS
+        if job.one(text, &mut images, RenderTarget::Node(key), &folder.join(format!("{name}.png"))) != ExitCode::SUCCESS
         {
             code = ExitCode::from(1);
         }
@@ -107,6 +177,7 @@ struct Job<'a> {
     scene: &'a Scene,
     layout: &'a Layout,
     options: &'a RenderOptions,
+    output: &'a Output,
 }
 
 impl Job<'_> {
@@ -115,13 +186,13 @@ impl Job<'_> {
         match render(self.scene, self.layout, text, images, target, self.options) {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
-                    eprintln!("nib: warning: {warning}");
+                    self.output.warning(warning);
                 }
                 if let Err(error) = nib::doc::io::write_atomic(out, &encode_png(&rendered.pixmap)) {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
                 }
-                say!("{} ({} × {})", out.display(), rendered.pixmap.width(), rendered.pixmap.height());
+                self.output.written(out, rendered.pixmap.width(), rendered.pixmap.height());
                 ExitCode::SUCCESS
             }
             Err(error) => {
@@ -168,9 +239,9 @@ impl Job<'_> {
             match result {
                 Ok((width, height, warnings)) => {
                     for warning in warnings {
-                        eprintln!("nib: warning: {warning}");
+                        self.output.warning(&warning);
                     }
-                    say!("{} ({width} × {height})", out.display());
+                    self.output.written(&out, width, height);
                 }
                 Err(error) => {
                     eprintln!("nib: {}: {error}", out.display());

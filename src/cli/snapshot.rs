@@ -12,7 +12,7 @@ use nib::resolve::{SceneOptions, build_scene};
 use nib::review::snapshot::{
     self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, Verdict,
 };
-use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::text::FontOptions;
 use nib::tools::FileImports;
 
 /// What the command line asked for besides the options of the run.
@@ -20,6 +20,8 @@ pub struct Settings {
     pub options: Options,
     pub junit: Option<PathBuf>,
     pub summary: Option<PathBuf>,
+    /// The fonts: the user's folders at most (see `nib snapshot` in cli/mod.rs).
+    pub fonts: FontOptions,
 }
 
 pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
@@ -38,6 +40,7 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
         return ExitCode::from(2);
     }
     let bar = progress_bar();
+    let load = |file: &PenFile| load(file, &settings.fonts);
     let report = snapshot::run(&files, &settings.options, &load, &|event| match event {
         Progress::File { key, frames } => {
             bar.inc_length(frames as u64);
@@ -60,17 +63,20 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
 }
 
 /// Loads, resolves and lays out one file, as `nib render` does.
-fn load(file: &PenFile) -> Result<Prepared, String> {
+fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, String> {
     let document = read_file(&file.path).map_err(|error| error.to_string())?.document;
     let imports = FileImports::load(&document, &file.path);
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
     if let Some(error) = scene.error() {
         return Err(super::resolve_error_text(&file.path, error));
     }
-    // Bundled fonts only: goldens must come out the same on every machine.
-    let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
+    // No cache, network or system fonts: goldens must come out the same on every machine.
+    let (mut text, font_warnings) = super::text_engine(fonts, &document, &file.path);
     let layout = Layout::compute(&scene, &mut text);
-    Ok(Prepared { scene, layout, text, warnings: imports.problems })
+    let mut warnings = imports.problems;
+    warnings.extend(font_warnings);
+    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
+    Ok(Prepared { scene, layout, text, warnings })
 }
 
 /// A bar on standard error when a person watches it; nothing when it is a pipe or a CI log.

@@ -10,8 +10,6 @@ mod cache;
 mod config;
 mod configured;
 mod files;
-#[cfg(feature = "network-images")]
-mod http;
 mod offline;
 #[cfg(feature = "network-images")]
 mod openai;

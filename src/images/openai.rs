@@ -6,8 +6,8 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Deserialize;
 
-use super::http::{Expect, FetchError, Fetcher, Limits, Request};
 use super::{AiSettings, ImageError, ImageProvider, ImageRequest, Orientation, ProvidedImage, store};
+use crate::http::{Expect, FetchError, Fetcher, Limits, Request};
 
 /// Generating takes a while (up to a minute for large models); the answer carries the image as
 /// base64, a third larger than the file.

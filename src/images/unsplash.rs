@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
 use super::{ImageError, ImageProvider, ImageRequest, ProvidedImage, store};
+use crate::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
 
 /// Unsplash's API.
 const API: &str = "https://api.unsplash.com";

@@ -62,4 +62,8 @@ impl CanvasBoxes for LaidOutCanvas<'_> {
         *previous = (Some(Arc::new(scene)), Some(layout));
         Some(boxes)
     }
+
+    fn choose_family(&self, family: &str) -> Option<Arc<crate::text::FamilyChoice>> {
+        Some(self.text.borrow_mut().choose_family(family))
+    }
 }

@@ -6,6 +6,7 @@
 //! relayout after an edit costs the top-level frames the edit touched, not the whole canvas.
 
 mod canvas;
+pub mod fonts;
 mod overlaps;
 mod problems;
 pub(crate) mod rules;

@@ -119,6 +119,8 @@ pub enum SizingNote {
         requested: String,
         /// The family used instead.
         used: String,
+        /// Why, and by what (see [`crate::text::FamilyChoice::reason`]).
+        reason: String,
     },
 }
 
@@ -274,7 +276,11 @@ fn plan_node<'a>(
         let prepared = engine.prepare(text_content(&node.props), &TextStyle::of(&node.props));
         let choice = prepared.family();
         if let Some(requested) = &choice.replaced {
-            notes.push((index, SizingNote::FontReplaced { requested: requested.clone(), used: choice.family.clone() }));
+            let reason = choice.reason().unwrap_or_default();
+            notes.push((
+                index,
+                SizingNote::FontReplaced { requested: requested.clone(), used: choice.family.clone(), reason },
+            ));
         }
         Box::new(TextLeaf { prepared, wraps: keys.growth != TextGrowth::Auto })
     });

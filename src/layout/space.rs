@@ -12,6 +12,12 @@ pub trait CanvasBoxes {
     /// Every visible top-level node and its box on the canvas; `None` when the document
     /// cannot be laid out (it expands past its budget), so the caller goes by its numbers.
     fn top_level_boxes(&self, document: &Document) -> Option<Vec<(NodeKey, Rect)>>;
+
+    /// The family the canvas's text engine shapes `family` with (the document's own fonts, the
+    /// user's, fetched ones); `None` when the canvas has no engine, and the bundled fonts decide.
+    fn choose_family(&self, _family: &str) -> Option<std::sync::Arc<crate::text::FamilyChoice>> {
+        None
+    }
 }
 
 /// Space left between a new top-level node and what is already on the canvas.

@@ -166,9 +166,10 @@ fn problems_name_overflow_clipping_overlap_and_zero_size() {
 fn missing_fonts_are_reported_once_per_family() {
     let (scene, layout) = laid_out(
         r#"{"type": "frame", "id": "p", "layout": "vertical", "children": [
-            {"type": "text", "id": "a", "content": "A", "fontFamily": "Roboto"},
-            {"type": "text", "id": "b", "content": "B", "fontFamily": "Roboto"},
-            {"type": "text", "id": "c", "content": "C", "fontFamily": "Fira Code"}]}"#,
+            {"type": "text", "id": "a", "content": "A", "fontFamily": "Lobster"},
+            {"type": "text", "id": "b", "content": "B", "fontFamily": "Lobster"},
+            {"type": "text", "id": "c", "content": "C", "fontFamily": "Ubuntu Mono"},
+            {"type": "text", "id": "d", "content": "D", "fontFamily": "Roboto"}]}"#,
     );
     let fonts: Vec<String> = find_problems(&scene, &layout, None)
         .shown
@@ -178,7 +179,8 @@ fn missing_fonts_are_reported_once_per_family() {
         .collect();
     assert_eq!(fonts.len(), 2, "{fonts:?}");
     assert!(fonts[0].contains("'a'") && fonts[0].contains("1 other") && fonts[0].contains("Inter"), "{fonts:?}");
-    assert!(fonts[1].contains("JetBrains Mono"), "{fonts:?}");
+    assert!(fonts[1].contains("JetBrains Mono"), "a monospaced family gets a monospaced stand-in: {fonts:?}");
+    assert!(fonts.iter().all(|f| !f.contains("Roboto")), "Roboto is bundled: {fonts:?}");
 }
 
 #[test]

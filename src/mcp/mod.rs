@@ -30,8 +30,13 @@ use stdio::Stdio;
 /// only folder documents may be in. Every line of stdin gets the answer JSON-RPC 2.0 asks for,
 /// and no line, however malformed, long or deep, ends the server.
 pub fn serve_stdio(root: PathBuf) -> std::io::Result<()> {
+    serve_stdio_with_fonts(root, crate::text::FontOptions::for_user(false, Vec::new()).0)
+}
+
+/// [`serve_stdio`] with text measured and drawn with `fonts` (`nib mcp --font-dir …`).
+pub fn serve_stdio_with_fonts(root: PathBuf, fonts: crate::text::FontOptions) -> std::io::Result<()> {
     init_logging();
-    let server = NibServer::new(root)?;
+    let server = NibServer::with_fonts(root, fonts)?;
     tracing::info!(root = %server.root().display(), "nib mcp serving on stdio");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let stdio = Stdio::start()?;

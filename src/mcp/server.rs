@@ -36,8 +36,18 @@ pub struct NibServer {
 }
 
 impl NibServer {
-    /// A server whose documents must lie in `root` (which must exist).
+    /// A server whose documents must lie in `root` (which must exist), with the fonts the
+    /// environment gives (`NIB_FONT_DIRS`, `NIB_FONTS`, the cache folder).
     pub fn new(root: PathBuf) -> std::io::Result<NibServer> {
+        let (fonts, warnings) = crate::text::FontOptions::for_user(false, Vec::new());
+        for warning in &warnings {
+            tracing::warn!("{warning}");
+        }
+        NibServer::with_fonts(root, fonts)
+    }
+
+    /// A server whose documents must lie in `root`, measuring and drawing text with `fonts`.
+    pub fn with_fonts(root: PathBuf, fonts: crate::text::FontOptions) -> std::io::Result<NibServer> {
         let root = std::fs::canonicalize(&root)
             .map_err(|e| std::io::Error::new(e.kind(), format!("the root folder {}: {e}", root.display())))?;
         let mut workspace = Workspace::new(root.clone()).confined();
@@ -47,6 +57,10 @@ impl NibServer {
             tracing::warn!("{warning}");
         }
         workspace.images = Arc::new(crate::images::ConfiguredImages::new(&images));
+        for warning in crate::text::FontBook::new(fonts.clone()).warnings() {
+            tracing::warn!("{warning}");
+        }
+        workspace.fonts = fonts;
         Ok(NibServer::sharing(Arc::new(Mutex::new(workspace))))
     }
 

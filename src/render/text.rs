@@ -26,7 +26,7 @@ pub(crate) fn text_path(
     for (index, line) in shaped.lines.iter().enumerate() {
         let left = shaped.line_x(index, style.align, width);
         for glyph in &line.glyphs {
-            let outline = engine.glyph_outline(glyph.font, glyph.glyph, style.weight);
+            let outline = engine.glyph_outline(glyph.font, glyph.glyph);
             let Some(path) = &outline.path else { continue };
             let placed = Transform::from_row(glyph.size, 0.0, 0.0, glyph.size, left + glyph.x, top + glyph.baseline);
             if let Some(path) = path.clone().transform(placed) {

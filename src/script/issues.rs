@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
+use crate::layout::space::CanvasBoxes;
 use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
 use crate::text::{FontBook, FontOptions, IconSet, is_known_family, suggest_family};
 
@@ -28,6 +29,7 @@ pub fn find(
     library: &dyn Library,
     touched: &[NodeKey],
     positioned: &HashSet<NodeKey>,
+    canvas: Option<&dyn CanvasBoxes>,
 ) -> Vec<String> {
     let mut issues: Vec<String> = Vec::new();
     let mut distinct: HashSet<String> = HashSet::new();
@@ -41,7 +43,7 @@ pub fn find(
         if document.node_by_id(node.id()) != Some(*key) {
             continue;
         }
-        let mut found = node_issues(document, *key, positioned.contains(key));
+        let mut found = node_issues(document, *key, positioned.contains(key), canvas);
         found.extend(override_issues(document, library, *key));
         for issue in found {
             if issues.len() < MAX_ISSUES {
@@ -65,7 +67,7 @@ pub fn find(
 /// The two layout axes, with the keys and words that go with them.
 const AXES: [(Key, &str); 2] = [(Key::Width, "horizontal"), (Key::Height, "vertical")];
 
-fn node_issues(document: &Document, key: NodeKey, positioned: bool) -> Vec<String> {
+fn node_issues(document: &Document, key: NodeKey, positioned: bool, canvas: Option<&dyn CanvasBoxes>) -> Vec<String> {
     let tree = document.tree();
     let node = tree.node(key);
     let (id, node_type, props) = (node.id(), node.node_type(), &node.props);
@@ -120,7 +122,7 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool) -> Vec<Strin
         issues.extend(text_issues(id, props));
     }
     if matches!(node_type, NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context) {
-        issues.extend(font_issue(document, props));
+        issues.extend(font_issue(document, props, canvas));
     }
     if matches!(node_type, NodeType::IconFont | NodeType::Icon) {
         issues.extend(icon_issue(props));
@@ -128,26 +130,24 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool) -> Vec<Strin
     issues
 }
 
-/// A font family that exists nowhere (checked through a string variable too).
-fn font_issue(document: &Document, props: &Props) -> Option<String> {
+/// A font family that exists nowhere, or one that is replaced, with its stand-in (checked
+/// through a string variable too).
+fn font_issue(document: &Document, props: &Props, canvas: Option<&dyn CanvasBoxes>) -> Option<String> {
     let family = match props.get(&Key::FontFamily)? {
         Value::TextOrVar(VarOr::Value(family)) => family.clone(),
         Value::TextOrVar(VarOr::Var(var)) => plain_string_variable(document, var.name())?,
         _ => return None,
     };
+    let choice = canvas
+        .and_then(|canvas| canvas.choose_family(&family))
+        .unwrap_or_else(|| std::sync::Arc::new(FontBook::new(FontOptions::default()).choose_family(&family)));
+    choice.replaced.as_ref()?;
     if is_known_family(&family) {
-        // A real family nib does not ship is measured and drawn with a stand-in: say which.
-        let choice = FontBook::new(FontOptions::default()).choose_family(&family);
-        return choice.replaced.map(|_| {
-            format!(
-                "Font family '{family}' is not bundled with nib ({}): it is measured and drawn with {}.",
-                FontBook::new(FontOptions::default()).text_families().collect::<Vec<_>>().join(", "),
-                choice.family
-            )
-        });
+        // A real family nib does not have is measured and drawn with a stand-in: say which.
+        return choice.reason().map(|reason| format!("Font family {reason}."));
     }
     let hint = suggest_family(&family).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
-    Some(format!("Font family '{family}' is invalid.{hint}"))
+    Some(format!("Font family '{family}' is invalid.{hint} It is measured and drawn with {}.", choice.family))
 }
 
 /// The value of a string variable that has one value for all themes.

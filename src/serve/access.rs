@@ -366,6 +366,7 @@ mod tests {
             token: None,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
+            fonts: Default::default(),
         };
         (options, address)
     }

@@ -191,9 +191,9 @@ async fn render(State(state): State<AppState>, Query(query): Query<RenderQuery>)
 
 /// `scale`, lowered so that the image of the node has at most [`MAX_RENDER_PIXELS`].
 fn fitting_scale(workspace: &mut Workspace, file: &str, node: Option<&str>, scale: f32) -> Result<f32, ToolError> {
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(Some(file))?;
-    let (scene, layout) = open.layout(fonts)?;
+    let (scene, layout) = open.layout(&fonts)?;
     let target = match node.and_then(|id| scene.node_by_id(id)) {
         Some(key) => crate::render::RenderTarget::Node(key),
         None => crate::render::RenderTarget::Canvas,

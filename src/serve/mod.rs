@@ -48,6 +48,8 @@ pub struct ServeOptions {
     pub allowed_hosts: Vec<String>,
     /// More browser origins allowed to call (e.g. `http://localhost:6274` for an MCP inspector).
     pub allowed_origins: Vec<String>,
+    /// The fonts text is measured and drawn with (`--font-dir`, `NIB_FONT_DIRS`…).
+    pub fonts: crate::text::FontOptions,
 }
 
 /// Why `nib serve` could not start.
@@ -157,7 +159,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let address = listener.local_addr()?;
     let access = Arc::new(access::Access::new(&options, address)?);
 
-    let server = NibServer::new(root.clone())?;
+    let server = NibServer::with_fonts(root.clone(), options.fonts.clone())?;
     let workspace: Arc<Mutex<Workspace>> = Arc::clone(server.workspace());
     let stop = CancellationToken::new();
     let (changes, _) = tokio::sync::broadcast::channel(events::CHANGE_BACKLOG);

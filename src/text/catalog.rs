@@ -1,14 +1,102 @@
-//! Which font families and icons exist: the Google Fonts catalogue plus common system families,
-//! lucide (with the names it had before its renames), and Material Symbols. Embedded in the
-//! binary, read once on first use.
+//! Which font families and icons exist: the Google Fonts catalogue (with each family's category,
+//! weights and styles) plus common system families, lucide (with the names it had before its
+//! renames), and Material Symbols. Embedded in the binary, read once on first use.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::lucide::Lucide;
 use crate::doc::{edit_distance, suggest};
 
-const GOOGLE_FAMILIES: &str = include_str!("../../assets/fonts/google-fonts-families.txt");
+/// `family<TAB>category<TAB>weights<TAB>styles` per line; `#` starts a comment line.
+const GOOGLE_FONTS: &str = include_str!("../../assets/fonts/google-fonts.tsv");
+
+/// The kind of typeface a Google Fonts family is, as the catalogue files it: what a missing
+/// family is replaced with offline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Category {
+    /// Sans-serif text faces.
+    Sans,
+    /// Serif text faces.
+    Serif,
+    /// Faces for headlines and short display text.
+    Display,
+    /// Script and handwriting faces.
+    Handwriting,
+    /// Monospaced faces.
+    Monospace,
+}
+
+impl Category {
+    fn parse(text: &str) -> Option<Category> {
+        Some(match text {
+            "sans-serif" => Category::Sans,
+            "serif" => Category::Serif,
+            "display" => Category::Display,
+            "handwriting" => Category::Handwriting,
+            "monospace" => Category::Monospace,
+            _ => return None,
+        })
+    }
+
+    /// The catalogue's word for it (`sans-serif`, `serif`, `display`, `handwriting`, `monospace`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Sans => "sans-serif",
+            Category::Serif => "serif",
+            Category::Display => "display",
+            Category::Handwriting => "handwriting",
+            Category::Monospace => "monospace",
+        }
+    }
+}
+
+/// A family of the Google Fonts catalogue.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GoogleFamily {
+    /// The name as Google spells it.
+    pub name: &'static str,
+    /// Its category.
+    pub category: Category,
+    /// The weights it has (100–900), ascending.
+    pub weights: Vec<u16>,
+    /// True when it has italics.
+    pub italic: bool,
+}
+
+fn google_families() -> &'static HashMap<String, GoogleFamily> {
+    static GOOGLE: OnceLock<HashMap<String, GoogleFamily>> = OnceLock::new();
+    GOOGLE.get_or_init(|| {
+        google_lines()
+            .filter_map(|line| {
+                let mut fields = line.split('\t');
+                let name = fields.next()?.trim();
+                let category = Category::parse(fields.next()?.trim())?;
+                let weights = fields.next()?.split(',').filter_map(|w| w.trim().parse().ok()).collect();
+                let italic = fields.next()?.split(',').any(|s| s.trim() == "italic");
+                Some((name.to_lowercase(), GoogleFamily { name, category, weights, italic }))
+            })
+            .collect()
+    })
+}
+
+fn google_lines() -> impl Iterator<Item = &'static str> {
+    GOOGLE_FONTS.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+}
+
+fn google_names() -> impl Iterator<Item = &'static str> {
+    google_lines().map(|line| line.split('\t').next().unwrap_or(line).trim())
+}
+
+/// The Google Fonts family whose cache folder is `slug` (see [`super::cache::slug`]).
+pub fn google_family_by_slug(slug: &str) -> Option<&'static GoogleFamily> {
+    google_families().values().find(|family| super::cache::slug(family.name) == slug)
+}
+
+/// The Google Fonts family called `family` (case does not matter).
+pub fn google_family(family: &str) -> Option<&'static GoogleFamily> {
+    google_families().get(&family.trim().to_lowercase())
+}
 const MATERIAL_SYMBOLS: &str = include_str!("../../assets/icons/material-symbols/names.txt");
 
 /// Families installed with common operating systems; designs use them and they are real fonts.
@@ -96,8 +184,7 @@ const SYSTEM_FAMILIES: &[&str] = &[
 fn families() -> &'static HashSet<String> {
     static FAMILIES: OnceLock<HashSet<String>> = OnceLock::new();
     FAMILIES.get_or_init(|| {
-        GOOGLE_FAMILIES
-            .lines()
+        google_names()
             .chain(SYSTEM_FAMILIES.iter().copied())
             .map(|f| f.trim().to_lowercase())
             .filter(|f| !f.is_empty())
@@ -114,8 +201,7 @@ pub fn is_known_family(family: &str) -> bool {
 pub fn suggest_family(family: &str) -> Option<&'static str> {
     let lower = family.trim().to_lowercase();
     let budget = (lower.chars().count() / 4).clamp(1, 3);
-    GOOGLE_FAMILIES
-        .lines()
+    google_names()
         .chain(SYSTEM_FAMILIES.iter().copied())
         .map(|name| (edit_distance(&name.to_lowercase(), &lower), name))
         .filter(|(distance, _)| *distance <= budget)
@@ -188,6 +274,19 @@ mod tests {
         }
         assert!(!is_known_family("Intre Display Pro"));
         assert_eq!(suggest_family("Interr"), Some("Inter"));
+    }
+
+    #[test]
+    fn the_catalogue_knows_each_family_category_weights_and_styles() {
+        let dm_sans = google_family("dm sans").expect("DM Sans");
+        assert_eq!((dm_sans.name, dm_sans.category, dm_sans.italic), ("DM Sans", Category::Sans, true));
+        assert_eq!(dm_sans.weights, vec![100, 200, 300, 400, 500, 600, 700, 800, 900]);
+        assert_eq!(google_family("Space Mono").map(|f| f.category), Some(Category::Monospace));
+        assert_eq!(google_family("Caveat").map(|f| f.category), Some(Category::Handwriting));
+        assert_eq!(google_family("Lobster").map(|f| (f.category, f.italic)), Some((Category::Display, false)));
+        assert_eq!(google_family("Merriweather").map(|f| f.category), Some(Category::Serif));
+        assert_eq!(google_families().len(), 1908);
+        assert!(google_family("Helvetica").is_none(), "system families are not in Google's catalogue");
     }
 
     #[test]

@@ -1,70 +1,22 @@
-//! The fonts text is shaped with: the families nib ships in `assets/fonts`, loaded into an
-//! in-memory database once, so that the same document measures and renders the same on every
-//! machine. System fonts join only when asked ([`FontOptions::system_fonts`]).
+//! Which fonts text is shaped with: the families nib ships (`assets/fonts`, the same bytes on
+//! every machine), the user's own folders, fonts fetched from Google Fonts into the cache
+//! folder, and the system's when asked ([`FontOptions`]). Nothing is parsed until a text needs
+//! it, so a process that draws no text reads no font.
 //!
-//! A family the database does not have is replaced by a bundled one (JetBrains Mono for names
-//! that look monospaced, Inter otherwise) and the replacement is reported, never silent.
+//! A family none of these has is replaced, and the replacement is said ([`FamilyChoice::reason`]):
+//! a closed family with a metric-compatible open twin by the twin (Arial → Liberation Sans); a
+//! Google Fonts family that cannot be fetched by a bundled one of its catalogue category (never a
+//! proportional face for a monospaced family); anything else by Inter, or JetBrains Mono for
+//! names that look monospaced.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use cosmic_text::fontdb;
-
-macro_rules! bundled_fonts {
-    ($($path:literal),* $(,)?) => {
-        /// Every font file nib ships, by its path under `assets/fonts`.
-        const BUNDLED_FONTS: &[(&str, &[u8])] = &[
-            $(($path, include_bytes!(concat!("../../assets/fonts/", $path))),)*
-        ];
-    };
-}
-
-bundled_fonts![
-    "inter/Inter-Thin.otf",
-    "inter/Inter-ThinItalic.otf",
-    "inter/Inter-ExtraLight.otf",
-    "inter/Inter-ExtraLightItalic.otf",
-    "inter/Inter-Light.otf",
-    "inter/Inter-LightItalic.otf",
-    "inter/Inter-Regular.otf",
-    "inter/Inter-Italic.otf",
-    "inter/Inter-Medium.otf",
-    "inter/Inter-MediumItalic.otf",
-    "inter/Inter-SemiBold.otf",
-    "inter/Inter-SemiBoldItalic.otf",
-    "inter/Inter-Bold.otf",
-    "inter/Inter-BoldItalic.otf",
-    "inter/Inter-ExtraBold.otf",
-    "inter/Inter-ExtraBoldItalic.otf",
-    "inter/Inter-Black.otf",
-    "inter/Inter-BlackItalic.otf",
-    "jetbrains-mono/JetBrainsMono-Thin.ttf",
-    "jetbrains-mono/JetBrainsMono-ThinItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-ExtraLight.ttf",
-    "jetbrains-mono/JetBrainsMono-ExtraLightItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-Light.ttf",
-    "jetbrains-mono/JetBrainsMono-LightItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-Regular.ttf",
-    "jetbrains-mono/JetBrainsMono-Italic.ttf",
-    "jetbrains-mono/JetBrainsMono-Medium.ttf",
-    "jetbrains-mono/JetBrainsMono-MediumItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-SemiBold.ttf",
-    "jetbrains-mono/JetBrainsMono-SemiBoldItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-Bold.ttf",
-    "jetbrains-mono/JetBrainsMono-BoldItalic.ttf",
-    "jetbrains-mono/JetBrainsMono-ExtraBold.ttf",
-    "jetbrains-mono/JetBrainsMono-ExtraBoldItalic.ttf",
-    "noto/NotoSans-Regular.ttf",
-    "noto/NotoSans-Italic.ttf",
-    "noto/NotoSans-Bold.ttf",
-    "noto/NotoSans-BoldItalic.ttf",
-    "noto/NotoSansThai-Regular.ttf",
-    "noto/NotoSansThai-Bold.ttf",
-    "../icons/material-symbols/MaterialSymbolsOutlined.ttf",
-    "../icons/material-symbols/MaterialSymbolsRounded.ttf",
-    "../icons/material-symbols/MaterialSymbolsSharp.ttf",
-];
+use super::bundled;
+use super::cache;
+use super::catalog::{Category, google_family};
+use super::faces::{Face, FaceData, Origin, font_files, read_font_file};
 
 /// Families that hold icons, not letters: never a stand-in for text.
 pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
@@ -72,34 +24,137 @@ pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symb
 /// The family text falls back to: the default of the format.
 pub const DEFAULT_FAMILY: &str = "Inter";
 
-/// The family monospaced-looking names fall back to.
+/// The family monospaced families fall back to.
 pub const MONOSPACE_FAMILY: &str = "JetBrains Mono";
 
-/// Which fonts to use.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+/// The family serif families fall back to (Times New Roman's metrics).
+pub const SERIF_FAMILY: &str = "Liberation Serif";
+
+/// The family handwriting families fall back to.
+pub const HANDWRITING_FAMILY: &str = "Caveat";
+
+/// Environment variable: `offline` stops nib from fetching fonts (no socket is opened).
+pub const FONTS_VARIABLE: &str = "NIB_FONTS";
+
+/// Environment variable: more font folders, separated like `PATH` entries.
+pub const FONT_DIRS_VARIABLE: &str = "NIB_FONT_DIRS";
+
+/// Closed families with an open twin of the same advance widths.
+const TWINS: &[(&str, &str)] = &[
+    ("arial", "Liberation Sans"),
+    ("arialmt", "Liberation Sans"),
+    ("helvetica", "Liberation Sans"),
+    ("times new roman", "Liberation Serif"),
+    ("times", "Liberation Serif"),
+    ("timesnewromanpsmt", "Liberation Serif"),
+    ("courier new", "Liberation Mono"),
+    ("courier", "Liberation Mono"),
+];
+
+/// Closed serif families (and the generic names) that get the serif stand-in.
+const CLOSED_SERIF: &[&str] = &[
+    "georgia",
+    "palatino",
+    "palatino linotype",
+    "book antiqua",
+    "garamond",
+    "baskerville",
+    "didot",
+    "cambria",
+    "constantia",
+    "hoefler text",
+    "new york",
+    "charter",
+    "serif",
+    "ui-serif",
+];
+
+/// Words in a family name that say it is monospaced.
+const MONOSPACE_WORDS: &[&str] = &["mono", "code", "courier", "consol", "menlo", "monaco", "terminal", "typewriter"];
+
+/// Which fonts to use. The default is the bundled fonts only: the same result on every machine
+/// and never a network request (what tests and library users get unless they ask for more).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct FontOptions {
     /// Also use the fonts installed on this machine. Output then depends on the machine.
     pub system_fonts: bool,
+    /// Folders of the user's own font files (searched with their sub-folders); their families
+    /// come before the bundled ones.
+    pub font_dirs: Vec<PathBuf>,
+    /// Where fetched Google Fonts families are kept and looked up; `None` for no cache.
+    pub cache_dir: Option<PathBuf>,
+    /// Fetch a Google Fonts family nib does not have into `cache_dir` the first time a text
+    /// uses it (needs the `network-fonts` feature and a cache folder).
+    pub fetch: bool,
 }
 
-/// The bundled font database, the families in it, and (when asked) an index of the system's
-/// font files by family, loaded into a [`TextEngine`](super::TextEngine) on first use.
+impl FontOptions {
+    /// What a command a person runs uses: `font_dirs` (from `--font-dir`) then the folders in
+    /// `NIB_FONT_DIRS`, the cache folder (see [`cache::default_folder`]), and fetching unless
+    /// `NIB_FONTS=offline`. Also returns what the environment says that nib does not understand.
+    pub fn for_user(system_fonts: bool, font_dirs: Vec<PathBuf>) -> (FontOptions, Vec<String>) {
+        let fonts = std::env::var(FONTS_VARIABLE).ok();
+        let dirs = std::env::var_os(FONT_DIRS_VARIABLE);
+        FontOptions::from_settings(system_fonts, font_dirs, fonts.as_deref(), dirs.as_deref(), cache::default_folder())
+    }
+
+    /// [`FontOptions::for_user`] from given values instead of the environment.
+    pub fn from_settings(
+        system_fonts: bool,
+        mut font_dirs: Vec<PathBuf>,
+        fonts: Option<&str>,
+        dirs: Option<&std::ffi::OsStr>,
+        cache_dir: Option<PathBuf>,
+    ) -> (FontOptions, Vec<String>) {
+        let mut warnings = Vec::new();
+        if let Some(dirs) = dirs {
+            font_dirs.extend(std::env::split_paths(dirs).filter(|p| !p.as_os_str().is_empty()));
+        }
+        let fetch = match fonts.map(|v| v.trim().to_ascii_lowercase()) {
+            None => true,
+            Some(value) if value.is_empty() || value == "online" => true,
+            Some(value) if value == "offline" => false,
+            Some(value) => {
+                warnings.push(format!(
+                    "{FONTS_VARIABLE}={value} is not understood: use {FONTS_VARIABLE}=offline to never fetch fonts (fetching stays on)"
+                ));
+                true
+            }
+        };
+        (FontOptions { system_fonts, font_dirs, cache_dir, fetch }, warnings)
+    }
+}
+
+/// One family from one source.
 #[derive(Debug, Clone)]
-pub struct FontBook {
-    database: fontdb::Database,
-    /// Lower-cased family name → the name as the bundled fonts spell it.
-    families: BTreeMap<String, String>,
-    /// Lower-cased family name → the name and the files of that system family.
-    system: BTreeMap<String, SystemFamily>,
+pub struct FamilyEntry {
+    /// The name as the source spells it.
+    pub name: String,
+    /// The source.
+    pub origin: Origin,
+    /// Its faces.
+    pub faces: Vec<Arc<Face>>,
 }
 
-/// A family installed on this machine.
+/// Why a family is replaced.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SystemFamily {
-    /// The name as the fonts spell it.
-    pub name: String,
-    /// The font files with faces of the family.
-    pub files: Vec<PathBuf>,
+pub enum Substitution {
+    /// A closed family whose open twin has the same advance widths.
+    Twin,
+    /// A closed or system family nib cannot ship, without a twin.
+    Closed,
+    /// A Google Fonts family that is not bundled and is not fetched (`NIB_FONTS=offline`, no
+    /// cache folder, or a build without fetching).
+    NotFetched(Category),
+    /// A Google Fonts family whose fetch failed.
+    FetchFailed {
+        /// Its category.
+        category: Category,
+        /// What went wrong.
+        reason: String,
+    },
+    /// A name that is no known family.
+    Unknown,
 }
 
 /// The family a text is shaped with.
@@ -109,107 +164,335 @@ pub struct FamilyChoice {
     pub family: String,
     /// The family asked for, when it was not available and `family` replaces it.
     pub replaced: Option<String>,
+    /// Why it is replaced (`None` when it is not).
+    pub substitution: Option<Substitution>,
+    /// Where the family used comes from.
+    pub origin: Origin,
+}
+
+impl FamilyChoice {
+    fn found(entry: &FamilyEntry) -> FamilyChoice {
+        FamilyChoice { family: entry.name.clone(), replaced: None, substitution: None, origin: entry.origin }
+    }
+
+    /// Why the asked family is replaced and by what, in a sentence for a reader (it starts with
+    /// the family's name in quotes); `None` when it is not replaced.
+    pub fn reason(&self) -> Option<String> {
+        let requested = self.replaced.as_deref()?;
+        let used = &self.family;
+        Some(match self.substitution.as_ref()? {
+            Substitution::Twin => format!(
+                "'{requested}' is a closed font nib cannot ship: it is measured and drawn with its metric-compatible open twin {used} (same advance widths, so sizes match)"
+            ),
+            Substitution::Closed => format!(
+                "'{requested}' is a closed font nib cannot ship: it is measured and drawn with {used} (sizes may differ; add the font's files with --font-dir or NIB_FONT_DIRS)"
+            ),
+            Substitution::NotFetched(category) => format!(
+                "'{requested}' (Google Fonts, {}) is not bundled and fetching is off: it is measured and drawn with {used} (sizes may differ; `nib fonts fetch \"{requested}\"` caches it)",
+                category.as_str()
+            ),
+            Substitution::FetchFailed { category, reason } => format!(
+                "'{requested}' (Google Fonts, {}) could not be fetched ({reason}): it is measured and drawn with {used} (sizes may differ)",
+                category.as_str()
+            ),
+            Substitution::Unknown => format!(
+                "'{requested}' is not a font family nib knows: it is measured and drawn with {used} (check the name, or add the font's files with --font-dir)"
+            ),
+        })
+    }
+}
+
+/// The fonts of one [`FontOptions`]: where every family comes from, shared by the text engines
+/// of a process (see [`FontBook::new`]).
+#[derive(Debug)]
+pub struct FontBook {
+    options: FontOptions,
+    /// Families from the user's folders, by lower-cased name.
+    user: HashMap<String, FamilyEntry>,
+    /// Families installed on the machine, by lower-cased name (with `system_fonts`).
+    system: HashMap<String, FamilyEntry>,
+    /// Families read from the cache folder or fetched, by lower-cased name; `None` when the
+    /// cache has none (looked up once per process).
+    cached: Mutex<HashMap<String, Option<FamilyEntry>>>,
+    /// Families whose fetch failed, with why (tried once per process).
+    failed: Mutex<HashMap<String, String>>,
+    /// What went wrong reading the user's folders.
+    warnings: Vec<String>,
+    #[cfg(feature = "network-fonts")]
+    fetcher: Option<super::fetch::FontFetcher>,
 }
 
 impl FontBook {
-    /// The bundled fonts, or the bundled fonts plus an index of the system's. Both are built once
-    /// per process and shared: the same book means measured text and layouts stay valid (a
-    /// new scan per call made every cache miss). Fonts installed later are seen by the next run.
+    /// The book for `options`, made once per process and shared: the same book means measured
+    /// text and layouts stay valid. Fonts installed or cached later are seen by the next run.
     pub fn new(options: FontOptions) -> Arc<FontBook> {
-        static BUNDLED: OnceLock<Arc<FontBook>> = OnceLock::new();
-        static WITH_SYSTEM: OnceLock<Arc<FontBook>> = OnceLock::new();
-        let bundled = BUNDLED.get_or_init(|| Arc::new(FontBook::bundled()));
-        if !options.system_fonts {
-            return Arc::clone(bundled);
+        static BOOKS: OnceLock<Mutex<HashMap<FontOptions, Arc<FontBook>>>> = OnceLock::new();
+        let books = BOOKS.get_or_init(|| Mutex::new(HashMap::new()));
+        let mut books = books.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(book) = books.get(&options) {
+            return Arc::clone(book);
         }
-        Arc::clone(WITH_SYSTEM.get_or_init(|| Arc::new(FontBook::with_system(bundled))))
-    }
-
-    /// The bundled fonts plus an index of the system's families (files are read when used).
-    fn with_system(bundled: &FontBook) -> FontBook {
-        let mut book = FontBook::clone(bundled);
-        let mut scan = fontdb::Database::new();
-        scan.load_system_fonts();
-        for face in scan.faces() {
-            let fontdb::Source::File(path) = &face.source else { continue };
-            for (name, _) in &face.families {
-                let lower = name.to_lowercase();
-                if book.families.contains_key(&lower) {
-                    continue;
-                }
-                let family =
-                    book.system.entry(lower).or_insert_with(|| SystemFamily { name: name.clone(), files: Vec::new() });
-                if !family.files.contains(path) {
-                    family.files.push(path.clone());
-                }
-            }
-        }
+        #[cfg(feature = "network-fonts")]
+        let fetcher = options.fetch.then(super::fetch::FontFetcher::google);
+        let book = Arc::new(FontBook::build(
+            options.clone(),
+            #[cfg(feature = "network-fonts")]
+            fetcher,
+        ));
+        books.insert(options, Arc::clone(&book));
         book
     }
 
-    fn bundled() -> FontBook {
-        let database = bundled_database();
-        let mut families = BTreeMap::new();
-        for face in database.faces() {
-            for (name, _) in &face.families {
-                families.entry(name.to_lowercase()).or_insert_with(|| name.clone());
-            }
-        }
-        FontBook { database, families, system: BTreeMap::new() }
+    /// A book whose fetches go to the test server at `address` (not shared).
+    #[cfg(all(test, feature = "network-fonts"))]
+    pub(crate) fn with_test_server(options: FontOptions, address: std::net::SocketAddr) -> Arc<FontBook> {
+        let fetcher = options.fetch.then(|| super::fetch::FontFetcher::for_test_server(address));
+        Arc::new(FontBook::build(options, fetcher))
     }
 
-    /// The bundled fonts.
-    pub fn database(&self) -> &fontdb::Database {
-        &self.database
+    fn build(
+        options: FontOptions,
+        #[cfg(feature = "network-fonts")] fetcher: Option<super::fetch::FontFetcher>,
+    ) -> FontBook {
+        let mut warnings = Vec::new();
+        let mut user: HashMap<String, FamilyEntry> = HashMap::new();
+        for folder in &options.font_dirs {
+            let files = match font_files(folder) {
+                Ok(files) => files,
+                Err(error) => {
+                    warnings.push(format!("font folder {}: {error}", folder.display()));
+                    continue;
+                }
+            };
+            if files.is_empty() {
+                warnings.push(format!("font folder {} has no font files (.ttf, .otf, .ttc, .woff2)", folder.display()));
+            }
+            for file in files {
+                match read_font_file(&file, Origin::User) {
+                    Ok(faces) => add_faces(&mut user, faces, Origin::User),
+                    Err(error) => warnings.push(format!("font folder {}: {error}", folder.display())),
+                }
+            }
+        }
+        let system = if options.system_fonts { system_families() } else { HashMap::new() };
+        FontBook {
+            options,
+            user,
+            system,
+            cached: Mutex::new(HashMap::new()),
+            failed: Mutex::new(HashMap::new()),
+            warnings,
+            #[cfg(feature = "network-fonts")]
+            fetcher,
+        }
+    }
+
+    /// The options the book was made with.
+    pub fn options(&self) -> &FontOptions {
+        &self.options
+    }
+
+    /// What went wrong reading the user's font folders (files that are not fonts, folders that
+    /// do not exist).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
     }
 
     /// The bundled family names, sorted.
-    pub fn families(&self) -> impl Iterator<Item = &str> {
-        self.families.values().map(String::as_str)
+    pub fn families(&self) -> impl Iterator<Item = &'static str> {
+        let mut names: Vec<&'static str> = bundled::family_names().collect();
+        names.sort_unstable();
+        names.into_iter()
     }
 
     /// The bundled families for text (without the icon fonts), sorted.
-    pub fn text_families(&self) -> impl Iterator<Item = &str> {
+    pub fn text_families(&self) -> impl Iterator<Item = &'static str> {
         self.families().filter(|f| !ICON_FAMILIES.contains(f))
     }
 
-    /// True when `family` is available, bundled or installed (case does not matter).
+    /// The families from the user's folders, sorted by name.
+    pub fn user_families(&self) -> Vec<&FamilyEntry> {
+        let mut families: Vec<&FamilyEntry> = self.user.values().collect();
+        families.sort_by(|a, b| a.name.cmp(&b.name));
+        families
+    }
+
+    /// The system's families (with `system_fonts`), sorted by name.
+    pub fn system_families(&self) -> Vec<&FamilyEntry> {
+        let mut families: Vec<&FamilyEntry> = self.system.values().collect();
+        families.sort_by(|a, b| a.name.cmp(&b.name));
+        families
+    }
+
+    /// True when `family` is available without fetching (case does not matter).
     pub fn has_family(&self, family: &str) -> bool {
+        !self.sources(family).is_empty()
+    }
+
+    /// Every source that has `family`, in the order they are preferred: the user's folders, the
+    /// bundled fonts, the cache, the system. Reads the cache, never the network.
+    pub fn sources(&self, family: &str) -> Vec<FamilyEntry> {
         let lower = family.trim().to_lowercase();
-        self.families.contains_key(&lower) || self.system.contains_key(&lower)
+        let mut found = Vec::new();
+        if let Some(entry) = self.user.get(&lower) {
+            found.push(entry.clone());
+        }
+        if let Some((name, faces)) = bundled::family(&lower) {
+            found.push(FamilyEntry { name: name.to_owned(), origin: Origin::Bundled, faces: faces.to_vec() });
+        }
+        if let Some(entry) = self.cached(&lower, family) {
+            found.push(entry);
+        }
+        if let Some(entry) = self.system.get(&lower) {
+            found.push(entry.clone());
+        }
+        found
     }
 
-    /// The system family called `family`, when system fonts are in use and it is installed.
-    pub fn system_family(&self, family: &str) -> Option<&SystemFamily> {
-        self.system.get(&family.trim().to_lowercase())
+    fn cached(&self, lower: &str, family: &str) -> Option<FamilyEntry> {
+        let folder = self.options.cache_dir.as_ref()?;
+        let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
+        cached
+            .entry(lower.to_owned())
+            .or_insert_with(|| {
+                // Only catalogue families are cached, under the catalogue's spelling.
+                let name = google_family(family).map_or(family.trim(), |g| g.name);
+                let faces = cache::read_family(folder, name);
+                (!faces.is_empty()).then(|| FamilyEntry { name: name.to_owned(), origin: Origin::Cache, faces })
+            })
+            .clone()
     }
 
-    /// The family to shape `requested` with: itself when available, otherwise a bundled
-    /// replacement of the same kind.
+    /// The family to shape `requested` with: itself when a source has it (fetching a Google
+    /// Fonts family on first use when allowed), otherwise a replacement (see the module's
+    /// documentation).
     pub fn choose_family(&self, requested: &str) -> FamilyChoice {
         let lower = requested.trim().to_lowercase();
-        if let Some(family) = self.families.get(&lower) {
-            return FamilyChoice { family: family.clone(), replaced: None };
+        if let Some(entry) = self.sources(requested).first() {
+            return FamilyChoice::found(entry);
         }
-        if let Some(family) = self.system.get(&lower) {
-            return FamilyChoice { family: family.name.clone(), replaced: None };
+        let replace = |family: &str, substitution| FamilyChoice {
+            family: family.to_owned(),
+            replaced: Some(requested.to_owned()),
+            substitution: Some(substitution),
+            origin: Origin::Bundled,
+        };
+        if let Some((_, twin)) = TWINS.iter().find(|(name, _)| *name == lower) {
+            return replace(twin, Substitution::Twin);
         }
-        let looks_monospaced =
-            ["mono", "code", "courier", "consol", "menlo", "monaco"].iter().any(|w| lower.contains(w));
-        let family = if looks_monospaced { MONOSPACE_FAMILY } else { DEFAULT_FAMILY };
-        FamilyChoice { family: family.to_owned(), replaced: Some(requested.to_owned()) }
+        if let Some(google) = google_family(requested) {
+            let stand_in = stand_in(google.category);
+            return match self.fetch(&lower, google) {
+                Ok(entry) => FamilyChoice::found(&entry),
+                Err(None) => replace(stand_in, Substitution::NotFetched(google.category)),
+                Err(Some(reason)) => replace(stand_in, Substitution::FetchFailed { category: google.category, reason }),
+            };
+        }
+        let looks_monospaced = MONOSPACE_WORDS.iter().any(|w| lower.contains(w));
+        let category = if looks_monospaced {
+            Category::Monospace
+        } else if CLOSED_SERIF.contains(&lower.as_str()) {
+            Category::Serif
+        } else {
+            Category::Sans
+        };
+        let substitution =
+            if super::catalog::is_known_family(requested) { Substitution::Closed } else { Substitution::Unknown };
+        replace(stand_in(category), substitution)
+    }
+
+    /// Fetches the Google Fonts family `family` into the cache whatever other sources have it
+    /// (`nib fonts fetch`; the bundled Japanese families are cut, the fetched ones whole).
+    pub fn fetch_family(&self, family: &str) -> Result<FamilyEntry, String> {
+        let google = google_family(family).ok_or_else(|| format!("'{family}' is not a Google Fonts family"))?;
+        self.fetch(&google.name.to_lowercase(), google).map_err(|reason| {
+            reason
+                .unwrap_or_else(|| "fetching is off (NIB_FONTS=offline, no cache folder, or a build without it)".into())
+        })
+    }
+
+    /// Fetches a Google Fonts family into the cache: `Err(None)` when fetching is off, `Err(Some)`
+    /// with the reason when it failed (each family is tried once per process).
+    fn fetch(&self, lower: &str, google: &super::catalog::GoogleFamily) -> Result<FamilyEntry, Option<String>> {
+        #[cfg(feature = "network-fonts")]
+        {
+            let (Some(fetcher), Some(folder)) = (&self.fetcher, &self.options.cache_dir) else { return Err(None) };
+            if let Some(reason) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).get(lower) {
+                return Err(Some(reason.clone()));
+            }
+            match fetcher.fetch_family(google, folder) {
+                Ok(()) => {
+                    self.cached.lock().unwrap_or_else(|e| e.into_inner()).remove(lower);
+                    self.cached(lower, google.name)
+                        .ok_or_else(|| Some("the fetched files do not read as fonts".to_owned()))
+                }
+                Err(error) => {
+                    let reason = error.to_string();
+                    self.failed.lock().unwrap_or_else(|e| e.into_inner()).insert(lower.to_owned(), reason.clone());
+                    Err(Some(reason))
+                }
+            }
+        }
+        #[cfg(not(feature = "network-fonts"))]
+        {
+            let _ = (lower, google, &self.failed);
+            Err(None)
+        }
     }
 }
 
-fn bundled_database() -> fontdb::Database {
-    let mut database = fontdb::Database::new();
-    for (_, data) in BUNDLED_FONTS {
-        database.load_font_source(fontdb::Source::Binary(Arc::new(*data)));
+/// The bundled family that stands in for a missing family of `category`.
+pub fn stand_in(category: Category) -> &'static str {
+    match category {
+        Category::Sans | Category::Display => DEFAULT_FAMILY,
+        Category::Serif => SERIF_FAMILY,
+        Category::Monospace => MONOSPACE_FAMILY,
+        Category::Handwriting => HANDWRITING_FAMILY,
     }
-    database.set_sans_serif_family(DEFAULT_FAMILY);
-    database.set_monospace_family(MONOSPACE_FAMILY);
-    database.set_serif_family("Noto Sans");
-    database
+}
+
+fn add_faces(families: &mut HashMap<String, FamilyEntry>, faces: Vec<Face>, origin: Origin) {
+    for face in faces {
+        let entry = families.entry(face.family.to_lowercase()).or_insert_with(|| FamilyEntry {
+            name: face.family.clone(),
+            origin,
+            faces: Vec::new(),
+        });
+        entry.faces.push(Arc::new(face));
+    }
+}
+
+/// The system's families, from fontdb's scan of the usual folders (names and styles only; the
+/// files are read when a text uses them).
+fn system_families() -> HashMap<String, FamilyEntry> {
+    let mut scan = cosmic_text::fontdb::Database::new();
+    scan.load_system_fonts();
+    let mut families = HashMap::new();
+    let mut faces = Vec::new();
+    for info in scan.faces() {
+        let path = match &info.source {
+            cosmic_text::fontdb::Source::File(path) | cosmic_text::fontdb::Source::SharedFile(path, _) => path.clone(),
+            cosmic_text::fontdb::Source::Binary(_) => continue,
+        };
+        let Some((name, _)) = info.families.first() else { continue };
+        // A bundled family is never replaced by a system copy of another version.
+        if bundled::has_family(&name.to_lowercase()) {
+            continue;
+        }
+        let weight = info.weight.0.clamp(1, 1000);
+        faces.push(Face {
+            family: name.clone(),
+            file: path.display().to_string(),
+            data: FaceData::File(path),
+            index: info.index,
+            italic: info.style != cosmic_text::fontdb::Style::Normal,
+            weights: (weight, weight),
+            ranges: &[],
+            origin: Origin::System,
+        });
+    }
+    add_faces(&mut families, faces, Origin::System);
+    families
 }
 
 #[cfg(test)]
@@ -218,49 +501,161 @@ mod tests {
 
     #[test]
     fn each_kind_of_book_is_made_once_so_caches_keep_matching() {
-        let system = FontOptions { system_fonts: true };
-        assert!(Arc::ptr_eq(&FontBook::new(system), &FontBook::new(system)));
+        let system = FontOptions { system_fonts: true, ..FontOptions::default() };
+        assert!(Arc::ptr_eq(&FontBook::new(system.clone()), &FontBook::new(system.clone())));
         assert!(Arc::ptr_eq(&FontBook::new(FontOptions::default()), &FontBook::new(FontOptions::default())));
         assert!(!Arc::ptr_eq(&FontBook::new(system), &FontBook::new(FontOptions::default())));
     }
 
     #[test]
-    fn every_bundled_file_is_a_font() {
+    fn the_bundled_families_are_there() {
         let book = FontBook::new(FontOptions::default());
-        // Each file holds one face.
-        assert_eq!(book.database().len(), BUNDLED_FONTS.len());
         let families: Vec<&str> = book.families().collect();
-        for family in ["Inter", "JetBrains Mono", "Noto Sans", "Noto Sans Thai", "Material Symbols Rounded"] {
+        for family in [
+            "Inter",
+            "JetBrains Mono",
+            "Noto Sans",
+            "Noto Sans Thai",
+            "Material Symbols Rounded",
+            "DM Sans",
+            "Liberation Mono",
+            "Noto Emoji",
+            "Noto Sans JP",
+        ] {
             assert!(families.contains(&family), "{family} missing from {families:?}");
         }
+        assert!(!book.text_families().any(|f| f.starts_with("Material")));
     }
 
     #[test]
-    fn every_inter_weight_and_style_is_there() {
+    fn closed_families_use_their_metric_twins_and_say_so() {
         let book = FontBook::new(FontOptions::default());
-        for weight in (100..=900).step_by(100) {
-            for style in [fontdb::Style::Normal, fontdb::Style::Italic] {
-                let query = fontdb::Query {
-                    families: &[fontdb::Family::Name("Inter")],
-                    weight: fontdb::Weight(weight),
-                    style,
-                    ..fontdb::Query::default()
-                };
-                let id = book.database().query(&query).expect("a face");
-                let face = book.database().face(id).expect("the face");
-                assert_eq!((face.weight.0, face.style), (weight, style), "Inter {weight} {style:?}");
-            }
+        for (closed, twin) in [
+            ("Courier New", "Liberation Mono"),
+            ("Arial", "Liberation Sans"),
+            ("Helvetica", "Liberation Sans"),
+            ("Times New Roman", "Liberation Serif"),
+        ] {
+            let choice = book.choose_family(closed);
+            assert_eq!(
+                (choice.family.as_str(), choice.substitution.clone()),
+                (twin, Some(Substitution::Twin)),
+                "{closed}"
+            );
+            let reason = choice.reason().expect("said");
+            assert!(reason.contains("metric-compatible") && reason.contains(twin), "{reason}");
         }
     }
 
     #[test]
-    fn missing_families_are_replaced_by_a_similar_bundled_one() {
+    fn missing_families_are_replaced_by_a_bundled_one_of_their_category() {
         let book = FontBook::new(FontOptions::default());
         assert_eq!(book.choose_family("inter").replaced, None);
-        assert_eq!(book.choose_family("JetBrains Mono").family, "JetBrains Mono");
-        let roboto = book.choose_family("Roboto");
-        assert_eq!((roboto.family.as_str(), roboto.replaced.as_deref()), ("Inter", Some("Roboto")));
-        assert_eq!(book.choose_family("IBM Plex Mono").family, "JetBrains Mono");
-        assert_eq!(book.choose_family("Courier New").family, "JetBrains Mono");
+        assert_eq!(book.choose_family("dm sans").family, "DM Sans", "bundled now");
+        let offline = |family: &str| book.choose_family(family);
+        assert_eq!(offline("Lobster").family, "Inter", "display → sans");
+        assert_eq!(offline("Lobster").substitution, Some(Substitution::NotFetched(Category::Display)));
+        assert_eq!(offline("Noto Serif Display").family, SERIF_FAMILY);
+        assert_eq!(offline("Dancing Script").family, HANDWRITING_FAMILY);
+        assert_eq!(offline("Ubuntu Mono").family, "JetBrains Mono", "never proportional for monospaced");
+        assert_eq!(offline("Cousine").family, "JetBrains Mono");
+        assert_eq!(offline("SF Mono").family, "JetBrains Mono");
+        assert_eq!(offline("SF Pro Display").substitution, Some(Substitution::Closed));
+        assert_eq!(offline("Georgia").family, SERIF_FAMILY);
+        assert_eq!(offline("Intre Display Pro").substitution, Some(Substitution::Unknown));
+        let reason = offline("Lobster").reason().expect("said");
+        assert!(reason.contains("nib fonts fetch \"Lobster\"") && reason.contains("display"), "{reason}");
+    }
+
+    #[test]
+    fn the_environment_turns_fetching_off_and_adds_font_folders() {
+        let dirs = std::env::join_paths(["/a", "/b"]).expect("paths");
+        let (options, warnings) = FontOptions::from_settings(
+            false,
+            vec!["/flag".into()],
+            Some("offline"),
+            Some(&dirs),
+            Some("/cache".into()),
+        );
+        assert!(!options.fetch && warnings.is_empty());
+        assert_eq!(options.font_dirs, vec![PathBuf::from("/flag"), "/a".into(), "/b".into()]);
+        let (options, warnings) = FontOptions::from_settings(false, Vec::new(), Some("sometimes"), None, None);
+        assert!(options.fetch);
+        assert!(warnings[0].contains("NIB_FONTS=offline"), "{warnings:?}");
+        assert!(FontOptions::from_settings(false, Vec::new(), None, None, None).0.fetch);
+    }
+
+    #[test]
+    fn user_font_folders_add_families_and_report_what_is_not_a_font() {
+        let folder = tempfile::tempdir().expect("a folder");
+        let sub = folder.path().join("brand");
+        std::fs::create_dir_all(&sub).expect("folder");
+        std::fs::write(sub.join("Brand.ttf"), (*bundled::bytes(0).expect("a font")).as_ref()).expect("written");
+        std::fs::write(folder.path().join("broken.otf"), b"not a font").expect("written");
+        let options = FontOptions { font_dirs: vec![folder.path().to_owned()], ..FontOptions::default() };
+        let book = FontBook::new(options);
+        // The file is a copy of a bundled Caveat face: the user's copy comes first.
+        let sources = book.sources("caveat");
+        assert_eq!(sources[0].origin, Origin::User);
+        assert_eq!(sources[1].origin, Origin::Bundled);
+        assert!(book.warnings().iter().any(|w| w.contains("broken.otf")), "{:?}", book.warnings());
+    }
+
+    #[cfg(feature = "network-fonts")]
+    mod fetching {
+        use super::*;
+        use crate::http::test_server::{Reply, TestServer};
+        use crate::text::{TextEngine, TextStyle};
+
+        fn google_like() -> TestServer {
+            let font = bundled::test_font("liberation/LiberationSans-Regular.woff2");
+            TestServer::start(move |seen| {
+                if seen.target.starts_with("/css2") {
+                    let sheet = "@font-face { font-style: normal; font-weight: 400; src: url(/s/lobster.ttf) format('truetype'); }";
+                    Reply::bytes("text/css", sheet.as_bytes().to_vec())
+                } else {
+                    Reply::bytes("font/ttf", font.clone())
+                }
+            })
+        }
+
+        fn lobster_text(book: Arc<FontBook>) -> Arc<crate::text::ShapedText> {
+            let mut engine = TextEngine::new(book);
+            let style = TextStyle { family: "Lobster".into(), ..TextStyle::of(&crate::doc::Props::default()) };
+            engine.shape("Lobster", &style, None)
+        }
+
+        #[test]
+        fn offline_no_socket_is_opened_and_the_family_is_replaced() {
+            let server = google_like();
+            let cache = tempfile::tempdir().expect("a folder");
+            let (options, _) =
+                FontOptions::from_settings(false, Vec::new(), Some("offline"), None, Some(cache.path().to_owned()));
+            let book = FontBook::with_test_server(options, server.address);
+            let choice = book.choose_family("Lobster");
+            assert_eq!(choice.substitution, Some(Substitution::NotFetched(Category::Display)));
+            assert_eq!(lobster_text(book).family, "Inter");
+            assert_eq!(server.count(), 0, "NIB_FONTS=offline opens no connection");
+        }
+
+        #[test]
+        fn online_a_missing_family_is_fetched_once_and_then_read_from_the_cache() {
+            let server = google_like();
+            let cache = tempfile::tempdir().expect("a folder");
+            let (options, _) = FontOptions::from_settings(false, Vec::new(), None, None, Some(cache.path().to_owned()));
+            let book = FontBook::with_test_server(options.clone(), server.address);
+            let choice = book.choose_family("lobster");
+            assert_eq!(
+                (choice.family.as_str(), choice.origin, choice.replaced.clone()),
+                ("Lobster", Origin::Cache, None)
+            );
+            assert_eq!(lobster_text(Arc::clone(&book)).family, "Lobster");
+            assert_eq!(server.count(), 2, "the style sheet and one file, once");
+            // A later run finds it in the cache, offline.
+            let offline = FontOptions { fetch: false, ..options };
+            let later = FontBook::with_test_server(offline, server.address);
+            assert_eq!(later.choose_family("Lobster").origin, Origin::Cache);
+            assert_eq!(server.count(), 2);
+        }
     }
 }

@@ -70,7 +70,7 @@ impl TextEngine {
         if glyph.glyph == 0 || shaped.family != family {
             return None;
         }
-        let outline = self.glyph_outline(glyph.font, glyph.glyph, weight);
+        let outline = self.glyph_outline(glyph.font, glyph.glyph);
         // The glyph stands on the baseline, one em tall: move it into the 0..1 square.
         let fill = outline.path.as_ref()?.clone().transform(tiny_skia::Transform::from_translate(0.0, 1.0))?;
         Some(IconDrawing { stroke: None, fill: Some(fill), view: 1.0 })

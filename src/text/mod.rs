@@ -1,17 +1,37 @@
-//! Fonts and icons: which families and icon names exist (the catalog), the bundled font
-//! database, text styles, and shaping and measuring with cosmic-text.
+//! Fonts and icons: which families and icon names exist (the catalog), the fonts text is shaped
+//! with (bundled, the document's own, the user's, fetched, the system's), text styles, and
+//! shaping and measuring with cosmic-text.
 
+mod bundled;
+mod bundled_files;
+pub mod cache;
 pub mod catalog;
+pub mod document_fonts;
+pub mod faces;
+#[cfg(feature = "network-fonts")]
+pub mod fetch;
 pub mod fonts;
 pub mod icons;
 mod lucide;
 pub mod outline;
+mod registry;
+mod runs;
 pub mod shape;
 pub mod style;
 
-pub use catalog::{IconSet, is_known_family, suggest_family};
-pub use fonts::{FamilyChoice, FontBook, FontOptions};
+pub use bundled::PARTIAL_FAMILIES;
+pub use catalog::{Category, IconSet, google_family, is_known_family, suggest_family};
+pub use document_fonts::{DocumentFontAccess, DocumentFonts};
+pub use faces::Origin;
+pub use fonts::{FamilyChoice, FamilyEntry, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub use outline::{Decorations, GlyphOutline};
+pub use registry::UsedFont;
+pub use runs::FALLBACK_FAMILIES;
 pub use shape::{PreparedText, ShapedGlyph, ShapedLine, ShapedText, TextEngine};
 pub use style::{TextStyle, text_content, text_growth};
+
+/// How many font files nib ships.
+pub fn bundled_file_count() -> usize {
+    bundled::file_count()
+}

@@ -1,5 +1,6 @@
-//! Glyph outlines as paths, read from the fonts a [`TextEngine`] shaped with, cached per face,
-//! glyph and weight (variable fonts such as Material Symbols draw differently per weight).
+//! Glyph outlines as paths, read from the fonts a [`TextEngine`] shaped with, cached per face
+//! entry and glyph: an entry is a face at one weight (variable fonts such as Material Symbols
+//! draw differently per weight), slanted when italic was asked of a family without italics.
 
 use std::sync::Arc;
 
@@ -11,6 +12,9 @@ use cosmic_text::skrifa::prelude::*;
 use tiny_skia::{Path, PathBuilder};
 
 use super::TextEngine;
+
+/// Horizontal shift per unit of height of a slanted upright face: tan(14°).
+const SYNTHETIC_SLANT: f32 = 0.25;
 
 /// A glyph's outline in em units (1.0 = the font size), y pointing down like the canvas.
 #[derive(Debug, Clone)]
@@ -34,14 +38,22 @@ pub struct Decorations {
 }
 
 impl TextEngine {
-    /// The outline of `glyph` in `font` at `weight` (for variable fonts), cached.
-    pub fn glyph_outline(&mut self, font: fontdb::ID, glyph: u16, weight: u16) -> Arc<GlyphOutline> {
-        let key = (font, glyph, weight);
+    /// The outline of `glyph` in the shaped face `font`, at the weight and slant it was shaped
+    /// with, cached.
+    pub fn glyph_outline(&mut self, font: fontdb::ID, glyph: u16) -> Arc<GlyphOutline> {
+        let key = (font, glyph);
         if let Some(outline) = self.outlines.get(&key) {
             return Arc::clone(outline);
         }
+        let (weight, oblique) = self.face_use(font).map_or((400, false), |used| (used.weight, used.oblique));
         let path =
             self.font_system().db().with_face_data(font, |data, index| outline(data, index, glyph, weight)).flatten();
+        // The slant browsers give a face with no italics (about 14 degrees).
+        let path = if oblique {
+            path.and_then(|p| p.transform(tiny_skia::Transform::from_row(1.0, 0.0, -SYNTHETIC_SLANT, 1.0, 0.0, 0.0)))
+        } else {
+            path
+        };
         let outline = Arc::new(GlyphOutline { path });
         self.outlines.insert(key, Arc::clone(&outline));
         outline
@@ -122,12 +134,12 @@ mod tests {
         let style = TextStyle { family: "Inter".into(), size: 100.0, ..TextStyle::of(&crate::doc::Props::default()) };
         let shaped = engine.shape("H ", &style, None);
         let h = shaped.lines[0].glyphs[0];
-        let outline = engine.glyph_outline(h.font, h.glyph, 400);
+        let outline = engine.glyph_outline(h.font, h.glyph);
         let bounds = outline.path.as_ref().expect("an H has an outline").bounds();
         // Cap height of Inter is about 0.73 em, above the baseline (negative y).
         assert!(bounds.top() < -0.6 && bounds.top() > -0.8 && bounds.bottom().abs() < 0.01, "{bounds:?}");
         let space = shaped.lines[0].glyphs[1];
-        assert!(engine.glyph_outline(space.font, space.glyph, 400).path.is_none());
+        assert!(engine.glyph_outline(space.font, space.glyph).path.is_none());
         let decorations = engine.decorations(h.font);
         assert!(decorations.underline_offset > 0.0 && decorations.strikeout_offset < 0.0);
     }

@@ -8,13 +8,17 @@
 //! unrelated edit, the renderer after layout) costs a hash lookup.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use cosmic_text::{Align, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, Style, Weight, Wrap, fontdb};
 
-use super::fonts::{FamilyChoice, FontBook};
+use super::document_fonts::DocumentFonts;
+use super::faces::Origin;
+use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
+use super::registry::{FaceUse, REGISTERED, Registry, UsedFont, internal_name};
+use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
 use super::style::TextStyle;
 use crate::doc::values::{TextAlign, TextAlignVertical};
 
@@ -28,7 +32,7 @@ const WRAP_TOLERANCE: f32 = 0.01;
 /// One glyph, positioned relative to the text box's top-left corner.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShapedGlyph {
-    /// The face in the [`FontBook`] database.
+    /// The face in the shaping [`TextEngine`]'s database (which knows its weight and slant).
     pub font: fontdb::ID,
     /// The glyph in that face.
     pub glyph: u16,
@@ -219,22 +223,29 @@ impl FastHasher {
 
 type PrehashedMap<V> = HashMap<u64, V, std::hash::BuildHasherDefault<PrehashedKey>>;
 
-/// Shapes text with the fonts of one [`FontBook`]. Not shared between threads: each thread
-/// that lays out or renders keeps its own.
+/// Shapes text with the fonts of one [`FontBook`] (and a document's own fonts). Not shared
+/// between threads: each thread that lays out or renders keeps its own.
 pub struct TextEngine {
     book: Arc<FontBook>,
     system: FontSystem,
+    /// The faces read so far and their entries in `system`'s database.
+    registry: Registry,
+    /// Faces tried per character, by family, weight and style.
+    chains: Vec<Chain>,
+    chain_index: HashMap<(String, u16, bool), usize>,
+    /// The families tried after a text's own, made on first use.
+    fallbacks: Option<Arc<Vec<FamilyEntry>>>,
+    /// The document's own fonts (its top-level `fonts` list).
+    document: Arc<DocumentFonts>,
     cache: PrehashedMap<CacheEntry>,
     /// Shaped texts, kept to lay them out again at other widths without shaping them again.
     buffers: PrehashedMap<ShapedBuffer>,
-    /// Glyph outlines by face, glyph and weight (see [`TextEngine::glyph_outline`]).
-    pub(super) outlines: HashMap<(fontdb::ID, u16, u16), Arc<super::outline::GlyphOutline>>,
+    /// Glyph outlines by face entry and glyph (see [`TextEngine::glyph_outline`]).
+    pub(super) outlines: HashMap<(fontdb::ID, u16), Arc<super::outline::GlyphOutline>>,
     /// Icons by family, name and weight (see [`TextEngine::icon`]).
     pub(super) icons: HashMap<(String, String, u16), Option<Arc<super::icons::IconDrawing>>>,
     /// The family each requested family name is shaped with.
     family_choices: HashMap<String, Arc<FamilyChoice>>,
-    /// System families whose files have been read into `system`'s database.
-    loaded_system_families: HashSet<String>,
 }
 
 impl std::fmt::Debug for TextEngine {
@@ -244,33 +255,77 @@ impl std::fmt::Debug for TextEngine {
 }
 
 impl TextEngine {
-    /// An engine over `book`.
+    /// An engine over `book`. Nothing is read until a text is shaped.
     pub fn new(book: Arc<FontBook>) -> TextEngine {
-        let database = book.database().clone();
-        TextEngine::with_database(book, database)
+        TextEngine::with_database(book, fontdb::Database::new(), Registry::default())
     }
 
-    /// A new engine for another thread that names every face as this one does (system fonts
-    /// this one loaded included), so it can draw text this one shaped. Caches start empty.
+    /// A new engine for another thread that names every face as this one does, so it can draw
+    /// text this one shaped. Caches start empty.
     pub fn fork(&self) -> TextEngine {
-        let mut forked = TextEngine::with_database(Arc::clone(&self.book), self.system.db().clone());
-        forked.loaded_system_families = self.loaded_system_families.clone();
+        let mut forked =
+            TextEngine::with_database(Arc::clone(&self.book), self.system.db().clone(), self.registry.clone());
+        forked.document = Arc::clone(&self.document);
         forked
     }
 
-    fn with_database(book: Arc<FontBook>, database: fontdb::Database) -> TextEngine {
-        // A fixed locale: script fallback must not depend on the machine's language settings.
-        let system = FontSystem::new_with_locale_and_db_and_fallback("en-US".to_owned(), database, BundledFallback);
+    fn with_database(book: Arc<FontBook>, database: fontdb::Database, registry: Registry) -> TextEngine {
+        // A fixed locale and no fallback of the shaper's own: the faces are chosen in `runs`.
+        let system = FontSystem::new_with_locale_and_db_and_fallback("en-US".to_owned(), database, NoFallback);
         TextEngine {
             book,
             system,
+            registry,
+            chains: Vec::new(),
+            chain_index: HashMap::new(),
+            fallbacks: None,
+            document: Arc::new(DocumentFonts::default()),
             cache: PrehashedMap::default(),
             buffers: PrehashedMap::default(),
             outlines: HashMap::new(),
             icons: HashMap::new(),
             family_choices: HashMap::new(),
-            loaded_system_families: HashSet::new(),
         }
+    }
+
+    /// Uses `fonts` (a document's own) from now on; what was measured with other document fonts
+    /// is forgotten.
+    pub fn set_document_fonts(&mut self, fonts: Arc<DocumentFonts>) {
+        if *self.document == *fonts {
+            return;
+        }
+        self.document = fonts;
+        self.family_choices.clear();
+        self.chains.clear();
+        self.chain_index.clear();
+        self.fallbacks = None;
+        self.cache.clear();
+        self.buffers.clear();
+    }
+
+    /// The document fonts in use.
+    pub fn document_fonts(&self) -> &Arc<DocumentFonts> {
+        &self.document
+    }
+
+    /// The font files the texts shaped so far used, sorted (for `nib render --json`).
+    pub fn fonts_used(&self) -> Vec<UsedFont> {
+        self.registry.used()
+    }
+
+    /// Font files that could not be read when a text needed them, with why.
+    pub fn font_failures(&self) -> &[String] {
+        self.registry.failures()
+    }
+
+    /// The font file a shaped glyph's `font` entry is read from.
+    pub fn font_of(&self, font: fontdb::ID) -> Option<UsedFont> {
+        self.registry.font_of(font)
+    }
+
+    /// How the database entry `font` of a shaped glyph is drawn (weight, slant).
+    pub(crate) fn face_use(&self, font: fontdb::ID) -> Option<FaceUse> {
+        self.registry.face_use(font)
     }
 
     /// The cosmic-text font system (its database holds the faces glyphs name).
@@ -283,17 +338,29 @@ impl TextEngine {
         &self.book
     }
 
+    /// The family `requested` is shaped with: the document's own font of that name, else what
+    /// the [`FontBook`] chooses.
+    pub fn choose_family(&mut self, requested: &str) -> Arc<FamilyChoice> {
+        if let Some(choice) = self.family_choices.get(requested) {
+            return Arc::clone(choice);
+        }
+        let choice = Arc::new(match self.document.family(requested) {
+            Some(entry) => FamilyChoice {
+                family: entry.name.clone(),
+                replaced: None,
+                substitution: None,
+                origin: Origin::Document,
+            },
+            None => self.book.choose_family(requested),
+        });
+        self.family_choices.insert(requested.to_owned(), Arc::clone(&choice));
+        choice
+    }
+
     /// Prepares `text` in `style` for shaping (see [`PreparedText`]).
     pub fn prepare<'a>(&mut self, text: impl Into<Cow<'a, str>>, style: &TextStyle) -> PreparedText<'a> {
         let text = text.into();
-        let family = match self.family_choices.get(style.family.as_str()) {
-            Some(choice) => Arc::clone(choice),
-            None => {
-                let choice = Arc::new(self.book.choose_family(&style.family));
-                self.family_choices.insert(style.family.clone(), Arc::clone(&choice));
-                choice
-            }
-        };
+        let family = self.choose_family(&style.family);
         let mut hasher = FastHasher::default();
         hasher.write(text.as_bytes());
         hasher.write(family.family.as_bytes());
@@ -408,77 +475,125 @@ impl TextEngine {
         let current = self.buffers.get(&prepared.hash).is_some_and(|entry| {
             entry.signature == signature && entry.text == *prepared.text && entry.family == prepared.family.family
         });
-        if !current {
-            self.load_system_family(&prepared.family.family);
-            if self.buffers.len() >= CACHE_LIMIT {
-                self.buffers.clear();
-            }
-            let style = &prepared.style;
-            let family = &prepared.family.family;
-            let font_style = if style.italic { Style::Italic } else { Style::Normal };
-            let line_height = self.line_height(family, style, font_style);
-            // cosmic-text only takes a face of the exact weight asked for; ask for the weight of
-            // the face CSS matching picks (Noto Sans 500 is its 400, not Inter's 500).
-            let query = fontdb::Query {
-                families: &[fontdb::Family::Name(family)],
-                weight: fontdb::Weight(style.weight),
-                style: font_style,
-                ..fontdb::Query::default()
-            };
-            let db = self.system.db();
-            let weight = db.query(&query).and_then(|id| db.face(id)).map_or(style.weight, |face| face.weight.0);
-            let attrs = Attrs::new()
-                .family(Family::Name(family))
-                .weight(Weight(weight))
-                .style(font_style)
-                .letter_spacing(style.letter_spacing / style.size);
-            // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
-            let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
-            buffer.set_wrap(&mut self.system, Wrap::None);
-            let align = if style.align == TextAlign::Justify { Align::Justified } else { Align::Left };
-            buffer.set_text(&mut self.system, &prepared.text, &attrs, Shaping::Advanced, Some(align));
-            let entry = ShapedBuffer {
-                text: prepared.text.clone().into_owned(),
-                family: family.clone(),
-                signature,
-                buffer,
-                line_height,
-            };
-            self.buffers.insert(prepared.hash, entry);
-        }
-    }
-
-    /// Reads the files of a system family into the shaping database the first time it is used.
-    fn load_system_family(&mut self, family: &str) {
-        let Some(system_family) = self.book.system_family(family) else { return };
-        if !self.loaded_system_families.insert(system_family.name.clone()) {
+        if current {
             return;
         }
-        for file in &system_family.files {
-            // An unreadable file leaves the family with fewer faces; matching picks the nearest.
-            if let Ok(data) = std::fs::read(file) {
-                self.system.db_mut().load_font_data(data);
-            }
+        if self.buffers.len() >= CACHE_LIMIT {
+            self.buffers.clear();
         }
+        let style = &prepared.style;
+        let family = &prepared.family;
+        let chain = self.chain(family, style.weight, style.italic);
+        let runs = self.chains[chain].split(&mut self.registry, &prepared.text);
+        // Each face of the text (and the first face, whose metrics the lines use) is entered in
+        // the shaping database at the weight it is used at; a face that cannot be read leaves
+        // its characters to the first face that can.
+        let Some(first) = (0..self.chains[chain].len()).find_map(|index| {
+            let face = self.chains[chain].face(index);
+            self.registry.register(self.system.db_mut(), face.key, face.weight, face.oblique)?;
+            Some((face.key, face.weight, face.oblique))
+        }) else {
+            // Not even the bundled fallbacks read: an empty text is the harmless answer.
+            let buffer = Buffer::new(&mut self.system, Metrics::new(style.size, style.size.max(0.01)));
+            let entry = ShapedBuffer {
+                text: String::new(),
+                family: family.family.clone(),
+                signature,
+                buffer,
+                line_height: 0.0,
+            };
+            self.buffers.insert(prepared.hash, entry);
+            return;
+        };
+        let mut names: Vec<(String, u16)> = vec![(internal_name(first.0, first.2), first.1)];
+        let mut run_names: Vec<usize> = Vec::with_capacity(runs.len());
+        for (_, index) in &runs {
+            let face = self.chains[chain].face(*index);
+            let (key, weight, oblique) =
+                match self.registry.register(self.system.db_mut(), face.key, face.weight, face.oblique) {
+                    Some(_) => (face.key, face.weight, face.oblique),
+                    None => first,
+                };
+            self.registry.mark_used(key);
+            let name = (internal_name(key, oblique), weight);
+            let position = names.iter().position(|n| *n == name).unwrap_or_else(|| {
+                names.push(name);
+                names.len() - 1
+            });
+            run_names.push(position);
+        }
+        let primary = Some(first);
+        let line_height = self.line_height(primary, style);
+        let spacing = style.letter_spacing / style.size;
+        let attrs = |name| run_attrs(name, spacing);
+        // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
+        let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
+        buffer.set_wrap(&mut self.system, Wrap::None);
+        let align = if style.align == TextAlign::Justify { Align::Justified } else { Align::Left };
+        let text: &str = &prepared.text;
+        if names.len() == 1 || runs.is_empty() {
+            buffer.set_text(&mut self.system, text, &attrs(&names[0]), Shaping::Advanced, Some(align));
+        } else {
+            let spans =
+                runs.iter().zip(&run_names).map(|((range, _), name)| (&text[range.clone()], attrs(&names[*name])));
+            buffer.set_rich_text(&mut self.system, spans, &attrs(&names[0]), Shaping::Advanced, Some(align));
+        }
+        let entry = ShapedBuffer {
+            text: prepared.text.clone().into_owned(),
+            family: family.family.clone(),
+            signature,
+            buffer,
+            line_height,
+        };
+        self.buffers.insert(prepared.hash, entry);
     }
 
-    /// `round(lineHeight × size)`, or the primary face's ascent and descent each rounded.
-    fn line_height(&mut self, family: &str, style: &TextStyle, font_style: Style) -> f32 {
+    /// The chain of faces for texts in `family` at `weight` and `italic`, made on first use.
+    fn chain(&mut self, family: &FamilyChoice, weight: u16, italic: bool) -> usize {
+        let key = (family.family.clone(), weight, italic);
+        if let Some(index) = self.chain_index.get(&key) {
+            return *index;
+        }
+        let mut sources: Vec<FamilyEntry> = self.document.family(&family.family).cloned().into_iter().collect();
+        sources.extend(self.book.sources(&family.family));
+        let fallbacks = self.fallbacks();
+        let chain = Chain::build(&mut self.registry, &sources, &fallbacks, weight, italic);
+        self.chains.push(chain);
+        self.chain_index.insert(key, self.chains.len() - 1);
+        self.chains.len() - 1
+    }
+
+    /// The families tried after a text's own: the bundled fallback chain, the document's and the
+    /// user's families, then CJK families from the cache or the system.
+    fn fallbacks(&mut self) -> Arc<Vec<FamilyEntry>> {
+        if let Some(fallbacks) = &self.fallbacks {
+            return Arc::clone(fallbacks);
+        }
+        let mut entries: Vec<FamilyEntry> = FALLBACK_FAMILIES
+            .iter()
+            .filter_map(|name| super::bundled::family(&name.to_lowercase()))
+            .map(|(name, faces)| FamilyEntry { name: name.to_owned(), origin: Origin::Bundled, faces: faces.to_vec() })
+            .collect();
+        entries.extend(self.document.families().iter().cloned());
+        entries.extend(self.book.user_families().into_iter().cloned());
+        for name in CJK_FAMILIES {
+            let found = self.book.sources(name);
+            entries.extend(found.into_iter().filter(|e| matches!(e.origin, Origin::Cache | Origin::System)));
+        }
+        let fallbacks = Arc::new(entries);
+        self.fallbacks = Some(Arc::clone(&fallbacks));
+        fallbacks
+    }
+
+    /// `round(lineHeight × size)`, or the first face's ascent and descent each rounded.
+    fn line_height(&mut self, primary: Option<(usize, u16, bool)>, style: &TextStyle) -> f32 {
         if style.line_height > 0.0 {
             return (style.line_height * style.size).round();
         }
-        let query = fontdb::Query {
-            families: &[fontdb::Family::Name(family)],
-            weight: fontdb::Weight(style.weight),
-            style: font_style,
-            ..fontdb::Query::default()
-        };
-        let metrics = self
-            .system
-            .db()
-            .query(&query)
-            .and_then(|id| self.system.get_font(id, fontdb::Weight(style.weight)))
-            .map(|font| *font.metrics());
+        let metrics = primary.and_then(|(key, weight, oblique)| {
+            let id = self.registry.register(self.system.db_mut(), key, weight, oblique)?;
+            self.system.get_font(id, fontdb::Weight(weight)).map(|font| *font.metrics())
+        });
         match metrics {
             Some(m) if m.units_per_em > 0 => {
                 let scale = style.size / f32::from(m.units_per_em);
@@ -489,34 +604,31 @@ impl TextEngine {
     }
 }
 
-/// Fallback for characters the chosen family lacks: the bundled families that cover them.
-struct BundledFallback;
+/// The attributes of a run in the face registered as `name` at its weight.
+fn run_attrs(name: &(String, u16), letter_spacing: f32) -> Attrs<'_> {
+    Attrs::new()
+        .family(Family::Name(&name.0))
+        .weight(Weight(name.1))
+        .style(Style::Normal)
+        .letter_spacing(letter_spacing)
+}
 
-impl cosmic_text::Fallback for BundledFallback {
+/// No fallback of cosmic-text's own: every run names the face that has its characters (see
+/// `runs`), and a character no face has must stay a missing glyph rather than take whatever
+/// face the database happens to hold.
+struct NoFallback;
+
+impl cosmic_text::Fallback for NoFallback {
     fn common_fallback(&self) -> &[&'static str] {
-        &["Inter", "Noto Sans", "JetBrains Mono", "Noto Sans Thai"]
+        &[]
     }
 
-    // Only consulted after the lists above, when cosmic-text would try every other face: the
-    // other weights of the bundled families cover no more characters than the ones tried, and
-    // shaping with each of them (a character no font has, such as an emoji) costs a shaping plan.
     fn forbidden_fallback(&self) -> &[&'static str] {
-        &[
-            "Inter",
-            "Noto Sans",
-            "JetBrains Mono",
-            "Noto Sans Thai",
-            "Material Symbols Outlined",
-            "Material Symbols Rounded",
-            "Material Symbols Sharp",
-        ]
+        &[REGISTERED]
     }
 
-    fn script_fallback(&self, script: unicode_script::Script, _locale: &str) -> &[&'static str] {
-        match script {
-            unicode_script::Script::Thai => &["Noto Sans Thai"],
-            _ => &[],
-        }
+    fn script_fallback(&self, _script: unicode_script::Script, _locale: &str) -> &[&'static str] {
+        &[]
     }
 }
 
@@ -593,9 +705,9 @@ mod tests {
         let regular = engine.shape("Design", &style(16.0), None).width;
         let bold = engine.shape("Design", &TextStyle { weight: 700, ..style(16.0) }, None).width;
         assert!(bold > regular);
-        let roboto = engine.shape("Design", &TextStyle { family: "Roboto".into(), ..style(16.0) }, None);
-        assert_eq!(roboto.family, "Inter");
-        assert!((roboto.width - regular).abs() < 0.01);
+        let lobster = engine.shape("Design", &TextStyle { family: "Lobster".into(), ..style(16.0) }, None);
+        assert_eq!(lobster.family, "Inter", "a display family not fetched is drawn in Inter");
+        assert!((lobster.width - regular).abs() < 0.01);
     }
 
     #[test]

@@ -56,12 +56,12 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
     };
     let images = workspace.images.clone();
     let max_statements = workspace.max_statements;
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let before = open.document.revision();
-    let engine = open.take_text_engine(fonts);
+    let engine = open.take_text_engine(&fonts);
     let canvas = LaidOutCanvas::new(&open.imports, open.last_full_scene(), engine);
     let context = Context {
         library: &open.imports,

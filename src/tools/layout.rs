@@ -53,15 +53,15 @@ pub enum SnapshotAnswer {
 
 /// The computed boxes under a node (or of the whole canvas) and the layout problems there.
 pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let images = Some(ImagePlace { folder: &folder, confinement: confinement.as_ref() });
     // Under one node only its top-level part needs resolving and laying out.
     let (scene, layout) = match args.parent_id.as_deref() {
-        Some(id) => open.layout_for_node(fonts, id)?,
-        None => open.layout(fonts)?,
+        Some(id) => open.layout_for_node(&fonts, id)?,
+        None => open.layout(&fonts)?,
     };
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
@@ -131,9 +131,9 @@ pub fn find_empty_space_on_canvas(workspace: &mut Workspace, args: SpaceArgs) ->
             return Err(ToolError::new(format!("{name} must be a number of pixels, 0 or more; found {value}")));
         }
     }
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(fonts)?;
+    let (scene, layout) = open.layout(&fonts)?;
     let occupied: Vec<Rect> = layout.parts().iter().filter_map(|p| p.node_box(0)).map(rect).collect();
     let size = (args.width, args.height);
     let (x, y) = match &args.node_id {

@@ -68,13 +68,13 @@ pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Res
 
 /// The screenshot, from the document's render cache or drawn (and kept there).
 fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolError> {
-    let fonts = workspace.fonts;
+    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
     let (scene, layout) = match node_id {
-        Some(id) => open.layout_for_node(fonts, id)?,
-        None => open.layout(fonts)?,
+        Some(id) => open.layout_for_node(&fonts, id)?,
+        None => open.layout(&fonts)?,
     };
     let target = match node_id {
         None => RenderTarget::Canvas,
@@ -108,11 +108,19 @@ fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolErr
     }
     loop {
         let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
-        let (text, images) = open.render_resources(fonts);
+        let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
         let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
             ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
         })?;
+        // Every replaced family of the picture is said once, with its stand-in.
+        let mut warnings = rendered.warnings;
+        warnings.extend(text.document_fonts().problems.iter().cloned());
+        let within = match target {
+            RenderTarget::Node(key) => Some(key),
+            _ => None,
+        };
+        warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
         if png.len() > MAX_SCREENSHOT_BYTES && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
@@ -124,7 +132,7 @@ fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolErr
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
-            warnings: rendered.warnings,
+            warnings,
         };
         open.screenshots().put(key, parts, shot.clone());
         return Ok(shot);

@@ -16,7 +16,7 @@ use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::render::ImageCache;
 use crate::resolve::{Library, Scene, SceneOptions, part_root, update_scene, update_scene_of};
-use crate::text::{FontBook, FontOptions, TextEngine};
+use crate::text::{DocumentFontAccess, DocumentFonts, FontBook, FontOptions, TextEngine};
 
 /// The documents a session has open, by absolute path, and the most recently used one.
 pub struct Workspace {
@@ -76,6 +76,8 @@ struct Caches {
     layout: Option<(u64, Arc<Layout>)>,
     /// Shapes text for layout; created on first use.
     text: Option<TextEngine>,
+    /// The document's own fonts, read for the `fonts` list they were read from.
+    fonts: Option<(Option<crate::doc::json::RawJson>, Arc<DocumentFonts>)>,
     /// Decoded image fills.
     images: ImageCache,
     /// The Scene and layout of one top-level part, for a node shown while the full layout is
@@ -471,7 +473,7 @@ impl OpenDocument {
 
     /// The full Scene and its layout at the current revision, updated from the previous ones;
     /// an error when the document expands past its budget.
-    pub fn layout(&mut self, fonts: FontOptions) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+    pub fn layout(&mut self, fonts: &FontOptions) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
         let scene = self.scene(SceneOptions::FULL)?;
         let revision = self.document.revision();
         if let Some((at, layout)) = &self.caches.layout
@@ -489,7 +491,7 @@ impl OpenDocument {
     /// The Scene and layout that show the node `id`: the full ones when they are current,
     /// otherwise only its top-level part, so that showing one node of a freshly opened or
     /// edited file costs that part and not the file. Node keys are those of the Scene returned.
-    pub fn layout_for_node(&mut self, fonts: FontOptions, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+    pub fn layout_for_node(&mut self, fonts: &FontOptions, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
         let revision = self.document.revision();
         let full_is_current = self.caches.layout.as_ref().is_some_and(|(at, _)| *at == revision);
         let root = part_root(&self.document, id);
@@ -526,9 +528,10 @@ impl OpenDocument {
         &mut self.caches.screenshots
     }
 
-    /// The text engine, made with `fonts` (again when the options changed).
-    pub fn text_engine(&mut self, fonts: FontOptions) -> &mut TextEngine {
-        let book = FontBook::new(fonts);
+    /// The text engine, made with `fonts` (again when the options changed), with the
+    /// document's own fonts.
+    pub fn text_engine(&mut self, fonts: &FontOptions) -> &mut TextEngine {
+        let book = FontBook::new(fonts.clone());
         let stale = self.caches.text.as_ref().is_some_and(|engine| !Arc::ptr_eq(engine.book(), &book));
         if stale {
             // Other fonts measure differently: nothing measured before is valid.
@@ -536,22 +539,43 @@ impl OpenDocument {
             self.caches.part = None;
             self.caches.text = None;
         }
-        self.caches.text.get_or_insert_with(|| TextEngine::new(book))
+        let document_fonts = self.document_fonts(fonts.fetch);
+        let engine = self.caches.text.get_or_insert_with(|| TextEngine::new(book));
+        if **engine.document_fonts() != *document_fonts {
+            engine.set_document_fonts(document_fonts);
+            self.caches.layout = None;
+            self.caches.part = None;
+        }
+        engine
+    }
+
+    /// The document's own fonts (its `fonts` list), read again only when the list changes.
+    pub fn document_fonts(&mut self, fetch: bool) -> Arc<DocumentFonts> {
+        let list = self.document.unknown_keys().iter().find(|(key, _)| key == "fonts").map(|(_, value)| value.clone());
+        if let Some((read_for, fonts)) = &self.caches.fonts
+            && *read_for == list
+        {
+            return Arc::clone(fonts);
+        }
+        let access = DocumentFontAccess { folder: self.path.parent(), confinement: self.confinement.as_ref(), fetch };
+        let fonts = Arc::new(DocumentFonts::load(&self.document, access));
+        self.caches.fonts = Some((list, Arc::clone(&fonts)));
+        fonts
     }
 
     /// The text engine the layout was made with and the image cache, for rendering.
-    pub fn render_resources(&mut self, fonts: FontOptions) -> (&mut TextEngine, &mut ImageCache) {
+    pub fn render_resources(&mut self, fonts: &FontOptions) -> (&mut TextEngine, &mut ImageCache) {
         self.text_engine(fonts);
         let Caches { text, images, .. } = &mut self.caches;
-        let text = text.get_or_insert_with(|| TextEngine::new(FontBook::new(fonts)));
+        let text = text.get_or_insert_with(|| TextEngine::new(FontBook::new(fonts.clone())));
         (text, images)
     }
 
     /// Takes the text engine out, to use it while the document is borrowed; give it back with
     /// [`OpenDocument::return_text_engine`].
-    pub(super) fn take_text_engine(&mut self, fonts: FontOptions) -> TextEngine {
+    pub(super) fn take_text_engine(&mut self, fonts: &FontOptions) -> TextEngine {
         self.text_engine(fonts);
-        self.caches.text.take().unwrap_or_else(|| TextEngine::new(FontBook::new(fonts)))
+        self.caches.text.take().unwrap_or_else(|| TextEngine::new(FontBook::new(fonts.clone())))
     }
 
     /// Puts back a text engine taken with [`OpenDocument::take_text_engine`].

@@ -9,8 +9,8 @@ use serde_json::{Value, json};
 use super::QUICK;
 use super::server::TestServer;
 use super::unsplash::unsplash;
+use crate::http::Fetcher;
 use crate::images::ConfiguredImages;
-use crate::images::http::Fetcher;
 use crate::images::unsplash::Unsplash;
 use crate::tools::{Workspace, call};
 

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::server::{Reply, TestServer};
 use super::{QUICK, jpeg};
-use crate::images::http::{Expect, FetchError, Fetcher, Limits, Request};
+use crate::http::{Expect, FetchError, Fetcher, Limits, Request};
 
 fn get<'a>(url: &'a str, expect: Expect, limits: Limits) -> Request<'a> {
     Request { url, json_body: None, headers: &[], expect, limits }

@@ -4,12 +4,12 @@
 mod end_to_end;
 mod fetch;
 mod openai;
-mod server;
+use crate::http::test_server as server;
 mod unsplash;
 
 use std::time::Duration;
 
-use super::http::Limits;
+use crate::http::Limits;
 
 /// Short limits so timeouts are tested in well under a second or two.
 const QUICK: Limits = Limits {

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::server::{Reply, Seen, TestServer};
 use super::{QUICK, png};
-use crate::images::http::Fetcher;
+use crate::http::Fetcher;
 use crate::images::openai::OpenAiImages;
 use crate::images::{AiSettings, ConfiguredImages, ImageKind, ImageProvider, ImageRequest, Orientation};
 

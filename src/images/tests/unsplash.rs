@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::server::{Reply, Seen, TestServer};
 use super::{QUICK, jpeg};
-use crate::images::http::Fetcher;
+use crate::http::Fetcher;
 use crate::images::unsplash::Unsplash;
 use crate::images::{ConfiguredImages, ImageKind, ImageProvider, ImageRequest, Orientation, ProvidedImage};
 

@@ -151,7 +151,7 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
 fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {
     struct Family<'a> {
         requested: &'a str,
-        used: &'a str,
+        reason: &'a str,
         part: &'a ScenePart,
         first: usize,
         uses: usize,
@@ -164,7 +164,7 @@ fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list
             continue;
         }
         for (index, note) in part_layout.notes() {
-            let SizingNote::FontReplaced { requested, used } = note else { continue };
+            let SizingNote::FontReplaced { requested, reason, .. } = note else { continue };
             if scope.as_ref().is_some_and(|scope| !scope.contains(index)) {
                 continue;
             }
@@ -172,23 +172,19 @@ fn font_fallbacks(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list
                 Some(found) => families[*found].uses += 1,
                 None => {
                     by_name.insert(requested, families.len());
-                    families.push(Family { requested, used, part: part_layout.part(), first: *index, uses: 1 });
+                    families.push(Family { requested, reason, part: part_layout.part(), first: *index, uses: 1 });
                 }
             }
         }
     }
     for family in families {
         list.add(Cause::Kind(ProblemKind::FontFallback), || {
-            let Family { requested, used, part, first, uses } = family;
-            let others =
-                if uses > 1 { format!(" and {} other text nodes use", uses - 1) } else { " uses".to_owned() };
+            let Family { requested, reason, part, first, uses } = family;
+            let others = if uses > 1 { format!(" and {} other text nodes use", uses - 1) } else { " uses".to_owned() };
             LayoutProblem {
                 node: part.node(first).id.clone(),
                 kind: ProblemKind::FontFallback,
-                message: format!(
-                    "{}{others} font family '{requested}', which nib does not have: it is measured and drawn with {used} (sizes may differ from the real font)",
-                    describe(part, first)
-                ),
+                message: format!("{}{others} font family '{requested}': {reason}", describe(part, first)),
             }
         });
     }
@@ -434,8 +430,8 @@ fn describe_note(note: &SizingNote, name: &str) -> String {
             axis(a),
             axis(a)
         ),
-        SizingNote::FontReplaced { requested, used } => {
-            format!("{name} uses font family '{requested}', which nib does not have: it is drawn with {used}")
+        SizingNote::FontReplaced { requested, reason, .. } => {
+            format!("{name} uses font family '{requested}': {reason}")
         }
     }
 }

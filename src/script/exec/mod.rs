@@ -106,7 +106,8 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         outcome.discard_created_files();
         return outcome;
     }
-    let mut issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
+    let mut issues =
+        super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned, context.canvas);
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     if script.statements.len() > RECOMMENDED_STATEMENTS {
         issues.push(super::issues::long_batch(script.statements.len()));

@@ -1,0 +1,172 @@
+//! The font files nib ships (`assets/fonts`, listed in the generated `bundled_files.rs`): the
+//! same bytes on every machine. They stay compressed in the binary (WOFF2 mostly) and are
+//! decoded the first time a text needs them, once per process.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use super::bundled_files::FILES;
+use super::faces::{Face, FaceData, Origin, sfnt_bytes};
+
+/// Families bundled in part (see `assets/fonts/refresh.py`): their whole files are fetched.
+pub const PARTIAL_FAMILIES: &[&str] = &["Noto Sans JP", "Noto Serif JP", "Noto Sans SC", "Noto Sans KR"];
+
+/// One bundled file: a face of a family, for the characters of one subset.
+#[derive(Debug)]
+pub(super) struct BundledFile {
+    /// The family.
+    pub family: &'static str,
+    /// Its path under `assets/fonts`.
+    pub path: &'static str,
+    /// The file as shipped (WOFF2, TrueType or OpenType).
+    pub data: &'static [u8],
+    /// Italic rather than upright.
+    pub italic: bool,
+    /// The weights it covers (the `wght` axis of a variable face).
+    pub weights: (u16, u16),
+    /// The characters it is declared for; empty for all.
+    pub ranges: &'static [(u32, u32)],
+}
+
+/// One bundled family: its name and the rows of its files in the table, in the table's order.
+struct FamilyRows {
+    name: &'static str,
+    rows: Vec<usize>,
+    /// Its faces, made the first time the family is asked for: making all thousand faces up
+    /// front cost a millisecond of start-up for families most documents never use.
+    faces: OnceLock<Vec<Arc<Face>>>,
+}
+
+/// Lower-cased family name → the family's rows (no face is made here).
+fn index() -> &'static HashMap<String, FamilyRows> {
+    static INDEX: OnceLock<HashMap<String, FamilyRows>> = OnceLock::new();
+    INDEX.get_or_init(build_index)
+}
+
+fn build_index() -> HashMap<String, FamilyRows> {
+    let mut families: HashMap<String, FamilyRows> = HashMap::new();
+    for (row, file) in FILES.iter().enumerate() {
+        families
+            .entry(file.family.to_lowercase())
+            .or_insert_with(|| FamilyRows { name: file.family, rows: Vec::new(), faces: OnceLock::new() })
+            .rows
+            .push(row);
+    }
+    families
+}
+
+/// The bundled family whose lower-cased name is `lower`: its name as spelled and its faces in
+/// the table's order (the same `Arc`s every time, so a text engine registers each face once).
+pub fn family(lower: &str) -> Option<(&'static str, &'static [Arc<Face>])> {
+    family_in(index(), lower)
+}
+
+fn family_in<'a>(index: &'a HashMap<String, FamilyRows>, lower: &str) -> Option<(&'static str, &'a [Arc<Face>])> {
+    let family = index.get(lower)?;
+    let faces = family.faces.get_or_init(|| {
+        family
+            .rows
+            .iter()
+            .map(|&row| {
+                let file = &FILES[row];
+                Arc::new(Face {
+                    family: file.family.to_owned(),
+                    data: FaceData::Bundled(row),
+                    index: 0,
+                    italic: file.italic,
+                    weights: file.weights,
+                    ranges: file.ranges,
+                    origin: Origin::Bundled,
+                    file: file.path.to_owned(),
+                })
+            })
+            .collect()
+    });
+    Some((family.name, faces))
+}
+
+/// True when `lower` (a lower-cased name) is a bundled family.
+pub fn has_family(lower: &str) -> bool {
+    index().contains_key(lower)
+}
+
+/// The bundled family names, unsorted.
+pub fn family_names() -> impl Iterator<Item = &'static str> {
+    index().values().map(|family| family.name)
+}
+
+/// The bytes of bundled file `index` as TrueType/OpenType, decoded once per process and shared
+/// by every text engine; `None` for an index out of the table or a file that does not decode
+/// (a test checks that every file does).
+pub fn bytes(index: usize) -> Option<Arc<dyn AsRef<[u8]> + Send + Sync>> {
+    type Slot = OnceLock<Option<Arc<Vec<u8>>>>;
+    static DECODED: OnceLock<Vec<Slot>> = OnceLock::new();
+    let file = FILES.get(index)?;
+    if !file.data.starts_with(b"wOF2") {
+        return Some(Arc::new(file.data));
+    }
+    let slots = DECODED.get_or_init(|| FILES.iter().map(|_| OnceLock::new()).collect());
+    let decoded = slots.get(index)?.get_or_init(|| sfnt_bytes(file.data.to_vec(), file.path).ok().map(Arc::new));
+    decoded.clone().map(|bytes| bytes as Arc<dyn AsRef<[u8]> + Send + Sync>)
+}
+
+/// The decoded bytes of the bundled file at `path` (under `assets/fonts`), for tests.
+#[cfg(test)]
+pub fn test_font(path: &str) -> Vec<u8> {
+    let index = FILES.iter().position(|f| f.path == path).unwrap_or_else(|| panic!("{path} is not bundled"));
+    (*bytes(index).expect("decodes")).as_ref().to_vec()
+}
+
+/// How many files nib ships.
+pub fn file_count() -> usize {
+    FILES.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_file_decodes_to_a_font_of_its_family() {
+        for (index, file) in FILES.iter().enumerate() {
+            let bytes = bytes(index).unwrap_or_else(|| panic!("{} does not decode", file.path));
+            let faces = super::super::faces::faces_in(
+                (*bytes).as_ref(),
+                || FaceData::Bundled(index),
+                Origin::Bundled,
+                file.path,
+                None,
+            );
+            assert_eq!(faces.len(), 1, "{}", file.path);
+            let named = faces[0].family.to_lowercase();
+            // Static faces of some families name their weight too ("DM Mono Light").
+            assert!(
+                named.starts_with(&file.family.to_lowercase()),
+                "{}: named {named}, listed as {}",
+                file.path,
+                file.family
+            );
+        }
+    }
+
+    /// Every bundled face was made at the first text, whatever families it used: a millisecond
+    /// of start-up spent on families most documents never ask for.
+    #[test]
+    fn asking_for_one_family_makes_the_faces_of_that_family_only() {
+        let index = build_index();
+        assert!(index.values().all(|family| family.faces.get().is_none()), "none made up front");
+        let (_, faces) = family_in(&index, "dm sans").expect("bundled");
+        assert!(!faces.is_empty());
+        let made: Vec<&str> = index.values().filter(|f| f.faces.get().is_some()).map(|f| f.name).collect();
+        assert_eq!(made, ["DM Sans"]);
+    }
+
+    #[test]
+    fn families_keep_the_order_of_their_subsets() {
+        let (name, faces) = family("dm sans").expect("bundled");
+        assert_eq!(name, "DM Sans");
+        assert!(faces[0].file.contains("-latin-wght-normal"), "{}", faces[0].file);
+        assert!(faces.iter().any(|f| f.italic));
+        assert_eq!(faces[0].weights, (100, 1000));
+    }
+}

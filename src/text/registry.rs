@@ -1,0 +1,185 @@
+//! The faces one [`TextEngine`](super::TextEngine) has read: their bytes and the characters they
+//! have, and their entries in the shaping database, made the first time a text needs them.
+//!
+//! Every face is entered under a name of its own, once per weight it is used at, so that the
+//! shaper takes exactly the face chosen for a run (a variable face is drawn at that weight) and
+//! never picks one by itself: each entry also carries [`REGISTERED`], the name the shaper's own
+//! fallback is forbidden to use.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+use cosmic_text::fontdb;
+use cosmic_text::skrifa::{FontRef, MetadataProvider};
+
+use super::bundled;
+use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, sfnt_bytes};
+
+/// The family name every registered face also has.
+pub(super) const REGISTERED: &str = "nib registered face";
+
+/// A face's bytes and the characters it has glyphs for.
+#[derive(Clone)]
+struct Loaded {
+    data: Arc<dyn AsRef<[u8]> + Send + Sync>,
+    coverage: Arc<HashSet<u32>>,
+}
+
+/// How a registered face is used: which face, at which weight, slanted or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FaceUse {
+    /// The face (an index into the registry's faces).
+    pub face: usize,
+    /// The weight it is drawn at (the `wght` axis of a variable face).
+    pub weight: u16,
+    /// Slanted because italic was asked for and the family has none.
+    pub oblique: bool,
+}
+
+/// A font file a text was shaped with, for reports.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct UsedFont {
+    /// The family.
+    pub family: String,
+    /// Where it comes from.
+    pub origin: Origin,
+    /// The file: a path under `assets/fonts` for bundled faces, a path or URL otherwise.
+    pub file: String,
+}
+
+/// The faces an engine has read and registered.
+#[derive(Clone, Default)]
+pub(super) struct Registry {
+    faces: Vec<Arc<Face>>,
+    keys: HashMap<usize, usize>,
+    /// `None` once a face failed to read: it is not tried again.
+    loaded: HashMap<usize, Option<Loaded>>,
+    registered: HashMap<(usize, u16, bool), fontdb::ID>,
+    uses: HashMap<fontdb::ID, FaceUse>,
+    used: BTreeSet<usize>,
+    /// Faces that failed to read, with why, for reports.
+    failures: Vec<String>,
+}
+
+impl Registry {
+    /// The registry's key for `face` (the same `Arc` gives the same key).
+    pub fn key(&mut self, face: &Arc<Face>) -> usize {
+        let address = Arc::as_ptr(face) as usize;
+        if let Some(key) = self.keys.get(&address) {
+            return *key;
+        }
+        let key = self.faces.len();
+        self.faces.push(Arc::clone(face));
+        self.keys.insert(address, key);
+        key
+    }
+
+    /// True when face `key` has a glyph for `ch` (reading the face the first time).
+    pub fn covers(&mut self, key: usize, ch: char) -> bool {
+        if !self.faces[key].declared_for(ch) {
+            return false;
+        }
+        self.loaded(key).is_some_and(|loaded| loaded.coverage.contains(&u32::from(ch)))
+    }
+
+    fn loaded(&mut self, key: usize) -> Option<&Loaded> {
+        if !self.loaded.contains_key(&key) {
+            let face = Arc::clone(&self.faces[key]);
+            let loaded = match read(&face) {
+                Ok(loaded) => Some(loaded),
+                Err(reason) => {
+                    self.failures.push(format!("{}: {reason}", face.file));
+                    None
+                }
+            };
+            self.loaded.insert(key, loaded);
+        }
+        self.loaded.get(&key).and_then(Option::as_ref)
+    }
+
+    /// The database entry of face `key` at `weight`, made on first use; `None` when the face
+    /// cannot be read.
+    pub fn register(
+        &mut self,
+        db: &mut fontdb::Database,
+        key: usize,
+        weight: u16,
+        oblique: bool,
+    ) -> Option<fontdb::ID> {
+        if let Some(id) = self.registered.get(&(key, weight, oblique)) {
+            return Some(*id);
+        }
+        let data = self.loaded(key)?.data.clone();
+        let face = &self.faces[key];
+        let language = fontdb::Language::English_UnitedStates;
+        let id = db.push_face_info(fontdb::FaceInfo {
+            id: fontdb::ID::dummy(),
+            source: fontdb::Source::Binary(data),
+            index: face.index,
+            families: vec![(internal_name(key, oblique), language), (REGISTERED.to_owned(), language)],
+            post_script_name: internal_name(key, oblique),
+            style: fontdb::Style::Normal,
+            weight: fontdb::Weight(weight),
+            stretch: fontdb::Stretch::Normal,
+            monospaced: false,
+        });
+        self.registered.insert((key, weight, oblique), id);
+        self.uses.insert(id, FaceUse { face: key, weight, oblique });
+        Some(id)
+    }
+
+    /// How the database entry `id` is used.
+    pub fn face_use(&self, id: fontdb::ID) -> Option<FaceUse> {
+        self.uses.get(&id).copied()
+    }
+
+    /// The font file of the database entry `id`.
+    pub fn font_of(&self, id: fontdb::ID) -> Option<UsedFont> {
+        let face = &self.faces[self.uses.get(&id)?.face];
+        Some(UsedFont { family: face.family.clone(), origin: face.origin, file: face.file.clone() })
+    }
+
+    /// Notes that a shaped text uses face `key`.
+    pub fn mark_used(&mut self, key: usize) {
+        self.used.insert(key);
+    }
+
+    /// The font files shaped texts used, sorted.
+    pub fn used(&self) -> Vec<UsedFont> {
+        let mut used: Vec<UsedFont> = self
+            .used
+            .iter()
+            .map(|key| {
+                let face = &self.faces[*key];
+                UsedFont { family: face.family.clone(), origin: face.origin, file: face.file.clone() }
+            })
+            .collect();
+        used.sort();
+        used.dedup();
+        used
+    }
+
+    /// Faces that could not be read, with why.
+    pub fn failures(&self) -> &[String] {
+        &self.failures
+    }
+}
+
+/// The name face `key` is registered under.
+pub(super) fn internal_name(key: usize, oblique: bool) -> String {
+    if oblique { format!("nib face {key} oblique") } else { format!("nib face {key}") }
+}
+
+fn read(face: &Face) -> Result<Loaded, String> {
+    let data: Arc<dyn AsRef<[u8]> + Send + Sync> = match &face.data {
+        FaceData::Bundled(index) => bundled::bytes(*index).ok_or("the bundled file does not decode")?,
+        FaceData::File(path) => {
+            let bytes = crate::files::read_regular(path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
+            Arc::new(sfnt_bytes(bytes, &face.file).map_err(|e| e.to_string())?)
+        }
+        FaceData::Bytes(bytes) => Arc::clone(bytes) as Arc<dyn AsRef<[u8]> + Send + Sync>,
+    };
+    let font = FontRef::from_index((*data).as_ref(), face.index).map_err(|e| format!("not a font: {e}"))?;
+    let coverage: HashSet<u32> = font.charmap().mappings().map(|(ch, _)| ch).collect();
+    Ok(Loaded { data, coverage: Arc::new(coverage) })
+}
