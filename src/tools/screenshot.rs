@@ -23,6 +23,9 @@ pub struct ScreenshotArgs {
     pub node_id: Option<String>,
     /// Device pixels per canvas pixel; by default the long edge is at most 1568 px.
     pub scale: Option<f32>,
+    /// Write the PNG to this file (relative to the workspace) and answer its path instead of
+    /// the image.
+    pub output_path: Option<String>,
 }
 
 /// A rendered PNG.
@@ -31,8 +34,14 @@ pub struct ScreenshotArgs {
 pub struct Screenshot {
     /// Always `image/png`.
     pub mime_type: &'static str,
-    /// The PNG, base64-encoded.
+    /// The PNG, base64-encoded; empty when it was written to `path`.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub data: String,
+    /// Where the PNG was written (relative to the workspace), when outputPath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Its size in bytes.
+    pub bytes: u64,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
@@ -51,10 +60,13 @@ impl Screenshot {
     }
 }
 
-/// Renders a node (or the canvas) to PNG.
+/// Renders a node (or the canvas) to PNG: answered as base64, or written to `outputPath`
+/// (never shrunk to fit an answer then).
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
     let fonts = workspace.fonts;
     let confinement = workspace.confinement().cloned();
+    let root = workspace.root().to_owned();
+    let output = args.output_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let (scene, layout) = open.layout(fonts)?;
     let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
@@ -81,13 +93,32 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         })?;
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
-        if png.len() > MAX_SCREENSHOT_BYTES && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
+        if output.is_none()
+            && png.len() > MAX_SCREENSHOT_BYTES
+            && rendered.pixmap.width().max(rendered.pixmap.height()) > 256
+        {
             scale *= 0.7;
             continue;
         }
+        let (data, path) = match &output {
+            Some(output) => {
+                if let Some(parent) = output.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
+                }
+                crate::files::write_atomic(output, &png, confinement.as_ref()).map_err(|e| {
+                    ToolError::new(format!("cannot write the screenshot: {e}"))
+                        .with_hint("give an outputPath inside the workspace whose folder exists, e.g. shots/home.png")
+                })?;
+                (String::new(), Some(output.strip_prefix(&root).unwrap_or(output).to_string_lossy().replace('\\', "/")))
+            }
+            None => (base64::engine::general_purpose::STANDARD.encode(&png), None),
+        };
         return Ok(Screenshot {
             mime_type: "image/png",
-            data: base64::engine::general_purpose::STANDARD.encode(&png),
+            data,
+            path,
+            bytes: png.len() as u64,
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
