@@ -223,3 +223,178 @@ fn tokens_carry_every_variable_and_theme_of_the_corpus_design_systems() {
     }
     assert!(checked >= 5, "the corpus has design systems with variables: {checked}");
 }
+
+/// Mean SSIM Chromium's screenshots of the HTML export must reach against nib's PNG.
+const HTML_MEAN_SSIM: f64 = 0.95;
+
+/// Share of nodes whose element box must be within [`BOX_TOLERANCE`] of nib's layout.
+const HTML_BOXES_MATCHING: f64 = 0.95;
+
+/// How far (CSS pixels) an element's box may be from nib's layout box and still match.
+const BOX_TOLERANCE: f32 = 1.0;
+
+/// One page the browser check looks at.
+struct Page {
+    file: String,
+    id: String,
+    png: tiny_skia::Pixmap,
+    /// Node id → box relative to the frame, for nodes drawn without rotation or flips.
+    boxes: Vec<(String, [f32; 4])>,
+    html: std::path::PathBuf,
+    shot: std::path::PathBuf,
+    found: std::path::PathBuf,
+}
+
+/// The HTML pages of `name`'s frames written into `out`, with nib's PNG and layout boxes.
+fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
+    use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+    use nib::render::{ImageCache, RenderOptions, RenderTarget, render, target_bounds};
+    let (document, library) = common::load_with_imports(name);
+    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
+    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
+    let layout = nib::layout::Layout::compute(&scene, &mut text);
+    let folder = out.join(name.trim_end_matches(".pen"));
+    std::fs::create_dir_all(&folder).expect("folder");
+    let source = Source {
+        document: &document,
+        library: &library,
+        scene: &scene,
+        layout: &layout,
+        text: &text,
+        folder: Some(common::fixtures()),
+        confinement: None,
+        title: name.to_owned(),
+    };
+    let settings = ExportSettings {
+        format: Format::Html,
+        targets: Targets::Frames,
+        scale: 1.0,
+        quality: 90,
+        text: nib::export::svg::TextMode::Outlines,
+        link_images: false,
+        embed: false,
+        background: None,
+        output_folder: Some(folder.clone()),
+    };
+    let sink = |file: &str, bytes: &[u8]| -> Result<(), String> {
+        let path = folder.join(file);
+        std::fs::create_dir_all(path.parent().expect("parent")).map_err(|e| e.to_string())?;
+        std::fs::write(path, bytes).map_err(|e| e.to_string())
+    };
+    let report = run(&source, &settings, &sink, &|_, _| {}).expect("the HTML is made");
+    let mut images = ImageCache::default();
+    let options = RenderOptions { folder: Some(common::fixtures()), ..RenderOptions::default() };
+    let mut pages = Vec::new();
+    for frame in nib::review::frames::frames(&scene, &layout) {
+        let Some(page) =
+            report.files.iter().find(|f| f.node.as_deref() == Some(&frame.id) && f.name.ends_with(".html"))
+        else {
+            continue;
+        };
+        let target = RenderTarget::Node(frame.key);
+        let Ok(rendered) = render(&scene, &layout, &mut text, &mut images, target, &options) else { continue };
+        let frame_box = layout.node_box(frame.key).expect("laid out");
+        let bounds = target_bounds(&scene, &layout, target).expect("bounds");
+        // nib's PNG reaches as far as shadows do; the page shows the frame's own box.
+        let (dx, dy) = ((frame_box.left - bounds.left()).round() as i32, (frame_box.top - bounds.top()).round() as i32);
+        let (width, height) = (frame_box.width.ceil().max(1.0) as u32, frame_box.height.ceil().max(1.0) as u32);
+        let Some(png) =
+            tiny_skia::IntRect::from_xywh(dx, dy, width, height).and_then(|r| rendered.pixmap.clone_rect(r))
+        else {
+            continue;
+        };
+        let mut boxes = Vec::new();
+        let mut stack = vec![frame.key];
+        while let Some(key) = stack.pop() {
+            let props = &scene.node(key).props;
+            let turned = props.literal::<f64>(&nib::doc::Key::Rotation).is_some_and(|r| r % 360.0 != 0.0)
+                || props.literal::<bool>(&nib::doc::Key::FlipX) == Some(true)
+                || props.literal::<bool>(&nib::doc::Key::FlipY) == Some(true);
+            if turned {
+                continue;
+            }
+            if let Some(b) = layout.node_box(key) {
+                boxes.push((
+                    scene.node(key).id.clone(),
+                    [b.left - frame_box.left, b.top - frame_box.top, b.width, b.height],
+                ));
+            }
+            stack.extend(scene.children(key));
+        }
+        let stem = page.name.trim_end_matches(".html").to_owned();
+        pages.push(Page {
+            file: name.to_owned(),
+            id: frame.id.clone(),
+            png,
+            boxes,
+            html: folder.join(&page.name),
+            shot: folder.join(format!("{stem}.chromium.png")),
+            found: folder.join(format!("{stem}.boxes.json")),
+        });
+    }
+    pages
+}
+
+/// The browser check (`.ci/run` runs it with chromium installed): the HTML of every corpus
+/// frame screenshotted by headless Chromium in one session (`.ci/chromium_shots.py`) matches
+/// nib's PNG (mean SSIM) and its elements' boxes match nib's layout.
+#[test]
+#[ignore = "needs chromium; .ci/run installs it and runs this"]
+fn html_of_every_corpus_frame_in_chromium_matches_the_png_and_the_layout() {
+    let out = tempfile::tempdir().expect("temp");
+    let mut names: Vec<String> = std::fs::read_dir(common::fixtures())
+        .expect("corpus")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".pen"))
+        .collect();
+    names.sort();
+    let started = std::time::Instant::now();
+    let pages: Vec<Page> = names.iter().flat_map(|name| html_pages(name, out.path())).collect();
+    println!("exported and rendered {} frames in {:.1} s", pages.len(), started.elapsed().as_secs_f64());
+    let started = std::time::Instant::now();
+    let manifest: Vec<serde_json::Value> = pages
+        .iter()
+        .map(|p| {
+            serde_json::json!({ "html": p.html, "width": p.png.width(), "height": p.png.height(), "png": p.shot, "boxes": p.found })
+        })
+        .collect();
+    let manifest_path = out.path().join("manifest.json");
+    std::fs::write(&manifest_path, serde_json::to_vec(&manifest).expect("json")).expect("write");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/chromium_shots.py");
+    let status = Command::new("python3").arg(script).arg(&manifest_path).status().expect("python3 runs");
+    assert!(status.success(), "chromium_shots.py failed");
+    println!("chromium screenshotted them in {:.1} s", started.elapsed().as_secs_f64());
+    let started = std::time::Instant::now();
+    let (mut ssim_total, mut compared, mut matching, mut missing) = (0.0, 0usize, 0usize, 0usize);
+    let mut worst: Vec<(f64, String)> = Vec::new();
+    for page in &pages {
+        let shot = nib::render::decode_image(&std::fs::read(&page.shot).expect("screenshot")).expect("png");
+        let score = nib::review::ssim::ssim(&page.png, &shot);
+        ssim_total += score;
+        worst.push((score, format!("{} {}", page.file, page.id)));
+        let found: std::collections::HashMap<String, [f32; 4]> =
+            serde_json::from_slice(&std::fs::read(&page.found).expect("boxes")).expect("boxes json");
+        for (id, expected) in &page.boxes {
+            compared += 1;
+            match found.get(id) {
+                Some(actual) if expected.iter().zip(actual).all(|(e, a)| (e - a).abs() <= BOX_TOLERANCE) => {
+                    matching += 1
+                }
+                Some(_) => {}
+                None => missing += 1,
+            }
+        }
+    }
+    println!("compared in {:.1} s", started.elapsed().as_secs_f64());
+    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mean = ssim_total / pages.len().max(1) as f64;
+    let share = matching as f64 / compared.max(1) as f64;
+    println!(
+        "HTML in Chromium vs PNG over {} frames: mean SSIM {mean:.4}; boxes within {BOX_TOLERANCE} px: {matching}/{compared} ({:.1} %), {missing} without an element\nworst:\n{}",
+        pages.len(),
+        share * 100.0,
+        worst.iter().take(10).map(|(s, n)| format!("  {s:.4} {n}\n")).collect::<String>()
+    );
+    assert!(mean >= HTML_MEAN_SSIM, "mean SSIM {mean:.4}");
+    assert!(share >= HTML_BOXES_MATCHING, "boxes matching {:.1} %", share * 100.0);
+}

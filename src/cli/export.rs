@@ -80,7 +80,10 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         Targets::Nodes(keys) => keys.len() > 1,
         Targets::Canvas => format == Format::Html,
     };
-    let into_folder = format == Format::Html || (several && !format.single_file());
+    // `-o dir/` (or an existing folder) for a one-file export puts the file in it, named as
+    // without -o.
+    let named_folder = settings.output.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
+    let into_folder = format == Format::Html || (several && !format.single_file()) || named_folder;
     let output = settings.output.clone().unwrap_or_else(|| {
         if into_folder { PathBuf::from(format!("{stem}-{}", format.name())) } else { PathBuf::new() }
     });
