@@ -398,3 +398,52 @@ fn html_of_every_corpus_frame_in_chromium_matches_the_png_and_the_layout() {
     assert!(mean >= HTML_MEAN_SSIM, "mean SSIM {mean:.4}");
     assert!(share >= HTML_BOXES_MATCHING, "boxes matching {:.1} %", share * 100.0);
 }
+
+/// The HTML pages of the mobile-app sample, written into `folder`: file name → text.
+fn mobile_app_html(folder: &std::path::Path) -> std::collections::BTreeMap<String, String> {
+    html_pages("Pregum__pencil_viewer__public__samples__mobile-app.pen", folder);
+    let site = folder.join("Pregum__pencil_viewer__public__samples__mobile-app");
+    let mut files = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(&site).expect("site") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "html" || e == "css") {
+            files.insert(
+                path.file_name().expect("name").to_string_lossy().into_owned(),
+                std::fs::read_to_string(&path).expect("text"),
+            );
+        }
+    }
+    assert!(site.join("fonts").read_dir().expect("fonts copied").next().is_some());
+    files
+}
+
+#[test]
+fn html_pages_are_nested_elements_with_ids_classes_tokens_and_fonts() {
+    let folder = tempfile::tempdir().expect("temp");
+    let files = mobile_app_html(folder.path());
+    let home = &files["03-Home.html"];
+    assert!(home.contains("<link rel=\"stylesheet\" href=\"tokens.css\">"), "{home}");
+    let elements = home.matches("<div").count() + home.matches("<p").count();
+    assert!(elements >= 20, "nested elements, not a picture: {elements}");
+    let opened = regex::Regex::new(r"<(div|p|svg)[ >]").expect("regex").find_iter(home).count();
+    assert_eq!(opened, home.matches(" data-pen-id=\"").count(), "every element carries data-pen-id");
+    let css = &files["03-Home.css"];
+    assert!(css.contains("display: flex") && css.contains("gap: ") && css.contains("var(--"), "{css}");
+    assert!(files["tokens.css"].starts_with(":root {"), "{}", files["tokens.css"]);
+    // Hugging text keeps nib's measured width: a browser's narrower glyph sums used to move
+    // the siblings after it along a row.
+    assert!(css.contains("min-width: 15px"), "the like count's hugging text: {css}");
+}
+
+#[test]
+fn fixed_width_text_wraps_in_html_because_base_rules_weigh_nothing() {
+    // `p[data-pen-id] { white-space: pre }` outranked a text's class with `pre-wrap`, so a
+    // fixed-width paragraph stayed on one line in the browser and moved everything below it.
+    let folder = tempfile::tempdir().expect("temp");
+    let files = mobile_app_html(folder.path());
+    let css = &files["03-Home.css"];
+    assert!(css.contains("white-space: pre-wrap"), "the fixed-width text wraps: {css}");
+    for line in css.lines().filter(|l| l.contains('{') && l.contains("data-pen-id")) {
+        assert!(line.starts_with(":where("), "a base rule that outranks classes: {line}");
+    }
+}

@@ -47,11 +47,12 @@ pub struct HtmlOptions {
 }
 
 /// The styles every page starts with: the box model nib lays out with (sizes include
-/// padding, items never shrink below their size, nothing has margins).
+/// padding, items never shrink below their size, nothing has margins). Inside `:where()` they
+/// weigh nothing, so every class rule of a node overrides them.
 const BASE_CSS: &str = "body { margin: 0; }
-[data-pen-id] { box-sizing: border-box; position: relative; flex-shrink: 0; min-width: 0; min-height: 0; margin: 0; }
-svg[data-pen-id] { display: block; overflow: visible; }
-p[data-pen-id] { white-space: pre; }
+:where([data-pen-id]) { box-sizing: border-box; position: relative; flex-shrink: 0; min-width: 0; min-height: 0; margin: 0; }
+:where(svg[data-pen-id]) { display: block; overflow: visible; }
+:where(p[data-pen-id]) { white-space: pre; }
 ";
 
 /// A font face a page uses.
@@ -733,7 +734,12 @@ impl Builder<'_, '_, '_, '_> {
             TextAlign::Justify => rules.set("text-align", "justify"),
         }
         let growth = props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto);
-        if growth != TextGrowth::Auto {
+        if growth == TextGrowth::Auto {
+            // A browser measures the same glyphs a fraction of a pixel narrower than nib's
+            // rounded-up width; along a row those fractions add up and move the siblings.
+            let width = self.pages.source.layout.node_box(key).unwrap_or_default().width;
+            rules.set("min-width", px(width));
+        } else {
             rules.set("white-space", "pre-wrap");
             rules.set("overflow-wrap", "break-word");
         }
