@@ -447,3 +447,94 @@ fn fixed_width_text_wraps_in_html_because_base_rules_weigh_nothing() {
         assert!(line.starts_with(":where("), "a base rule that outranks classes: {line}");
     }
 }
+
+#[test]
+fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_the_same() {
+    use nib::export::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
+    use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+    let folder = tempfile::tempdir().expect("temp");
+    let design = folder.path().join("design");
+    std::fs::create_dir_all(design.join("img")).expect("folders");
+    let mut picture = tiny_skia::Pixmap::new(8, 8).expect("pixmap");
+    picture.fill(tiny_skia::Color::from_rgba8(30, 120, 200, 255));
+    std::fs::write(design.join("img/pic.png"), nib::render::encode_png(&picture)).expect("png");
+    let document = nib::doc::Document::load(
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "card", "width": 240, "height": 120, "fill": "#FFFFFF", "layout": "vertical", "padding": 16, "gap": 8, "children": [
+          {"type": "text", "id": "title", "content": "Quarterly report", "fontFamily": "Inter", "fontSize": 20, "fontWeight": "700", "fill": "#111827"},
+          {"type": "rectangle", "id": "photo", "width": 64, "height": 40, "fill": {"type": "image", "url": "img/pic.png", "mode": "fill"}}]}]}"##,
+    )
+    .expect("loads")
+    .document;
+    let scene = nib::resolve::build_scene(&document, &nib::resolve::NoImports, nib::resolve::SceneOptions::FULL);
+    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
+    let layout = nib::layout::Layout::compute(&scene, &mut text);
+    let key = scene.node_by_id("card").expect("card");
+    let mut images = ImageCache::default();
+    let out = folder.path().join("out");
+    let options = SvgOptions {
+        text: TextMode::Live,
+        images: ImageRefs::Link { from: Some(out.clone()) },
+        folder: Some(design.clone()),
+        ..SvgOptions::default()
+    };
+    let svg = to_svg(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("exports");
+    assert!(svg.markup.contains("<text") && svg.markup.contains("Quarterly report"), "{}", svg.markup);
+    assert!(svg.markup.contains("font-family=\"'Inter'\" font-size=\"20\" font-weight=\"700\""), "{}", svg.markup);
+    assert!(svg.markup.contains("href=\"../design/img/pic.png\""), "linked relative to the SVG: {}", svg.markup);
+    // Written beside the link's target, resvg finds the image and draws the text with nib's fonts.
+    std::fs::create_dir_all(&out).expect("out");
+    let resources = usvg::Options {
+        resources_dir: Some(out.clone()),
+        fontdb: std::sync::Arc::new(export_check::text_database(&text).clone()),
+        ..usvg::Options::default()
+    };
+    let tree = usvg::Tree::from_str(&svg.markup, &resources).expect("parses");
+    let mut raster = resvg::tiny_skia::Pixmap::new(svg.width, svg.height).expect("pixmap");
+    resvg::render(&tree, resvg::tiny_skia::Transform::identity(), &mut raster.as_mut());
+    let raster =
+        tiny_skia::Pixmap::from_vec(raster.take(), tiny_skia::IntSize::from_wh(svg.width, svg.height).expect("size"))
+            .expect("pixmap");
+    let options = RenderOptions { folder: Some(design), ..RenderOptions::default() };
+    let png = render(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("renders");
+    let score = nib::review::ssim::ssim(&png.pixmap, &raster);
+    eprintln!("live-text SVG with a linked image vs PNG: SSIM {score:.4}");
+    assert!(score >= SVG_MEAN_SSIM, "SSIM {score:.4}");
+}
+
+#[test]
+fn files_of_a_parallel_export_are_reported_in_canvas_order() {
+    // The report once listed files in the order the threads finished them.
+    use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+    let name = "nopointt__nospace__design__harkly__harkly-ui.pen";
+    let (document, library) = common::load_with_imports(name);
+    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
+    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
+    let layout = nib::layout::Layout::compute(&scene, &mut text);
+    let source = Source {
+        document: &document,
+        library: &library,
+        scene: &scene,
+        layout: &layout,
+        text: &text,
+        folder: Some(common::fixtures()),
+        confinement: None,
+        title: name.to_owned(),
+    };
+    let settings = ExportSettings {
+        format: Format::Svg,
+        targets: Targets::Frames,
+        scale: 1.0,
+        quality: 90,
+        text: nib::export::svg::TextMode::Outlines,
+        link_images: false,
+        embed: false,
+        background: None,
+        output_folder: None,
+    };
+    let report = run(&source, &settings, &|_, _| Ok(()), &|_, _| {}).expect("exports");
+    let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert!(names.len() >= 10, "{names:?}");
+    assert_eq!(names, sorted, "NN-name files in canvas order");
+}

@@ -177,7 +177,8 @@ pub struct ExportedFile {
 /// What an export run made.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ExportReport {
-    /// The files, in the order they were made.
+    /// The files, in the order of the targets (canvas order for frames), whatever order the
+    /// threads made them in.
     pub files: Vec<ExportedFile>,
     /// What could not be exported as written, once each.
     pub warnings: Vec<String>,
@@ -309,17 +310,21 @@ pub fn run(
                 folder: source.folder.clone(),
                 mark_missing: false,
             };
+            // Files are written as they are made; the report lists them in target order.
             let results = map_with_engines(source.text, targets, &|text, images, target| {
                 images.confine(source.confinement);
                 let made = make_one(source, settings, &svg_options, &render_options, text, images, target.target);
                 let result = made.and_then(|(bytes, warnings)| {
                     warn(warnings);
-                    deliver(format!("{}.{}", target.stem, format.extension()), &bytes, target.id.clone())
+                    let name = format!("{}.{}", target.stem, format.extension());
+                    sink(&name, &bytes).map_err(|reason| RunError::Write { name: name.clone(), reason })?;
+                    Ok(ExportedFile { name, bytes: bytes.len() as u64, node: target.id.clone() })
                 });
                 tick();
                 result
             });
-            results.into_iter().collect::<Result<Vec<()>, RunError>>()?;
+            let written = results.into_iter().collect::<Result<Vec<ExportedFile>, RunError>>()?;
+            report.lock().unwrap_or_else(|e| e.into_inner()).files.extend(written);
         }
     }
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
