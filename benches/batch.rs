@@ -5,8 +5,6 @@ use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use nib::doc::{Document, NodeType};
-use nib::images::OfflineImages;
-use nib::resolve::NoImports;
 use nib::script::{Context, Options, parse, run};
 
 const LARGEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pen/LIU9293__cirrus__design.pen");
@@ -53,14 +51,7 @@ fn batch(c: &mut Criterion) {
     let text = std::fs::read_to_string(LARGEST).expect("fixture");
     let document = Document::load(&text).expect("loads").document;
     let source = script(&document);
-    let context = Context {
-        library: &NoImports,
-        images: &OfflineImages,
-        folder: None,
-        confinement: None,
-        canvas: None,
-        options: Options { id_seed: Some(1), ..Options::default() },
-    };
+    let context = Context::offline(Options { id_seed: Some(1), ..Options::default() });
     let check = run(&mut document.clone(), &source, &context);
     assert!(check.success, "{}", check.text());
     let mut group = c.benchmark_group("batch");

@@ -61,7 +61,7 @@ const EXPECTATIONS: &[(&str, Expect)] = &[
     ("029", Runs { results: 3 }),
     ("030", Fails { statement: 3, says: "Invalid properties" }),
     ("031", Fails { statement: 2, says: "Invalid properties" }),
-    ("032", Fails { statement: 9, says: "Node 'nodeId' not found" }),
+    ("032", Fails { statement: 9, says: "No such node to move with id 'nodeId'!" }),
     ("033", Runs { results: 4 }),
     ("034", Runs { results: 2 }),
     ("035", Fails { statement: 1, says: "/Label' not found" }),

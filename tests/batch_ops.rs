@@ -398,11 +398,38 @@ fn undo_and_redo_across_calls() {
 #[test]
 fn the_statement_limit_is_enforced_and_configurable() {
     let mut f = fixture();
-    let script = "U(\"t1\", {content: \"x\"})\n".repeat(26);
+    let script = "U(\"t1\", {content: \"x\"})\n".repeat(501);
     let e = f.fail(&script);
-    assert!(e.message.contains("at most 25"));
-    let outcome = f.run_with(&script, Options { max_statements: 30, id_seed: Some(1) }, true);
+    assert!(e.message.contains("at most 500"), "{}", e.message);
+    let outcome = f.run_with(&script, Options { max_statements: 600, id_seed: Some(1) }, true);
     assert!(outcome.success);
+    let e = f.run_with(&script[..script.len() / 501 * 30], Options { max_statements: 20, id_seed: Some(1) }, true);
+    assert!(e.failure.expect("refused").message.contains("at most 20"));
+}
+
+#[test]
+fn a_script_of_35_statements_runs_as_in_pencil() {
+    // Pencil ran scripts of 26, 28 and 35 statements in recorded sessions; nib refused them.
+    let mut f = fixture();
+    let script: String =
+        (0..35).map(|i| format!("n{i}=I(\"free\", {{type: \"rectangle\", width: 4, height: 4}})\n")).collect();
+    let outcome = f.ok(&script);
+    assert_eq!(outcome.results.len(), 35);
+    assert_eq!(f.document.tree().node(f.document.node_by_id("free").unwrap()).children().len(), 35);
+    assert!(outcome.issues.iter().any(|i| i.contains("35 operations; at most 25")), "{:?}", outcome.issues);
+}
+
+#[test]
+fn a_26_statement_script_runs_with_advice_to_split_it() {
+    let mut f = fixture();
+    let script = "U(\"t1\", {content: \"x\"})\n".repeat(26);
+    let outcome = f.ok(&script);
+    assert_eq!(outcome.results.len(), 26);
+    let advice: Vec<&String> = outcome.issues.iter().filter(|i| i.contains("26 operations; at most 25")).collect();
+    assert_eq!(advice.len(), 1, "{:?}", outcome.issues);
+    assert!(outcome.text().contains("split them into smaller calls"));
+    let outcome = f.ok(&"U(\"t1\", {content: \"y\"})\n".repeat(25));
+    assert!(outcome.issues.is_empty(), "{:?}", outcome.issues);
 }
 
 // Potential issues ----------------------------------------------------------------------------

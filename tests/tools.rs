@@ -602,6 +602,8 @@ fn a_screenshot_with_an_output_path_is_written_and_answered_by_path() {
     let written = fs::read(s.folder.path().join("shots/card.png")).unwrap();
     assert_eq!(shot["bytes"], json!(written.len()));
     assert!(written.starts_with(b"\x89PNG"));
+    let answered = s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card"}));
+    assert_eq!(answered["bytes"], shot["bytes"], "the size of the same PNG, answered from the cache");
 }
 
 #[test]
@@ -810,4 +812,51 @@ fn operations_as_an_array_of_objects_run_as_the_equivalent_script() {
     assert_eq!(s.read(&kit), before);
     let error = s.err("batch_design", json!({"filePath": kit, "operations": 7}));
     assert!(error.message.contains("operations must be the script as a string"), "{}", error.message);
+}
+
+#[test]
+fn a_repeated_screenshot_of_an_unchanged_node_is_answered_from_the_cache_until_what_it_shows_changes() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("cache.pen"),
+        r##"{"version": "2.10", "variables": {"accent": {"type": "color", "value": "#FF0000"}}, "children": [
+          {"type": "frame", "id": "btn", "reusable": true, "x": 0, "y": 0, "width": 40, "height": 20, "fill": "$accent"},
+          {"type": "frame", "id": "card", "x": 100, "y": 0, "width": 100, "height": 60, "fill": "#FFFFFF", "layout": "none", "children": [
+            {"type": "ref", "id": "b1", "ref": "btn", "x": 10, "y": 10}]},
+          {"type": "frame", "id": "other", "x": 300, "y": 0, "width": 50, "height": 50, "fill": "#000000"}]}"##,
+    )
+    .unwrap();
+    let shot =
+        |s: &mut Session| s.ok("get_screenshot", json!({"filePath": "cache.pen", "nodeId": "card"}))["data"].clone();
+    let counts = |s: &mut Session| s.workspace.document(Some("cache.pen")).unwrap().0.screenshots().hits_and_misses();
+    let first = shot(&mut s);
+    assert_eq!(counts(&mut s), (0, 1));
+    assert_eq!(shot(&mut s), first);
+    assert_eq!(counts(&mut s), (1, 1), "the same node again: from the cache");
+    // Another top-level part changes: the card's screenshot still holds.
+    s.ok("batch_design", json!({"filePath": "cache.pen", "operations": "U(\"other\", {fill: \"#00FF00\"})"}));
+    assert_eq!(shot(&mut s), first);
+    assert_eq!(counts(&mut s), (2, 1));
+    // The component its instance shows changes: drawn again, and different.
+    s.ok("batch_design", json!({"filePath": "cache.pen", "operations": "U(\"btn\", {width: 60})"}));
+    let wider = shot(&mut s);
+    assert_eq!(counts(&mut s), (2, 2));
+    assert_ne!(wider, first);
+    // A variable it uses changes.
+    s.ok(
+        "set_variables",
+        json!({"filePath": "cache.pen", "variables": {"accent": {"type": "color", "value": "#0000FF"}}}),
+    );
+    let blue = shot(&mut s);
+    assert_eq!(counts(&mut s), (2, 3));
+    assert_ne!(blue, wider);
+    // Undo brings back what it showed before; another scale is another picture.
+    s.ok("undo", json!({"filePath": "cache.pen"}));
+    assert_eq!(shot(&mut s), wider);
+    let double = s.ok("get_screenshot", json!({"filePath": "cache.pen", "nodeId": "card", "scale": 2}));
+    assert_eq!(double["width"], json!(200));
+    // A screenshot drawn from the card's part alone has the bytes of one drawn from the full layout.
+    s.ok("snapshot_layout", json!({"filePath": "cache.pen"}));
+    s.workspace.document(Some("cache.pen")).unwrap().0.screenshots().clear();
+    assert_eq!(shot(&mut s), wider);
 }

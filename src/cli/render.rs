@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use nib::doc::io::read_file;
 use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use nib::resolve::{Scene, SceneOptions, build_scene};
+use nib::resolve::{Scene, SceneOptions, build_scene, part_root, update_scene_of};
 use nib::review::frames::{frames, render_frames, safe_name};
 use nib::text::{FontBook, FontOptions, TextEngine};
 use nib::tools::FileImports;
@@ -35,7 +35,14 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     for problem in &imports.problems {
         eprintln!("nib: {problem}");
     }
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    // Nodes alone need only their top-level parts resolved and laid out, not the whole file.
+    let roots: Option<Vec<_>> = (!settings.all && !settings.nodes.is_empty())
+        .then(|| settings.nodes.iter().map(|id| part_root(&document, id)).collect::<Option<Vec<_>>>())
+        .flatten();
+    let scene = match &roots {
+        Some(roots) => update_scene_of(None, &document, &imports, SceneOptions::FULL, roots),
+        None => build_scene(&document, &imports, SceneOptions::FULL),
+    };
     if let Some(error) = scene.error() {
         eprintln!("nib: {}", super::resolve_error_text(file, error));
         return ExitCode::from(1);

@@ -147,7 +147,7 @@ impl Document {
                 let props = &mut self.tree.node_mut(node).props;
                 match after {
                     Some(value) => {
-                        props.set(key, value);
+                        props.set_in_pencil_order(key, value);
                     }
                     None => {
                         props.remove(&key);

@@ -18,6 +18,7 @@ mod keyword;
 pub(crate) mod locate;
 mod node;
 mod object;
+pub mod pencil_order;
 pub(crate) mod props;
 mod tree;
 pub mod values;

@@ -529,6 +529,23 @@ impl Props {
         self.entries.insert(index, (key, value));
     }
 
+    /// Sorts the keys by `rank`, keeping the order of keys of equal rank.
+    pub(crate) fn sort_by_key(&mut self, mut rank: impl FnMut(&Key) -> usize) {
+        self.entries.sort_by_key(|(k, _)| rank(k));
+    }
+
+    /// Sets `key`; a key the node lacks goes where Pencil writes it, the others stay in place.
+    pub fn set_in_pencil_order(&mut self, key: Key, value: Value) -> Option<Value> {
+        match self.get_mut(&key) {
+            Some(slot) => Some(std::mem::replace(slot, value)),
+            None => {
+                let index = super::pencil_order::insertion_index(self, &key);
+                self.entries.insert(index, (key, value));
+                None
+            }
+        }
+    }
+
     /// The values, mutably, in order.
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Value> {
         self.entries.iter_mut().map(|(_, v)| v)

@@ -20,7 +20,7 @@ use crate::tools::{ToolError, Workspace};
 
 /// What a client is told about working with nib, once, at the handshake.
 const INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
-Workflow: open_document (a path, or new:desktop / new:mobile) → get_editor_state (include_schema: true once) → for a new design get_guidelines and get_style_guide, then set_variables → build with batch_design, at most 25 operations per call → after each call snapshot_layout with problemsOnly: true and fix what it reports → get_screenshot to look at the result. undo takes back the last change.\n\
+Workflow: open_document (a path, or new:desktop / new:mobile) → get_editor_state (include_schema: true once) → for a new design get_guidelines and get_style_guide, then set_variables → build with batch_design, about 25 operations per call → after each call snapshot_layout with problemsOnly: true and fix what it reports → get_screenshot to look at the result. undo takes back the last change.\n\
 Rules: bindings from one batch_design call do not exist in the next (use the returned ids); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
 
 /// Tool calls that panic on purpose when this environment variable names them: the hook the

@@ -1,7 +1,10 @@
 //! Effects (spec §4b): drop and inner shadows clipped to the outside or inside of the shape,
 //! layer blur and background blur. A blur radius r is a Gaussian of sigma r/2.
 
-use tiny_skia::{BlendMode, Color as SkColor, Paint, PathBuilder, Rect, Shader, Transform};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use tiny_skia::{BlendMode, Color as SkColor, Paint, PathBuilder, Pixmap, Rect, Shader, Transform};
 
 use super::blur::{Edges, blur};
 use super::geometry::{Shape, rounded_rect, scaled_radii};
@@ -105,6 +108,31 @@ pub(crate) fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<t
     }
 }
 
+/// Drop shadows already drawn in this render, by everything that decides their pixels: many
+/// cards of one design cast the same shadow, and its blur is the costliest step of a frame.
+pub(crate) struct ShadowCache {
+    layers: HashMap<u64, Arc<Pixmap>>,
+    /// Most layers kept.
+    limit: usize,
+}
+
+impl Default for ShadowCache {
+    fn default() -> ShadowCache {
+        ShadowCache { layers: HashMap::new(), limit: MAX_CACHED_SHADOWS }
+    }
+}
+
+impl ShadowCache {
+    /// A cache that keeps nothing: every shadow drawn on its own (to compare with).
+    #[cfg(test)]
+    pub(crate) fn off() -> ShadowCache {
+        ShadowCache { layers: HashMap::new(), limit: 0 }
+    }
+}
+
+/// Most shadow layers kept per render (each is as big as its shadow).
+const MAX_CACHED_SHADOWS: usize = 64;
+
 /// Draws a drop shadow of `shape` under it: the (spread) shape moved by the offset, blurred,
 /// and cut away where the shape itself is.
 pub(crate) fn outer_shadow(
@@ -114,6 +142,7 @@ pub(crate) fn outer_shadow(
     height: f32,
     shadow: &ShadowSpec,
     transform: Transform,
+    cache: &mut ShadowCache,
 ) {
     let Some(path) = grown(shape, width, height, shadow.spread) else { return };
     let moved = transform.pre_translate(shadow.dx, shadow.dy);
@@ -123,6 +152,14 @@ pub(crate) fn outer_shadow(
         return;
     };
     let Some(area) = surface.clip_area(bounds) else { return };
+    // The same shadow at another whole-pixel place has the same pixels, unless the surface cuts
+    // it off (the layer would then hold only part of it).
+    let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
+        .then(|| shadow_key(shape, width, height, shadow, transform));
+    if let Some(layer) = key.and_then(|key| cache.layers.get(&key)) {
+        surface.draw_pixels(layer, area, 1.0, shadow.blend);
+        return;
+    }
     let Some(mut layer) = Surface::new(area) else { return };
     let paint = Paint { shader: Shader::SolidColor(shadow.color), anti_alias: true, ..Paint::default() };
     layer.pixmap.fill_path(&path, &paint, shape.fill_rule, layer.local(moved), None);
@@ -132,6 +169,34 @@ pub(crate) fn outer_shadow(
         layer.pixmap.apply_mask(&mask);
     }
     surface.draw(&layer, 1.0, shadow.blend);
+    if let Some(key) = key
+        && cache.layers.len() < cache.limit
+    {
+        cache.layers.insert(key, Arc::new(layer.pixmap));
+    }
+}
+
+/// A hash of what decides a drop shadow's pixels, its whole-pixel place aside.
+fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, transform: Transform) -> u64 {
+    let mut bytes = Vec::with_capacity(64 + shape.path.len() * 8);
+    let mut add = |value: f32| bytes.extend_from_slice(&value.to_bits().to_le_bytes());
+    for value in [width, height, shadow.dx, shadow.dy, shadow.blur, shadow.spread] {
+        add(value);
+    }
+    for value in [transform.sx, transform.kx, transform.ky, transform.sy] {
+        add(value);
+    }
+    let color = shadow.color;
+    for value in [color.red(), color.green(), color.blue(), color.alpha()] {
+        add(value);
+    }
+    for point in shape.path.points() {
+        add(point.x);
+        add(point.y);
+    }
+    bytes.extend(shape.path.verbs().iter().map(|verb| *verb as u8));
+    bytes.push(shape.fill_rule as u8);
+    crate::hash::fnv1a(&bytes)
 }
 
 /// Draws an inner shadow: everything outside the (shrunk) shape moved by the offset, blurred,

@@ -19,6 +19,7 @@ use std::path::PathBuf;
 
 use tiny_skia::{IntRect, Pixmap, Rect, Transform};
 
+use effects::ShadowCache;
 pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, decode as decode_image};
 use painter::{Painter, node_transform};
 pub use png::encode_png;
@@ -129,6 +130,18 @@ pub fn render(
     target: RenderTarget,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
+    render_with(scene, layout, text, images, target, options, ShadowCache::default())
+}
+
+fn render_with(
+    scene: &Scene,
+    layout: &Layout,
+    text: &mut TextEngine,
+    images: &mut ImageCache,
+    target: RenderTarget,
+    options: &RenderOptions,
+    shadows: ShadowCache,
+) -> Result<Rendered, RenderError> {
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RenderError::BadScale(scale));
@@ -156,6 +169,7 @@ pub fn render(
         folder: options.folder.as_deref(),
         mark_missing: options.mark_missing,
         warnings: Default::default(),
+        shadows,
     };
     match target {
         RenderTarget::Node(key) => {
@@ -191,6 +205,50 @@ mod tests {
         render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
             .expect("renders")
             .pixmap
+    }
+
+    /// Issue 14: cards that cast the same shadow reuse its blurred layer; the picture is the
+    /// one drawn shadow by shadow.
+    #[test]
+    fn a_shadow_drawn_once_for_many_cards_gives_the_picture_of_each_drawn_alone() {
+        let cards: Vec<String> = (0..6)
+            .map(|i| format!(
+                r##"{{"type": "frame", "id": "c{i}", "x": {}, "y": {}, "width": 80, "height": 50, "cornerRadius": 10, "fill": "#FFFFFF",
+                   "effect": {{"type": "shadow", "shadowType": "outer", "color": "#00000055", "offset": {{"x": 0, "y": 6}}, "blur": 24, "spread": 2}}}}"##,
+                20 + (i % 3) * 130,
+                30 + (i / 3) * 110
+            ))
+            .collect();
+        let text = format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 420, "height": 260, "layout": "none", "fill": "#F0F0F0",
+                "children": [{}]}}]}}"##,
+            cards.join(",")
+        );
+        let document = Document::load(&text).expect("valid").document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut engine);
+        let options = RenderOptions::default();
+        let mut draw = |shadows| {
+            render_with(
+                &scene,
+                &layout,
+                &mut engine,
+                &mut ImageCache::default(),
+                RenderTarget::Canvas,
+                &options,
+                shadows,
+            )
+            .expect("renders")
+            .pixmap
+        };
+        let reused = draw(ShadowCache::default());
+        let each = draw(ShadowCache::off());
+        let most = reused.data().iter().zip(each.data()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+        assert!(most <= 1, "differs by {most} levels");
+        // Under the fifth card (150, 140, 80 × 50) the shadow darkens the page.
+        let below = reused.pixel(190, 200).expect("inside");
+        assert!(below.red() < 0xF0, "{below:?}");
     }
 
     /// Issue 13: a clipping frame skipped its clip when every child's box fitted inside, and

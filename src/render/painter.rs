@@ -10,7 +10,7 @@ use tiny_skia::{
     BlendMode, Color as SkColor, FillRule, LineCap, LineJoin, Paint as SkPaint, Path, Rect, Shader, Transform,
 };
 
-use super::effects::{background_blur, device_sigma, effects_of, inner_shadow, outer_shadow};
+use super::effects::{ShadowCache, background_blur, device_sigma, effects_of, inner_shadow, outer_shadow};
 use super::geometry::{Shape, shape_of};
 use super::images::ImageCache;
 use super::paint::{Paint, PaintIssue, any_visible, image_placement, image_shader, paints};
@@ -57,6 +57,8 @@ pub(crate) struct Painter<'a> {
     pub mark_missing: bool,
     /// What could not be painted as written, once each.
     pub warnings: BTreeSet<String>,
+    /// Drop shadows drawn so far, for the nodes that cast the same one.
+    pub shadows: ShadowCache,
 }
 
 impl Painter<'_> {
@@ -124,7 +126,7 @@ impl Painter<'_> {
             }
             if any_visible(fills) {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
-                    outer_shadow(surface, shape, width, height, shadow, transform);
+                    outer_shadow(surface, shape, width, height, shadow, transform, &mut self.shadows);
                 }
             }
         }

@@ -18,6 +18,7 @@ pub use components::{
     find_component, resolve_path,
 };
 pub use scene::{
-    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, update_scene, update_scene_within,
+    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, part_root, update_scene,
+    update_scene_of, update_scene_within,
 };
 pub use variables::{LookupError, ThemeContext, lookup};

@@ -306,6 +306,40 @@ pub fn update_scene_within(
     options: SceneOptions,
     budget: Budget,
 ) -> Scene {
+    resolve_parts(previous, document, library, options, budget, None)
+}
+
+/// Resolves only the top-level parts whose roots are in `roots` (in document order), reusing
+/// those of `previous` that are current: all that rendering or laying out one node needs, so
+/// its cost follows the part and not the file. Instances inside a part are expanded into it,
+/// so a part is whole on its own. Each part gets the budget it would have if it came first
+/// (the parts before it are not built to know what they spent); a part within budget in the
+/// full Scene is identical here.
+pub fn update_scene_of(
+    previous: Option<&Scene>,
+    document: &Document,
+    library: &dyn Library,
+    options: SceneOptions,
+    roots: &[NodeKey],
+) -> Scene {
+    resolve_parts(previous, document, library, options, Budget::DOCUMENT, Some(roots))
+}
+
+/// The top-level node whose part holds the Scene node `id` (an id or an instance path such as
+/// `card/title`); `None` when the document has no node with its first id.
+pub fn part_root(document: &Document, id: &str) -> Option<NodeKey> {
+    let first = id.split('/').next()?;
+    document.node_by_id(first).map(|key| document.tree().root_of(key))
+}
+
+fn resolve_parts(
+    previous: Option<&Scene>,
+    document: &Document,
+    library: &dyn Library,
+    options: SceneOptions,
+    budget: Budget,
+    only: Option<&[NodeKey]>,
+) -> Scene {
     let reusable: HashMap<NodeKey, &Arc<ScenePart>> = previous
         .filter(|p| p.options == Some(options))
         .map(|p| p.parts.iter().filter(|part| part.is_current(document)).map(|part| (part.root, part)).collect())
@@ -316,7 +350,11 @@ pub fn update_scene_within(
         .tree()
         .roots()
         .iter()
+        .filter(|root| only.is_none_or(|only| only.contains(root)))
         .map(|root| {
+            if only.is_some() {
+                remaining = budget;
+            }
             let part = match reusable.get(root) {
                 Some(part) if part.builds_the_same_with(budget, remaining) => Arc::clone(part),
                 _ => Arc::new(build_part(document, library, options, *root, budget, remaining)),

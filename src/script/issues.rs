@@ -12,6 +12,15 @@ use crate::text::{FontBook, FontOptions, IconSet, is_known_family, suggest_famil
 /// of thousands of text nodes without a fill listed thousands of lines.
 pub const MAX_ISSUES: usize = 50;
 
+/// The advice for a call longer than Pencil recommends: it ran, but one failing statement rolls
+/// back all of it, and a reviewer reads it as one change.
+pub fn long_batch(statements: usize) -> String {
+    format!(
+        "This call has {statements} operations; at most {} per call are recommended. Long batches are harder to review and one failing operation rolls back all of them: split them into smaller calls.",
+        super::parse::RECOMMENDED_STATEMENTS
+    )
+}
+
 /// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
 /// `positioned` are the nodes whose x/y the call set.
 pub fn find(

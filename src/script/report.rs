@@ -200,7 +200,7 @@ fn failure_text(failure: &Failure) -> String {
         }
     }
     for invalid in &failure.invalid {
-        let _ = write!(text, "\n- {} {}", display_pointer(&invalid.pointer), invalid.message);
+        let _ = write!(text, "\n - {} {}", display_pointer(&invalid.pointer), invalid.message);
         if let Some(hint) = &invalid.hint {
             let _ = write!(text, " ({hint})");
         }

@@ -110,8 +110,8 @@ impl Validator {
                 }
                 Key::Ref => self.error(
                     &at,
-                    "an instance's component cannot change",
-                    Some("replace the instance: R(path, {type: \"ref\", ref: \"<component id>\"})".into()),
+                    "unexpected property, got \"ref\"",
+                    Some("an instance's component cannot change: replace the instance, R(path, {type: \"ref\", ref: \"<component id>\"})".into()),
                 ),
                 Key::Children => update.children = self.children(value, &at),
                 Key::Descendants => update.descendants = self.descendants(value, &at),
@@ -271,11 +271,12 @@ impl Validator {
             }
             Err(e) => {
                 let inner = inner_pointer(&copy, e.offset);
-                self.errors.push(Invalid {
-                    pointer: format!("{pointer}{inner}"),
-                    message: e.kind.to_string(),
-                    hint: e.hint,
-                });
+                let (message, hint) = match pencil_wording(key, &copy, inner.is_empty()) {
+                    // Pencil's words first (agents are written against them), nib's after.
+                    Some(words) => (words, Some(e.hint.map_or(e.kind.to_string(), |h| format!("{}; {h}", e.kind)))),
+                    None => (e.kind.to_string(), e.hint),
+                };
+                self.errors.push(Invalid { pointer: format!("{pointer}{inner}"), message, hint });
                 None
             }
         }
@@ -452,6 +453,27 @@ fn agent_key_hint(name: &str, node_type: Option<NodeType>, flat_strokes: bool) -
 }
 
 /// Hints for known keys on a node type that does not use them.
+/// How Pencil words an invalid value, where its recorded answers show it: a fill that is not a
+/// color or paint, and a null where an object belongs. `whole` is true when the error is about
+/// the value itself rather than something inside it.
+fn pencil_wording(key: &Key, value: &Json, whole: bool) -> Option<String> {
+    if !whole {
+        return None;
+    }
+    let got = {
+        let mut w = crate::doc::json::JsonWriter::compact();
+        value.write(&mut w);
+        w.finish()
+    };
+    match (key, &value.value) {
+        (Key::Fill, JsonValue::String(_)) => Some(format!(
+            "expected one of: color hex string (#RRGGBBAA, #RRGGBB or #RGB), \"$variable\", {{type: \"color\"}}, {{type: \"gradient\"}}, {{type: \"image\"}}, {{type: \"mesh_gradient\"}}, got {got}"
+        )),
+        (Key::Stroke | Key::Effect, JsonValue::Null) => Some(format!("expected object, got {got}")),
+        _ => None,
+    }
+}
+
 fn misplaced_key_hint(key: &Key, node_type: NodeType) -> Option<String> {
     Some(match (key, node_type) {
         (Key::Fill | Key::Stroke | Key::CornerRadius, NodeType::Group) => {

@@ -58,7 +58,11 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let images = Some(ImagePlace { folder: &folder, confinement: confinement.as_ref() });
-    let (scene, layout) = open.layout(fonts)?;
+    // Under one node only its top-level part needs resolving and laying out.
+    let (scene, layout) = match args.parent_id.as_deref() {
+        Some(id) => open.layout_for_node(fonts, id)?,
+        None => open.layout(fonts)?,
+    };
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
     if args.problems_only {
         let found = problems(&scene, &layout, parent, images);

@@ -10,6 +10,7 @@ mod guides;
 mod history;
 mod layout;
 mod properties;
+pub mod render_cache;
 mod screenshot;
 mod summary;
 mod variables;

@@ -4,6 +4,7 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use super::ToolError;
+use super::render_cache::{Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
 use crate::render::{RenderOptions, RenderTarget, encode_png, render, target_bounds};
 
@@ -60,16 +61,21 @@ impl Screenshot {
     }
 }
 
-/// Renders a node (or the canvas) to PNG: answered as base64, or written to `outputPath`
-/// (never shrunk to fit an answer then).
+/// Renders a node (or the canvas) to PNG; an unchanged node at the same scale is answered from
+/// the document's render cache. With `outputPath` the PNG is written there (never shrunk to
+/// fit an answer) and the answer gives its path instead of the image.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
     let fonts = workspace.fonts;
     let confinement = workspace.confinement().cloned();
     let root = workspace.root().to_owned();
     let output = args.output_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(fonts)?;
-    let target = match args.node_id.as_deref().filter(|id| !id.is_empty()) {
+    let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
+    let (scene, layout) = match node_id {
+        Some(id) => open.layout_for_node(fonts, id)?,
+        None => open.layout(fonts)?,
+    };
+    let target = match node_id {
         None => RenderTarget::Canvas,
         Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
             ToolError::new(format!("Node '{id}' not found"))
@@ -84,6 +90,21 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         None => (DEFAULT_LONG_EDGE / long_edge).min(1.0),
     };
     let folder = open.folder().to_owned();
+    let key = ShotKey {
+        node: node_id.map(str::to_owned),
+        scale,
+        options: RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() },
+    };
+    let parts = parts_shown(
+        &layout,
+        match target {
+            RenderTarget::Node(key) => Some(key.part()),
+            RenderTarget::Canvas => None,
+        },
+    );
+    if let Some(shot) = open.screenshots().get(&key, &parts) {
+        return answer(shot, output.as_deref(), &root, confinement.as_ref());
+    }
     loop {
         let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
         let (text, images) = open.render_resources(fonts);
@@ -93,36 +114,63 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         })?;
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
-        if output.is_none()
-            && png.len() > MAX_SCREENSHOT_BYTES
-            && rendered.pixmap.width().max(rendered.pixmap.height()) > 256
-        {
+        let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
+        if output.is_none() && too_heavy && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
             scale *= 0.7;
             continue;
         }
-        let (data, path) = match &output {
-            Some(output) => {
-                if let Some(parent) = output.parent() {
-                    std::fs::create_dir_all(parent)
-                        .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
-                }
-                crate::files::write_atomic(output, &png, confinement.as_ref()).map_err(|e| {
-                    ToolError::new(format!("cannot write the screenshot: {e}"))
-                        .with_hint("give an outputPath inside the workspace whose folder exists, e.g. shots/home.png")
-                })?;
-                (String::new(), Some(output.strip_prefix(&root).unwrap_or(output).to_string_lossy().replace('\\', "/")))
-            }
-            None => (base64::engine::general_purpose::STANDARD.encode(&png), None),
-        };
-        return Ok(Screenshot {
-            mime_type: "image/png",
-            data,
-            path,
-            bytes: png.len() as u64,
+        let shot = Shot {
+            data: base64::engine::general_purpose::STANDARD.encode(&png).into(),
             width: rendered.pixmap.width(),
             height: rendered.pixmap.height(),
             scale,
             warnings: rendered.warnings,
-        });
+        };
+        // A picture too heavy to answer stays out of the cache answers come from.
+        if !too_heavy {
+            open.screenshots().put(key, parts, shot.clone());
+        }
+        return answer(shot, output.as_deref(), &root, confinement.as_ref());
+    }
+}
+
+/// The answer for `shot`: the image, or the path it was written to when `output` is given.
+fn answer(
+    shot: Shot,
+    output: Option<&std::path::Path>,
+    root: &std::path::Path,
+    confinement: Option<&crate::files::Confinement>,
+) -> Result<Screenshot, ToolError> {
+    let mut screenshot = Screenshot::from(shot);
+    let Some(output) = output else { return Ok(screenshot) };
+    let png = screenshot.png();
+    if let Some(parent) = output.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    crate::files::write_atomic(output, &png, confinement).map_err(|e| {
+        ToolError::new(format!("cannot write the screenshot: {e}"))
+            .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
+    })?;
+    screenshot.data = String::new();
+    screenshot.path = Some(output.strip_prefix(root).unwrap_or(output).to_string_lossy().replace('\\', "/"));
+    Ok(screenshot)
+}
+
+impl From<Shot> for Screenshot {
+    fn from(shot: Shot) -> Screenshot {
+        let data = shot.data.to_string();
+        // The decoded size of base64: three bytes per four characters, less the padding.
+        let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
+        Screenshot {
+            mime_type: "image/png",
+            bytes: (data.len() / 4 * 3 - padding) as u64,
+            data,
+            path: None,
+            width: shot.width,
+            height: shot.height,
+            scale: shot.scale,
+            warnings: shot.warnings,
+        }
     }
 }

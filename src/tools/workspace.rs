@@ -6,14 +6,16 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::ToolError;
+use super::render_cache::RenderCache;
 use crate::doc::Document;
 use crate::doc::MAX_FILE_BYTES;
+use crate::doc::NodeKey;
 use crate::doc::io::{read_document_bytes, read_file, write_atomic_within};
 use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::render::ImageCache;
-use crate::resolve::{Library, Scene, SceneOptions, update_scene};
+use crate::resolve::{Library, Scene, SceneOptions, part_root, update_scene, update_scene_of};
 use crate::text::{FontBook, FontOptions, TextEngine};
 
 /// The documents a session has open, by absolute path, and the most recently used one.
@@ -61,6 +63,11 @@ struct Caches {
     text: Option<TextEngine>,
     /// Decoded image fills.
     images: ImageCache,
+    /// The Scene and layout of one top-level part, for a node shown while the full layout is
+    /// not current: (revision, part root, Scene, layout).
+    part: Option<(u64, NodeKey, Arc<Scene>, Arc<Layout>)>,
+    /// Screenshots drawn, answered again while what they show is unchanged.
+    screenshots: RenderCache,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -408,6 +415,46 @@ impl OpenDocument {
         Ok((scene, layout))
     }
 
+    /// The Scene and layout that show the node `id`: the full ones when they are current,
+    /// otherwise only its top-level part, so that showing one node of a freshly opened or
+    /// edited file costs that part and not the file. Node keys are those of the Scene returned.
+    pub fn layout_for_node(&mut self, fonts: FontOptions, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let revision = self.document.revision();
+        let full_is_current = self.caches.layout.as_ref().is_some_and(|(at, _)| *at == revision);
+        let root = part_root(&self.document, id);
+        let Some(root) = root.filter(|_| !full_is_current) else { return self.layout(fonts) };
+        if let Some((at, part_root, scene, layout)) = &self.caches.part
+            && *at == revision
+            && *part_root == root
+        {
+            return Ok((Arc::clone(scene), Arc::clone(layout)));
+        }
+        // Parts of the last full or partial Scene that are still current are reused as they are.
+        let (previous_scene, previous_layout) = match self.caches.part.take() {
+            Some((_, _, scene, layout)) if self.caches.layout.is_none() => (Some(scene), Some(layout)),
+            _ => (self.last_full_scene(), self.caches.layout.as_ref().map(|(_, layout)| Arc::clone(layout))),
+        };
+        let scene = Arc::new(update_scene_of(
+            previous_scene.as_deref(),
+            &self.document,
+            &self.imports,
+            SceneOptions::FULL,
+            &[root],
+        ));
+        if let Some(error) = scene.error() {
+            return Err(error.into());
+        }
+        let text = self.text_engine(fonts);
+        let layout = Arc::new(Layout::update(previous_layout.as_deref(), &scene, text));
+        self.caches.part = Some((revision, root, Arc::clone(&scene), Arc::clone(&layout)));
+        Ok((scene, layout))
+    }
+
+    /// The screenshots drawn of this document.
+    pub fn screenshots(&mut self) -> &mut RenderCache {
+        &mut self.caches.screenshots
+    }
+
     /// The text engine, made with `fonts` (again when the options changed).
     pub fn text_engine(&mut self, fonts: FontOptions) -> &mut TextEngine {
         let book = FontBook::new(fonts);
@@ -415,6 +462,7 @@ impl OpenDocument {
         if stale {
             // Other fonts measure differently: nothing measured before is valid.
             self.caches.layout = None;
+            self.caches.part = None;
             self.caches.text = None;
         }
         self.caches.text.get_or_insert_with(|| TextEngine::new(book))

@@ -14,8 +14,8 @@ use crate::files::Confinement;
 use crate::images::ImageProvider;
 use crate::resolve::{Library, PathTarget, resolve_path};
 
-use super::ast::{Expr, ExprKind, Script, Statement};
-use super::parse::{DEFAULT_MAX_STATEMENTS, ROOT_NAMES, ScriptError, parse};
+use super::ast::{Expr, ExprKind, Operation, Script, Statement};
+use super::parse::{DEFAULT_MAX_STATEMENTS, RECOMMENDED_STATEMENTS, ROOT_NAMES, ScriptError, parse};
 use super::references::References;
 use super::report::{Binding, Failure, OpResult, Outcome};
 use super::validate::{Invalid, Validator};
@@ -51,6 +51,21 @@ pub struct Context<'a> {
     pub canvas: Option<&'a dyn place::CanvasBoxes>,
     /// Limits and settings.
     pub options: Options,
+}
+
+impl Context<'static> {
+    /// A context for a document that imports nothing and is not on disk, with no network:
+    /// G() draws its deterministic stand-in images (tests, benches, scripted builds).
+    pub fn offline(options: Options) -> Context<'static> {
+        Context {
+            library: &crate::resolve::NoImports,
+            images: &crate::images::OfflineImages,
+            folder: None,
+            confinement: None,
+            canvas: None,
+            options,
+        }
+    }
 }
 
 /// Runs `source` against `document`. On success the changes are committed (undoable with
@@ -93,6 +108,9 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
     }
     let mut issues = super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned);
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
+    if script.statements.len() > RECOMMENDED_STATEMENTS {
+        issues.push(super::issues::long_batch(script.statements.len()));
+    }
     let results = std::mem::take(&mut runner.results);
     let bindings = std::mem::take(&mut runner.binding_order);
     let created_files = std::mem::take(&mut runner.created);
@@ -200,7 +218,11 @@ impl<'a, 'd> Runner<'a, 'd> {
             if let (Some(name), Some(path)) = (&statement.binding, bound) {
                 self.bindings.insert(name.clone(), path.clone());
                 self.binding_order.retain(|b| b.name != *name);
-                self.binding_order.push(Binding { name: name.clone(), id: path });
+                // Pencil lists the bindings of nodes a call made; one on U(), M() or D() names
+                // a node that was already there (it still works within the call).
+                if !matches!(statement.operation, Operation::Update | Operation::Move | Operation::Delete) {
+                    self.binding_order.push(Binding { name: name.clone(), id: path });
+                }
             }
         }
         Ok(())
@@ -347,10 +369,12 @@ impl<'a, 'd> Runner<'a, 'd> {
 
     /// An argument that must be an object literal.
     fn object(&self, expr: &Expr, what: &str) -> Step<Json> {
-        let json = self.json(expr)?;
+        let mut json = self.json(expr)?;
         if !matches!(json.value, JsonValue::Object(_)) {
             return Err(StepError::new(format!("expected {what} as an object, found {}", json.kind_name())).at(expr));
         }
+        // Strokes, fills and effects are stored as they will be written: in Pencil's order.
+        crate::doc::pencil_order::order_objects(&mut json);
         Ok(json)
     }
 
@@ -360,16 +384,19 @@ impl<'a, 'd> Runner<'a, 'd> {
             return Ok(());
         }
         let count = validator.errors.len();
-        let mut error = StepError::new(format!("Invalid properties ({count}):")).at(expr);
-        error.hint = Some("fix each property listed; nothing was changed".into());
+        let mut error = StepError::new("Invalid properties:").at(expr);
+        error.hint = Some(match count {
+            1 => "fix the property listed; nothing was changed".into(),
+            _ => format!("fix each of the {count} properties listed; nothing was changed"),
+        });
         error.invalid = validator.errors;
         Err(error)
     }
 
     // Ids ------------------------------------------------------------------------------------
 
-    /// Gives every node of `tree` a fresh id (ids the agent wrote become aliases) and puts
-    /// `type` and `id` first. `taken` holds ids that must be avoided besides the document's.
+    /// Gives every node of `tree` a fresh id (ids the agent wrote become aliases) and puts its
+    /// keys in Pencil's order, as every new node is written. `taken` holds ids that must be avoided besides the document's.
     fn assign_ids(&mut self, tree: &mut NodeTree, taken: &mut HashSet<String>) {
         let document = self.tx.document();
         let id = self.ids.next(|candidate| document.node_by_id(candidate).is_some() || taken.contains(candidate));
@@ -388,9 +415,7 @@ impl<'a, 'd> Runner<'a, 'd> {
         if let Some(binding) = binding
             && !tree.props.contains(&Key::Name)
         {
-            // Where Pencil writes it: after type, id and position.
-            let at = tree.props.iter().take_while(|(k, _)| matches!(k, Key::Type | Key::Id | Key::X | Key::Y)).count();
-            tree.props.insert_at(at, Key::Name, Value::Text(binding.to_owned()));
+            tree.props.set_in_pencil_order(Key::Name, Value::Text(binding.to_owned()));
         }
     }
 
@@ -417,18 +442,10 @@ impl<'a, 'd> Runner<'a, 'd> {
 }
 
 /// Rebuilds `props` as `type`, `id`, then the rest in order: how Pencil writes new nodes.
-fn with_leading_id(props: Props, id: &str) -> Props {
-    let mut ordered = Props::default();
-    if let Some(node_type) = props.node_type() {
-        ordered.push_read(Key::Type, Value::NodeType(node_type));
-    }
-    ordered.push_read(Key::Id, Value::Text(id.to_owned()));
-    for (key, value) in props.iter() {
-        if !matches!(key, Key::Type | Key::Id) {
-            ordered.push_read(key.clone(), value.clone());
-        }
-    }
-    ordered
+fn with_leading_id(mut props: Props, id: &str) -> Props {
+    props.set(Key::Id, Value::Text(id.to_owned()));
+    crate::doc::pencil_order::sort_props(&mut props);
+    props
 }
 
 /// Pencil-style ids: five letters and digits, drawn from a seeded sequence.

@@ -60,6 +60,7 @@ impl Runner<'_, '_> {
         let mut explicit_position = false;
         if let Some(expr) = overrides {
             let mut json = self.object(expr, "the overrides")?;
+            crate::script::normalise::properties(&mut json);
             explicit_position = json.get("x").is_some() || json.get("y").is_some();
             if let Some(direction) = take_member(&mut json, "positionDirection") {
                 let text = direction.as_str().unwrap_or_default();
@@ -116,7 +117,8 @@ impl Runner<'_, '_> {
     /// `U(path, props)`
     pub(super) fn update(&mut self, path: &Expr, props: &Expr) -> Step<String> {
         let target = self.target(path)?;
-        let json = self.object(props, "the properties")?;
+        let mut json = self.object(props, "the properties")?;
+        crate::script::normalise::properties(&mut json);
         match target {
             PathTarget::Node(key) => {
                 let node = self.document().tree().node(key);
@@ -153,7 +155,14 @@ impl Runner<'_, '_> {
 
     /// `M(node, parent?, index?)`
     pub(super) fn move_node(&mut self, node: &Expr, parent: Option<&Expr>, index: Option<&Expr>) -> Step<String> {
-        let PathTarget::Node(key) = self.target(node)? else {
+        let target = self.target(node).map_err(|mut e| {
+            // Pencil's words for a node that is not there, nib's hint after them.
+            if let (true, Ok(path)) = (e.message.ends_with("not found!"), self.text(node)) {
+                e.message = format!("No such node to move with id '{path}'!");
+            }
+            e
+        })?;
+        let PathTarget::Node(key) = target else {
             return Err(StepError::new("nodes inside an instance cannot be moved")
                 .hint("hide it with U(path, {enabled: false}) and insert a new node where you want it")
                 .at(node));
@@ -335,7 +344,8 @@ impl Runner<'_, '_> {
 
     /// Reads a new node tree from an argument.
     fn new_tree(&mut self, expr: &Expr) -> Step<NodeTree> {
-        let json = self.object(expr, "the node")?;
+        let mut json = self.object(expr, "the node")?;
+        crate::script::normalise::new_node(&mut json);
         let mut validator = self.validator();
         let tree = validator.node(json, "");
         self.check(validator, expr)?;
@@ -379,6 +389,18 @@ impl Runner<'_, '_> {
                 let parent_node = self.document().tree().node(parent_key);
                 check_container(Some(parent_node.node_type()), parent_node.id())?;
                 let positioned = tree.props.contains(&Key::X) || tree.props.contains(&Key::Y);
+                let absolute = tree.props.get(&Key::LayoutPosition).is_some_and(|v| {
+                    matches!(
+                        v,
+                        Value::LayoutPosition(crate::doc::VarOr::Value(crate::doc::values::LayoutPosition::Absolute))
+                    )
+                });
+                if positioned && !absolute && self.is_flex(parent_key) {
+                    // As Pencil does: the layout places the node, so x and y would only mislead
+                    // (the answer still says they were ignored).
+                    tree.props.remove(&Key::X);
+                    tree.props.remove(&Key::Y);
+                }
                 self.assign(&mut tree, &mut taken, aliases);
                 let key =
                     self.tx.insert(Some(parent_key), usize::MAX, tree).map_err(|e| StepError::new(e.to_string()))?;
