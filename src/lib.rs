@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod doc;
+pub mod export;
 pub mod files;
 pub mod geometry;
 pub mod hash;

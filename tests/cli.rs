@@ -670,3 +670,32 @@ fn the_bundled_fonts_are_embedded_once_in_the_binary() {
         assert_eq!(copies, 1, "{file} is in the binary {copies} times");
     }
 }
+
+#[test]
+fn export_writes_one_file_a_folder_of_frames_or_a_deck() {
+    let (folder, path) = copy_to_temp("Pregum__pencil_viewer__public__samples__mobile-app.pen");
+    let file = path.to_str().unwrap();
+    let out = folder.path().join("out");
+    let svg = out.join("home.svg");
+    let done = nib(&["export", file, "--format", "svg", "--node", "s1", "-o", svg.to_str().unwrap()]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    assert!(fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let frames = out.join("frames");
+    let done = nib(&["export", file, "--format", "png", "--all", "-o", frames.to_str().unwrap()]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    assert!(frames.join("03-Home.png").exists(), "{}", stdout(&done));
+    let done = nib(&["export", file, "--format", "webp", "--all", "--quality", "0"]);
+    assert!(!done.status.success() && stderr(&done).contains("quality"), "{}", stderr(&done));
+}
+
+#[test]
+fn export_into_a_folder_named_with_a_slash_writes_the_file_inside_it() {
+    // `-o out/` for a one-file export once tried to write a file called `out/`.
+    let (folder, path) = copy_to_temp("Pregum__pencil_viewer__public__samples__mobile-app.pen");
+    let out = format!("{}/decks/", folder.path().display());
+    let done = nib(&["export", path.to_str().unwrap(), "--format", "pdf", "--all", "-o", &out]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    let written: Vec<_> = fs::read_dir(&out).unwrap().filter_map(|e| e.ok()).collect();
+    assert_eq!(written.len(), 1, "{}", stdout(&done));
+    assert!(fs::read(written[0].path()).unwrap().starts_with(b"%PDF"));
+}

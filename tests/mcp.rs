@@ -54,10 +54,15 @@ async fn tools_are_listed_with_flat_schemas_and_annotations() {
         "get_style_guide",
         "undo",
         "redo",
+        "export",
     ] {
         assert!(names.contains(&pencil), "{pencil} in {names:?}");
     }
-    assert_eq!(tools.len(), 16, "Pencil's 14 tools, undo and redo");
+    assert_eq!(tools.len(), 17, "Pencil's 14 tools, undo, redo and export");
+    assert!(tools.len() <= 20, "clients handle few tools well");
+    let listed = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
+    eprintln!("tools/list: {} tools, {} bytes", tools.len(), listed.len());
+    assert!(listed.len() <= 17 * 1024, "tools/list is {} bytes; keep it at most 17 KB", listed.len());
     for tool in &tools {
         let schema = serde_json::to_value(tool.input_schema.as_ref()).unwrap();
         assert_eq!(schema["type"], "object", "{}", tool.name);

@@ -642,6 +642,78 @@ fn a_screenshot_says_the_font_substitutions_of_what_it_shows() {
 }
 
 #[test]
+fn a_screenshot_with_an_output_path_is_written_and_answered_by_path() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("shot.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "card", "width": 20, "height": 10, "fill": "#FF0000"}]}"##,
+    )
+    .unwrap();
+    let shot =
+        s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card", "outputPath": "shots/card.png"}));
+    assert_eq!(shot["path"], "shots/card.png");
+    assert!(shot.get("data").is_none(), "no base64 when written: {shot}");
+    let written = fs::read(s.folder.path().join("shots/card.png")).unwrap();
+    assert_eq!(shot["bytes"], json!(written.len()));
+    assert!(written.starts_with(b"\x89PNG"));
+    let answered = s.ok("get_screenshot", json!({"filePath": "shot.pen", "nodeId": "card"}));
+    assert_eq!(answered["bytes"], shot["bytes"], "the size of the same PNG, answered from the cache");
+}
+
+#[test]
+fn export_writes_files_into_the_workspace_and_answers_paths_and_sizes() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("deck.pen"),
+        r##"{"version": "2.10", "themes": {"mode": ["light", "dark"]}, "variables": {"ink": {"type": "color", "value": [{"value": "#111111"}, {"value": "#EEEEEE", "theme": {"mode": "dark"}}]}}, "children": [
+          {"type": "frame", "id": "one", "name": "One", "width": 100, "height": 50, "fill": "$ink", "children": [{"type": "text", "id": "t", "content": "Hello deck", "fill": "#FF0000"}]},
+          {"type": "frame", "id": "two", "name": "Two", "x": 200, "width": 100, "height": 50, "fill": "#00FF00"}]}"##,
+    )
+    .unwrap();
+    let svgs = s.ok("export", json!({"filePath": "deck.pen", "format": "svg", "all": true, "outputPath": "out/svg"}));
+    let paths: Vec<&str> = svgs["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap()).collect();
+    assert_eq!(paths, ["out/svg/01-One.svg", "out/svg/02-Two.svg"]);
+    for file in svgs["files"].as_array().unwrap() {
+        let bytes = fs::read(s.folder.path().join(file["path"].as_str().unwrap())).unwrap();
+        assert_eq!(file["bytes"], json!(bytes.len()));
+        assert!(bytes.starts_with(b"<svg"));
+    }
+    let pdf = s.ok("export", json!({"filePath": "deck.pen", "format": "pdf", "all": true, "outputPath": "deck.pdf"}));
+    assert_eq!(pdf["files"][0]["path"], "deck.pdf");
+    assert!(fs::read(s.folder.path().join("deck.pdf")).unwrap().starts_with(b"%PDF"));
+    let jpeg = s.ok("export", json!({"filePath": "deck.pen", "format": "jpeg", "nodeIds": ["two"], "quality": 50}));
+    assert_eq!(jpeg["files"][0]["path"], "exports/two.jpg", "{jpeg}");
+    let tokens = s.ok("export", json!({"filePath": "deck.pen", "format": "tokens-css"}));
+    let css = s.read(tokens["files"][0]["path"].as_str().unwrap());
+    assert!(css.contains("--ink: #111111") && css.contains("[data-mode=\"dark\"]"), "{css}");
+    assert!(s.err("export", json!({"filePath": "deck.pen", "format": "gif"})).message.contains("not an export format"));
+    assert!(
+        s.err("export", json!({"filePath": "deck.pen", "format": "png", "quality": 0})).message.contains("quality")
+    );
+}
+
+#[test]
+fn export_in_a_confined_workspace_writes_nothing_outside_its_root() {
+    let outside = tempfile::tempdir().unwrap();
+    let root = outside.path().join("root");
+    fs::create_dir(&root).unwrap();
+    fs::write(
+        root.join("doc.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "f", "width": 10, "height": 10}]}"##,
+    )
+    .unwrap();
+    let mut workspace = Workspace::new(&root).confined();
+    let error =
+        call(&mut workspace, "export", json!({"filePath": "doc.pen", "format": "svg", "outputPath": "../escape.svg"}))
+            .unwrap_err();
+    assert!(error.message.contains("outside the folder"), "{error}");
+    assert!(!outside.path().join("escape.svg").exists());
+    let error = call(&mut workspace, "get_screenshot", json!({"filePath": "doc.pen", "outputPath": "../escape.png"}))
+        .unwrap_err();
+    assert!(error.message.contains("outside the folder"), "{error}");
+}
+
+#[test]
 fn a_confined_workspace_reads_nothing_outside_its_root() {
     let outside = tempfile::tempdir().unwrap();
     let root = outside.path().join("root");

@@ -17,6 +17,7 @@ mod apply;
 mod call;
 mod check;
 mod diff;
+mod export;
 mod fmt;
 mod fonts;
 mod layout;
@@ -122,6 +123,49 @@ enum Command {
         /// the fonts).
         #[arg(long)]
         json: bool,
+    },
+    /// Export nodes, frames or the canvas as PNG, JPEG, WebP, SVG, PDF or HTML/CSS, or the
+    /// variables as design tokens.
+    ///
+    /// One node (or the canvas) goes to one file; --all and several --node fill a folder with
+    /// one file per node (NN-name for frames), except PDF, which puts every node on a page of
+    /// one file. HTML always writes a folder: a page per frame with its stylesheet, tokens.css,
+    /// fonts.css, fonts/ and images/ (or self-contained pages with --embed). tokens-css,
+    /// tokens-json and tailwind write the document's variables and themes.
+    #[command(after_help = EXPORT_EXAMPLES)]
+    Export {
+        /// The .pen file.
+        file: PathBuf,
+        /// png, jpeg, webp, svg, pdf, html, tokens-css, tokens-json or tailwind.
+        #[arg(long, short, value_parser = nib::export::job::Format::parse)]
+        format: nib::export::job::Format,
+        /// Where to write: a file, or a folder for HTML, --all and several --node.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        /// Export this node (id or instance path); repeat for several.
+        #[arg(long = "node")]
+        nodes: Vec<String>,
+        /// Export every top-level frame (PDF: one page each).
+        #[arg(long, conflicts_with = "nodes")]
+        all: bool,
+        /// Output pixels per canvas pixel (raster sizes, SVG size, PDF page size).
+        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
+        scale: f32,
+        /// JPEG and WebP quality from 1 to 100 (WebP 100 is lossless).
+        #[arg(long, default_value_t = nib::export::raster::DEFAULT_QUALITY, value_parser = export::parse_quality)]
+        quality: u8,
+        /// SVG text: outlines (exact everywhere) or live (<text> with family names).
+        #[arg(long, value_enum, default_value_t = TextArg::Outlines)]
+        text: TextArg,
+        /// SVG image fills: embed (data: URIs) or link (paths relative to the SVG).
+        #[arg(long, value_enum, default_value_t = ImagesArg::Embed)]
+        images: ImagesArg,
+        /// HTML: put fonts, images and styles inside each page (self-contained files).
+        #[arg(long)]
+        embed: bool,
+        /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
+        #[arg(long, value_parser = render::parse_background)]
+        background: Option<[u8; 4]>,
     },
     /// Lay out a .pen file and print the boxes (x, y in the parent, position on the canvas,
     /// size) and the layout problems. With --problems, exits 1 when there are problems.
@@ -338,6 +382,31 @@ const FONTS_EXAMPLES: &str = "Examples:
   nib --font-dir ./brand-fonts fonts design.pen  with your own font files
   NIB_FONTS=offline nib render design.pen     never fetch (replaced families are said on stderr)";
 
+/// How `nib export` writes SVG text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum TextArg {
+    /// Glyph outlines: exact on every machine.
+    Outlines,
+    /// <text> elements with family names: selectable and editable.
+    Live,
+}
+
+/// How `nib export` writes SVG image fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ImagesArg {
+    /// Inside the SVG as data: URIs.
+    Embed,
+    /// Links to the image files.
+    Link,
+}
+
+const EXPORT_EXAMPLES: &str = "Examples:
+  nib export app.pen --format svg --node hero -o hero.svg
+  nib export app.pen --format png --all --scale 2 -o frames/
+  nib export app.pen --format pdf --all -o deck.pdf
+  nib export app.pen --format html -o site/
+  nib export app.pen --format tokens-css -o tokens.css";
+
 const SNAPSHOT_EXAMPLES: &str = "Examples:
   nib snapshot designs/                       first run: creates the goldens
   nib snapshot designs/                       later runs: compare, exit 1 on a difference
@@ -482,6 +551,26 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
+        Command::Export { file, format, output, nodes, all, scale, quality, text, images, embed, background } => {
+            let text = match text {
+                TextArg::Outlines => nib::export::svg::TextMode::Outlines,
+                TextArg::Live => nib::export::svg::TextMode::Live,
+            };
+            let settings = export::Settings {
+                format,
+                output,
+                nodes,
+                all,
+                scale,
+                quality,
+                text,
+                link_images: images == ImagesArg::Link,
+                embed,
+                background,
+                fonts: fonts(),
+            };
+            Ok(export::run_command(&file, settings))
+        }
         Command::MergeDriver { base, ours, theirs, name } => Ok(merge::run(&base, &ours, &theirs, name.as_deref())),
         Command::Layout { file, node, depth, problems, json } => {
             Ok(layout::run(&file, layout::Settings { node, depth, problems, json, fonts: fonts() }))

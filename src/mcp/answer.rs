@@ -14,7 +14,8 @@ pub const MAX_ANSWER_CHARS: usize = 80_000;
 
 /// A successful tool answer.
 pub fn success(tool: &str, value: Value) -> CallToolResult {
-    if tool == "get_screenshot" {
+    // A screenshot written to a file (outputPath) is answered as JSON with its path.
+    if tool == "get_screenshot" && value.get("path").is_none() {
         let data = value["data"].as_str().unwrap_or_default();
         let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
         // The answer is the picture alone; what could not be drawn goes to the log.

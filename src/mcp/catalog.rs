@@ -198,10 +198,32 @@ const DEFINITIONS: &[Definition] = &[
             json!({
                 "filePath": file_path(),
                 "nodeId": { "type": "string", "description": "The node to render (the whole canvas when absent)." },
-                "scale": { "type": "number", "exclusiveMinimum": 0, "description": "Pixels per canvas unit (default 1, less when the long edge would pass 1568 px)." }
+                "scale": { "type": "number", "exclusiveMinimum": 0, "description": "Pixels per canvas unit (default 1, less when the long edge would pass 1568 px)." },
+                "outputPath": { "type": "string", "description": "Write the PNG to this file; answer its path, not the image." }
             })
         },
         required: &[],
+    },
+    Definition {
+        name: "export",
+        title: "Export to files",
+        description: "Writes nodeIds, every top-level frame (all) or the canvas to files in the workspace; answers paths and sizes. png/jpeg/webp, svg, pdf (a page per node, real text), html (a page per frame, CSS, fonts, images), or the variables as tokens-css, tokens-json, tailwind.",
+        kind: Kind::Writes { destructive: true, idempotent: true },
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "format": { "type": "string", "enum": ["png", "jpeg", "webp", "svg", "pdf", "html", "tokens-css", "tokens-json", "tailwind"] },
+                "nodeIds": { "type": "array", "items": { "type": "string" } },
+                "all": { "type": "boolean" },
+                "scale": { "type": "number", "exclusiveMinimum": 0 },
+                "quality": { "type": "integer", "minimum": 1, "maximum": 100 },
+                "text": { "type": "string", "enum": ["outlines", "live"], "description": "svg text" },
+                "embed": { "type": "boolean", "description": "html: self-contained pages" },
+                "outputPath": { "type": "string", "description": "A file, or a folder (default exports/)." }
+            })
+        },
+        required: &["format"],
     },
     Definition {
         name: "find_empty_space_on_canvas",

@@ -89,7 +89,7 @@ pub(crate) fn device_sigma(radius: f32, transform: Transform) -> f32 {
 
 /// `shape` grown (or shrunk, for a negative `by`) by `by` on every side, where that is exact
 /// (rectangles, ellipses); other outlines keep their shape.
-fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<tiny_skia::Path> {
+pub(crate) fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<tiny_skia::Path> {
     if by == 0.0 {
         return Some(shape.path.clone());
     }

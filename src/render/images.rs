@@ -89,15 +89,33 @@ impl ImageCache {
     }
 }
 
+impl ImageCache {
+    /// The encoded bytes of the image `url` names (a file relative to `folder`, or a `data:`
+    /// URI) and its MIME type, read under the same rules as [`ImageCache::get`]: inside the
+    /// confinement, at most [`MAX_IMAGE_BYTES`], PNG or JPEG that decodes. For exports that
+    /// embed or copy the original file instead of the decoded pixels.
+    pub fn encoded(&mut self, url: &str, folder: Option<&Path>) -> Result<(Vec<u8>, &'static str), ImageError> {
+        self.get(url, folder)?;
+        let bytes = read_bytes(url, folder, self.within.as_ref())?;
+        let mime = if bytes.starts_with(&[0xFF, 0xD8]) { "image/jpeg" } else { "image/png" };
+        Ok((bytes, mime))
+    }
+}
+
 fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Result<Pixmap, ImageError> {
+    let bytes = read_bytes(url, folder, within)?;
+    decode(&bytes).map_err(|reason| ImageError::Undecodable { url: url.to_owned(), reason })
+}
+
+/// The bytes of the image `url` names: a base64 `data:` URI's payload or a file's content.
+fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Result<Vec<u8>, ImageError> {
     let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
     if let Some(data) = url.strip_prefix("data:") {
         let (_, payload) =
             data.split_once(";base64,").ok_or_else(|| undecodable("only base64 data URIs are read".into()))?;
-        let bytes = base64::engine::general_purpose::STANDARD
+        return base64::engine::general_purpose::STANDARD
             .decode(payload.trim())
-            .map_err(|e| undecodable(format!("bad base64: {e}")))?;
-        return decode(&bytes).map_err(undecodable);
+            .map_err(|e| undecodable(format!("bad base64: {e}")));
     }
     let Some(path) = crate::images::image_file(url, folder) else {
         return Err(ImageError::Remote(url.to_owned()));
@@ -108,11 +126,10 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Resul
         url: url.to_owned(),
         root: within.map(|c| c.root().display().to_string()).unwrap_or_default(),
     })?;
-    let bytes = crate::files::read_regular(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+    crate::files::read_regular(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
         FileError::TooLarge { .. } | FileError::NotRegular { .. } => undecodable(e.to_string()),
         _ => missing(),
-    })?;
-    decode(&bytes).map_err(undecodable)
+    })
 }
 
 /// Decodes PNG or JPEG bytes into a premultiplied pixmap (sides at most [`MAX_IMAGE_SIDE`]).

@@ -5,15 +5,15 @@
 //! gives the same bytes on every machine: fonts and icons are bundled and nothing is fetched.
 
 mod blur;
-mod effects;
+pub(crate) mod effects;
 pub(crate) mod geometry;
 mod images;
-mod paint;
-mod painter;
+pub(crate) mod paint;
+pub(crate) mod painter;
 mod png;
-mod stroke;
+pub(crate) mod stroke;
 mod surface;
-mod text;
+pub(crate) mod text;
 
 use std::path::PathBuf;
 

@@ -20,6 +20,39 @@ pub(crate) enum Paint {
     Image { url: String, mode: ImageMode, opacity: f32, blend: BlendMode },
 }
 
+/// A fill resolved for one box in terms every output understands: the painter turns it into a
+/// tiny-skia shader, the exporters into SVG paint servers and CSS backgrounds.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum PaintSpec {
+    /// A straight RGBA color, its opacities applied.
+    Solid { color: [u8; 4], blend: PenBlend },
+    /// A gradient laid out in the box.
+    Gradient { gradient: GradientSpec, blend: PenBlend },
+    /// An image placed in the box by its mode.
+    Image { url: String, mode: ImageMode, opacity: f32, blend: PenBlend },
+}
+
+/// A gradient in a node's box pixels (spec §4b).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct GradientSpec {
+    pub geometry: GradientGeometry,
+    /// Positions 0–1, sorted, with straight RGBA colors (the gradient's opacity applied).
+    pub stops: Vec<(f32, [u8; 4])>,
+}
+
+/// Where a gradient's colors go, in the node's box pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum GradientGeometry {
+    /// From `start` (position 0) to `end` (position 1); lines of equal color are perpendicular
+    /// to it on screen, as in CSS.
+    Linear { start: (f32, f32), end: (f32, f32) },
+    /// The circle of radius ½ around the origin, mapped into the box by `transform`.
+    Radial { transform: Transform },
+    /// A clockwise sweep around `center` starting straight up, turned counter-clockwise by
+    /// `rotation` degrees.
+    Angular { center: (f32, f32), rotation: f32 },
+}
+
 /// Why a fill paints nothing, for the warnings of a render.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum PaintIssue {
@@ -29,26 +62,46 @@ pub(crate) enum PaintIssue {
     Unresolved(String),
 }
 
+impl PaintIssue {
+    /// The warning a render or export gives for this issue on `node`.
+    pub(crate) fn warning(&self, node: &str) -> String {
+        match self {
+            PaintIssue::ColorKeyword(word) => format!(
+                "node '{node}': '{word}' is not a color and paints nothing (use a #RRGGBBAA color with alpha 00)"
+            ),
+            PaintIssue::Unresolved(name) => {
+                format!("node '{node}': variable '{name}' has no value here and paints nothing")
+            }
+        }
+    }
+}
+
 /// The paints of `fills` for a `width` × `height` box, in paint order, skipping disabled ones.
 pub(crate) fn paints(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<PaintIssue>) -> Vec<Paint> {
-    let mut paints = Vec::with_capacity(fills.len());
+    paint_specs(fills, width, height, issues).into_iter().filter_map(tiny_paint).collect()
+}
+
+/// The resolved fills of `fills` for a `width` × `height` box, in paint order, skipping
+/// disabled ones and those that paint nothing (with an issue saying why).
+pub(crate) fn paint_specs(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<PaintIssue>) -> Vec<PaintSpec> {
+    let mut specs = Vec::with_capacity(fills.len());
     for fill in fills {
         match fill {
-            Fill::Solid(color) => paints.extend(solid(color, 1.0, PenBlend::Normal, issues)),
+            Fill::Solid(color) => specs.extend(solid(color, 1.0, PenBlend::Normal, issues)),
             Fill::Color(fill) => {
                 if enabled(&fill.enabled) {
                     let opacity = unit(fill.opacity.as_ref());
                     let blend = fill.blend_mode.unwrap_or(PenBlend::Normal);
                     if let Some(color) = &fill.color {
-                        paints.extend(solid(color, opacity, blend, issues));
+                        specs.extend(solid(color, opacity, blend, issues));
                     }
                 }
             }
             Fill::Gradient(gradient) => {
                 if enabled(&gradient.enabled) {
-                    let blend = blend_mode(gradient.blend_mode.unwrap_or(PenBlend::Normal));
-                    if let Some((shader, ramp)) = gradient_shader(gradient, width, height, issues) {
-                        paints.push(Paint::Shader(shader, blend, ramp.map(Box::new)));
+                    let blend = gradient.blend_mode.unwrap_or(PenBlend::Normal);
+                    if let Some(gradient) = gradient_spec(gradient, width, height, issues) {
+                        specs.push(PaintSpec::Gradient { gradient, blend });
                     }
                 }
             }
@@ -56,11 +109,11 @@ pub(crate) fn paints(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<P
                 if enabled(&image.enabled)
                     && let Some(url) = &image.url
                 {
-                    paints.push(Paint::Image {
+                    specs.push(PaintSpec::Image {
                         url: url.clone(),
                         mode: image.mode.unwrap_or(ImageMode::Stretch),
                         opacity: unit(image.opacity.as_ref()),
-                        blend: blend_mode(image.blend_mode.unwrap_or(PenBlend::Normal)),
+                        blend: image.blend_mode.unwrap_or(PenBlend::Normal),
                     });
                 }
             }
@@ -68,7 +121,21 @@ pub(crate) fn paints(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<P
             Fill::MeshGradient(_) | Fill::Shader(_) => {}
         }
     }
-    paints
+    specs
+}
+
+/// A resolved fill as a tiny-skia paint; `None` for a gradient tiny-skia cannot make (no stops).
+fn tiny_paint(spec: PaintSpec) -> Option<Paint> {
+    Some(match spec {
+        PaintSpec::Solid { color: [r, g, b, a], blend } => {
+            Paint::Shader(Shader::SolidColor(SkColor::from_rgba8(r, g, b, a)), blend_mode(blend), None)
+        }
+        PaintSpec::Gradient { gradient, blend } => {
+            let (shader, ramp) = gradient_shader(&gradient)?;
+            Paint::Shader(shader, blend_mode(blend), ramp.map(Box::new))
+        }
+        PaintSpec::Image { url, mode, opacity, blend } => Paint::Image { url, mode, opacity, blend: blend_mode(blend) },
+    })
 }
 
 /// True when a fill list paints something visible (shadows need a visible fill).
@@ -91,9 +158,9 @@ fn unit(value: Option<&VarOr<f64>>) -> f32 {
     value.and_then(|v| v.value().copied()).filter(|v| v.is_finite()).map_or(1.0, |v| v.clamp(0.0, 1.0) as f32)
 }
 
-fn solid(color: &VarOr<Color>, opacity: f32, blend: PenBlend, issues: &mut Vec<PaintIssue>) -> Option<Paint> {
+fn solid(color: &VarOr<Color>, opacity: f32, blend: PenBlend, issues: &mut Vec<PaintIssue>) -> Option<PaintSpec> {
     let color = resolved_color(color, issues)?;
-    Some(Paint::Shader(Shader::SolidColor(with_opacity(color, opacity)), blend_mode(blend), None))
+    Some(PaintSpec::Solid { color: rgba_with_opacity(color, opacity), blend })
 }
 
 /// The color of a value, or `None` (and an issue) when it paints nothing.
@@ -113,8 +180,14 @@ pub(crate) fn resolved_color(color: &VarOr<Color>, issues: &mut Vec<PaintIssue>)
 
 /// A color as tiny-skia's, its alpha multiplied by `opacity`.
 pub(crate) fn with_opacity(color: Color, opacity: f32) -> SkColor {
+    let [r, g, b, a] = rgba_with_opacity(color, opacity);
+    SkColor::from_rgba8(r, g, b, a)
+}
+
+/// A color's straight RGBA, its alpha multiplied by `opacity`.
+pub(crate) fn rgba_with_opacity(color: Color, opacity: f32) -> [u8; 4] {
     let [r, g, b, a] = color.rgba();
-    SkColor::from_rgba8(r, g, b, (f32::from(a) * opacity).round().clamp(0.0, 255.0) as u8)
+    [r, g, b, (f32::from(a) * opacity).round().clamp(0.0, 255.0) as u8]
 }
 
 /// A blend mode of the format as tiny-skia's. Linear burn has no tiny-skia equivalent; multiply
@@ -141,30 +214,47 @@ pub(crate) fn blend_mode(mode: PenBlend) -> BlendMode {
     }
 }
 
-/// A gradient's shader in a `width` × `height` box (spec §4b): the geometry lives in the unit
+/// A blend mode as CSS and SVG name it (`mix-blend-mode`); `None` for normal. Linear burn and
+/// linear dodge have no CSS equivalent: multiply and plus-lighter are the nearest.
+pub(crate) fn css_blend_mode(mode: PenBlend) -> Option<&'static str> {
+    Some(match mode {
+        PenBlend::Normal => return None,
+        PenBlend::Darken => "darken",
+        PenBlend::Multiply | PenBlend::LinearBurn => "multiply",
+        PenBlend::ColorBurn => "color-burn",
+        PenBlend::Light => "lighten",
+        PenBlend::Screen => "screen",
+        PenBlend::LinearDodge => "plus-lighter",
+        PenBlend::ColorDodge => "color-dodge",
+        PenBlend::Overlay => "overlay",
+        PenBlend::SoftLight => "soft-light",
+        PenBlend::HardLight => "hard-light",
+        PenBlend::Difference => "difference",
+        PenBlend::Exclusion => "exclusion",
+        PenBlend::Hue => "hue",
+        PenBlend::Saturation => "saturation",
+        PenBlend::Color => "color",
+        PenBlend::Luminosity => "luminosity",
+    })
+}
+
+/// A gradient laid out in a `width` × `height` box (spec §4b): the geometry lives in the unit
 /// box — center (default ½, ½), size (default 1, 1), rotation in degrees counter-clockwise.
-/// Linear gradients come with their ramp too.
-fn gradient_shader(
-    gradient: &Gradient,
-    width: f32,
-    height: f32,
-    issues: &mut Vec<PaintIssue>,
-) -> Option<(Shader<'static>, Option<LinearRamp>)> {
+/// `None` when it has no type.
+fn gradient_spec(gradient: &Gradient, width: f32, height: f32, issues: &mut Vec<PaintIssue>) -> Option<GradientSpec> {
     let kind = gradient.gradient_type?;
     let opacity = unit(gradient.opacity.as_ref());
-    let mut stops: Vec<(f32, SkColor)> = gradient
+    let mut stops: Vec<(f32, [u8; 4])> = gradient
         .colors
         .iter()
         .flatten()
         .filter_map(|stop| {
             let color = resolved_color(stop.color.as_ref()?, issues)?;
             let position = stop.position.as_ref().and_then(|p| p.value().copied()).unwrap_or(0.0);
-            Some((position.clamp(0.0, 1.0) as f32, with_opacity(color, opacity)))
+            Some((position.clamp(0.0, 1.0) as f32, rgba_with_opacity(color, opacity)))
         })
         .collect();
     stops.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let ramp_stops = stops.clone();
-    let stops: Vec<GradientStop> = stops.into_iter().map(|(p, c)| GradientStop::new(p, c)).collect();
     let number = |v: Option<&VarOr<f64>>, default: f64| {
         v.and_then(|v| v.value().copied()).filter(|v| v.is_finite()).unwrap_or(default) as f32
     };
@@ -174,37 +264,53 @@ fn gradient_shader(
     let (sw, sh) =
         (number(size.and_then(|s| s.width.as_ref()), 1.0), number(size.and_then(|s| s.height.as_ref()), 1.0));
     let rotation = number(gradient.rotation.as_ref(), 0.0);
-    // Unit box → the node's pixels.
-    let to_box = Transform::from_scale(width.max(f32::EPSILON), height.max(f32::EPSILON));
-    match kind {
+    let geometry = match kind {
         GradientType::Linear => {
             // From center − e (position 0) to center + e (position 1), e = (0, −h/2) turned
             // counter-clockwise by the rotation (y points down on screen).
             let (sin, cos) = rotation.to_radians().sin_cos();
             let (ex, ey) = (0.0, -sh / 2.0);
             let e = (ex * cos + ey * sin, -ex * sin + ey * cos);
-            let start = Point::from_xy(cx - e.0, cy - e.1);
-            let end = Point::from_xy(cx + e.0, cy + e.1);
             // The end points scale to pixels; the gradient runs between them in pixels (its
             // lines of equal color stay perpendicular to it on screen, as in CSS).
-            let (start, end) =
-                (Point::from_xy(start.x * width, start.y * height), Point::from_xy(end.x * width, end.y * height));
-            let ramp = LinearRamp { start: (start.x, start.y), end: (end.x, end.y), stops: ramp_stops };
-            LinearGradient::new(start, end, stops, SpreadMode::Pad, Transform::identity())
-                .map(|shader| (shader, Some(ramp)))
+            GradientGeometry::Linear {
+                start: ((cx - e.0) * width, (cy - e.1) * height),
+                end: ((cx + e.0) * width, (cy + e.1) * height),
+            }
         }
         GradientType::Radial => {
             // A circle of radius ½ around the center, stretched to the size's ellipse.
+            let to_box = Transform::from_scale(width.max(f32::EPSILON), height.max(f32::EPSILON));
             let transform = to_box
                 .pre_translate(cx, cy)
                 .pre_rotate(-rotation)
                 .pre_scale(sw.max(f32::EPSILON), sh.max(f32::EPSILON));
+            GradientGeometry::Radial { transform }
+        }
+        GradientType::Angular => GradientGeometry::Angular { center: (cx * width, cy * height), rotation },
+    };
+    Some(GradientSpec { geometry, stops })
+}
+
+/// A gradient's tiny-skia shader; linear gradients come with their ramp too.
+fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<LinearRamp>)> {
+    let colors: Vec<(f32, SkColor)> =
+        gradient.stops.iter().map(|(p, [r, g, b, a])| (*p, SkColor::from_rgba8(*r, *g, *b, *a))).collect();
+    let stops: Vec<GradientStop> = colors.iter().map(|(p, c)| GradientStop::new(*p, *c)).collect();
+    match gradient.geometry {
+        GradientGeometry::Linear { start, end } => {
+            let ramp = LinearRamp { start, end, stops: colors };
+            let (start, end) = (Point::from_xy(start.0, start.1), Point::from_xy(end.0, end.1));
+            LinearGradient::new(start, end, stops, SpreadMode::Pad, Transform::identity())
+                .map(|shader| (shader, Some(ramp)))
+        }
+        GradientGeometry::Radial { transform } => {
             let origin = Point::from_xy(0.0, 0.0);
             RadialGradient::new(origin, 0.0, origin, 0.5, stops, SpreadMode::Pad, transform).map(|s| (s, None))
         }
-        GradientType::Angular => {
-            // A clockwise sweep starting up (−90° on screen), turned by the rotation.
-            let transform = Transform::from_translate(cx * width, cy * height).pre_rotate(-90.0 - rotation);
+        GradientGeometry::Angular { center, rotation } => {
+            // tiny-skia sweeps clockwise from the right: a quarter turn back starts it up.
+            let transform = Transform::from_translate(center.0, center.1).pre_rotate(-90.0 - rotation);
             SweepGradient::new(Point::from_xy(0.0, 0.0), 0.0, 360.0, stops, SpreadMode::Pad, transform)
                 .map(|s| (s, None))
         }

@@ -29,7 +29,22 @@ const NOTE_COLORS: [(NodeType, [u8; 4]); 3] = [
     (NodeType::Prompt, [224, 231, 255, 255]),
     (NodeType::Context, [220, 252, 231, 255]),
 ];
-const ANNOTATION_PADDING: f32 = 12.0;
+/// Space between a canvas annotation's edge and its text.
+pub(crate) const ANNOTATION_PADDING: f32 = 12.0;
+
+/// Color of a canvas annotation's text.
+pub(crate) const ANNOTATION_INK: [u8; 4] = [31, 41, 55, 255];
+
+/// Color of the dashed outline drawn where an instance or icon could not be resolved.
+pub(crate) const UNRESOLVED_INK: [u8; 4] = [220, 38, 38, 255];
+
+/// Dashes of that outline: on, off (pixels).
+pub(crate) const UNRESOLVED_DASH: [f32; 2] = [4.0, 3.0];
+
+/// The background color of a canvas annotation (note, prompt, context).
+pub(crate) fn annotation_color(node_type: NodeType) -> [u8; 4] {
+    NOTE_COLORS.iter().find(|(t, _)| *t == node_type).map_or([254, 243, 199, 255], |(_, c)| *c)
+}
 
 /// Walks and paints.
 pub(crate) struct Painter<'a> {
@@ -226,26 +241,8 @@ impl Painter<'_> {
         })
     }
 
-    /// The device bounds of everything `key` paints, effects included; clipping frames end the
-    /// walk at their shape.
     fn subtree_bounds(&self, key: SceneKey, transform: Transform) -> Option<Rect> {
-        let node_box = self.layout.node_box(key)?;
-        let props = &self.scene.node(key).props;
-        let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
-        let reach = effects_of(props).extent() + stroke_spec(props).map_or(0.0, |s| s.outer_extent()) + 2.0;
-        let mut bounds = local.outset(reach, reach)?.transform(transform)?;
-        if props.literal::<bool>(&Key::Clip) == Some(true) {
-            return Some(bounds);
-        }
-        for child in self.scene.children(key) {
-            let Some(child_box) = self.layout.node_box(child) else { continue };
-            let child_transform =
-                node_transform(&self.scene.node(child).props, child_box, transform, (child_box.x, child_box.y));
-            if let Some(child_bounds) = self.subtree_bounds(child, child_transform) {
-                bounds = bounds.join(&child_bounds).unwrap_or(bounds);
-            }
-        }
-        Some(bounds)
+        subtree_bounds(self.scene, self.layout, key, transform)
     }
 
     /// Fills `path` with each paint in order.
@@ -396,7 +393,7 @@ impl Painter<'_> {
     ) {
         let (width, height) = size;
         let local = surface.local(transform);
-        let color = NOTE_COLORS.iter().find(|(t, _)| *t == node_type).map_or([254, 243, 199, 255], |(_, c)| *c);
+        let color = annotation_color(node_type);
         let background = SkColor::from_rgba8(color[0], color[1], color[2], (f32::from(color[3]) * alpha) as u8);
         if let Some(shape) = shape {
             let paint = SkPaint { shader: Shader::SolidColor(background), anti_alias: true, ..SkPaint::default() };
@@ -404,7 +401,12 @@ impl Painter<'_> {
         }
         if let Some(path) = annotation_path(self.text, props, width, height, ANNOTATION_PADDING) {
             let ink = SkPaint {
-                shader: Shader::SolidColor(SkColor::from_rgba8(31, 41, 55, (255.0 * alpha) as u8)),
+                shader: Shader::SolidColor(SkColor::from_rgba8(
+                    ANNOTATION_INK[0],
+                    ANNOTATION_INK[1],
+                    ANNOTATION_INK[2],
+                    (f32::from(ANNOTATION_INK[3]) * alpha) as u8,
+                )),
                 anti_alias: true,
                 ..SkPaint::default()
             };
@@ -421,14 +423,15 @@ impl Painter<'_> {
     }
 
     fn paint_dashed_outline(&mut self, surface: &mut Surface, path: &Path, transform: Transform) {
+        let [r, g, b, a] = UNRESOLVED_INK;
         let red = SkPaint {
-            shader: Shader::SolidColor(SkColor::from_rgba8(220, 38, 38, 255)),
+            shader: Shader::SolidColor(SkColor::from_rgba8(r, g, b, a)),
             anti_alias: true,
             ..SkPaint::default()
         };
         let stroke = tiny_skia::Stroke {
             width: 1.0,
-            dash: tiny_skia::StrokeDash::new(vec![4.0, 3.0], 0.0),
+            dash: tiny_skia::StrokeDash::new(UNRESOLVED_DASH.to_vec(), 0.0),
             ..tiny_skia::Stroke::default()
         };
         surface.pixmap.stroke_path(path, &red, &stroke, surface.local(transform), None);
@@ -477,16 +480,7 @@ impl Painter<'_> {
     }
 
     fn report(&mut self, node: &str, issues: Vec<PaintIssue>) {
-        for issue in issues {
-            self.warnings.insert(match issue {
-                PaintIssue::ColorKeyword(word) => format!(
-                    "node '{node}': '{word}' is not a color and paints nothing (use a #RRGGBBAA color with alpha 00)"
-                ),
-                PaintIssue::Unresolved(name) => {
-                    format!("node '{node}': variable '{name}' has no value here and paints nothing")
-                }
-            });
-        }
+        self.warnings.extend(issues.iter().map(|issue| issue.warning(node)));
     }
 }
 
@@ -547,7 +541,7 @@ fn stroked(path: &Path, stroke: &tiny_skia::Stroke, transform: Transform) -> Opt
 }
 
 /// lucide's stroke: 2 units wide, round ends and joins.
-fn icon_stroke() -> tiny_skia::Stroke {
+pub(crate) fn icon_stroke() -> tiny_skia::Stroke {
     tiny_skia::Stroke {
         width: LUCIDE_STROKE_WIDTH,
         line_cap: LineCap::Round,
@@ -557,11 +551,33 @@ fn icon_stroke() -> tiny_skia::Stroke {
 }
 
 /// A node's fills, in paint order.
-fn fills(props: &Props) -> &[Fill] {
+pub(crate) fn fills(props: &Props) -> &[Fill] {
     match props.get(&Key::Fill) {
         Some(Value::Fills(fills)) => fills.as_slice(),
         _ => &[],
     }
+}
+
+/// The bounds under `transform` (the node's own coordinates → the target's) of everything
+/// `key` paints, effects and strokes included; clipping frames end the walk at their shape.
+pub(crate) fn subtree_bounds(scene: &Scene, layout: &Layout, key: SceneKey, transform: Transform) -> Option<Rect> {
+    let node_box = layout.node_box(key)?;
+    let props = &scene.node(key).props;
+    let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
+    let reach = effects_of(props).extent() + stroke_spec(props).map_or(0.0, |s| s.outer_extent()) + 2.0;
+    let mut bounds = local.outset(reach, reach)?.transform(transform)?;
+    if props.literal::<bool>(&Key::Clip) == Some(true) {
+        return Some(bounds);
+    }
+    for child in scene.children(key) {
+        let Some(child_box) = layout.node_box(child) else { continue };
+        let child_transform =
+            node_transform(&scene.node(child).props, child_box, transform, (child_box.x, child_box.y));
+        if let Some(child_bounds) = subtree_bounds(scene, layout, child, child_transform) {
+            bounds = bounds.join(&child_bounds).unwrap_or(bounds);
+        }
+    }
+    Some(bounds)
 }
 
 /// Where a node's own coordinates go: moved to `origin` in its parent, turned

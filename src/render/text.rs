@@ -8,30 +8,41 @@ use tiny_skia::{Path, PathBuilder, Rect, Transform};
 
 use crate::doc::values::TextAlign;
 use crate::doc::{Key, Props};
-use crate::text::{IconDrawing, ShapedText, TextEngine, TextStyle};
+use crate::text::{GlyphOutline, IconDrawing, ShapedText, TextEngine, TextStyle};
 
-/// The glyphs of `shaped` in a `width` × `height` box, with underline and strike-through bars.
-pub(crate) fn text_path(
+/// A glyph placed in a text node's box.
+pub(crate) struct PlacedGlyph {
+    /// The face, glyph and weight that name its outline (see [`TextEngine::glyph_outline`]).
+    pub key: (cosmic_text::fontdb::ID, u16, u16),
+    /// The outline in em units (y down).
+    pub outline: Arc<GlyphOutline>,
+    /// Em units → the node's box.
+    pub transform: Transform,
+}
+
+/// The glyphs of `shaped` laid out in a `width` × `height` box, and its underline and
+/// strike-through bars.
+pub(crate) fn placed_glyphs(
     engine: &mut TextEngine,
     shaped: &ShapedText,
     props: &Props,
     width: f32,
     height: f32,
-) -> Option<Path> {
+) -> (Vec<PlacedGlyph>, Vec<Rect>) {
     let style = TextStyle::of(props);
     let underline = props.literal::<bool>(&Key::Underline) == Some(true);
     let strikethrough = props.literal::<bool>(&Key::Strikethrough) == Some(true);
     let top = shaped.block_y(style.vertical_align, height);
-    let mut builder = PathBuilder::new();
+    let (mut glyphs, mut bars) = (Vec::new(), Vec::new());
     for (index, line) in shaped.lines.iter().enumerate() {
         let left = shaped.line_x(index, style.align, width);
         for glyph in &line.glyphs {
             let outline = engine.glyph_outline(glyph.font, glyph.glyph);
-            let Some(path) = &outline.path else { continue };
-            let placed = Transform::from_row(glyph.size, 0.0, 0.0, glyph.size, left + glyph.x, top + glyph.baseline);
-            if let Some(path) = path.clone().transform(placed) {
-                builder.push_path(&path);
+            if outline.path.is_none() {
+                continue;
             }
+            let transform = Transform::from_row(glyph.size, 0.0, 0.0, glyph.size, left + glyph.x, top + glyph.baseline);
+            glyphs.push(PlacedGlyph { key: (glyph.font, glyph.glyph, style.weight), outline, transform });
         }
         let (Some(first), true) = (line.glyphs.first(), underline || strikethrough) else { continue };
         let decorations = engine.decorations(first.font);
@@ -43,9 +54,7 @@ pub(crate) fn text_path(
         };
         let mut bar = |offset: f32, thickness: f32| {
             let thickness = (thickness * first.size).max(1.0);
-            if let Some(rect) = Rect::from_xywh(left, top + line.baseline + offset * first.size, length, thickness) {
-                builder.push_rect(rect);
-            }
+            bars.extend(Rect::from_xywh(left, top + line.baseline + offset * first.size, length, thickness));
         };
         if underline {
             bar(decorations.underline_offset, decorations.underline_thickness);
@@ -53,6 +62,27 @@ pub(crate) fn text_path(
         if strikethrough {
             bar(decorations.strikeout_offset, decorations.strikeout_thickness);
         }
+    }
+    (glyphs, bars)
+}
+
+/// The glyphs of `shaped` in a `width` × `height` box, with underline and strike-through bars.
+pub(crate) fn text_path(
+    engine: &mut TextEngine,
+    shaped: &ShapedText,
+    props: &Props,
+    width: f32,
+    height: f32,
+) -> Option<Path> {
+    let (glyphs, bars) = placed_glyphs(engine, shaped, props, width, height);
+    let mut builder = PathBuilder::new();
+    for glyph in glyphs {
+        if let Some(path) = glyph.outline.path.clone().and_then(|p| p.transform(glyph.transform)) {
+            builder.push_path(&path);
+        }
+    }
+    for bar in bars {
+        builder.push_rect(bar);
     }
     builder.finish()
 }

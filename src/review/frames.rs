@@ -18,7 +18,8 @@ pub struct Frame {
     pub name: String,
     /// Its place among the visible top-level nodes, from 0.
     pub index: usize,
-    key: SceneKey,
+    /// Its node.
+    pub key: SceneKey,
 }
 
 impl Frame {
@@ -83,22 +84,27 @@ pub fn render_frames_into<T: Send>(
     frames: Vec<Frame>,
     each: &(dyn Fn(FrameRender) -> T + Sync),
 ) -> Vec<T> {
-    frames
+    map_with_engines(text, frames, &|text, images, frame| {
+        let started = std::time::Instant::now();
+        let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
+        let time = started.elapsed();
+        each(match rendered {
+            Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time },
+            Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new(), time },
+        })
+    })
+}
+
+/// Runs `each` over `items` on all cores, in their order: each thread gets its own text engine
+/// (forked from `text`, so it names the faces the layout was shaped with) and image cache.
+pub fn map_with_engines<I: Send, T: Send>(
+    text: &TextEngine,
+    items: Vec<I>,
+    each: &(dyn Fn(&mut TextEngine, &mut ImageCache, I) -> T + Sync),
+) -> Vec<T> {
+    items
         .into_par_iter()
-        .map_init(
-            || (text.fork(), ImageCache::default()),
-            |(text, images), frame| {
-                let started = std::time::Instant::now();
-                let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
-                let time = started.elapsed();
-                each(match rendered {
-                    Ok(rendered) => {
-                        FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time }
-                    }
-                    Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new(), time },
-                })
-            },
-        )
+        .map_init(|| (text.fork(), ImageCache::default()), |(text, images), item| each(text, images, item))
         .collect()
 }
 

@@ -6,7 +6,8 @@
 //! node for `git diff`; [`merge`] merges two branches of a document by node id and property;
 //! [`report`] writes a diff as text, JSON, Markdown or HTML and [`pictures`] draws the frames it
 //! touches. [`frames`] renders every top-level frame of a document; [`pixels`] compares two
-//! renders perceptually and draws where they differ; [`snapshot`] checks renders against
+//! renders perceptually and draws where they differ; [`ssim`] scores how alike two renders look
+//! (export checks); [`snapshot`] checks renders against
 //! approved images stored beside the designs.
 
 pub mod diff;
@@ -19,5 +20,6 @@ mod placement;
 pub mod report;
 pub mod respell;
 pub mod snapshot;
+pub mod ssim;
 mod units;
 mod values;

@@ -465,11 +465,12 @@ fn decode_unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars>) -> ch
     let Some(first) = read_hex(chars, 4) else { return '\u{fffd}' };
     if (0xD800..0xDC00).contains(&first) {
         let mut lookahead = chars.clone();
-        if lookahead.next() == Some('\\') && lookahead.next() == Some('u') {
-            if let Some(low) = read_hex(&mut lookahead, 4).filter(|low| (0xDC00..0xE000).contains(low)) {
-                *chars = lookahead;
-                return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{fffd}');
-            }
+        if lookahead.next() == Some('\\')
+            && lookahead.next() == Some('u')
+            && let Some(low) = read_hex(&mut lookahead, 4).filter(|low| (0xDC00..0xE000).contains(low))
+        {
+            *chars = lookahead;
+            return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{fffd}');
         }
         return '\u{fffd}';
     }

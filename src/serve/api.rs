@@ -181,7 +181,12 @@ async fn render(State(state): State<AppState>, Query(query): Query<RenderQuery>)
     let png = with_workspace(&state, move |workspace| {
         workspace.keeping_current(|workspace| {
             let fit = fitting_scale(workspace, &query.file, query.node.as_deref(), scale)?;
-            let args = ScreenshotArgs { file_path: Some(query.file), node_id: query.node, scale: Some(fit) };
+            let args = ScreenshotArgs {
+                file_path: Some(query.file),
+                node_id: query.node,
+                scale: Some(fit),
+                output_path: None,
+            };
             render_screenshot(workspace, args).map(|(png, _)| png)
         })
     })

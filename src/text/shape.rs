@@ -333,6 +333,12 @@ impl TextEngine {
         &self.system
     }
 
+    /// The faces read so far (those of the text shaped), for renderers that look fonts up by
+    /// name, such as an SVG rasteriser checking an export.
+    pub fn database(&self) -> &fontdb::Database {
+        self.system.db()
+    }
+
     /// The fonts this engine shapes with.
     pub fn book(&self) -> &Arc<FontBook> {
         &self.book

@@ -5,6 +5,7 @@
 mod batch_get;
 mod design;
 mod editor;
+mod export;
 mod guides;
 mod history;
 mod layout;
@@ -23,6 +24,7 @@ use serde_json::Value;
 pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use export::{DEFAULT_EXPORT_FOLDER, ExportAnswer, ExportArgs, MAX_EXPORT_NODES, WrittenFile, export};
 pub use guides::{
     Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, StyleGuideAnswer,
     StyleGuideArgs, TOPICS, TagCount, TagsAnswer, get_guidelines, get_style_guide, get_style_guide_tags,
@@ -134,6 +136,7 @@ pub const TOOLS: &[&str] = &[
     "snapshot_layout",
     "find_empty_space_on_canvas",
     "get_screenshot",
+    "export",
     "get_guidelines",
     "get_style_guide_tags",
     "get_style_guide",
@@ -165,6 +168,7 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "snapshot_layout" => answer(snapshot_layout(workspace, parse(name, arguments)?)),
         "find_empty_space_on_canvas" => answer(find_empty_space_on_canvas(workspace, parse(name, arguments)?)),
         "get_screenshot" => answer(get_screenshot(workspace, parse(name, arguments)?)),
+        "export" => answer(export(workspace, parse(name, arguments)?)),
         "undo" => answer(undo(workspace, parse(name, arguments)?)),
         "redo" => answer(redo(workspace, parse(name, arguments)?)),
         "get_guidelines" => answer(get_guidelines(parse(name, arguments)?)),

@@ -24,6 +24,9 @@ pub struct ScreenshotArgs {
     pub node_id: Option<String>,
     /// Device pixels per canvas pixel; by default the long edge is at most 1568 px.
     pub scale: Option<f32>,
+    /// Write the PNG to this file (relative to the workspace) and answer its path instead of
+    /// the image.
+    pub output_path: Option<String>,
 }
 
 /// A rendered PNG.
@@ -32,8 +35,14 @@ pub struct ScreenshotArgs {
 pub struct Screenshot {
     /// Always `image/png`.
     pub mime_type: &'static str,
-    /// The PNG, base64-encoded.
+    /// The PNG, base64-encoded; empty when it was written to `path`.
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub data: String,
+    /// Where the PNG was written (relative to the workspace), when outputPath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Its size in bytes.
+    pub bytes: u64,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
@@ -53,21 +62,27 @@ impl Screenshot {
 }
 
 /// Renders a node (or the canvas) to PNG; an unchanged node at the same scale is answered from
-/// the document's render cache.
+/// the document's render cache. With `outputPath` the PNG is written there (never shrunk to
+/// fit an answer) and the answer gives its path instead of the image.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
-    shot(workspace, args).map(Screenshot::from)
+    let confinement = workspace.confinement().cloned();
+    let root = workspace.root().to_owned();
+    let output = args.output_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
+    let shot = shot(workspace, &args, output.is_some())?;
+    answer(shot, output.as_deref(), &root, confinement.as_ref())
 }
 
 /// Renders a node (or the canvas) to PNG bytes, and the screenshot's description with empty
 /// `data`: what get_screenshot sends, for callers that send the bytes themselves.
 pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<(Vec<u8>, Screenshot), ToolError> {
-    let shot = shot(workspace, args)?;
+    let shot = shot(workspace, &args, false)?;
     let png = base64::engine::general_purpose::STANDARD.decode(shot.data.as_bytes()).unwrap_or_default();
     Ok((png, Screenshot { data: String::new(), ..Screenshot::from(shot) }))
 }
 
-/// The screenshot, from the document's render cache or drawn (and kept there).
-fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolError> {
+/// The screenshot, from the document's render cache or drawn (and kept there); `full_size`
+/// keeps a picture too heavy for an answer at the scale asked (it goes to a file).
+fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Result<Shot, ToolError> {
     let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
@@ -123,7 +138,8 @@ fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolErr
         warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
-        if png.len() > MAX_SCREENSHOT_BYTES && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
+        let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
+        if !full_size && too_heavy && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
             scale *= 0.7;
             continue;
         }
@@ -134,16 +150,47 @@ fn shot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Shot, ToolErr
             scale,
             warnings,
         };
-        open.screenshots().put(key, parts, shot.clone());
+        // A picture too heavy to answer stays out of the cache answers come from.
+        if !too_heavy {
+            open.screenshots().put(key, parts, shot.clone());
+        }
         return Ok(shot);
     }
 }
 
+/// The answer for `shot`: the image, or the path it was written to when `output` is given.
+fn answer(
+    shot: Shot,
+    output: Option<&std::path::Path>,
+    root: &std::path::Path,
+    confinement: Option<&crate::files::Confinement>,
+) -> Result<Screenshot, ToolError> {
+    let mut screenshot = Screenshot::from(shot);
+    let Some(output) = output else { return Ok(screenshot) };
+    let png = screenshot.png();
+    if let Some(parent) = output.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    crate::files::write_atomic(output, &png, confinement).map_err(|e| {
+        ToolError::new(format!("cannot write the screenshot: {e}"))
+            .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
+    })?;
+    screenshot.data = String::new();
+    screenshot.path = Some(output.strip_prefix(root).unwrap_or(output).to_string_lossy().replace('\\', "/"));
+    Ok(screenshot)
+}
+
 impl From<Shot> for Screenshot {
     fn from(shot: Shot) -> Screenshot {
+        let data = shot.data.to_string();
+        // The decoded size of base64: three bytes per four characters, less the padding.
+        let padding = data.bytes().rev().take_while(|b| *b == b'=').count();
         Screenshot {
             mime_type: "image/png",
-            data: shot.data.to_string(),
+            bytes: (data.len() / 4 * 3 - padding) as u64,
+            data,
+            path: None,
             width: shot.width,
             height: shot.height,
             scale: shot.scale,

@@ -1,0 +1,178 @@
+//! `nib export FILE --format …`: nodes, frames or the canvas as PNG, JPEG, WebP, SVG, PDF or
+//! HTML/CSS, and the document's variables as tokens, written to files.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use nib::doc::io::read_file;
+use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+use nib::export::svg::TextMode;
+use nib::layout::Layout;
+use nib::resolve::{SceneOptions, build_scene};
+use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::tools::FileImports;
+
+/// Runs of more nodes than this show a progress bar (on a terminal).
+const PROGRESS_FROM: usize = 8;
+
+pub struct Settings {
+    pub format: Format,
+    pub output: Option<PathBuf>,
+    pub nodes: Vec<String>,
+    pub all: bool,
+    pub scale: f32,
+    pub quality: u8,
+    pub text: TextMode,
+    pub link_images: bool,
+    pub embed: bool,
+    pub background: Option<[u8; 4]>,
+    pub fonts: FontOptions,
+}
+
+pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
+    let document = match read_file(file) {
+        Ok(loaded) => loaded.document,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return ExitCode::from(1);
+        }
+    };
+    let imports = FileImports::load(&document, file);
+    for problem in &imports.problems {
+        eprintln!("nib: {problem}");
+    }
+    let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    if let Some(error) = scene.error() {
+        eprintln!("nib: {}", super::resolve_error_text(file, error));
+        return ExitCode::from(1);
+    }
+    let mut text = TextEngine::new(FontBook::new(settings.fonts));
+    let layout = Layout::compute(&scene, &mut text);
+    let folder =
+        file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
+    let mut keys = Vec::new();
+    for id in &settings.nodes {
+        match scene.node_by_id(id) {
+            Some(key) => keys.push(key),
+            None => {
+                eprintln!("nib: {}: node '{id}' not found", file.display());
+                eprintln!(
+                    "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
+                    file.display()
+                );
+                return ExitCode::from(1);
+            }
+        }
+    }
+    let format = settings.format;
+    let targets = if settings.all {
+        Targets::Frames
+    } else if keys.is_empty() {
+        Targets::Canvas
+    } else {
+        Targets::Nodes(keys)
+    };
+    // One file, or a folder of files: HTML and several nodes or frames fill a folder.
+    let several = match &targets {
+        Targets::Frames => true,
+        Targets::Nodes(keys) => keys.len() > 1,
+        Targets::Canvas => format == Format::Html,
+    };
+    // `-o dir/` (or an existing folder) for a one-file export puts the file in it, named as
+    // without -o.
+    let named_folder = settings.output.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
+    let into_folder = format == Format::Html || (several && !format.single_file()) || named_folder;
+    let output = settings.output.clone().unwrap_or_else(|| {
+        if into_folder { PathBuf::from(format!("{stem}-{}", format.name())) } else { PathBuf::new() }
+    });
+    if into_folder && let Err(error) = std::fs::create_dir_all(&output) {
+        eprintln!("nib: cannot create {}: {error}", output.display());
+        return ExitCode::from(2);
+    }
+    let output_folder = if into_folder {
+        output.clone()
+    } else {
+        output.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_owned)
+    };
+    let export_settings = ExportSettings {
+        format,
+        targets,
+        scale: settings.scale,
+        quality: settings.quality,
+        text: settings.text,
+        link_images: settings.link_images,
+        embed: settings.embed,
+        background: settings.background,
+        output_folder: Some(output_folder),
+    };
+    let source = Source {
+        document: &document,
+        library: &imports,
+        scene: &scene,
+        layout: &layout,
+        text: &text,
+        folder: Some(folder.to_owned()),
+        confinement: None,
+        title: stem.clone(),
+    };
+    let bar = indicatif::ProgressBar::hidden();
+    if std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} exported ({elapsed})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+    }
+    let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+        let path = if into_folder || output.as_os_str().is_empty() {
+            let base = if into_folder { output.clone() } else { PathBuf::from(".") };
+            base.join(name)
+        } else {
+            output.clone()
+        };
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        nib::files::write_atomic(&path, bytes, None).map_err(|e| e.to_string())
+    };
+    let progress = |done: usize, total: usize| {
+        if total >= PROGRESS_FROM {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+        }
+    };
+    let result = run(&source, &export_settings, &sink, &progress);
+    bar.finish_and_clear();
+    match result {
+        Ok(report) => {
+            for warning in &report.warnings {
+                eprintln!("nib: warning: {warning}");
+            }
+            for written in &report.files {
+                let path = if into_folder {
+                    output.join(&written.name)
+                } else if output.as_os_str().is_empty() {
+                    PathBuf::from(&written.name)
+                } else {
+                    output.clone()
+                };
+                say!("{} ({} bytes)", path.display(), written.bytes);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("nib: {error}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Parses `--quality`: a whole number from 1 to 100.
+pub fn parse_quality(text: &str) -> Result<u8, String> {
+    match text.trim().parse::<u8>() {
+        Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
+        _ => Err(format!("'{text}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")),
+    }
+}

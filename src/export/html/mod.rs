@@ -1,0 +1,906 @@
+//! HTML/CSS export: a page per frame made of nested elements that lay out the way nib does —
+//! flex containers with gap, padding and alignment, fixed, hugging and filling sizes with
+//! their fallbacks, absolutely placed children — styled with CSS: fills, gradients, radii,
+//! strokes, shadows, blurs and text styles, with the document's variables as custom properties
+//! and each theme as an attribute selector (see [`super::tokens`]).
+//!
+//! Every element carries `data-pen-id` and a class named after its node (instances of one
+//! component that look the same share it). Shapes CSS cannot draw (lines, paths, polygons,
+//! arcs, icons, canvas notes) are inline SVG from the SVG export. Fonts are linked as files
+//! beside the pages (`fonts/`), images copied (`images/`); `embed` puts both inside the page.
+//!
+//! Text is laid out by the browser with the same font files; where its measurements differ
+//! from nib's by a fraction of a pixel, wrapping can differ at the margins.
+
+mod paint;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write;
+use std::sync::Mutex;
+
+use base64::Engine as _;
+
+use super::job::{RunError, Source};
+use super::svg::walk::Writer;
+use super::svg::{SvgOptions, escape, number};
+use super::tokens::{TokenSet, theme_attribute};
+use crate::doc::values::{CornerRadius, Fill, FontStyle, TextAlign, TextAlignVertical, TextGrowth};
+use crate::doc::{Key, NodeType, Props, Value, VarOr};
+use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
+use crate::layout::{Axis, NodeBox};
+use crate::render::ImageCache;
+use crate::render::effects::effects_of;
+use crate::render::geometry::shape_of;
+use crate::render::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
+use crate::render::painter::{fills, node_transform};
+use crate::render::stroke::{Align, stroke_spec};
+use crate::resolve::{Scene, SceneKey, SceneOptions, ScenePart, ThemeContext, build_scene};
+use crate::text::{TextEngine, TextStyle, text_content};
+use paint::{box_shadow, css_color, css_gradient, image_size, radius};
+
+/// How to write the pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct HtmlOptions {
+    /// Fonts and images inside each page (data URIs) and styles inline: one self-contained
+    /// file per page.
+    pub embed: bool,
+}
+
+/// The styles every page starts with: the box model nib lays out with (sizes include
+/// padding, items never shrink below their size, nothing has margins). Inside `:where()` they
+/// weigh nothing, so every class rule of a node overrides them.
+const BASE_CSS: &str = "body { margin: 0; }
+:where([data-pen-id]) { box-sizing: border-box; position: relative; flex-shrink: 0; min-width: 0; min-height: 0; margin: 0; }
+:where(svg[data-pen-id]) { display: block; overflow: visible; }
+:where(p[data-pen-id]) { white-space: pre; }
+";
+
+/// A font face a page uses.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct FaceUse {
+    family: String,
+    weight: u16,
+    italic: bool,
+}
+
+/// Pages of one document and the files they share.
+pub(crate) struct HtmlPages<'s, 'a> {
+    source: &'s Source<'a>,
+    options: HtmlOptions,
+    tokens: TokenSet,
+    /// The document resolved without substituting variables, to see which values are
+    /// variables (same node ids as the full Scene).
+    raw: Scene,
+    shared: Mutex<Shared>,
+}
+
+/// What pages collect for the shared files.
+#[derive(Default)]
+struct Shared {
+    faces: BTreeSet<FaceUse>,
+    /// Image file name by the URL that names it, with the bytes.
+    images: BTreeMap<String, (String, Vec<u8>)>,
+}
+
+/// One page's files.
+pub(crate) struct Page {
+    /// The node it shows.
+    pub id: String,
+    /// `(name, bytes)`: the HTML, and its stylesheet unless embedded.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// What could not be exported as written.
+    pub warnings: Vec<String>,
+}
+
+/// The shared files: tokens, fonts and images.
+pub(crate) struct Assets {
+    /// `(name, bytes)`.
+    pub files: Vec<(String, Vec<u8>)>,
+    /// What could not be written.
+    pub warnings: Vec<String>,
+}
+
+impl<'s, 'a> HtmlPages<'s, 'a> {
+    /// Prepares the pages of `source`.
+    pub fn new(source: &'s Source<'a>, options: &HtmlOptions) -> HtmlPages<'s, 'a> {
+        let raw = build_scene(
+            source.document,
+            source.library,
+            SceneOptions { expand_instances: true, substitute_variables: false },
+        );
+        HtmlPages {
+            source,
+            options: *options,
+            tokens: TokenSet::of(source.document, source.library),
+            raw,
+            shared: Mutex::new(Shared::default()),
+        }
+    }
+
+    /// The page of `key`, named `stem`.
+    pub fn page(
+        &self,
+        text: &mut TextEngine,
+        images: &mut ImageCache,
+        key: SceneKey,
+        stem: &str,
+    ) -> Result<Page, RunError> {
+        let scene = self.source.scene;
+        let part = &scene.parts()[key.part()];
+        let (plans, _) = plan_part(part, text);
+        let mut builder = Builder {
+            pages: self,
+            part,
+            plans: &plans,
+            text,
+            images,
+            html: String::new(),
+            classes: HashMap::new(),
+            css: String::new(),
+            faces: BTreeSet::new(),
+            warnings: BTreeSet::new(),
+            next_svg: 0,
+            images_used: Vec::new(),
+        };
+        let context = theme_at(scene, self.source.document, key);
+        builder.element(key, None, &context, true);
+        let Builder { html: body, css: node_css, faces, mut warnings, images_used, .. } = builder;
+        let title = scene.node(key).props.name().unwrap_or(&scene.node(key).id).to_owned();
+        let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+        shared.faces.extend(faces.iter().cloned());
+        for (url, name, bytes) in images_used {
+            shared.images.entry(url).or_insert((name, bytes));
+        }
+        drop(shared);
+        let mut head = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
+            escape(&title)
+        );
+        let page_css = format!("{BASE_CSS}\n{node_css}");
+        let mut files = Vec::new();
+        if self.options.embed {
+            let fonts = self.font_faces(&faces, text, true, &mut warnings);
+            let _ = write!(head, "<style>\n{fonts}{}\n{page_css}</style>\n", self.tokens.css(":root"));
+        } else {
+            head.push_str(
+                "<link rel=\"stylesheet\" href=\"fonts.css\">\n<link rel=\"stylesheet\" href=\"tokens.css\">\n",
+            );
+            let _ = writeln!(head, "<link rel=\"stylesheet\" href=\"{stem}.css\">");
+            files.push((format!("{stem}.css"), page_css.into_bytes()));
+        }
+        let html = format!("{head}</head>\n<body>\n{body}\n</body>\n</html>\n");
+        files.insert(0, (format!("{stem}.html"), html.into_bytes()));
+        Ok(Page { id: scene.node(key).id.clone(), files, warnings: warnings.into_iter().collect() })
+    }
+
+    /// The files the pages share: `tokens.css`, `fonts.css` with the font files, and the images.
+    pub fn finish(self, text: &TextEngine) -> Assets {
+        let shared = self.shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut warnings = BTreeSet::new();
+        let mut files = Vec::new();
+        if self.options.embed {
+            return Assets { files, warnings: self.tokens.warnings.clone() };
+        }
+        files.push(("tokens.css".to_owned(), self.tokens.css(":root").into_bytes()));
+        let mut fonts_css = String::new();
+        for (name, bytes, rule) in faces_with_files(&shared.faces, text, &mut warnings) {
+            fonts_css.push_str(&rule);
+            files.push((format!("fonts/{name}"), bytes));
+        }
+        files.push(("fonts.css".to_owned(), fonts_css.into_bytes()));
+        for (name, bytes) in shared.images.into_values() {
+            files.push((format!("images/{name}"), bytes));
+        }
+        warnings.extend(self.tokens.warnings.iter().cloned());
+        Assets { files, warnings: warnings.into_iter().collect() }
+    }
+
+    /// `@font-face` rules for `faces`, their fonts as data URIs when `embed`.
+    fn font_faces(
+        &self,
+        faces: &BTreeSet<FaceUse>,
+        text: &TextEngine,
+        embed: bool,
+        warnings: &mut BTreeSet<String>,
+    ) -> String {
+        let mut css = String::new();
+        for (name, bytes, rule) in faces_with_files(faces, text, warnings) {
+            if embed {
+                let mime = if name.ends_with(".otf") { "font/otf" } else { "font/ttf" };
+                let data = format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(&bytes));
+                css.push_str(&rule.replace(&format!("url(\"fonts/{name}\")"), &format!("url(\"{data}\")")));
+            } else {
+                css.push_str(&rule);
+            }
+        }
+        css
+    }
+}
+
+/// The font files of `faces` (by the engine's database) with their `@font-face` rules.
+fn faces_with_files(
+    faces: &BTreeSet<FaceUse>,
+    text: &TextEngine,
+    warnings: &mut BTreeSet<String>,
+) -> Vec<(String, Vec<u8>, String)> {
+    use cosmic_text::fontdb::{Family, Query, Style, Weight};
+    let db = text.font_system().db();
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for face in faces {
+        let query = Query {
+            families: &[Family::Name(&face.family)],
+            weight: Weight(face.weight),
+            style: if face.italic { Style::Italic } else { Style::Normal },
+            ..Query::default()
+        };
+        let Some(id) = db.query(&query) else {
+            warnings
+                .insert(format!("font '{}' is not among nib's fonts; the page names it without a file", face.family));
+            continue;
+        };
+        let Some(info) = db.face(id) else { continue };
+        let Some(bytes) = db.with_face_data(id, |data, _| data.to_vec()) else { continue };
+        let extension = if bytes.starts_with(b"OTTO") { "otf" } else { "ttf" };
+        let name = format!("{}.{extension}", crate::review::frames::safe_name(&info.post_script_name));
+        let format = if extension == "otf" { "opentype" } else { "truetype" };
+        let rule = format!(
+            "@font-face {{ font-family: \"{}\"; src: url(\"fonts/{name}\") format(\"{format}\"); font-weight: {}; font-style: {}; font-display: block; }}\n",
+            super::tokens::css_string(&face.family),
+            face.weight,
+            if face.italic { "italic" } else { "normal" }
+        );
+        if seen.insert((name.clone(), face.weight, face.italic)) {
+            out.push((name, bytes, rule));
+        }
+    }
+    out
+}
+
+/// The theme selections in force at `key`: the document's defaults, then each ancestor's.
+fn theme_at(scene: &Scene, document: &crate::doc::Document, key: SceneKey) -> ThemeContext {
+    let mut chain = vec![key];
+    while let Some(parent) = scene.parent(*chain.last().unwrap_or(&key)) {
+        chain.push(parent);
+    }
+    let mut context = ThemeContext::defaults(document);
+    for key in chain.into_iter().rev().skip(1) {
+        if let Some(Value::Theme(selection)) = scene.node(key).props.get(&Key::Theme) {
+            context = context.with(selection);
+        }
+    }
+    context
+}
+
+/// Writes one page's elements and their CSS.
+struct Builder<'p, 's, 'a, 't> {
+    pages: &'p HtmlPages<'s, 'a>,
+    part: &'p ScenePart,
+    plans: &'p [Option<Plan<'p>>],
+    text: &'t mut TextEngine,
+    images: &'t mut ImageCache,
+    html: String,
+    /// Class name → its rules, so that identical nodes share a class.
+    classes: HashMap<String, String>,
+    css: String,
+    faces: BTreeSet<FaceUse>,
+    warnings: BTreeSet<String>,
+    next_svg: usize,
+    /// Images this page references: URL, file name, bytes.
+    images_used: Vec<(String, String, Vec<u8>)>,
+}
+
+/// The declarations of one element, and of its stroke's pseudo-element.
+#[derive(Default)]
+struct Rules {
+    main: Vec<(&'static str, String)>,
+    stroke: Vec<(&'static str, String)>,
+}
+
+impl Rules {
+    fn set(&mut self, property: &'static str, value: impl Into<String>) {
+        self.main.push((property, value.into()));
+    }
+}
+
+impl Builder<'_, '_, '_, '_> {
+    fn element(&mut self, key: SceneKey, parent: Option<SceneKey>, theme: &ThemeContext, root: bool) {
+        let source = self.pages.source;
+        let scene = source.scene;
+        let Some(node_box) = source.layout.node_box(key) else { return };
+        let Some(plan) = self.plans.get(key.local()).and_then(Option::as_ref) else { return };
+        let node = scene.node(key);
+        let props = &node.props;
+        let node_type = node.node_type();
+        let parent_plan = parent.and_then(|p| self.plans.get(p.local()).and_then(Option::as_ref));
+        let mut rules = Rules::default();
+        self.placement(&mut rules, key, parent_plan, node_box, root);
+        self.container(&mut rules, plan);
+        let theme_here = match props.get(&Key::Theme) {
+            Some(Value::Theme(selection)) => theme.with(selection),
+            _ => theme.clone(),
+        };
+        let pages = self.pages;
+        let raw = raw_props(pages, key, &node.id);
+        let drawn_as_svg = match node_type {
+            NodeType::Frame | NodeType::Rectangle | NodeType::Group | NodeType::Text => false,
+            NodeType::Ellipse => shape_of(node_type, props, node_box.width, node_box.height).is_none_or(|s| !s.oval),
+            _ => true,
+        };
+        self.common(&mut rules, props, node_box);
+        let (tag, inner) = if node_type == NodeType::Text {
+            self.text_style(&mut rules, key, props, raw, plan);
+            let content = text_content(props);
+            ("p", escape(&content).into_owned())
+        } else if drawn_as_svg {
+            ("svg", self.inline_svg(key, node_box))
+        } else {
+            self.box_style(&mut rules, props, raw, node_box, &node.id);
+            ("div", String::new())
+        };
+        let class = self.class_for(props.name().unwrap_or(node_type.as_str()), &rules);
+        let _ = write!(self.html, "<{tag} class=\"{class}\" data-pen-id=\"{}\"", escape(&node.id));
+        if root || !props.get(&Key::Theme).is_none_or(|v| !matches!(v, Value::Theme(_))) {
+            for (axis, _) in &self.pages.tokens.axes {
+                if let Some(value) = theme_here.value(axis) {
+                    let _ = write!(self.html, " {}=\"{}\"", theme_attribute(axis), escape(value));
+                }
+            }
+        }
+        if tag == "svg" {
+            let _ = write!(
+                self.html,
+                " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\"",
+                number(node_box.width),
+                number(node_box.height),
+                number(node_box.width.max(0.01)),
+                number(node_box.height.max(0.01))
+            );
+        }
+        self.html.push('>');
+        self.html.push_str(&inner);
+        if !drawn_as_svg && node_type != NodeType::Text {
+            for child in scene.children(key) {
+                self.element(child, Some(key), &theme_here, false);
+            }
+        }
+        let _ = write!(self.html, "</{tag}>");
+    }
+
+    /// Where the element goes and how big it is.
+    fn placement(&self, rules: &mut Rules, key: SceneKey, parent: Option<&Plan<'_>>, node_box: NodeBox, root: bool) {
+        let Some(plan) = self.plans[key.local()].as_ref() else { return };
+        let mut in_flow_of = None;
+        if root {
+            rules.set("position", "absolute");
+            rules.set("left", "0");
+            rules.set("top", "0");
+        } else {
+            match parent.map(|p| p.kind) {
+                Some(Kind::Flex(main)) if !plan.absolute => in_flow_of = Some((main, parent.map_or(0.0, |p| p.gap))),
+                Some(Kind::Flex(_)) => {
+                    rules.set("position", "absolute");
+                    rules.set("left", px(plan.x));
+                    rules.set("top", px(plan.y));
+                }
+                _ => {
+                    rules.set("position", "absolute");
+                    rules.set("left", px(node_box.x));
+                    rules.set("top", px(node_box.y));
+                }
+            }
+        }
+        for axis in [Axis::Horizontal, Axis::Vertical] {
+            let (property, computed) = match axis {
+                Axis::Horizontal => ("width", node_box.width),
+                Axis::Vertical => ("height", node_box.height),
+            };
+            match plan.size(axis) {
+                AxisSize::Fixed(n) => rules.set(property, px(n)),
+                // A group is as big as its children, which CSS places out of flow.
+                AxisSize::Hug if plan.kind == (Kind::Free { group: true }) => rules.set(property, px(computed)),
+                AxisSize::Hug => {}
+                AxisSize::Fill => match in_flow_of {
+                    Some((main, _)) if main == axis => rules.set("flex", "1 0 0px"),
+                    Some(_) => rules.set("align-self", "stretch"),
+                    None => rules.set(property, px(computed)),
+                },
+            }
+        }
+        if let Some((main, gap)) = in_flow_of
+            && gap < 0.0
+            && !self.first_in_flow(key)
+        {
+            rules.set(if main == Axis::Horizontal { "margin-left" } else { "margin-top" }, px(gap));
+        }
+    }
+
+    /// True when `key` is the first in-flow child of its flex parent (a negative gap becomes
+    /// a negative margin on the others).
+    fn first_in_flow(&self, key: SceneKey) -> bool {
+        let Some(parent) = self.part.node(key.local()).parent_local() else { return false };
+        self.part
+            .node(parent)
+            .children_local()
+            .find(|c| self.plans[*c].as_ref().is_some_and(|p| !p.absolute))
+            .is_some_and(|first| first == key.local())
+    }
+
+    /// Flex container keys.
+    fn container(&self, rules: &mut Rules, plan: &Plan<'_>) {
+        let Kind::Flex(axis) = plan.kind else { return };
+        rules.set("display", "flex");
+        if axis == Axis::Vertical {
+            rules.set("flex-direction", "column");
+        }
+        if plan.gap > 0.0 {
+            rules.set("gap", px(plan.gap));
+        }
+        let [top, right, bottom, left] = plan.padding;
+        if plan.padding.iter().any(|p| *p > 0.0) {
+            let value = if top == bottom && left == right && top == left {
+                px(top)
+            } else if top == bottom && left == right {
+                format!("{} {}", px(top), px(left))
+            } else {
+                format!("{} {} {} {}", px(top), px(right), px(bottom), px(left))
+            };
+            rules.set("padding", value);
+        }
+        use crate::doc::values::{AlignItems, JustifyContent};
+        match plan.justify {
+            None | Some(JustifyContent::Start) => {}
+            Some(JustifyContent::Center) => rules.set("justify-content", "center"),
+            Some(JustifyContent::End) => rules.set("justify-content", "flex-end"),
+            Some(JustifyContent::SpaceBetween) => rules.set("justify-content", "space-between"),
+            Some(JustifyContent::SpaceAround) => rules.set("justify-content", "space-around"),
+        }
+        rules.set(
+            "align-items",
+            match plan.align {
+                None | Some(AlignItems::Start) => "flex-start",
+                Some(AlignItems::Center) => "center",
+                Some(AlignItems::End) => "flex-end",
+            },
+        );
+    }
+
+    /// Opacity, rotation and flips, layer and background blur.
+    fn common(&mut self, rules: &mut Rules, props: &Props, node_box: NodeBox) {
+        let opacity = props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0));
+        if opacity < 1.0 {
+            rules.set("opacity", number(opacity as f32));
+        }
+        let local = node_transform(props, node_box, tiny_skia::Transform::identity(), (0.0, 0.0));
+        if !local.is_identity() {
+            rules.set(
+                "transform",
+                format!(
+                    "matrix({}, {}, {}, {}, {}, {})",
+                    number(local.sx),
+                    number(local.ky),
+                    number(local.kx),
+                    number(local.sy),
+                    number(local.tx),
+                    number(local.ty)
+                ),
+            );
+            rules.set("transform-origin", "0 0");
+        }
+        let effects = effects_of(props);
+        if effects.layer_blur > 0.0 {
+            rules.set("filter", format!("blur({}px)", number(effects.layer_blur / 2.0)));
+        }
+        if effects.background_blur > 0.0 {
+            rules.set("backdrop-filter", format!("blur({}px)", number(effects.background_blur / 2.0)));
+        }
+    }
+
+    /// Fills, radii, clipping, shadows and stroke of a frame, rectangle or ellipse.
+    fn box_style(&mut self, rules: &mut Rules, props: &Props, raw: Option<&Props>, node_box: NodeBox, id: &str) {
+        let node_type = props.node_type().unwrap_or(NodeType::Frame);
+        let Some(shape) = shape_of(node_type, props, node_box.width, node_box.height) else { return };
+        let node_fills = fills(props);
+        let mut issues = Vec::new();
+        let specs = paint_specs(node_fills, node_box.width, node_box.height, &mut issues);
+        self.warnings.extend(issues.iter().map(|i| i.warning(id)));
+        let variable = raw.and_then(|raw| single_color_variable(raw, &self.pages.tokens));
+        self.background(rules, &specs, variable, node_box, id);
+        if shape.oval {
+            rules.set("border-radius", "50%");
+        } else if let Some(radii) = shape.radii {
+            let uniform_variable = raw.and_then(|raw| match raw.get(&Key::CornerRadius) {
+                Some(Value::CornerRadius(CornerRadius::Uniform(VarOr::Var(var)))) => {
+                    self.pages.tokens.property(var.name()).map(str::to_owned)
+                }
+                _ => None,
+            });
+            match (uniform_variable, radius(radii)) {
+                (Some(property), Some(_)) if radii.iter().all(|r| *r == radii[0]) => {
+                    rules.set("border-radius", format!("calc(var({property}) * 1px)"))
+                }
+                (_, Some(value)) => rules.set("border-radius", value),
+                _ => {}
+            }
+        }
+        if props.literal::<bool>(&Key::Clip) == Some(true) {
+            rules.set("overflow", "hidden");
+        }
+        let effects = effects_of(props);
+        let visible = any_visible(node_fills);
+        let shadows: Vec<String> =
+            effects.shadows.iter().rev().filter(|s| s.inner || visible).map(box_shadow).collect();
+        if !shadows.is_empty() {
+            rules.set("box-shadow", shadows.join(", "));
+        }
+        self.stroke(rules, props, node_box, shape.oval, shape.radii, id);
+    }
+
+    /// The fills as `background`: the first fill is the bottom layer in nib, the last in CSS.
+    fn background(
+        &mut self,
+        rules: &mut Rules,
+        specs: &[PaintSpec],
+        variable: Option<String>,
+        node_box: NodeBox,
+        id: &str,
+    ) {
+        if let ([PaintSpec::Solid { color, blend }], variable) = (specs, &variable) {
+            match variable {
+                Some(property) => rules.set("background-color", format!("var({property})")),
+                None => rules.set("background-color", css_color(*color)),
+            }
+            if let Some(mode) = css_blend_mode(*blend) {
+                rules.set("mix-blend-mode", mode);
+            }
+            return;
+        }
+        let mut layers = Vec::new();
+        let mut sizes = Vec::new();
+        let mut blends = Vec::new();
+        for spec in specs.iter().rev() {
+            let (layer, size, blend) = match spec {
+                PaintSpec::Solid { color, blend } => {
+                    let color = css_color(*color);
+                    (format!("linear-gradient({color}, {color})"), "auto".to_owned(), *blend)
+                }
+                PaintSpec::Gradient { gradient, blend } => {
+                    let Some(css) = css_gradient(gradient, node_box.width, node_box.height) else { continue };
+                    (css, "auto".to_owned(), *blend)
+                }
+                PaintSpec::Image { url, mode, blend, .. } => {
+                    let Some(href) = self.image_href(url, id) else { continue };
+                    (
+                        format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
+                        String::new(),
+                        *blend,
+                    )
+                }
+            };
+            layers.push(layer);
+            sizes.push(size);
+            blends.push(css_blend_mode(blend).unwrap_or("normal"));
+        }
+        if layers.is_empty() {
+            return;
+        }
+        rules.set("background", layers.join(", "));
+        if blends.iter().any(|b| *b != "normal") {
+            rules.set("background-blend-mode", blends.join(", "));
+        }
+    }
+
+    /// The URL a page uses for an image fill: a copied file, a data URI when embedding, or the
+    /// network address as written.
+    fn image_href(&mut self, url: &str, id: &str) -> Option<String> {
+        if url.starts_with("http://") || url.starts_with("https://") {
+            return Some(url.to_owned());
+        }
+        let folder = self.pages.source.folder.as_deref();
+        match self.images.encoded(url, folder) {
+            Ok((bytes, mime)) => {
+                if self.pages.options.embed {
+                    return Some(format!(
+                        "data:{mime};base64,{}",
+                        base64::engine::general_purpose::STANDARD.encode(bytes)
+                    ));
+                }
+                let extension = if mime == "image/jpeg" { "jpg" } else { "png" };
+                let stem = url.rsplit(['/', '\\']).next().unwrap_or(url);
+                let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
+                let hash = crate::hash::fnv1a(url.as_bytes()) & 0xFFFF;
+                let name = format!("{}-{hash:04x}.{extension}", crate::review::frames::safe_name(stem));
+                self.images_used.push((url.to_owned(), name.clone(), bytes));
+                Some(format!("images/{name}"))
+            }
+            Err(error) => {
+                self.warnings.insert(format!("node '{id}': {error}"));
+                None
+            }
+        }
+    }
+
+    /// The stroke: an outline when it is even and one color (it follows the radius and takes
+    /// no room), otherwise a border on a pseudo-element laid over the box.
+    fn stroke(
+        &mut self,
+        rules: &mut Rules,
+        props: &Props,
+        node_box: NodeBox,
+        oval: bool,
+        radii: Option<[f32; 4]>,
+        id: &str,
+    ) {
+        let Some(spec) = stroke_spec(props) else { return };
+        let mut issues = Vec::new();
+        let specs = paint_specs(&spec.fills, node_box.width, node_box.height, &mut issues);
+        self.warnings.extend(issues.iter().map(|i| i.warning(id)));
+        let Some(color) = specs.iter().rev().find_map(|spec| match spec {
+            PaintSpec::Solid { color, .. } => Some(*color),
+            PaintSpec::Gradient { gradient, .. } => Some(super::svg::walk::color_at(&gradient.stops, 0.5)),
+            PaintSpec::Image { .. } => None,
+        }) else {
+            return;
+        };
+        if specs.iter().any(|s| !matches!(s, PaintSpec::Solid { .. })) {
+            self.warnings
+                .insert(format!("node '{id}': a gradient or image stroke is written as its middle color in CSS"));
+        }
+        let style = if spec.dash.is_some() { "dashed" } else { "solid" };
+        let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
+        if uniform {
+            let width = spec.widths[0];
+            rules.set("outline", format!("{} {style} {}", px(width), css_color(color)));
+            let offset = match spec.align {
+                Align::Inside => -width,
+                Align::Center => -width / 2.0,
+                Align::Outside => 0.0,
+            };
+            if offset != 0.0 {
+                rules.set("outline-offset", px(offset));
+            }
+            return;
+        }
+        let [top, right, bottom, left] = spec.widths;
+        let grow = |w: f32| match spec.align {
+            Align::Inside => 0.0,
+            Align::Center => w / 2.0,
+            Align::Outside => w,
+        };
+        rules.stroke.push(("content", "\"\"".to_owned()));
+        rules.stroke.push(("position", "absolute".to_owned()));
+        rules.stroke.push((
+            "inset",
+            format!("{} {} {} {}", px(-grow(top)), px(-grow(right)), px(-grow(bottom)), px(-grow(left))),
+        ));
+        rules.stroke.push(("border-width", format!("{} {} {} {}", px(top), px(right), px(bottom), px(left))));
+        rules.stroke.push(("border-style", style.to_owned()));
+        rules.stroke.push(("border-color", css_color(color)));
+        rules.stroke.push(("pointer-events", "none".to_owned()));
+        if oval {
+            rules.stroke.push(("border-radius", "50%".to_owned()));
+        } else if let Some(radii) = radii {
+            let grown = [
+                radii[0] + grow(top.max(left)),
+                radii[1] + grow(top.max(right)),
+                radii[2] + grow(bottom.max(right)),
+                radii[3] + grow(bottom.max(left)),
+            ];
+            let grown = std::array::from_fn(|i| if radii[i] > 0.0 { grown[i] } else { 0.0 });
+            if let Some(value) = radius(grown) {
+                rules.stroke.push(("border-radius", value));
+            }
+        }
+    }
+
+    /// Font, size, weight, spacing, line height, alignment and color of a text.
+    fn text_style(&mut self, rules: &mut Rules, key: SceneKey, props: &Props, raw: Option<&Props>, plan: &Plan<'_>) {
+        let style = TextStyle::of(props);
+        let shaped = self.pages.source.layout.shaped_text(key).cloned();
+        let used = shaped.as_ref().map_or_else(|| style.family.clone(), |s| s.family.clone());
+        let mut families = vec![format!("\"{}\"", super::tokens::css_string(&style.family))];
+        if !used.eq_ignore_ascii_case(&style.family) {
+            families.push(format!("\"{}\"", super::tokens::css_string(&used)));
+        }
+        families.push(if used == crate::text::fonts::MONOSPACE_FAMILY { "monospace" } else { "sans-serif" }.to_owned());
+        rules.set("font-family", families.join(", "));
+        let size_variable = raw.and_then(|raw| match raw.get(&Key::FontSize) {
+            Some(Value::Number(VarOr::Var(var))) => self.pages.tokens.property(var.name()).map(str::to_owned),
+            _ => None,
+        });
+        match size_variable {
+            Some(property) => rules.set("font-size", format!("calc(var({property}) * 1px)")),
+            None => rules.set("font-size", px(style.size)),
+        }
+        if style.weight != 400 {
+            rules.set("font-weight", style.weight.to_string());
+        }
+        if props.literal::<FontStyle>(&Key::FontStyle) == Some(FontStyle::Italic) {
+            rules.set("font-style", "italic");
+        }
+        if style.letter_spacing != 0.0 {
+            rules.set("letter-spacing", px(style.letter_spacing));
+        }
+        if let Some(shaped) = &shaped {
+            rules.set("line-height", px(shaped.line_height));
+            if shaped.lines.len() == 1 && shaped.lines[0].glyphs.is_empty() {
+                rules.set("min-height", px(shaped.line_height));
+            }
+        }
+        match style.align {
+            TextAlign::Left => {}
+            TextAlign::Center => rules.set("text-align", "center"),
+            TextAlign::Right => rules.set("text-align", "right"),
+            TextAlign::Justify => rules.set("text-align", "justify"),
+        }
+        let growth = props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto);
+        if growth == TextGrowth::Auto {
+            // A browser measures the same glyphs a fraction of a pixel narrower than nib's
+            // rounded-up width; along a row those fractions add up and move the siblings.
+            let width = self.pages.source.layout.node_box(key).unwrap_or_default().width;
+            rules.set("min-width", px(width));
+        } else {
+            rules.set("white-space", "pre-wrap");
+            rules.set("overflow-wrap", "break-word");
+        }
+        if growth == TextGrowth::FixedWidthHeight && style.vertical_align != TextAlignVertical::Top {
+            rules.set("display", "flex");
+            rules.set("flex-direction", "column");
+            rules.set(
+                "justify-content",
+                if style.vertical_align == TextAlignVertical::Middle { "center" } else { "flex-end" },
+            );
+        }
+        let decorations: Vec<&str> = [(Key::Underline, "underline"), (Key::Strikethrough, "line-through")]
+            .into_iter()
+            .filter(|(key, _)| props.literal::<bool>(key) == Some(true))
+            .map(|(_, name)| name)
+            .collect();
+        if !decorations.is_empty() {
+            rules.set("text-decoration", decorations.join(" "));
+        }
+        let _ = plan;
+        let mut issues = Vec::new();
+        let node_box = self.pages.source.layout.node_box(key).unwrap_or_default();
+        let specs = paint_specs(fills(props), node_box.width, node_box.height, &mut issues);
+        let id = &self.pages.source.scene.node(key).id;
+        self.warnings.extend(issues.iter().map(|i| i.warning(id)));
+        let variable = raw.and_then(|raw| single_color_variable(raw, &self.pages.tokens));
+        match (specs.as_slice(), variable) {
+            ([PaintSpec::Solid { .. }], Some(property)) => rules.set("color", format!("var({property})")),
+            ([PaintSpec::Solid { color, .. }], None) => rules.set("color", css_color(*color)),
+            ([], _) => rules.set("color", "transparent"),
+            (specs, _) => {
+                // Gradients and images paint the glyphs through a clipped background.
+                let mut layer = Rules::default();
+                self.background(&mut layer, specs, None, node_box, id);
+                for (property, value) in layer.main {
+                    rules.set(property, value);
+                }
+                rules.set("-webkit-background-clip", "text");
+                rules.set("background-clip", "text");
+                rules.set("color", "transparent");
+            }
+        }
+        self.faces.insert(FaceUse { family: used, weight: style.weight, italic: style.italic });
+    }
+
+    /// The node drawn by the SVG export, for shapes CSS has no primitive for.
+    fn inline_svg(&mut self, key: SceneKey, node_box: NodeBox) -> String {
+        self.next_svg += 1;
+        let source = self.pages.source;
+        let options = SvgOptions { folder: source.folder.clone(), ..SvgOptions::default() };
+        let prefix = format!("s{}-", self.next_svg);
+        let mut writer =
+            Writer::new(source.scene, source.layout, self.text, self.images, &options).with_id_prefix(&prefix);
+        writer.content(key, node_box, &effects_of(&source.scene.node(key).props));
+        let (defs, body, warnings) = writer.finish();
+        self.warnings.extend(warnings);
+        if defs.is_empty() { body } else { format!("<defs>{defs}</defs>{body}") }
+    }
+
+    /// A class for a node called `name` with `rules`: the name as an identifier, shared with
+    /// an earlier node that has the very same rules, numbered when another one took it.
+    fn class_for(&mut self, name: &str, rules: &Rules) -> String {
+        let block = |selector: &str| {
+            let mut css = format!(".{selector} {{\n");
+            for (property, value) in &rules.main {
+                let _ = writeln!(css, "  {property}: {value};");
+            }
+            css.push_str("}\n");
+            if !rules.stroke.is_empty() {
+                let _ = writeln!(css, ".{selector}::after {{");
+                for (property, value) in &rules.stroke {
+                    let _ = writeln!(css, "  {property}: {value};");
+                }
+                css.push_str("}\n");
+            }
+            css
+        };
+        let base = class_name(name);
+        let mut candidate = base.clone();
+        let mut n = 2;
+        loop {
+            let css = block(&candidate);
+            match self.classes.get(&candidate) {
+                Some(existing) if *existing == css => return candidate,
+                Some(_) => {
+                    candidate = format!("{base}-{n}");
+                    n += 1;
+                }
+                None => {
+                    self.css.push_str(&css);
+                    self.classes.insert(candidate.clone(), css);
+                    return candidate;
+                }
+            }
+        }
+    }
+}
+
+/// The node's properties as the document writes them (variables unresolved).
+fn raw_props<'x>(pages: &'x HtmlPages<'_, '_>, key: SceneKey, id: &str) -> Option<&'x Props> {
+    let part = pages.raw.parts().get(key.part())?;
+    part.index_of(id).map(|index| &part.node(index).props)
+}
+
+/// The variable behind a node's only fill, when it is a plain color variable the token set has.
+fn single_color_variable(raw: &Props, tokens: &TokenSet) -> Option<String> {
+    let Some(Value::Fills(list)) = raw.get(&Key::Fill) else { return None };
+    let [fill] = list.as_slice() else { return None };
+    let var = match fill {
+        Fill::Solid(VarOr::Var(var)) => var,
+        Fill::Color(fill) if fill.opacity.is_none() && fill.blend_mode.is_none() => match &fill.color {
+            Some(VarOr::Var(var)) => var,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let token = tokens.tokens.iter().find(|t| t.name == var.name())?;
+    token.values.first()?.as_ref()?;
+    Some(token.property.clone())
+}
+
+/// A class name from a node's name: lower-case words joined by `-`, starting with a letter.
+fn class_name(name: &str) -> String {
+    let mut class = String::new();
+    let mut dash = false;
+    for c in name.chars() {
+        if c.is_alphanumeric() {
+            if dash && !class.is_empty() {
+                class.push('-');
+            }
+            class.extend(c.to_lowercase());
+            dash = false;
+        } else {
+            dash = true;
+        }
+        if class.len() >= 40 {
+            break;
+        }
+    }
+    if class.is_empty() || class.starts_with(|c: char| c.is_ascii_digit()) {
+        class.insert_str(0, "n-");
+    }
+    class
+}
+
+/// Pixels as CSS writes them.
+fn px(value: f32) -> String {
+    let n = number(value);
+    if n == "0" { n } else { format!("{n}px") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_names_read_like_the_node_names() {
+        assert_eq!(class_name("Hero / Title"), "hero-title");
+        assert_eq!(class_name("2 columns"), "n-2-columns");
+        assert_eq!(class_name("★"), "n-");
+        assert_eq!(px(12.0), "12px");
+        assert_eq!(px(0.0), "0");
+    }
+}

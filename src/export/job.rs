@@ -1,0 +1,397 @@
+//! One export run, as `nib export` and the `export` tool ask for it: which nodes, which format,
+//! what each file is called. Files are handed to a sink as they are made (the caller writes
+//! them where it may), so a long run over many frames holds a few at a time.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use super::ExportError;
+use super::html::{HtmlOptions, HtmlPages};
+use super::pdf::{PdfPage, to_pdf};
+use super::raster::{encode_jpeg, encode_webp};
+use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
+use super::tokens::TokenSet;
+use crate::doc::Document;
+use crate::files::Confinement;
+use crate::layout::Layout;
+use crate::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
+use crate::resolve::{Library, Scene, SceneKey};
+use crate::review::frames::{frames, map_with_engines, safe_name};
+use crate::text::TextEngine;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// PNG, lossless.
+    Png,
+    /// JPEG at a quality, over white.
+    Jpeg,
+    /// WebP at a quality (lossless at 100).
+    Webp,
+    /// SVG, vector.
+    Svg,
+    /// PDF, one page per node.
+    Pdf,
+    /// HTML and CSS, one page per frame.
+    Html,
+    /// The variables as CSS custom properties per theme.
+    TokensCss,
+    /// The variables as W3C design tokens.
+    TokensJson,
+    /// The variables as a Tailwind theme.
+    Tailwind,
+}
+
+impl Format {
+    /// Every format, in the order help lists them.
+    pub const ALL: [Format; 9] = [
+        Format::Png,
+        Format::Jpeg,
+        Format::Webp,
+        Format::Svg,
+        Format::Pdf,
+        Format::Html,
+        Format::TokensCss,
+        Format::TokensJson,
+        Format::Tailwind,
+    ];
+
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Png => "png",
+            Format::Jpeg => "jpeg",
+            Format::Webp => "webp",
+            Format::Svg => "svg",
+            Format::Pdf => "pdf",
+            Format::Html => "html",
+            Format::TokensCss => "tokens-css",
+            Format::TokensJson => "tokens-json",
+            Format::Tailwind => "tailwind",
+        }
+    }
+
+    /// The format called `name` (case does not matter; `jpg` is JPEG).
+    pub fn parse(name: &str) -> Result<Format, String> {
+        let lower = name.trim().to_ascii_lowercase();
+        let lower = if lower == "jpg" { "jpeg".to_owned() } else { lower };
+        Format::ALL.into_iter().find(|f| f.name() == lower).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            format!("'{name}' is not an export format; use one of {}", names.join(", "))
+        })
+    }
+
+    /// The file name extension of its files (the tokens' full file names for token formats).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Png => "png",
+            Format::Jpeg => "jpg",
+            Format::Webp => "webp",
+            Format::Svg => "svg",
+            Format::Pdf => "pdf",
+            Format::Html => "html",
+            Format::TokensCss => "tokens.css",
+            Format::TokensJson => "tokens.json",
+            Format::Tailwind => "tailwind.config.js",
+        }
+    }
+
+    /// True for the formats made of the document's variables rather than its nodes.
+    pub fn is_tokens(self) -> bool {
+        matches!(self, Format::TokensCss | Format::TokensJson | Format::Tailwind)
+    }
+
+    /// True when one run writes a single file whatever the targets (PDF pages, tokens).
+    pub fn single_file(self) -> bool {
+        self == Format::Pdf || self.is_tokens()
+    }
+}
+
+/// Which nodes to export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Targets {
+    /// The whole canvas as one picture (HTML: every top-level frame, a page each).
+    Canvas,
+    /// These nodes, each on its own.
+    Nodes(Vec<SceneKey>),
+    /// Every visible top-level frame, each on its own.
+    Frames,
+}
+
+/// How to export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportSettings {
+    /// The format.
+    pub format: Format,
+    /// The nodes.
+    pub targets: Targets,
+    /// Output pixels per canvas pixel (raster sizes, SVG width and height, PDF page size).
+    pub scale: f32,
+    /// JPEG and WebP quality, 1–100.
+    pub quality: u8,
+    /// SVG text as outlines or live text (PDF always has live text).
+    pub text: TextMode,
+    /// SVG: link image files instead of embedding them.
+    pub link_images: bool,
+    /// HTML: fonts and images inside the page (data URIs) instead of files beside it.
+    pub embed: bool,
+    /// Fill behind everything (straight RGBA).
+    pub background: Option<[u8; 4]>,
+    /// The folder the files are written to (SVG image links are relative to it).
+    pub output_folder: Option<PathBuf>,
+}
+
+/// What to export from.
+pub struct Source<'a> {
+    /// The document (its variables, for tokens).
+    pub document: &'a Document,
+    /// Its imports.
+    pub library: &'a (dyn Library + Sync),
+    /// Its resolved Scene.
+    pub scene: &'a Scene,
+    /// The Scene's layout.
+    pub layout: &'a Layout,
+    /// The engine the layout was made with.
+    pub text: &'a TextEngine,
+    /// The document's folder, for image fills.
+    pub folder: Option<PathBuf>,
+    /// Image files outside this folder are not read.
+    pub confinement: Option<&'a Confinement>,
+    /// The document's name, for titles and file names.
+    pub title: String,
+}
+
+/// A file an export made.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ExportedFile {
+    /// Its name: relative to the output folder, or a suggestion for a single-file output.
+    pub name: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The node it shows, when it shows one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+}
+
+/// What an export run made.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExportReport {
+    /// The files, in the order of the targets (canvas order for frames), whatever order the
+    /// threads made them in.
+    pub files: Vec<ExportedFile>,
+    /// What could not be exported as written, once each.
+    pub warnings: Vec<String>,
+}
+
+/// Receives each file: its name (see [`ExportedFile::name`]) and bytes; an error stops the run.
+pub type Sink<'s> = dyn Fn(&str, &[u8]) -> Result<(), String> + Sync + 's;
+
+/// Called after each exported node with (done, total).
+pub type Progress<'p> = dyn Fn(usize, usize) + Sync + 'p;
+
+/// Why an export run stopped.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    /// Making a file failed.
+    #[error(transparent)]
+    Export(#[from] ExportError),
+    /// The sink could not take a file.
+    #[error("cannot write {name}: {reason}")]
+    Write {
+        /// The file.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// One target: the node (or the canvas), its file stem and its id.
+struct Target {
+    target: RenderTarget,
+    stem: String,
+    id: Option<String>,
+}
+
+/// Runs an export, handing every file to `sink` as it is made.
+pub fn run(
+    source: &Source<'_>,
+    settings: &ExportSettings,
+    sink: &Sink<'_>,
+    progress: &Progress<'_>,
+) -> Result<ExportReport, RunError> {
+    let report = Mutex::new(ExportReport::default());
+    let deliver = |name: String, bytes: &[u8], node: Option<String>| -> Result<(), RunError> {
+        sink(&name, bytes).map_err(|reason| RunError::Write { name: name.clone(), reason })?;
+        let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
+        report.files.push(ExportedFile { name, bytes: bytes.len() as u64, node });
+        Ok(())
+    };
+    let warn = |warnings: Vec<String>| {
+        let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
+        for warning in warnings {
+            if !report.warnings.contains(&warning) {
+                report.warnings.push(warning);
+            }
+        }
+    };
+    let format = settings.format;
+    if format.is_tokens() {
+        let set = TokenSet::of(source.document, source.library);
+        let text = match format {
+            Format::TokensCss => set.css(":root"),
+            Format::TokensJson => set.json(),
+            _ => set.tailwind(),
+        };
+        warn(set.warnings.clone());
+        deliver(format!("{}.{}", safe_name(&source.title), format.extension()), text.as_bytes(), None)?;
+        return Ok(report.into_inner().unwrap_or_else(|e| e.into_inner()));
+    }
+    let targets = targets(source, settings);
+    if targets.is_empty() {
+        return Err(ExportError::Target(crate::render::RenderError::Empty).into());
+    }
+    let total = targets.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
+    match format {
+        Format::Html => {
+            let options = HtmlOptions { embed: settings.embed };
+            let pages = HtmlPages::new(source, &options);
+            let keys: Vec<(SceneKey, String)> = targets
+                .iter()
+                .filter_map(|t| match t.target {
+                    RenderTarget::Node(key) => Some((key, t.stem.clone())),
+                    RenderTarget::Canvas => None,
+                })
+                .collect();
+            let made = map_with_engines(source.text, keys, &|text, images, (key, stem)| {
+                images.confine(source.confinement);
+                let page = pages.page(text, images, key, &stem);
+                tick();
+                page
+            });
+            for page in made {
+                let page = page?;
+                warn(page.warnings.clone());
+                for (name, bytes) in &page.files {
+                    deliver(name.clone(), bytes, Some(page.id.clone()))?;
+                }
+            }
+            let assets = pages.finish(source.text);
+            warn(assets.warnings);
+            for (name, bytes) in assets.files {
+                deliver(name, &bytes, None)?;
+            }
+        }
+        Format::Pdf => {
+            let svg_options = svg_options(source, settings, TextMode::Live);
+            let drawn = map_with_engines(source.text, targets, &|text, images, target| {
+                images.confine(source.confinement);
+                let svg = to_svg(source.scene, source.layout, text, images, target.target, &svg_options);
+                tick();
+                svg
+            });
+            let mut svgs = Vec::with_capacity(drawn.len());
+            for svg in drawn {
+                let svg = svg?;
+                warn(svg.warnings.clone());
+                svgs.push(svg);
+            }
+            let pages: Vec<PdfPage<'_>> = svgs.iter().map(|svg| PdfPage { svg }).collect();
+            let pdf = to_pdf(&pages, source.text.font_system().db(), &source.title)?;
+            deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
+        }
+        _ => {
+            let svg_options = svg_options(source, settings, settings.text);
+            let render_options = RenderOptions {
+                scale: settings.scale,
+                background: settings.background,
+                folder: source.folder.clone(),
+                mark_missing: false,
+            };
+            // Files are written as they are made; the report lists them in target order.
+            let results = map_with_engines(source.text, targets, &|text, images, target| {
+                images.confine(source.confinement);
+                let made = make_one(source, settings, &svg_options, &render_options, text, images, target.target);
+                let result = made.and_then(|(bytes, warnings)| {
+                    warn(warnings);
+                    let name = format!("{}.{}", target.stem, format.extension());
+                    sink(&name, &bytes).map_err(|reason| RunError::Write { name: name.clone(), reason })?;
+                    Ok(ExportedFile { name, bytes: bytes.len() as u64, node: target.id.clone() })
+                });
+                tick();
+                result
+            });
+            let written = results.into_iter().collect::<Result<Vec<ExportedFile>, RunError>>()?;
+            report.lock().unwrap_or_else(|e| e.into_inner()).files.extend(written);
+        }
+    }
+    let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
+    report.warnings.sort();
+    Ok(report)
+}
+
+/// The file of one target in a raster format or SVG, and its warnings.
+fn make_one(
+    source: &Source<'_>,
+    settings: &ExportSettings,
+    svg_options: &SvgOptions,
+    render_options: &RenderOptions,
+    text: &mut TextEngine,
+    images: &mut ImageCache,
+    target: RenderTarget,
+) -> Result<(Vec<u8>, Vec<String>), RunError> {
+    if settings.format == Format::Svg {
+        let svg = to_svg(source.scene, source.layout, text, images, target, svg_options)?;
+        return Ok((svg.markup.into_bytes(), svg.warnings));
+    }
+    let rendered =
+        render(source.scene, source.layout, text, images, target, render_options).map_err(ExportError::from)?;
+    let bytes = match settings.format {
+        Format::Jpeg => encode_jpeg(&rendered.pixmap, settings.quality)?,
+        Format::Webp => encode_webp(&rendered.pixmap, settings.quality)?,
+        _ => encode_png(&rendered.pixmap),
+    };
+    Ok((bytes, rendered.warnings))
+}
+
+fn svg_options(source: &Source<'_>, settings: &ExportSettings, text: TextMode) -> SvgOptions {
+    let images = if settings.link_images && settings.format == Format::Svg {
+        ImageRefs::Link { from: settings.output_folder.clone() }
+    } else {
+        ImageRefs::Embed
+    };
+    SvgOptions { scale: settings.scale, text, images, folder: source.folder.clone(), background: settings.background }
+}
+
+/// The targets of a run with their file stems: frames as `NN-name`, nodes by id, the canvas
+/// by the document's name. HTML exports frames when asked for the canvas.
+fn targets(source: &Source<'_>, settings: &ExportSettings) -> Vec<Target> {
+    let frame_targets = || {
+        let found = frames(source.scene, source.layout);
+        let count = found.len();
+        found
+            .into_iter()
+            .map(|frame| Target {
+                target: RenderTarget::Node(frame.key),
+                stem: frame.file_stem(count),
+                id: Some(frame.id.clone()),
+            })
+            .collect::<Vec<_>>()
+    };
+    match &settings.targets {
+        Targets::Frames => frame_targets(),
+        Targets::Canvas if settings.format == Format::Html => frame_targets(),
+        Targets::Canvas => {
+            vec![Target { target: RenderTarget::Canvas, stem: safe_name(&source.title), id: None }]
+        }
+        Targets::Nodes(keys) => keys
+            .iter()
+            .map(|key| {
+                let id = source.scene.node(*key).id.clone();
+                Target { target: RenderTarget::Node(*key), stem: safe_name(&id), id: Some(id) }
+            })
+            .collect(),
+    }
+}

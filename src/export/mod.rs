@@ -1,0 +1,35 @@
+//! Exports: other outputs of the laid-out Scene that [`crate::render`] paints — SVG, PDF,
+//! HTML/CSS, raster formats and the document's variables as design tokens. Every format reads
+//! the same Scene, boxes, shaped text and paint geometry the painter uses, so what an export
+//! shows is what `nib render` shows.
+
+mod html;
+pub mod job;
+pub mod pdf;
+pub mod raster;
+pub mod svg;
+pub mod tokens;
+
+use crate::render::RenderError;
+
+/// Why an export could not be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExportError {
+    /// The target has nothing to show, is hidden, or the scale is unusable.
+    #[error(transparent)]
+    Target(#[from] RenderError),
+    /// The PDF writer refused the drawing.
+    #[error("the PDF could not be written: {0}")]
+    Pdf(String),
+    /// An image encoder failed.
+    #[error("the {format} image could not be encoded: {reason}")]
+    Encode {
+        /// The format asked for.
+        format: &'static str,
+        /// What the encoder said.
+        reason: String,
+    },
+    /// `--quality` outside 1–100.
+    #[error("quality must be a whole number from 1 to 100; got {0}")]
+    BadQuality(u8),
+}

@@ -1,0 +1,857 @@
+//! The SVG writer: walks the laid-out Scene as the painter does and writes each node as a group
+//! of SVG elements, with clips, masks, filters, gradients and glyphs collected in `<defs>`.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write;
+
+use base64::Engine as _;
+use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathBuilder, Rect, Transform};
+
+use super::markup::{EM_DECIMALS, PIXEL_DECIMALS, color, escape, number, number_with, path_data, transform};
+use super::{ANGULAR_WEDGES, ImageRefs, SvgOptions, TextMode};
+use crate::doc::values::{BlendMode as PenBlend, ImageMode, TextAlign};
+use crate::doc::{Key, NodeType, Props};
+use crate::layout::{Layout, NodeBox};
+use crate::render::ImageCache;
+use crate::render::effects::{Effects, ShadowSpec, effects_of, grown};
+use crate::render::geometry::{Shape, shape_of};
+use crate::render::paint::{
+    GradientGeometry, GradientSpec, PaintIssue, PaintSpec, any_visible, css_blend_mode, paint_specs,
+};
+use crate::render::painter::{
+    ANNOTATION_INK, ANNOTATION_PADDING, UNRESOLVED_DASH, UNRESOLVED_INK, annotation_color, fills, node_transform,
+    subtree_bounds,
+};
+use crate::render::stroke::{Align, Keep, StrokeOutline, StrokeSpec, stroke_outline, stroke_spec};
+use crate::render::text::{annotation_path, icon, placed_glyphs};
+use crate::resolve::{Scene, SceneKey};
+use crate::text::{LUCIDE_STROKE_WIDTH, ShapedText, TextEngine, TextStyle, text_content};
+
+/// How far a Gaussian blur visibly reaches, in standard deviations.
+const BLUR_REACH: f32 = 3.0;
+
+/// Writes one SVG document.
+pub(crate) struct Writer<'a> {
+    scene: &'a Scene,
+    layout: &'a Layout,
+    text: &'a mut TextEngine,
+    images: &'a mut ImageCache,
+    options: &'a SvgOptions,
+    /// Clips, masks, filters, gradients and glyphs, referenced by id from the body.
+    defs: String,
+    /// The drawing.
+    pub body: String,
+    next_id: usize,
+    /// Starts every id, so that several drawings can share one page (HTML).
+    id_prefix: String,
+    /// Glyph outlines already in `defs`, by face, glyph and weight.
+    glyphs: HashMap<(cosmic_text::fontdb::ID, u16, u16), String>,
+    warnings: BTreeSet<String>,
+}
+
+/// A stroke as SVG draws it natively: the outline stroked this wide, the part `keep` kept.
+struct NativeStroke<'s> {
+    width: f32,
+    keep: Keep,
+    spec: Option<&'s StrokeSpec>,
+    round: bool,
+}
+
+impl<'a> Writer<'a> {
+    pub fn new(
+        scene: &'a Scene,
+        layout: &'a Layout,
+        text: &'a mut TextEngine,
+        images: &'a mut ImageCache,
+        options: &'a SvgOptions,
+    ) -> Writer<'a> {
+        Writer {
+            scene,
+            layout,
+            text,
+            images,
+            options,
+            defs: String::new(),
+            body: String::new(),
+            next_id: 0,
+            id_prefix: String::new(),
+            glyphs: HashMap::new(),
+            warnings: BTreeSet::new(),
+        }
+    }
+
+    /// The `<defs>` content, the body and the warnings.
+    pub fn finish(self) -> (String, String, Vec<String>) {
+        (self.defs, self.body, self.warnings.into_iter().collect())
+    }
+
+    fn id(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        format!("{}{prefix}{}", self.id_prefix, self.next_id)
+    }
+
+    /// Writes `key` and its subtree; `origin` is where its box goes in its parent's group.
+    pub fn node(&mut self, key: SceneKey, origin: (f32, f32)) {
+        let scene = self.scene;
+        let Some(node_box) = self.layout.node_box(key) else { return };
+        let node = scene.node(key);
+        let props = &node.props;
+        let opacity =
+            props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0) as f32);
+        if opacity <= 0.0 {
+            return;
+        }
+        let local = node_transform(props, node_box, Transform::identity(), origin);
+        let effects = effects_of(props);
+        let mut open = format!("<g data-pen-id=\"{}\"", escape(&node.id));
+        if let Some(t) = transform(local) {
+            let _ = write!(open, " transform=\"{t}\"");
+        }
+        if opacity < 1.0 {
+            let _ = write!(open, " opacity=\"{}\"", number_with(opacity, 4));
+        }
+        if effects.layer_blur > 0.0 {
+            let sigma = effects.layer_blur / 2.0;
+            let region = subtree_bounds(scene, self.layout, key, Transform::identity())
+                .and_then(|b| b.outset(sigma * BLUR_REACH, sigma * BLUR_REACH));
+            if let Some(region) = region {
+                let filter = self.blur_filter(sigma, region);
+                let _ = write!(open, " filter=\"url(#{filter})\"");
+            }
+        }
+        open.push('>');
+        self.body.push_str(&open);
+        self.content(key, node_box, &effects);
+        self.body.push_str("</g>");
+    }
+
+    /// Starts every id this writer makes with `prefix`.
+    pub fn with_id_prefix(mut self, prefix: &str) -> Writer<'a> {
+        self.id_prefix = prefix.to_owned();
+        self
+    }
+
+    /// The node's own drawing (shadows, fills, text or icon, inner shadows), its children and
+    /// its stroke, in the painter's order, in its own coordinates: no transform, opacity or
+    /// layer blur (the caller places it).
+    pub fn content(&mut self, key: SceneKey, node_box: NodeBox, effects: &Effects) {
+        let scene = self.scene;
+        let node = scene.node(key);
+        let props = &node.props;
+        let node_type = node.node_type();
+        let size = (node_box.width, node_box.height);
+        let shape = shape_of(node_type, props, size.0, size.1);
+        let node_fills = fills(props);
+        if let Some(shape) = &shape {
+            if effects.background_blur > 0.0 {
+                self.warnings.insert(format!(
+                    "node '{}': background blur has no SVG equivalent and is left out (the fills above it are kept)",
+                    node.id
+                ));
+            }
+            if any_visible(node_fills) {
+                for shadow in effects.shadows.iter().filter(|s| !s.inner) {
+                    self.outer_shadow(shape, size, shadow);
+                }
+            }
+        }
+        let mut issues = Vec::new();
+        let specs = paint_specs(node_fills, size.0, size.1, &mut issues);
+        match node_type {
+            NodeType::Text => self.text_node(key, props, &specs, size),
+            NodeType::IconFont | NodeType::Icon => self.icon(props, &specs, size, &node.id),
+            NodeType::Note | NodeType::Prompt | NodeType::Context => {
+                self.annotation(node_type, props, shape.as_ref(), size)
+            }
+            NodeType::Ref => {
+                self.warnings.insert(format!(
+                    "node '{}': its component could not be resolved; a dashed outline is drawn",
+                    node.id
+                ));
+                if let Some(shape) = &shape {
+                    self.dashed_outline(&shape.path);
+                }
+            }
+            _ => {
+                if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
+                    let data = path_data(&shape.path, PIXEL_DECIMALS);
+                    self.fill(&data, shape.fill_rule, &specs, size, &node.id);
+                }
+            }
+        }
+        self.report(&node.id, &issues);
+        if let Some(shape) = &shape {
+            for shadow in effects.shadows.iter().filter(|s| s.inner) {
+                self.inner_shadow(shape, size, shadow);
+            }
+        }
+        let clip = props.literal::<bool>(&Key::Clip) == Some(true);
+        match shape.as_ref().filter(|_| clip) {
+            Some(shape) => {
+                let clip = self.clip(&shape.path, shape.fill_rule);
+                self.body.push_str(&format!("<g clip-path=\"url(#{clip})\">"));
+                self.children(key);
+                self.body.push_str("</g>");
+                self.stroke(props, shape, size, &node.id);
+            }
+            None => {
+                if let Some(shape) = &shape {
+                    self.stroke(props, shape, size, &node.id);
+                }
+                self.children(key);
+            }
+        }
+    }
+
+    fn children(&mut self, key: SceneKey) {
+        let scene = self.scene;
+        for child in scene.children(key) {
+            if let Some(child_box) = self.layout.node_box(child) {
+                self.node(child, (child_box.x, child_box.y));
+            }
+        }
+    }
+
+    fn report(&mut self, node: &str, issues: &[PaintIssue]) {
+        self.warnings.extend(issues.iter().map(|issue| issue.warning(node)));
+    }
+
+    /// Fills the path `data` with each paint in order.
+    fn fill(&mut self, data: &str, rule: FillRule, specs: &[PaintSpec], size: (f32, f32), node: &str) {
+        let rule_attr = if rule == FillRule::EvenOdd { " fill-rule=\"evenodd\"" } else { "" };
+        for spec in specs {
+            match spec {
+                PaintSpec::Gradient {
+                    gradient: gradient @ GradientSpec { geometry: GradientGeometry::Angular { .. }, .. },
+                    blend,
+                } => {
+                    self.angular(data, rule, gradient, *blend, size);
+                }
+                PaintSpec::Image { url, mode, opacity, blend } => {
+                    self.image(data, rule, url, *mode, *opacity, *blend, size, node);
+                }
+                _ => {
+                    let Some(paint) = self.paint("fill", spec) else { continue };
+                    let style = blend_style(spec_blend(spec));
+                    self.body.push_str(&format!("<path d=\"{data}\"{paint}{rule_attr}{style}/>"));
+                }
+            }
+        }
+    }
+
+    /// The attributes painting with a color or a linear or radial gradient as `what` (fill or
+    /// stroke); `None` for paints that need more than an attribute.
+    fn paint(&mut self, what: &str, spec: &PaintSpec) -> Option<String> {
+        match spec {
+            PaintSpec::Solid { color: rgba, .. } => {
+                let (hex, opacity) = color(*rgba);
+                Some(match opacity {
+                    Some(opacity) => format!(" {what}=\"{hex}\" {what}-opacity=\"{opacity}\""),
+                    None => format!(" {what}=\"{hex}\""),
+                })
+            }
+            PaintSpec::Gradient { gradient, .. } => {
+                let id = self.gradient(gradient)?;
+                Some(format!(" {what}=\"url(#{id})\""))
+            }
+            PaintSpec::Image { .. } => None,
+        }
+    }
+
+    /// A linear or radial gradient in `<defs>`, in the node's coordinates; `None` for angular
+    /// ones (no SVG primitive) and gradients without stops (they paint nothing).
+    fn gradient(&mut self, gradient: &GradientSpec) -> Option<String> {
+        if gradient.stops.is_empty() {
+            return None;
+        }
+        let id = self.id("p");
+        let element = match gradient.geometry {
+            GradientGeometry::Linear { start, end } => {
+                format!(
+                    "<linearGradient id=\"{id}\" gradientUnits=\"userSpaceOnUse\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\">",
+                    number(start.0),
+                    number(start.1),
+                    number(end.0),
+                    number(end.1)
+                )
+            }
+            GradientGeometry::Radial { transform: t } => format!(
+                "<radialGradient id=\"{id}\" gradientUnits=\"userSpaceOnUse\" cx=\"0\" cy=\"0\" r=\"0.5\"{}>",
+                transform(t).map(|t| format!(" gradientTransform=\"{t}\"")).unwrap_or_default()
+            ),
+            GradientGeometry::Angular { .. } => return None,
+        };
+        self.defs.push_str(&element);
+        for (position, rgba) in &gradient.stops {
+            let (hex, opacity) = color(*rgba);
+            let _ = write!(self.defs, "<stop offset=\"{}\" stop-color=\"{hex}\"", number_with(*position, 4));
+            if let Some(opacity) = opacity {
+                let _ = write!(self.defs, " stop-opacity=\"{opacity}\"");
+            }
+            self.defs.push_str("/>");
+        }
+        self.defs.push_str(match gradient.geometry {
+            GradientGeometry::Linear { .. } => "</linearGradient>",
+            _ => "</radialGradient>",
+        });
+        Some(id)
+    }
+
+    /// An angular gradient inside the path `data`: wedges around the center, each the
+    /// gradient's color at its middle, reaching past the farthest corner of the box.
+    fn angular(&mut self, data: &str, rule: FillRule, gradient: &GradientSpec, blend: PenBlend, size: (f32, f32)) {
+        let GradientGeometry::Angular { center, rotation } = gradient.geometry else { return };
+        if gradient.stops.is_empty() {
+            return;
+        }
+        let clip = self.clip_data(data, rule);
+        let corners = [(0.0, 0.0), (size.0, 0.0), (0.0, size.1), (size.0, size.1)];
+        let reach =
+            corners.iter().map(|(x, y)| ((x - center.0).powi(2) + (y - center.1).powi(2)).sqrt()).fold(1.0, f32::max)
+                * 1.5;
+        let point = |degrees: f32| {
+            // Clockwise from straight up on a screen whose y points down, turned counter-clockwise.
+            let radians = (degrees - rotation).to_radians();
+            (center.0 + reach * radians.sin(), center.1 - reach * radians.cos())
+        };
+        let step = 360.0 / ANGULAR_WEDGES as f32;
+        self.body.push_str(&format!("<g clip-path=\"url(#{clip})\"{}>", blend_style(blend)));
+        for wedge in 0..ANGULAR_WEDGES {
+            let from = wedge as f32 * step;
+            // Each wedge reaches half a step into the next, which is drawn over it.
+            let to = (from + step * 1.5).min(360.0);
+            let (a, b) = (point(from), point(to));
+            let (hex, opacity) = color(color_at(&gradient.stops, (from + step / 2.0) / 360.0));
+            self.body.push_str(&format!(
+                "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{hex}\"{}/>",
+                number(center.0),
+                number(center.1),
+                number(a.0),
+                number(a.1),
+                number(b.0),
+                number(b.1),
+                opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
+            ));
+        }
+        self.body.push_str("</g>");
+    }
+
+    /// An image fill: the image placed in the box by its mode, clipped to the path.
+    #[allow(clippy::too_many_arguments)]
+    fn image(
+        &mut self,
+        data: &str,
+        rule: FillRule,
+        url: &str,
+        mode: ImageMode,
+        opacity: f32,
+        blend: PenBlend,
+        size: (f32, f32),
+        node: &str,
+    ) {
+        let folder = self.options.folder.as_deref();
+        let remote = url.starts_with("http://") || url.starts_with("https://");
+        let href = match &self.options.images {
+            ImageRefs::Link { .. } if remote => url.to_owned(),
+            ImageRefs::Link { from } => match self.images.get(url, folder) {
+                Ok(_) => link(url, folder, from.as_deref()),
+                Err(error) => {
+                    self.warnings.insert(format!("node '{node}': {error}"));
+                    return;
+                }
+            },
+            ImageRefs::Embed => match self.images.encoded(url, folder) {
+                Ok((bytes, mime)) => {
+                    format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
+                }
+                Err(error) => {
+                    self.warnings.insert(format!("node '{node}': {error}"));
+                    return;
+                }
+            },
+        };
+        let aspect = match mode {
+            ImageMode::Stretch => "none",
+            ImageMode::Fill => "xMidYMid slice",
+            ImageMode::Fit => "xMidYMid meet",
+        };
+        let clip = self.clip_data(data, rule);
+        let opacity = if opacity < 1.0 { format!(" opacity=\"{}\"", number_with(opacity, 4)) } else { String::new() };
+        self.body.push_str(&format!(
+            "<g clip-path=\"url(#{clip})\"{}><image width=\"{}\" height=\"{}\" preserveAspectRatio=\"{aspect}\"{opacity} href=\"{}\"/></g>",
+            blend_style(blend),
+            number(size.0),
+            number(size.1),
+            escape(&href)
+        ));
+    }
+
+    /// A text node: glyph outlines, or live text.
+    fn text_node(&mut self, key: SceneKey, props: &Props, specs: &[PaintSpec], size: (f32, f32)) {
+        let Some(shaped) = self.layout.shaped_text(key).cloned() else { return };
+        match self.options.text {
+            TextMode::Live => {
+                let content = text_content(props);
+                self.live_text(&shaped, &content, props, specs, size, (0.0, 0.0));
+            }
+            TextMode::Outlines => self.outlines(&shaped, props, specs, size, (0.0, 0.0)),
+        }
+    }
+
+    /// Glyph outlines: each glyph once in `<defs>`, placed with `<use>`, for colors; a single
+    /// path in the box for gradients and images, which span the whole box.
+    fn outlines(&mut self, shaped: &ShapedText, props: &Props, specs: &[PaintSpec], size: (f32, f32), at: (f32, f32)) {
+        let (glyphs, bars) = placed_glyphs(self.text, shaped, props, size.0, size.1);
+        let moved = Transform::from_translate(at.0, at.1);
+        if specs.iter().all(|s| matches!(s, PaintSpec::Solid { .. })) {
+            let mut uses = String::new();
+            for glyph in glyphs {
+                let id = match self.glyphs.get(&glyph.key) {
+                    Some(id) => id.clone(),
+                    None => {
+                        let Some(path) = &glyph.outline.path else { continue };
+                        let id = self.id("g");
+                        let _ = write!(self.defs, "<path id=\"{id}\" d=\"{}\"/>", path_data(path, EM_DECIMALS));
+                        self.glyphs.insert(glyph.key, id.clone());
+                        id
+                    }
+                };
+                let placed = glyph.transform.post_concat(moved);
+                let _ = write!(uses, "<use href=\"#{id}\" transform=\"{}\"/>", transform(placed).unwrap_or_default());
+            }
+            for bar in bars {
+                let _ = write!(
+                    uses,
+                    "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
+                    number(bar.x() + at.0),
+                    number(bar.y() + at.1),
+                    number(bar.width()),
+                    number(bar.height())
+                );
+            }
+            for spec in specs {
+                let Some(paint) = self.paint("fill", spec) else { continue };
+                self.body.push_str(&format!("<g{paint}{}>{uses}</g>", blend_style(spec_blend(spec))));
+            }
+            return;
+        }
+        let mut builder = PathBuilder::new();
+        for glyph in glyphs {
+            if let Some(path) = glyph.outline.path.clone().and_then(|p| p.transform(glyph.transform.post_concat(moved)))
+            {
+                builder.push_path(&path);
+            }
+        }
+        for bar in bars {
+            builder.push_rect(bar);
+        }
+        if let Some(path) = builder.finish() {
+            self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, specs, size, "");
+        }
+    }
+
+    /// Live text: one `<text>` per paint, a `<tspan>` per laid-out line at its position.
+    fn live_text(
+        &mut self,
+        shaped: &ShapedText,
+        content: &str,
+        props: &Props,
+        specs: &[PaintSpec],
+        size: (f32, f32),
+        at: (f32, f32),
+    ) {
+        let style = TextStyle::of(props);
+        let top = shaped.block_y(style.vertical_align, size.1);
+        let mut family = format!("'{}'", escape(&style.family));
+        if !style.family.eq_ignore_ascii_case(&shaped.family) {
+            let _ = write!(family, ", '{}'", escape(&shaped.family));
+        }
+        let mut attributes =
+            format!(" font-family=\"{family}\" font-size=\"{}\" font-weight=\"{}\"", number(style.size), style.weight);
+        if style.italic {
+            attributes.push_str(" font-style=\"italic\"");
+        }
+        if style.letter_spacing != 0.0 {
+            let _ = write!(attributes, " letter-spacing=\"{}\"", number(style.letter_spacing));
+        }
+        let decorations: Vec<&str> = [(Key::Underline, "underline"), (Key::Strikethrough, "line-through")]
+            .into_iter()
+            .filter(|(key, _)| props.literal::<bool>(key) == Some(true))
+            .map(|(_, name)| name)
+            .collect();
+        if !decorations.is_empty() {
+            let _ = write!(attributes, " text-decoration=\"{}\"", decorations.join(" "));
+        }
+        let mut lines = String::new();
+        for (index, line) in shaped.lines.iter().enumerate() {
+            let text = content.get(line.text_range.clone()).unwrap_or_default();
+            if text.is_empty() {
+                continue;
+            }
+            let x = at.0 + shaped.line_x(index, style.align, size.0);
+            let y = at.1 + top + line.baseline;
+            let _ = write!(lines, "<tspan x=\"{}\" y=\"{}\"", number(x), number(y));
+            if style.align == TextAlign::Justify && index + 1 < shaped.lines.len() {
+                let _ = write!(lines, " textLength=\"{}\" lengthAdjust=\"spacing\"", number(size.0));
+            }
+            let _ = write!(lines, ">{}</tspan>", escape(text));
+        }
+        if lines.is_empty() {
+            return;
+        }
+        for spec in specs {
+            let Some(paint) = self.paint("fill", spec) else {
+                self.warnings.insert(
+                    "live text is painted with colors and gradients only; an image fill on text is left out".to_owned(),
+                );
+                continue;
+            };
+            self.body.push_str(&format!(
+                "<text xml:space=\"preserve\"{attributes}{paint}{}>{lines}</text>",
+                blend_style(spec_blend(spec))
+            ));
+        }
+    }
+
+    /// An icon: its filled glyph and its lines, in the node's paints.
+    fn icon(&mut self, props: &Props, specs: &[PaintSpec], size: (f32, f32), node: &str) {
+        let Some((drawing, placed)) = icon(self.text, props, size.0, size.1) else {
+            let name = props
+                .literal::<String>(&Key::IconFontName)
+                .or_else(|| props.literal::<String>(&Key::Icon))
+                .unwrap_or_default();
+            self.warnings.insert(format!(
+                "node '{node}': icon '{name}' is not in the bundled icon sets; a placeholder is drawn"
+            ));
+            let radius = size.0.min(size.1) / 6.0;
+            if let Some(outline) = crate::geometry::rounded_rect(0.0, 0.0, size.0, size.1, [radius; 4]) {
+                self.dashed_outline(&outline);
+            }
+            return;
+        };
+        if let Some(path) = drawing.fill.clone().and_then(|p| p.transform(placed)) {
+            self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, specs, size, node);
+        }
+        if let Some(path) = drawing.stroke.clone().and_then(|p| p.transform(placed)) {
+            let data = path_data(&path, PIXEL_DECIMALS);
+            let stroke =
+                NativeStroke { width: LUCIDE_STROKE_WIDTH * placed.sx, keep: Keep::All, spec: None, round: true };
+            self.native_stroke(&data, FillRule::Winding, &stroke, specs, size, node);
+        }
+    }
+
+    /// A canvas annotation: its card and its text.
+    fn annotation(&mut self, node_type: NodeType, props: &Props, shape: Option<&Shape>, size: (f32, f32)) {
+        if let Some(shape) = shape {
+            let (hex, opacity) = color(annotation_color(node_type));
+            self.body.push_str(&format!(
+                "<path d=\"{}\" fill=\"{hex}\"{}/>",
+                path_data(&shape.path, PIXEL_DECIMALS),
+                opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
+            ));
+        }
+        let ink = [PaintSpec::Solid { color: ANNOTATION_INK, blend: PenBlend::Normal }];
+        match self.options.text {
+            TextMode::Outlines => {
+                if let Some(path) = annotation_path(self.text, props, size.0, size.1, ANNOTATION_PADDING) {
+                    self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, &ink, size, "");
+                }
+            }
+            TextMode::Live => {
+                let content = text_content(props);
+                if content.is_empty() {
+                    return;
+                }
+                let inner =
+                    ((size.0 - 2.0 * ANNOTATION_PADDING).max(1.0), (size.1 - 2.0 * ANNOTATION_PADDING).max(1.0));
+                let shaped = self.text.shape(&content, &TextStyle::of(props), Some(inner.0));
+                self.live_text(&shaped, &content, props, &ink, inner, (ANNOTATION_PADDING, ANNOTATION_PADDING));
+            }
+        }
+    }
+
+    /// The red dashed outline marking what could not be resolved.
+    fn dashed_outline(&mut self, path: &Path) {
+        let (hex, _) = color(UNRESOLVED_INK);
+        self.body.push_str(&format!(
+            "<path d=\"{}\" fill=\"none\" stroke=\"{hex}\" stroke-dasharray=\"{} {}\"/>",
+            path_data(path, PIXEL_DECIMALS),
+            number(UNRESOLVED_DASH[0]),
+            number(UNRESOLVED_DASH[1])
+        ));
+    }
+
+    /// The node's stroke: a filled ring when its sides differ, a native stroke otherwise.
+    fn stroke(&mut self, props: &Props, shape: &Shape, size: (f32, f32), node: &str) {
+        let Some(spec) = stroke_spec(props) else { return };
+        let mut issues = Vec::new();
+        let specs = paint_specs(&spec.fills, size.0, size.1, &mut issues);
+        self.report(node, &issues);
+        let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
+        let native = match stroke_outline(shape, &spec, size.0, size.1) {
+            None => return,
+            Some(StrokeOutline::Ring(ring)) if !uniform => {
+                self.fill(&path_data(&ring, PIXEL_DECIMALS), FillRule::EvenOdd, &specs, size, node);
+                return;
+            }
+            Some(StrokeOutline::Ring(_)) => {
+                let width = spec.widths[0];
+                match spec.align {
+                    Align::Inside => {
+                        NativeStroke { width: 2.0 * width, keep: Keep::Inside, spec: Some(&spec), round: false }
+                    }
+                    Align::Center => NativeStroke { width, keep: Keep::All, spec: Some(&spec), round: false },
+                    Align::Outside => {
+                        NativeStroke { width: 2.0 * width, keep: Keep::Outside, spec: Some(&spec), round: false }
+                    }
+                }
+            }
+            Some(StrokeOutline::Cut { width, keep }) => NativeStroke { width, keep, spec: Some(&spec), round: false },
+        };
+        let data = path_data(&shape.path, PIXEL_DECIMALS);
+        self.native_stroke(&data, shape.fill_rule, &native, &specs, size, node);
+    }
+
+    /// Strokes the path `data` with each paint, keeping the part `stroke.keep` says.
+    fn native_stroke(
+        &mut self,
+        data: &str,
+        rule: FillRule,
+        stroke: &NativeStroke<'_>,
+        specs: &[PaintSpec],
+        size: (f32, f32),
+        node: &str,
+    ) {
+        let mut attributes = format!(" fill=\"none\" stroke-width=\"{}\"", number(stroke.width));
+        let (join, cap, miter, dash) = match stroke.spec {
+            Some(spec) => (spec.join, spec.cap, spec.miter_limit, spec.dash.clone()),
+            None if stroke.round => (LineJoin::Round, LineCap::Round, 4.0, None),
+            None => (LineJoin::Miter, LineCap::Butt, 4.0, None),
+        };
+        attributes.push_str(match join {
+            LineJoin::Round => " stroke-linejoin=\"round\"",
+            LineJoin::Bevel => " stroke-linejoin=\"bevel\"",
+            _ => "",
+        });
+        attributes.push_str(match cap {
+            LineCap::Round => " stroke-linecap=\"round\"",
+            LineCap::Square => " stroke-linecap=\"square\"",
+            LineCap::Butt => "",
+        });
+        if join == LineJoin::Miter && miter != 4.0 {
+            let _ = write!(attributes, " stroke-miterlimit=\"{}\"", number(miter));
+        }
+        if let Some(dash) = dash {
+            let dash: Vec<String> = dash.iter().map(|d| number(*d)).collect();
+            let _ = write!(attributes, " stroke-dasharray=\"{}\"", dash.join(" "));
+        }
+        let wrapper = match stroke.keep {
+            Keep::All => None,
+            Keep::Inside => Some(format!("clip-path=\"url(#{})\"", self.clip_data(data, rule))),
+            Keep::Outside => {
+                let region = Rect::from_xywh(0.0, 0.0, size.0.max(1.0), size.1.max(1.0))
+                    .and_then(|r| r.outset(stroke.width + 1.0, stroke.width + 1.0));
+                let Some(region) = region else { return };
+                Some(format!("mask=\"url(#{})\"", self.outside_mask(data, rule, region)))
+            }
+        };
+        if let Some(wrapper) = &wrapper {
+            self.body.push_str(&format!("<g {wrapper}>"));
+        }
+        for spec in specs {
+            let paint = match spec {
+                // No SVG primitive paints a stroke with these: the nearest color stands in.
+                PaintSpec::Gradient {
+                    gradient: GradientSpec { geometry: GradientGeometry::Angular { .. }, stops },
+                    blend,
+                } => {
+                    let middle = PaintSpec::Solid { color: color_at(stops, 0.5), blend: *blend };
+                    self.paint("stroke", &middle)
+                }
+                PaintSpec::Image { .. } => {
+                    self.warnings
+                        .insert(format!("node '{node}': an image stroke has no SVG equivalent and is left out"));
+                    None
+                }
+                _ => self.paint("stroke", spec),
+            };
+            let Some(paint) = paint else { continue };
+            self.body.push_str(&format!("<path d=\"{data}\"{attributes}{paint}{}/>", blend_style(spec_blend(spec))));
+        }
+        if wrapper.is_some() {
+            self.body.push_str("</g>");
+        }
+    }
+
+    /// A drop shadow: the (spread) shape moved by the offset, blurred, masked away where the
+    /// shape itself is.
+    fn outer_shadow(&mut self, shape: &Shape, size: (f32, f32), shadow: &ShadowSpec) {
+        let Some(path) = grown(shape, size.0, size.1, shadow.spread) else { return };
+        let Some(path) = path.transform(Transform::from_translate(shadow.dx, shadow.dy)) else { return };
+        let sigma = shadow.blur / 2.0;
+        let reach = sigma * BLUR_REACH + 1.0;
+        let Some(region) = path.bounds().outset(reach, reach) else { return };
+        let shape_bounds = shape.path.bounds();
+        let Some(mask_region) = region.join(&shape_bounds).and_then(|r| r.outset(1.0, 1.0)) else { return };
+        let mask = self.outside_mask(&path_data(&shape.path, PIXEL_DECIMALS), shape.fill_rule, mask_region);
+        let filter =
+            if sigma > 0.0 { format!(" filter=\"url(#{})\"", self.blur_filter(sigma, region)) } else { String::new() };
+        let (hex, opacity) = color(shadow_rgba(shadow));
+        let rule = if shape.fill_rule == FillRule::EvenOdd { " fill-rule=\"evenodd\"" } else { "" };
+        self.body.push_str(&format!(
+            "<g mask=\"url(#{mask})\"{}><path d=\"{}\" fill=\"{hex}\"{}{rule}{filter}/></g>",
+            blend_style(shadow_blend(shadow)),
+            path_data(&path, PIXEL_DECIMALS),
+            opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
+        ));
+    }
+
+    /// An inner shadow: everything outside the (shrunk, moved) shape in the shadow's color,
+    /// blurred, kept inside the shape.
+    fn inner_shadow(&mut self, shape: &Shape, size: (f32, f32), shadow: &ShadowSpec) {
+        let sigma = shadow.blur / 2.0;
+        let margin = sigma * BLUR_REACH + shadow.dx.abs() + shadow.dy.abs() + shadow.spread.abs() + 1.0;
+        let Some(outer) = shape.path.bounds().outset(margin, margin) else { return };
+        let mut builder = PathBuilder::new();
+        builder.push_rect(outer);
+        let hole = grown(shape, size.0, size.1, -shadow.spread)
+            .and_then(|hole| hole.transform(Transform::from_translate(shadow.dx, shadow.dy)));
+        if let Some(hole) = &hole {
+            builder.push_path(hole);
+        }
+        let Some(path) = builder.finish() else { return };
+        let clip = self.clip(&shape.path, shape.fill_rule);
+        let filter = if sigma > 0.0 {
+            let region = outer.outset(sigma * BLUR_REACH, sigma * BLUR_REACH).unwrap_or(outer);
+            format!(" filter=\"url(#{})\"", self.blur_filter(sigma, region))
+        } else {
+            String::new()
+        };
+        let (hex, opacity) = color(shadow_rgba(shadow));
+        self.body.push_str(&format!(
+            "<g clip-path=\"url(#{clip})\"{}><path d=\"{}\" fill=\"{hex}\"{} fill-rule=\"evenodd\"{filter}/></g>",
+            blend_style(shadow_blend(shadow)),
+            path_data(&path, PIXEL_DECIMALS),
+            opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
+        ));
+    }
+
+    /// A clip path of `path` in `<defs>`.
+    fn clip(&mut self, path: &Path, rule: FillRule) -> String {
+        self.clip_data(&path_data(path, PIXEL_DECIMALS), rule)
+    }
+
+    fn clip_data(&mut self, data: &str, rule: FillRule) -> String {
+        let id = self.id("c");
+        let rule = if rule == FillRule::EvenOdd { " clip-rule=\"evenodd\"" } else { "" };
+        let _ = write!(self.defs, "<clipPath id=\"{id}\"><path d=\"{data}\"{rule}/></clipPath>");
+        id
+    }
+
+    /// A mask showing `region` except the path `data`.
+    fn outside_mask(&mut self, data: &str, rule: FillRule, region: Rect) -> String {
+        let id = self.id("m");
+        let rule = if rule == FillRule::EvenOdd { " fill-rule=\"evenodd\"" } else { "" };
+        let (x, y, w, h) = (number(region.x()), number(region.y()), number(region.width()), number(region.height()));
+        let _ = write!(
+            self.defs,
+            "<mask id=\"{id}\" maskUnits=\"userSpaceOnUse\" x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\"><rect x=\"{x}\" y=\"{y}\" width=\"{w}\" height=\"{h}\" fill=\"#FFFFFF\"/><path d=\"{data}\" fill=\"#000000\"{rule}/></mask>"
+        );
+        id
+    }
+
+    /// A Gaussian blur of standard deviation `sigma` over `region`, blurring colors as the
+    /// painter does (sRGB, not linear light).
+    fn blur_filter(&mut self, sigma: f32, region: Rect) -> String {
+        let id = self.id("f");
+        let _ = write!(
+            self.defs,
+            "<filter id=\"{id}\" filterUnits=\"userSpaceOnUse\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"{}\"/></filter>",
+            number(region.x()),
+            number(region.y()),
+            number(region.width()),
+            number(region.height()),
+            number(sigma)
+        );
+        id
+    }
+}
+
+/// The blend mode of a paint.
+fn spec_blend(spec: &PaintSpec) -> PenBlend {
+    match spec {
+        PaintSpec::Solid { blend, .. } | PaintSpec::Gradient { blend, .. } | PaintSpec::Image { blend, .. } => *blend,
+    }
+}
+
+/// ` style="mix-blend-mode:…"`, or nothing for normal blending.
+fn blend_style(blend: PenBlend) -> String {
+    css_blend_mode(blend).map(|mode| format!(" style=\"mix-blend-mode:{mode}\"")).unwrap_or_default()
+}
+
+/// A shadow's color as straight RGBA.
+fn shadow_rgba(shadow: &ShadowSpec) -> [u8; 4] {
+    let color = shadow.color.to_color_u8();
+    [color.red(), color.green(), color.blue(), color.alpha()]
+}
+
+/// A shadow's blend mode in the format's terms (the spec keeps tiny-skia's).
+fn shadow_blend(shadow: &ShadowSpec) -> PenBlend {
+    use tiny_skia::BlendMode as Sk;
+    match shadow.blend {
+        Sk::Darken => PenBlend::Darken,
+        Sk::Multiply => PenBlend::Multiply,
+        Sk::ColorBurn => PenBlend::ColorBurn,
+        Sk::Lighten => PenBlend::Light,
+        Sk::Screen => PenBlend::Screen,
+        Sk::Plus => PenBlend::LinearDodge,
+        Sk::ColorDodge => PenBlend::ColorDodge,
+        Sk::Overlay => PenBlend::Overlay,
+        Sk::SoftLight => PenBlend::SoftLight,
+        Sk::HardLight => PenBlend::HardLight,
+        Sk::Difference => PenBlend::Difference,
+        Sk::Exclusion => PenBlend::Exclusion,
+        Sk::Hue => PenBlend::Hue,
+        Sk::Saturation => PenBlend::Saturation,
+        Sk::Color => PenBlend::Color,
+        Sk::Luminosity => PenBlend::Luminosity,
+        _ => PenBlend::Normal,
+    }
+}
+
+/// The color of `stops` at position `t` (0–1), straight colors interpolated.
+pub(crate) fn color_at(stops: &[(f32, [u8; 4])], t: f32) -> [u8; 4] {
+    let Some(next) = stops.iter().position(|(p, _)| *p >= t) else {
+        return stops.last().map_or([0; 4], |(_, c)| *c);
+    };
+    if next == 0 {
+        return stops[0].1;
+    }
+    let ((p0, c0), (p1, c1)) = (stops[next - 1], stops[next]);
+    let f = if p1 > p0 { (t - p0) / (p1 - p0) } else { 1.0 };
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * f).round().clamp(0.0, 255.0) as u8;
+    [mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]), mix(c0[3], c1[3])]
+}
+
+/// The `href` of a linked image: the file relative to the folder `from` the SVG is written to,
+/// or the URL as the document wrote it.
+fn link(url: &str, folder: Option<&std::path::Path>, from: Option<&std::path::Path>) -> String {
+    let (Some(file), Some(from)) = (crate::images::image_file(url, folder), from) else { return url.to_owned() };
+    let absolute = |p: &std::path::Path| {
+        crate::files::lexical_normal(&if p.is_absolute() {
+            p.to_owned()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(p)
+        })
+    };
+    let (file, from) = (absolute(&file), absolute(from));
+    let common = file.components().zip(from.components()).take_while(|(a, b)| a == b).count();
+    let mut relative = std::path::PathBuf::new();
+    for _ in from.components().skip(common) {
+        relative.push("..");
+    }
+    for part in file.components().skip(common) {
+        relative.push(part);
+    }
+    relative.to_string_lossy().replace('\\', "/")
+}

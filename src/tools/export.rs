@@ -1,0 +1,174 @@
+//! export: nodes, frames or the canvas written as files in the workspace (PNG, JPEG, WebP, SVG,
+//! PDF, HTML/CSS) or the variables as design tokens — answering paths and sizes, never the
+//! bytes, so a big export does not flood an agent's context.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::ToolError;
+use super::workspace::Workspace;
+use crate::export::job::{ExportSettings, Format, Source, Targets, run};
+use crate::export::raster::DEFAULT_QUALITY;
+use crate::export::svg::TextMode;
+
+/// The folder exports go to when no outputPath is given (relative to the workspace root).
+pub const DEFAULT_EXPORT_FOLDER: &str = "exports";
+
+/// Most nodes one call exports: each is a file, and an answer listing more is no longer read.
+pub const MAX_EXPORT_NODES: usize = 200;
+
+/// export's arguments.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExportArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// png, jpeg, webp, svg, pdf, html, tokens-css, tokens-json or tailwind.
+    pub format: String,
+    /// The nodes to export (the canvas when absent and `all` is not set).
+    pub node_ids: Option<Vec<String>>,
+    /// Every top-level frame, a file (PDF: a page) each.
+    pub all: Option<bool>,
+    /// Output pixels per canvas pixel (default 1).
+    pub scale: Option<f32>,
+    /// JPEG and WebP quality 1–100 (default 90).
+    pub quality: Option<u8>,
+    /// SVG text: "outlines" (default) or "live".
+    pub text: Option<String>,
+    /// HTML: self-contained pages (fonts and images inside).
+    pub embed: Option<bool>,
+    /// A file (for one file) or a folder, relative to the workspace (default `exports/`).
+    pub output_path: Option<String>,
+}
+
+/// A file the export wrote.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WrittenFile {
+    /// Its path relative to the workspace root.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// The node it shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<String>,
+}
+
+/// What export answers.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportAnswer {
+    /// The format written.
+    pub format: &'static str,
+    /// The files, in the order they were written.
+    pub files: Vec<WrittenFile>,
+    /// Their total size in bytes.
+    pub total_bytes: u64,
+    /// What could not be exported as written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Exports the document's nodes or variables into files in the workspace.
+pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswer, ToolError> {
+    let format = Format::parse(&args.format).map_err(ToolError::new)?;
+    let text_mode = match args.text.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("outlines") => TextMode::Outlines,
+        Some("live") => TextMode::Live,
+        Some(other) => {
+            return Err(ToolError::new(format!("text must be \"outlines\" or \"live\"; got \"{other}\"")));
+        }
+    };
+    let scale = args.scale.unwrap_or(1.0);
+    if !(scale.is_finite() && scale > 0.0) {
+        return Err(ToolError::new(format!("scale must be a number above 0; got {scale}")));
+    }
+    let quality = args.quality.unwrap_or(DEFAULT_QUALITY);
+    if !(1..=100).contains(&quality) {
+        return Err(ToolError::new(format!("quality must be a whole number from 1 to 100; got {quality}")));
+    }
+    let node_ids = args.node_ids.unwrap_or_default();
+    if node_ids.len() > MAX_EXPORT_NODES {
+        return Err(ToolError::new(format!(
+            "{} nodes asked; one export takes at most {MAX_EXPORT_NODES}",
+            node_ids.len()
+        ))
+        .with_hint("split the nodes over several calls, or use all: true for the top-level frames"));
+    }
+    let all = args.all.unwrap_or(false);
+    if all && !node_ids.is_empty() {
+        return Err(ToolError::new("give nodeIds or all: true, not both"));
+    }
+    let fonts = workspace.fonts.clone();
+    let root = workspace.root().to_owned();
+    let confinement = workspace.confinement().cloned();
+    let output = workspace.resolve(args.output_path.as_deref().unwrap_or(DEFAULT_EXPORT_FOLDER))?;
+    let (open, _) = workspace.document(args.file_path.as_deref())?;
+    let (scene, layout) = open.layout(&fonts)?;
+    let text = open.render_resources(&fonts).0.fork();
+    let mut keys = Vec::with_capacity(node_ids.len());
+    for id in &node_ids {
+        keys.push(scene.node_by_id(id).ok_or_else(|| {
+            ToolError::new(format!("Node '{id}' not found"))
+                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
+        })?);
+    }
+    let targets = if all {
+        Targets::Frames
+    } else if keys.is_empty() {
+        Targets::Canvas
+    } else {
+        Targets::Nodes(keys)
+    };
+    let one_file = format.single_file()
+        || (format != Format::Html && matches!(&targets, Targets::Canvas | Targets::Nodes(_)) && node_ids.len() <= 1);
+    // A path with an extension names the file of a one-file export; anything else is a folder.
+    let into_file = one_file && output.extension().is_some();
+    let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
+    let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
+    let source = Source {
+        document: &open.document,
+        library: &open.imports,
+        scene: &scene,
+        layout: &layout,
+        text: &text,
+        folder: Some(open.folder().to_owned()),
+        confinement: confinement.as_ref(),
+        title,
+    };
+    let settings = ExportSettings {
+        format,
+        targets,
+        scale,
+        quality,
+        text: text_mode,
+        link_images: false,
+        embed: args.embed.unwrap_or(false),
+        background: None,
+        output_folder: Some(folder.clone()),
+    };
+    let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
+    let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+        let path = path_of(name);
+        let checked = crate::files::Confinement::apply(confinement.as_ref(), &path).map_err(|e| e.to_string())?;
+        if let Some(parent) = checked.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        crate::files::write_atomic(&checked, bytes, confinement.as_ref()).map_err(|e| e.to_string())
+    };
+    let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
+        ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")
+    })?;
+    let files: Vec<WrittenFile> = report
+        .files
+        .iter()
+        .map(|file| {
+            let path = path_of(&file.name);
+            let shown = path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
+            WrittenFile { path: shown, bytes: file.bytes, node_id: file.node.clone() }
+        })
+        .collect();
+    let total_bytes = files.iter().map(|f| f.bytes).sum();
+    Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: report.warnings })
+}
