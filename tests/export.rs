@@ -485,7 +485,7 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     std::fs::create_dir_all(&out).expect("out");
     let resources = usvg::Options {
         resources_dir: Some(out.clone()),
-        fontdb: std::sync::Arc::new(export_check::text_database(&text).clone()),
+        fontdb: std::sync::Arc::new(export_check::text_database(&text)),
         ..usvg::Options::default()
     };
     let tree = usvg::Tree::from_str(&svg.markup, &resources).expect("parses");

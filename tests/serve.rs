@@ -96,7 +96,7 @@ async fn an_http_client_lists_the_tools_designs_and_takes_a_screenshot() {
     let server = start(root.path(), None).await;
     let client = connect(&server, None).await.expect("connects over streamable HTTP");
     let tools = client.list_all_tools().await.expect("tools/list");
-    assert_eq!(tools.len(), 16, "Pencil's 14 tools, undo and redo");
+    assert_eq!(tools.len(), 17, "Pencil's 14 tools, undo, redo and export");
 
     structured(&call(&client, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
     let design = call(&client, "batch_design", json!({"operations": "U(\"card\", {fill: \"#DC2626\"})"})).await;
@@ -169,7 +169,7 @@ async fn a_missing_token_is_refused_when_one_is_required() {
     assert!(connect(&server, None).await.is_err(), "no token, no session");
     assert!(connect(&server, Some("a-wrong-token-of-some-length")).await.is_err());
     let client = connect(&server, Some(token)).await.expect("the token lets a client in");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 16);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 17);
     client.cancel().await.unwrap();
     let (status, _) = get(&server, "/api/files", "").await;
     assert_eq!(status, 401, "the page needs the token too");

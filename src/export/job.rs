@@ -299,7 +299,7 @@ pub fn run(
                 svgs.push(svg);
             }
             let pages: Vec<PdfPage<'_>> = svgs.iter().map(|svg| PdfPage { svg }).collect();
-            let pdf = to_pdf(&pages, source.text.font_system().db(), &source.title)?;
+            let pdf = to_pdf(&pages, &source.text.named_database(), &source.title)?;
             deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
         }
         _ => {

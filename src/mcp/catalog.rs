@@ -96,7 +96,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "batch_design",
         title: "Edit the design",
-        description: "Runs an I/C/U/R/M/D/G script as one transaction: all operations apply or none (a failure rolls back everything and says which line failed and why). Keep calls to about 25 operations (longer ones run, with advice to split). Bindings (name=I(...)) live only within this call: refer to earlier results by the ids the answer gives. Text needs a fill color or it is invisible. fill_container works only inside a parent with layout horizontal or vertical. Instances: I(parent, {type:\"ref\", ref:\"<component id>\"}) and U(\"<instance>/<child>\", {...}) to override. The document is saved before the answer; the answer gives created ids, issues and the new revision.",
+        description: "Runs an I/C/U/R/M/D/G script as one transaction: all or none (a failure rolls back everything and says which line failed and why). About 25 operations per call. Bindings (name=I(...)) live only within this call: refer to earlier results by the ids the answer gives. Text needs a fill color or it is invisible. fill_container works only inside a parent with layout horizontal or vertical. Instances: I(parent, {type:\"ref\", ref:\"<component id>\"}) and U(\"<instance>/<child>\", {...}) to override. Saved before the answer, which gives created ids, issues and the revision.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: true,
         properties: || {

@@ -133,6 +133,36 @@ impl Registry {
         self.uses.get(&id).copied()
     }
 
+    /// The faces registered in `db`, entered again under their real family names, at the
+    /// weight and slant they are drawn at (the shaping database names them by internal keys).
+    pub fn named_database(&self, db: &fontdb::Database) -> fontdb::Database {
+        let mut named = fontdb::Database::new();
+        let mut uses: Vec<(&fontdb::ID, &FaceUse)> = self.uses.iter().collect();
+        // Entered in one order whatever the hash map's: the same lookups find the same faces.
+        uses.sort_by_key(|(_, u)| (u.face, u.weight, u.oblique));
+        for (id, face_use) in uses {
+            let Some(info) = db.face(*id) else { continue };
+            let face = &self.faces[face_use.face];
+            let style = match (face.italic, face_use.oblique) {
+                (true, _) => fontdb::Style::Italic,
+                (false, true) => fontdb::Style::Oblique,
+                (false, false) => fontdb::Style::Normal,
+            };
+            named.push_face_info(fontdb::FaceInfo {
+                id: fontdb::ID::dummy(),
+                source: info.source.clone(),
+                index: info.index,
+                families: vec![(face.family.clone(), fontdb::Language::English_UnitedStates)],
+                post_script_name: info.post_script_name.clone(),
+                style,
+                weight: fontdb::Weight(face_use.weight),
+                stretch: fontdb::Stretch::Normal,
+                monospaced: false,
+            });
+        }
+        named
+    }
+
     /// The font file of the database entry `id`.
     pub fn font_of(&self, id: fontdb::ID) -> Option<UsedFont> {
         let face = &self.faces[self.uses.get(&id)?.face];

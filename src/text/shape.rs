@@ -333,10 +333,11 @@ impl TextEngine {
         &self.system
     }
 
-    /// The faces read so far (those of the text shaped), for renderers that look fonts up by
-    /// name, such as an SVG rasteriser checking an export.
-    pub fn database(&self) -> &fontdb::Database {
-        self.system.db()
+    /// The faces read so far (those of the text shaped) under their real family names, weights
+    /// and styles: for renderers that look fonts up by name (an SVG rasteriser, a PDF writer, a
+    /// page's `@font-face`); the shaping database names each face by an internal key.
+    pub fn named_database(&self) -> fontdb::Database {
+        self.registry.named_database(self.system.db())
     }
 
     /// The fonts this engine shapes with.

@@ -47,15 +47,15 @@ pub fn svg_scores(document: &nib::doc::Document, library: &dyn Library, folder: 
         let Ok(png) = render(&scene, &layout, &mut text, &mut images, target, &render_options) else { continue };
         let svg = to_svg(&scene, &layout, &mut text, &mut images, target, &svg_options).expect("exports");
         assert_eq!((svg.width, svg.height), (png.pixmap.width(), png.pixmap.height()), "{}", frame.id);
-        let raster = rasterise_svg(&svg.markup, svg.width, svg.height, text_database(&text));
+        let raster = rasterise_svg(&svg.markup, svg.width, svg.height, &text_database(&text));
         scores.push(FrameScore { id: frame.id.clone(), ssim: ssim(&png.pixmap, &raster) });
     }
     scores
 }
 
 /// The font database of a text engine (bundled fonts, plus system fonts it loaded).
-pub fn text_database(text: &TextEngine) -> &cosmic_text::fontdb::Database {
-    text.database()
+pub fn text_database(text: &TextEngine) -> cosmic_text::fontdb::Database {
+    text.named_database()
 }
 
 /// The SVG markup of every visible top-level frame of `document`, in canvas order.

@@ -224,7 +224,7 @@ fn faces_with_files(
     warnings: &mut BTreeSet<String>,
 ) -> Vec<(String, Vec<u8>, String)> {
     use cosmic_text::fontdb::{Family, Query, Style, Weight};
-    let db = text.font_system().db();
+    let db = &text.named_database();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for face in faces {
