@@ -99,6 +99,11 @@ fn svg_exports_are_deterministic_and_carry_node_ids() {
 /// The tool at `name`, or `None` (and a message saying what to install) when it is absent.
 fn tool(name: &str) -> Option<&'static str> {
     let found = Command::new(name).arg("-v").output().is_ok();
+    // CI installs the tools and sets this: there a missing tool is a failure, not a skip.
+    assert!(
+        found || std::env::var_os("NIB_REQUIRE_TOOLS").is_none(),
+        "`{name}` is not installed (apt-get install poppler-utils qpdf) and NIB_REQUIRE_TOOLS is set"
+    );
     if !found {
         eprintln!("SKIPPED: `{name}` is not installed (apt-get install poppler-utils qpdf); .ci/run installs it");
     }
