@@ -3,12 +3,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::io::{read_file, save_file};
+use nib::doc::io::save_file;
 use nib::files::{LimitedRead, read_limited};
 use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
-use nib::tools::FileImports;
 
 pub struct Settings {
     pub dry_run: bool,
@@ -26,19 +25,12 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut document = match read_file(file) {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return ExitCode::from(1);
-        }
+    let (mut document, imports) = match super::read_with_imports(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    let imports = FileImports::load(&document, file);
-    for problem in &imports.problems {
-        eprintln!("nib: {problem}");
-    }
     // A dry run must not leave image files next to the document either.
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };

@@ -5,13 +5,11 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use nib::doc::io::read_file;
 use nib::export::job::{ExportSettings, Format, Source, Targets, run};
 use nib::export::svg::TextMode;
 use nib::layout::Layout;
 use nib::resolve::{SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
-use nib::tools::FileImports;
 
 /// Runs of more nodes than this show a progress bar (on a terminal).
 const PROGRESS_FROM: usize = 8;
@@ -31,17 +29,10 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
-    let document = match read_file(file) {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return ExitCode::from(1);
-        }
+    let (document, imports) = match super::read_with_imports(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let imports = FileImports::load(&document, file);
-    for problem in &imports.problems {
-        eprintln!("nib: {problem}");
-    }
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
     if let Some(error) = scene.error() {
         eprintln!("nib: {}", super::resolve_error_text(file, error));

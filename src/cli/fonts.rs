@@ -4,10 +4,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::io::read_file;
 use nib::resolve::{SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, Origin};
-use nib::tools::FileImports;
 
 /// Lists the families nib can use, or what `file` needs.
 pub fn run(file: Option<&Path>, json: bool, options: &FontOptions) -> ExitCode {
@@ -92,14 +90,10 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
 }
 
 fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
-    let document = match read_file(file) {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return ExitCode::from(1);
-        }
+    let (document, imports) = match super::read_with_imports(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let imports = FileImports::load(&document, file);
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
     let (mut text, warnings) = super::text_engine(options, &document, file);
     for warning in warnings {

@@ -417,6 +417,23 @@ const SNAPSHOT_EXAMPLES: &str = "Examples:
 
 /// A document that resolves past its budget, as `file:line:column: message` and the hint on
 /// the next line, the way load errors are shown.
+/// Reads `file` and the documents it imports, saying on standard error what could not be
+/// imported; `Err` is the exit code when the file itself could not be read.
+fn read_with_imports(file: &Path) -> Result<(nib::doc::Document, nib::tools::FileImports), ExitCode> {
+    let document = match nib::doc::io::read_file(file) {
+        Ok(loaded) => loaded.document,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return Err(ExitCode::from(1));
+        }
+    };
+    let imports = nib::tools::FileImports::load(&document, file);
+    for problem in &imports.problems {
+        eprintln!("nib: {problem}");
+    }
+    Ok((document, imports))
+}
+
 fn resolve_error_text(path: &Path, error: &nib::resolve::ResolveError) -> String {
     let nib::resolve::ResolveError::OverBudget(over) = error;
     located_text(path, &over.pointer, &error.to_string(), Some(error.hint()))

@@ -5,13 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use nib::doc::io::read_file;
 use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
 use nib::resolve::{Scene, SceneOptions, build_scene, part_root, update_scene_of};
 use nib::review::frames::{frames, render_frames, safe_name};
 use nib::text::{FontOptions, TextEngine};
-use nib::tools::FileImports;
 
 pub struct Settings {
     pub output: Option<PathBuf>,
@@ -66,17 +64,10 @@ impl Output {
 }
 
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
-    let document = match read_file(file) {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return ExitCode::from(1);
-        }
+    let (document, imports) = match super::read_with_imports(file) {
+        Ok(read) => read,
+        Err(code) => return code,
     };
-    let imports = FileImports::load(&document, file);
-    for problem in &imports.problems {
-        eprintln!("nib: {problem}");
-    }
     // Nodes alone need only their top-level parts resolved and laid out, not the whole file.
     let roots: Option<Vec<_>> = (!settings.all && !settings.nodes.is_empty())
         .then(|| settings.nodes.iter().map(|id| part_root(&document, id)).collect::<Option<Vec<_>>>())
