@@ -198,7 +198,11 @@ async fn render(State(state): State<AppState>, Query(query): Query<RenderQuery>)
 fn fitting_scale(workspace: &mut Workspace, file: &str, node: Option<&str>, scale: f32) -> Result<f32, ToolError> {
     let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(Some(file))?;
-    let (scene, layout) = open.layout(&fonts)?;
+    // One frame of the page needs only its own part laid out (get_screenshot reuses it).
+    let (scene, layout) = match node {
+        Some(id) => open.layout_for_node(&fonts, id)?,
+        None => open.layout(&fonts)?,
+    };
     let target = match node.and_then(|id| scene.node_by_id(id)) {
         Some(key) => crate::render::RenderTarget::Node(key),
         None => crate::render::RenderTarget::Canvas,
