@@ -270,17 +270,8 @@ fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
         confinement: None,
         title: name.to_owned(),
     };
-    let settings = ExportSettings {
-        format: Format::Html,
-        targets: Targets::Frames,
-        scale: 1.0,
-        quality: 90,
-        text: nib::export::svg::TextMode::Outlines,
-        link_images: false,
-        embed: false,
-        background: None,
-        output_folder: Some(folder.clone()),
-    };
+    let settings =
+        ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(Format::Html, Targets::Frames) };
     let sink = |file: &str, bytes: &[u8]| -> Result<(), String> {
         let path = folder.join(file);
         std::fs::create_dir_all(path.parent().expect("parent")).map_err(|e| e.to_string())?;
@@ -525,17 +516,7 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
         confinement: None,
         title: name.to_owned(),
     };
-    let settings = ExportSettings {
-        format: Format::Svg,
-        targets: Targets::Frames,
-        scale: 1.0,
-        quality: 90,
-        text: nib::export::svg::TextMode::Outlines,
-        link_images: false,
-        embed: false,
-        background: None,
-        output_folder: None,
-    };
+    let settings = ExportSettings::new(Format::Svg, Targets::Frames);
     let report = run(&source, &settings, &|_, _| Ok(()), &|_, _| {}).expect("exports");
     let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
     let mut sorted = names.clone();

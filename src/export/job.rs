@@ -142,6 +142,24 @@ pub struct ExportSettings {
     pub output_folder: Option<PathBuf>,
 }
 
+impl ExportSettings {
+    /// `format` of `targets` at scale 1, default quality, text as outlines, images embedded in
+    /// SVG, fonts and images beside HTML pages, no background and no output folder.
+    pub fn new(format: Format, targets: Targets) -> ExportSettings {
+        ExportSettings {
+            format,
+            targets,
+            scale: 1.0,
+            quality: super::raster::DEFAULT_QUALITY,
+            text: TextMode::Outlines,
+            link_images: false,
+            embed: false,
+            background: None,
+            output_folder: None,
+        }
+    }
+}
+
 /// What to export from.
 pub struct Source<'a> {
     /// The document (its variables, for tokens).

@@ -100,17 +100,8 @@ pub fn pdf_deck(document: &nib::doc::Document, library: &(dyn Library + Sync), f
         confinement: None,
         title: "deck".to_owned(),
     };
-    let settings = ExportSettings {
-        format: Format::Pdf,
-        targets: Targets::Frames,
-        scale: 1.0,
-        quality: 90,
-        text: nib::export::svg::TextMode::Live,
-        link_images: false,
-        embed: false,
-        background: None,
-        output_folder: None,
-    };
+    let settings =
+        ExportSettings { text: nib::export::svg::TextMode::Live, ..ExportSettings::new(Format::Pdf, Targets::Frames) };
     let pdf = std::sync::Mutex::new(Vec::new());
     let sink = |_: &str, bytes: &[u8]| -> Result<(), String> {
         *pdf.lock().expect("lock") = bytes.to_vec();
