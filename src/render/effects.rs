@@ -114,19 +114,27 @@ pub(crate) struct ShadowCache {
     layers: HashMap<u64, Arc<Pixmap>>,
     /// Most layers kept.
     limit: usize,
+    /// How many shadows were drawn from a kept layer.
+    reused: usize,
 }
 
 impl Default for ShadowCache {
     fn default() -> ShadowCache {
-        ShadowCache { layers: HashMap::new(), limit: MAX_CACHED_SHADOWS }
+        ShadowCache { layers: HashMap::new(), limit: MAX_CACHED_SHADOWS, reused: 0 }
     }
 }
 
 impl ShadowCache {
+    /// How many shadows were drawn from a kept layer.
+    #[cfg(test)]
+    pub(crate) fn reused(&self) -> usize {
+        self.reused
+    }
+
     /// A cache that keeps nothing: every shadow drawn on its own (to compare with).
     #[cfg(test)]
     pub(crate) fn off() -> ShadowCache {
-        ShadowCache { layers: HashMap::new(), limit: 0 }
+        ShadowCache { layers: HashMap::new(), limit: 0, reused: 0 }
     }
 }
 
@@ -158,6 +166,7 @@ pub(crate) fn outer_shadow(
         .then(|| shadow_key(shape, width, height, shadow, transform));
     if let Some(layer) = key.and_then(|key| cache.layers.get(&key)) {
         surface.draw_pixels(layer, area, 1.0, shadow.blend);
+        cache.reused += 1;
         return;
     }
     let Some(mut layer) = Surface::new(area) else { return };

@@ -130,7 +130,7 @@ pub fn render(
     target: RenderTarget,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(scene, layout, text, images, target, options, ShadowCache::default())
+    render_with(scene, layout, text, images, target, options, &mut ShadowCache::default())
 }
 
 fn render_with(
@@ -140,7 +140,7 @@ fn render_with(
     images: &mut ImageCache,
     target: RenderTarget,
     options: &RenderOptions,
-    shadows: ShadowCache,
+    shadows: &mut ShadowCache,
 ) -> Result<Rendered, RenderError> {
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
@@ -215,12 +215,12 @@ mod tests {
             .map(|i| format!(
                 r##"{{"type": "frame", "id": "c{i}", "x": {}, "y": {}, "width": 80, "height": 50, "cornerRadius": 10, "fill": "#FFFFFF",
                    "effect": {{"type": "shadow", "shadowType": "outer", "color": "#00000055", "offset": {{"x": 0, "y": 6}}, "blur": 24, "spread": 2}}}}"##,
-                20 + (i % 3) * 130,
-                30 + (i / 3) * 110
+                60 + (i % 3) * 140,
+                60 + (i / 3) * 130
             ))
             .collect();
         let text = format!(
-            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 420, "height": 260, "layout": "none", "fill": "#F0F0F0",
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 520, "height": 340, "layout": "none", "fill": "#F0F0F0",
                 "children": [{}]}}]}}"##,
             cards.join(",")
         );
@@ -229,7 +229,7 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
         let options = RenderOptions::default();
-        let mut draw = |shadows| {
+        let mut draw = |shadows: &mut ShadowCache| {
             render_with(
                 &scene,
                 &layout,
@@ -242,12 +242,15 @@ mod tests {
             .expect("renders")
             .pixmap
         };
-        let reused = draw(ShadowCache::default());
-        let each = draw(ShadowCache::off());
+        let mut cache = ShadowCache::default();
+        let reused = draw(&mut cache);
+        // Six cards, one shadow: drawn once, reused five times (else this test shows nothing).
+        assert_eq!(cache.reused(), 5);
+        let each = draw(&mut ShadowCache::off());
         let most = reused.data().iter().zip(each.data()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
         assert!(most <= 1, "differs by {most} levels");
-        // Under the fifth card (150, 140, 80 × 50) the shadow darkens the page.
-        let below = reused.pixel(190, 200).expect("inside");
+        // Under the fifth card (200, 190, 80 × 50) the shadow darkens the page.
+        let below = reused.pixel(240, 250).expect("inside");
         assert!(below.red() < 0xF0, "{below:?}");
     }
 

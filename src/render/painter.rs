@@ -58,7 +58,7 @@ pub(crate) struct Painter<'a> {
     /// What could not be painted as written, once each.
     pub warnings: BTreeSet<String>,
     /// Drop shadows drawn so far, for the nodes that cast the same one.
-    pub shadows: ShadowCache,
+    pub shadows: &'a mut ShadowCache,
 }
 
 impl Painter<'_> {
@@ -126,7 +126,7 @@ impl Painter<'_> {
             }
             if any_visible(fills) {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
-                    outer_shadow(surface, shape, width, height, shadow, transform, &mut self.shadows);
+                    outer_shadow(surface, shape, width, height, shadow, transform, self.shadows);
                 }
             }
         }
