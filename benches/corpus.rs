@@ -5,6 +5,9 @@
 //!
 //! Not a criterion bench: the figure that matters is the distribution over frames, each
 //! measured as the best of a few warm runs.
+//!
+//! `NIB_BENCH_FRAME=FILE:ID cargo bench --bench corpus` draws that one frame over and over
+//! instead (for a profiler: `perf record` the bench binary), printing its best and median time.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,6 +42,10 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|e| e == "pen"))
         .collect();
     files.sort();
+    if let Ok(frame) = std::env::var("NIB_BENCH_FRAME") {
+        one_frame(&folder, &frame);
+        return;
+    }
     let mut timed = Vec::new();
     let started = Instant::now();
     for file in &files {
@@ -149,6 +156,39 @@ fn frames_of(file: &Path) -> Vec<Timed> {
         timed.push(Timed { file: name.clone(), id: scene.node(key).id.clone(), size, time: best });
     }
     timed
+}
+
+/// `FILE:ID` drawn and encoded 200 times, warm: the best and the median time.
+fn one_frame(folder: &Path, frame: &str) {
+    let Some((file, id)) = frame.rsplit_once(':') else {
+        eprintln!("NIB_BENCH_FRAME is FILE:ID, for example {PROCESS_FILE}:{PROCESS_NODE}");
+        std::process::exit(2);
+    };
+    let file = folder.join(file);
+    let text = std::fs::read_to_string(&file).expect("a corpus file");
+    let document = Document::load(&text).expect("loads").document;
+    let imports = FileImports::load(&document, &file);
+    let scene = build_scene(&document, &imports, SceneOptions::FULL);
+    let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+    let layout = Layout::compute(&scene, &mut engine);
+    let options = RenderOptions { folder: Some(folder.to_owned()), ..RenderOptions::default() };
+    let mut images = ImageCache::default();
+    let target = RenderTarget::Node(scene.node_by_id(id).expect("the frame is in the file"));
+    let mut times: Vec<Duration> = (0..200)
+        .map(|_| {
+            let start = Instant::now();
+            let rendered = render(&scene, &layout, &mut engine, &mut images, target, &options).expect("rendered");
+            std::hint::black_box(encode_png(&rendered.pixmap));
+            start.elapsed()
+        })
+        .collect();
+    times.sort();
+    println!(
+        "{frame}: best {:.2} ms, median {:.2} ms over {} runs",
+        times[0].as_secs_f64() * 1000.0,
+        times[times.len() / 2].as_secs_f64() * 1000.0,
+        times.len()
+    );
 }
 
 /// The median of whole `nib render FILE --node ID` processes (the release binary cargo built
