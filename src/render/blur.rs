@@ -3,7 +3,9 @@
 //! radius.
 
 use rayon::prelude::*;
-use tiny_skia::Pixmap;
+use tiny_skia::{Mask, Pixmap};
+
+use super::rows::PARALLEL_FROM_BYTES;
 
 /// What lies beyond the edges of the pixels being blurred.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,53 +23,61 @@ pub(crate) enum Edges {
 /// to 8 levels near extended edges.
 const REDUCE_FROM_SIGMA: f32 = 12.0;
 
-/// Images up to this many pixels are blurred on one thread (splitting them costs more).
-const PARALLEL_FROM_PIXELS: usize = 64 * 1024;
-
 /// Blurs `pixmap` with a Gaussian of standard deviation `sigma` pixels.
 pub(crate) fn blur(pixmap: &mut Pixmap, sigma: f32, edges: Edges) {
-    if sigma.is_nan() || sigma <= 0.25 || !sigma.is_finite() {
+    let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
+    blur_pixels::<4>(pixmap.data_mut(), width, height, sigma, edges);
+}
+
+/// Blurs the coverage of `mask` with a Gaussian of standard deviation `sigma` pixels: a shadow
+/// of one color needs only its coverage blurred, a quarter of the work of its colored pixels.
+pub(crate) fn blur_mask(mask: &mut Mask, sigma: f32, edges: Edges) {
+    let (width, height) = (mask.width() as usize, mask.height() as usize);
+    blur_pixels::<1>(mask.data_mut(), width, height, sigma, edges);
+}
+
+/// The blur of `data`: `width` × `height` pixels of `C` bytes (4: premultiplied RGBA, 1: alpha).
+fn blur_pixels<const C: usize>(data: &mut [u8], width: usize, height: usize, sigma: f32, edges: Edges) {
+    if sigma.is_nan() || sigma <= 0.25 || !sigma.is_finite() || width == 0 || height == 0 {
         return;
     }
-    let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
     // A blur wider than the image spreads it out evenly anyway; larger radii (a blur of 1e9 in a
     // document) would only make the passes walk padding that is not there.
     let sigma = sigma.min(width.max(height) as f32);
     let factor = [4usize, 2].into_iter().find(|f| sigma >= REDUCE_FROM_SIGMA * *f as f32 / 2.0).unwrap_or(1);
     if factor == 1 || width < 2 * factor || height < 2 * factor {
-        blur_exact(pixmap.data_mut(), width, height, sigma, edges);
+        blur_exact::<C>(data, width, height, sigma, edges);
         return;
     }
     let (small_width, small_height) = (width.div_ceil(factor), height.div_ceil(factor));
-    let mut small = reduce(pixmap.data(), width, height, factor, edges);
+    let mut small = reduce::<C>(data, width, height, factor, edges);
     // Reducing (a box of `factor` pixels) and scaling back up (a tent twice as wide) blur a
     // little themselves: the blur in between makes up the rest.
     let f = factor as f32;
     let small_sigma = (sigma * sigma - f * f / 4.0).max(0.0).sqrt() / f;
-    blur_exact(&mut small, small_width, small_height, small_sigma, edges);
-    enlarge(&small, small_width, small_height, pixmap.data_mut(), width, height, factor);
+    blur_exact::<C>(&mut small, small_width, small_height, small_sigma, edges);
+    enlarge::<C>(&small, small_width, small_height, data, width, height, factor);
 }
 
-/// The exact three-box blur of `data` (`width` × `height` RGBA): rows, then columns (as rows
-/// of the transposed image), each row on its own so large images use every core with the
-/// same bytes as one.
-fn blur_exact(data: &mut [u8], width: usize, height: usize, sigma: f32, edges: Edges) {
+/// The exact three-box blur of `data` (`width` × `height` pixels of `C` bytes): rows, then
+/// columns (as rows of the transposed image), each row on its own so large images use every
+/// core with the same bytes as one.
+fn blur_exact<const C: usize>(data: &mut [u8], width: usize, height: usize, sigma: f32, edges: Edges) {
     if width == 0 || height == 0 {
         return;
     }
     let radii = box_radii(sigma);
-    let parallel = width * height >= PARALLEL_FROM_PIXELS;
-    rows_blurred(data, width * 4, radii, edges, parallel);
-    let mut columns = transpose(data, width, height, parallel);
-    rows_blurred(&mut columns, height * 4, radii, edges, parallel);
-    let back = transpose(&columns, height, width, parallel);
-    data.copy_from_slice(&back);
+    let parallel = width * height * C >= PARALLEL_FROM_BYTES;
+    rows_blurred::<C>(data, width * C, radii, edges, parallel);
+    let mut columns = transpose::<C>(data, width, height, parallel);
+    rows_blurred::<C>(&mut columns, height * C, radii, edges, parallel);
+    transpose_into::<C>(&columns, height, width, data, parallel);
 }
 
-fn rows_blurred(data: &mut [u8], stride: usize, radii: [usize; 3], edges: Edges, parallel: bool) {
+fn rows_blurred<const C: usize>(data: &mut [u8], stride: usize, radii: [usize; 3], edges: Edges, parallel: bool) {
     let blur_row = |padded: &mut Vec<u8>, row: &mut [u8]| {
         for radius in radii {
-            horizontal_pass(row, padded, radius, edges);
+            horizontal_pass::<C>(row, padded, radius, edges);
         }
     };
     if parallel {
@@ -78,36 +88,41 @@ fn rows_blurred(data: &mut [u8], stride: usize, radii: [usize; 3], edges: Edges,
     }
 }
 
-/// The `width` × `height` RGBA image as `height` × `width` (columns become rows).
-fn transpose(data: &[u8], width: usize, height: usize, parallel: bool) -> Vec<u8> {
+/// The `width` × `height` image as `height` × `width` (columns become rows).
+fn transpose<const C: usize>(data: &[u8], width: usize, height: usize, parallel: bool) -> Vec<u8> {
     let mut out = vec![0u8; data.len()];
+    transpose_into::<C>(data, width, height, &mut out, parallel);
+    out
+}
+
+/// [`transpose`] into `out`, which holds as many bytes as `data`.
+fn transpose_into<const C: usize>(data: &[u8], width: usize, height: usize, out: &mut [u8], parallel: bool) {
     let column = |(x, out_row): (usize, &mut [u8])| {
-        for (y, pixel) in out_row.chunks_exact_mut(4).enumerate() {
-            let at = (y * width + x) * 4;
-            pixel.copy_from_slice(&data[at..at + 4]);
+        for (y, pixel) in out_row.chunks_exact_mut(C).enumerate() {
+            let at = (y * width + x) * C;
+            pixel.copy_from_slice(&data[at..at + C]);
         }
     };
     if parallel {
-        out.par_chunks_mut(height * 4).enumerate().for_each(column);
+        out.par_chunks_mut(height * C).enumerate().for_each(column);
     } else {
-        out.chunks_mut(height * 4).enumerate().for_each(column);
+        out.chunks_mut(height * C).enumerate().for_each(column);
     }
-    out
 }
 
 /// The image reduced `factor` times: each pixel the mean of a `factor` × `factor` block. Beyond
 /// the edges pixels are transparent, or (extended edges) the block's own pixels only count.
-fn reduce(data: &[u8], width: usize, height: usize, factor: usize, edges: Edges) -> Vec<u8> {
+fn reduce<const C: usize>(data: &[u8], width: usize, height: usize, factor: usize, edges: Edges) -> Vec<u8> {
     let (small_width, small_height) = (width.div_ceil(factor), height.div_ceil(factor));
-    let mut small = vec![0u8; small_width * small_height * 4];
-    small.par_chunks_mut(small_width * 4).enumerate().for_each(|(sy, row)| {
-        for (sx, pixel) in row.chunks_exact_mut(4).enumerate() {
-            let mut sum = [0u32; 4];
+    let mut small = vec![0u8; small_width * small_height * C];
+    let reduce_row = |(sy, row): (usize, &mut [u8])| {
+        for (sx, pixel) in row.chunks_exact_mut(C).enumerate() {
+            let mut sum = [0u32; C];
             let mut count = 0u32;
             for y in sy * factor..((sy + 1) * factor).min(height) {
                 for x in sx * factor..((sx + 1) * factor).min(width) {
-                    let at = (y * width + x) * 4;
-                    for c in 0..4 {
+                    let at = (y * width + x) * C;
+                    for c in 0..C {
                         sum[c] += u32::from(data[at + c]);
                     }
                     count += 1;
@@ -117,17 +132,22 @@ fn reduce(data: &[u8], width: usize, height: usize, factor: usize, edges: Edges)
                 Edges::Transparent => (factor * factor) as u32,
                 Edges::Extend => count.max(1),
             };
-            for c in 0..4 {
+            for c in 0..C {
                 pixel[c] = ((sum[c] + divisor / 2) / divisor).min(255) as u8;
             }
         }
-    });
+    };
+    if width * height * C >= PARALLEL_FROM_BYTES {
+        small.par_chunks_mut(small_width * C).enumerate().for_each(reduce_row);
+    } else {
+        small.chunks_mut(small_width * C).enumerate().for_each(reduce_row);
+    }
     small
 }
 
 /// `small` scaled `factor` times back up into `data`, bilinearly (sample centers aligned), in
 /// fixed point: the weights depend only on the column and the row, so they are worked out once.
-fn enlarge(
+fn enlarge<const C: usize>(
     small: &[u8],
     small_width: usize,
     small_height: usize,
@@ -138,22 +158,26 @@ fn enlarge(
 ) {
     let columns = taps(width, small_width, factor);
     let rows = taps(height, small_height, factor);
-    data.par_chunks_mut(width * 4).zip(rows.par_iter()).for_each(|(row, &(y0, y1, wy))| {
-        let (top, bottom) = (&small[y0 * small_width * 4..], &small[y1 * small_width * 4..]);
-        for (pixel, &(x0, x1, wx)) in row.chunks_exact_mut(4).zip(&columns) {
-            let mut alpha = 0u32;
-            for c in [3, 0, 1, 2] {
-                let mix = |line: &[u8]| u32::from(line[x0 * 4 + c]) * (256 - wx) + u32::from(line[x1 * 4 + c]) * wx;
-                let value = ((mix(top) * (256 - wy) + mix(bottom) * wy + (1 << 15)) >> 16).min(255);
-                // Premultiplied: no channel above alpha.
-                let value = if c == 3 { value } else { value.min(alpha) };
-                if c == 3 {
+    let enlarge_row = |(row, &(y0, y1, wy)): (&mut [u8], &(usize, usize, u32))| {
+        let (top, bottom) = (&small[y0 * small_width * C..], &small[y1 * small_width * C..]);
+        for (pixel, &(x0, x1, wx)) in row.chunks_exact_mut(C).zip(&columns) {
+            let mut alpha = 255;
+            // Alpha first: with four channels, premultiplied colors stay at or below it.
+            for c in (0..C).rev() {
+                let mix = |line: &[u8]| u32::from(line[x0 * C + c]) * (256 - wx) + u32::from(line[x1 * C + c]) * wx;
+                let value = ((mix(top) * (256 - wy) + mix(bottom) * wy + (1 << 15)) >> 16).min(alpha);
+                if c == C - 1 {
                     alpha = value;
                 }
                 pixel[c] = value as u8;
             }
         }
-    });
+    };
+    if width * height * C >= PARALLEL_FROM_BYTES {
+        data.par_chunks_mut(width * C).zip(rows.par_iter()).for_each(enlarge_row);
+    } else {
+        data.chunks_mut(width * C).zip(rows.iter()).for_each(enlarge_row);
+    }
 }
 
 /// For each of `count` output pixels, the two reduced pixels around its center and the weight
@@ -202,23 +226,19 @@ impl Average {
     }
 }
 
-/// One box blur along a row of RGBA pixels, in place. `padded` is scratch space: the row with
-/// `radius` pixels of edge (transparent or repeated) on each side, so the sliding sum needs no
-/// bounds checks.
-fn horizontal_pass(row: &mut [u8], padded: &mut Vec<u8>, radius: usize, edges: Edges) {
-    if radius == 0 || row.is_empty() {
+/// One box blur along a row of pixels of `C` bytes, in place. `padded` is scratch space: the row
+/// with `radius` pixels of edge (transparent or repeated) on each side, so the sliding sum needs
+/// no bounds checks.
+fn horizontal_pass<const C: usize>(row: &mut [u8], padded: &mut Vec<u8>, radius: usize, edges: Edges) {
+    if radius == 0 || row.len() < C {
         return;
     }
-    let count = row.len() / 4;
     padded.clear();
-    let (first, last) = (
-        [row[0], row[1], row[2], row[3]],
-        [row[row.len() - 4], row[row.len() - 3], row[row.len() - 2], row[row.len() - 1]],
-    );
-    let (before, after) = match edges {
-        Edges::Transparent => ([0; 4], [0; 4]),
-        Edges::Extend => (first, last),
-    };
+    let (mut before, mut after) = ([0u8; C], [0u8; C]);
+    if edges == Edges::Extend {
+        before.copy_from_slice(&row[..C]);
+        after.copy_from_slice(&row[row.len() - C..]);
+    }
     for _ in 0..=radius {
         padded.extend_from_slice(&before);
     }
@@ -227,19 +247,20 @@ fn horizontal_pass(row: &mut [u8], padded: &mut Vec<u8>, radius: usize, edges: E
         padded.extend_from_slice(&after);
     }
     let average = Average::new(2 * radius + 1);
-    let mut sum = [0u32; 4];
-    // The window of pixel 0 covers padded pixels 1 ..= 2 radius + 1.
-    for pixel in padded[4..(2 * radius + 2) * 4].chunks_exact(4) {
-        for c in 0..4 {
+    let mut sum = [0u32; C];
+    // The window of pixel 0 covers padded pixels 1 ..= 2 radius + 1; pixel i's window gains
+    // padded pixel i + 2 radius + 2 and loses pixel i + 1 as it moves on.
+    for pixel in padded[C..(2 * radius + 2) * C].chunks_exact(C) {
+        for c in 0..C {
             sum[c] += u32::from(pixel[c]);
         }
     }
-    for i in 0..count {
-        for c in 0..4 {
-            row[i * 4 + c] = average.of(sum[c]);
-            let entering = padded[(i + 2 * radius + 2) * 4 + c];
-            let leaving = padded[(i + 1) * 4 + c];
-            sum[c] = sum[c] + u32::from(entering) - u32::from(leaving);
+    let entering = padded[(2 * radius + 2) * C..].chunks_exact(C);
+    let leaving = padded[C..].chunks_exact(C);
+    for ((out, enter), leave) in row.chunks_exact_mut(C).zip(entering).zip(leaving) {
+        for c in 0..C {
+            out[c] = average.of(sum[c]);
+            sum[c] = sum[c] + u32::from(enter[c]) - u32::from(leave[c]);
         }
     }
 }
@@ -269,7 +290,7 @@ mod tests {
                 let mut exact = reduced.clone();
                 blur(&mut reduced, sigma, edges);
                 let (w, h) = (exact.width() as usize, exact.height() as usize);
-                blur_exact(exact.data_mut(), w, h, sigma, edges);
+                blur_exact::<4>(exact.data_mut(), w, h, sigma, edges);
                 let differences: Vec<u32> =
                     reduced.data().iter().zip(exact.data()).map(|(a, b)| u32::from(a.abs_diff(*b))).collect();
                 let max = differences.iter().max().copied().unwrap_or(0);
@@ -285,13 +306,32 @@ mod tests {
         let (w, h) = (300usize, 240usize);
         for parallel in [false, true] {
             let mut data = image.data().to_vec();
-            rows_blurred(&mut data, w * 4, box_radii(5.0), Edges::Transparent, parallel);
-            let columns = transpose(&data, w, h, parallel);
+            rows_blurred::<4>(&mut data, w * 4, box_radii(5.0), Edges::Transparent, parallel);
+            let columns = transpose::<4>(&data, w, h, parallel);
             let mut serial = image.data().to_vec();
-            rows_blurred(&mut serial, w * 4, box_radii(5.0), Edges::Transparent, false);
+            rows_blurred::<4>(&mut serial, w * 4, box_radii(5.0), Edges::Transparent, false);
             assert_eq!(data, serial);
-            assert_eq!(columns, transpose(&serial, w, h, false));
-            assert_eq!(transpose(&columns, h, w, parallel), serial, "transposing twice is the identity");
+            assert_eq!(columns, transpose::<4>(&serial, w, h, false));
+            assert_eq!(transpose::<4>(&columns, h, w, parallel), serial, "transposing twice is the identity");
+        }
+    }
+
+    #[test]
+    fn a_blurred_mask_is_the_alpha_of_the_blurred_pixels() {
+        // Shadows blur their coverage alone: it must be exactly what blurring the colored
+        // pixels does to their alpha, exact and reduced, with both kinds of edges.
+        for edges in [Edges::Transparent, Edges::Extend] {
+            for sigma in [2.0f32, 7.0, 15.0, 40.0] {
+                let mut pixels = shapes(300, 240);
+                let mut mask = tiny_skia::Mask::new(300, 240).expect("mask");
+                for (coverage, pixel) in mask.data_mut().iter_mut().zip(pixels.data().chunks_exact(4)) {
+                    *coverage = pixel[3];
+                }
+                blur(&mut pixels, sigma, edges);
+                blur_mask(&mut mask, sigma, edges);
+                let alpha: Vec<u8> = pixels.data().chunks_exact(4).map(|p| p[3]).collect();
+                assert_eq!(alpha, mask.data(), "{edges:?} sigma {sigma}");
+            }
         }
     }
 

@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tiny_skia::{BlendMode, Color as SkColor, Paint, PathBuilder, Pixmap, Rect, Shader, Transform};
+use tiny_skia::{BlendMode, Color as SkColor, Mask, PathBuilder, Rect, Transform};
 
-use super::blur::{Edges, blur};
+use super::blur::{Edges, blur, blur_mask};
 use super::geometry::{Shape, rounded_rect, scaled_radii};
 use super::paint::{blend_mode, resolved_color, with_opacity};
-use super::surface::Surface;
+use super::surface::{Coverage, Surface, mask_over, multiply_coverage};
 use crate::doc::values::{BlendMode as PenBlend, Effect, ShadowType};
 use crate::doc::{Key, Props, Value, VarOr};
 
@@ -108,10 +108,10 @@ pub(crate) fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<t
     }
 }
 
-/// Drop shadows already drawn in this render, by everything that decides their pixels: many
+/// Drop shadows already drawn in this render, by everything that decides their coverage: many
 /// cards of one design cast the same shadow, and its blur is the costliest step of a frame.
 pub(crate) struct ShadowCache {
-    layers: HashMap<u64, Arc<Pixmap>>,
+    layers: HashMap<u64, Arc<Mask>>,
     /// Most layers kept.
     limit: usize,
     /// How many shadows were drawn from a kept layer.
@@ -138,11 +138,12 @@ impl ShadowCache {
     }
 }
 
-/// Most shadow layers kept per render (each is as big as its shadow).
+/// Most shadow coverages kept per render (each a byte per pixel of its shadow).
 const MAX_CACHED_SHADOWS: usize = 64;
 
-/// Draws a drop shadow of `shape` under it: the (spread) shape moved by the offset, blurred,
-/// and cut away where the shape itself is.
+/// Draws a drop shadow of `shape` under it: the coverage of the (spread) shape moved by the
+/// offset, blurred, cut away where the shape itself is, and drawn in the shadow's color. Only
+/// the coverage is blurred: a quarter of the bytes of colored pixels.
 pub(crate) fn outer_shadow(
     surface: &mut Surface,
     shape: &Shape,
@@ -160,32 +161,29 @@ pub(crate) fn outer_shadow(
         return;
     };
     let Some(area) = surface.clip_area(bounds) else { return };
-    // The same shadow at another whole-pixel place has the same pixels, unless the surface cuts
-    // it off (the layer would then hold only part of it).
+    // The same shadow at another whole-pixel place has the same coverage, unless the surface
+    // cuts it off (the layer would then hold only part of it).
     let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
         .then(|| shadow_key(shape, width, height, shadow, transform));
-    if let Some(layer) = key.and_then(|key| cache.layers.get(&key)) {
-        surface.draw_pixels(layer, area, 1.0, shadow.blend);
+    if let Some(coverage) = key.and_then(|key| cache.layers.get(&key)) {
+        surface.draw_color(shadow.color, coverage, area, shadow.blend);
         cache.reused += 1;
         return;
     }
-    let Some(mut layer) = Surface::new(area) else { return };
-    let paint = Paint { shader: Shader::SolidColor(shadow.color), anti_alias: true, ..Paint::default() };
-    layer.pixmap.fill_path(&path, &paint, shape.fill_rule, layer.local(moved), None);
-    blur(&mut layer.pixmap, sigma, Edges::Transparent);
-    if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
-        mask.invert();
-        layer.pixmap.apply_mask(&mask);
+    let Some(mut coverage) = mask_over(area, &path, shape.fill_rule, moved) else { return };
+    blur_mask(&mut coverage, sigma, Edges::Transparent);
+    if let Some(shape_itself) = mask_over(area, &shape.path, shape.fill_rule, transform) {
+        multiply_coverage(&mut coverage, &shape_itself, Coverage::Outside);
     }
-    surface.draw(&layer, 1.0, shadow.blend);
+    surface.draw_color(shadow.color, &coverage, area, shadow.blend);
     if let Some(key) = key
         && cache.layers.len() < cache.limit
     {
-        cache.layers.insert(key, Arc::new(layer.pixmap));
+        cache.layers.insert(key, Arc::new(coverage));
     }
 }
 
-/// A hash of what decides a drop shadow's pixels, its whole-pixel place aside.
+/// A hash of what decides a drop shadow's coverage, its whole-pixel place and color aside.
 fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, transform: Transform) -> u64 {
     let mut bytes = Vec::with_capacity(64 + shape.path.len() * 8);
     let mut add = |value: f32| bytes.extend_from_slice(&value.to_bits().to_le_bytes());
@@ -193,10 +191,6 @@ fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, trans
         add(value);
     }
     for value in [transform.sx, transform.kx, transform.ky, transform.sy] {
-        add(value);
-    }
-    let color = shadow.color;
-    for value in [color.red(), color.green(), color.blue(), color.alpha()] {
         add(value);
     }
     for point in shape.path.points() {
@@ -208,8 +202,8 @@ fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, trans
     crate::hash::fnv1a(&bytes)
 }
 
-/// Draws an inner shadow: everything outside the (shrunk) shape moved by the offset, blurred,
-/// and kept only inside the shape.
+/// Draws an inner shadow: the coverage of everything outside the (shrunk) shape moved by the
+/// offset, blurred, kept only inside the shape, in the shadow's color.
 pub(crate) fn inner_shadow(
     surface: &mut Surface,
     shape: &Shape,
@@ -220,29 +214,19 @@ pub(crate) fn inner_shadow(
 ) {
     let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
-    let Some(mut layer) = Surface::new(area) else { return };
-    layer.pixmap.fill(shadow.color);
-    if let Some(hole) = grown(shape, width, height, -shadow.spread) {
-        let clear = Paint {
-            shader: Shader::SolidColor(SkColor::BLACK),
-            blend_mode: BlendMode::Clear,
-            anti_alias: true,
-            ..Paint::default()
-        };
-        layer.pixmap.fill_path(
-            &hole,
-            &clear,
-            shape.fill_rule,
-            layer.local(transform.pre_translate(shadow.dx, shadow.dy)),
-            None,
-        );
+    let Some(mut coverage) = Mask::new(area.width(), area.height()) else { return };
+    if let Some(hole) = grown(shape, width, height, -shadow.spread)
+        && let Some(hole) = mask_over(area, &hole, shape.fill_rule, transform.pre_translate(shadow.dx, shadow.dy))
+    {
+        coverage = hole;
     }
-    // What lies beyond the layer is shadow color too: extend the edges.
-    blur(&mut layer.pixmap, device_sigma(shadow.blur, transform), Edges::Extend);
-    if let Some(mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
-        layer.pixmap.apply_mask(&mask);
+    coverage.invert();
+    // What lies beyond the layer is shadow too: extend the edges.
+    blur_mask(&mut coverage, device_sigma(shadow.blur, transform), Edges::Extend);
+    if let Some(inside) = mask_over(area, &shape.path, shape.fill_rule, transform) {
+        multiply_coverage(&mut coverage, &inside, Coverage::Inside);
     }
-    surface.draw(&layer, 1.0, shadow.blend);
+    surface.draw_color(shadow.color, &coverage, area, shadow.blend);
 }
 
 /// Blurs what is already drawn under `shape` (a frosted-glass backdrop).
@@ -252,7 +236,6 @@ pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32,
     let Some(mut backdrop) = surface.copy(area) else { return };
     blur(&mut backdrop.pixmap, device_sigma(radius, transform), Edges::Extend);
     if let Some(mask) = backdrop.mask(&shape.path, shape.fill_rule, transform) {
-        backdrop.pixmap.apply_mask(&mask);
+        surface.draw_masked(&mut backdrop, &mask, BlendMode::SourceOver);
     }
-    surface.draw(&backdrop, 1.0, BlendMode::SourceOver);
 }

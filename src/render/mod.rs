@@ -11,6 +11,7 @@ mod images;
 pub(crate) mod paint;
 pub(crate) mod painter;
 mod png;
+mod rows;
 pub(crate) mod stroke;
 mod surface;
 pub(crate) mod text;

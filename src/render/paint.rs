@@ -4,18 +4,20 @@
 use std::sync::Arc;
 
 use tiny_skia::{
-    BlendMode, Color as SkColor, FilterQuality, GradientStop, LinearGradient, Pattern, Pixmap, Point, RadialGradient,
-    Shader, SpreadMode, SweepGradient, Transform,
+    BlendMode, Color as SkColor, FilterQuality, GradientStop, LinearGradient, Pattern, Pixmap, Point,
+    PremultipliedColorU8, RadialGradient, Shader, SpreadMode, SweepGradient, Transform,
 };
+
+use super::rows::each_row;
 
 use crate::doc::VarOr;
 use crate::doc::values::{BlendMode as PenBlend, Color, Fill, Gradient, GradientType, ImageMode};
 
 /// One paint ready to fill a shape in the node's box.
 pub(crate) enum Paint {
-    /// A shader (color or gradient) with its blend mode, and for linear gradients the ramp that
-    /// fills rectangles faster than the shader does.
-    Shader(Shader<'static>, BlendMode, Option<Box<LinearRamp>>),
+    /// A shader (color or gradient) with its blend mode, and for linear and radial gradients
+    /// the ramp that fills rectangles faster than the shader does.
+    Shader(Shader<'static>, BlendMode, Option<Box<Ramp>>),
     /// An image placed in the box by its mode.
     Image { url: String, mode: ImageMode, opacity: f32, blend: BlendMode },
 }
@@ -292,21 +294,22 @@ fn gradient_spec(gradient: &Gradient, width: f32, height: f32, issues: &mut Vec<
     Some(GradientSpec { geometry, stops })
 }
 
-/// A gradient's tiny-skia shader; linear gradients come with their ramp too.
-fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<LinearRamp>)> {
+/// A gradient's tiny-skia shader; linear and radial gradients come with their ramp too.
+fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<Ramp>)> {
     let colors: Vec<(f32, SkColor)> =
         gradient.stops.iter().map(|(p, [r, g, b, a])| (*p, SkColor::from_rgba8(*r, *g, *b, *a))).collect();
     let stops: Vec<GradientStop> = colors.iter().map(|(p, c)| GradientStop::new(*p, *c)).collect();
     match gradient.geometry {
         GradientGeometry::Linear { start, end } => {
-            let ramp = LinearRamp { start, end, stops: colors };
+            let ramp = Ramp { shape: RampShape::Linear { start, end }, stops: colors };
             let (start, end) = (Point::from_xy(start.0, start.1), Point::from_xy(end.0, end.1));
             LinearGradient::new(start, end, stops, SpreadMode::Pad, Transform::identity())
                 .map(|shader| (shader, Some(ramp)))
         }
         GradientGeometry::Radial { transform } => {
             let origin = Point::from_xy(0.0, 0.0);
-            RadialGradient::new(origin, 0.0, origin, 0.5, stops, SpreadMode::Pad, transform).map(|s| (s, None))
+            let ramp = Ramp { shape: RampShape::Radial { transform }, stops: colors };
+            RadialGradient::new(origin, 0.0, origin, 0.5, stops, SpreadMode::Pad, transform).map(|s| (s, Some(ramp)))
         }
         GradientGeometry::Angular { center, rotation } => {
             // tiny-skia sweeps clockwise from the right: a quarter turn back starts it up.
@@ -317,13 +320,21 @@ fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<L
     }
 }
 
-/// A linear gradient in a node's box pixels, for [`fill_rect_linear`]: from `start` (position 0)
-/// to `end` (position 1), stops sorted, colors straight.
+/// A gradient in a node's box pixels that [`fill_rect_ramp`] can fill from a table: stops
+/// sorted, colors straight.
 #[derive(Debug, Clone)]
-pub(crate) struct LinearRamp {
-    pub start: (f32, f32),
-    pub end: (f32, f32),
+pub(crate) struct Ramp {
+    pub shape: RampShape,
     pub stops: Vec<(f32, SkColor)>,
+}
+
+/// How a [`Ramp`]'s position follows the pixel.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum RampShape {
+    /// From `start` (position 0) to `end` (position 1).
+    Linear { start: (f32, f32), end: (f32, f32) },
+    /// Position 0 at the origin, 1 on the circle of radius ½, mapped into the box by `transform`.
+    Radial { transform: Transform },
 }
 
 /// Entries of the color table a ramp fills with (fine enough that no step shows).
@@ -331,56 +342,106 @@ const RAMP_STEPS: usize = 1024;
 
 /// Fills the device pixels of `area` (whole pixels of `pixmap`) with `ramp` seen through
 /// `transform` (box pixels → device pixels, scale and translation only), `alpha` applied,
-/// source-over. A table of premultiplied colors and one addition per pixel: several times
-/// faster than tiny-skia's per-pixel gradient evaluation on the large backgrounds designs use.
-pub(crate) fn fill_rect_linear(
+/// source-over. A table of premultiplied colors: several times faster than tiny-skia's
+/// per-pixel gradient evaluation on the large backgrounds designs use, and the rows of a large
+/// area run on every core (each row alone, so the bytes are those of one thread).
+pub(crate) fn fill_rect_ramp(
     pixmap: &mut Pixmap,
     area: tiny_skia::IntRect,
-    ramp: &LinearRamp,
+    ramp: &Ramp,
     transform: Transform,
     alpha: f32,
 ) {
-    let (dx, dy) = (ramp.end.0 - ramp.start.0, ramp.end.1 - ramp.start.1);
-    let length = dx * dx + dy * dy;
-    if length <= f32::EPSILON || transform.sx == 0.0 || transform.sy == 0.0 {
+    if transform.sx == 0.0 || transform.sy == 0.0 || transform.has_skew() {
         return;
     }
-    // t(device x, y) = a·x + b·y + c
-    let a = dx / (transform.sx * length);
-    let b = dy / (transform.sy * length);
-    let c = ((-transform.tx / transform.sx - ramp.start.0) * dx + (-transform.ty / transform.sy - ramp.start.1) * dy)
-        / length;
+    let Some(area) = within(pixmap, area) else { return };
     let table: Vec<u32> = ramp_table(&ramp.stops, alpha).into_iter().map(u32::from_le_bytes).collect();
-    let width = pixmap.width() as usize;
-    let data = pixmap.data_mut();
-    // t in 16.16 fixed point, scaled to table indices: one integer addition per pixel.
     let steps = (RAMP_STEPS - 1) as f32;
-    let max = ((RAMP_STEPS - 1) as i64) << 16;
-    let step = (a * steps * 65536.0) as i64;
-    for y in area.top()..area.bottom() {
-        let row_start = (y as usize * width + area.left() as usize) * 4;
-        let row = &mut data[row_start..row_start + area.width() as usize * 4];
-        let t = a * (area.left() as f32 + 0.5) + b * (y as f32 + 0.5) + c;
-        let mut position = (t * steps * 65536.0 + 32768.0) as i64;
-        for pixel in row.chunks_exact_mut(4) {
-            let source = table[(position.clamp(0, max) >> 16) as usize];
-            let inverse = 255 - (source >> 24);
-            let out = if inverse == 0 {
-                source
-            } else {
-                // Source-over on two channels at a time: dst × (255 − α) / 255, plus source.
-                let below = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-                let scale = |lanes: u32| {
-                    let product = lanes * inverse + 0x0080_0080;
-                    ((product + ((product >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                };
-                source + (scale(below & 0x00FF_00FF) | (scale((below >> 8) & 0x00FF_00FF) << 8))
-            };
-            pixel.copy_from_slice(&out.to_le_bytes());
-            // Saturating: a gradient with far-away ends has huge steps, clamped above anyway.
-            position = position.saturating_add(step);
+    let stride = pixmap.width() as usize * 4;
+    let (left, span) = (area.left() as usize, area.width() as usize);
+    let rows = area.top() as usize..area.bottom() as usize;
+    match ramp.shape {
+        RampShape::Linear { start, end } => {
+            let (dx, dy) = (end.0 - start.0, end.1 - start.1);
+            let length = dx * dx + dy * dy;
+            if length <= f32::EPSILON {
+                return;
+            }
+            // t(device x, y) = a·x + b·y + c
+            let a = dx / (transform.sx * length);
+            let b = dy / (transform.sy * length);
+            let c = ((-transform.tx / transform.sx - start.0) * dx + (-transform.ty / transform.sy - start.1) * dy)
+                / length;
+            // t in 16.16 fixed point, scaled to table indices: one integer addition per pixel.
+            let max = ((RAMP_STEPS - 1) as i64) << 16;
+            let step = (a * steps * 65536.0) as i64;
+            each_row(pixmap.data_mut(), stride, rows, |y, line| {
+                let t = a * (left as f32 + 0.5) + b * (y as f32 + 0.5) + c;
+                let mut position = (t * steps * 65536.0 + 32768.0) as i64;
+                for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
+                    over_pixel(pixel, table[(position.clamp(0, max) >> 16) as usize]);
+                    // Saturating: a gradient with far-away ends has huge steps, clamped above anyway.
+                    position = position.saturating_add(step);
+                }
+            });
+        }
+        RampShape::Radial { transform: to_box } => {
+            // Device pixel → gradient space, where the position is twice the distance from 0.
+            let Some(inverse) = transform.pre_concat(to_box).invert() else { return };
+            let last = (RAMP_STEPS - 1) as f32;
+            each_row(pixmap.data_mut(), stride, rows, |y, line| {
+                let (py, px) = (y as f32 + 0.5, left as f32 + 0.5);
+                let gx = inverse.sx * px + inverse.kx * py + inverse.tx;
+                let gy = inverse.ky * px + inverse.sy * py + inverse.ty;
+                for (i, pixel) in line[left * 4..(left + span) * 4].chunks_exact_mut(4).enumerate() {
+                    let (x, y) = (gx + inverse.sx * i as f32, gy + inverse.ky * i as f32);
+                    let t = 2.0 * (x * x + y * y).sqrt();
+                    over_pixel(pixel, table[(t * steps + 0.5).min(last) as usize]);
+                }
+            });
         }
     }
+}
+
+/// The part of `area` inside `pixmap`.
+fn within(pixmap: &Pixmap, area: tiny_skia::IntRect) -> Option<tiny_skia::IntRect> {
+    area.intersect(&tiny_skia::IntRect::from_xywh(0, 0, pixmap.width(), pixmap.height())?)
+}
+
+/// The premultiplied `source` (RGBA as a little-endian word) drawn over `pixel`.
+#[inline]
+fn over_pixel(pixel: &mut [u8], source: u32) {
+    let inverse = 255 - (source >> 24);
+    let out = if inverse == 0 {
+        source
+    } else {
+        // Source-over on two channels at a time: dst × (255 − α) / 255, plus source.
+        let below = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
+        let scale = |lanes: u32| {
+            let product = lanes * inverse + 0x0080_0080;
+            ((product + ((product >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        };
+        source + (scale(below & 0x00FF_00FF) | (scale((below >> 8) & 0x00FF_00FF) << 8))
+    };
+    pixel.copy_from_slice(&out.to_le_bytes());
+}
+
+/// Fills the device pixels of `area` (whole pixels of `pixmap`) with the premultiplied `color`,
+/// source-over, the rows of a large area on every core.
+pub(crate) fn fill_rect_solid(pixmap: &mut Pixmap, area: tiny_skia::IntRect, color: PremultipliedColorU8) {
+    let source = u32::from_le_bytes([color.red(), color.green(), color.blue(), color.alpha()]);
+    let Some(area) = within(pixmap, area) else { return };
+    if source == 0 {
+        return;
+    }
+    let stride = pixmap.width() as usize * 4;
+    let (left, span) = (area.left() as usize, area.width() as usize);
+    each_row(pixmap.data_mut(), stride, area.top() as usize..area.bottom() as usize, |_, line| {
+        for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
+            over_pixel(pixel, source);
+        }
+    });
 }
 
 /// Premultiplied colors along a ramp, straight colors interpolated between stops.
@@ -452,6 +513,56 @@ pub(crate) fn image_shader(image: &Arc<Pixmap>, transform: Transform, opacity: f
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The largest channel difference between a ramp fill and tiny-skia's shader fill of the
+    /// same gradient over a translucent background, placed at a scale and an offset.
+    fn ramp_against_shader(kind: GradientType, transform: Transform) -> u8 {
+        let red = Color::parse("#ff000080").expect("color");
+        let stops: Vec<GradientStop_> = vec![(0.0, [20, 200, 90, 255]), (0.4, red.rgba()), (1.0, [10, 10, 250, 30])];
+        let geometry = match kind {
+            GradientType::Linear => GradientGeometry::Linear { start: (10.0, 5.0), end: (150.0, 90.0) },
+            _ => GradientGeometry::Radial {
+                transform: Transform::from_scale(160.0, 100.0)
+                    .pre_translate(0.5, 0.3)
+                    .pre_rotate(-20.0)
+                    .pre_scale(1.2, 0.6),
+            },
+        };
+        let spec = GradientSpec { geometry, stops };
+        let (shader, ramp) = gradient_shader(&spec).expect("a shader");
+        let ramp = ramp.expect("a ramp");
+        let mut ours = Pixmap::new(240, 180).expect("pixmap");
+        ours.fill(SkColor::from_rgba8(200, 180, 20, 160));
+        let mut theirs = ours.clone();
+        let rect =
+            tiny_skia::Rect::from_xywh(0.0, 0.0, 160.0, 100.0).expect("rect").transform(transform).expect("moved");
+        let area = tiny_skia::IntRect::from_ltrb(
+            rect.left() as i32,
+            rect.top() as i32,
+            rect.right() as i32,
+            rect.bottom() as i32,
+        )
+        .expect("area");
+        fill_rect_ramp(&mut ours, area, &ramp, transform, 0.8);
+        let mut shader = shader;
+        shader.apply_opacity(0.8);
+        shader.transform(transform);
+        let paint = tiny_skia::Paint { shader, ..tiny_skia::Paint::default() };
+        theirs.fill_rect(rect, &paint, Transform::identity(), None);
+        ours.data().iter().zip(theirs.data()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0)
+    }
+
+    type GradientStop_ = (f32, [u8; 4]);
+
+    #[test]
+    fn ramp_fills_match_the_gradient_shaders() {
+        for transform in [Transform::from_translate(20.0, 30.0), Transform::from_row(1.5, 0.0, 0.0, 1.5, 1.0, 2.0)] {
+            for kind in [GradientType::Linear, GradientType::Radial] {
+                let worst = ramp_against_shader(kind, transform);
+                assert!(worst <= 3, "{kind:?} {transform:?}: {worst} levels apart");
+            }
+        }
+    }
 
     #[test]
     fn fit_and_fill_center_the_image() {

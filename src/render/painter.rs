@@ -13,7 +13,9 @@ use tiny_skia::{
 use super::effects::{ShadowCache, background_blur, device_sigma, effects_of, inner_shadow, outer_shadow};
 use super::geometry::{Shape, shape_of};
 use super::images::ImageCache;
-use super::paint::{Paint, PaintIssue, any_visible, image_placement, image_shader, paints};
+use super::paint::{
+    Paint, PaintIssue, any_visible, fill_rect_ramp, fill_rect_solid, image_placement, image_shader, paints,
+};
 use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
 use super::surface::Surface;
 use super::text::{annotation_path, icon, text_path};
@@ -209,10 +211,13 @@ impl Painter<'_> {
         let Some(area) = surface.clip_area(bounds) else { return };
         let Some(mut layer) = Surface::new(area) else { return };
         self.paint_children(&mut layer, key, transform);
-        if let Some(mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
-            layer.pixmap.apply_mask(&mask);
+        // A rectangle on whole pixels clips by the layer's own edges: no mask to fill or apply.
+        let rectangle = shape.radii.is_some_and(|radii| radii.iter().all(|r| *r <= 0.0))
+            && axis_aligned_rect(&shape.path, transform).and_then(whole_pixels) == Some(area);
+        match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
+            Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
+            None => surface.draw(&layer, 1.0, BlendMode::SourceOver),
         }
-        surface.draw(&layer, 1.0, BlendMode::SourceOver);
     }
 
     /// True when every descendant's box lies inside the shape's box, away from rounded
@@ -263,15 +268,22 @@ impl Painter<'_> {
             match paint {
                 Paint::Shader(shader, blend, ramp) => {
                     let rect = axis_aligned_rect(path, local);
-                    // Linear gradients on whole-pixel rectangles (backgrounds) fill from a table.
-                    if let (Some(ramp), Some(rect), BlendMode::SourceOver) = (ramp, rect, blend)
-                        && let Some(area) = whole_pixels(rect)
-                        && let Some(whole) =
-                            tiny_skia::IntRect::from_xywh(0, 0, surface.pixmap.width(), surface.pixmap.height())
-                        && let Some(area) = area.intersect(&whole)
-                    {
-                        super::paint::fill_rect_linear(&mut surface.pixmap, area, ramp, local, alpha);
-                        continue;
+                    // Colors and gradients on whole-pixel rectangles (backgrounds) fill row by
+                    // row, on every core for large ones.
+                    if let (Some(area), BlendMode::SourceOver) = (rect.and_then(whole_pixels), blend) {
+                        match (shader, ramp) {
+                            (Shader::SolidColor(color), _) => {
+                                let mut color = *color;
+                                color.apply_opacity(alpha);
+                                fill_rect_solid(&mut surface.pixmap, area, color.premultiply().to_color_u8());
+                                continue;
+                            }
+                            (_, Some(ramp)) => {
+                                fill_rect_ramp(&mut surface.pixmap, area, ramp, local, alpha);
+                                continue;
+                            }
+                            _ => {}
+                        }
                     }
                     let mut shader = shader.clone();
                     shader.apply_opacity(alpha);
@@ -472,9 +484,8 @@ impl Painter<'_> {
                     if keep == Keep::Outside {
                         mask.invert();
                     }
-                    layer.pixmap.apply_mask(&mask);
+                    surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver);
                 }
-                surface.draw(&layer, 1.0, BlendMode::SourceOver);
             }
         }
     }

@@ -1,7 +1,11 @@
 //! A pixmap covering part of the output, placed at a device offset: layers for opacity, clips,
 //! shadows and blurs are only as big as what they hold (DESIGN.md decision 6).
 
-use tiny_skia::{IntRect, Mask, Path, Pixmap, PixmapPaint, Rect, Transform};
+use tiny_skia::{
+    BlendMode, Color as SkColor, IntRect, Mask, Path, Pixmap, PixmapPaint, PremultipliedColorU8, Rect, Transform,
+};
+
+use super::rows::each_row;
 
 /// Pixels covering `area` of the device.
 pub(crate) struct Surface {
@@ -29,27 +33,49 @@ impl Surface {
 
     /// A mask of this surface's size, covering `path` (with `transform` local → device).
     pub fn mask(&self, path: &Path, fill_rule: tiny_skia::FillRule, transform: Transform) -> Option<Mask> {
-        let mut mask = Mask::new(self.area.width(), self.area.height())?;
-        mask.fill_path(path, fill_rule, true, self.local(transform));
-        Some(mask)
+        mask_over(self.area, path, fill_rule, transform)
     }
 
     /// Composites `layer` onto this surface.
-    pub fn draw(&mut self, layer: &Surface, opacity: f32, blend_mode: tiny_skia::BlendMode) {
+    pub fn draw(&mut self, layer: &Surface, opacity: f32, blend_mode: BlendMode) {
         self.draw_pixels(&layer.pixmap, layer.area, opacity, blend_mode);
     }
 
     /// Composites `pixels` placed at `area` of the device onto this surface.
-    pub fn draw_pixels(&mut self, pixels: &Pixmap, area: IntRect, opacity: f32, blend_mode: tiny_skia::BlendMode) {
-        let (x, y) = (area.x() - self.area.x(), area.y() - self.area.y());
-        if blend_mode == tiny_skia::BlendMode::SourceOver {
+    pub fn draw_pixels(&mut self, pixels: &Pixmap, area: IntRect, opacity: f32, blend_mode: BlendMode) {
+        if blend_mode == BlendMode::SourceOver {
             // The common case, pixel for pixel: a pattern draw samples every pixel through
             // the general pipeline, the largest cost of layered frames after blurs.
-            source_over(&mut self.pixmap, pixels, x, y, opacity);
+            self.source_over(Source::Pixels(pixels), area, None, opacity);
             return;
         }
+        let (x, y) = (area.x() - self.area.x(), area.y() - self.area.y());
         let paint = PixmapPaint { opacity, blend_mode, quality: tiny_skia::FilterQuality::Nearest };
         self.pixmap.draw_pixmap(x, y, pixels.as_ref(), &paint, Transform::identity(), None);
+    }
+
+    /// Composites `layer` where `mask` (of the layer's size) covers it: clips, background blurs
+    /// and cut strokes in one pass instead of masking the layer first.
+    pub fn draw_masked(&mut self, layer: &mut Surface, mask: &Mask, blend_mode: BlendMode) {
+        if blend_mode == BlendMode::SourceOver {
+            self.source_over(Source::Pixels(&layer.pixmap), layer.area, Some(mask), 1.0);
+            return;
+        }
+        layer.pixmap.apply_mask(mask);
+        self.draw(layer, 1.0, blend_mode);
+    }
+
+    /// Draws `color` with the coverage `coverage` placed at `area` of the device: a shadow
+    /// whose blur ran on its coverage alone.
+    pub fn draw_color(&mut self, color: SkColor, coverage: &Mask, area: IntRect, blend_mode: BlendMode) {
+        if blend_mode == BlendMode::SourceOver {
+            self.source_over(Source::Color(color.premultiply().to_color_u8()), area, Some(coverage), 1.0);
+            return;
+        }
+        let Some(mut layer) = Surface::new(area) else { return };
+        layer.pixmap.fill(color);
+        layer.pixmap.apply_mask(coverage);
+        self.draw(&layer, 1.0, blend_mode);
     }
 
     /// A copy of the pixels under `area` (which must lie within this surface).
@@ -58,50 +84,115 @@ impl Surface {
             IntRect::from_xywh(area.x() - self.area.x(), area.y() - self.area.y(), area.width(), area.height())?;
         Some(Surface { pixmap: self.pixmap.clone_rect(local)?, area })
     }
+
+    /// `source` (placed at `area` of the device) drawn over this surface with `opacity` and,
+    /// when given, the coverage of `mask` (of `area`'s size), both premultiplied RGBA: each
+    /// channel becomes `s·k + d·(1 − sa·k)` with k the coverage times the opacity, rounded as
+    /// 8-bit arithmetic rounds. Rows run on every core for large areas, with the same bytes.
+    fn source_over(&mut self, source: Source, area: IntRect, mask: Option<&Mask>, opacity: f32) {
+        let opacity = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
+        if opacity == 0 {
+            return;
+        }
+        let (x, y) = (area.x() - self.area.x(), area.y() - self.area.y());
+        let (src_width, src_height) = (area.width() as i32, area.height() as i32);
+        let (dst_width, dst_height) = (self.pixmap.width() as i32, self.pixmap.height() as i32);
+        let (left, top) = (x.max(0), y.max(0));
+        let (right, bottom) = ((x + src_width).min(dst_width), (y + src_height).min(dst_height));
+        if left >= right || top >= bottom {
+            return;
+        }
+        if let Source::Pixels(pixels) = source
+            && (pixels.width() as i32, pixels.height() as i32) != (src_width, src_height)
+        {
+            return;
+        }
+        if mask.is_some_and(|m| (m.width() as i32, m.height() as i32) != (src_width, src_height)) {
+            return;
+        }
+        let span = (right - left) as usize;
+        let stride = dst_width as usize * 4;
+        each_row(self.pixmap.data_mut(), stride, top as usize..bottom as usize, |row, line| {
+            let at = ((row as i32 - y) * src_width + (left - x)) as usize;
+            let target = &mut line[left as usize * 4..(left as usize + span) * 4];
+            let coverage = mask.map(|m| &m.data()[at..at + span]);
+            match source {
+                Source::Pixels(pixels) => {
+                    let pixels = &pixels.data()[at * 4..(at + span) * 4];
+                    for (i, (d, s)) in target.chunks_exact_mut(4).zip(pixels.chunks_exact(4)).enumerate() {
+                        let k = coverage.map_or(opacity, |c| div255(u32::from(c[i]) * opacity));
+                        blend_over(d, [s[0], s[1], s[2], s[3]], k);
+                    }
+                }
+                Source::Color(color) => {
+                    let color = [color.red(), color.green(), color.blue(), color.alpha()];
+                    for (i, d) in target.chunks_exact_mut(4).enumerate() {
+                        let k = coverage.map_or(opacity, |c| div255(u32::from(c[i]) * opacity));
+                        blend_over(d, color, k);
+                    }
+                }
+            }
+        });
+    }
 }
 
-/// `src` drawn over `dst` at (`x`, `y`) with `opacity`, both premultiplied RGBA: each channel
-/// becomes `s·o + d·(1 − sa·o)`, rounded as 8-bit arithmetic rounds.
-fn source_over(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32, opacity: f32) {
-    let opacity = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
-    if opacity == 0 {
+/// A mask over `area` of the device covering `path` (with `transform` local → device).
+pub(crate) fn mask_over(
+    area: IntRect,
+    path: &Path,
+    fill_rule: tiny_skia::FillRule,
+    transform: Transform,
+) -> Option<Mask> {
+    let mut mask = Mask::new(area.width(), area.height())?;
+    mask.fill_path(path, fill_rule, true, transform.post_translate(-area.x() as f32, -area.y() as f32));
+    Some(mask)
+}
+
+/// Which side of a mask's path [`multiply_coverage`] keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Coverage {
+    Inside,
+    Outside,
+}
+
+/// `mask` kept only where `by` covers it (`Inside`) or where it does not (`Outside`).
+pub(crate) fn multiply_coverage(mask: &mut Mask, by: &Mask, keep: Coverage) {
+    for (value, other) in mask.data_mut().iter_mut().zip(by.data()) {
+        let other = match keep {
+            Coverage::Inside => u32::from(*other),
+            Coverage::Outside => 255 - u32::from(*other),
+        };
+        *value = div255(u32::from(*value) * other) as u8;
+    }
+}
+
+/// What a composite draws: the pixels of a layer, or one color.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    Pixels(&'a Pixmap),
+    Color(PremultipliedColorU8),
+}
+
+/// The premultiplied `source`, scaled by `k` (0–255), drawn over the pixel `d`.
+#[inline]
+fn blend_over(d: &mut [u8], source: [u8; 4], k: u32) {
+    let scale = |channel: u8| if k == 255 { u32::from(channel) } else { div255(u32::from(channel) * k) };
+    let alpha = scale(source[3]);
+    if alpha == 0 {
         return;
     }
-    let (dst_width, dst_height) = (dst.width() as i32, dst.height() as i32);
-    let (src_width, src_height) = (src.width() as i32, src.height() as i32);
-    let (left, top) = (x.max(0), y.max(0));
-    let (right, bottom) = ((x + src_width).min(dst_width), (y + src_height).min(dst_height));
-    if left >= right || top >= bottom {
+    if alpha == 255 {
+        d.copy_from_slice(&source);
         return;
     }
-    let span = (right - left) as usize * 4;
-    let source = src.data();
-    let target = dst.data_mut();
-    for row in top..bottom {
-        let s_start = (((row - y) * src_width + (left - x)) * 4) as usize;
-        let d_start = ((row * dst_width + left) * 4) as usize;
-        let s = &source[s_start..s_start + span];
-        let d = &mut target[d_start..d_start + span];
-        for (d, s) in d.chunks_exact_mut(4).zip(s.chunks_exact(4)) {
-            let alpha = div255(u32::from(s[3]) * opacity);
-            if alpha == 0 {
-                continue;
-            }
-            if alpha == 255 {
-                d.copy_from_slice(s);
-                continue;
-            }
-            let keep = 255 - alpha;
-            for channel in 0..4 {
-                let over = if opacity == 255 { u32::from(s[channel]) } else { div255(u32::from(s[channel]) * opacity) };
-                d[channel] = (over + div255(u32::from(d[channel]) * keep)).min(255) as u8;
-            }
-        }
+    let keep = 255 - alpha;
+    for channel in 0..4 {
+        d[channel] = (scale(source[channel]) + div255(u32::from(d[channel]) * keep)).min(255) as u8;
     }
 }
 
 /// `v / 255` rounded to nearest, for `v` ≤ 255 · 255.
-fn div255(v: u32) -> u32 {
+pub(crate) fn div255(v: u32) -> u32 {
     let v = v + 128;
     (v + (v >> 8)) >> 8
 }
@@ -109,6 +200,90 @@ fn div255(v: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A layer of random premultiplied pixels over `area`, and a random mask of its size.
+    fn random_layer(area: IntRect, seed: u64) -> (Surface, Mask) {
+        let mut random = crate::random::Xorshift::new(seed);
+        let mut layer = Surface::new(area).unwrap();
+        for pixel in layer.pixmap.pixels_mut() {
+            let a = (random.next_u64() % 256) as u8;
+            let c = |r: u64| ((r % 256) as u8).min(a);
+            *pixel =
+                PremultipliedColorU8::from_rgba(c(random.next_u64()), c(random.next_u64()), c(random.next_u64()), a)
+                    .unwrap();
+        }
+        let mut mask = Mask::new(area.width(), area.height()).unwrap();
+        for value in mask.data_mut() {
+            *value = (random.next_u64() % 256) as u8;
+        }
+        (layer, mask)
+    }
+
+    #[test]
+    fn masked_and_colored_draws_match_masking_first_within_one_level() {
+        let (mut layer, mask) = random_layer(IntRect::from_xywh(-3, 2, 17, 9).unwrap(), 11);
+        let mut background = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
+        background.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 180));
+        let mut ours = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        ours.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
+        let mut theirs = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        layer.pixmap.apply_mask(&mask);
+        theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+        for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
+            assert!(a.abs_diff(*b) <= 1, "masked: {a} vs {b}");
+        }
+        let color = SkColor::from_rgba8(250, 120, 30, 200);
+        let mut ours = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        ours.draw_color(color, &mask, layer.area, BlendMode::SourceOver);
+        let mut colored = Surface::new(layer.area).unwrap();
+        colored.pixmap.fill(color);
+        colored.pixmap.apply_mask(&mask);
+        let mut theirs = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        theirs.pixmap.draw_pixmap(-3, 2, colored.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+        for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
+            assert!(a.abs_diff(*b) <= 2, "colored: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn a_large_composite_on_every_core_gives_the_bytes_of_one_row_at_a_time() {
+        // 700 × 700 pixels split over the pool, against the same layer drawn row by row (each
+        // row far below the size that goes parallel).
+        let area = IntRect::from_xywh(5, -4, 700, 700).unwrap();
+        let (layer, mask) = random_layer(area, 5);
+        let mut target = Surface::new(IntRect::from_xywh(0, 0, 720, 690).unwrap()).unwrap();
+        target.pixmap.fill(SkColor::from_rgba8(10, 200, 60, 200));
+        let mut parallel = Surface { pixmap: target.pixmap.clone(), area: target.area };
+        parallel.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
+        parallel.draw(&layer, 0.6, BlendMode::SourceOver);
+        let mut serial = Surface { pixmap: target.pixmap.clone(), area: target.area };
+        for row in 0..700 {
+            let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
+            let mut one = Surface {
+                pixmap: layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
+                area: line,
+            };
+            let mut one_mask = Mask::new(700, 1).unwrap();
+            let at = row as usize * 700;
+            one_mask.data_mut().copy_from_slice(&mask.data()[at..at + 700]);
+            serial.draw_masked(&mut one, &one_mask, BlendMode::SourceOver);
+        }
+        for row in 0..700 {
+            let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
+            let one = Surface {
+                pixmap: layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
+                area: line,
+            };
+            serial.draw(&one, 0.6, BlendMode::SourceOver);
+        }
+        assert!(parallel.pixmap.data() == serial.pixmap.data(), "the same bytes");
+    }
+
+    impl Surface {
+        fn clone_surface(&self) -> Surface {
+            Surface { pixmap: self.pixmap.clone(), area: self.area }
+        }
+    }
 
     #[test]
     fn drawing_a_layer_over_matches_tiny_skia_within_one_level() {
@@ -131,7 +306,7 @@ mod tests {
             let mut ours = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
             ours.pixmap.fill(tiny_skia::Color::from_rgba8(40, 90, 200, 180));
             let mut theirs = Surface { pixmap: ours.pixmap.clone(), area: ours.area };
-            ours.draw(&layer, opacity, tiny_skia::BlendMode::SourceOver);
+            ours.draw(&layer, opacity, BlendMode::SourceOver);
             let paint = PixmapPaint { opacity, ..PixmapPaint::default() };
             theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &paint, Transform::identity(), None);
             for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
