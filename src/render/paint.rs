@@ -9,6 +9,7 @@ use tiny_skia::{
 };
 
 use super::rows::each_row;
+use super::surface::over;
 
 use crate::doc::VarOr;
 use crate::doc::values::{BlendMode as PenBlend, Color, Fill, Gradient, GradientType, ImageMode};
@@ -380,7 +381,7 @@ pub(crate) fn fill_rect_ramp(
                 let t = a * (left as f32 + 0.5) + b * (y as f32 + 0.5) + c;
                 let mut position = (t * steps * 65536.0 + 32768.0) as i64;
                 for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
-                    over_pixel(pixel, table[(position.clamp(0, max) >> 16) as usize]);
+                    over(pixel, table[(position.clamp(0, max) >> 16) as usize]);
                     // Saturating: a gradient with far-away ends has huge steps, clamped above anyway.
                     position = position.saturating_add(step);
                 }
@@ -397,7 +398,7 @@ pub(crate) fn fill_rect_ramp(
                 for (i, pixel) in line[left * 4..(left + span) * 4].chunks_exact_mut(4).enumerate() {
                     let (x, y) = (gx + inverse.sx * i as f32, gy + inverse.ky * i as f32);
                     let t = 2.0 * (x * x + y * y).sqrt();
-                    over_pixel(pixel, table[(t * steps + 0.5).min(last) as usize]);
+                    over(pixel, table[(t * steps + 0.5).min(last) as usize]);
                 }
             });
         }
@@ -407,24 +408,6 @@ pub(crate) fn fill_rect_ramp(
 /// The part of `area` inside `pixmap`.
 fn within(pixmap: &Pixmap, area: tiny_skia::IntRect) -> Option<tiny_skia::IntRect> {
     area.intersect(&tiny_skia::IntRect::from_xywh(0, 0, pixmap.width(), pixmap.height())?)
-}
-
-/// The premultiplied `source` (RGBA as a little-endian word) drawn over `pixel`.
-#[inline]
-fn over_pixel(pixel: &mut [u8], source: u32) {
-    let inverse = 255 - (source >> 24);
-    let out = if inverse == 0 {
-        source
-    } else {
-        // Source-over on two channels at a time: dst × (255 − α) / 255, plus source.
-        let below = u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]);
-        let scale = |lanes: u32| {
-            let product = lanes * inverse + 0x0080_0080;
-            ((product + ((product >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-        };
-        source + (scale(below & 0x00FF_00FF) | (scale((below >> 8) & 0x00FF_00FF) << 8))
-    };
-    pixel.copy_from_slice(&out.to_le_bytes());
 }
 
 /// Fills the device pixels of `area` (whole pixels of `pixmap`) with the premultiplied `color`,
@@ -439,7 +422,7 @@ pub(crate) fn fill_rect_solid(pixmap: &mut Pixmap, area: tiny_skia::IntRect, col
     let (left, span) = (area.left() as usize, area.width() as usize);
     each_row(pixmap.data_mut(), stride, area.top() as usize..area.bottom() as usize, |_, line| {
         for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
-            over_pixel(pixel, source);
+            over(pixel, source);
         }
     });
 }
