@@ -186,3 +186,26 @@ fn a_file_over_the_cap_is_refused_before_it_is_read() {
     let error = read_file(&path).unwrap_err().to_string();
     assert!(error.contains(&format!("is {} bytes; the limit is", nib::doc::MAX_FILE_BYTES + 1)), "{error}");
 }
+
+#[cfg(unix)]
+#[test]
+fn outputs_written_without_waiting_for_the_disk_keep_every_other_guarantee() {
+    // `nib render` writes its images with write_output: replaced whole, no debris, and the same
+    // refusals as a document save (FIFO, read-only file).
+    use nib::files::write_output;
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("frame.png");
+    write_output(&path, b"a first, longer image", None).unwrap();
+    write_output(&path, b"second", None).unwrap();
+    assert_eq!(fs::read(&path).unwrap(), b"second");
+    let fifo = folder.path().join("f.png");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(write_output(&fifo, b"x", None).unwrap_err().to_string().contains("FIFO"));
+    let locked = folder.path().join("locked.png");
+    fs::write(&locked, b"keep me").unwrap();
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o444)).unwrap();
+    assert!(write_output(&locked, b"new", None).unwrap_err().to_string().contains("read-only"));
+    assert_eq!(fs::read(&locked).unwrap(), b"keep me");
+    assert_eq!(entries(folder.path()), ["f.png", "frame.png", "locked.png"], "no temporary file is left behind");
+}

@@ -179,7 +179,7 @@ impl Job<'_> {
                 for warning in &rendered.warnings {
                     self.output.warning(warning);
                 }
-                if let Err(error) = nib::doc::io::write_atomic(out, &encode_png(&rendered.pixmap)) {
+                if let Err(error) = nib::files::write_output(out, &encode_png(&rendered.pixmap), None) {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
                 }
@@ -208,7 +208,7 @@ impl Job<'_> {
         render_frames(self.scene, self.layout, text, self.options, frames, &|render| {
             let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
             let result = match &render.image {
-                Ok(pixmap) => nib::doc::io::write_atomic(&out, &encode_png(pixmap))
+                Ok(pixmap) => nib::files::write_output(&out, &encode_png(pixmap), None)
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
                 Err(error) => Err(error.clone()),

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 
 pub use confine::{Confinement, lexical_normal, resolve_links};
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
-pub use write::{create_folder, write_atomic, write_atomic_with};
+pub use write::{create_folder, write_atomic, write_atomic_with, write_output};
 
 /// Why a file could not be read or written.
 #[derive(Debug, thiserror::Error)]
