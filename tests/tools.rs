@@ -275,6 +275,27 @@ fn edits_made_outside_nib_are_picked_up_not_overwritten() {
     assert!(saved.contains("edited elsewhere") && saved.contains("\"gap\": 5"));
 }
 
+#[test]
+fn an_edit_of_the_same_size_to_a_file_left_alone_for_a_while_is_still_seen() {
+    // A file untouched for a few seconds is checked by its metadata instead of being read
+    // again: an edit in place that keeps its size must still be noticed (its change time moves).
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    s.ok("open_document", json!({"filePathOrTemplate": kit}));
+    std::thread::sleep(std::time::Duration::from_millis(3100));
+    s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["parent"]}));
+    let again = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["parent"]}));
+    assert!(again.get("note").is_none(), "unchanged: {again}");
+    let outside = s.read(&kit).replace("\"name\": \"parent\"", "\"name\": \"PARENT\"");
+    assert_eq!(outside.len(), s.read(&kit).len());
+    let mut file = fs::OpenOptions::new().write(true).open(s.folder.path().join(&kit)).unwrap();
+    std::io::Write::write_all(&mut file, outside.as_bytes()).unwrap();
+    drop(file);
+    let answer = s.ok("batch_design", json!({"filePath": kit, "operations": "U(\"parent\", {gap: 5})"}));
+    assert!(answer["note"].as_str().unwrap().contains("changed on disk"), "{answer}");
+    assert!(s.read(&kit).contains("\"name\": \"PARENT\""));
+}
+
 // Variables -----------------------------------------------------------------------------------
 
 #[test]
