@@ -69,7 +69,13 @@ fn main() {
     );
     let within: Vec<&Timed> = timed.iter().filter(|t| t.size.0 <= 1440 && t.size.1 <= 1000).collect();
     let worst = within.last().map(|t| t.time).unwrap_or_default();
-    println!("frames up to 1440 × 1000: {} frames, max {:.2} ms; the five slowest of them:", within.len(), ms(worst));
+    let over = within.iter().filter(|t| ms(t.time) > 15.0).count();
+    println!(
+        "frames up to 1440 × 1000: {} frames, {} over 15 ms, max {:.2} ms; the five slowest of them:",
+        within.len(),
+        over,
+        ms(worst)
+    );
     for t in within.iter().rev().take(5) {
         println!("  {:7.2} ms  {} × {}  {} {}", ms(t.time), t.size.0, t.size.1, t.file, t.id);
     }
