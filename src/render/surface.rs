@@ -124,19 +124,34 @@ impl Surface {
             let at = ((row as i32 - y) * src_width + (left - x)) as usize;
             let target = &mut line[left as usize * 4..(left as usize + span) * 4];
             let coverage = mask.map(|m| &m.data()[at..at + span]);
-            match source {
-                Source::Pixels(pixels) => {
-                    let pixels = &pixels.data()[at * 4..(at + span) * 4];
-                    for (i, (d, s)) in target.chunks_exact_mut(4).zip(pixels.chunks_exact(4)).enumerate() {
-                        let k = coverage.map_or(opacity, |c| div255(u32::from(c[i]) * opacity));
-                        blend_over(d, [s[0], s[1], s[2], s[3]], k);
+            // The share of the source a mask value lets through (exact: m · 255 / 255 = m).
+            let through = |m: u8| if opacity == 255 { u32::from(m) } else { div255(u32::from(m) * opacity) };
+            let pixels = target.chunks_exact_mut(4);
+            match (source, coverage) {
+                (Source::Pixels(source), None) => {
+                    for (d, s) in pixels.zip(source.data()[at * 4..(at + span) * 4].chunks_exact(4)) {
+                        blend_over(d, [s[0], s[1], s[2], s[3]], opacity);
                     }
                 }
-                Source::Color(color) => {
+                (Source::Pixels(source), Some(coverage)) => {
+                    let source = source.data()[at * 4..(at + span) * 4].chunks_exact(4);
+                    for ((d, s), &m) in pixels.zip(source).zip(coverage) {
+                        if m != 0 {
+                            blend_over(d, [s[0], s[1], s[2], s[3]], through(m));
+                        }
+                    }
+                }
+                (Source::Color(color), coverage) => {
                     let color = [color.red(), color.green(), color.blue(), color.alpha()];
-                    for (i, d) in target.chunks_exact_mut(4).enumerate() {
-                        let k = coverage.map_or(opacity, |c| div255(u32::from(c[i]) * opacity));
-                        blend_over(d, color, k);
+                    match coverage {
+                        None => pixels.for_each(|d| blend_over(d, color, opacity)),
+                        Some(coverage) => {
+                            for (d, &m) in pixels.zip(coverage) {
+                                if m != 0 {
+                                    blend_over(d, color, through(m));
+                                }
+                            }
+                        }
                     }
                 }
             }
