@@ -214,12 +214,9 @@ pub(crate) fn inner_shadow(
 ) {
     let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
-    let Some(mut coverage) = Mask::new(area.width(), area.height()) else { return };
-    if let Some(hole) = grown(shape, width, height, -shadow.spread)
-        && let Some(hole) = mask_over(area, &hole, shape.fill_rule, transform.pre_translate(shadow.dx, shadow.dy))
-    {
-        coverage = hole;
-    }
+    let hole = grown(shape, width, height, -shadow.spread)
+        .and_then(|hole| mask_over(area, &hole, shape.fill_rule, transform.pre_translate(shadow.dx, shadow.dy)));
+    let Some(mut coverage) = hole.or_else(|| Mask::new(area.width(), area.height())) else { return };
     coverage.invert();
     // What lies beyond the layer is shadow too: extend the edges.
     blur_mask(&mut coverage, device_sigma(shadow.blur, transform), Edges::Extend);

@@ -259,24 +259,28 @@ mod tests {
     /// trusted the box of a text whose lines run past it, so the text escaped the clip.
     #[test]
     fn text_running_past_its_box_stays_inside_a_clipping_frame() {
-        let pixmap = render_document(
-            r##"{"version": "2.10", "children": [
-                {"type": "frame", "id": "canvas", "width": 120, "height": 120, "layout": "none", "fill": "#FFFFFF", "children": [
-                    {"type": "frame", "id": "card", "x": 10, "y": 10, "width": 100, "height": 30, "clip": true, "cornerRadius": 4,
-                     "layout": "none", "children": [
-                        {"type": "text", "id": "long", "x": 10, "y": 6, "width": 80, "height": 18, "textGrowth": "fixed-width-height",
-                         "fontSize": 14, "fill": "#000000", "content": "line one\nline two\nline three\nline four\nline five"}
-                    ]}
-                ]}
-            ]}"##,
-        );
-        // Below the card (y ≥ 40) nothing may be drawn: the lines beyond it are clipped.
-        let below = (42..120u32).flat_map(|y| (0..120u32).map(move |x| (x, y)));
-        let inked = below.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 200)).count();
-        assert_eq!(inked, 0, "text escaped the clip");
-        // Inside the card the text is drawn.
-        let inside = (10..40u32).flat_map(|y| (10..110u32).map(move |x| (x, y)));
-        assert!(inside.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 100)).count() > 20);
+        // Rounded (clipped through a mask), square on whole pixels (clipped by the layer's own
+        // edges, no mask) and square between pixels (a mask again).
+        for card in [r#""x": 10, "y": 10, "cornerRadius": 4"#, r#""x": 10, "y": 10"#, r#""x": 10.5, "y": 9.5"#] {
+            let pixmap = render_document(&format!(
+                r##"{{"version": "2.10", "children": [
+                    {{"type": "frame", "id": "canvas", "width": 120, "height": 120, "layout": "none", "fill": "#FFFFFF", "children": [
+                        {{"type": "frame", "id": "card", {card}, "width": 100, "height": 30, "clip": true,
+                         "layout": "none", "children": [
+                            {{"type": "text", "id": "long", "x": 10, "y": 6, "width": 80, "height": 18, "textGrowth": "fixed-width-height",
+                             "fontSize": 14, "fill": "#000000", "content": "line one\nline two\nline three\nline four\nline five"}}
+                        ]}}
+                    ]}}
+                ]}}"##
+            ));
+            // Below the card (y ≥ 40) nothing may be drawn: the lines beyond it are clipped.
+            let below = (41..120u32).flat_map(|y| (0..120u32).map(move |x| (x, y)));
+            let inked = below.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 200)).count();
+            assert_eq!(inked, 0, "{card}: text escaped the clip");
+            // Inside the card the text is drawn.
+            let inside = (10..40u32).flat_map(|y| (10..110u32).map(move |x| (x, y)));
+            assert!(inside.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 100)).count() > 20, "{card}");
+        }
     }
 
     /// Issue 13: a note (a card and its text) and an icon (dots and lines) with their opacity

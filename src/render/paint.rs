@@ -396,8 +396,8 @@ pub(crate) fn fill_rect_ramp(
                 let gx = inverse.sx * px + inverse.kx * py + inverse.tx;
                 let gy = inverse.ky * px + inverse.sy * py + inverse.ty;
                 for (i, pixel) in line[left * 4..(left + span) * 4].chunks_exact_mut(4).enumerate() {
-                    let (x, y) = (gx + inverse.sx * i as f32, gy + inverse.ky * i as f32);
-                    let t = 2.0 * (x * x + y * y).sqrt();
+                    let (u, v) = (gx + inverse.sx * i as f32, gy + inverse.ky * i as f32);
+                    let t = 2.0 * (u * u + v * v).sqrt();
                     over(pixel, table[(t * steps + 0.5).min(last) as usize]);
                 }
             });

@@ -212,8 +212,7 @@ impl Painter<'_> {
         let Some(mut layer) = Surface::new(area) else { return };
         self.paint_children(&mut layer, key, transform);
         // A rectangle on whole pixels clips by the layer's own edges: no mask to fill or apply.
-        let rectangle = shape.radii.is_some_and(|radii| radii.iter().all(|r| *r <= 0.0))
-            && axis_aligned_rect(&shape.path, transform).and_then(whole_pixels) == Some(area);
+        let rectangle = axis_aligned_rect(&shape.path, transform).and_then(whole_pixels) == Some(area);
         match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
             None => surface.draw(&layer, 1.0, BlendMode::SourceOver),

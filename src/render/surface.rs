@@ -54,7 +54,7 @@ impl Surface {
         if blend_mode == BlendMode::SourceOver {
             // The common case, pixel for pixel: a pattern draw samples every pixel through
             // the general pipeline, the largest cost of layered frames after blurs.
-            self.source_over(Source::Pixels(pixels), area, None, opacity);
+            self.source_over(Source::Pixels(pixels, None), area, opacity);
             return;
         }
         let (x, y) = (area.x() - self.area.x(), area.y() - self.area.y());
@@ -66,7 +66,7 @@ impl Surface {
     /// and cut strokes in one pass instead of masking the layer first.
     pub fn draw_masked(&mut self, layer: &mut Surface, mask: &Mask, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
-            self.source_over(Source::Pixels(&layer.pixmap), layer.area, Some(mask), 1.0);
+            self.source_over(Source::Pixels(&layer.pixmap, Some(mask)), layer.area, 1.0);
             return;
         }
         layer.pixmap.apply_mask(mask);
@@ -77,7 +77,7 @@ impl Surface {
     /// whose blur ran on its coverage alone.
     pub fn draw_color(&mut self, color: SkColor, coverage: &Mask, area: IntRect, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
-            self.source_over(Source::Color(color.premultiply().to_color_u8()), area, Some(coverage), 1.0);
+            self.source_over(Source::Color(color.premultiply().to_color_u8(), coverage), area, 1.0);
             return;
         }
         let Some(mut layer) = Surface::new(area) else { return };
@@ -93,11 +93,11 @@ impl Surface {
         Some(Surface { pixmap: self.pixmap.clone_rect(local)?, area })
     }
 
-    /// `source` (placed at `area` of the device) drawn over this surface with `opacity` and,
-    /// when given, the coverage of `mask` (of `area`'s size), both premultiplied RGBA: each
-    /// channel becomes `s·k + d·(1 − sa·k)` with k the coverage times the opacity, rounded as
-    /// 8-bit arithmetic rounds. Rows run on every core for large areas, with the same bytes.
-    fn source_over(&mut self, source: Source, area: IntRect, mask: Option<&Mask>, opacity: f32) {
+    /// `source` (placed at `area` of the device) drawn over this surface with `opacity` and the
+    /// coverage of its mask (of `area`'s size), premultiplied RGBA: each channel becomes
+    /// `s·k + d·(1 − sa·k)` with k the coverage times the opacity, rounded as 8-bit arithmetic
+    /// rounds. Rows run on every core for large areas, with the same bytes.
+    fn source_over(&mut self, source: Source, area: IntRect, opacity: f32) {
         let opacity = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
         if opacity == 0 {
             return;
@@ -110,12 +110,13 @@ impl Surface {
         if left >= right || top >= bottom {
             return;
         }
-        if let Source::Pixels(pixels) = source
-            && (pixels.width() as i32, pixels.height() as i32) != (src_width, src_height)
+        let (pixels, mask) = match source {
+            Source::Pixels(pixels, mask) => (Some(pixels), mask),
+            Source::Color(_, coverage) => (None, Some(coverage)),
+        };
+        if pixels.is_some_and(|p| (p.width() as i32, p.height() as i32) != (src_width, src_height))
+            || mask.is_some_and(|m| (m.width() as i32, m.height() as i32) != (src_width, src_height))
         {
-            return;
-        }
-        if mask.is_some_and(|m| (m.width() as i32, m.height() as i32) != (src_width, src_height)) {
             return;
         }
         let span = (right - left) as usize;
@@ -128,12 +129,12 @@ impl Surface {
             let through = |m: u8| if opacity == 255 { u32::from(m) } else { div255(u32::from(m) * opacity) };
             let pixels = target.chunks_exact_mut(4);
             match (source, coverage) {
-                (Source::Pixels(source), None) => {
+                (Source::Pixels(source, _), None) => {
                     for (d, s) in pixels.zip(source.data()[at * 4..(at + span) * 4].chunks_exact(4)) {
                         blend_over(d, [s[0], s[1], s[2], s[3]], opacity);
                     }
                 }
-                (Source::Pixels(source), Some(coverage)) => {
+                (Source::Pixels(source, _), Some(coverage)) => {
                     let source = source.data()[at * 4..(at + span) * 4].chunks_exact(4);
                     for ((d, s), &m) in pixels.zip(source).zip(coverage) {
                         if m != 0 {
@@ -141,16 +142,11 @@ impl Surface {
                         }
                     }
                 }
-                (Source::Color(color), coverage) => {
+                (Source::Color(color, _), coverage) => {
                     let color = [color.red(), color.green(), color.blue(), color.alpha()];
-                    match coverage {
-                        None => pixels.for_each(|d| blend_over(d, color, opacity)),
-                        Some(coverage) => {
-                            for (d, &m) in pixels.zip(coverage) {
-                                if m != 0 {
-                                    blend_over(d, color, through(m));
-                                }
-                            }
+                    for (d, &m) in pixels.zip(coverage.unwrap_or_default()) {
+                        if m != 0 {
+                            blend_over(d, color, through(m));
                         }
                     }
                 }
@@ -189,11 +185,12 @@ pub(crate) fn multiply_coverage(mask: &mut Mask, by: &Mask, keep: Coverage) {
     }
 }
 
-/// What a composite draws: the pixels of a layer, or one color.
+/// What a composite draws: the pixels of a layer (through a mask when given), or one color
+/// with the coverage of a mask.
 #[derive(Clone, Copy)]
 enum Source<'a> {
-    Pixels(&'a Pixmap),
-    Color(PremultipliedColorU8),
+    Pixels(&'a Pixmap, Option<&'a Mask>),
+    Color(PremultipliedColorU8, &'a Mask),
 }
 
 /// The premultiplied `source`, scaled by `k` (0–255), drawn over the pixel `d`.
