@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use nib::doc::Document;
 use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use nib::resolve::{SceneOptions, build_scene};
+use nib::resolve::{Scene, SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 use nib::tools::FileImports;
 
@@ -129,17 +129,30 @@ fn cache_hit_time(folder: &Path) {
     );
 }
 
-/// Every top-level frame of `file`, each rendered once to warm up and then timed.
-fn frames_of(file: &Path) -> Vec<Timed> {
-    let text = std::fs::read_to_string(file).expect("readable");
-    let Ok(loaded) = Document::load(&text) else { return Vec::new() };
-    let document = loaded.document;
+/// A corpus file resolved and laid out, ready to draw its frames.
+struct Prepared {
+    scene: Scene,
+    layout: Layout,
+    engine: TextEngine,
+    options: RenderOptions,
+    images: ImageCache,
+}
+
+/// `file` read, resolved and laid out; `None` when it does not load.
+fn prepared(file: &Path) -> Option<Prepared> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let document = Document::load(&text).ok()?.document;
     let imports = FileImports::load(&document, file);
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
     let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut engine);
     let options = RenderOptions { folder: file.parent().map(Path::to_owned), ..RenderOptions::default() };
-    let mut images = ImageCache::default();
+    Some(Prepared { scene, layout, engine, options, images: ImageCache::default() })
+}
+
+/// Every top-level frame of `file`, each rendered once to warm up and then timed.
+fn frames_of(file: &Path) -> Vec<Timed> {
+    let Some(Prepared { scene, layout, mut engine, options, mut images }) = prepared(file) else { return Vec::new() };
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut timed = Vec::new();
     for key in scene.roots() {
@@ -170,16 +183,15 @@ fn one_frame(folder: &Path, frame: &str) {
         eprintln!("NIB_BENCH_FRAME is FILE:ID, for example {PROCESS_FILE}:{PROCESS_NODE}");
         std::process::exit(2);
     };
-    let file = folder.join(file);
-    let text = std::fs::read_to_string(&file).expect("a corpus file");
-    let document = Document::load(&text).expect("loads").document;
-    let imports = FileImports::load(&document, &file);
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut engine);
-    let options = RenderOptions { folder: Some(folder.to_owned()), ..RenderOptions::default() };
-    let mut images = ImageCache::default();
-    let target = RenderTarget::Node(scene.node_by_id(id).expect("the frame is in the file"));
+    let Some(Prepared { scene, layout, mut engine, options, mut images }) = prepared(&folder.join(file)) else {
+        eprintln!("{file} is not a corpus file nib loads");
+        std::process::exit(2);
+    };
+    let Some(key) = scene.node_by_id(id) else {
+        eprintln!("{file} has no node '{id}'");
+        std::process::exit(2);
+    };
+    let target = RenderTarget::Node(key);
     let mut times: Vec<Duration> = (0..200)
         .map(|_| {
             let start = Instant::now();
