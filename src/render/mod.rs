@@ -4,6 +4,7 @@
 //! node into a pixmap at a scale; [`encode_png`] turns it into PNG bytes. The same document
 //! gives the same bytes on every machine: fonts and icons are bundled and nothing is fetched.
 
+mod blend;
 mod blur;
 pub(crate) mod effects;
 pub(crate) mod geometry;

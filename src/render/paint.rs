@@ -8,8 +8,8 @@ use tiny_skia::{
     PremultipliedColorU8, RadialGradient, Shader, SpreadMode, SweepGradient, Transform,
 };
 
+use super::blend::{over_color, over_made};
 use super::rows::each_row;
-use super::surface::over;
 
 use crate::doc::VarOr;
 use crate::doc::values::{BlendMode as PenBlend, Color, Fill, Gradient, GradientType, ImageMode};
@@ -341,6 +341,9 @@ pub(crate) enum RampShape {
 /// Entries of the color table a ramp fills with (fine enough that no step shows).
 const RAMP_STEPS: usize = 1024;
 
+/// 2²³: any float in [0, 2²³) plus this is an integer's float, the integer in its mantissa.
+const TWO_POW_23: f32 = 8_388_608.0;
+
 /// Fills the device pixels of `area` (whole pixels of `pixmap`) with `ramp` seen through
 /// `transform` (box pixels → device pixels, scale and translation only), `alpha` applied,
 /// source-over. A table of premultiplied colors: several times faster than tiny-skia's
@@ -379,12 +382,14 @@ pub(crate) fn fill_rect_ramp(
             let step = (a * steps * 65536.0) as i64;
             each_row(pixmap.data_mut(), stride, rows, |y, line| {
                 let t = a * (left as f32 + 0.5) + b * (y as f32 + 0.5) + c;
-                let mut position = (t * steps * 65536.0 + 32768.0) as i64;
-                for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
-                    over(pixel, table[(position.clamp(0, max) >> 16) as usize]);
-                    // Saturating: a gradient with far-away ends has huge steps, clamped above anyway.
-                    position = position.saturating_add(step);
-                }
+                let first = (t * steps * 65536.0 + 32768.0) as i64;
+                over_made(&mut line[left * 4..(left + span) * 4], |x, words| {
+                    for (i, word) in words.iter_mut().enumerate() {
+                        // Saturating: a gradient with far-away ends has huge steps, clamped anyway.
+                        let position = first.saturating_add(step.saturating_mul((x + i) as i64));
+                        *word = table[(position.clamp(0, max) >> 16) as usize];
+                    }
+                });
             });
         }
         RampShape::Radial { transform: to_box } => {
@@ -395,11 +400,22 @@ pub(crate) fn fill_rect_ramp(
                 let (py, px) = (y as f32 + 0.5, left as f32 + 0.5);
                 let gx = inverse.sx * px + inverse.kx * py + inverse.tx;
                 let gy = inverse.ky * px + inverse.sy * py + inverse.ty;
-                for (i, pixel) in line[left * 4..(left + span) * 4].chunks_exact_mut(4).enumerate() {
-                    let (u, v) = (gx + inverse.sx * i as f32, gy + inverse.ky * i as f32);
-                    let t = 2.0 * (u * u + v * v).sqrt();
-                    over(pixel, table[(t * steps + 0.5).min(last) as usize]);
-                }
+                over_made(&mut line[left * 4..(left + span) * 4], |x, words| {
+                    // Positions of the eight pixels first, in a loop of its own that the
+                    // compiler vectorises (square roots included), then the table lookups.
+                    let mut index = [0u32; 8];
+                    for (i, index) in index.iter_mut().enumerate() {
+                        let along = x as f32 + i as f32;
+                        let (u, v) = (gx + inverse.sx * along, gy + inverse.ky * along);
+                        let t = 2.0 * (u * u + v * v).sqrt();
+                        // Rounded to the nearest step by adding 2²³, whose float has no bits
+                        // left for a fraction: `as` casts saturate and would not vectorise.
+                        *index = ((t * steps).min(last) + TWO_POW_23).to_bits() & 0x007F_FFFF;
+                    }
+                    for (word, index) in words.iter_mut().zip(index) {
+                        *word = table[index as usize];
+                    }
+                });
             });
         }
     }
@@ -413,17 +429,15 @@ fn within(pixmap: &Pixmap, area: tiny_skia::IntRect) -> Option<tiny_skia::IntRec
 /// Fills the device pixels of `area` (whole pixels of `pixmap`) with the premultiplied `color`,
 /// source-over, the rows of a large area on every core.
 pub(crate) fn fill_rect_solid(pixmap: &mut Pixmap, area: tiny_skia::IntRect, color: PremultipliedColorU8) {
-    let source = u32::from_le_bytes([color.red(), color.green(), color.blue(), color.alpha()]);
+    let color = [color.red(), color.green(), color.blue(), color.alpha()];
     let Some(area) = within(pixmap, area) else { return };
-    if source == 0 {
+    if color[3] == 0 {
         return;
     }
     let stride = pixmap.width() as usize * 4;
     let (left, span) = (area.left() as usize, area.width() as usize);
     each_row(pixmap.data_mut(), stride, area.top() as usize..area.bottom() as usize, |_, line| {
-        for pixel in line[left * 4..(left + span) * 4].chunks_exact_mut(4) {
-            over(pixel, source);
-        }
+        over_color(&mut line[left * 4..(left + span) * 4], color);
     });
 }
 

@@ -5,6 +5,7 @@ use tiny_skia::{
     BlendMode, Color as SkColor, IntRect, Mask, Path, Pixmap, PixmapPaint, PremultipliedColorU8, Rect, Transform,
 };
 
+use super::blend::{Sources, div255, over_pixels, over_scaled};
 use super::rows::each_row;
 
 /// Pixels covering `area` of the device.
@@ -126,30 +127,15 @@ impl Surface {
             let target = &mut line[left as usize * 4..(left as usize + span) * 4];
             let coverage = mask.map(|m| &m.data()[at..at + span]);
             // The share of the source a mask value lets through (exact: m · 255 / 255 = m).
-            let through = |m: u8| if opacity == 255 { u32::from(m) } else { div255(u32::from(m) * opacity) };
-            let pixels = target.chunks_exact_mut(4);
-            match (source, coverage) {
-                (Source::Pixels(source, _), None) => {
-                    for (d, s) in pixels.zip(source.data()[at * 4..(at + span) * 4].chunks_exact(4)) {
-                        blend_over(d, [s[0], s[1], s[2], s[3]], opacity);
-                    }
-                }
-                (Source::Pixels(source, _), Some(coverage)) => {
-                    let source = source.data()[at * 4..(at + span) * 4].chunks_exact(4);
-                    for ((d, s), &m) in pixels.zip(source).zip(coverage) {
-                        if m != 0 {
-                            blend_over(d, [s[0], s[1], s[2], s[3]], through(m));
-                        }
-                    }
-                }
-                (Source::Color(color, _), coverage) => {
-                    let color = [color.red(), color.green(), color.blue(), color.alpha()];
-                    for (d, &m) in pixels.zip(coverage.unwrap_or_default()) {
-                        if m != 0 {
-                            blend_over(d, color, through(m));
-                        }
-                    }
-                }
+            let through = |m: u8| if opacity == 255 { m } else { div255(u32::from(m) * opacity) as u8 };
+            let sources = match source {
+                Source::Pixels(pixels, _) => Sources::Pixels(&pixels.data()[at * 4..(at + span) * 4]),
+                Source::Color(color, _) => Sources::Color([color.red(), color.green(), color.blue(), color.alpha()]),
+            };
+            match (sources, coverage) {
+                (Sources::Pixels(pixels), None) if opacity == 255 => over_pixels(target, pixels),
+                (sources, None) => over_scaled(target, sources, |_| opacity as u8),
+                (sources, Some(coverage)) => over_scaled(target, sources, |x| through(coverage[x])),
             }
         });
     }
@@ -191,45 +177,6 @@ pub(crate) fn multiply_coverage(mask: &mut Mask, by: &Mask, keep: Coverage) {
 enum Source<'a> {
     Pixels(&'a Pixmap, Option<&'a Mask>),
     Color(PremultipliedColorU8, &'a Mask),
-}
-
-/// The premultiplied `source`, scaled by `k` (0–255), drawn over the pixel `d`.
-#[inline]
-fn blend_over(d: &mut [u8], source: [u8; 4], k: u32) {
-    let source = u32::from_le_bytes(source);
-    over(d, if k == 255 { source } else { scale_channels(source, k) });
-}
-
-/// Each channel of `pixel` (RGBA as a little-endian word) times `k` / 255, rounded: two
-/// channels at a time, eight bits apart in a word.
-#[inline]
-pub(crate) fn scale_channels(pixel: u32, k: u32) -> u32 {
-    let lanes = |pair: u32| {
-        let product = pair * k + 0x0080_0080;
-        ((product + ((product >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-    };
-    lanes(pixel & 0x00FF_00FF) | (lanes((pixel >> 8) & 0x00FF_00FF) << 8)
-}
-
-/// The premultiplied `source` (RGBA as a little-endian word) drawn over `pixel`, source-over.
-#[inline]
-pub(crate) fn over(pixel: &mut [u8], source: u32) {
-    let alpha = source >> 24;
-    if alpha == 0 {
-        return;
-    }
-    let out = if alpha == 255 {
-        source
-    } else {
-        source + scale_channels(u32::from_le_bytes([pixel[0], pixel[1], pixel[2], pixel[3]]), 255 - alpha)
-    };
-    pixel.copy_from_slice(&out.to_le_bytes());
-}
-
-/// `v / 255` rounded to nearest, for `v` ≤ 255 · 255.
-fn div255(v: u32) -> u32 {
-    let v = v + 128;
-    (v + (v >> 8)) >> 8
 }
 
 #[cfg(test)]
