@@ -284,6 +284,54 @@ mod tests {
         }
     }
 
+    /// Issue 14: a clipping rectangle that holds the whole surface (a clipping frame rendered
+    /// as the target) clips by the surface's edges, without a layer; the picture is the frame's
+    /// part of the page, where its clip needs a layer of its own.
+    #[test]
+    fn a_clipping_frame_rendered_alone_matches_its_part_of_the_page() {
+        let document = Document::load(
+            r##"{"version": "2.10", "children": [
+                {"type": "frame", "id": "page", "width": 160, "height": 120, "layout": "none", "fill": "#FFFFFF", "children": [
+                    {"type": "frame", "id": "card", "x": 20, "y": 10, "width": 100, "height": 80, "clip": true,
+                     "layout": "none", "fill": "#204060", "children": [
+                        {"type": "frame", "id": "photo", "x": -6, "y": 2, "width": 112, "height": 90, "fill": "#E5E7EBCC"},
+                        {"type": "ellipse", "id": "dot", "x": 70, "y": 50, "width": 60, "height": 60, "fill": "#C4813A"}
+                    ]}
+                ]}
+            ]}"##,
+        )
+        .expect("valid")
+        .document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut engine);
+        let options = RenderOptions::default();
+        let mut draw = |id: &str| {
+            let key = scene.node_by_id(id).expect("in the scene");
+            render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Node(key), &options)
+                .expect("renders")
+                .pixmap
+        };
+        let (alone, page) = (draw("card"), draw("page"));
+        assert_eq!((alone.width(), alone.height()), (100, 80));
+        let mut most = 0;
+        for y in 0..80 {
+            for x in 0..100 {
+                let a = alone.pixel(x, y).expect("inside");
+                let p = page.pixel(x + 20, y + 10).expect("inside");
+                for (a, p) in [(a.red(), p.red()), (a.green(), p.green()), (a.blue(), p.blue()), (a.alpha(), p.alpha())]
+                {
+                    most = most.max(a.abs_diff(p));
+                }
+            }
+        }
+        assert!(most <= 1, "differs by {most} levels");
+        // On the page, the photo and the dot stop at the card's edges.
+        for (x, y) in [(17, 40), (125, 95), (100, 95), (130, 70)] {
+            assert_eq!(page.pixel(x, y).expect("inside").red(), 255, "({x}, {y}) is outside the card");
+        }
+    }
+
     /// Issue 13: a note (a card and its text) and an icon (dots and lines) with their opacity
     /// folded into each part blended the parts twice where they overlap. At half opacity, every
     /// pixel must be half way between the opaque render and the white page.

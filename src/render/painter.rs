@@ -209,10 +209,17 @@ impl Painter<'_> {
         }
         let Some(bounds) = shape.path.bounds().transform(transform) else { return };
         let Some(area) = surface.clip_area(bounds) else { return };
+        // A rectangle on whole pixels clips by the layer's own edges: no mask to fill or apply.
+        let pixels = axis_aligned_rect(&shape.path, transform).and_then(whole_pixels);
+        if pixels.is_some_and(|pixels| pixels.contains(&surface.area)) {
+            // The rectangle holds the whole surface (a clipping frame rendered as the target):
+            // the surface's own edges clip, no layer needed.
+            self.paint_children(surface, key, transform);
+            return;
+        }
+        let rectangle = pixels.and_then(|pixels| pixels.intersect(&surface.area)) == Some(area);
         let Some(mut layer) = Surface::new(area) else { return };
         self.paint_children(&mut layer, key, transform);
-        // A rectangle on whole pixels clips by the layer's own edges: no mask to fill or apply.
-        let rectangle = axis_aligned_rect(&shape.path, transform).and_then(whole_pixels) == Some(area);
         match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
             None => surface.draw(&layer, 1.0, BlendMode::SourceOver),
@@ -331,10 +338,11 @@ impl Painter<'_> {
         transform: Transform,
         size: (f32, f32),
     ) {
-        let local = surface.local(transform);
+        // Through `fill`, so a rectangle (the usual image box) is a plain row fill.
         let background =
-            SkPaint { shader: Shader::SolidColor(SkColor::from_rgba8(229, 231, 235, 255)), ..SkPaint::default() };
-        surface.pixmap.fill_path(path, &background, fill_rule, local, None);
+            Paint::Shader(Shader::SolidColor(SkColor::from_rgba8(229, 231, 235, 255)), BlendMode::SourceOver, None);
+        self.fill(surface, path, fill_rule, &[background], transform, 1.0, size, "");
+        let local = surface.local(transform);
         let (width, height) = size;
         let Some(drawing) = self.text.icon("lucide", "image-off", None) else { return };
         let side = width.min(height) * 0.4;
