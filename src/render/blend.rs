@@ -160,15 +160,12 @@ pub(crate) fn over_scaled(line: &mut [u8], sources: Sources<'_>, scale: impl Fn(
     }
 }
 
-/// Pixels whose sources are made as they are drawn (gradient tables): `make(x, words)` writes
-/// the premultiplied sources (RGBA as little-endian words) of pixels `x..x + 8`, even past the
-/// end of the row, and they are drawn over `line`.
-#[inline]
-pub(crate) fn over_made(line: &mut [u8], mut make: impl FnMut(usize, &mut [u32; STEP])) {
-    let mut words = [0u32; STEP];
+/// Each of `sources` (premultiplied RGBA as little-endian words, as many as the pixels of
+/// `line`) over the pixel of `line` at the same place: a row of gradient table entries.
+pub(crate) fn over_words(line: &mut [u8], sources: &[u32]) {
+    debug_assert_eq!(line.len(), sources.len() * 4);
     let mut bytes = [0u8; BYTES];
-    for (step, x) in line.chunks_mut(BYTES).zip((0..).step_by(STEP)) {
-        make(x, &mut words);
+    for (step, words) in line.chunks_mut(BYTES).zip(sources.chunks(STEP)) {
         for (pixel, word) in bytes.chunks_exact_mut(4).zip(words) {
             pixel.copy_from_slice(&word.to_le_bytes());
         }
@@ -253,17 +250,12 @@ mod tests {
                 assert_eq!(ours, theirs, "over_scaled color {color:?}, {length} pixels");
             }
 
-            let made: Vec<u32> = sources.chunks_exact(4).map(word).collect();
+            let words: Vec<u32> = sources.chunks_exact(4).map(word).collect();
             let mut ours = line.clone();
-            over_made(&mut ours, |x, words| {
-                for (i, word) in words.iter_mut().enumerate() {
-                    // Past the row's end the maker may write anything: nothing of it is drawn.
-                    *word = made.get(x + i).copied().unwrap_or(0xFFFF_FFFF);
-                }
-            });
+            over_words(&mut ours, &words);
             let mut theirs = line.clone();
-            theirs.chunks_exact_mut(4).zip(&made).for_each(|(d, &s)| over(d, s));
-            assert_eq!(ours, theirs, "over_made, {length} pixels");
+            theirs.chunks_exact_mut(4).zip(&words).for_each(|(d, &s)| over(d, s));
+            assert_eq!(ours, theirs, "over_words, {length} pixels");
         }
     }
 

@@ -8,7 +8,7 @@ use tiny_skia::{
     PremultipliedColorU8, RadialGradient, Shader, SpreadMode, SweepGradient, Transform,
 };
 
-use super::blend::{over_color, over_made};
+use super::blend::{over_color, over_words};
 use super::rows::each_row;
 
 use crate::doc::VarOr;
@@ -383,13 +383,14 @@ pub(crate) fn fill_rect_ramp(
             each_row(pixmap.data_mut(), stride, rows, |y, line| {
                 let t = a * (left as f32 + 0.5) + b * (y as f32 + 0.5) + c;
                 let first = (t * steps * 65536.0 + 32768.0) as i64;
-                over_made(&mut line[left * 4..(left + span) * 4], |x, words| {
-                    for (i, word) in words.iter_mut().enumerate() {
+                let words: Vec<u32> = (0..span as i64)
+                    .map(|x| {
                         // Saturating: a gradient with far-away ends has huge steps, clamped anyway.
-                        let position = first.saturating_add(step.saturating_mul((x + i) as i64));
-                        *word = table[(position.clamp(0, max) >> 16) as usize];
-                    }
-                });
+                        let position = first.saturating_add(step.saturating_mul(x));
+                        table[(position.clamp(0, max) >> 16) as usize]
+                    })
+                    .collect();
+                over_words(&mut line[left * 4..(left + span) * 4], &words);
             });
         }
         RampShape::Radial { transform: to_box } => {
@@ -400,22 +401,21 @@ pub(crate) fn fill_rect_ramp(
                 let (py, px) = (y as f32 + 0.5, left as f32 + 0.5);
                 let gx = inverse.sx * px + inverse.kx * py + inverse.tx;
                 let gy = inverse.ky * px + inverse.sy * py + inverse.ty;
-                over_made(&mut line[left * 4..(left + span) * 4], |x, words| {
-                    // Positions of the eight pixels first, in a loop of its own that the
-                    // compiler vectorises (square roots included), then the table lookups.
-                    let mut index = [0u32; 8];
-                    for (i, index) in index.iter_mut().enumerate() {
-                        let along = x as f32 + i as f32;
-                        let (u, v) = (gx + inverse.sx * along, gy + inverse.ky * along);
-                        let t = 2.0 * (u * u + v * v).sqrt();
-                        // Rounded to the nearest step by adding 2²³, whose float has no bits
-                        // left for a fraction: `as` casts saturate and would not vectorise.
-                        *index = ((t * steps).min(last) + TWO_POW_23).to_bits() & 0x007F_FFFF;
-                    }
-                    for (word, index) in words.iter_mut().zip(index) {
-                        *word = table[index as usize];
-                    }
-                });
+                // The row's table positions first, in a loop of its own that the compiler
+                // vectorises (square roots included), then the lookups.
+                let mut words = vec![0u32; span];
+                for (x, word) in words.iter_mut().enumerate() {
+                    let along = x as i32 as f32;
+                    let (u, v) = (gx + inverse.sx * along, gy + inverse.ky * along);
+                    let t = 2.0 * (u * u + v * v).sqrt();
+                    // Rounded to the nearest step by adding 2²³, whose float has no bits left
+                    // for a fraction: `as` casts saturate and would not vectorise.
+                    *word = ((t * steps).min(last) + TWO_POW_23).to_bits() & 0x007F_FFFF;
+                }
+                for word in &mut words {
+                    *word = table[*word as usize];
+                }
+                over_words(&mut line[left * 4..(left + span) * 4], &words);
             });
         }
     }
