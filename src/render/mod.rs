@@ -132,7 +132,9 @@ pub fn render(
     target: RenderTarget,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    render_with(scene, layout, text, images, target, options, &mut ShadowCache::default())
+    // On a worker of the pool: the row loops it splits then start without waking the pool
+    // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
+    rayon::scope(|_| render_with(scene, layout, text, images, target, options, &mut ShadowCache::default()))
 }
 
 fn render_with(
