@@ -5,6 +5,7 @@
 use rayon::prelude::*;
 use tiny_skia::{Mask, Pixmap};
 
+use super::repeats::{column_cut, row_cut, with_columns_back, with_rows_back, without_columns, without_rows};
 use super::rows::PARALLEL_FROM_BYTES;
 
 /// What lies beyond the edges of the pixels being blurred.
@@ -44,18 +45,72 @@ fn blur_pixels<const C: usize>(data: &mut [u8], width: usize, height: usize, sig
     // A blur wider than the image spreads it out evenly anyway; larger radii (a blur of 1e9 in a
     // document) would only make the passes walk padding that is not there.
     let sigma = sigma.min(width.max(height) as f32);
-    let factor = [4usize, 2].into_iter().find(|f| sigma >= REDUCE_FROM_SIGMA * *f as f32 / 2.0).unwrap_or(1);
-    if factor == 1 || width < 2 * factor || height < 2 * factor {
-        blur_exact::<C>(data, width, height, sigma, edges);
+    let plan = Plan::new(sigma, width, height);
+    // Rows (then columns) repeated over a long run are blurred once (render/repeats.rs): the
+    // same bytes. The reach in pixels: the three boxes, the two reduced pixels enlarging mixes,
+    // and the block a pixel falls in.
+    let reach = (box_radii(plan.sigma).iter().sum::<usize>() + 2) * plan.factor + plan.factor;
+    match row_cut(data, width * C, reach, plan.factor) {
+        Some(cut) => {
+            let mut short = without_rows(data, width * C, cut);
+            blur_columns_once::<C>(&mut short, width, height - cut.len, plan, reach, edges);
+            with_rows_back(&short, width * C, cut, data);
+        }
+        None => blur_columns_once::<C>(data, width, height, plan, reach, edges),
+    }
+}
+
+/// How a blur runs: on pixels reduced `factor` times (1: on the pixels themselves), with a
+/// Gaussian of `sigma` reduced pixels.
+#[derive(Clone, Copy)]
+struct Plan {
+    factor: usize,
+    sigma: f32,
+}
+
+impl Plan {
+    /// The plan for a blur of `sigma` pixels on `width` × `height` pixels.
+    fn new(sigma: f32, width: usize, height: usize) -> Plan {
+        let factor = [4usize, 2].into_iter().find(|f| sigma >= REDUCE_FROM_SIGMA * *f as f32 / 2.0).unwrap_or(1);
+        if factor == 1 || width < 2 * factor || height < 2 * factor {
+            return Plan { factor: 1, sigma };
+        }
+        // Reducing (a box of `factor` pixels) and scaling back up (a tent twice as wide) blur a
+        // little themselves: the blur in between makes up the rest.
+        let f = factor as f32;
+        Plan { factor, sigma: (sigma * sigma - f * f / 4.0).max(0.0).sqrt() / f }
+    }
+}
+
+/// [`blurred_as_planned`], a long run of repeated columns blurred once.
+fn blur_columns_once<const C: usize>(
+    data: &mut [u8],
+    width: usize,
+    height: usize,
+    plan: Plan,
+    reach: usize,
+    edges: Edges,
+) {
+    match column_cut::<C>(data, width, reach, plan.factor) {
+        Some(cut) => {
+            let mut narrow = without_columns::<C>(data, width, cut);
+            blurred_as_planned::<C>(&mut narrow, width - cut.len, height, plan, edges);
+            with_columns_back::<C>(&narrow, width, cut, data);
+        }
+        None => blurred_as_planned::<C>(data, width, height, plan, edges),
+    }
+}
+
+/// The blur of `data` as `plan` says: exact, or reduced, blurred and enlarged.
+fn blurred_as_planned<const C: usize>(data: &mut [u8], width: usize, height: usize, plan: Plan, edges: Edges) {
+    let factor = plan.factor;
+    if factor == 1 {
+        blur_exact::<C>(data, width, height, plan.sigma, edges);
         return;
     }
     let (small_width, small_height) = (width.div_ceil(factor), height.div_ceil(factor));
     let mut small = reduce::<C>(data, width, height, factor, edges);
-    // Reducing (a box of `factor` pixels) and scaling back up (a tent twice as wide) blur a
-    // little themselves: the blur in between makes up the rest.
-    let f = factor as f32;
-    let small_sigma = (sigma * sigma - f * f / 4.0).max(0.0).sqrt() / f;
-    blur_exact::<C>(&mut small, small_width, small_height, small_sigma, edges);
+    blur_exact::<C>(&mut small, small_width, small_height, plan.sigma, edges);
     enlarge::<C>(&small, small_width, small_height, data, width, height, factor);
 }
 
@@ -397,6 +452,65 @@ mod tests {
                 assert_eq!(alpha, mask.data(), "{edges:?} sigma {sigma}");
             }
         }
+    }
+
+    /// A 1-byte coverage of a rounded card (a shadow's) and an RGBA card on a flat page with a
+    /// stripe (a background blur's backdrop): long runs of equal rows and columns.
+    fn repeating_images() -> Vec<(usize, usize, Vec<u8>, bool)> {
+        let mut card = tiny_skia::Mask::new(423, 515).expect("mask");
+        let rounded = {
+            let mut builder = tiny_skia::PathBuilder::new();
+            let (l, t, r, b, k) = (61.3f32, 65.0f32, 361.3f32, 457.0f32, 20.0f32);
+            builder.move_to(l + k, t);
+            builder.line_to(r - k, t);
+            builder.quad_to(r, t, r, t + k);
+            builder.line_to(r, b - k);
+            builder.quad_to(r, b, r - k, b);
+            builder.line_to(l + k, b);
+            builder.quad_to(l, b, l, b - k);
+            builder.line_to(l, t + k);
+            builder.quad_to(l, t, l + k, t);
+            builder.close();
+            builder.finish().expect("path")
+        };
+        card.fill_path(&rounded, tiny_skia::FillRule::Winding, true, tiny_skia::Transform::identity());
+        let mut page = Pixmap::new(300, 390).expect("pixmap");
+        page.fill(tiny_skia::Color::from_rgba8(60, 40, 20, 255));
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(250, 200, 10, 200);
+        let stripe = tiny_skia::PathBuilder::from_rect(tiny_skia::Rect::from_xywh(0.0, 0.0, 300.0, 2.5).unwrap());
+        page.fill_path(&stripe, &paint, tiny_skia::FillRule::Winding, tiny_skia::Transform::identity(), None);
+        vec![
+            (423, 515, card.data().to_vec(), false),
+            (300, 390, page.data().to_vec(), true),
+            (300, 240, shapes(300, 240).data().to_vec(), true),
+        ]
+    }
+
+    #[test]
+    fn repeated_rows_and_columns_blurred_once_give_the_bytes_of_the_whole_blur() {
+        let mut cut_somewhere = 0;
+        for (width, height, data, rgba) in repeating_images() {
+            for sigma in [1.5f32, 7.0, 12.0, 20.0, 33.0, 60.0] {
+                for edges in [Edges::Transparent, Edges::Extend] {
+                    let plan = Plan::new(sigma, width, height);
+                    let (mut once, mut whole) = (data.clone(), data.clone());
+                    if rgba {
+                        blur_pixels::<4>(&mut once, width, height, sigma, edges);
+                        blurred_as_planned::<4>(&mut whole, width, height, plan, edges);
+                    } else {
+                        blur_pixels::<1>(&mut once, width, height, sigma, edges);
+                        blurred_as_planned::<1>(&mut whole, width, height, plan, edges);
+                    }
+                    assert!(once == whole, "{width} x {height}, sigma {sigma}, {edges:?}");
+                    let reach = (box_radii(plan.sigma).iter().sum::<usize>() + 2) * plan.factor + plan.factor;
+                    let stride = width * if rgba { 4 } else { 1 };
+                    cut_somewhere += usize::from(row_cut(&data, stride, reach, plan.factor).is_some());
+                }
+            }
+        }
+        // The shortcut ran for most of them (else this test compares the whole blur with itself).
+        assert!(cut_somewhere >= 12, "cut {cut_somewhere} times");
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod images;
 pub(crate) mod paint;
 pub(crate) mod painter;
 mod png;
+mod repeats;
 mod rows;
 pub(crate) mod stroke;
 mod surface;
