@@ -25,6 +25,27 @@ pub(crate) struct Shape {
     pub oval: bool,
 }
 
+impl Shape {
+    /// A rectangle (node coordinates) that lies inside the outline of a rounded rectangle or an
+    /// oval in a `width` × `height` box: the band between the corners, or the oval's inscribed
+    /// square shrunk a little (its flattened curve runs inside the true one). `None` for other
+    /// outlines.
+    pub fn inner_rect(&self, width: f32, height: f32) -> Option<tiny_skia::Rect> {
+        if let Some([top_left, top_right, bottom_right, bottom_left]) = self.radii {
+            let top = top_left.max(top_right);
+            let bottom = height - bottom_left.max(bottom_right);
+            return tiny_skia::Rect::from_ltrb(0.0, top, width, bottom);
+        }
+        if self.oval {
+            // cos 45° is 0.707; 0.69 keeps clear of the curve's flattening.
+            let (dx, dy) = (width / 2.0 * 0.69, height / 2.0 * 0.69);
+            let (cx, cy) = (width / 2.0, height / 2.0);
+            return tiny_skia::Rect::from_ltrb(cx - dx, cy - dy, cx + dx, cy + dy);
+        }
+        None
+    }
+}
+
 /// The outline of a node of `node_type` with `props` in a `width` × `height` box; `None` for
 /// nodes with nothing to outline (zero size, invalid path data, groups).
 pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {

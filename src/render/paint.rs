@@ -296,7 +296,7 @@ fn gradient_spec(gradient: &Gradient, width: f32, height: f32, issues: &mut Vec<
 }
 
 /// A gradient's tiny-skia shader; linear and radial gradients come with their ramp too.
-fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<Ramp>)> {
+pub(crate) fn gradient_shader(gradient: &GradientSpec) -> Option<(Shader<'static>, Option<Ramp>)> {
     let colors: Vec<(f32, SkColor)> =
         gradient.stops.iter().map(|(p, [r, g, b, a])| (*p, SkColor::from_rgba8(*r, *g, *b, *a))).collect();
     let stops: Vec<GradientStop> = colors.iter().map(|(p, c)| GradientStop::new(*p, *c)).collect();

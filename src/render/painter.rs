@@ -14,7 +14,7 @@ use super::effects::{ShadowCache, background_blur, device_sigma, effects_of, inn
 use super::geometry::{Shape, shape_of};
 use super::images::ImageCache;
 use super::paint::{
-    Paint, PaintIssue, any_visible, fill_rect_ramp, fill_rect_solid, image_placement, image_shader, paints,
+    Paint, PaintIssue, Ramp, any_visible, fill_rect_ramp, fill_rect_solid, image_placement, image_shader, paints,
 };
 use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
 use super::surface::Surface;
@@ -150,7 +150,7 @@ impl Painter<'_> {
             NodeType::Ref => self.paint_unresolved(surface, shape.as_ref(), transform, &node.id),
             _ => {
                 if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
-                    self.fill(
+                    self.fill_with_inside(
                         surface,
                         &shape.path,
                         shape.fill_rule,
@@ -159,6 +159,7 @@ impl Painter<'_> {
                         alpha,
                         (width, height),
                         &node.id,
+                        shape.inner_rect(width, height),
                     );
                 }
             }
@@ -269,26 +270,52 @@ impl Painter<'_> {
         size: (f32, f32),
         node: &str,
     ) {
+        self.fill_with_inside(surface, path, fill_rule, paints, transform, alpha, size, node, None);
+    }
+
+    /// [`Painter::fill`], `inside` (if given) a rectangle (node coordinates) that lies inside
+    /// `path`, for simple outlines: rounded rectangles and ovals.
+    #[allow(clippy::too_many_arguments)]
+    fn fill_with_inside(
+        &mut self,
+        surface: &mut Surface,
+        path: &Path,
+        fill_rule: FillRule,
+        paints: &[Paint],
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+        node: &str,
+        inside: Option<Rect>,
+    ) {
         let local = surface.local(transform);
         for paint in paints {
             match paint {
                 Paint::Shader(shader, blend, ramp) => {
+                    // A transparent color drawn over changes nothing (`#00000000` fills are
+                    // common): tiny-skia would still scan the whole shape.
+                    if let (Shader::SolidColor(color), BlendMode::SourceOver) = (shader, blend)
+                        && (color.alpha() * alpha <= 0.0)
+                    {
+                        continue;
+                    }
                     let rect = axis_aligned_rect(path, local);
-                    // Colors and gradients on whole-pixel rectangles (backgrounds) fill row by
-                    // row, on every core for large ones.
-                    if let (Some(area), BlendMode::SourceOver) = (rect.and_then(whole_pixels), blend) {
-                        match (shader, ramp) {
-                            (Shader::SolidColor(color), _) => {
-                                let mut color = *color;
-                                color.apply_opacity(alpha);
-                                fill_rect_solid(&mut surface.pixmap, area, color.premultiply().to_color_u8());
-                                continue;
-                            }
-                            (_, Some(ramp)) => {
-                                fill_rect_ramp(&mut surface.pixmap, area, ramp, local, alpha);
-                                continue;
-                            }
-                            _ => {}
+                    if *blend == BlendMode::SourceOver {
+                        // Colors and gradients on whole-pixel rectangles (backgrounds) fill row
+                        // by row, on every core for large ones.
+                        if let Some(area) = rect.and_then(whole_pixels)
+                            && fill_area(surface, area, shader, ramp.as_deref(), local, alpha)
+                        {
+                            continue;
+                        }
+                        // So do the whole pixels of a large rectangle inside a rounded card or
+                        // an oval; tiny-skia draws the rest, that rectangle cut out (its edges
+                        // on pixel boundaries, so no pixel is covered twice or half).
+                        if rect.is_none()
+                            && let Some(inside) = inside
+                            && fill_around_inside(surface, path, inside, shader, ramp.as_deref(), local, alpha)
+                        {
+                            continue;
                         }
                     }
                     let mut shader = shader.clone();
@@ -540,6 +567,81 @@ fn whole_pixels(rect: Rect) -> Option<tiny_skia::IntRect> {
     )
 }
 
+/// Fills the whole-pixel `area` of `surface` with a color or a gradient row by row, source-over;
+/// false when `shader` is neither (an image pattern).
+fn fill_area(
+    surface: &mut Surface,
+    area: tiny_skia::IntRect,
+    shader: &Shader<'_>,
+    ramp: Option<&Ramp>,
+    local: Transform,
+    alpha: f32,
+) -> bool {
+    match (shader, ramp) {
+        (Shader::SolidColor(color), _) => {
+            let mut color = *color;
+            color.apply_opacity(alpha);
+            fill_rect_solid(&mut surface.pixmap, area, color.premultiply().to_color_u8());
+            true
+        }
+        (_, Some(ramp)) => {
+            fill_rect_ramp(&mut surface.pixmap, area, ramp, local, alpha);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The whole pixels inside `rect` (node coordinates) under `transform` (node → surface pixels,
+/// scale and translation only), when they are enough to be worth filling apart.
+fn pixels_within(rect: Rect, transform: Transform) -> Option<tiny_skia::IntRect> {
+    if transform.has_skew() {
+        return None;
+    }
+    let device = rect.transform(transform)?;
+    let area = tiny_skia::IntRect::from_ltrb(
+        device.left().ceil() as i32,
+        device.top().ceil() as i32,
+        device.right().floor() as i32,
+        device.bottom().floor() as i32,
+    )?;
+    (u64::from(area.width()) * u64::from(area.height()) >= 4096).then_some(area)
+}
+
+/// Fills `path` (a simple outline, `local` its transform to surface pixels) with a color or a
+/// gradient, source-over: the whole pixels of `inside` (a rectangle within it) row by row, the
+/// rest through tiny-skia. False, with nothing drawn, when that does not apply (too small a
+/// rectangle, a rotation, an image pattern).
+fn fill_around_inside(
+    surface: &mut Surface,
+    path: &Path,
+    inside: Rect,
+    shader: &Shader<'_>,
+    ramp: Option<&Ramp>,
+    local: Transform,
+    alpha: f32,
+) -> bool {
+    let Some(band) = pixels_within(inside, local) else { return false };
+    let Some(rest) = path_around(path, local, band) else { return false };
+    if !fill_area(surface, band, shader, ramp, local, alpha) {
+        return false;
+    }
+    let mut shader = shader.clone();
+    shader.apply_opacity(alpha);
+    shader.transform(local);
+    let paint = sk_paint(shader, BlendMode::SourceOver);
+    surface.pixmap.fill_path(&rest, &paint, FillRule::EvenOdd, Transform::identity(), None);
+    true
+}
+
+/// `path` under `transform` with the pixels `hole` cut out, to fill even-odd.
+fn path_around(path: &Path, transform: Transform, hole: tiny_skia::IntRect) -> Option<Path> {
+    let mut builder = tiny_skia::PathBuilder::new();
+    builder.push_path(&path.clone().transform(transform)?);
+    builder.push_rect(hole.to_rect());
+    builder.finish()
+}
+
 /// A paint with anti-aliasing. Blend modes other than source-over run in tiny-skia's
 /// floating-point pipeline: its 16-bit one overflows on some of them (overlay).
 fn sk_paint(shader: Shader<'_>, blend_mode: BlendMode) -> SkPaint<'_> {
@@ -614,4 +716,69 @@ pub(crate) fn node_transform(props: &Props, node_box: NodeBox, parent: Transform
         transform = transform.pre_translate(0.0, node_box.height).pre_scale(1.0, -1.0);
     }
     transform
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::paint::{GradientGeometry, GradientSpec, gradient_shader};
+
+    /// Issue 14: a rounded card or an oval fills its inner rectangle row by row and the rest
+    /// through tiny-skia; the picture is tiny-skia's fill of the whole outline, within the
+    /// rounding of a blend (colors) or of the gradient table (gradients).
+    #[test]
+    fn an_outline_filled_around_its_inner_rectangle_matches_one_fill() {
+        let (width, height) = (150.0, 110.0);
+        let rounded = Shape {
+            path: crate::geometry::rounded_rect(0.0, 0.0, width, height, [18.0, 6.0, 24.0, 0.0]).expect("path"),
+            fill_rule: FillRule::Winding,
+            closed: true,
+            radii: Some([18.0, 6.0, 24.0, 0.0]),
+            oval: false,
+        };
+        let oval = Shape {
+            path: tiny_skia::PathBuilder::from_oval(Rect::from_xywh(0.0, 0.0, width, height).expect("rect"))
+                .expect("path"),
+            fill_rule: FillRule::Winding,
+            closed: true,
+            radii: None,
+            oval: true,
+        };
+        let color = Shader::SolidColor(SkColor::from_rgba8(200, 80, 30, 190));
+        let radial = gradient_shader(&GradientSpec {
+            geometry: GradientGeometry::Radial {
+                transform: Transform::from_translate(width / 2.0, height / 2.0).pre_scale(width, height),
+            },
+            stops: vec![(0.0, [212, 132, 94, 90]), (1.0, [212, 132, 94, 0])],
+        })
+        .expect("a gradient");
+        let linear = gradient_shader(&GradientSpec {
+            geometry: GradientGeometry::Linear { start: (0.0, 0.0), end: (width, height) },
+            stops: vec![(0.0, [20, 200, 90, 255]), (1.0, [10, 10, 250, 120])],
+        })
+        .expect("a gradient");
+        let paints = [(color, None, 1), (radial.0, radial.1, 3), (linear.0, linear.1, 3)];
+        let area = tiny_skia::IntRect::from_xywh(0, 0, 260, 200).expect("area");
+        for shape in [&rounded, &oval] {
+            for local in [Transform::from_translate(10.0, 12.0), Transform::from_row(1.5, 0.0, 0.0, 1.5, 7.3, 4.6)] {
+                for (shader, ramp, tolerance) in &paints {
+                    let mut ours = Surface::new(area).expect("surface");
+                    ours.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 160));
+                    let mut theirs = Surface { pixmap: ours.pixmap.clone(), area };
+                    let inside = shape.inner_rect(width, height).expect("an inner rectangle");
+                    assert!(fill_around_inside(&mut ours, &shape.path, inside, shader, ramp.as_ref(), local, 0.8));
+                    let mut alone = shader.clone();
+                    alone.apply_opacity(0.8);
+                    let paint = sk_paint(alone, BlendMode::SourceOver);
+                    theirs.pixmap.fill_path(&shape.path, &paint, FillRule::Winding, local, None);
+                    let most = ours.pixmap.data().iter().zip(theirs.pixmap.data()).map(|(a, b)| a.abs_diff(*b)).max();
+                    assert!(most <= Some(*tolerance), "oval {}, {local:?}: {most:?} levels apart", shape.oval);
+                }
+            }
+        }
+        // Too small an inner rectangle is left to tiny-skia.
+        let mut surface = Surface::new(area).expect("surface");
+        let small = Rect::from_xywh(0.0, 0.0, 30.0, 30.0).expect("rect");
+        assert!(!fill_around_inside(&mut surface, &oval.path, small, &paints[0].0, None, Transform::identity(), 1.0));
+    }
 }
