@@ -95,17 +95,22 @@ pub(crate) fn over_pixels(line: &mut [u8], sources: &[u8]) {
     let mut steps = line.chunks_exact_mut(BYTES);
     let mut from = sources.chunks_exact(BYTES);
     for (step, source) in (&mut steps).zip(&mut from) {
-        let source: &[u8; BYTES] = source.try_into().expect("steps are BYTES long");
-        let mut keep = [0u16; BYTES];
-        for (pixel, keep) in keep.chunks_exact_mut(4).enumerate() {
-            keep.fill(255 - u16::from(source[pixel * 4 + 3]));
-        }
-        for ((d, &s), keep) in step.iter_mut().zip(source).zip(keep) {
-            *d = s.wrapping_add(div255_lane(u16::from(*d) * keep) as u8);
-        }
+        over_step(step, source.try_into().expect("steps are BYTES long"));
     }
     for (pixel, source) in steps.into_remainder().chunks_exact_mut(4).zip(from.remainder().chunks_exact(4)) {
         over(pixel, u32::from_le_bytes([source[0], source[1], source[2], source[3]]));
+    }
+}
+
+/// Eight `source` pixels over the eight of `step`.
+#[inline(always)]
+fn over_step(step: &mut [u8], source: &[u8; BYTES]) {
+    let mut keep = [0u16; BYTES];
+    for (pixel, keep) in keep.chunks_exact_mut(4).enumerate() {
+        keep.fill(255 - u16::from(source[pixel * 4 + 3]));
+    }
+    for ((d, &s), keep) in step.iter_mut().zip(source).zip(keep) {
+        *d = s.wrapping_add(div255_lane(u16::from(*d) * keep) as u8);
     }
 }
 
@@ -134,6 +139,11 @@ pub(crate) fn over_scaled(line: &mut [u8], sources: Sources<'_>, scale: impl Fn(
             continue;
         }
         let source: &[u8; BYTES] = source_at(x).try_into().expect("steps are BYTES long");
+        if k == [255; STEP] {
+            // Inside a mask: the sources as they are (scaling by 255 / 255 changes nothing).
+            over_step(&mut line[x * 4..x * 4 + BYTES], source);
+            continue;
+        }
         let (mut by, mut keep) = ([0u16; BYTES], [0u16; BYTES]);
         for pixel in 0..STEP {
             let k = u16::from(k[pixel]);
@@ -213,8 +223,16 @@ mod tests {
                     _ => (random.next_u64() % 256) as u8,
                 })
                 .collect();
-            // Runs of zeros as long as a step, as outside a mask.
-            let scales: Vec<u8> = scales.iter().enumerate().map(|(x, &k)| if x % 40 < 12 { 0 } else { k }).collect();
+            // Runs of zeros and of 255 as long as a step, as outside and inside a mask.
+            let scales: Vec<u8> = scales
+                .iter()
+                .enumerate()
+                .map(|(x, &k)| match x % 40 {
+                    0..12 => 0,
+                    12..24 => 255,
+                    _ => k,
+                })
+                .collect();
 
             let mut ours = line.clone();
             over_pixels(&mut ours, &sources);
