@@ -8,7 +8,13 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 /// Work below this many bytes stays on the calling thread (waking the pool costs more).
-pub(crate) const PARALLEL_FROM_BYTES: usize = 256 * 1024;
+pub(crate) const PARALLEL_FROM_BYTES: usize = 32 * 1024;
+
+/// How many rows of `stride` bytes a parallel piece of work takes at least: half the
+/// threshold's bytes, as splitting finer only adds scheduling.
+pub(crate) fn rows_per_piece(stride: usize) -> usize {
+    (PARALLEL_FROM_BYTES / 2).div_ceil(stride.max(1))
+}
 
 /// Runs `paint(y, row)` for each row `y` in `rows` of `data`, an image of rows `stride` bytes
 /// long; on every core when the rows hold at least [`PARALLEL_FROM_BYTES`].
@@ -19,7 +25,10 @@ pub(crate) fn each_row(data: &mut [u8], stride: usize, rows: Range<usize>, paint
     let first = rows.start;
     let Some(part) = data.get_mut(rows.start * stride..rows.end * stride) else { return };
     if part.len() >= PARALLEL_FROM_BYTES {
-        part.par_chunks_mut(stride).enumerate().for_each(|(i, row)| paint(first + i, row));
+        part.par_chunks_mut(stride)
+            .enumerate()
+            .with_min_len(rows_per_piece(stride))
+            .for_each(|(i, row)| paint(first + i, row));
     } else {
         part.chunks_mut(stride).enumerate().for_each(|(i, row)| paint(first + i, row));
     }
