@@ -170,16 +170,16 @@ pub(crate) fn over_scaled(line: &mut [u8], sources: Sources<'_>, scale: impl Fn(
     }
 }
 
-/// Each of `sources` (premultiplied RGBA as little-endian words, as many as the pixels of
-/// `line`) over the pixel of `line` at the same place: a row of gradient table entries.
-pub(crate) fn over_words(line: &mut [u8], sources: &[u32]) {
-    debug_assert_eq!(line.len(), sources.len() * 4);
-    let mut bytes = [0u8; BYTES];
-    for (step, words) in line.chunks_mut(BYTES).zip(sources.chunks(STEP)) {
-        for (pixel, word) in bytes.chunks_exact_mut(4).zip(words) {
-            pixel.copy_from_slice(&word.to_le_bytes());
+/// The entries of `table` (premultiplied RGBA) that `indices` name, one per pixel of `line`,
+/// each over the pixel at the same place: a row of a gradient.
+pub(crate) fn over_entries(line: &mut [u8], table: &[[u8; 4]], indices: &[u32]) {
+    debug_assert_eq!(line.len(), indices.len() * 4);
+    let mut sources = [0u8; BYTES];
+    for (step, indices) in line.chunks_mut(BYTES).zip(indices.chunks(STEP)) {
+        for (pixel, index) in sources.chunks_exact_mut(4).zip(indices) {
+            pixel.copy_from_slice(&table[*index as usize]);
         }
-        over_pixels(step, &bytes[..step.len()]);
+        over_pixels(step, &sources[..step.len()]);
     }
 }
 
@@ -268,12 +268,14 @@ mod tests {
                 assert_eq!(ours, theirs, "over_scaled color {color:?}, {length} pixels");
             }
 
-            let words: Vec<u32> = sources.chunks_exact(4).map(word).collect();
+            // A table of the sources, named in reverse order.
+            let table: Vec<[u8; 4]> = sources.chunks_exact(4).map(|s| [s[0], s[1], s[2], s[3]]).collect();
+            let indices: Vec<u32> = (0..length as u32).rev().collect();
             let mut ours = line.clone();
-            over_words(&mut ours, &words);
+            over_entries(&mut ours, &table, &indices);
             let mut theirs = line.clone();
-            theirs.chunks_exact_mut(4).zip(&words).for_each(|(d, &s)| over(d, s));
-            assert_eq!(ours, theirs, "over_words, {length} pixels");
+            theirs.chunks_exact_mut(4).zip(&indices).for_each(|(d, &i)| over(d, word(&table[i as usize])));
+            assert_eq!(ours, theirs, "over_entries, {length} pixels");
         }
     }
 

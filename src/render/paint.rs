@@ -8,7 +8,7 @@ use tiny_skia::{
     PremultipliedColorU8, RadialGradient, Shader, SpreadMode, SweepGradient, Transform,
 };
 
-use super::blend::{over_color, over_words};
+use super::blend::{over_color, over_entries};
 use super::rows::each_row;
 
 use crate::doc::VarOr;
@@ -360,7 +360,7 @@ pub(crate) fn fill_rect_ramp(
         return;
     }
     let Some(area) = within(pixmap, area) else { return };
-    let table: Vec<u32> = ramp_table(&ramp.stops, alpha).into_iter().map(u32::from_le_bytes).collect();
+    let table = ramp_table(&ramp.stops, alpha);
     let steps = (RAMP_STEPS - 1) as f32;
     let stride = pixmap.width() as usize * 4;
     let (left, span) = (area.left() as usize, area.width() as usize);
@@ -383,14 +383,14 @@ pub(crate) fn fill_rect_ramp(
             each_row(pixmap.data_mut(), stride, rows, |y, line| {
                 let t = a * (left as f32 + 0.5) + b * (y as f32 + 0.5) + c;
                 let first = (t * steps * 65536.0 + 32768.0) as i64;
-                let words: Vec<u32> = (0..span as i64)
+                let indices: Vec<u32> = (0..span as i64)
                     .map(|x| {
                         // Saturating: a gradient with far-away ends has huge steps, clamped anyway.
                         let position = first.saturating_add(step.saturating_mul(x));
-                        table[(position.clamp(0, max) >> 16) as usize]
+                        (position.clamp(0, max) >> 16) as u32
                     })
                     .collect();
-                over_words(&mut line[left * 4..(left + span) * 4], &words);
+                over_entries(&mut line[left * 4..(left + span) * 4], &table, &indices);
             });
         }
         RampShape::Radial { transform: to_box } => {
@@ -403,19 +403,16 @@ pub(crate) fn fill_rect_ramp(
                 let gy = inverse.ky * px + inverse.sy * py + inverse.ty;
                 // The row's table positions first, in a loop of its own that the compiler
                 // vectorises (square roots included), then the lookups.
-                let mut words = vec![0u32; span];
-                for (x, word) in words.iter_mut().enumerate() {
+                let mut indices = vec![0u32; span];
+                for (x, index) in indices.iter_mut().enumerate() {
                     let along = x as i32 as f32;
                     let (u, v) = (gx + inverse.sx * along, gy + inverse.ky * along);
                     let t = 2.0 * (u * u + v * v).sqrt();
                     // Rounded to the nearest step by adding 2²³, whose float has no bits left
                     // for a fraction: `as` casts saturate and would not vectorise.
-                    *word = ((t * steps).min(last) + TWO_POW_23).to_bits() & 0x007F_FFFF;
+                    *index = ((t * steps).min(last) + TWO_POW_23).to_bits() & 0x007F_FFFF;
                 }
-                for word in &mut words {
-                    *word = table[*word as usize];
-                }
-                over_words(&mut line[left * 4..(left + span) * 4], &words);
+                over_entries(&mut line[left * 4..(left + span) * 4], &table, &indices);
             });
         }
     }
