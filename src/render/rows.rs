@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-/// Work below this many bytes stays on the calling thread (waking the pool costs more).
+/// Work below this many bytes stays on the calling thread (handing it over costs more).
 pub(crate) const PARALLEL_FROM_BYTES: usize = 32 * 1024;
 
 /// How many rows of `stride` bytes a parallel piece of work takes at least: half the
