@@ -138,7 +138,15 @@ impl Painter<'_> {
             NodeType::Text => {
                 let shaped = self.layout.shaped_text(key).cloned();
                 if let Some(path) = shaped.and_then(|shaped| text_path(self.text, &shaped, props, width, height)) {
-                    self.fill(surface, &path, FillRule::Winding, &paints, transform, alpha, (width, height), &node.id);
+                    self.fill(
+                        surface,
+                        Outline::new(&path, FillRule::Winding),
+                        &paints,
+                        transform,
+                        alpha,
+                        (width, height),
+                        &node.id,
+                    );
                 }
             }
             NodeType::IconFont | NodeType::Icon => {
@@ -150,17 +158,12 @@ impl Painter<'_> {
             NodeType::Ref => self.paint_unresolved(surface, shape.as_ref(), transform, &node.id),
             _ => {
                 if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
-                    self.fill_with_inside(
-                        surface,
-                        &shape.path,
-                        shape.fill_rule,
-                        &paints,
-                        transform,
-                        alpha,
-                        (width, height),
-                        &node.id,
-                        shape.inner_rect(width, height),
-                    );
+                    let outline = Outline {
+                        path: &shape.path,
+                        fill_rule: shape.fill_rule,
+                        inside: shape.inner_rect(width, height),
+                    };
+                    self.fill(surface, outline, &paints, transform, alpha, (width, height), &node.id);
                 }
             }
         }
@@ -257,37 +260,19 @@ impl Painter<'_> {
         subtree_bounds(self.scene, self.layout, key, transform)
     }
 
-    /// Fills `path` with each paint in order.
+    /// Fills `outline` with each paint in order.
     #[allow(clippy::too_many_arguments)]
     fn fill(
         &mut self,
         surface: &mut Surface,
-        path: &Path,
-        fill_rule: FillRule,
+        outline: Outline<'_>,
         paints: &[Paint],
         transform: Transform,
         alpha: f32,
         size: (f32, f32),
         node: &str,
     ) {
-        self.fill_with_inside(surface, path, fill_rule, paints, transform, alpha, size, node, None);
-    }
-
-    /// [`Painter::fill`], `inside` (if given) a rectangle (node coordinates) that lies inside
-    /// `path`, for simple outlines: rounded rectangles and ovals.
-    #[allow(clippy::too_many_arguments)]
-    fn fill_with_inside(
-        &mut self,
-        surface: &mut Surface,
-        path: &Path,
-        fill_rule: FillRule,
-        paints: &[Paint],
-        transform: Transform,
-        alpha: f32,
-        size: (f32, f32),
-        node: &str,
-        inside: Option<Rect>,
-    ) {
+        let Outline { path, fill_rule, inside } = outline;
         let local = surface.local(transform);
         for paint in paints {
             match paint {
@@ -368,7 +353,7 @@ impl Painter<'_> {
         // Through `fill`, so a rectangle (the usual image box) is a plain row fill.
         let background =
             Paint::Shader(Shader::SolidColor(SkColor::from_rgba8(229, 231, 235, 255)), BlendMode::SourceOver, None);
-        self.fill(surface, path, fill_rule, &[background], transform, 1.0, size, "");
+        self.fill(surface, Outline::new(path, fill_rule), &[background], transform, 1.0, size, "");
         let local = surface.local(transform);
         let (width, height) = size;
         let Some(drawing) = self.text.icon("lucide", "image-off", None) else { return };
@@ -413,7 +398,7 @@ impl Painter<'_> {
         if let Some(fill) = &drawing.fill
             && let Some(path) = fill.clone().transform(placed)
         {
-            self.fill(surface, &path, FillRule::Winding, paints, transform, alpha, size, node);
+            self.fill(surface, Outline::new(&path, FillRule::Winding), paints, transform, alpha, size, node);
         }
         if let Some(stroke) = &drawing.stroke {
             // The stroke is computed in the icon's grid, then placed: its width scales with it.
@@ -422,7 +407,7 @@ impl Painter<'_> {
             else {
                 return;
             };
-            self.fill(surface, &outline, FillRule::Winding, paints, transform, alpha, size, node);
+            self.fill(surface, Outline::new(&outline, FillRule::Winding), paints, transform, alpha, size, node);
         }
     }
 
@@ -502,18 +487,26 @@ impl Painter<'_> {
         match stroke_outline(shape, &spec, width, height) {
             None => {}
             Some(StrokeOutline::Ring(ring)) => {
-                self.fill(surface, &ring, FillRule::EvenOdd, &paints, transform, alpha, size, node)
+                self.fill(surface, Outline::new(&ring, FillRule::EvenOdd), &paints, transform, alpha, size, node)
             }
             Some(StrokeOutline::Cut { width: stroke_width, keep }) => {
                 let Some(outline) = stroked(&shape.path, &spec.tiny_stroke(stroke_width), transform) else { return };
                 if keep == Keep::All {
-                    self.fill(surface, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
+                    self.fill(
+                        surface,
+                        Outline::new(&outline, FillRule::Winding),
+                        &paints,
+                        transform,
+                        alpha,
+                        size,
+                        node,
+                    );
                     return;
                 }
                 let Some(bounds) = outline.bounds().transform(transform) else { return };
                 let Some(area) = surface.clip_area(bounds) else { return };
                 let Some(mut layer) = Surface::new(area) else { return };
-                self.fill(&mut layer, &outline, FillRule::Winding, &paints, transform, alpha, size, node);
+                self.fill(&mut layer, Outline::new(&outline, FillRule::Winding), &paints, transform, alpha, size, node);
                 if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
                     if keep == Keep::Outside {
                         mask.invert();
@@ -565,6 +558,21 @@ fn whole_pixels(rect: Rect) -> Option<tiny_skia::IntRect> {
         rect.right().round() as i32,
         rect.bottom().round() as i32,
     )
+}
+
+/// What a fill covers: a path and its fill rule, and for simple outlines (rounded rectangles,
+/// ovals) a rectangle (node coordinates) inside it whose whole pixels fill row by row.
+#[derive(Clone, Copy)]
+struct Outline<'p> {
+    path: &'p Path,
+    fill_rule: FillRule,
+    inside: Option<Rect>,
+}
+
+impl<'p> Outline<'p> {
+    fn new(path: &'p Path, fill_rule: FillRule) -> Outline<'p> {
+        Outline { path, fill_rule, inside: None }
+    }
 }
 
 /// Fills the whole-pixel `area` of `surface` with a color or a gradient row by row, source-over;
