@@ -85,11 +85,11 @@ impl RenderCache {
         let same = entry.parts.len() == parts.len() && entry.parts.iter().zip(parts).all(|(a, b)| Arc::ptr_eq(a, b));
         if !same {
             // What it showed has changed: it can never be answered again.
-            let stale = self.entries.remove(index).expect("found above");
+            let stale = self.entries.remove(index)?;
             self.bytes -= stale.shot.data.len();
             return None;
         }
-        let entry = self.entries.remove(index).expect("found above");
+        let entry = self.entries.remove(index)?;
         let shot = entry.shot.clone();
         self.entries.push_back(entry);
         Some(shot)
@@ -100,8 +100,7 @@ impl RenderCache {
         if shot.data.len() > MAX_BYTES {
             return;
         }
-        if let Some(index) = self.entries.iter().position(|e| e.key == key) {
-            let old = self.entries.remove(index).expect("found above");
+        if let Some(old) = self.entries.iter().position(|e| e.key == key).and_then(|index| self.entries.remove(index)) {
             self.bytes -= old.shot.data.len();
         }
         self.bytes += shot.data.len();

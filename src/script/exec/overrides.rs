@@ -47,10 +47,39 @@ fn collect_ids(tree: &NodeTree, ids: &mut HashSet<String>) {
 /// The tree an edit of `target` changes: the node itself when the instance owns it, else the
 /// override entry for its key (created empty).
 pub(super) fn target_tree<'a>(descendants: &'a mut Descendants, target: &InstanceNode) -> &'a mut NodeTree {
-    if target.in_overrides && find_in_overrides_mut(descendants, &target.id).is_some() {
-        return find_in_overrides_mut(descendants, &target.id).expect("checked just above");
+    // Found first as a path (no borrow held), then walked: a found-or-created choice on one
+    // mutable borrow does not pass the borrow checker.
+    let path = if target.in_overrides { path_in_overrides(descendants, &target.id) } else { None };
+    let Some((first, rest)) = path.as_deref().and_then(<[usize]>::split_first) else {
+        return entry(descendants, &target.override_key);
+    };
+    let mut tree = &mut descendants.0.entries[*first].1;
+    for index in rest {
+        tree = &mut tree.children[*index];
     }
-    entry(descendants, &target.override_key)
+    tree
+}
+
+/// Where the node `id` is in override content (as `find_in_overrides_mut` finds it): the index
+/// of its entry, then the index of each child on the way down.
+fn path_in_overrides(descendants: &Descendants, id: &str) -> Option<Vec<usize>> {
+    fn search(tree: &NodeTree, id: &str, path: &mut Vec<usize>) -> bool {
+        if tree.props.id() == Some(id) && tree.props.node_type().is_some() {
+            return true;
+        }
+        for (index, child) in tree.children.iter().enumerate() {
+            path.push(index);
+            if search(child, id, path) {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+    descendants.0.entries.iter().enumerate().find_map(|(index, (_, tree))| {
+        let mut path = vec![index];
+        search(tree, id, &mut path).then_some(path)
+    })
 }
 
 /// The override entry for `key`, created empty when missing.
