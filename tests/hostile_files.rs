@@ -163,3 +163,144 @@ fn render_refuses_to_replace_a_fifo_with_an_image() {
     assert!(stderr(&output).contains("FIFO"), "{}", stderr(&output));
     assert!(fs::symlink_metadata(&out).unwrap().file_type().is_fifo());
 }
+
+// Issue 25, item 1: an output never replaces a document.
+
+#[test]
+fn no_output_replaces_the_document_or_takes_a_wrong_extension() {
+    let (folder, path) = small_document();
+    let doc = arg(&path);
+    let spelled_other = folder.path().join("sub/../doc.pen");
+    let call = |tool: &str, arguments: serde_json::Value| -> Vec<String> {
+        vec!["call".into(), tool.into(), "--args".into(), arguments.to_string()]
+    };
+    let other = arg(&spelled_other);
+    let mut cases: Vec<Vec<String>> = [
+        vec!["render", doc, "-o", doc],
+        vec!["render", doc, "--node", "page", "-o", other],
+        vec!["export", doc, "--format", "png", "--node", "page", "-o", doc],
+        vec!["export", doc, "--format", "svg", "-o", doc],
+        vec!["export", doc, "--format", "tokens-css", "-o", doc],
+    ]
+    .iter()
+    .map(|args| args.iter().map(|a| a.to_string()).collect())
+    .collect();
+    cases.push(call("get_screenshot", serde_json::json!({"filePath": doc, "outputPath": doc})));
+    cases.push(call("get_screenshot", serde_json::json!({"filePath": doc, "outputPath": other})));
+    cases.push(call(
+        "export",
+        serde_json::json!({"filePath": doc, "format": "png", "nodeIds": ["page"], "outputPath": doc}),
+    ));
+    cases.push(call("export", serde_json::json!({"filePath": doc, "format": "pdf", "outputPath": doc})));
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let output = nib(&args, None);
+        assert_ne!(output.status.code(), Some(0), "{args:?} succeeded: {}", stdout(&output));
+        let said = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(said.contains("never replaces a document"), "{args:?}: {said}");
+        assert_eq!(fs::read_to_string(&path).unwrap(), SMALL, "{args:?} changed the document");
+    }
+    // A name whose extension is not the format's is taken for a mistake, before anything is drawn.
+    let text = folder.path().join("notes.txt");
+    let shot = call("get_screenshot", serde_json::json!({"filePath": doc, "outputPath": arg(&text)}));
+    for args in [
+        vec!["render", doc, "-o", arg(&text)],
+        vec!["export", doc, "--format", "jpeg", "--node", "page", "-o", arg(&text)],
+        shot.iter().map(String::as_str).collect(),
+    ] {
+        let output = nib(&args, None);
+        let said = format!("{}{}", stdout(&output), stderr(&output));
+        assert!(said.contains("name it e.g. notes."), "{args:?}: {said}");
+        assert!(!text.exists(), "{args:?} wrote {}", text.display());
+    }
+    // The right names still work.
+    let shot = folder.path().join("shot.png");
+    assert!(nib(&["render", doc, "-o", arg(&shot)], None).status.success());
+    let jpeg = folder.path().join("page.JPEG");
+    assert!(nib(&["export", doc, "--format", "jpeg", "--node", "page", "-o", arg(&jpeg)], None).status.success());
+}
+
+// Issue 25, item 2: the trees of snapshot runs and diff pictures never follow a planted link.
+
+const CHANGED: &str = r##"{"version": "2.8", "children": [{"type": "frame", "id": "page", "width": 100, "height": 100, "layout": "none", "children": [{"type": "rectangle", "id": "box", "width": 10, "height": 10, "fill": "#0000FF"}]}]}"##;
+
+/// A folder `designs/` holding doc.pen and a victim folder beside it with a file to protect.
+fn planted() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let top = tempfile::tempdir().unwrap();
+    let designs = top.path().join("designs");
+    let victim = top.path().join("victim");
+    fs::create_dir_all(&designs).unwrap();
+    fs::create_dir_all(&victim).unwrap();
+    fs::write(designs.join("doc.pen"), SMALL).unwrap();
+    fs::write(victim.join("config.txt"), "keep me").unwrap();
+    fs::create_dir_all(victim.join("doc")).unwrap();
+    fs::write(victim.join("doc/page.png"), "not a golden").unwrap();
+    fs::write(victim.join("doc/old.png"), "not a golden either").unwrap();
+    (top, designs, victim)
+}
+
+fn untouched(victim: &Path) {
+    assert_eq!(fs::read_to_string(victim.join("config.txt")).unwrap(), "keep me");
+    assert_eq!(fs::read_to_string(victim.join("doc/page.png")).unwrap(), "not a golden");
+    assert_eq!(fs::read_to_string(victim.join("doc/old.png")).unwrap(), "not a golden either");
+}
+
+#[test]
+fn snapshot_update_does_not_follow_a_linked_snapshots_folder() {
+    let (top, designs, victim) = planted();
+    std::os::unix::fs::symlink("../victim", designs.join("__snapshots__")).unwrap();
+    let output = nib(&["snapshot", "--update", "--diff-dir", arg(&top.path().join("diffs")), arg(&designs)], None);
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
+    untouched(&victim);
+}
+
+#[test]
+fn snapshot_update_does_not_write_through_a_linked_golden() {
+    let (top, designs, victim) = planted();
+    fs::create_dir_all(designs.join("__snapshots__/doc")).unwrap();
+    std::os::unix::fs::symlink(victim.join("config.txt"), designs.join("__snapshots__/doc/page.png")).unwrap();
+    let output = nib(&["snapshot", "--update", "--diff-dir", arg(&top.path().join("diffs")), arg(&designs)], None);
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
+    untouched(&victim);
+}
+
+#[test]
+fn snapshot_ci_does_not_write_renders_through_a_planted_link() {
+    let (top, designs, victim) = planted();
+    // A golden that differs, so the run writes the render and the diff image of the failure.
+    assert!(nib(&["snapshot", arg(&designs)], None).status.success());
+    fs::write(designs.join("doc.pen"), CHANGED).unwrap();
+    let diffs = top.path().join("snapshot-diffs");
+    fs::create_dir_all(diffs.join("doc")).unwrap();
+    std::os::unix::fs::symlink(victim.join("config.txt"), diffs.join("doc/page.actual.png")).unwrap();
+    std::os::unix::fs::symlink(victim.join("doc/page.png"), diffs.join("doc/page.diff.png")).unwrap();
+    let output = nib(&["snapshot", "--ci", "--diff-dir", arg(&diffs), arg(&designs)], None);
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
+    untouched(&victim);
+    // The diff folder itself as a link is refused too.
+    fs::remove_dir_all(&diffs).unwrap();
+    std::os::unix::fs::symlink(&victim, &diffs).unwrap();
+    let output = nib(&["snapshot", "--ci", "--diff-dir", arg(&diffs), arg(&designs)], None);
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert_eq!(fs::read_dir(&victim).unwrap().count(), 2, "nothing new in the victim folder");
+    untouched(&victim);
+}
+
+#[test]
+fn diff_pictures_do_not_follow_a_planted_link() {
+    let (top, designs, victim) = planted();
+    let new = designs.join("new.pen");
+    fs::write(&new, CHANGED).unwrap();
+    let review = top.path().join("review");
+    fs::create_dir_all(&review).unwrap();
+    std::os::unix::fs::symlink(victim.join("config.txt"), review.join("01-page.diff.png")).unwrap();
+    std::os::unix::fs::symlink(victim.join("doc/page.png"), review.join("diff.md")).unwrap();
+    let output =
+        nib(&["diff", arg(&designs.join("doc.pen")), arg(&new), "--format", "markdown", "-o", arg(&review)], None);
+    assert_eq!(output.status.code(), Some(2), "{}{}", stdout(&output), stderr(&output));
+    assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
+    untouched(&victim);
+}

@@ -210,3 +210,38 @@ async fn image_problems_never_tell_whether_a_file_outside_the_root_exists() {
     assert!(messages[0].contains("is outside the folder nib serves"), "{}", messages[0]);
     client.cancel().await.unwrap();
 }
+
+/// Issue 25, item 1: outputPath naming the document (or any .pen file, or a file of another
+/// format) is refused; the document, and its undo history, stay.
+#[tokio::test]
+async fn an_output_path_never_replaces_the_document() {
+    let root = root_with_document();
+    let client = connect(root.path()).await;
+    let edited =
+        answered(&client, "batch_design", json!({"filePath": "design.pen", "operations": "U(\"box\", {width: 20})"}))
+            .await;
+    assert_ne!(edited.is_error, Some(true), "{}", mcp_client::text(&edited));
+    let saved = fs::read_to_string(root.path().join("design.pen")).unwrap();
+    for (tool, arguments) in [
+        ("get_screenshot", json!({"filePath": "design.pen", "outputPath": "design.pen"})),
+        ("get_screenshot", json!({"filePath": "design.pen", "outputPath": "./x/../design.pen"})),
+        ("get_screenshot", json!({"filePath": "design.pen", "outputPath": "other.pen"})),
+        ("export", json!({"filePath": "design.pen", "format": "png", "nodeIds": ["page"], "outputPath": "design.pen"})),
+        ("export", json!({"filePath": "design.pen", "format": "tokens-json", "outputPath": "design.pen"})),
+    ] {
+        let error = error_text(&answered(&client, tool, arguments.clone()).await);
+        assert!(error.contains("never replaces a document"), "{tool} {arguments}: {error}");
+    }
+    let error = error_text(
+        &answered(&client, "get_screenshot", json!({"filePath": "design.pen", "outputPath": "shot.jpg"})).await,
+    );
+    assert!(error.contains("name it e.g. shot.png"), "{error}");
+    assert_eq!(fs::read_to_string(root.path().join("design.pen")).unwrap(), saved);
+    assert!(!root.path().join("other.pen").exists() && !root.path().join("shot.jpg").exists());
+    // The history is intact: the edit can still be undone.
+    let undone = answered(&client, "undo", json!({"filePath": "design.pen"})).await;
+    assert_ne!(undone.is_error, Some(true), "{}", mcp_client::text(&undone));
+    let restored = fs::read_to_string(root.path().join("design.pen")).unwrap();
+    assert!(restored.contains("\"width\": 10,") && !restored.contains("\"width\": 20"), "{restored}");
+    client.cancel().await.unwrap();
+}

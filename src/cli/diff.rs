@@ -52,11 +52,20 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
     let result = diff(&old_document, &new_document);
     let folder =
         settings.output.clone().or_else(|| (settings.format == Format::Html).then(|| DEFAULT_HTML_FOLDER.into()));
-    let images = match &folder {
+    // The folder is opened once and nothing below it follows a link: in a checkout others
+    // control, a `review/x.diff.png` committed as a link must not send a picture elsewhere.
+    let tree = match folder.as_deref().map(nib::files::Tree::create_unlinked).transpose() {
+        Ok(tree) => tree,
+        Err(error) => {
+            eprintln!("nib: cannot use the folder for the pictures: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    let images = match &tree {
         None => None,
-        Some(folder) => {
+        Some(tree) => {
             let sides = [(&old_document, &old_source), (&new_document, &new_source)];
-            match write_pictures(&result, sides, folder, &settings) {
+            match write_pictures(&result, sides, tree, &settings) {
                 Ok(images) => Some(images),
                 Err(error) => {
                     eprintln!("nib: {error}");
@@ -76,9 +85,9 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
         Format::Markdown => (markdown(&report), Some("diff.md")),
         Format::Html => (html(&report), Some("index.html")),
     };
-    if let (Some(folder), Some(file)) = (&folder, file) {
-        let path = folder.join(file);
-        if let Err(error) = nib::doc::io::write_atomic(&path, body.as_bytes()) {
+    if let (Some(tree), Some(file)) = (&tree, file) {
+        let path = tree.path().join(file);
+        if let Err(error) = write_in(tree, file, body.as_bytes()) {
             eprintln!("nib: cannot write the report: {error}");
             return ExitCode::from(2);
         }
@@ -97,10 +106,9 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
 fn write_pictures(
     result: &Diff,
     [(old, old_source), (new, new_source)]: [(&nib::doc::Document, &Source); 2],
-    folder: &Path,
+    folder: &nib::files::Tree,
     settings: &Settings,
 ) -> Result<Vec<FrameImages>, String> {
-    nib::files::create_folder(folder, None).map_err(|e| format!("cannot create the folder for the pictures: {e}"))?;
     let (old_imports, new_imports) = (imports(old, old_source), imports(new, new_source));
     let options = |source: &Source| RenderOptions {
         scale: settings.scale,
@@ -139,7 +147,7 @@ fn write_pictures(
 /// drawn becomes a problem of the frame, a file that could not be written the `failure`.
 fn side_file(
     picture: Option<&Result<Pixmap, String>>,
-    folder: &Path,
+    folder: &nib::files::Tree,
     stem: &str,
     side: &str,
     problems: &mut Vec<String>,
@@ -157,10 +165,17 @@ fn side_file(
 }
 
 /// Writes `pixmap` as `folder/name`; returns the name.
-fn save(folder: &Path, name: &str, pixmap: &Pixmap) -> Result<String, String> {
-    nib::doc::io::write_atomic(&folder.join(name), &encode_png(pixmap))
+fn save(folder: &nib::files::Tree, name: &str, pixmap: &Pixmap) -> Result<String, String> {
+    write_in(folder, name, &encode_png(pixmap))
         .map(|()| name.to_owned())
         .map_err(|error| format!("cannot write the image: {error}"))
+}
+
+/// Writes `bytes` as the file `name` of `folder`, refusing a link in its place.
+fn write_in(folder: &nib::files::Tree, name: &str, bytes: &[u8]) -> Result<(), nib::files::FileError> {
+    use std::io::Write as _;
+    let (links, durability) = (nib::files::Links::Never, nib::files::Durability::Replaceable);
+    folder.write(Path::new(name), links, durability, |file| file.write_all(bytes))
 }
 
 /// The imported documents of `document`, with what could not be loaded said on standard error.

@@ -78,6 +78,15 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let output = settings.output.clone().unwrap_or_else(|| {
         if into_folder { PathBuf::from(format!("{stem}-{}", format.name())) } else { PathBuf::new() }
     });
+    // Checked before anything is rendered: a file named with -o must be of the format, and no
+    // output ever replaces a document.
+    let guard = nib::files::OutputGuard::new([file]);
+    if !output.as_os_str().is_empty()
+        && let Err(error) = guard.check(&output, (!into_folder).then(|| format.extensions()))
+    {
+        eprintln!("nib: {error}");
+        return ExitCode::from(2);
+    }
     if into_folder && let Err(error) = std::fs::create_dir_all(&output) {
         eprintln!("nib: cannot create {}: {error}", output.display());
         return ExitCode::from(2);
@@ -123,10 +132,11 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         } else {
             output.clone()
         };
+        guard.check(&path, None).map_err(|e| e.to_string())?;
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        nib::files::write_atomic(&path, bytes, None).map_err(|e| e.to_string())
+        nib::files::write_output(&path, bytes, None).map_err(|e| e.to_string())
     };
     let progress = |done: usize, total: usize| {
         if total >= PROGRESS_FROM {

@@ -118,7 +118,15 @@ fn render_targets(
         mark_missing: settings.mark_missing,
     };
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
-    let job = Job { scene, layout, options: &options, output };
+    let guard = nib::files::OutputGuard::new([file]);
+    // A file named with -o (one picture) is checked before anything is drawn.
+    if let Some(named) = settings.output.as_deref().filter(|_| !settings.all && settings.nodes.len() <= 1)
+        && let Err(error) = guard.check(named, Some(&["png"]))
+    {
+        eprintln!("nib: {error}");
+        return ExitCode::from(2);
+    }
+    let job = Job { scene, layout, options: &options, output, guard: &guard };
     if settings.all {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
         return job.all_frames(text, &out);
@@ -169,6 +177,7 @@ struct Job<'a> {
     layout: &'a Layout,
     options: &'a RenderOptions,
     output: &'a Output,
+    guard: &'a nib::files::OutputGuard,
 }
 
 impl Job<'_> {
@@ -179,7 +188,11 @@ impl Job<'_> {
                 for warning in &rendered.warnings {
                     self.output.warning(warning);
                 }
-                if let Err(error) = nib::files::write_output(out, &encode_png(&rendered.pixmap), None) {
+                let written = self
+                    .guard
+                    .check(out, None)
+                    .and_then(|()| nib::files::write_output(out, &encode_png(&rendered.pixmap), None));
+                if let Err(error) = written {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
                 }
@@ -208,7 +221,8 @@ impl Job<'_> {
         render_frames(self.scene, self.layout, text, self.options, frames, &|render| {
             let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
             let result = match &render.image {
-                Ok(pixmap) => nib::files::write_output(&out, &encode_png(pixmap), None)
+                Ok(pixmap) => (self.guard.check(&out, None))
+                    .and_then(|()| nib::files::write_output(&out, &encode_png(pixmap), None))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
                 Err(error) => Err(error.clone()),

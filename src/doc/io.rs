@@ -38,6 +38,18 @@ pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>, files::FileError> {
     files::read_regular(path, MAX_FILE_BYTES as u64)
 }
 
+/// The bytes of the document file at `path`, read through `confinement`'s open root when one
+/// is given (so a folder swapped for a link cannot lead the read outside).
+pub fn read_document_bytes_within(
+    path: &Path,
+    confinement: Option<&files::Confinement>,
+) -> Result<Vec<u8>, files::FileError> {
+    match confinement {
+        Some(confinement) => confinement.read(path, MAX_FILE_BYTES as u64),
+        None => read_document_bytes(path),
+    }
+}
+
 /// Saves `document` to `path` atomically (see [`write_atomic`]), writing the text as it is
 /// printed rather than holding it whole.
 pub fn save_file(document: &Document, path: &Path) -> Result<(), files::FileError> {

@@ -97,6 +97,22 @@ impl Format {
         }
     }
 
+    /// The extensions a file of this format may have when a user names it (letter case aside),
+    /// the usual one first.
+    pub fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Format::Png => &["png"],
+            Format::Jpeg => &["jpg", "jpeg"],
+            Format::Webp => &["webp"],
+            Format::Svg => &["svg"],
+            Format::Pdf => &["pdf"],
+            Format::Html => &["html", "htm"],
+            Format::TokensCss => &["css"],
+            Format::TokensJson => &["json"],
+            Format::Tailwind => &["js", "cjs", "mjs", "ts"],
+        }
+    }
+
     /// True for the formats made of the document's variables rather than its nodes.
     pub fn is_tokens(self) -> bool {
         matches!(self, Format::TokensCss | Format::TokensJson | Format::Tailwind)

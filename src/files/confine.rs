@@ -3,20 +3,62 @@
 //! resolved at that moment, so a link changed after a path was named is still caught.
 
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
-use super::FileError;
+use super::{FileError, Links, Tree};
 
 /// The folder every read and write must stay in.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Confinement {
     root: PathBuf,
+    /// The root, opened once: confined writes and reads go through it (see [`Tree`]), so a
+    /// folder swapped for a link after a path was checked cannot send them elsewhere. `None`
+    /// when the root could not be opened (it does not exist): every such access then fails.
+    tree: Option<Arc<Tree>>,
 }
 
+impl PartialEq for Confinement {
+    fn eq(&self, other: &Confinement) -> bool {
+        self.root == other.root
+    }
+}
+
+impl Eq for Confinement {}
+
 impl Confinement {
-    /// Confines to `root`, which is resolved once (it must exist for links in it to resolve).
+    /// Confines to `root`, which is resolved and opened once (it must exist for links in it to
+    /// resolve and for files in it to be written).
     pub fn new(root: &Path) -> Confinement {
         let root = std::fs::canonicalize(root).unwrap_or_else(|_| lexical_normal(root));
-        Confinement { root }
+        let tree = Tree::open(&root).ok().map(Arc::new);
+        Confinement { root, tree }
+    }
+
+    /// The open root, or the error of a root that could not be opened.
+    pub(super) fn tree(&self) -> Result<&Tree, FileError> {
+        self.tree.as_deref().ok_or_else(|| {
+            FileError::io(
+                &self.root,
+                std::io::Error::new(std::io::ErrorKind::NotFound, "the root folder cannot be opened"),
+            )
+        })
+    }
+
+    /// `path` relative to the root (`..` taken away without touching the disk), or
+    /// [`FileError::Outside`] when it names a place outside.
+    pub(super) fn relative(&self, path: &Path) -> Result<PathBuf, FileError> {
+        let normal = lexical_normal(path);
+        match normal.strip_prefix(&self.root) {
+            Ok(relative) if !relative.as_os_str().is_empty() => Ok(relative.to_owned()),
+            _ => Err(FileError::Outside { path: path.to_owned(), root: self.root.clone() }),
+        }
+    }
+
+    /// The content of the regular file at `path`, at most `limit` bytes, read through the open
+    /// root: links are followed only while they stay inside it.
+    pub fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+        let relative = self.relative(path)?;
+        self.tree()?.read(&relative, Links::Inside, limit)
     }
 
     /// The folder, with symbolic links resolved.

@@ -6,7 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Confinement, FileError, kind_of};
+use super::{Confinement, Durability, FileError, Links, kind_of};
 
 /// Replaces the file at `path` with `bytes` (see [`write_atomic_with`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], confinement: Option<&Confinement>) -> Result<(), FileError> {
@@ -14,20 +14,11 @@ pub fn write_atomic(path: &Path, bytes: &[u8], confinement: Option<&Confinement>
 }
 
 /// Replaces the file at `path` with `bytes` as [`write_atomic`] does, without waiting for the
-/// disk: for images and exports that the next run makes again. Readers still see the old file or
-/// the whole new one; only a power cut right after may lose the new one. Waiting for the disk
-/// (two fsyncs) took 17 of the 64 ms of a whole `nib render --node` process.
+/// disk ([`Durability::Replaceable`]): for images and exports that the next run makes again.
+/// Under a confinement a symbolic link as the file itself is refused ([`Links::InsideNotFile`]):
+/// an output is a new picture, never a write through a link to somewhere else.
 pub fn write_output(path: &Path, bytes: &[u8], confinement: Option<&Confinement>) -> Result<(), FileError> {
-    replace(path, confinement, Durability::Replaceable, |file| file.write_all(bytes))
-}
-
-/// Whether a write waits until the disk holds the new file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Durability {
-    /// Documents and anything only nib holds: flushed before the rename, the folder after it.
-    Durable,
-    /// Outputs made from the documents again at will.
-    Replaceable,
+    replace(path, confinement, Durability::Replaceable, Links::InsideNotFile, |file| file.write_all(bytes))
 }
 
 /// Replaces the file at `path` with what `write` puts into a temporary file, so that readers see
@@ -44,16 +35,22 @@ pub fn write_atomic_with(
     confinement: Option<&Confinement>,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), FileError> {
-    replace(path, confinement, Durability::Durable, write)
+    replace(path, confinement, Durability::Durable, Links::Inside, write)
 }
 
 fn replace(
     path: &Path,
     confinement: Option<&Confinement>,
     durability: Durability,
+    links: Links,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), FileError> {
-    let target = target_of(path, confinement)?;
+    if let Some(confinement) = confinement {
+        // Through the root opened once: a folder swapped for a link meanwhile cannot redirect it.
+        let relative = confinement.relative(path)?;
+        return confinement.tree()?.write(&relative, links, durability, write);
+    }
+    let target = target_of(path)?;
     let existing = match fs::metadata(&target) {
         Ok(metadata) => Some(metadata),
         Err(e) if e.kind() == io::ErrorKind::NotFound => None,
@@ -82,20 +79,37 @@ fn replace(
     }
 }
 
+/// Writes an output file (a report, a picture) at `path` the user named, refusing it when it is
+/// a symbolic link: in a checkout others control, `junit.xml` committed as a link to a file
+/// elsewhere must not turn a report into a write there. The folder is created when missing.
+pub fn write_unlinked(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map(Path::new)
+        .ok_or_else(|| FileError::NotRegular { path: path.to_owned(), kind: "a folder" })?;
+    super::Tree::create(folder)?.write(name, Links::Never, Durability::Replaceable, |file| file.write_all(bytes))
+}
+
 /// Creates `folder` and the folders above it that are missing, refusing (before creating
 /// anything) a place outside the confinement; returns it with symbolic links resolved.
 pub fn create_folder(folder: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, FileError> {
+    if let Some(confinement) = confinement {
+        let relative = confinement.relative(folder)?;
+        confinement.tree()?.create_folder(&relative, Links::Inside)?;
+        return confinement.check(folder);
+    }
     let resolved = Confinement::apply(confinement, folder)?;
     fs::create_dir_all(&resolved).map_err(|e| FileError::io(folder, e))?;
     // A link created meanwhile is caught here, before anything is written into the folder.
     Confinement::apply(confinement, &resolved)
 }
 
-/// Where a write to `path` lands: the file a symbolic link leads to, inside the confinement.
-fn target_of(path: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, FileError> {
-    if let Some(confinement) = confinement {
-        return confinement.check(path);
-    }
+/// Where a write to `path` lands: the file a symbolic link leads to.
+fn target_of(path: &Path) -> Result<PathBuf, FileError> {
     match fs::canonicalize(path) {
         Ok(resolved) => Ok(resolved),
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(path.to_owned()),
@@ -104,6 +118,15 @@ fn target_of(path: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, 
 }
 
 fn refuse_unless_replaceable(path: &Path, target: &Path, metadata: &fs::Metadata) -> Result<(), FileError> {
+    refuse_unless_writable(path, target, metadata)?;
+    // Write bits for someone else: this user may still not write it (opening does not change it).
+    OpenOptions::new().write(true).open(target).map_err(|e| FileError::io(path, e))?;
+    Ok(())
+}
+
+/// Refuses what a write must not replace: anything but a regular file, and a file without write
+/// permission in its mode bits.
+pub(super) fn refuse_unless_writable(path: &Path, target: &Path, metadata: &fs::Metadata) -> Result<(), FileError> {
     if !metadata.is_file() {
         return Err(FileError::NotRegular { path: target.to_owned(), kind: kind_of(metadata.file_type()) });
     }
@@ -119,13 +142,11 @@ fn refuse_unless_replaceable(path: &Path, target: &Path, metadata: &fs::Metadata
     if metadata.permissions().readonly() {
         return Err(FileError::ReadOnly { path: path.to_owned(), mode: 0o444 });
     }
-    // Write bits for someone else: this user may still not write it (opening does not change it).
-    OpenOptions::new().write(true).open(target).map_err(|e| FileError::io(path, e))?;
     Ok(())
 }
 
 #[cfg(unix)]
-fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
+pub(super) fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let Some(existing) = existing else {
         // Temporary files are created 0600; a new document should be readable like any new file.
@@ -149,7 +170,7 @@ fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Resu
 }
 
 #[cfg(not(unix))]
-fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
+pub(super) fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) -> io::Result<()> {
     match existing {
         Some(existing) => temp.set_permissions(existing.permissions()),
         None => Ok(()),

@@ -122,12 +122,19 @@ fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) ->
     };
     let missing = || ImageError::Missing { url: url.to_owned(), path: path.display().to_string() };
     // Outside the root nothing is looked at, so the answer never tells whether a file exists.
-    let path = Confinement::apply(within, &path).map_err(|_| ImageError::Outside {
+    let outside = || ImageError::Outside {
         url: url.to_owned(),
         root: within.map(|c| c.root().display().to_string()).unwrap_or_default(),
-    })?;
-    crate::files::read_regular(&path, MAX_IMAGE_BYTES).map_err(|e| match e {
+    };
+    let path = Confinement::apply(within, &path).map_err(|_| outside())?;
+    // Confined, the file is read through the root opened once (no swapped folder leads out).
+    let read = match within {
+        Some(confinement) => confinement.read(&path, MAX_IMAGE_BYTES),
+        None => crate::files::read_regular(&path, MAX_IMAGE_BYTES),
+    };
+    read.map_err(|e| match e {
         FileError::TooLarge { .. } | FileError::NotRegular { .. } => undecodable(e.to_string()),
+        FileError::Outside { .. } => outside(),
         _ => missing(),
     })
 }

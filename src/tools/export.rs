@@ -104,6 +104,8 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let root = workspace.root().to_owned();
     let confinement = workspace.confinement().cloned();
     let output = workspace.resolve(args.output_path.as_deref().unwrap_or(DEFAULT_EXPORT_FOLDER))?;
+    let asked = args.file_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
+    let guard = workspace.output_guard(asked.as_deref());
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let (scene, layout) = open.layout(&fonts)?;
     let text = open.render_resources(&fonts).0.fork();
@@ -125,6 +127,8 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         || (format != Format::Html && matches!(&targets, Targets::Canvas | Targets::Nodes(_)) && node_ids.len() <= 1);
     // A path with an extension names the file of a one-file export; anything else is a folder.
     let into_file = one_file && output.extension().is_some();
+    // Before anything is rendered: the file named must be of the format, and never a document.
+    guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
     let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
     let source = Source {
@@ -151,11 +155,12 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
     let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
         let path = path_of(name);
-        let checked = crate::files::Confinement::apply(confinement.as_ref(), &path).map_err(|e| e.to_string())?;
-        if let Some(parent) = checked.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        guard.check(&path, None).map_err(|e| e.to_string())?;
+        if let Some(parent) = path.parent() {
+            crate::files::create_folder(parent, confinement.as_ref())
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        crate::files::write_atomic(&checked, bytes, confinement.as_ref()).map_err(|e| e.to_string())
+        crate::files::write_output(&path, bytes, confinement.as_ref()).map_err(|e| e.to_string())
     };
     let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
         ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")

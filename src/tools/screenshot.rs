@@ -68,8 +68,20 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
     let confinement = workspace.confinement().cloned();
     let root = workspace.root().to_owned();
     let output = args.output_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
+    if let Some(output) = &output {
+        // Before drawing: a refused path costs nothing. The document asked for counts even
+        // when it is not open yet.
+        let asked = args.file_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
+        workspace.output_guard(asked.as_deref()).check(output, Some(&["png"])).map_err(refused_output)?;
+    }
     let shot = shot(workspace, &args, output.is_some())?;
     answer(shot, output.as_deref(), &root, confinement.as_ref())
+}
+
+/// The answer to an output path the guard refused.
+pub(super) fn refused_output(error: crate::files::FileError) -> ToolError {
+    ToolError::new(error.to_string())
+        .with_hint("nothing was written; give an outputPath of a new file inside the workspace")
 }
 
 /// Renders a node (or the canvas) to PNG bytes, and the screenshot's description with empty
@@ -169,10 +181,10 @@ fn answer(
     let Some(output) = output else { return Ok(screenshot) };
     let png = screenshot.png();
     if let Some(parent) = output.parent() {
-        std::fs::create_dir_all(parent)
+        crate::files::create_folder(parent, confinement)
             .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
     }
-    crate::files::write_atomic(output, &png, confinement).map_err(|e| {
+    crate::files::write_output(output, &png, confinement).map_err(|e| {
         ToolError::new(format!("cannot write the screenshot: {e}"))
             .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
     })?;

@@ -10,7 +10,7 @@ use super::render_cache::RenderCache;
 use crate::doc::Document;
 use crate::doc::MAX_FILE_BYTES;
 use crate::doc::NodeKey;
-use crate::doc::io::{read_document_bytes, read_file, write_atomic_within};
+use crate::doc::io::{read_document_bytes_within, write_atomic_within};
 use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
@@ -272,6 +272,12 @@ impl Workspace {
         })
     }
 
+    /// What outputs (pictures, exports) must not replace: every open document, and `also` (a
+    /// document about to be opened).
+    pub fn output_guard(&self, also: Option<&Path>) -> crate::files::OutputGuard {
+        crate::files::OutputGuard::new(self.documents.iter().map(|d| d.path.as_path()).chain(also))
+    }
+
     /// The folder relative paths are resolved against.
     pub fn root(&self) -> &Path {
         &self.root
@@ -332,7 +338,7 @@ impl Workspace {
 
     /// Opens `path` (reloading it when already open), or returns the error that prevents it.
     pub fn open(&mut self, path: &Path) -> Result<&mut OpenDocument, ToolError> {
-        let bytes = read_document_bytes(path).map_err(|e| {
+        let bytes = read_document_bytes_within(path, self.confinement()).map_err(|e| {
             let hint = if e.is_not_found() {
                 "check the path; open_document creates a new file when the path does not exist"
             } else {
@@ -684,7 +690,10 @@ impl FileImports {
                     continue;
                 }
             };
-            match read_file(&file) {
+            let loaded = read_document_bytes_within(&file, confinement)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| Document::load_bytes(&bytes).map_err(|error| format!("{}: {error}", file.display())));
+            match loaded {
                 Ok(loaded) => {
                     imports.documents.insert(alias.to_owned(), loaded.document);
                 }

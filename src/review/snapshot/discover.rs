@@ -27,6 +27,9 @@ pub struct PenFile {
     /// was given itself): the same on every machine and checkout, so it names the file in
     /// reports and decides its shard.
     pub key: String,
+    /// The path it was found under (the folder holding it when the file was given itself):
+    /// goldens are written below this folder only, so a link in the tree cannot lead them out.
+    pub root: PathBuf,
 }
 
 /// The `.pen` files under `paths`, each once: a file given is taken as it is, a folder is
@@ -39,7 +42,11 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
         let before = walk.found.len();
         if metadata.is_file() {
             let name = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
-            walk.add(root.clone(), name.into_owned());
+            let folder = match root.parent() {
+                Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+                _ => PathBuf::from("."),
+            };
+            walk.add(root.clone(), name.into_owned(), &folder);
         } else if metadata.is_dir() {
             walk.folder(root, root, 0)?;
         } else {
@@ -70,10 +77,10 @@ struct Walk {
 }
 
 impl Walk {
-    fn add(&mut self, path: PathBuf, key: String) {
+    fn add(&mut self, path: PathBuf, key: String, root: &Path) {
         let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
         if self.files.insert(canonical) {
-            self.found.push(PenFile { path, key });
+            self.found.push(PenFile { path, key, root: root.to_owned() });
         }
     }
 
@@ -111,7 +118,7 @@ impl Walk {
             } else if metadata.is_file() && is_pen {
                 let relative = path.strip_prefix(root).unwrap_or(&path);
                 let key = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                self.add(path, key);
+                self.add(path, key, root);
             }
         }
         Ok(())

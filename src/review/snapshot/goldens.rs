@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::SnapshotError;
-use crate::files::FileError;
+use crate::files::{Links, Tree};
 use crate::review::frames::{Frame, safe_name};
 
 /// The folder beside every `.pen` file that holds its goldens, one sub-folder per file.
@@ -55,22 +55,26 @@ fn is_portable(id: &str) -> bool {
         && !RESERVED_ON_WINDOWS.contains(&id.to_ascii_lowercase().as_str())
 }
 
-/// The names (without `.png`) of the goldens stored in `folder`, sorted; none when the folder
-/// does not exist. Hidden files (an interrupted write's temporary file) are not goldens.
-pub fn stored(folder: &Path) -> Result<Vec<String>, SnapshotError> {
-    let entries = match std::fs::read_dir(folder) {
+/// The goldens' folder of the `.pen` file at `path`, relative to the file's folder.
+pub fn relative_folder(path: &Path) -> PathBuf {
+    Path::new(SNAPSHOTS_FOLDER).join(path.file_stem().unwrap_or(path.as_os_str()))
+}
+
+/// The names (without `.png`) of the goldens stored in `folder` below `tree`, sorted; none when
+/// the folder does not exist. No link on the way is followed. Hidden files (an interrupted
+/// write's temporary file) are not goldens.
+pub fn stored(tree: &Tree, folder: &Path) -> Result<Vec<String>, SnapshotError> {
+    let entries = match tree.entries(folder, Links::Never) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(SnapshotError::Path(FileError::io(folder, e))),
+        Err(e) if e.is_not_found() => return Ok(Vec::new()),
+        Err(e) => return Err(SnapshotError::Path(e)),
     };
-    let mut names = Vec::new();
-    for entry in entries {
-        let entry = entry.map_err(|e| SnapshotError::Path(FileError::io(folder, e)))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(stem) = name.strip_suffix(".png").filter(|stem| !stem.is_empty() && !stem.starts_with('.')) {
-            names.push(stem.to_owned());
-        }
-    }
+    let mut names: Vec<String> = entries
+        .into_iter()
+        .filter_map(|(name, _)| {
+            name.strip_suffix(".png").filter(|stem| !stem.is_empty() && !stem.starts_with('.')).map(str::to_owned)
+        })
+        .collect();
     names.sort();
     Ok(names)
 }
@@ -114,10 +118,11 @@ mod tests {
     fn goldens_live_beside_the_file_and_only_png_files_count() {
         assert_eq!(folder(Path::new("designs/app.pen")), Path::new("designs/__snapshots__/app"));
         let dir = tempfile::tempdir().unwrap();
-        assert!(stored(&dir.path().join("missing")).unwrap().is_empty());
+        let tree = Tree::open(dir.path()).unwrap();
+        assert!(stored(&tree, Path::new("missing")).unwrap().is_empty());
         for name in ["b.png", "a.png", ".a.png.x1.tmp", ".hidden.png", "notes.txt"] {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
-        assert_eq!(stored(dir.path()).unwrap(), ["a", "b"]);
+        assert_eq!(stored(&tree, Path::new("")).unwrap(), ["a", "b"]);
     }
 }

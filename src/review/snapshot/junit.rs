@@ -212,7 +212,7 @@ mod tests {
         failing.warnings.push("font 'Foo' is missing".into());
         let report = Report {
             files: vec![FileReport {
-                file: PenFile { path: "designs/a&b.pen".into(), key: "a&b.pen".into() },
+                file: PenFile { path: "designs/a&b.pen".into(), key: "a&b.pen".into(), root: "designs".into() },
                 error: None,
                 warnings: Vec::new(),
                 frames: vec![failing, frame("ok", "ok", Outcome::Passed)],

@@ -25,7 +25,7 @@ pub use junit::junit;
 pub use shard::{MAX_SHARDS, Shard};
 pub use summary::markdown;
 
-use crate::files::FileError;
+use crate::files::{Durability, FileError, Links, Tree};
 use crate::layout::Layout;
 use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
 use crate::resolve::Scene;
@@ -340,6 +340,7 @@ pub fn run(
     let started = Instant::now();
     let mut reports = Vec::new();
     let mut folders = HashMap::new();
+    let diffs = Diffs { path: options.diff_dir.clone(), tree: std::sync::OnceLock::new() };
     for file in files {
         let loaded = match shared_folder(file, &mut folders) {
             Some(other) => Err(format!(
@@ -349,7 +350,7 @@ pub fn run(
             None => load(file),
         };
         let report = match loaded {
-            Ok(prepared) => check_file(file, &prepared, options, progress),
+            Ok(prepared) => check_file(file, &prepared, options, &diffs, progress),
             // A file that does not load has no frames to split: the shard its key falls to
             // reports it, so it fails exactly one job of a matrix.
             Err(error) if options.shard.owns(&file.key, "") => Some(FileReport {
@@ -388,12 +389,96 @@ fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Opt
     }
 }
 
+/// The folder of the diff images and renders of failures: created and opened once, when the
+/// first failure needs it, and refused when it is itself a symbolic link.
+struct Diffs {
+    path: PathBuf,
+    tree: std::sync::OnceLock<Result<Tree, String>>,
+}
+
+impl Diffs {
+    fn tree(&self) -> Result<&Tree, String> {
+        self.tree
+            .get_or_init(|| {
+                Tree::create_unlinked(&self.path).map_err(|e| format!("cannot use {}: {e}", self.path.display()))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Where one file's pictures go. Goldens live below the design's folder, reached from the path
+/// the run was given (links that stay inside it are followed there, as the walk followed them);
+/// from `__snapshots__` down, and in the diff folder, no link is followed at all: those are
+/// files a contributor controls, and a link could send a write or a removal anywhere.
+struct Places<'a> {
+    /// The design's folder, opened once.
+    design: Result<Tree, String>,
+    /// `__snapshots__/<file stem>` relative to it.
+    goldens: PathBuf,
+    /// The diff folder.
+    diffs: &'a Diffs,
+    /// `<file key without .pen>` relative to it.
+    failures: PathBuf,
+}
+
+impl Places<'_> {
+    fn design(&self) -> Result<&Tree, String> {
+        self.design.as_ref().map_err(Clone::clone)
+    }
+
+    fn write_golden(&self, name: &str, bytes: &[u8]) -> Result<(), String> {
+        let relative = self.goldens.join(format!("{name}.png"));
+        let tree = self.design()?;
+        tree.write(&relative, Links::Never, Durability::Durable, |file| std::io::Write::write_all(file, bytes))
+            .map_err(|error| format!("cannot write {}: {error}", tree.path().join(&relative).display()))
+    }
+
+    fn read_golden(&self, name: &str) -> Result<Vec<u8>, FileError> {
+        let tree = self.design.as_ref().map_err(|e| FileError::io(&self.goldens, std::io::Error::other(e.clone())))?;
+        tree.read(&self.goldens.join(format!("{name}.png")), Links::Never, MAX_GOLDEN_BYTES)
+    }
+
+    fn write_failure(&self, file: &str, bytes: &[u8]) -> Result<(), String> {
+        let relative = self.failures.join(file);
+        let tree = self.diffs.tree()?;
+        tree.write(&relative, Links::Never, Durability::Replaceable, |out| std::io::Write::write_all(out, bytes))
+            .map_err(|error| format!("cannot write {}: {error}", tree.path().join(&relative).display()))
+    }
+
+    /// Removes an image of an earlier failure; quietly, as there is usually none.
+    fn remove_failure(&self, file: &str) {
+        if self.diffs.path.exists()
+            && let Ok(tree) = self.diffs.tree()
+        {
+            let _ = tree.remove_file(&self.failures.join(file), Links::Never);
+        }
+    }
+}
+
+/// The design folder of `file`, opened below the path it was found under.
+fn design_folder(file: &PenFile) -> Result<Tree, String> {
+    let folder = match file.path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    let opened = Tree::open(&file.root).and_then(|root| {
+        let normal = crate::files::lexical_normal(&folder);
+        match normal.strip_prefix(crate::files::lexical_normal(&file.root)) {
+            Ok(below) if !below.as_os_str().is_empty() => root.subtree(below, Links::Inside, false),
+            _ => Ok(root),
+        }
+    });
+    opened.map_err(|error| format!("cannot open the folder of {}: {error}", file.path.display()))
+}
+
 /// The frames of one loaded file this run owns, checked; `None` when it owns none of them and
 /// no obsolete golden either.
 fn check_file(
     file: &PenFile,
     prepared: &Prepared,
     options: &Options,
+    diffs: &Diffs,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Option<FileReport> {
     let Prepared { scene, layout, text, warnings } = prepared;
@@ -402,15 +487,24 @@ fn check_file(
     let names = goldens::names(&all);
     let current: HashSet<&str> = names.iter().map(String::as_str).collect();
     let folder = goldens::folder(&file.path);
+    let places = Places {
+        design: design_folder(file),
+        goldens: goldens::relative_folder(&file.path),
+        diffs,
+        failures: Path::new(&file.key).with_extension(""),
+    };
     let wanted = |name: &str, id: &str| options.frames.as_ref().is_none_or(|r| r.is_match(name) || r.is_match(id));
     let mut obsolete = Vec::new();
-    match goldens::stored(&folder) {
+    match places.design().and_then(|tree| goldens::stored(tree, &places.goldens).map_err(|e| e.to_string())) {
         Ok(stored) => {
             for name in stored {
                 if !current.contains(name.as_str()) && options.shard.owns(&file.key, &name) && wanted(&name, &name) {
                     let golden = folder.join(format!("{name}.png"));
                     let removed = if options.update {
-                        std::fs::remove_file(&golden)
+                        let relative = places.goldens.join(format!("{name}.png"));
+                        places
+                            .design()
+                            .and_then(|tree| tree.remove_file(&relative, Links::Never).map_err(|e| e.to_string()))
                             .map(|()| true)
                             .map_err(|e| format!("cannot remove {}: {e}", golden.display()))
                     } else {
@@ -431,7 +525,6 @@ fn check_file(
         return None;
     }
     progress(Progress::File { key: &file.key, frames: chosen.len() });
-    let diffs = options.diff_dir.join(Path::new(&file.key).with_extension(""));
     let render_options = RenderOptions {
         folder: Some(match file.path.parent() {
             Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
@@ -444,27 +537,37 @@ fn check_file(
         // A frame's index is its place among all the document's frames, as `names` is.
         let name = &names[render.frame.index];
         let target = Target {
+            name,
+            places: &places,
             golden: folder.join(format!("{name}.png")),
-            diff: diffs.join(format!("{name}.diff.png")),
-            actual: diffs.join(format!("{name}.actual.png")),
+            diff: diffs.path.join(&places.failures).join(format!("{name}.diff.png")),
+            actual: diffs.path.join(&places.failures).join(format!("{name}.actual.png")),
         };
         let report = target.check(render, options, started);
         progress(Progress::Frame);
         report
     });
     // Folders a fixed failure left empty would suggest there is something to look at.
-    let mut empty = Some(diffs.as_path());
-    while let Some(folder) = empty.filter(|f| f.starts_with(&options.diff_dir) && *f != options.diff_dir) {
-        if std::fs::remove_dir(folder).is_err() {
-            break;
+    if diffs.path.exists()
+        && let Ok(tree) = diffs.tree()
+    {
+        let mut empty = Some(places.failures.as_path());
+        while let Some(folder) = empty.filter(|f| !f.as_os_str().is_empty()) {
+            if !tree.remove_empty_folder(folder) {
+                break;
+            }
+            empty = folder.parent();
         }
-        empty = folder.parent();
     }
     Some(FileReport { file: file.clone(), error: None, warnings, frames, obsolete })
 }
 
 /// The files of one frame.
-struct Target {
+struct Target<'a> {
+    /// Its golden's file name, without `.png`.
+    name: &'a str,
+    /// Where its files go.
+    places: &'a Places<'a>,
     /// Its golden.
     golden: PathBuf,
     /// The image of what changed, written when it fails.
@@ -473,7 +576,7 @@ struct Target {
     actual: PathBuf,
 }
 
-impl Target {
+impl Target<'_> {
     /// Compares one render with its golden and writes what the outcome asks for.
     fn check(self, render: FrameRender, options: &Options, started: Instant) -> FrameReport {
         let FrameRender { frame, image, warnings, time } = render;
@@ -483,8 +586,8 @@ impl Target {
         };
         if matches!(outcome, Outcome::Passed | Outcome::Created | Outcome::Updated(_)) {
             // Images of an earlier failure would tell of a problem that is gone.
-            let _ = std::fs::remove_file(&self.diff);
-            let _ = std::fs::remove_file(&self.actual);
+            self.places.remove_failure(&format!("{}.diff.png", self.name));
+            self.places.remove_failure(&format!("{}.actual.png", self.name));
         }
         let time = time + started.elapsed();
         FrameReport { id: frame.id, name: frame.name, golden: self.golden, outcome, warnings, time }
@@ -492,16 +595,16 @@ impl Target {
 
     fn compare(&self, pixmap: &Pixmap, options: &Options) -> Outcome {
         let bytes = encode_png(pixmap);
-        let stored = match crate::files::read_regular(&self.golden, MAX_GOLDEN_BYTES) {
+        let stored = match self.places.read_golden(self.name) {
             Ok(stored) => stored,
             Err(error) if error.is_not_found() && options.ci => {
-                return match write(&self.actual, &bytes) {
+                return match self.places.write_failure(&format!("{}.actual.png", self.name), &bytes) {
                     Ok(()) => Outcome::Missing { actual: self.actual.clone() },
                     Err(error) => Outcome::WriteError(format!("there is no golden, and {error}")),
                 };
             }
             Err(error) if error.is_not_found() => {
-                return match write(&self.golden, &bytes) {
+                return match self.places.write_golden(self.name, &bytes) {
                     Ok(()) => Outcome::Created,
                     Err(error) => Outcome::WriteError(error),
                 };
@@ -535,31 +638,24 @@ impl Target {
     /// (when the golden could be read) written for a person to look at.
     fn mismatch(&self, mismatch: Mismatch, drawn: Option<Pixmap>, bytes: &[u8], options: &Options) -> Outcome {
         if options.update {
-            return match write(&self.golden, bytes) {
+            return match self.places.write_golden(self.name, bytes) {
                 Ok(()) => Outcome::Updated(mismatch),
                 Err(error) => Outcome::WriteError(format!("{mismatch}, and {error}")),
             };
         }
-        let diff = match drawn.map(|drawn| write(&self.diff, &encode_png(&drawn))) {
+        let diff_name = format!("{}.diff.png", self.name);
+        let diff = match drawn.map(|drawn| self.places.write_failure(&diff_name, &encode_png(&drawn))) {
             Some(Ok(())) => Some(self.diff.clone()),
             Some(Err(error)) => return Outcome::WriteError(format!("{mismatch}, and {error}")),
             None => {
                 // A diff of an earlier run would show another golden.
-                let _ = std::fs::remove_file(&self.diff);
+                self.places.remove_failure(&diff_name);
                 None
             }
         };
-        match write(&self.actual, bytes) {
+        match self.places.write_failure(&format!("{}.actual.png", self.name), bytes) {
             Ok(()) => Outcome::Failed { mismatch, diff, actual: self.actual.clone() },
             Err(error) => Outcome::WriteError(format!("{mismatch}, and {error}")),
         }
     }
-}
-
-/// Writes `bytes` to `path` atomically, creating its folder; the error says what failed.
-fn write(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let folder = path.parent().unwrap_or(Path::new("."));
-    crate::files::create_folder(folder, None)
-        .and_then(|_| crate::files::write_atomic(path, bytes, None))
-        .map_err(|error| format!("cannot write {}: {error}", path.display()))
 }
