@@ -437,3 +437,179 @@ async fn the_pages_undo_and_redo_step_the_history_the_agents_share() {
     client.cancel().await.unwrap();
     server.stop().await;
 }
+
+// Issue 25: what did not hold in the second round of hostile inputs.
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#;
+
+fn mcp_post(host: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: {content_type}\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+/// Item 4: hundreds of idle and half-sent connections do not keep a client out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_half_sent_connections_do_not_lock_out_a_client() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let mut hogs = Vec::new();
+    for n in 0..300 {
+        let mut socket = tokio::net::TcpStream::connect(server.address).await.unwrap();
+        if n % 2 == 1 {
+            socket.write_all(b"GET /api/files HTTP/1.1\r\nHost: ").await.unwrap();
+        }
+        hogs.push(socket);
+    }
+    let started = std::time::Instant::now();
+    let (status, body) = tokio::time::timeout(PATIENCE, get(&server, "/api/files", "")).await.expect("answered");
+    assert_eq!(status, 200, "{body}");
+    assert!(started.elapsed() < Duration::from_secs(5), "answered at once, in {:?}", started.elapsed());
+    // A connection that sends nothing is closed after the header-read timeout: the server
+    // reads EOF on it (checked on one that is still open, the last).
+    let mut last = hogs.pop().unwrap();
+    let mut byte = [0u8; 1];
+    let wait = nib::serve::HEADER_READ_TIMEOUT + PATIENCE;
+    let closed = tokio::time::timeout(wait, last.read(&mut byte)).await.expect("the server closed it");
+    assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
+    server.stop().await;
+}
+
+/// Item 4, beyond loopback: unauthenticated sockets give way to a client holding the token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthenticated_sockets_give_way_to_a_client_with_the_token() {
+    let root = root_with_document();
+    let token = "a-token-of-enough-length";
+    let options = ServeOptions {
+        root: root.path().to_owned(),
+        listen: "0.0.0.0:0".parse().unwrap(),
+        token: Some(token.to_owned()),
+        allowed_hosts: vec!["127.0.0.1".into()],
+        allowed_origins: Vec::new(),
+        fonts: Default::default(),
+    };
+    let server = nib::serve::start(options).await.expect("nib serve starts");
+    let port = server.address.port();
+    let mut hogs = Vec::new();
+    for n in 0..270 {
+        let mut socket = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        if n % 3 == 0 {
+            // A request without the token: refused, and the connection kept alive.
+            let request = format!("GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n");
+            socket.write_all(request.as_bytes()).await.unwrap();
+        }
+        hogs.push(socket);
+    }
+    let request = format!(
+        "GET /api/files HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Bearer {token}\r\nConnection: close\r\n\r\n"
+    );
+    let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await.expect("answered").unwrap();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    drop(hogs);
+    server.stop().await;
+}
+
+/// Item 5: sessions are capped; past the cap `initialize` gets a JSON-RPC error saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_sessions_are_capped_with_a_clear_refusal() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let host = server.address.to_string();
+    let mut opened = 0;
+    let mut refusal = None;
+    for _ in 0..nib::serve::MAX_SESSIONS + 20 {
+        let (status, body) = raw(&server, mcp_post(&host, "application/json", INITIALIZE).as_bytes()).await;
+        match status {
+            200 => opened += 1,
+            503 => refusal = Some(body),
+            other => panic!("initialize answered {other}: {body}"),
+        }
+    }
+    assert_eq!(opened, nib::serve::MAX_SESSIONS);
+    let refusal: Value = serde_json::from_str(&refusal.expect("refused past the cap")).expect("JSON-RPC");
+    assert_eq!(refusal["jsonrpc"], "2.0");
+    let message = refusal["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("too many MCP sessions") && message.contains("DELETE /mcp"), "{refusal}");
+    // The page and the rest still answer.
+    assert_eq!(get(&server, "/api/files", "").await.0, 200);
+    server.stop().await;
+}
+
+/// Also in issue 25: a chunked body past the limit is 413, malformed JSON-RPC a JSON-RPC error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_mcp_messages_get_json_rpc_errors() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let host = server.address.to_string();
+    // 40 MiB in chunks, no length declared.
+    let mut stream = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let chunk = vec![b' '; 1 << 20];
+    let mut sent = 0;
+    for _ in 0..40 {
+        let mut piece = format!("{:x}\r\n", chunk.len()).into_bytes();
+        piece.extend_from_slice(&chunk);
+        piece.extend_from_slice(b"\r\n");
+        if stream.write_all(&piece).await.is_err() {
+            break; // the server answered and closed early
+        }
+        sent += 1;
+    }
+    let _ = stream.write_all(b"0\r\n\r\n").await;
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    assert!(answer.starts_with("HTTP/1.1 413"), "after {sent} MiB: {answer}");
+    let body: Value = serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).expect("a JSON-RPC error");
+    assert!(body["error"]["message"].as_str().unwrap().contains("larger than"), "{body}");
+
+    for (content_type, body, status, code) in [
+        ("application/json", "{\"jsonrpc\": \"2.0\", ", 400, -32700),
+        ("application/json", "[1, 2", 400, -32700),
+        ("text/plain", INITIALIZE, 415, -32700),
+        ("application/json", "{\"hello\": 1}", 400, -32600),
+    ] {
+        let (got, answer) = raw(&server, mcp_post(&host, content_type, body).as_bytes()).await;
+        assert_eq!(got, status, "{content_type} {body:?}: {answer}");
+        let answer: Value =
+            serde_json::from_str(&answer).unwrap_or_else(|e| panic!("{body:?}: not JSON ({e}): {answer}"));
+        assert_eq!(
+            (answer["jsonrpc"].as_str(), answer["error"]["code"].as_i64()),
+            (Some("2.0"), Some(code)),
+            "{answer}"
+        );
+    }
+    server.stop().await;
+}
+
+/// Item 1 under `nib serve`: an output path naming the open document is refused, and the
+/// document keeps its content and its history.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_output_path_cannot_replace_an_open_document() {
+    let root = root_with_document();
+    let server = start(root.path(), None).await;
+    let client = connect(&server, None).await.unwrap();
+    let edited =
+        call(&client, "batch_design", json!({"filePath": "design.pen", "operations": "U(\"card\", {width: 60})"}))
+            .await;
+    assert_ne!(edited.is_error, Some(true), "{}", text(&edited));
+    let saved = std::fs::read_to_string(root.path().join("design.pen")).unwrap();
+    let shot = call(&client, "get_screenshot", json!({"filePath": "design.pen", "outputPath": "design.pen"})).await;
+    assert_eq!(shot.is_error, Some(true));
+    assert!(text(&shot).contains("never replaces a document"), "{}", text(&shot));
+    assert_eq!(std::fs::read_to_string(root.path().join("design.pen")).unwrap(), saved);
+    let undone = call(&client, "undo", json!({"filePath": "design.pen"})).await;
+    assert_ne!(undone.is_error, Some(true), "{}", text(&undone));
+    let restored = std::fs::read_to_string(root.path().join("design.pen")).unwrap();
+    assert!(restored.contains("\"width\": 120") && !restored.contains("\"width\": 60"), "{restored}");
+    client.cancel().await.unwrap();
+    server.stop().await;
+}

@@ -74,6 +74,20 @@ impl Refusal {
     }
 }
 
+impl Refusal {
+    /// The answer: a JSON-RPC error to an MCP client, text to anyone else.
+    fn answer(self, mcp: bool) -> Response {
+        if !mcp {
+            return self.into_response();
+        }
+        let mut response = super::mcp_errors::refusal(self.status(), &self.to_string());
+        if matches!(self, Refusal::Token) {
+            response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        response
+    }
+}
+
 impl IntoResponse for Refusal {
     fn into_response(self) -> Response {
         let mut response = (self.status(), self.to_string()).into_response();
@@ -277,23 +291,31 @@ fn random_secret() -> Result<String, ServeError> {
 pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let access = &state.access;
     let path = request.uri().path().to_owned();
+    let mcp = path == "/mcp" || path.starts_with("/mcp/");
     if let Err(refusal) = access.check(request.method(), &path, request.headers()) {
         tracing::info!(%path, "{refusal}");
         // A person opening the page without the cookie is shown the way in, not an error.
         if matches!(refusal, Refusal::Token) && request.method() == Method::GET && path == "/" {
             return (StatusCode::SEE_OTHER, [(header::LOCATION, "/login")]).into_response();
         }
-        return refusal.into_response();
+        return refusal.answer(mcp);
     }
-    let limit =
-        if path == "/mcp" || path.starts_with("/mcp/") { crate::mcp::MAX_MESSAGE_BYTES } else { MAX_API_BODY_BYTES };
+    // The connection showed it may talk here: it gives way after those that did not.
+    if let Some(slot) = request.extensions().get::<std::sync::Arc<super::connections::Slot>>() {
+        slot.prove();
+    }
+    let limit = if mcp { crate::mcp::MAX_MESSAGE_BYTES } else { MAX_API_BODY_BYTES };
     let declared = header_text(request.headers(), header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
     if let Some(length) = declared.filter(|length| *length > limit as u64) {
-        return Refusal::TooLarge(length, limit).into_response();
+        return Refusal::TooLarge(length, limit).answer(mcp);
     }
-    // A body without a length (chunked) is cut off at the limit as it streams.
-    let request = request.map(|body| Body::new(http_body_util::Limited::new(body, limit)));
-    let mut response = next.run(request).await;
+    // A body without a length (chunked) is cut off at the limit as it streams; MCP messages are
+    // read and checked whole (with a JSON-RPC error for what is wrong with them).
+    let mut response = if mcp {
+        super::mcp_errors::checked(request, next).await
+    } else {
+        next.run(request.map(|body| Body::new(http_body_util::Limited::new(body, limit)))).await
+    };
     let headers = response.headers_mut();
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));

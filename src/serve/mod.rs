@@ -8,22 +8,24 @@
 
 mod access;
 mod api;
+mod connections;
 mod events;
-mod listener;
+mod mcp_errors;
 mod page;
+mod sessions;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
 pub use access::{MAX_API_BODY_BYTES, MIN_TOKEN_CHARS};
+pub use connections::{HEADER_READ_TIMEOUT, MAX_CONNECTIONS, MAX_PER_PEER};
 pub use events::{Change, MAX_EVENT_STREAMS};
-pub use listener::MAX_CONNECTIONS;
+pub use sessions::{MAX_SESSIONS, SESSION_IDLE};
 
 use crate::mcp::NibServer;
 use crate::tools::Workspace;
@@ -98,7 +100,7 @@ pub struct Running {
     /// The page's address; with a token, a one-time link that logs the browser in.
     pub page_url: String,
     stop: CancellationToken,
-    task: tokio::task::JoinHandle<std::io::Result<()>>,
+    task: tokio::task::JoinHandle<()>,
     _watcher: events::Watcher,
 }
 
@@ -180,7 +182,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
         .with_cancellation_token(stop.child_token());
     let mcp = StreamableHttpService::new(
         move || Ok(NibServer::sharing(Arc::clone(&workspace))),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(sessions::BoundedSessions::new(MAX_SESSIONS, SESSION_IDLE)),
         config,
     );
 
@@ -197,11 +199,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let page_url = access.page_url();
     let token = access.token().map(str::to_owned);
     let shutdown = stop.clone();
-    let listener = listener::BoundedListener::new(listener, MAX_CONNECTIONS);
-    let task =
-        tokio::spawn(
-            async move { axum::serve(listener, router).with_graceful_shutdown(shutdown.cancelled_owned()).await },
-        );
+    let task = tokio::spawn(connections::serve(listener, router, shutdown));
     Ok(Running { address, token, page_url, stop, task, _watcher: watcher })
 }
 
