@@ -25,6 +25,11 @@ fn forbidden_v4(ip: Ipv4Addr) -> Option<&'static str> {
         // Carrier-grade NAT; Alibaba Cloud's metadata service lives here (100.100.100.200).
         (100, 64..=127, _) => Some("a shared (100.64.0.0/10) address"),
         (192, 0, 0) => Some("an IETF protocol (192.0.0.0/24) address"),
+        // Documentation ranges (RFC 5737): never a real server, and a machine that uses one for
+        // itself (test networks do) must not be reached through it.
+        (192, 0, 2) => Some("a documentation (192.0.2.0/24) address"),
+        (198, 51, 100) => Some("a documentation (198.51.100.0/24) address"),
+        (203, 0, 113) => Some("a documentation (203.0.113.0/24) address"),
         (198, 18..=19, _) => Some("a benchmarking (198.18.0.0/15) address"),
         (224..=239, _, _) => Some("a multicast address"),
         (240..=255, _, _) => Some("a reserved or broadcast address"),
@@ -43,6 +48,9 @@ fn forbidden_v6(ip: Ipv6Addr) -> Option<&'static str> {
     // Forms that carry an IPv4 address are judged by it: ::ffff:127.0.0.1 reaches 127.0.0.1.
     if let Some(v4) = embedded_v4(ip) {
         return forbidden_v4(v4);
+    }
+    if segments[0] == 0x2001 && segments[1] == 0x0db8 {
+        return Some("a documentation (2001:db8::/32) address");
     }
     match segments[0] {
         0xfc00..=0xfdff => Some("a unique-local (fc00::/7) address"),
@@ -86,6 +94,9 @@ mod tests {
             ("100.64.0.0", "100.127.255.255"),
             ("192.0.0.0", "192.0.0.255"),
             ("198.18.0.0", "198.19.255.255"),
+            ("192.0.2.0", "192.0.2.255"),
+            ("198.51.100.0", "198.51.100.255"),
+            ("203.0.113.0", "203.0.113.255"),
             ("224.0.0.0", "255.255.255.255"),
         ] {
             assert!(blocked(range.0), "{}", range.0);
@@ -114,6 +125,9 @@ mod tests {
             "198.17.255.255",
             "198.20.0.0",
             "223.255.255.255",
+            "192.0.3.0",
+            "198.51.99.255",
+            "203.0.114.0",
             "151.101.2.132",
         ] {
             assert!(!blocked(ip), "{ip}");
@@ -127,6 +141,7 @@ mod tests {
         {
             assert!(blocked(ip), "{ip}");
         }
+        assert!(blocked("2001:db8::1") && blocked("2001:db8:ffff::"), "documentation");
         for ip in ["2606:4700:4700::1111", "2001:db9::1", "fbff::1", "fe7f::1"] {
             assert!(!blocked(ip), "{ip}");
         }

@@ -65,11 +65,54 @@ impl Resolver for GuardedResolver {
 
 /// Whether nib may connect to `address`; the error says what kind of address it is.
 fn permitted(allowance: &Allowance, address: SocketAddr) -> Result<(), &'static str> {
+    permitted_among(allowance, address, || {
+        if_addrs::get_if_addrs().map(|interfaces| interfaces.iter().map(if_addrs::Interface::ip).collect())
+    })
+}
+
+/// [`permitted`] with this machine's addresses given by `local`.
+fn permitted_among(
+    allowance: &Allowance,
+    address: SocketAddr,
+    local: impl FnOnce() -> std::io::Result<Vec<std::net::IpAddr>>,
+) -> Result<(), &'static str> {
     if allowance.covers(address) {
         return Ok(());
     }
-    match forbidden_reason(address.ip()) {
-        Some(reason) => Err(reason),
-        None => Ok(()),
+    if let Some(reason) = forbidden_reason(address.ip()) {
+        return Err(reason);
+    }
+    // An address of this machine's own interfaces is this machine, whatever its range: a
+    // public address assigned here reaches local services as loopback does.
+    match local() {
+        Ok(addresses) if addresses.contains(&address.ip()) => Err("an address of this machine"),
+        Ok(_) => Ok(()),
+        Err(_) => Err("an address nib cannot tell from this machine's own (its interfaces cannot be listed)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_address_of_this_machine_is_refused_as_this_machine() {
+        let interfaces = if_addrs::get_if_addrs().expect("interfaces");
+        assert!(!interfaces.is_empty());
+        for interface in interfaces {
+            let address = SocketAddr::new(interface.ip(), 443);
+            assert!(permitted(&Allowance::default(), address).is_err(), "{address}");
+        }
+        assert_eq!(permitted(&Allowance::default(), "1.1.1.1:443".parse().unwrap()), Ok(()));
+    }
+
+    #[test]
+    fn a_public_address_assigned_here_is_this_machine() {
+        let here = || Ok(vec!["8.8.4.4".parse().unwrap()]);
+        let refused = permitted_among(&Allowance::default(), "8.8.4.4:443".parse().unwrap(), here);
+        assert_eq!(refused, Err("an address of this machine"));
+        assert_eq!(permitted_among(&Allowance::default(), "8.8.8.8:443".parse().unwrap(), here), Ok(()));
+        let unknown = || Err(std::io::Error::other("no interfaces"));
+        assert!(permitted_among(&Allowance::default(), "8.8.8.8:443".parse().unwrap(), unknown).is_err());
     }
 }
