@@ -17,6 +17,7 @@ pub mod images;
 pub mod layout;
 pub mod mcp;
 pub mod numbers;
+pub mod printable;
 pub mod random;
 pub mod render;
 pub mod resolve;

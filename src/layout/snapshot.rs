@@ -242,10 +242,10 @@ pub fn problems_text(problems: &[LayoutProblem], more: &[MoreProblems]) -> Strin
     for problem in problems {
         let kind =
             serde_json::to_value(problem.kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-        text.push_str(&format!("- {kind}: {}\n", problem.message));
+        text.push_str(&format!("- {kind}: {}\n", crate::printable::one_line(&problem.message)));
     }
     for cause in more {
-        text.push_str(&format!("… and {}\n", cause.message));
+        text.push_str(&format!("… and {}\n", crate::printable::one_line(&cause.message)));
     }
     if !more.is_empty() {
         text.push_str("(ask for a parent node to see the others)\n");
@@ -255,11 +255,12 @@ pub fn problems_text(problems: &[LayoutProblem], more: &[MoreProblems]) -> Strin
 
 fn write_node(text: &mut String, node: &SnapshotNode, depth: usize) {
     let indent = "  ".repeat(depth);
-    let name = node.name.as_deref().map(|n| format!(" '{n}'")).unwrap_or_default();
+    // The name and id are the author's: one line, no terminal commands.
+    let name = node.name.as_deref().map(|n| format!(" '{}'", crate::printable::one_line(n))).unwrap_or_default();
     text.push_str(&format!(
         "{indent}{}{name} ({})  {} × {}  at {}, {}  (x {}, y {})\n",
         node.node_type,
-        node.id,
+        crate::printable::one_line(&node.id),
         round(node.width),
         round(node.height),
         round(node.absolute_x),

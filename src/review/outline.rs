@@ -16,6 +16,7 @@ use crate::doc::{Document, Key, NodeTree, Props, Value};
 
 use super::diff::header::themed_values;
 use super::values::{compact, shorten};
+use crate::printable::one_line;
 
 /// Between two properties on a line.
 const SEPARATOR: &str = " · ";
@@ -150,14 +151,6 @@ fn ordered(props: &Props) -> Vec<(&Key, &Value)> {
 
 fn rank(key: &Key) -> usize {
     Key::KNOWN.iter().position(|name| *name == key.name()).unwrap_or(Key::KNOWN.len())
-}
-
-/// `text` with line breaks and other control characters escaped, so it stays on its line.
-fn one_line(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_owned();
-    }
-    text.chars().map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() }).collect()
 }
 
 #[cfg(test)]

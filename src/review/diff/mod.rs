@@ -134,12 +134,15 @@ impl NodeLabel {
 }
 
 impl std::fmt::Display for NodeLabel {
-    /// `frame 'Hero' (a1b2c)`, `text "Sign in" (k2)`, `rectangle (r9)`.
+    /// `frame 'Hero' (a1b2c)`, `text "Sign in" (k2)`, `rectangle (r9)`; names and ids on one
+    /// line whatever they hold (a report prints them to a terminal).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use crate::printable::one_line;
+        let id = one_line(&self.id);
         match (&self.name, &self.text) {
-            (Some(name), _) => write!(f, "{} '{}' ({})", self.node_type, name, self.id),
-            (None, Some(text)) => write!(f, "{} {:?} ({})", self.node_type, text, self.id),
-            (None, None) => write!(f, "{} ({})", self.node_type, self.id),
+            (Some(name), _) => write!(f, "{} '{}' ({id})", self.node_type, one_line(name)),
+            (None, Some(text)) => write!(f, "{} {:?} ({id})", self.node_type, text),
+            (None, None) => write!(f, "{} ({id})", self.node_type),
         }
     }
 }

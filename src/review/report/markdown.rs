@@ -3,6 +3,8 @@
 //! the report's folder) and the changes inside it, then components, variables, themes and the
 //! document-level keys. Lists longer than a screen fold into `<details>`.
 
+use crate::printable::one_line;
+
 use super::{
     Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
     variable_line,
@@ -92,11 +94,14 @@ fn items(out: &mut String, items: &[String], what: &str) {
     }
 }
 
-/// `text` with the characters Markdown would read as markup escaped.
+/// `text` on one line (control characters and line breaks escaped: a newline in a name would
+/// start a list item of its own) with the characters Markdown would read as markup escaped, and
+/// `@` so that a name never mentions a person.
 fn escape(text: &str) -> String {
+    let text = one_line(text);
     let mut out = String::with_capacity(text.len() + 8);
     for (i, c) in text.chars().enumerate() {
-        let markup = matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '!')
+        let markup = matches!(c, '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '~' | '#' | '!' | '@')
             || (i == 0 && matches!(c, '+' | '-'));
         if markup {
             out.push('\\');
@@ -108,6 +113,7 @@ fn escape(text: &str) -> String {
 
 /// `text` as inline code, whatever backticks it holds.
 fn code(text: &str) -> String {
+    let text = one_line(text);
     let fence = if text.contains('`') { "``" } else { "`" };
     format!("{fence}{}{fence}", text.replace('|', "\\|"))
 }

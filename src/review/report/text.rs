@@ -1,5 +1,7 @@
 //! The diff for a terminal: a summary line, then sections of indented lines.
 
+use crate::printable::one_line;
+
 use super::{
     Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
     variable_line,
@@ -8,7 +10,8 @@ use super::{
 /// The report as plain text; every line ends with a newline.
 pub fn text(report: &Report<'_>) -> String {
     let diff = report.diff;
-    let mut out = format!("{} → {}: {}\n", report.old, report.new, summary_line(diff));
+    // Names, ids and values are the documents' authors': one line each, no terminal commands.
+    let mut out = format!("{}\n", one_line(&format!("{} → {}: {}", report.old, report.new, summary_line(diff))));
     let mut section = |title: &str, lines: Vec<String>| {
         if lines.is_empty() {
             return;
@@ -17,7 +20,7 @@ pub fn text(report: &Report<'_>) -> String {
         out.push('\n');
         for line in lines {
             out.push_str("  ");
-            out.push_str(&line);
+            out.push_str(&one_line(&line));
             out.push('\n');
         }
     };

@@ -1,0 +1,37 @@
+//! Text from a document made safe to print on one line: names, ids and values are the author's,
+//! and a name such as `"\u{1b}]0;t\u{7}\u{1b}[2K\rFAKE"` printed raw rewrites a terminal's title
+//! and line, while a newline starts a new line (or a new list item in Markdown) that looks like
+//! nib's own output. Every report for people (outline, diff, layout) passes such text through
+//! [`one_line`].
+
+use std::borrow::Cow;
+
+/// `text` with line breaks and every other control character escaped as Rust escapes them
+/// (`\n`, `\u{1b}`), so it stays on its line and sends no command to a terminal.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars().map(|c| if needs_escape(c) { c.escape_default().to_string() } else { c.to_string() }).collect(),
+    )
+}
+
+/// Control characters, and the Unicode line and paragraph separators some terminals break on.
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terminal_commands_and_line_breaks_are_shown_not_sent() {
+        let hostile = "\u{1b}]0;t\u{7}\u{1b}[2K\rFAKE\nline";
+        let shown = one_line(hostile);
+        assert!(!shown.chars().any(char::is_control), "{shown}");
+        assert_eq!(shown, "\\u{1b}]0;t\\u{7}\\u{1b}[2K\\rFAKE\\nline");
+        assert!(matches!(one_line("Hero — 日本"), Cow::Borrowed("Hero — 日本")));
+    }
+}
