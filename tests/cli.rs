@@ -699,3 +699,39 @@ fn export_into_a_folder_named_with_a_slash_writes_the_file_inside_it() {
     assert_eq!(written.len(), 1, "{}", stdout(&done));
     assert!(fs::read(written[0].path()).unwrap().starts_with(b"%PDF"));
 }
+
+/// The README's table of limits states the values the code has.
+#[test]
+fn the_readme_states_the_limits_the_code_has() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let table = readme.split("## Limits").nth(1).and_then(|rest| rest.split("\n## ").next()).expect("a Limits section");
+    let mib = |bytes: u64| format!("{} MiB", bytes >> 20);
+    let expected = [
+        mib(nib::doc::MAX_FILE_BYTES as u64),
+        format!("{} nodes", nib::doc::MAX_NODES),
+        format!("{} unknown keys", nib::doc::MAX_UNKNOWN_KEYS),
+        format!("{} nodes created", nib::resolve::MAX_EXPANDED_NODES),
+        format!("{} of values copied", mib(nib::resolve::MAX_COPIED_BYTES as u64)),
+        format!("{} statements", nib::script::DEFAULT_MAX_STATEMENTS),
+        format!("{} px a side, {} pixels", nib::render::MAX_SIDE, nib::render::MAX_PIXELS),
+        format!("{} for all renders", mib(nib::render::memory::RENDER_MEMORY)),
+        format!("files up to {}", mib(nib::render::MAX_IMAGE_BYTES)),
+        format!("within {} pixels", nib::render::MAX_DECODED_PIXELS),
+        format!("JPEG up to {} pixels", nib::render::MAX_JPEG_PIXELS),
+        format!("{} per document", mib(nib::render::IMAGE_CACHE_BYTES)),
+        format!("{} MB a file", nib::review::snapshot::MAX_GOLDEN_BYTES / 1_000_000),
+        format!("{} of PNG", mib(nib::tools::MAX_SCREENSHOT_BYTES as u64)),
+        mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
+        format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),
+        format!("{} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),
+        format!("{} at once; a session idle {} s", nib::serve::MAX_SESSIONS, nib::serve::SESSION_IDLE.as_secs()),
+        format!(
+            "{} KiB request bodies, {} event streams",
+            nib::serve::MAX_API_BODY_BYTES >> 10,
+            nib::serve::MAX_EVENT_STREAMS
+        ),
+    ];
+    for value in expected {
+        assert!(table.contains(&value), "the Limits table does not say {value:?}");
+    }
+}

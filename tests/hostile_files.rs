@@ -304,3 +304,106 @@ fn diff_pictures_do_not_follow_a_planted_link() {
     assert!(stderr(&output).contains("symbolic link"), "{}", stderr(&output));
     untouched(&victim);
 }
+
+// Issue 25, item 8: control characters in names never reach the terminal.
+
+#[test]
+fn names_with_terminal_commands_are_printed_escaped() {
+    let folder = tempfile::tempdir().unwrap();
+    let hostile = "\u{1b}]0;t\u{7}\u{1b}[2K\rFAKE\n- @everyone";
+    let document = |width: u32| {
+        serde_json::json!({"version": "2.8", "children": [{"type": "frame", "id": "page", "name": hostile, "width": width, "height": 100,
+            "layout": "none", "children": [{"type": "text", "id": "t\u{1b}[31m", "name": hostile, "content": "x", "fill": "#000000"},
+                {"type": "rectangle", "id": "r", "name": hostile, "x": 180, "width": 60, "height": 10, "fill": "#FF0000"}]}]})
+        .to_string()
+    };
+    let old = folder.path().join("old.pen");
+    let new = folder.path().join("new.pen");
+    fs::write(&old, document(100)).unwrap();
+    fs::write(&new, document(200)).unwrap();
+    let runs = [
+        nib(&["diff", arg(&old), arg(&new)], None),
+        nib(&["diff", arg(&old), arg(&new), "--format", "markdown"], None),
+        nib(&["layout", arg(&new)], None),
+        nib(&["layout", arg(&new), "--problems"], None),
+        nib(&["outline", arg(&new)], None),
+    ];
+    for output in &runs {
+        let printed = format!("{}{}", stdout(output), stderr(output));
+        assert!(printed.contains("FAKE"), "the name is shown: {printed}");
+        assert!(!printed.contains('\u{1b}') && !printed.contains('\u{7}') && !printed.contains('\r'), "{printed:?}");
+        for line in printed.lines() {
+            assert!(!line.trim_start().starts_with("- @everyone"), "a name started a line of its own: {printed}");
+        }
+    }
+    let markdown = stdout(&runs[1]);
+    assert!(!markdown.contains(" @everyone"), "a name mentions nobody: {markdown}");
+}
+
+// Issue 25, item 7: a fetch never goes to this machine, whatever range its address is in.
+
+#[test]
+fn a_font_url_naming_this_machine_is_refused_without_connecting() {
+    // Every address of this machine's interfaces, loopback included, with a listener on it.
+    let mut listeners = Vec::new();
+    for interface in if_addrs::get_if_addrs().expect("interfaces") {
+        if let Ok(listener) = std::net::TcpListener::bind((interface.ip(), 0)) {
+            listener.set_nonblocking(true).unwrap();
+            listeners.push(listener);
+        }
+    }
+    assert!(!listeners.is_empty());
+    let folder = tempfile::tempdir().unwrap();
+    let fonts: Vec<serde_json::Value> = listeners
+        .iter()
+        .enumerate()
+        .map(|(n, listener)| {
+            let address = listener.local_addr().unwrap();
+            serde_json::json!({"name": format!("Brand {n}"), "url": format!("https://{address}/brand.ttf")})
+        })
+        .collect();
+    let texts: Vec<serde_json::Value> = (0..fonts.len())
+        .map(|n| serde_json::json!({"type": "text", "id": format!("t{n}"), "content": "Hi", "fontFamily": format!("Brand {n}"), "fill": "#000000"}))
+        .collect();
+    let document = serde_json::json!({"version": "2.10", "fonts": fonts, "children": [
+        {"type": "frame", "id": "page", "width": 200, "height": 200, "layout": "vertical", "children": texts}]});
+    let path = folder.path().join("doc.pen");
+    fs::write(&path, document.to_string()).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["render", arg(&path), "-o", arg(&folder.path().join("doc.png"))])
+        .env_remove("NIB_FONTS")
+        .output()
+        .unwrap();
+    let said = stderr(&output);
+    for listener in &listeners {
+        let address = listener.local_addr().unwrap();
+        assert!(listener.accept().is_err(), "nib connected to {address}: {said}");
+        assert!(said.contains(&format!("refused to contact {address}")), "{address}: {said}");
+    }
+}
+
+// Issue 25, item 3: under a memory limit, a render that needs too much is an error, not an abort.
+
+#[test]
+fn a_render_past_the_memory_budget_fails_with_an_error_under_a_memory_limit() {
+    let mut node =
+        serde_json::json!({"type": "rectangle", "id": "core", "width": 8000, "height": 8000, "fill": "#3366FF"});
+    for level in (0..30).rev() {
+        node = serde_json::json!({"type": "frame", "id": format!("level{level}"), "width": 8000, "height": 8000,
+            "layout": "none", "opacity": 0.9, "effect": {"type": "blur", "radius": 4},
+            "children": [node, {"type": "rectangle", "id": format!("mark{level}"), "width": 10, "height": 10, "fill": "#FF0000"}]});
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("nested.pen");
+    fs::write(&path, serde_json::json!({"version": "2.11", "children": [node]}).to_string()).unwrap();
+    let out = folder.path().join("nested.png");
+    // 3 GB of address space, as the reproduction had: it aborted ("memory allocation of
+    // 1073741824 bytes failed", signal 6).
+    let script =
+        format!("ulimit -v 3000000 && exec {} render {} -o {}", env!("CARGO_BIN_EXE_nib"), arg(&path), arg(&out));
+    let output = Command::new("sh").args(["-c", &script]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "{:?}: {}", output.status, stderr(&output));
+    let said = stderr(&output);
+    assert!(said.contains("rendering node 'level") && said.contains("a render may take"), "{said}");
+    assert!(!out.exists(), "no picture with holes is written");
+}

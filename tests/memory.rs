@@ -336,3 +336,143 @@ fn a_file_with_too_many_nodes_is_refused_before_any_is_built() {
     // Refused after one pass that builds nothing: far less than a node's worth per node.
     assert!(peak < text.len() / 4, "refusing took {}", mb(peak as f64));
 }
+
+// Issue 25, item 3: render memory has a budget. Each test is the reproduction, scaled to run in
+// seconds in a debug build, with the peak it took before the budget in its comment.
+
+/// The 1 GB a tool call or a render may take (DESIGN.md).
+const RENDER_BUDGET: usize = 1_000_000_000;
+
+/// A `width` × `height` PNG, one bit a pixel, all black: a few kilobytes that decode to
+/// `width × height × 4` bytes.
+fn png_bomb(width: u32, height: u32) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, width, height);
+        encoder.set_color(png::ColorType::Grayscale);
+        encoder.set_depth(png::BitDepth::One);
+        let mut writer = encoder.write_header().expect("header");
+        let mut stream = writer.stream_writer().expect("stream");
+        let row = vec![0u8; width.div_ceil(8) as usize];
+        for _ in 0..height {
+            std::io::Write::write_all(&mut stream, &row).expect("row");
+        }
+        stream.finish().expect("finished");
+    }
+    bytes
+}
+
+fn render_file(path: &std::path::Path, scale: f32) -> (Result<nib::render::Rendered, nib::render::RenderError>, usize) {
+    let text = std::fs::read_to_string(path).expect("read");
+    let document = Document::load(&text).expect("loads").document;
+    let scene = nib::resolve::build_scene(&document, &nib::resolve::NoImports, nib::resolve::SceneOptions::FULL);
+    let mut engine = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
+    let layout = nib::layout::Layout::compute(&scene, &mut engine);
+    let options = nib::render::RenderOptions {
+        scale,
+        folder: path.parent().map(ToOwned::to_owned),
+        ..nib::render::RenderOptions::default()
+    };
+    peak_of(|| {
+        nib::render::render(
+            &scene,
+            &layout,
+            &mut engine,
+            &mut nib::render::ImageCache::default(),
+            nib::render::RenderTarget::Canvas,
+            &options,
+        )
+    })
+}
+
+/// Four PNG bombs as image fills: each decoded whole took 4 bytes a pixel twice over (5.28 GB
+/// for four 16384² files). Now each is read row by row into a reduced copy, and that is said.
+#[test]
+fn png_bombs_as_image_fills_are_drawn_from_reduced_copies_within_the_budget() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let folder = tempfile::tempdir().expect("temp");
+    let bomb = png_bomb(16384, 2100);
+    let mut rectangles = Vec::new();
+    for (n, name) in ["a", "b", "c", "d"].iter().enumerate() {
+        std::fs::write(folder.path().join(format!("{name}.png")), &bomb).expect("write");
+        rectangles.push(json!({"type": "rectangle", "id": format!("r{n}"), "x": n * 100, "width": 90, "height": 90,
+            "fill": {"type": "image", "url": format!("{name}.png"), "mode": "fill"}}));
+    }
+    let document = json!({"version": "2.11", "children": [{"type": "frame", "id": "page", "width": 400, "height": 100,
+        "layout": "none", "children": rectangles}]});
+    let path = folder.path().join("bombs.pen");
+    std::fs::write(&path, document.to_string()).expect("write");
+    let (rendered, peak) = render_file(&path, 1.0);
+    let rendered = rendered.expect("drawn");
+    let said = rendered.warnings.join("\n");
+    assert!(said.contains("16384 × 2100 pixels") && said.contains("reduced to 8192 × 1050"), "{said}");
+    // Four reduced copies (34 MB each) and the picture; before, 4 × 275 MB at the worst moment.
+    assert!(peak < 400_000_000, "the bombs took {}", mb(peak as f64));
+}
+
+/// Thirty nested 8000² frames, each with opacity and a blur: 7.85 GB before. Now the layers stop
+/// at the budget with an error naming the node, before they are painted.
+#[test]
+fn nested_layers_past_the_budget_are_an_error_naming_the_node() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let mut node = json!({"type": "rectangle", "id": "core", "width": 8000, "height": 8000, "fill": "#3366FF"});
+    for level in (0..30).rev() {
+        node = json!({"type": "frame", "id": format!("level{level}"), "width": 8000, "height": 8000, "layout": "none",
+            "opacity": 0.9, "effect": {"type": "blur", "radius": 4}, "children": [node,
+            {"type": "rectangle", "id": format!("mark{level}"), "width": 10, "height": 10, "fill": "#FF0000"}]});
+    }
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("nested.pen");
+    std::fs::write(&path, json!({"version": "2.11", "children": [node]}).to_string()).expect("write");
+    let (rendered, peak) = render_file(&path, 1.0);
+    let error = rendered.expect_err("over the budget").to_string();
+    assert!(error.contains("node 'level") && error.contains("MB a render may take"), "{error}");
+    assert!(peak < RENDER_BUDGET, "the layers took {}", mb(peak as f64));
+}
+
+/// Frames rendered side by side share the budget: each took its own memory, so eight frames at
+/// scale 6.5 on eight threads took 2.2 GB. Here the same shape at a size a debug build paints
+/// quickly, with the budget lowered to match: eight frames whose pictures and layers need 29 MB
+/// each, on eight threads, under a 64 MB budget (the full-size case takes the same path).
+#[test]
+fn frames_rendered_side_by_side_share_the_budget() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let threads = rayon::ThreadPoolBuilder::new().num_threads(8).build().expect("a pool");
+    let frames: Vec<Value> = (0..8)
+        .map(|n| {
+            json!({"type": "frame", "id": format!("f{n}"), "x": n * 1100, "width": 1000, "height": 720, "layout": "none",
+                "children": [{"type": "frame", "id": format!("veil{n}"), "width": 1000, "height": 720, "opacity": 0.5, "layout": "none",
+                    "children": [{"type": "rectangle", "id": format!("a{n}"), "width": 10, "height": 10, "fill": "#FF0000"},
+                                 {"type": "rectangle", "id": format!("b{n}"), "x": 20, "width": 10, "height": 10, "fill": "#00FF00"}]}]})
+        })
+        .collect();
+    let folder = tempfile::tempdir().expect("temp");
+    std::fs::write(folder.path().join("frames.pen"), json!({"version": "2.11", "children": frames}).to_string())
+        .expect("write");
+    let export = |budget: u64, into: &str| {
+        nib::render::memory::set_render_memory(budget);
+        let mut workspace = nib::tools::Workspace::new(folder.path());
+        let arguments = json!({"filePath": "frames.pen", "format": "png", "all": true, "scale": 2, "outputPath": into});
+        let (answer, peak) = threads.install(|| peak_of(|| nib::tools::call(&mut workspace, "export", arguments)));
+        let answer = answer.expect("exported");
+        assert_eq!(answer["files"].as_array().map(Vec::len), Some(8), "{answer}");
+        peak
+    };
+    let unbounded = export(u64::MAX / 2, "free");
+    let bounded = export(64_000_000, "bounded");
+    nib::render::memory::set_render_memory(nib::render::memory::RENDER_MEMORY);
+    eprintln!(
+        "eight frames side by side: {} without a budget, {} with 64 MB",
+        mb(unbounded as f64),
+        mb(bounded as f64)
+    );
+    assert!(unbounded > 150_000_000, "the case needs its memory at once: {}", mb(unbounded as f64));
+    assert!(bounded < 100_000_000, "the budget held: {}", mb(bounded as f64));
+    // The same pictures either way (renders that waited, or started again, paint the same).
+    for entry in std::fs::read_dir(folder.path().join("free")).expect("written") {
+        let name = entry.expect("entry").file_name();
+        let free = std::fs::read(folder.path().join("free").join(&name)).expect("read");
+        let bounded = std::fs::read(folder.path().join("bounded").join(&name)).expect("read");
+        assert!(free == bounded, "{name:?} differs");
+    }
+}

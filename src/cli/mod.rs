@@ -495,6 +495,11 @@ fn text_engine(
 /// Runs the parsed command.
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
     let Args { command, system_fonts, font_dirs } = args;
+    // A render budget that is not a size would silently fall back to the default.
+    if let Err(error) = nib::render::memory::configured() {
+        eprintln!("nib: {error}");
+        return Ok(ExitCode::from(2));
+    }
     let fonts = || font_options(system_fonts, font_dirs.clone());
     match command {
         Command::Check { files, strict, quiet } => {

@@ -108,6 +108,11 @@ pub(crate) fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<t
     }
 }
 
+/// The pixels `area` holds.
+fn pixels(area: tiny_skia::IntRect) -> u64 {
+    u64::from(area.width()) * u64::from(area.height())
+}
+
 /// Drop shadows already drawn in this render, by everything that decides their coverage: many
 /// cards of one design cast the same shadow, and its blur is the costliest step of a frame.
 pub(crate) struct ShadowCache {
@@ -170,6 +175,8 @@ pub(crate) fn outer_shadow(
         cache.reused += 1;
         return;
     }
+    // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
+    let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
     let Some(mut coverage) = mask_over(area, &path, shape.fill_rule, moved) else { return };
     blur_mask(&mut coverage, sigma, Edges::Transparent);
     if let Some(shape_itself) = mask_over(area, &shape.path, shape.fill_rule, transform) {
@@ -178,6 +185,7 @@ pub(crate) fn outer_shadow(
     surface.draw_color(shadow.color, &coverage, area, shadow.blend);
     if let Some(key) = key
         && cache.layers.len() < cache.limit
+        && surface.keep(pixels(area))
     {
         cache.layers.insert(key, Arc::new(coverage));
     }
@@ -214,6 +222,8 @@ pub(crate) fn inner_shadow(
 ) {
     let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
+    // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
+    let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
     let hole = grown(shape, width, height, -shadow.spread)
         .and_then(|hole| mask_over(area, &hole, shape.fill_rule, transform.pre_translate(shadow.dx, shadow.dy)));
     let Some(mut coverage) = hole.or_else(|| Mask::new(area.width(), area.height())) else { return };
@@ -231,6 +241,8 @@ pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32,
     let Some(bounds) = shape.path.bounds().transform(transform) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
     let Some(mut backdrop) = surface.copy(area) else { return };
+    // The blur's buffer, as large as the pixels it blurs.
+    let Ok(_scratch) = surface.scratch(pixels(area) * 4) else { return };
     blur(&mut backdrop.pixmap, device_sigma(radius, transform), Edges::Extend);
     if let Some(mask) = backdrop.mask(&shape.path, shape.fill_rule, transform) {
         surface.draw_masked(&mut backdrop, &mask, BlendMode::SourceOver);

@@ -9,6 +9,7 @@ mod blur;
 pub(crate) mod effects;
 pub(crate) mod geometry;
 mod images;
+pub mod memory;
 pub(crate) mod paint;
 pub(crate) mod painter;
 mod png;
@@ -23,7 +24,10 @@ use std::path::PathBuf;
 use tiny_skia::{IntRect, Pixmap, Rect, Transform};
 
 use effects::ShadowCache;
-pub use images::{ImageCache, ImageError, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, decode as decode_image};
+pub use images::{
+    IMAGE_CACHE_BYTES, ImageCache, ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS,
+    decode as decode_image, dimensions as image_dimensions,
+};
 use painter::{Painter, node_transform};
 pub use png::encode_png;
 use surface::Surface;
@@ -101,6 +105,18 @@ pub enum RenderError {
     /// The scale is not a positive number.
     #[error("the scale must be a number above 0; got {0}")]
     BadScale(f32),
+    /// The layers the picture needs at once do not fit in the memory renders may take.
+    #[error(
+        "rendering node '{node}' needs {} MB of layers at once (opacity, blurs, clips and shadows nest, each as large as what it covers), more than the {} MB a render may take: render at a smaller scale, a smaller node, or with fewer nested effects",
+        needed / 1_000_000,
+        memory::render_memory() / 1_000_000
+    )]
+    Memory {
+        /// The node being painted when the memory ran out (the innermost one).
+        node: String,
+        /// The bytes it would have held at that moment.
+        needed: u64,
+    },
 }
 
 /// The canvas rectangle `target` covers, unscaled.
@@ -135,7 +151,28 @@ pub fn render(
 ) -> Result<Rendered, RenderError> {
     // On a worker of the pool: the row loops it splits then start without waking the pool
     // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
-    rayon::scope(|_| render_with(scene, layout, text, images, target, options, &mut ShadowCache::default()))
+    let account = memory::pool().open();
+    loop {
+        let mut run = Run { shadows: &mut ShadowCache::default(), memory: &account };
+        let rendered = rayon::scope(|_| render_with(scene, layout, text, images, target, options, &mut run));
+        // Other renders held the memory: everything was given back; start again when there is
+        // room (or when this is the oldest render, which then waits for memory instead).
+        match account.shortfall() {
+            Some(memory::Shortfall::Busy { asked }) => {
+                drop(rendered);
+                account.reset();
+                account.wait_for_room(asked);
+            }
+            _ => return rendered,
+        }
+    }
+}
+
+/// What one attempt of a render keeps between its nodes: the shadows drawn, and its share of
+/// the memory pool.
+struct Run<'a> {
+    shadows: &'a mut ShadowCache,
+    memory: &'a std::sync::Arc<memory::Account>,
 }
 
 fn render_with(
@@ -145,8 +182,10 @@ fn render_with(
     images: &mut ImageCache,
     target: RenderTarget,
     options: &RenderOptions,
-    shadows: &mut ShadowCache,
+    run: &mut Run<'_>,
 ) -> Result<Rendered, RenderError> {
+    let Run { shadows, memory: account } = run;
+    let account = *account;
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RenderError::BadScale(scale));
@@ -161,7 +200,9 @@ fn render_with(
     }
     let area = IntRect::from_xywh(0, 0, width as u32, height as u32)
         .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
-    let mut surface = Surface::new(area).ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
+    let Some(mut surface) = Surface::within(area, account) else {
+        return Err(memory_error(account, "(the picture itself)".to_owned(), width as u64, height as u64));
+    };
     if let Some([r, g, b, a]) = options.background {
         surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
     }
@@ -175,6 +216,8 @@ fn render_with(
         mark_missing: options.mark_missing,
         warnings: Default::default(),
         shadows,
+        memory: std::sync::Arc::clone(account),
+        memory_node: None,
     };
     match target {
         RenderTarget::Node(key) => {
@@ -190,8 +233,21 @@ fn render_with(
             }
         }
     }
+    if account.failed() {
+        let node = painter.memory_node.take().unwrap_or_else(|| "(the picture itself)".to_owned());
+        return Err(memory_error(account, node, width as u64, height as u64));
+    }
     let warnings = painter.warnings.into_iter().collect();
     Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings })
+}
+
+/// The error for a render whose memory was refused: out of memory for `node`, or, when the
+/// pool was only busy, too large (the caller starts such a render again before this is seen).
+fn memory_error(account: &memory::Account, node: String, width: u64, height: u64) -> RenderError {
+    match account.shortfall() {
+        Some(memory::Shortfall::Exceeded { asked, held }) => RenderError::Memory { node, needed: asked + held },
+        _ => RenderError::TooLarge { width, height },
+    }
 }
 
 #[cfg(test)]
@@ -242,7 +298,7 @@ mod tests {
                 &mut ImageCache::default(),
                 RenderTarget::Canvas,
                 &options,
-                shadows,
+                &mut Run { shadows, memory: &memory::pool().open() },
             )
             .expect("renders")
             .pixmap

@@ -61,12 +61,20 @@ pub(crate) struct Painter<'a> {
     pub warnings: BTreeSet<String>,
     /// Drop shadows drawn so far, for the nodes that cast the same one.
     pub shadows: &'a mut ShadowCache,
+    /// The render's share of the memory pool.
+    pub memory: std::sync::Arc<super::memory::Account>,
+    /// The node being painted when the memory ran out.
+    pub memory_node: Option<String>,
 }
 
 impl Painter<'_> {
     /// Paints `key` and its subtree onto `surface`; `origin` is where its box goes in the
     /// coordinates of `parent` (its x/y in the parent, or its canvas position for a target).
     pub fn paint(&mut self, surface: &mut Surface, key: SceneKey, parent: Transform, origin: (f32, f32)) {
+        // Out of memory: the render stops (it is an error, not a picture with holes).
+        if self.memory.failed() {
+            return;
+        }
         let Some(node_box) = self.layout.node_box(key) else { return };
         let props = &self.scene.node(key).props;
         let opacity =
@@ -90,13 +98,16 @@ impl Painter<'_> {
             && fills(props).len() <= 1;
         if effects.layer_blur <= 0.0 && (opacity >= 1.0 || single_paint) {
             self.paint_content(surface, key, transform, node_box, opacity);
+            self.out_of_memory(key);
             return;
         }
         let Some(bounds) = self.subtree_bounds(key, transform) else { return };
         let Some(area) = surface.clip_area(bounds) else { return };
-        let Some(mut layer) = Surface::new(area) else { return };
+        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(key) };
         self.paint_content(&mut layer, key, transform, node_box, 1.0);
         if effects.layer_blur > 0.0 {
+            // The blur's buffer, as large as the pixels it blurs.
+            let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(key) };
             super::blur::blur(
                 &mut layer.pixmap,
                 device_sigma(effects.layer_blur, transform),
@@ -104,6 +115,15 @@ impl Painter<'_> {
             );
         }
         surface.draw(&layer, opacity, BlendMode::SourceOver);
+        self.out_of_memory(key);
+    }
+
+    /// Notes `key` as where the render ran out of memory, when it did and no node deeper down
+    /// was noted first (the innermost node whose layer did not fit is the one to name).
+    fn out_of_memory(&mut self, key: SceneKey) {
+        if self.memory.failed() && self.memory_node.is_none() {
+            self.memory_node = Some(self.scene.node(key).id.clone());
+        }
     }
 
     /// Paints the node itself and its children, with `alpha` applied to its paints.
@@ -222,7 +242,7 @@ impl Painter<'_> {
             return;
         }
         let rectangle = pixels.and_then(|pixels| pixels.intersect(&surface.area)) == Some(area);
-        let Some(mut layer) = Surface::new(area) else { return };
+        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(key) };
         self.paint_children(&mut layer, key, transform);
         match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
@@ -316,6 +336,9 @@ impl Painter<'_> {
                 }
                 Paint::Image { url, mode, opacity, blend } => match self.images.get(url, self.folder) {
                     Ok(image) => {
+                        if let Some(note) = self.images.note(url, self.folder) {
+                            self.warnings.insert(format!("node '{node}': {note}"));
+                        }
                         let (width, height) = size;
                         let (placement, covered) =
                             image_placement(*mode, image.width() as f32, image.height() as f32, width, height);
@@ -505,7 +528,7 @@ impl Painter<'_> {
                 }
                 let Some(bounds) = outline.bounds().transform(transform) else { return };
                 let Some(area) = surface.clip_area(bounds) else { return };
-                let Some(mut layer) = Surface::new(area) else { return };
+                let Some(mut layer) = surface.layer(area) else { return };
                 self.fill(&mut layer, Outline::new(&outline, FillRule::Winding), &paints, transform, alpha, size, node);
                 if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
                     if keep == Keep::Outside {
@@ -772,7 +795,7 @@ mod tests {
                 for (shader, ramp, tolerance) in &paints {
                     let mut ours = Surface::new(area).expect("surface");
                     ours.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 160));
-                    let mut theirs = Surface { pixmap: ours.pixmap.clone(), area };
+                    let mut theirs = Surface::of(ours.pixmap.clone(), area);
                     let inside = shape.inner_rect(width, height).expect("an inner rectangle");
                     assert!(fill_around_inside(&mut ours, &shape.path, inside, shader, ramp.as_ref(), local, 0.8));
                     let mut alone = shader.clone();

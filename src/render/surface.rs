@@ -5,7 +5,10 @@ use tiny_skia::{
     BlendMode, Color as SkColor, IntRect, Mask, Path, Pixmap, PixmapPaint, PremultipliedColorU8, Rect, Transform,
 };
 
+use std::sync::Arc;
+
 use super::blend::{Sources, div255, over_pixels, over_scaled};
+use super::memory::{Account, LAYER_BYTES_PER_PIXEL, Lease};
 use super::rows::each_row;
 
 /// Pixels covering `area` of the device.
@@ -13,10 +16,49 @@ pub(crate) struct Surface {
     pub pixmap: Pixmap,
     /// Where the pixmap's top-left pixel is on the device.
     pub area: IntRect,
+    /// The render's share of the memory pool: layers drawn into this surface take theirs from
+    /// it. `None` for surfaces outside a render (tests, tools drawing a small picture).
+    memory: Option<Arc<Account>>,
+    /// This surface's own memory, given back when it is dropped.
+    _lease: Option<Lease>,
 }
 
 impl Surface {
-    /// A transparent surface over `area`; `None` when it is empty or too large to allocate.
+    /// A transparent surface over `area` whose memory and whose layers' come from `memory`;
+    /// `None` when it is empty or the memory was refused (the account says why).
+    pub fn within(area: IntRect, memory: &Arc<Account>) -> Option<Surface> {
+        let lease = memory.take(u64::from(area.width()) * u64::from(area.height()) * LAYER_BYTES_PER_PIXEL)?;
+        let mut surface = Surface::new(area)?;
+        surface.memory = Some(Arc::clone(memory));
+        surface._lease = Some(lease);
+        Some(surface)
+    }
+
+    /// A transparent layer over `area`, with memory from this surface's account; `None` when it
+    /// is empty or refused (a refusal stops the render, see [`super::memory`]).
+    pub fn layer(&self, area: IntRect) -> Option<Surface> {
+        match &self.memory {
+            Some(memory) => Surface::within(area, memory),
+            None => Surface::new(area),
+        }
+    }
+
+    /// `bytes` of working memory (a blur's buffers) held until the returned lease is dropped;
+    /// `Err` when refused. Without an account, nothing is counted.
+    pub fn scratch(&self, bytes: u64) -> Result<Option<Lease>, ()> {
+        match &self.memory {
+            Some(memory) => memory.take(bytes).map(Some).ok_or(()),
+            None => Ok(None),
+        }
+    }
+
+    /// `bytes` held until the render ends (what a cache keeps); false when refused.
+    pub fn keep(&self, bytes: u64) -> bool {
+        self.memory.as_ref().is_none_or(|memory| memory.keep(bytes))
+    }
+
+    /// A transparent surface over `area`, counted nowhere; `None` when it is empty or too large
+    /// to allocate.
     pub fn new(area: IntRect) -> Option<Surface> {
         let size = tiny_skia::IntSize::from_wh(area.width(), area.height())?;
         let bytes = (area.width() as usize).checked_mul(area.height() as usize)?.checked_mul(4)?;
@@ -26,7 +68,13 @@ impl Surface {
         let mut data = Vec::new();
         data.try_reserve_exact(bytes).ok()?;
         data.resize(bytes, 0);
-        Some(Surface { pixmap: Pixmap::from_vec(data, size)?, area })
+        Some(Surface { pixmap: Pixmap::from_vec(data, size)?, area, memory: None, _lease: None })
+    }
+
+    /// `pixmap` placed at `area`, counted nowhere.
+    #[cfg(test)]
+    pub fn of(pixmap: Pixmap, area: IntRect) -> Surface {
+        Surface { pixmap, area, memory: None, _lease: None }
     }
 
     /// `transform` (local → device) as local → this surface's pixels.
@@ -81,17 +129,20 @@ impl Surface {
             self.source_over(Source::Color(color.premultiply().to_color_u8(), coverage), area, 1.0);
             return;
         }
-        let Some(mut layer) = Surface::new(area) else { return };
+        let Some(mut layer) = self.layer(area) else { return };
         layer.pixmap.fill(color);
         layer.pixmap.apply_mask(coverage);
         self.draw(&layer, 1.0, blend_mode);
     }
 
-    /// A copy of the pixels under `area` (which must lie within this surface).
+    /// A copy of the pixels under `area` (which must lie within this surface), counted as a
+    /// layer.
     pub fn copy(&self, area: IntRect) -> Option<Surface> {
         let local =
             IntRect::from_xywh(area.x() - self.area.x(), area.y() - self.area.y(), area.width(), area.height())?;
-        Some(Surface { pixmap: self.pixmap.clone_rect(local)?, area })
+        let mut copy = self.layer(area)?;
+        copy.pixmap = self.pixmap.clone_rect(local)?;
+        Some(copy)
     }
 
     /// `source` (placed at `area` of the device) drawn over this surface with `opacity` and the
@@ -206,21 +257,21 @@ mod tests {
         let (mut layer, mask) = random_layer(IntRect::from_xywh(-3, 2, 17, 9).unwrap(), 11);
         let mut background = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
         background.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 180));
-        let mut ours = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        let mut ours = background.clone_surface();
         ours.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
-        let mut theirs = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        let mut theirs = background.clone_surface();
         layer.pixmap.apply_mask(&mask);
         theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
         for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
             assert!(a.abs_diff(*b) <= 1, "masked: {a} vs {b}");
         }
         let color = SkColor::from_rgba8(250, 120, 30, 200);
-        let mut ours = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        let mut ours = background.clone_surface();
         ours.draw_color(color, &mask, layer.area, BlendMode::SourceOver);
         let mut colored = Surface::new(layer.area).unwrap();
         colored.pixmap.fill(color);
         colored.pixmap.apply_mask(&mask);
-        let mut theirs = Surface { pixmap: background.pixmap.clone(), area: background.area };
+        let mut theirs = background.clone_surface();
         theirs.pixmap.draw_pixmap(-3, 2, colored.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
         for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
             assert!(a.abs_diff(*b) <= 2, "colored: {a} vs {b}");
@@ -235,16 +286,14 @@ mod tests {
         let (layer, mask) = random_layer(area, 5);
         let mut target = Surface::new(IntRect::from_xywh(0, 0, 720, 690).unwrap()).unwrap();
         target.pixmap.fill(SkColor::from_rgba8(10, 200, 60, 200));
-        let mut parallel = Surface { pixmap: target.pixmap.clone(), area: target.area };
+        let mut parallel = Surface::of(target.pixmap.clone(), target.area);
         parallel.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
         parallel.draw(&layer, 0.6, BlendMode::SourceOver);
-        let mut serial = Surface { pixmap: target.pixmap.clone(), area: target.area };
+        let mut serial = Surface::of(target.pixmap.clone(), target.area);
         for row in 0..700 {
             let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
-            let mut one = Surface {
-                pixmap: layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
-                area: line,
-            };
+            let mut one =
+                Surface::of(layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(), line);
             let mut one_mask = Mask::new(700, 1).unwrap();
             let at = row as usize * 700;
             one_mask.data_mut().copy_from_slice(&mask.data()[at..at + 700]);
@@ -252,10 +301,7 @@ mod tests {
         }
         for row in 0..700 {
             let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
-            let one = Surface {
-                pixmap: layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
-                area: line,
-            };
+            let one = Surface::of(layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(), line);
             serial.draw(&one, 0.6, BlendMode::SourceOver);
         }
         assert!(parallel.pixmap.data() == serial.pixmap.data(), "the same bytes");
@@ -263,7 +309,7 @@ mod tests {
 
     impl Surface {
         fn clone_surface(&self) -> Surface {
-            Surface { pixmap: self.pixmap.clone(), area: self.area }
+            Surface::of(self.pixmap.clone(), self.area)
         }
     }
 
@@ -287,7 +333,7 @@ mod tests {
         for opacity in [1.0, 0.5, 0.13] {
             let mut ours = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
             ours.pixmap.fill(tiny_skia::Color::from_rgba8(40, 90, 200, 180));
-            let mut theirs = Surface { pixmap: ours.pixmap.clone(), area: ours.area };
+            let mut theirs = Surface::of(ours.pixmap.clone(), ours.area);
             ours.draw(&layer, opacity, BlendMode::SourceOver);
             let paint = PixmapPaint { opacity, ..PixmapPaint::default() };
             theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &paint, Transform::identity(), None);

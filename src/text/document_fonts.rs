@@ -195,7 +195,12 @@ fn read_url(url: &str, access: DocumentFontAccess<'_>) -> Result<Vec<u8>, String
     }
     let folder = access.folder.unwrap_or(Path::new("."));
     let path = Confinement::apply(access.confinement, &folder.join(url)).map_err(|e| e.to_string())?;
-    let bytes = read_regular(&path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
+    // Confined, through the root opened once (no folder swapped for a link leads out).
+    let bytes = match access.confinement {
+        Some(confinement) => confinement.read(&path, MAX_FONT_FILE_BYTES),
+        None => read_regular(&path, MAX_FONT_FILE_BYTES),
+    }
+    .map_err(|e| e.to_string())?;
     sfnt_bytes(bytes, url).map_err(|e| e.to_string())
 }
 
