@@ -1000,5 +1000,16 @@ fn confined_writes_hold_while_a_folder_is_swapped_for_a_link() {
     let swaps = swapper.join().unwrap();
     let escaped: Vec<_> = fs::read_dir(&outside).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(escaped.is_empty(), "{} of {written} writes landed outside the root: {escaped:?}", escaped.len());
-    assert!(swaps > 100 && written > 0, "the race ran: {swaps} swaps, {written} written, {refused} refused");
+    assert!(swaps > 100, "the race ran: {swaps} swaps, {written} written, {refused} refused");
+    eprintln!("the race: {swaps} swaps, {written} written, {refused} refused");
+    // How many writes win the race depends on the machine (a loaded 2-core CI saw none of 400),
+    // so that the refusals above are not the only thing the test can see, the folder is put back
+    // and one write must land inside it.
+    if fs::symlink_metadata(root.join("race")).unwrap().file_type().is_symlink() {
+        fs::rename(root.join("race"), top.path().join("link")).unwrap();
+        fs::rename(root.join("swap"), root.join("race")).unwrap();
+    }
+    call(&mut workspace, "get_screenshot", json!({"filePath": "doc.pen", "outputPath": "race/after.png"})).unwrap();
+    assert!(root.join("race/after.png").is_file());
+    assert!(fs::read_dir(&outside).unwrap().next().is_none());
 }
