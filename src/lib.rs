@@ -14,6 +14,7 @@ pub mod hash;
 #[cfg(any(feature = "network-images", feature = "network-fonts"))]
 pub mod http;
 pub mod images;
+pub mod js;
 pub mod layout;
 pub mod mcp;
 pub mod numbers;
