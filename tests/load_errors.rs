@@ -118,7 +118,7 @@ fn empty_files_are_new_documents() {
     for text in ["", "  \n", "// just a comment\n"] {
         let document = Document::load(text).expect("empty is fine").document;
         assert_eq!(document.node_count(), 0);
-        assert_eq!(document.to_pen_string(), "{\n  \"version\": \"2.11\",\n  \"children\": []\n}");
+        assert_eq!(document.to_pen_string(), "{\n  \"version\": \"2.20\",\n  \"children\": []\n}");
     }
 }
 

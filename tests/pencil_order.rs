@@ -123,3 +123,51 @@ U("g", {gap: 8, fill: "#000000", x: 5})"##,
     assert!(document.undo());
     assert_eq!(document.to_pen_string(), Document::load(text).expect("loads").document.to_pen_string());
 }
+
+/// The files of 2.17–2.20 the Pen app saved (they carry the `fileToken` Pen writes on every
+/// save): every node, the new types and keys among them, is in the order nib writes.
+#[test]
+fn every_node_of_the_pen_saved_current_files_is_already_in_pens_order() {
+    let folder = std::path::Path::new("tests/fixtures/pen-current");
+    let mut files = 0;
+    let mut nodes = 0;
+    for entry in std::fs::read_dir(folder).expect("fixtures") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "pen") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).expect("readable");
+        if !text.contains("\"fileToken\"") {
+            continue;
+        }
+        files += 1;
+        let document = Document::load(&text).expect("loads").document;
+        nodes += document.tree().walk().count();
+        let wrong = out_of_order(&document, |_| true);
+        assert!(wrong.is_empty(), "{}: {wrong:#?}", path.display());
+    }
+    assert_eq!(files, 25);
+    assert!(nodes > 300, "{nodes}");
+}
+
+/// Nodes of the new types, made with batch_design in a 2.20 document, are saved in the order
+/// the Pen app saves them (render-script-node.pen, browser.pen).
+#[test]
+fn new_script_and_browser_nodes_are_saved_in_pens_order() {
+    let mut document = Document::load(
+        r#"{"version":"2.20","children":[{"type":"frame","id":"page","width":800,"height":600,"layout":"none"}]}"#,
+    )
+    .expect("loads")
+    .document;
+    let script = r#"s=I("page", {inputs: {bars: 3}, scriptUri: "bars.js", height: 90, width: 120, name: "Chart", y: 4, x: 2, type: "script"})
+b=I("page", {url: "example.com", height: 90, width: 200, name: "browser", type: "browser", x: 220, y: 300})"#;
+    let outcome = run(&mut document, script, &Context::offline(Options { id_seed: Some(1), ..Options::default() }));
+    assert!(outcome.success, "{}", outcome.text());
+    let keys = |node_type: NodeType| {
+        let tree = document.tree();
+        let key = tree.walk().find(|k| tree.node(*k).node_type() == node_type).expect("made");
+        key_names(&tree.node(key).props)
+    };
+    assert_eq!(keys(NodeType::Script), ["type", "id", "x", "y", "name", "width", "height", "scriptUri", "inputs"]);
+    assert_eq!(keys(NodeType::Browser), ["type", "id", "x", "y", "name", "width", "height", "url"]);
+}

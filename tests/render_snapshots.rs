@@ -38,6 +38,7 @@ fn cases() -> Vec<(String, PathBuf, Option<&'static str>)> {
         "annotations",
         "components",
         "showcase",
+        "current_220",
     ]
     .iter()
     .map(|name| (format!("feature-{name}"), root().join(format!("snapshots/documents/{name}.pen")), None))

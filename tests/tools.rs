@@ -50,7 +50,7 @@ fn open_document_creates_new_files_and_opens_existing_ones() {
     let new = s.ok("open_document", json!({"filePathOrTemplate": "new"}));
     assert_eq!(new["created"], true);
     assert!(new["filePath"].as_str().unwrap().ends_with("untitled.pen"));
-    assert_eq!(s.read("untitled.pen"), "{\n  \"version\": \"2.11\",\n  \"children\": []\n}");
+    assert_eq!(s.read("untitled.pen"), "{\n  \"version\": \"2.20\",\n  \"children\": []\n}");
     let second = s.ok("open_document", json!({"filePathOrTemplate": "new:desktop"}));
     assert!(second["filePath"].as_str().unwrap().ends_with("untitled-2.pen"));
     assert_eq!(second["topLevelNodes"][0]["name"], "Desktop");
@@ -122,6 +122,23 @@ fn editor_state_lists_documents_nodes_and_components() {
     assert!(state["reusableComponents"].as_array().unwrap().contains(&json!("cardId: cardId")));
     assert!(state["schema"].as_str().unwrap().contains("## batch_design"));
     assert!(s.ok("get_editor_state", json!({})).get("schema").is_none());
+    // The schema an agent reads describes the current document's own version.
+    let version = state["formatVersion"].as_str().unwrap().to_owned();
+    let schema = state["schema"].as_str().unwrap();
+    assert!(schema.contains(&format!("## This document: format {version}")), "{schema}");
+    fs::write(
+        s.folder.path().join("old.pen"),
+        r#"{"version": "2.11", "children": [{"type": "frame", "id": "f", "width": 10, "height": 10}]}"#,
+    )
+    .unwrap();
+    s.ok("open_document", json!({"filePathOrTemplate": "old.pen"}));
+    let state = s.ok("get_editor_state", json!({"include_schema": true}));
+    assert_eq!(state["formatVersion"], "2.11");
+    let schema = state["schema"].as_str().unwrap();
+    assert!(
+        schema.contains("format 2.11") && schema.contains("icon_font") && schema.contains("`spread` allowed"),
+        "{schema}"
+    );
 }
 
 // batch_get -----------------------------------------------------------------------------------

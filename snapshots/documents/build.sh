@@ -4,8 +4,8 @@
 #   NIB=target/debug/nib snapshots/documents/build.sh          (from the repository root)
 #   snapshots/documents/build.sh shapes text                   (only some documents)
 #
-# Each NAME.pen starts as an empty document ({"version": "2.11", "children": []}, or 2.13 for
-# strokes_213), gets NAME.variables.json through `nib call set_variables` when that file exists,
+# Each NAME.pen starts as an empty document ({"version": "2.11", "children": []}, 2.13 for
+# strokes_213, 2.20 for current_220), gets NAME.variables.json through `nib call set_variables` when that file exists,
 # then NAME.script through `nib apply`. The result replaces NAME.pen only when everything
 # succeeded. Node ids are fresh random ids on every build (batch_design ignores written ids), so
 # a rebuild changes the ids but nothing else.
@@ -20,13 +20,14 @@ esac
 
 cd "$(dirname "$0")"
 
-ALL="shapes fills strokes strokes_213 effects text icons layout annotations components showcase"
+ALL="shapes fills strokes strokes_213 effects text icons layout annotations components showcase current_220"
 [ $# -gt 0 ] && ALL="$*"
 
 for name in $ALL; do
   [ -f "$name.script" ] || { echo "build.sh: no $name.script" >&2; exit 1; }
   case $name in
     *_213) version=2.13 ;;
+    *_220) version=2.20 ;;
     *) version=2.11 ;;
   esac
   tmp=".$name.build.pen"

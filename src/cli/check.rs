@@ -12,7 +12,7 @@ use nib::tools::FileImports;
 pub struct Options {
     pub strict: bool,
     pub quiet: bool,
-    /// The fonts text is measured with: replaced families are warnings.
+    /// The fonts text is measured with: replaced families are notes.
     pub fonts: nib::text::FontOptions,
 }
 
@@ -27,10 +27,15 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
                     invalid += 1;
                     eprintln!("{error}");
                 }
-                warnings += loaded.problems.len();
+                // A color Pen saved and reads its own way is said, but it is Pen's file as Pen
+                // wrote it: no reason to fail --strict.
+                warnings += loaded.problems.iter().filter(|p| !is_note(&p.kind)).count();
                 report_valid(path, &loaded, &options, resolved.error.is_none());
                 for line in &resolved.warnings {
                     say!("  warning {}: {line}", path.display());
+                }
+                for line in &resolved.notes {
+                    say!("  note {}: {line}", path.display());
                 }
                 warnings += resolved.warnings.len();
             }
@@ -58,8 +63,14 @@ fn report_valid(path: &Path, loaded: &Loaded, options: &Options, resolved: bool)
         say!("  {}", summary(document));
     }
     for problem in &loaded.problems {
-        say!("  warning {}:{problem}", path.display());
+        let kind = if is_note(&problem.kind) { "note" } else { "warning" };
+        say!("  {kind} {}:{problem}", path.display());
     }
+}
+
+/// Problems that describe how a file is read rather than a fault in it.
+fn is_note(kind: &nib::doc::ProblemKind) -> bool {
+    matches!(kind, nib::doc::ProblemKind::ColorTolerated { .. })
 }
 
 /// What resolving the document found.
@@ -67,10 +78,13 @@ struct Resolved {
     /// Why it cannot be resolved in full (instances expanding past the budget), with the file,
     /// line and column.
     error: Option<String>,
-    /// What the file refers to but cannot be found: components, variables, descendants
-    /// overrides that match nothing, imports, image files, and font families (each replaced
-    /// family once, with its stand-in).
+    /// What is wrong in the document: what its format version cannot hold, and what it refers
+    /// to but cannot be found (components, variables, descendants overrides that match
+    /// nothing, imports, image files, scripts, its own font files). `--strict` fails on these.
     warnings: Vec<String>,
+    /// What nib draws in place of something (each replaced font family once, with its
+    /// stand-in; a browser's page): said, but no fault of the document.
+    notes: Vec<String>,
 }
 
 fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> Resolved {
@@ -78,15 +92,20 @@ fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> 
     let scene = build_scene(document, &imports, SceneOptions::FULL);
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let mut warnings: Vec<String> = imports.problems.clone();
-    warnings.extend(scene.problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
+    warnings.extend(nib::doc::format::audit(document).into_iter().map(|finding| {
+        format!("node '{}' {}: {} (hint: {})", finding.node, finding.pointer, finding.problem, finding.problem.hint())
+    }));
+    let (placeholders, problems): (Vec<_>, Vec<_>) = scene.problems.iter().partition(|p| p.placeholder);
+    warnings.extend(problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
+    let mut notes: Vec<String> = placeholders.iter().map(|p| format!("node '{}': {}", p.node, p.message)).collect();
     warnings.extend(
         missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
     );
     let (mut text, font_warnings) = super::text_engine(fonts, document, path);
     warnings.extend(font_warnings);
-    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
+    notes.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
     let error = scene.error().map(|error| super::resolve_error_text(path, error));
-    Resolved { error, warnings }
+    Resolved { error, warnings, notes }
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

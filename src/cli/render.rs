@@ -90,6 +90,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     for line in nib::layout::fonts::substitution_lines(&scene, None, &mut text) {
         output.warning(&line);
     }
+    // What stands in for what nib cannot draw (a script that failed, a browser page) is said.
+    for line in scene.problem_lines(None) {
+        output.warning(&line);
+    }
     let code = render_targets(file, &settings, &scene, &layout, &mut text, &output);
     if let Some(report) = output.json {
         let mut report = report.into_inner();

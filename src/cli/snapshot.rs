@@ -76,6 +76,7 @@ fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, String> {
     let mut warnings = imports.problems;
     warnings.extend(font_warnings);
     warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
+    warnings.extend(scene.problem_lines(None));
     Ok(Prepared { scene, layout, text, warnings })
 }
 

@@ -37,6 +37,13 @@ pub(crate) struct ReadContext {
     unknown_keys: usize,
     /// The declared type of the variable being read: its values are read as that type.
     pub variable_type: Option<super::values::VariableType>,
+    /// Read a `#` color Pen would not parse as Pen does (with a warning) instead of refusing
+    /// it: for files, which Pen saved with such colors (`#GGGGGG`); never for what an agent
+    /// writes now.
+    pub lenient_colors: bool,
+    /// Reading a mesh gradient's colors, where Pen reads any string that is no color as
+    /// transparent.
+    pub in_mesh: bool,
 }
 
 /// Problems after which unknown keys get no did-you-mean: a file full of unknown keys is not a
@@ -49,6 +56,11 @@ const SUGGESTION_LIMIT: usize = 200;
 pub const MAX_UNKNOWN_KEYS: usize = 1_000_000;
 
 impl ReadContext {
+    /// The context for reading a file: colors Pen saved though they are not hex are tolerated.
+    pub fn for_files() -> ReadContext {
+        ReadContext { lenient_colors: true, ..ReadContext::default() }
+    }
+
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
         self.found += 1;
         self.problems.push(RawProblem { offset, kind });
@@ -266,6 +278,14 @@ impl<T> OneOrList<T> {
     pub fn as_slice(&self) -> &[T] {
         match self {
             OneOrList::One(value) => std::slice::from_ref(value),
+            OneOrList::List(values) => values,
+        }
+    }
+
+    /// The values, mutably, in order.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        match self {
+            OneOrList::One(value) => std::slice::from_mut(value),
             OneOrList::List(values) => values,
         }
     }

@@ -16,10 +16,9 @@ use super::tree::{NodeKey, Tree};
 use super::values::{Imports, Themes, Variables, read_themes};
 
 /// The version written into documents nib creates.
-pub const NEW_DOCUMENT_VERSION: &str = "2.11";
+pub const NEW_DOCUMENT_VERSION: &str = "2.20";
 
-/// The versions nib reads as Pencil documents.
-pub const KNOWN_VERSIONS: &[&str] = &["2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13"];
+pub use super::format::KNOWN_VERSIONS;
 
 /// Largest document text accepted (the biggest real file is 1.7 MB).
 pub const MAX_FILE_BYTES: usize = 256 * 1024 * 1024;
@@ -63,7 +62,12 @@ enum HeaderKey {
     Unknown(usize),
 }
 
-const HEADER_KEYS: &[&str] = &["version", "children", "themes", "imports", "variables"];
+const HEADER_KEYS: &[&str] = &["version", "children", "themes", "imports", "variables", "fonts", "fileToken"];
+
+/// Document keys nib knows but keeps verbatim: `fonts` (the files of the document's own
+/// families, read by `text::document_fonts`) and `fileToken` (a UUID Pen writes last on every
+/// save and no reader uses).
+const VERBATIM_HEADER_KEYS: &[&str] = &["fonts", "fileToken"];
 
 impl Header {
     /// The variables, added (after the existing keys) if the document has none.
@@ -175,7 +179,7 @@ impl Document {
             );
             return Err(place_error(text, error));
         }
-        let mut cx = ReadContext::default();
+        let mut cx = ReadContext::for_files();
         if let Some(offset) = outline.first_comment {
             cx.report(offset, ProblemKind::Comments);
         }
@@ -242,8 +246,10 @@ impl Document {
                     HeaderKey::Variables
                 }
                 _ => {
-                    let suggestion = suggest(&member.key, HEADER_KEYS);
-                    cx.unknown_key(member.key_offset, &member.key, suggestion)?;
+                    if !VERBATIM_HEADER_KEYS.contains(&member.key.as_str()) {
+                        let suggestion = suggest(&member.key, HEADER_KEYS);
+                        cx.unknown_key(member.key_offset, &member.key, suggestion)?;
+                    }
                     header.unknown.push((member.key, RawJson::from_json(&member.value)));
                     HeaderKey::Unknown(header.unknown.len() - 1)
                 }
@@ -342,6 +348,16 @@ impl Document {
     /// The version string as read (`None` when the file has none).
     pub fn version(&self) -> Option<&str> {
         self.header.version.as_deref()
+    }
+
+    /// Sets the version the document says it is (migration changes what it holds to match);
+    /// a document that said none gets `version` first, as Pencil writes it.
+    pub(crate) fn set_version(&mut self, version: String) {
+        if !self.header.order.contains(&HeaderKey::Version) {
+            self.header.order.insert(0, HeaderKey::Version);
+        }
+        self.header.version = Some(version);
+        self.revision += 1;
     }
 
     /// Theme axes, when the document declares any.

@@ -242,6 +242,18 @@ pub enum ProblemKind {
         /// The keyword.
         text: String,
     },
+    /// A `#` color that is not valid hex, kept as written (Pen saved it) and read as Pen reads it.
+    #[error(
+        "color {text:?} is not a valid hex color ({hint}); it is kept as written and drawn as {drawn_as}, as Pen reads it"
+    )]
+    ColorTolerated {
+        /// The text.
+        text: String,
+        /// How it paints: a hex color, or "nothing".
+        drawn_as: String,
+        /// What is wrong with it.
+        hint: String,
+    },
     /// A key this engine does not know; it is kept as is.
     #[error("unknown property \"{key}\"{}; it is kept as is but has no effect", did_you_mean(.suggestion))]
     UnknownKey {
@@ -275,7 +287,7 @@ pub enum ProblemKind {
 fn version_message(found: &Option<String>) -> String {
     match found {
         Some(v) => {
-            format!("version \"{v}\" is not one nib knows (2.6 to 2.13); the file is read as the nearest known version")
+            format!("version \"{v}\" is not one nib knows (2.6 to 2.20); the file is read as the nearest known version")
         }
         None => "the document has no \"version\"; it is read as 2.11 and saved without one".into(),
     }

@@ -24,6 +24,10 @@ mod tree;
 pub mod values;
 pub mod vars;
 
+pub mod format;
+pub mod migrate;
+pub mod spelling;
+
 pub use convert::{MAX_UNKNOWN_KEYS, OneOrList, OrderedMap, VarOr, VarRef};
 pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, Transaction};

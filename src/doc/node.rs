@@ -40,6 +40,12 @@ pub enum NodeType {
     Icon,
     /// An instance of a component.
     Ref,
+    /// 2.17: a box drawn by a JavaScript file (`scriptUri`) that returns nodes.
+    Script,
+    /// 2.19: a live web page in a box (`url`).
+    Browser,
+    /// 2.17: a line from one node's anchor to another's (`source`, `target`); top level only.
+    Connection,
 }
 
 impl NodeType {
@@ -59,9 +65,12 @@ impl NodeType {
         "icon_font",
         "icon",
         "ref",
+        "script",
+        "browser",
+        "connection",
     ];
 
-    const VARIANTS: [NodeType; 14] = [
+    const VARIANTS: [NodeType; 17] = [
         NodeType::Frame,
         NodeType::Group,
         NodeType::Rectangle,
@@ -76,6 +85,9 @@ impl NodeType {
         NodeType::IconFont,
         NodeType::Icon,
         NodeType::Ref,
+        NodeType::Script,
+        NodeType::Browser,
+        NodeType::Connection,
     ];
 
     /// The type spelled `text`.
@@ -118,7 +130,8 @@ impl NodeType {
                 | Y
         );
         let size = matches!(key, Width | Height);
-        let paint = matches!(key, Fill | Stroke | StrokeWidth | StrokeAlignment | Effect);
+        let stroke = matches!(key, Stroke | StrokeWidth | StrokeAlignment | StrokeLinecap | StrokeLinejoin);
+        let paint = stroke || matches!(key, Fill | Effect);
         let flex = matches!(key, Children | Layout | Gap | Padding | JustifyContent | AlignItems | LayoutIncludeStroke);
         let text_style = matches!(
             key,
@@ -141,15 +154,20 @@ impl NodeType {
                 NodeType::Group => size || flex || matches!(key, Effect),
                 NodeType::Rectangle => size || paint || matches!(key, CornerRadius),
                 NodeType::Ellipse => size || paint || matches!(key, InnerRadius | StartAngle | SweepAngle),
-                NodeType::Line => size || matches!(key, Stroke | StrokeWidth | StrokeAlignment | Effect),
+                NodeType::Line => size || stroke || matches!(key, Effect),
                 NodeType::Polygon => size || paint || matches!(key, PolygonCount | CornerRadius),
-                NodeType::Path => size || paint || matches!(key, Geometry | FillRule),
+                NodeType::Path => size || paint || matches!(key, Geometry | FillRule | ViewBox),
                 NodeType::Text => size || text_style || matches!(key, Fill | Effect | TextGrowth),
                 NodeType::Note | NodeType::Context => size || text_style,
                 NodeType::Prompt => size || text_style || matches!(key, Model),
                 NodeType::IconFont => size || matches!(key, IconFontName | IconFontFamily | Weight | Fill | Effect),
                 NodeType::Icon => size || matches!(key, Icon | Library | Weight | Fill | Effect),
                 NodeType::Ref => true,
+                NodeType::Script => size || matches!(key, ScriptUri | Inputs | Clip),
+                NodeType::Browser => {
+                    size || stroke || matches!(key, Effect | Url | DeviceId | Zoom | ScrollX | ScrollY | CornerRadius)
+                }
+                NodeType::Connection => stroke || matches!(key, Source | Target),
             }
     }
 }

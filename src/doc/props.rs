@@ -29,6 +29,9 @@ enum ValueKind {
     FontWeight,
     FillRule,
     StrokeAlignment,
+    LineCap,
+    LineJoin,
+    Numbers,
     Size,
     Padding,
     CornerRadius,
@@ -128,6 +131,10 @@ keys! {
     StrokeWidth = "strokeWidth" => StrokeWidth,
     /// 2.13 stroke alignment.
     StrokeAlignment = "strokeAlignment" => StrokeAlignment,
+    /// 2.17 stroke ends: butt, round, square.
+    StrokeLinecap = "strokeLinecap" => LineCap,
+    /// 2.17 stroke corners: miter, bevel, round.
+    StrokeLinejoin = "strokeLinejoin" => LineJoin,
     /// Shadows and blurs.
     Effect = "effect" => Effects,
     /// Corner radii.
@@ -164,6 +171,26 @@ keys! {
     Geometry = "geometry" => Text,
     /// nonzero / evenodd.
     FillRule = "fillRule" => FillRule,
+    /// 2.17 path coordinate space `[x, y, width, height]` mapped onto the node's box.
+    ViewBox = "viewBox" => Numbers,
+    /// 2.17 script node: the JavaScript file that draws it.
+    ScriptUri = "scriptUri" => Text,
+    /// 2.17 script node: values for the script's `@input`s.
+    Inputs = "inputs" => Json,
+    /// 2.19 browser node: the page shown.
+    Url = "url" => Text,
+    /// 2.19 browser node: the device whose viewport the page gets.
+    DeviceId = "deviceId" => Text,
+    /// 2.19 browser node: page zoom (1 = 100 %).
+    Zoom = "zoom" => Number,
+    /// 2.19 browser node: horizontal scroll of the page.
+    ScrollX = "scrollX" => Number,
+    /// 2.19 browser node: vertical scroll of the page.
+    ScrollY = "scrollY" => Number,
+    /// 2.17 connection: where it starts, `{path, anchor}`.
+    Source = "source" => Json,
+    /// 2.17 connection: where it ends, `{path, anchor}`.
+    Target = "target" => Json,
     /// Text of text-like nodes.
     Content = "content" => Content,
     /// How a text box sizes itself.
@@ -272,6 +299,12 @@ pub enum Value {
     FillRule(VarOr<FillRule>),
     /// `strokeAlignment`
     StrokeAlignment(VarOr<StrokeAlignment>),
+    /// `strokeLinecap`
+    LineCap(VarOr<LineCap>),
+    /// `strokeLinejoin`
+    LineJoin(VarOr<StrokeJoin>),
+    /// A list of numbers: `viewBox`.
+    Numbers(Vec<VarOr<f64>>),
     /// `width`, `height`
     Size(VarOr<Sizing>),
     /// `padding`
@@ -323,6 +356,9 @@ impl Value {
             ValueKind::FontWeight => typed(json, cx, Value::FontWeight),
             ValueKind::FillRule => typed(json, cx, Value::FillRule),
             ValueKind::StrokeAlignment => typed(json, cx, Value::StrokeAlignment),
+            ValueKind::LineCap => typed(json, cx, Value::LineCap),
+            ValueKind::LineJoin => typed(json, cx, Value::LineJoin),
+            ValueKind::Numbers => typed(json, cx, Value::Numbers),
             ValueKind::Size => typed(json, cx, Value::Size),
             ValueKind::Padding => typed(json, cx, Value::Padding),
             ValueKind::CornerRadius => typed(json, cx, Value::CornerRadius),
@@ -411,6 +447,9 @@ impl Value {
             Value::FontWeight(v) => v.write_json(w),
             Value::FillRule(v) => v.write_json(w),
             Value::StrokeAlignment(v) => v.write_json(w),
+            Value::LineCap(v) => v.write_json(w),
+            Value::LineJoin(v) => v.write_json(w),
+            Value::Numbers(v) => v.write_json(w),
             Value::Size(v) => v.write_json(w),
             Value::Padding(v) => v.write_json(w),
             Value::CornerRadius(v) => v.write_json(w),
@@ -470,6 +509,8 @@ literals! {
     FontWeight => FontWeight,
     FillRule => FillRule,
     StrokeAlignment => StrokeAlignment,
+    LineCap => LineCap,
+    LineJoin => StrokeJoin,
     Size => Sizing,
 }
 

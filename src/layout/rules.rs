@@ -240,6 +240,10 @@ fn plan_node<'a>(
             }
         }
         NodeType::Text => Kind::Text,
+        // Their content is the Scene's (resolve/generated.rs): a browser window stacks its
+        // toolbar over its page; a script's nodes sit where they say.
+        NodeType::Browser => Kind::Flex(Axis::Vertical),
+        NodeType::Script => Kind::Free { group: false },
         _ => Kind::Leaf,
     };
     let parent_flex = parent.and_then(|p| match p.kind {

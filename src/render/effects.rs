@@ -220,7 +220,12 @@ pub(crate) fn inner_shadow(
     shadow: &ShadowSpec,
     transform: Transform,
 ) {
-    let Some(bounds) = shape.path.bounds().transform(transform) else { return };
+    let sigma = device_sigma(shadow.blur, transform);
+    // Worked out over the shape grown by the blur's reach: the region just outside the shape is
+    // shadow that blurs inward (with the shape's own bounds only, a rectangle had no outside
+    // in the mask and drew no shadow at all).
+    let reach = sigma * 3.0 + 1.0 + shadow.dx.abs().max(shadow.dy.abs()) * transform.sx.abs().max(transform.sy.abs());
+    let Some(bounds) = shape.path.bounds().transform(transform).and_then(|b| b.outset(reach, reach)) else { return };
     let Some(area) = surface.clip_area(bounds) else { return };
     // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
     let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
@@ -229,7 +234,7 @@ pub(crate) fn inner_shadow(
     let Some(mut coverage) = hole.or_else(|| Mask::new(area.width(), area.height())) else { return };
     coverage.invert();
     // What lies beyond the layer is shadow too: extend the edges.
-    blur_mask(&mut coverage, device_sigma(shadow.blur, transform), Edges::Extend);
+    blur_mask(&mut coverage, sigma, Edges::Extend);
     if let Some(inside) = mask_over(area, &shape.path, shape.fill_rule, transform) {
         multiply_coverage(&mut coverage, &inside, Coverage::Inside);
     }

@@ -50,7 +50,13 @@ impl Shape {
 /// nodes with nothing to outline (zero size, invalid path data, groups).
 pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {
     match node_type {
-        NodeType::Frame | NodeType::Rectangle | NodeType::Note | NodeType::Prompt | NodeType::Context => {
+        NodeType::Frame
+        | NodeType::Rectangle
+        | NodeType::Note
+        | NodeType::Prompt
+        | NodeType::Context
+        | NodeType::Browser
+        | NodeType::Script => {
             let radii = scaled_radii(corner_radii(props), width, height);
             let path = rounded_rect(0.0, 0.0, width, height, radii)?;
             Some(Shape { path, fill_rule: tiny_skia::FillRule::Winding, closed: true, radii: Some(radii), oval: false })
@@ -71,7 +77,7 @@ pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f
         }
         NodeType::Path => {
             let data = props.text(&Key::Geometry)?;
-            let path = svg_path(data, width, height)?;
+            let path = svg_path(data, view_box(props), width, height)?;
             let fill_rule = match props.literal::<FillRule>(&Key::FillRule) {
                 Some(FillRule::EvenOdd) => tiny_skia::FillRule::EvenOdd,
                 _ => tiny_skia::FillRule::Winding,
@@ -206,14 +212,33 @@ fn polygon(count: usize, width: f32, height: f32, radius: f32) -> Option<Path> {
     b.finish()
 }
 
-/// SVG path data scaled by (width / bounds width, height / bounds height) of its tight bounds,
-/// without translation (spec §4b).
-fn svg_path(data: &str, width: f32, height: f32) -> Option<Path> {
+/// SVG path data mapped onto the box: the `viewBox` region when there is one, otherwise its
+/// tight bounds moved to the box's corner, stretched on each axis to the box (what Pen 2.17+
+/// draws; the Scene gives older documents' paths the `viewBox` that scales them in place, see
+/// `resolve/format.rs`). An axis of no extent is moved, not scaled.
+fn svg_path(data: &str, view_box: Option<[f32; 4]>, width: f32, height: f32) -> Option<Path> {
     let path = parse_svg_path(data)?;
-    let bounds = path.compute_tight_bounds()?;
-    let sx = if bounds.width() > 0.0 { width / bounds.width() } else { 1.0 };
-    let sy = if bounds.height() > 0.0 { height / bounds.height() } else { 1.0 };
-    path.transform(Transform::from_scale(sx, sy))
+    let [x, y, w, h] = match view_box {
+        Some(view_box) => view_box,
+        None => {
+            let bounds = path.compute_tight_bounds()?;
+            [bounds.left(), bounds.top(), bounds.width(), bounds.height()]
+        }
+    };
+    let sx = if w > 0.0 { width / w } else { 1.0 };
+    let sy = if h > 0.0 { height / h } else { 1.0 };
+    path.transform(Transform::from_row(sx, 0.0, 0.0, sy, -x * sx, -y * sy))
+}
+
+/// A path's `viewBox` `[x, y, width, height]`, when it has a usable one (a region of no
+/// extent falls back to the tight bounds, as in Pen).
+fn view_box(props: &Props) -> Option<[f32; 4]> {
+    let Some(Value::Numbers(numbers)) = props.get(&Key::ViewBox) else { return None };
+    let values: Vec<f32> = numbers.iter().filter_map(|n| n.value().copied()).map(|n| n as f32).collect();
+    match values.as_slice() {
+        [x, y, w, h] if [x, y, w, h].iter().all(|n| n.is_finite()) && *w > 0.0 && *h > 0.0 => Some([*x, *y, *w, *h]),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -228,10 +253,19 @@ mod tests {
     }
 
     #[test]
-    fn svg_paths_scale_to_the_box_without_moving() {
-        let path = svg_path("M10 10 L30 10 L30 20 Z", 40.0, 20.0).expect("path");
+    fn svg_paths_fit_the_box_or_map_their_view_box() {
+        // No viewBox (2.17+): the tight bounds move to the corner and stretch to the box.
+        let path = svg_path("M10 10 L30 10 L30 20 Z", None, 40.0, 20.0).expect("path");
+        let bounds = path.bounds();
+        assert_eq!((bounds.left(), bounds.top(), bounds.width(), bounds.height()), (0.0, 0.0, 40.0, 20.0));
+        // The viewBox the Scene gives older documents' paths: scaled in place.
+        let path = svg_path("M10 10 L30 10 L30 20 Z", Some([0.0, 0.0, 20.0, 10.0]), 40.0, 20.0).expect("path");
         let bounds = path.bounds();
         assert_eq!((bounds.left(), bounds.top(), bounds.width(), bounds.height()), (20.0, 20.0, 40.0, 20.0));
+        // A viewBox region larger than the geometry: the geometry sits inside it.
+        let path = svg_path("M10 10 L30 10 L30 20 Z", Some([0.0, 0.0, 40.0, 40.0]), 200.0, 200.0).expect("path");
+        let bounds = path.bounds();
+        assert_eq!((bounds.left(), bounds.top(), bounds.width(), bounds.height()), (50.0, 50.0, 100.0, 50.0));
         assert!(parse_svg_path("nonsense").is_none());
         assert!(parse_svg_path("M0 0 L10 10 Q").is_some(), "what came before an error is kept");
     }

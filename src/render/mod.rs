@@ -10,6 +10,7 @@ pub(crate) mod effects;
 pub(crate) mod geometry;
 mod images;
 pub mod memory;
+pub(crate) mod mesh;
 pub(crate) mod paint;
 pub(crate) mod painter;
 mod png;

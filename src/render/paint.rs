@@ -9,6 +9,7 @@ use tiny_skia::{
 };
 
 use super::blend::{over_color, over_entries};
+use super::mesh::MeshSpec;
 use super::rows::each_row;
 
 use crate::doc::VarOr;
@@ -19,8 +20,10 @@ pub(crate) enum Paint {
     /// A shader (color or gradient) with its blend mode, and for linear and radial gradients
     /// the ramp that fills rectangles faster than the shader does.
     Shader(Shader<'static>, BlendMode, Option<Box<Ramp>>),
-    /// An image placed in the box by its mode.
-    Image { url: String, mode: ImageMode, opacity: f32, blend: BlendMode },
+    /// An image placed in the box by its mode and cropped by its 2.20 `transform`.
+    Image { url: String, mode: ImageMode, crop: Option<[f32; 6]>, opacity: f32, blend: BlendMode },
+    /// A mesh gradient, drawn small and scaled onto the shape.
+    Mesh(Arc<MeshSpec>, BlendMode),
 }
 
 /// A fill resolved for one box in terms every output understands: the painter turns it into a
@@ -31,8 +34,10 @@ pub(crate) enum PaintSpec {
     Solid { color: [u8; 4], blend: PenBlend },
     /// A gradient laid out in the box.
     Gradient { gradient: GradientSpec, blend: PenBlend },
-    /// An image placed in the box by its mode.
-    Image { url: String, mode: ImageMode, opacity: f32, blend: PenBlend },
+    /// An image placed in the box by its mode and cropped by its 2.20 `transform`.
+    Image { url: String, mode: ImageMode, crop: Option<[f32; 6]>, opacity: f32, blend: PenBlend },
+    /// A mesh gradient (its opacity applied to its colors).
+    Mesh { mesh: Arc<MeshSpec>, blend: PenBlend },
 }
 
 /// A gradient in a node's box pixels (spec §4b).
@@ -63,6 +68,10 @@ pub(crate) enum PaintIssue {
     ColorKeyword(String),
     /// A `$variable` that did not resolve.
     Unresolved(String),
+    /// A shader fill, which nib does not run: what is drawn instead.
+    Shader { url: String, fallback: &'static str },
+    /// A mesh gradient Pen would remove, and why.
+    Mesh(String),
 }
 
 impl PaintIssue {
@@ -74,6 +83,12 @@ impl PaintIssue {
             ),
             PaintIssue::Unresolved(name) => {
                 format!("node '{node}': variable '{name}' has no value here and paints nothing")
+            }
+            PaintIssue::Shader { url, fallback } => format!(
+                "node '{node}': the shader fill '{url}' is a GLSL program nib does not run; {fallback} (check the design in Pen)"
+            ),
+            PaintIssue::Mesh(reason) => {
+                format!("node '{node}': the mesh gradient draws nothing: {reason} (Pen removes such a fill)")
             }
         }
     }
@@ -115,13 +130,28 @@ pub(crate) fn paint_specs(fills: &[Fill], width: f32, height: f32, issues: &mut 
                     specs.push(PaintSpec::Image {
                         url: url.clone(),
                         mode: image.mode.unwrap_or(ImageMode::Stretch),
+                        crop: crop(image.transform.as_deref()),
                         opacity: unit(image.opacity.as_ref()),
                         blend: image.blend_mode.unwrap_or(PenBlend::Normal),
                     });
                 }
             }
-            // Never seen in real files and without a defined look: painted as nothing.
-            Fill::MeshGradient(_) | Fill::Shader(_) => {}
+            Fill::MeshGradient(mesh) => {
+                if enabled(&mesh.enabled) {
+                    match MeshSpec::of(mesh, unit(mesh.opacity.as_ref())) {
+                        Ok(spec) => specs.push(PaintSpec::Mesh {
+                            mesh: Arc::new(spec),
+                            blend: mesh.blend_mode.unwrap_or(PenBlend::Normal),
+                        }),
+                        Err(reason) => issues.push(PaintIssue::Mesh(reason)),
+                    }
+                }
+            }
+            Fill::Shader(shader) => {
+                if enabled(&shader.enabled) {
+                    specs.extend(shader_fallback(shader, width, height, issues));
+                }
+            }
         }
     }
     specs
@@ -137,8 +167,67 @@ fn tiny_paint(spec: PaintSpec) -> Option<Paint> {
             let (shader, ramp) = gradient_shader(&gradient)?;
             Paint::Shader(shader, blend_mode(blend), ramp.map(Box::new))
         }
-        PaintSpec::Image { url, mode, opacity, blend } => Paint::Image { url, mode, opacity, blend: blend_mode(blend) },
+        PaintSpec::Image { url, mode, crop, opacity, blend } => {
+            Paint::Image { url, mode, crop, opacity, blend: blend_mode(blend) }
+        }
+        PaintSpec::Mesh { mesh, blend } => Paint::Mesh(mesh, blend_mode(blend)),
     })
+}
+
+/// A 2.20 image `transform` `[a, b, c, d, tx, ty]`, when it is six finite numbers that can be
+/// inverted.
+fn crop(transform: Option<&[VarOr<f64>]>) -> Option<[f32; 6]> {
+    let numbers: Vec<f32> = transform?.iter().map(|n| n.value().copied().map(|n| n as f32)).collect::<Option<_>>()?;
+    let [a, b, c, d, tx, ty] = <[f32; 6]>::try_from(numbers).ok()?;
+    let usable = [a, b, c, d, tx, ty].iter().all(|n| n.is_finite()) && (a * d - b * c).abs() > 1e-6;
+    usable.then_some([a, b, c, d, tx, ty])
+}
+
+/// What a shader fill draws: nib does not run GLSL, so its color uniforms stand in for it — a
+/// gradient from the first to the last top to bottom, or the one color — with a warning; with
+/// none, nothing is drawn (and that is said).
+fn shader_fallback(
+    shader: &crate::doc::values::ShaderFill,
+    width: f32,
+    height: f32,
+    issues: &mut Vec<PaintIssue>,
+) -> Option<PaintSpec> {
+    let url = shader.url.clone().unwrap_or_default();
+    let opacity = unit(shader.opacity.as_ref());
+    let blend = shader.blend_mode.unwrap_or(PenBlend::Normal);
+    let colors: Vec<[u8; 4]> = shader
+        .uniforms
+        .as_ref()
+        .map(|raw| raw.to_json())
+        .map(|json| match json.value {
+            crate::doc::json::JsonValue::Object(members) => members
+                .iter()
+                .filter_map(|m| m.value.as_str().and_then(|text| Color::parse(text).ok()))
+                .filter(|c| !c.is_keyword())
+                .map(|c| rgba_with_opacity(c, opacity))
+                .collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default();
+    let (fallback, spec) = match colors.as_slice() {
+        [] => ("it is drawn as nothing (it has no color uniforms to stand in for it)", None),
+        [color] => ("its color uniform is drawn in its place", Some(PaintSpec::Solid { color: *color, blend })),
+        [first, .., last] => (
+            "a gradient of its first and last color uniforms is drawn in its place",
+            Some(PaintSpec::Gradient {
+                gradient: GradientSpec {
+                    geometry: GradientGeometry::Linear {
+                        start: (width / 2.0, 0.0),
+                        end: (width / 2.0, height.max(1.0)),
+                    },
+                    stops: vec![(0.0, *first), (1.0, *last)],
+                },
+                blend,
+            }),
+        ),
+    };
+    issues.push(PaintIssue::Shader { url, fallback });
+    spec
 }
 
 /// True when a fill list paints something visible (shadows need a visible fill).
@@ -472,31 +561,116 @@ fn ramp_table(stops: &[(f32, SkColor)], alpha: f32) -> Vec<[u8; 4]> {
     table
 }
 
-/// Where an image of `image_width` × `image_height` goes in a `width` × `height` box: the
-/// transform from image pixels to the box, and the part of the box it covers.
+/// Where an image goes in a node's box.
+#[derive(Debug, Clone)]
+pub(crate) struct ImagePlacement {
+    /// From image pixels to the box.
+    pub transform: Transform,
+    /// Where in the box the image is drawn, when not the whole shape: a `contain` image's box,
+    /// and the part of a cropped image's crop box the image covers.
+    pub area: Option<tiny_skia::Rect>,
+}
+
+/// Where an image of `image_width` × `image_height` goes in a `width` × `height` box, by its
+/// mode and 2.20 crop (after the woodcase notes pinned against Pen 1.2.15's exports, see
+/// spec/pen-versions.md): the crop `[a, b, c, d, tx, ty]` maps the image's unit square onto a
+/// crop box, so the image's window `crop⁻¹([0,1]²)` fills it. `stretch` lays the crop box over
+/// the whole box; `cover` and `contain` give it the window's aspect ratio and scale it to cover
+/// or fit the box, centred; `cover` first moves its window inside the image so it never shows
+/// past the image's edge. Only the image is drawn: past its edges, nothing.
 pub(crate) fn image_placement(
     mode: ImageMode,
+    crop: Option<[f32; 6]>,
     image_width: f32,
     image_height: f32,
     width: f32,
     height: f32,
-) -> (Transform, tiny_skia::Rect) {
-    let (sx, sy) = (width / image_width, height / image_height);
-    let full = tiny_skia::Rect::from_xywh(0.0, 0.0, width.max(f32::EPSILON), height.max(f32::EPSILON));
-    let full = full.unwrap_or_else(|| tiny_skia::Rect::from_xywh(0.0, 0.0, 1.0, 1.0).expect("unit rect"));
-    match mode {
-        ImageMode::Stretch => (Transform::from_scale(sx, sy), full),
-        ImageMode::Fill | ImageMode::Fit => {
-            let scale = if mode == ImageMode::Fill { sx.max(sy) } else { sx.min(sy) };
-            let (w, h) = (image_width * scale, image_height * scale);
-            let (x, y) = ((width - w) / 2.0, (height - h) / 2.0);
-            let covered = match mode {
-                ImageMode::Fill => full,
-                _ => tiny_skia::Rect::from_xywh(x, y, w.max(f32::EPSILON), h.max(f32::EPSILON)).unwrap_or(full),
-            };
-            (Transform::from_row(scale, 0.0, 0.0, scale, x, y), covered)
-        }
+) -> ImagePlacement {
+    let (width, height) = (width.max(f32::EPSILON), height.max(f32::EPSILON));
+    let Some([a, b, c, d, mut tx, mut ty]) = crop else {
+        return uncropped(mode, image_width, image_height, width, height);
+    };
+    let crop_transform = |tx: f32, ty: f32| Transform::from_row(a, b, c, d, tx, ty);
+    // The window: the image region (in its unit square) the crop box shows.
+    let window = |tx: f32, ty: f32| {
+        let inverse = crop_transform(tx, ty).invert()?;
+        tiny_skia::Rect::from_xywh(0.0, 0.0, 1.0, 1.0)?.transform(inverse)
+    };
+    let Some(mut shown) = window(tx, ty) else {
+        return ImagePlacement {
+            transform: Transform::from_scale(width / image_width, height / image_height),
+            area: None,
+        };
+    };
+    if mode.covers() {
+        // Keep the window inside the image: move it by the part that sticks out.
+        let shift =
+            |start: f32, size: f32| if size > 1.0 { 0.0 } else { (-start).max(0.0) - (start + size - 1.0).max(0.0) };
+        let (dx, dy) = (shift(shown.left(), shown.width()), shift(shown.top(), shown.height()));
+        // The window moves by (dx, dy): the crop maps p to crop(p − (dx, dy)).
+        tx -= a * dx + c * dy;
+        ty -= b * dx + d * dy;
+        shown = window(tx, ty).unwrap_or(shown);
     }
+    let (cropped_width, cropped_height) = (image_width * shown.width(), image_height * shown.height());
+    let crop_box = if mode == ImageMode::Stretch {
+        (0.0, 0.0, width, height)
+    } else {
+        let (sx, sy) = (width / cropped_width, height / cropped_height);
+        let scale = if mode.covers() { sx.max(sy) } else { sx.min(sy) };
+        let (w, h) = (cropped_width * scale, cropped_height * scale);
+        ((width - w) / 2.0, (height - h) / 2.0, w, h)
+    };
+    let (x, y, w, h) = crop_box;
+    let transform = Transform::from_scale(1.0 / image_width, 1.0 / image_height)
+        .post_concat(crop_transform(tx, ty))
+        .post_concat(Transform::from_row(w, 0.0, 0.0, h, x, y));
+    // The image's own rectangle in the box, and where it may show.
+    let image = tiny_skia::Rect::from_xywh(0.0, 0.0, image_width, image_height).and_then(|r| r.transform(transform));
+    let bounds = if mode.contains() {
+        tiny_skia::Rect::from_xywh(x, y, w, h)
+    } else {
+        tiny_skia::Rect::from_xywh(0.0, 0.0, width, height)
+    };
+    let area = match (image, bounds) {
+        (Some(image), Some(bounds)) => intersect(image, bounds),
+        _ => None,
+    };
+    let whole = tiny_skia::Rect::from_xywh(0.0, 0.0, width, height);
+    let area = area.filter(|area| whole.is_none_or(|whole| !contains_rect(area, &whole)));
+    ImagePlacement { transform, area }
+}
+
+/// An image without a crop: scaled to the box (stretch), or by one factor and centred.
+fn uncropped(mode: ImageMode, image_width: f32, image_height: f32, width: f32, height: f32) -> ImagePlacement {
+    let (sx, sy) = (width / image_width, height / image_height);
+    if mode == ImageMode::Stretch {
+        return ImagePlacement { transform: Transform::from_scale(sx, sy), area: None };
+    }
+    let scale = if mode.covers() { sx.max(sy) } else { sx.min(sy) };
+    let (w, h) = (image_width * scale, image_height * scale);
+    let (x, y) = ((width - w) / 2.0, (height - h) / 2.0);
+    let area =
+        (!mode.covers()).then(|| tiny_skia::Rect::from_xywh(x, y, w.max(f32::EPSILON), h.max(f32::EPSILON))).flatten();
+    ImagePlacement { transform: Transform::from_row(scale, 0.0, 0.0, scale, x, y), area }
+}
+
+fn intersect(a: tiny_skia::Rect, b: tiny_skia::Rect) -> Option<tiny_skia::Rect> {
+    tiny_skia::Rect::from_ltrb(
+        a.left().max(b.left()),
+        a.top().max(b.top()),
+        a.right().min(b.right()),
+        a.bottom().min(b.bottom()),
+    )
+}
+
+/// True when `outer` holds `inner` (within a hundredth of a pixel).
+fn contains_rect(outer: &tiny_skia::Rect, inner: &tiny_skia::Rect) -> bool {
+    const SLACK: f32 = 0.01;
+    outer.left() <= inner.left() + SLACK
+        && outer.top() <= inner.top() + SLACK
+        && outer.right() >= inner.right() - SLACK
+        && outer.bottom() >= inner.bottom() - SLACK
 }
 
 /// A pattern shader drawing `image` with `transform` (image pixels → box pixels).
@@ -560,14 +734,43 @@ mod tests {
 
     #[test]
     fn fit_and_fill_center_the_image() {
-        let (transform, covered) = image_placement(ImageMode::Fit, 200.0, 100.0, 100.0, 100.0);
-        assert_eq!((transform.sx, transform.ty), (0.5, 25.0));
-        assert_eq!((covered.top(), covered.height()), (25.0, 50.0));
-        let (transform, covered) = image_placement(ImageMode::Fill, 200.0, 100.0, 100.0, 100.0);
-        assert_eq!((transform.sx, transform.tx), (1.0, -50.0));
-        assert_eq!(covered.width(), 100.0);
-        let (transform, _) = image_placement(ImageMode::Stretch, 200.0, 100.0, 100.0, 100.0);
-        assert_eq!((transform.sx, transform.sy), (0.5, 1.0));
+        let placed = image_placement(ImageMode::Fit, None, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((placed.transform.sx, placed.transform.ty), (0.5, 25.0));
+        let area = placed.area.expect("contain covers part of the box");
+        assert_eq!((area.top(), area.height()), (25.0, 50.0));
+        let placed = image_placement(ImageMode::Fill, None, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((placed.transform.sx, placed.transform.tx), (1.0, -50.0));
+        assert!(placed.area.is_none(), "cover fills the shape");
+        let placed = image_placement(ImageMode::Stretch, None, 200.0, 100.0, 100.0, 100.0);
+        assert_eq!((placed.transform.sx, placed.transform.sy), (0.5, 1.0));
+        assert_eq!(
+            image_placement(ImageMode::Cover, None, 200.0, 100.0, 100.0, 100.0).transform,
+            Transform::from_row(1.0, 0.0, 0.0, 1.0, -50.0, 0.0)
+        );
+    }
+
+    #[test]
+    fn a_crop_shows_its_window_of_the_image() {
+        // [2, 0, 0, 1, -1, 0]: the right half of a 200 × 100 image (a 100 × 100 window).
+        let right_half = Some([2.0, 0.0, 0.0, 1.0, -1.0, 0.0]);
+        let placed = image_placement(ImageMode::Stretch, right_half, 200.0, 100.0, 100.0, 50.0);
+        // Image x 100 lands at box x 0, image x 200 at box x 100.
+        let point = |x: f32, y: f32| {
+            let mut p = [tiny_skia::Point::from_xy(x, y)];
+            placed.transform.map_points(&mut p);
+            (p[0].x, p[0].y)
+        };
+        assert_eq!(point(100.0, 0.0), (0.0, 0.0));
+        assert_eq!(point(200.0, 100.0), (100.0, 50.0));
+        // Contain fits the square window into a 100 × 50 box: 50 × 50, centred.
+        let placed = image_placement(ImageMode::Contain, right_half, 200.0, 100.0, 100.0, 50.0);
+        let area = placed.area.expect("a part of the box");
+        assert_eq!((area.left(), area.width(), area.height()), (25.0, 50.0, 50.0));
+        // Cover keeps a window that sticks out of the image inside it: [1, 0, 0, 1, 0.5, 0]
+        // shows x from -0.5, moved to start at 0 — the identity placement.
+        let outside =
+            image_placement(ImageMode::Cover, Some([1.0, 0.0, 0.0, 1.0, 0.5, 0.0]), 100.0, 100.0, 100.0, 100.0);
+        assert_eq!(outside.transform, Transform::identity());
     }
 
     #[test]

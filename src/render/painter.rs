@@ -19,7 +19,7 @@ use super::paint::{
 use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
 use super::surface::Surface;
 use super::text::{annotation_path, icon, text_path};
-use crate::doc::values::{Fill, ImageMode};
+use crate::doc::values::Fill;
 use crate::doc::{Key, NodeType, Props, Value};
 use crate::layout::{Layout, NodeBox};
 use crate::resolve::{Scene, SceneKey};
@@ -334,23 +334,24 @@ impl Painter<'_> {
                     let paint = sk_paint(shader, *blend);
                     surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
                 }
-                Paint::Image { url, mode, opacity, blend } => match self.images.get(url, self.folder) {
+                Paint::Image { url, mode, crop, opacity, blend } => match self.images.get(url, self.folder) {
                     Ok(image) => {
                         if let Some(note) = self.images.note(url, self.folder) {
                             self.warnings.insert(format!("node '{node}': {note}"));
                         }
                         let (width, height) = size;
-                        let (placement, covered) =
-                            image_placement(*mode, image.width() as f32, image.height() as f32, width, height);
-                        let shader = image_shader(&image, placement, opacity * alpha);
+                        let placed =
+                            image_placement(*mode, *crop, image.width() as f32, image.height() as f32, width, height);
+                        let shader = image_shader(&image, placed.transform, opacity * alpha);
                         let paint = sk_paint(shader, *blend);
-                        if *mode == ImageMode::Fit {
+                        match placed.area {
                             // Only where the image is: the rest of the shape stays as it was.
-                            let mask = surface.mask(path, fill_rule, transform);
-                            let rect = tiny_skia::PathBuilder::from_rect(covered);
-                            surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
-                        } else {
-                            surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
+                            Some(area) => {
+                                let mask = surface.mask(path, fill_rule, transform);
+                                let rect = tiny_skia::PathBuilder::from_rect(area);
+                                surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
+                            }
+                            None => surface.pixmap.fill_path(path, &paint, fill_rule, local, None),
                         }
                     }
                     Err(error) => {
@@ -360,6 +361,22 @@ impl Painter<'_> {
                         }
                     }
                 },
+                Paint::Mesh(mesh, blend) => {
+                    // Drawn at about the box's device size (smaller past a few hundred pixels:
+                    // it is smooth), then scaled onto the shape.
+                    let (width, height) = size;
+                    let device = (local.sx.hypot(local.ky), local.kx.hypot(local.sy));
+                    let Some(raster) = mesh.rasterize(width * device.0, height * device.1) else { continue };
+                    let to_box = Transform::from_scale(width / raster.width() as f32, height / raster.height() as f32);
+                    let shader = tiny_skia::Pattern::new(
+                        raster.as_ref(),
+                        tiny_skia::SpreadMode::Pad,
+                        tiny_skia::FilterQuality::Bicubic,
+                        alpha,
+                        to_box,
+                    );
+                    surface.pixmap.fill_path(path, &sk_paint(shader, *blend), fill_rule, local, None);
+                }
             }
         }
     }

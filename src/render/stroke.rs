@@ -6,7 +6,9 @@
 use tiny_skia::{LineCap, LineJoin, Path, PathBuilder, Rect, StrokeDash};
 
 use super::geometry::{Shape, rounded_rect};
-use crate::doc::values::{Fill, Stroke, StrokeAlign, StrokeAlignment, StrokeCap, StrokeJoin, Thickness};
+use crate::doc::values::{
+    Fill, LineCap as PenLineCap, Stroke, StrokeAlign, StrokeAlignment, StrokeCap, StrokeJoin, Thickness,
+};
 use crate::doc::{Key, Props, Value, VarOr};
 
 /// Where a stroke lies relative to the outline.
@@ -120,6 +122,17 @@ pub(crate) fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
                 Some(StrokeAlignment::Center) => Align::Center,
                 Some(StrokeAlignment::Outer) => Align::Outside,
                 _ => Align::Inside,
+            };
+            // 2.17's ends and corners (absent: butt and miter).
+            spec.cap = match props.literal::<PenLineCap>(&Key::StrokeLinecap) {
+                Some(PenLineCap::Round) => LineCap::Round,
+                Some(PenLineCap::Square) => LineCap::Square,
+                _ => LineCap::Butt,
+            };
+            spec.join = match props.literal::<StrokeJoin>(&Key::StrokeLinejoin) {
+                Some(StrokeJoin::Bevel) => LineJoin::Bevel,
+                Some(StrokeJoin::Round) => LineJoin::Round,
+                _ => LineJoin::Miter,
             };
         }
         _ => return None,

@@ -11,10 +11,17 @@ use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props,
 /// Cycles are cut here instead of hanging.
 pub const MAX_INSTANCE_DEPTH: usize = 32;
 
-/// Documents imported by alias (`"imports": {"h": "../lib.pen"}`).
+/// What a document refers to outside itself: documents imported by alias (`"imports": {"h":
+/// "../lib.pen"}`) and the JavaScript files of its script nodes (`"scriptUri": "bars.js"`). The
+/// host reads them (tools/workspace.rs); resolving only asks.
 pub trait Library {
     /// The document imported as `alias`, if it is loaded.
     fn imported(&self, alias: &str) -> Option<&Document>;
+
+    /// The source of the script file `uri` (as a script node writes it), or why there is none.
+    fn script(&self, uri: &str) -> Result<std::sync::Arc<str>, String> {
+        Err(format!("the script '{uri}' was not read (nib reads scripts beside the document it opens)"))
+    }
 }
 
 /// A library without imported documents.

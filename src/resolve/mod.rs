@@ -7,6 +7,8 @@
 
 pub mod budget;
 pub mod components;
+mod format;
+mod generated;
 pub mod scene;
 pub mod variables;
 
@@ -17,6 +19,7 @@ pub use components::{
     Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
     find_component, resolve_path,
 };
+pub use generated::MAX_SCRIPT_NODES;
 pub use scene::{
     ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, part_root, update_scene,
     update_scene_of, update_scene_within,

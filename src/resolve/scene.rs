@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
+use crate::doc::format::Version;
 use crate::doc::ids::IdTable;
 use crate::doc::values::{TextContent, VariableScalar};
 use crate::doc::vars::VisitVars;
@@ -64,6 +65,9 @@ pub struct SceneNode {
     pub props: Props,
     /// The document node this comes from, when it is one (not for nodes inside instances).
     pub source: Option<NodeKey>,
+    /// True for content the Scene made for a node (a browser's window, a script's drawing):
+    /// it is drawn, but it is no part of the design to check or edit.
+    pub generated: bool,
     parent: Option<u32>,
     children: Vec<u32>,
 }
@@ -90,13 +94,17 @@ impl SceneNode {
     }
 }
 
-/// Something that could not be resolved.
+/// Something that could not be resolved, or that is drawn in place of what cannot be.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ResolveProblem {
     /// The node it concerns (id or instance path).
     pub node: String,
     /// What is wrong.
     pub message: String,
+    /// True when it says what stands in for something nib cannot draw (a browser page, a
+    /// script's drawing): a substitution, not a mistake in the document.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub placeholder: bool,
 }
 
 /// One top-level node of the document, resolved: built, cached and shared on its own, so an edit
@@ -220,6 +228,19 @@ impl Scene {
     /// first part that went over says where; parts after it may be incomplete too.
     pub fn error(&self) -> Option<&ResolveError> {
         self.parts.iter().find_map(|part| part.error.as_ref())
+    }
+
+    /// What could not be resolved or stands in for something nib cannot draw, among `within`
+    /// and its descendants (the whole document for `None`), one line per problem
+    /// (`node 'id': message`): the warnings that go with a picture of that part.
+    pub fn problem_lines(&self, within: Option<SceneKey>) -> Vec<String> {
+        let inside: Option<std::collections::HashSet<&str>> =
+            within.map(|key| self.subtree(key).map(|k| self.node(k).id.as_str()).collect());
+        self.problems
+            .iter()
+            .filter(|p| inside.as_ref().is_none_or(|ids| ids.contains(p.node.as_str())))
+            .map(|p| format!("node '{}': {}", p.node, p.message))
+            .collect()
     }
 
     /// What resolving spent of the document's budget.
@@ -373,7 +394,11 @@ fn resolve_parts(
     }
     for ((_, message), (node, count)) in variable_problems {
         let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
-        problems.push(ResolveProblem { node: node.to_owned(), message: format!("{message}{more}") });
+        problems.push(ResolveProblem {
+            node: node.to_owned(),
+            message: format!("{message}{more}"),
+            placeholder: false,
+        });
     }
     Scene { parts, options: Some(options), problems }
 }
@@ -583,8 +608,62 @@ impl<'a> Builder<'a> {
             return;
         }
         self.substitute(&mut props, &inner, &scene_id);
-        let Some(key) = self.push(scene_id, props, parent, source_key, copied) else { return };
+        // What the node's own format version means by what it leaves out (resolve/format.rs).
+        super::format::apply(&mut props, Version::read_as(source.scope().document.version()));
+        let generated = match props.node_type() {
+            Some(NodeType::Browser) => {
+                let url = props.text(&Key::Url).unwrap_or_default().to_owned();
+                self.placeholder(
+                    &scene_id,
+                    format!("browser '{scene_id}' shows the live page '{url}'; nib loads no web pages and draws an empty browser window in its place"),
+                );
+                // Pen clips the page to the node's corners.
+                props.set(Key::Clip, Value::Bool(crate::doc::VarOr::Value(true)));
+                super::generated::browser_window(&props)
+            }
+            Some(NodeType::Script) => {
+                // Pen clips a script's drawing to its box unless it says otherwise.
+                if !props.contains(&Key::Clip) {
+                    props.set(Key::Clip, Value::Bool(crate::doc::VarOr::Value(true)));
+                }
+                match super::generated::script_drawing(&props, self.library) {
+                    Ok(drawing) => Some((*drawing).clone()),
+                    Err(reason) => {
+                        self.problem(&scene_id, format!("script '{scene_id}' draws nothing: {reason}"));
+                        None
+                    }
+                }
+            }
+            Some(NodeType::Connection) => {
+                self.placeholder(
+                    &scene_id,
+                    format!("connection '{scene_id}' is kept, but Pen drops connections when it opens a file, so it is not drawn"),
+                );
+                None
+            }
+            _ => None,
+        };
+        let Some(key) = self.push(scene_id.clone(), props, parent, source_key, copied) else { return };
         self.build_children(children, &inner, key);
+        if let Some(generated) = generated {
+            for root in generated.tree().roots().to_vec() {
+                self.push_generated(&generated, root, key, &scene_id);
+            }
+        }
+    }
+
+    /// Adds `node` of `generated` (content the Scene makes for a node, see `generated.rs`) and
+    /// its subtree under `parent`, with ids under `prefix` (`browser/toolbar`).
+    fn push_generated(&mut self, generated: &Document, node: NodeKey, parent: u32, prefix: &str) {
+        let tree_node = generated.tree().node(node);
+        let id = format!("{prefix}/{}", tree_node.id());
+        let mut props = tree_node.props.clone();
+        props.remove(&Key::Children);
+        let Some(key) = self.push(id.clone(), props, Some(parent), None, 0) else { return };
+        self.part.nodes[key as usize].generated = true;
+        for child in tree_node.children().to_vec() {
+            self.push_generated(generated, child, key, &id);
+        }
     }
 
     /// Builds `children` under `parent`, unless they would nest deeper than a Scene may.
@@ -852,7 +931,7 @@ impl<'a> Builder<'a> {
         }
         let key = u32::try_from(self.part.nodes.len()).unwrap_or(u32::MAX);
         props.remove(&Key::Descendants);
-        self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source });
+        self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source, generated: false });
         // The first node with an id is the one found by it.
         let nodes = &self.part.nodes;
         self.part.ids.insert(key, |i| &nodes[i as usize].id, false);
@@ -899,7 +978,12 @@ impl<'a> Builder<'a> {
     }
 
     fn problem(&mut self, node: &str, message: String) {
-        self.part.problems.push(ResolveProblem { node: node.to_owned(), message });
+        self.part.problems.push(ResolveProblem { node: node.to_owned(), message, placeholder: false });
+    }
+
+    /// Notes that what is drawn for `node` stands in for what nib cannot draw.
+    fn placeholder(&mut self, node: &str, message: String) {
+        self.part.problems.push(ResolveProblem { node: node.to_owned(), message, placeholder: true });
     }
 }
 

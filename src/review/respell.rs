@@ -4,13 +4,14 @@
 //! in the newer version, so two versions of a document are compared (and merged) in one
 //! spelling: otherwise an upgrade reads as hundreds of changes that change nothing.
 
-use crate::doc::values::{Stroke, Thickness};
-use crate::doc::{Document, Key, NodeTree, Props, Value, VarOr};
-use crate::script::validate::{is_flat_version, rename_icon_keys, set_flat_stroke, set_object_stroke};
+use crate::doc::format::Version;
+use crate::doc::spelling::{rename_icon_keys, set_object_stroke, upgrade_stroke};
+use crate::doc::values::Stroke;
+use crate::doc::{Document, Key, NodeTree, Props, Value};
 
 /// True when documents of `version` spell strokes flat (2.13 and later).
 pub fn is_flat(version: Option<&str>) -> bool {
-    is_flat_version(version)
+    Version::read_as(version).flat_strokes()
 }
 
 /// Rewrites every node of `document`, and the overrides inside its instances, in the flat
@@ -53,10 +54,8 @@ fn respell_tree(tree: &mut NodeTree, flat: bool) {
     }
 }
 
-/// The 2.13 spelling of a stroke object, written the way Pencil writes it when it upgrades a
-/// file: `strokeWidth` and `strokeAlignment` right after `stroke`, an absent `align` stays
-/// absent (inside is the default of both), and a zero width is left out (none is the default;
-/// the corpus' upgraded file drops all of them).
+/// The 2.13 spelling of a stroke object, as Pencil upgrades a file (`upgrade_stroke`); a
+/// stroke with settings 2.13 cannot hold stays an object, so the difference remains visible.
 fn flatten_stroke(props: &mut Props) {
     let Some(Value::Stroke(Stroke::Object(stroke))) = props.get(&Key::Stroke) else { return };
     let lossy = stroke.join.is_some()
@@ -64,28 +63,8 @@ fn flatten_stroke(props: &mut Props) {
         || stroke.dash_pattern.is_some()
         || stroke.miter_angle.is_some()
         || stroke.enabled.is_some();
-    if lossy {
-        return;
-    }
-    let stroke = (**stroke).clone();
-    let had_align = stroke.align.is_some();
-    set_flat_stroke(props, stroke);
-    if !had_align {
-        props.remove(&Key::StrokeAlignment);
-    }
-    if let Some(Value::StrokeWidth(Thickness::Uniform(VarOr::Value(width)))) = props.get(&Key::StrokeWidth)
-        && *width == 0.0
-    {
-        props.remove(&Key::StrokeWidth);
-    }
-    // Pencil writes the width and the alignment right after the paint.
-    let moved: Vec<(Key, Value)> = [Key::StrokeWidth, Key::StrokeAlignment]
-        .into_iter()
-        .filter_map(|key| props.remove(&key).map(|(_, value)| (key, value)))
-        .collect();
-    let after_paint = props.iter().position(|(key, _)| *key == Key::Stroke).map_or(props.len(), |i| i + 1);
-    for (at, (key, value)) in (after_paint..).zip(moved) {
-        props.insert_at(at, key, value);
+    if !lossy {
+        upgrade_stroke(props, (**stroke).clone());
     }
 }
 

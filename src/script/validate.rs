@@ -6,8 +6,10 @@
 
 use crate::doc::convert::ReadContext;
 use crate::doc::error::{ProblemKind, RawProblem};
+use crate::doc::format::{self, Version};
 use crate::doc::json::{Json, JsonValue, escape_pointer_token};
-use crate::doc::values::{Fills, Stroke, StrokeAlign, StrokeAlignment, StrokeObject};
+use crate::doc::spelling::{rename_icon_keys, set_flat_stroke, set_object_stroke};
+use crate::doc::values::{Fill, ImageMode, LineCap, Stroke, StrokeCap, StrokeObject};
 use crate::doc::{Descendants, Key, NodeTree, NodeType, OrderedMap, Props, Value, VarOr, suggest};
 
 /// One invalid property.
@@ -49,8 +51,8 @@ pub struct Update {
 
 /// Reads script values into typed properties.
 pub struct Validator {
-    /// The document writes 2.13's flat strokes and `icon` nodes.
-    pub flat_strokes: bool,
+    /// The document's format version: what it may hold and how strokes and icons are spelled.
+    pub version: Version,
     /// Everything found wrong so far.
     pub errors: Vec<Invalid>,
 }
@@ -58,7 +60,12 @@ pub struct Validator {
 impl Validator {
     /// A validator for a document of the given version.
     pub fn new(version: Option<&str>) -> Validator {
-        Validator { flat_strokes: is_flat_version(version), errors: Vec::new() }
+        Validator { version: Version::read_as(version), errors: Vec::new() }
+    }
+
+    /// True when the document spells strokes flat and icons as `icon` (2.13 and later).
+    pub fn flat_strokes(&self) -> bool {
+        self.version.flat_strokes()
     }
 
     /// Reads a new node tree. User ids are kept in the props (the caller replaces them by fresh
@@ -91,7 +98,13 @@ impl Validator {
             }
         }
         node_type?;
+        // After the spelling of the version is applied (icon_font ↔ icon).
         self.normalize(&mut props, None, pointer);
+        let node_type = props.node_type();
+        if let Some(Err(not)) = node_type.map(|t| format::check_type(self.version, t)) {
+            self.error(&format!("{pointer}/type"), &not.to_string(), Some(not.hint()));
+        }
+        self.version_rules(&props, node_type, pointer);
         Some(NodeTree { props, children })
     }
 
@@ -134,6 +147,7 @@ impl Validator {
             _ => None,
         });
         self.normalize(&mut update.set, existing_stroke, "");
+        self.version_rules(&update.set, node_type, "");
         Some(update)
     }
 
@@ -182,6 +196,7 @@ impl Validator {
             }
         }
         self.normalize(&mut tree.props, None, pointer);
+        self.version_rules(&tree.props, None, pointer);
         Some(tree)
     }
 
@@ -251,7 +266,11 @@ impl Validator {
             self.unknown_key(name, node_type, pointer);
             return None;
         }
+        // The other spelling of an icon's keys names the same thing: it is respelled for the
+        // version when the node is normalized.
+        let icon_key = matches!(key, Key::IconFontName | Key::IconFontFamily | Key::Icon | Key::Library);
         if let Some(node_type) = node_type
+            && !(icon_key && matches!(node_type, NodeType::Icon | NodeType::IconFont))
             && !node_type.uses(key)
         {
             let hint = misplaced_key_hint(key, node_type);
@@ -300,7 +319,7 @@ impl Validator {
     }
 
     fn unknown_key(&mut self, name: &str, node_type: Option<NodeType>, pointer: &str) {
-        let hint = agent_key_hint(name, node_type, self.flat_strokes)
+        let hint = agent_key_hint(name, node_type, self.flat_strokes())
             .or_else(|| suggest(name, Key::KNOWN).map(|s| format!("did you mean \"{s}\"?")));
         let on = node_type.map(|t| format!(" on {} nodes", t.as_str())).unwrap_or_default();
         self.error(pointer, &format!("is not a known property{on}"), hint);
@@ -312,22 +331,66 @@ impl Validator {
 
     /// Writes strokes and icons in the spelling of the document's version: ≤ 2.11 keeps a
     /// `stroke` object {align, thickness, fill}; 2.13 spreads it over `stroke` (the paint),
-    /// `strokeWidth` and `strokeAlignment`, and calls `icon_font` nodes `icon`.
+    /// `strokeWidth` and `strokeAlignment`, and calls `icon_font` nodes `icon`; 2.17 adds
+    /// `strokeLinecap` and `strokeLinejoin` for the object's `cap` and `join`.
     fn normalize(&mut self, props: &mut Props, existing: Option<&StrokeObject>, pointer: &str) {
-        if self.flat_strokes {
+        // An image mode is written in the version's word: the same mode (2.20 renamed fill to
+        // cover and fit to contain).
+        let covers = self.version.cover_contain_images();
+        for key in [Key::Fill, Key::Stroke] {
+            if let Some(Value::Fills(fills) | Value::Stroke(Stroke::Paint(fills))) = props.get_mut(&key) {
+                for fill in fills.as_mut_slice() {
+                    if let Fill::Image(image) = fill {
+                        image.mode = image.mode.map(|mode| match (mode, covers) {
+                            (ImageMode::Fill, true) => ImageMode::Cover,
+                            (ImageMode::Fit, true) => ImageMode::Contain,
+                            (ImageMode::Cover, false) => ImageMode::Fill,
+                            (ImageMode::Contain, false) => ImageMode::Fit,
+                            (mode, _) => mode,
+                        });
+                    }
+                }
+            }
+        }
+        if self.flat_strokes() {
             if let Some(Value::Stroke(Stroke::Object(stroke))) = props.get(&Key::Stroke).cloned() {
-                if stroke.join.is_some()
-                    || stroke.cap.is_some()
-                    || stroke.dash_pattern.is_some()
+                let ends = stroke.join.is_some() || stroke.cap.is_some();
+                if stroke.dash_pattern.is_some()
                     || stroke.miter_angle.is_some()
+                    || (ends && self.version < Version::V2_17)
                 {
+                    let (what, instead) = if ends && self.version < Version::V2_17 {
+                        (
+                            "join, cap, dash or miter settings",
+                            "write stroke (the paint), strokeWidth and strokeAlignment",
+                        )
+                    } else {
+                        (
+                            "dash or miter settings",
+                            "leave dashPattern and miterAngle out: strokes have neither since 2.13",
+                        )
+                    };
                     self.error(
                         &format!("{pointer}/stroke"),
-                        "has join, cap, dash or miter settings, which 2.13 documents cannot store",
-                        Some("write stroke (the paint), strokeWidth and strokeAlignment".into()),
+                        &format!("has {what}, which {} documents cannot store", self.version),
+                        Some(instead.into()),
                     );
                 }
+                let (join, cap) = (stroke.join, stroke.cap);
                 set_flat_stroke(props, *stroke);
+                if self.version >= Version::V2_17 {
+                    if let Some(join) = join {
+                        props.set(Key::StrokeLinejoin, Value::LineJoin(VarOr::Value(join)));
+                    }
+                    if let Some(cap) = cap {
+                        let cap = match cap {
+                            StrokeCap::None => LineCap::Butt,
+                            StrokeCap::Round => LineCap::Round,
+                            StrokeCap::Square => LineCap::Square,
+                        };
+                        props.set(Key::StrokeLinecap, Value::LineCap(VarOr::Value(cap)));
+                    }
+                }
             }
             rename_icon_keys(props, true);
         } else {
@@ -335,72 +398,16 @@ impl Validator {
             rename_icon_keys(props, false);
         }
     }
-}
 
-/// Gathers 2.13 flat stroke keys (`stroke` as a paint, `strokeWidth`, `strokeAlignment`) into
-/// a ≤ 2.11 `stroke` object, on top of `existing` (the node's current stroke, for updates).
-pub(crate) fn set_object_stroke(props: &mut Props, existing: Option<&StrokeObject>) {
-    let flat_paint = match props.get(&Key::Stroke) {
-        Some(Value::Stroke(Stroke::Paint(paint))) => Some(paint.clone()),
-        _ => None,
-    };
-    let width = props.remove(&Key::StrokeWidth).map(|(_, v)| v);
-    let alignment = props.remove(&Key::StrokeAlignment).map(|(_, v)| v);
-    if flat_paint.is_some() || width.is_some() || alignment.is_some() {
-        let mut stroke = existing.cloned().unwrap_or_default();
-        if let Some(paint) = flat_paint {
-            stroke.fill = Some(paint);
-        }
-        if let Some(Value::StrokeWidth(thickness)) = width {
-            stroke.thickness = Some(thickness);
-        }
-        if let Some(Value::StrokeAlignment(VarOr::Value(alignment))) = alignment {
-            stroke.align = Some(match alignment {
-                StrokeAlignment::Inner => StrokeAlign::Inside,
-                StrokeAlignment::Center => StrokeAlign::Center,
-                StrokeAlignment::Outer => StrokeAlign::Outside,
+    /// Refuses what the document's version cannot hold — keys, values and objects that came
+    /// later or were removed — each with what to write instead.
+    fn version_rules(&mut self, props: &Props, node_type: Option<NodeType>, pointer: &str) {
+        for (at, not) in format::check_props(self.version, node_type.or(props.node_type()), props) {
+            self.errors.push(Invalid {
+                pointer: format!("{pointer}{at}"),
+                message: not.to_string(),
+                hint: Some(not.hint()),
             });
-        }
-        props.set(Key::Stroke, Value::Stroke(Stroke::Object(Box::new(stroke))));
-    }
-}
-
-/// 2.13 and later spell strokes flat.
-pub(crate) fn is_flat_version(version: Option<&str>) -> bool {
-    let Some((major, minor)) = version.and_then(|v| v.split_once('.')) else { return false };
-    let (Ok(major), Ok(minor)) = (major.parse::<u32>(), minor.parse::<u32>()) else { return false };
-    (major, minor) >= (2, 13)
-}
-
-/// Spreads a ≤ 2.11 `stroke` object over the 2.13 keys `stroke`, `strokeWidth` and
-/// `strokeAlignment`.
-pub(crate) fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
-    let paint: Fills = stroke.fill.unwrap_or(Fills::List(Vec::new()));
-    props.set(Key::Stroke, Value::Stroke(Stroke::Paint(paint)));
-    if let Some(thickness) = stroke.thickness {
-        props.set(Key::StrokeWidth, Value::StrokeWidth(thickness));
-    }
-    let alignment = match stroke.align.unwrap_or(StrokeAlign::Inside) {
-        StrokeAlign::Inside => StrokeAlignment::Inner,
-        StrokeAlign::Center => StrokeAlignment::Center,
-        StrokeAlign::Outside => StrokeAlignment::Outer,
-    };
-    props.set(Key::StrokeAlignment, Value::StrokeAlignment(VarOr::Value(alignment)));
-}
-
-/// `icon_font {iconFontName, iconFontFamily}` ↔ `icon {icon, library}`.
-pub(crate) fn rename_icon_keys(props: &mut Props, to_icon: bool) {
-    let (from_type, to_type, pairs) = if to_icon {
-        (NodeType::IconFont, NodeType::Icon, [(Key::IconFontName, Key::Icon), (Key::IconFontFamily, Key::Library)])
-    } else {
-        (NodeType::Icon, NodeType::IconFont, [(Key::Icon, Key::IconFontName), (Key::Library, Key::IconFontFamily)])
-    };
-    if props.node_type() == Some(from_type) {
-        props.set(Key::Type, Value::NodeType(to_type));
-    }
-    for (from, to) in pairs {
-        if let Some((index, value)) = props.remove(&from) {
-            props.insert_at(index, to, value);
         }
     }
 }
@@ -492,7 +499,7 @@ fn misplaced_key_hint(key: &Key, node_type: NodeType) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::doc::values::Thickness;
+    use crate::doc::values::{StrokeAlign, Thickness};
 
     fn json(text: &str) -> Json {
         crate::doc::json::parse(text).unwrap().value.unwrap()

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::workspace::{OpenDocument, Workspace};
 use super::{ToolError, summary};
 use crate::doc::Document;
+use crate::doc::format::{Version, describe_version};
 
 /// open_document's arguments.
 #[derive(Debug, Deserialize)]
@@ -124,6 +125,10 @@ pub struct EditorState {
     /// The nodes a person selected on the canvas of `nib serve` in the current document, each
     /// `{id, type, name}`; a sentence saying there is none otherwise.
     pub selection: serde_json::Value,
+    /// The current document's format version (what its nodes may hold and how they draw; the
+    /// schema, when asked, says it in words).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format_version: Option<String>,
     /// The current document's revision: it rises with every committed change, undo, redo, and
     /// reload after the file was changed by another program.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -132,9 +137,10 @@ pub struct EditorState {
     pub top_level_nodes: Vec<serde_json::Value>,
     /// The current document's components, `id: name`.
     pub reusable_components: Vec<String>,
-    /// The format and the rules, when asked.
+    /// The format and the rules, when asked, ending with what the current document's version
+    /// spells (the newest version's when no document is open).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema: Option<&'static str>,
+    pub schema: Option<String>,
 }
 
 /// What get_editor_state says when nobody selected anything in the current document.
@@ -155,7 +161,8 @@ fn selected_nodes(open: &mut OpenDocument, ids: &[String]) -> Result<Vec<serde_j
         .collect())
 }
 
-/// The schema and rules text for include_schema, in the team's own words.
+/// The schema and rules text for include_schema, in the team's own words; the current
+/// document's version is described after it (`doc::format::describe_version`).
 pub const RULES: &str = include_str!("../../assets/text/pen-rules.md");
 
 /// Describes the open documents and the current one.
@@ -163,6 +170,7 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
     let open_documents = workspace.open_paths().iter().map(|p| p.display().to_string()).collect();
     let current_path = workspace.current_path().map(|p| p.display().to_string());
     let selection = workspace.selection().cloned();
+    let mut version = None;
     let (top_level_nodes, reusable_components, selected, revision) = match current_path {
         Some(_) => {
             let (open, _) = workspace.document(None)?;
@@ -171,6 +179,8 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
                 _ => Vec::new(),
             };
             let revision = Some(open.document.revision());
+            // A document without a version, or of one nib does not know, is read as a known one.
+            version = Some(Version::read_as(open.document.version()));
             (summary::top_level(&open.document), summary::components(&open.document), selected, revision)
         }
         None => (Vec::new(), Vec::new(), Vec::new(), None),
@@ -184,9 +194,12 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
         open_documents,
         current_document: current_path,
         selection,
+        format_version: version.map(|v| v.to_string()),
         revision,
         top_level_nodes,
         reusable_components,
-        schema: args.include_schema.then_some(RULES),
+        schema: args
+            .include_schema
+            .then(|| format!("{RULES}\n{}", describe_version(version.unwrap_or(Version::NEWEST)))),
     })
 }

@@ -148,6 +148,7 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
             _ => None,
         };
         warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
+        warnings.extend(scene.problem_lines(within));
         let png = encode_png(&rendered.pixmap);
         // A picture too heavy to send is shown smaller rather than refused.
         let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;

@@ -80,6 +80,14 @@ impl Json {
         }
     }
 
+    /// The number when this is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match &self.value {
+            JsonValue::Number(n) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// The string when this is a string.
     pub fn as_str(&self) -> Option<&str> {
         match &self.value {

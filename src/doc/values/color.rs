@@ -71,6 +71,27 @@ impl Color {
         Ok(Color::with_spelling(rgba, text))
     }
 
+    /// A color Pen saved though it is not valid, read the way Pen's JavaScript reads it: `#`
+    /// and 6 or 8 characters, each pair `parseInt(pair, 16)` (its leading hex digits, 0 when there
+    /// are none). Inside a mesh gradient (`any_word`) Pen reads every other string as
+    /// transparent. `None` for anything else, or too long to keep.
+    pub fn lenient(text: &str, any_word: bool) -> Option<Color> {
+        if text.len() > MAX_SPELLING || !text.is_ascii() {
+            return None;
+        }
+        let pair = |hex: &str, i: usize| -> u8 {
+            let digits: String = hex.get(i..i + 2).unwrap_or("").chars().take_while(char::is_ascii_hexdigit).collect();
+            u8::from_str_radix(&digits, 16).unwrap_or(0)
+        };
+        let rgba = match text.strip_prefix('#') {
+            Some(hex) if hex.len() == 6 => [pair(hex, 0), pair(hex, 2), pair(hex, 4), 255],
+            Some(hex) if hex.len() == 8 => [pair(hex, 0), pair(hex, 2), pair(hex, 4), pair(hex, 6)],
+            _ if any_word => [0, 0, 0, 0],
+            _ => return None,
+        };
+        Some(Color::with_spelling(rgba, text))
+    }
+
     /// Red, green, blue and alpha, 0–255 each (alpha straight, not premultiplied).
     pub fn rgba(&self) -> [u8; 4] {
         self.rgba
@@ -155,7 +176,16 @@ impl FromJson for Color {
                 }
                 Ok(color)
             }
-            Err(invalid) => Err(ValueError::new(offset, ErrorKind::InvalidColor { text }).with_hint(invalid.hint)),
+            Err(invalid) => match Color::lenient(&text, cx.in_mesh).filter(|_| cx.lenient_colors) {
+                Some(color) => {
+                    let [r, g, b, a] = color.rgba();
+                    let drawn_as =
+                        if a == 0 { "nothing".to_owned() } else { Color::from_rgba([r, g, b, a]).as_str().to_owned() };
+                    cx.report(offset, ProblemKind::ColorTolerated { text, drawn_as, hint: invalid.hint });
+                    Ok(color)
+                }
+                None => Err(ValueError::new(offset, ErrorKind::InvalidColor { text }).with_hint(invalid.hint)),
+            },
         }
     }
 }
@@ -205,5 +235,25 @@ mod tests {
         assert!(read::<Color>("\"#GG0000\"").unwrap_err().hint.unwrap().contains("'G'"));
         assert!(read::<Color>("\"#ffff\"").is_err());
         assert!(read::<Color>("12").is_err());
+    }
+
+    #[test]
+    fn a_file_may_hold_a_color_pen_saved_though_it_is_not_hex() {
+        let mut cx = ReadContext::for_files();
+        let read = |text: &str, cx: &mut ReadContext| {
+            Color::from_json(crate::doc::json::parse(text).unwrap().value.unwrap(), cx)
+        };
+        let color = read("\"#GGGGGG\"", &mut cx).unwrap();
+        assert_eq!((color.rgba(), color.as_str()), ([0, 0, 0, 255], "#GGGGGG"));
+        assert_eq!(read("\"#1Gzz00AZ\"", &mut cx).unwrap().rgba(), [1, 0, 0, 0xA]);
+        assert_eq!(cx.problems.len(), 2);
+        assert!(cx.problems[0].kind.to_string().contains("drawn as #000000"), "{}", cx.problems[0].kind);
+        assert!(read("\"#1535850\"", &mut cx).is_err(), "a typo is still an error");
+        assert!(read("\"red\"", &mut cx).is_err());
+        // Inside a mesh gradient Pen reads every other string as transparent.
+        cx.in_mesh = true;
+        assert_eq!(read("\"red\"", &mut cx).unwrap().rgba()[3], 0, "a word paints nothing");
+        assert_eq!(read("\"#zzzz\"", &mut cx).unwrap().rgba()[3], 0);
+        assert!(read("\"a very long color name\"", &mut cx).is_err(), "too long to keep");
     }
 }

@@ -20,7 +20,9 @@ pub use paint::{
     RelativeSize, ShaderFill,
 };
 pub use shape::{CornerRadius, FillRule};
-pub use stroke::{Sides, Stroke, StrokeAlign, StrokeAlignment, StrokeCap, StrokeJoin, StrokeObject, Thickness};
+pub use stroke::{
+    LineCap, Sides, Stroke, StrokeAlign, StrokeAlignment, StrokeCap, StrokeJoin, StrokeObject, Thickness,
+};
 pub use text::{FontStyle, FontWeight, TextAlign, TextAlignVertical, TextContent, TextGrowth};
 pub(crate) use variables::read_themes;
 pub use variables::{

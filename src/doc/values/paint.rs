@@ -26,10 +26,14 @@ keyword_enum! {
     pub enum ImageMode as "image mode" {
         /// Scaled to the node's box, ignoring the aspect ratio.
         Stretch = "stretch",
-        /// Scaled to cover the box, cropped (CSS `cover`).
+        /// Scaled to cover the box, cropped (CSS `cover`); 2.20 calls it `cover`.
         Fill = "fill",
-        /// Scaled to fit inside the box (CSS `contain`).
+        /// Scaled to fit inside the box (CSS `contain`); 2.20 calls it `contain`.
         Fit = "fit",
+        /// 2.20's `fill`: scaled to cover the box, cropped.
+        Cover = "cover",
+        /// 2.20's `fit`: scaled to fit inside the box.
+        Contain = "contain",
     }
 }
 
@@ -129,8 +133,22 @@ typed_object! {
     }
 }
 
+impl ImageMode {
+    /// The same mode in the other versions' words: `fill` ↔ `cover`, `fit` ↔ `contain`.
+    pub fn covers(self) -> bool {
+        matches!(self, ImageMode::Fill | ImageMode::Cover)
+    }
+
+    /// True for `fit` and `contain`.
+    pub fn contains(self) -> bool {
+        matches!(self, ImageMode::Fit | ImageMode::Contain)
+    }
+}
+
 typed_object! {
-    /// An image file (path relative to the .pen file, or a URL) painted into the node.
+    /// An image file (path relative to the .pen file, or a URL) painted into the node. 2.20
+    /// adds `transform`, a crop: `[a, b, c, d, tx, ty]` maps the image's unit square to the
+    /// crop's (`x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`).
     pub struct ImageFill as "an image fill {type: \"image\", url}" {
         tag: Some("image"),
         "enabled" => enabled: VarOr<bool>,
@@ -138,12 +156,14 @@ typed_object! {
         "mode" => mode: ImageMode,
         "opacity" => opacity: VarOr<f64>,
         "blendMode" => blend_mode: BlendMode,
+        "transform" => transform: Vec<VarOr<f64>>,
     }
 }
 
 typed_object! {
-    /// A mesh gradient: a grid of `columns` × `rows` colored points. Never seen in real files;
-    /// the point format is kept as written.
+    /// A mesh gradient: a grid of `columns` × `rows` colored points, row by row; a point is
+    /// `[x, y]` in the node's unit box or `{position: [x, y], leftHandle, rightHandle,
+    /// topHandle, bottomHandle}` (kept as written, read when painting).
     pub struct MeshGradient as "a mesh gradient fill {type: \"mesh_gradient\"}" {
         tag: Some("mesh_gradient"),
         "enabled" => enabled: VarOr<bool>,
@@ -157,11 +177,16 @@ typed_object! {
 }
 
 typed_object! {
-    /// A GLSL shader fill (2.13). nib keeps it but paints nothing for it.
+    /// A GLSL fragment shader fill (2.13): `url` names the shader file, `uniforms` its inputs
+    /// (numbers, colors, booleans, vectors, image URLs). nib does not run GLSL: it paints the
+    /// fallback [`crate::render`] describes and says so.
     pub struct ShaderFill as "a shader fill {type: \"shader\", url}" {
         tag: Some("shader"),
         "enabled" => enabled: VarOr<bool>,
         "url" => url: String,
+        "uniforms" => uniforms: RawJson,
+        "opacity" => opacity: VarOr<f64>,
+        "blendMode" => blend_mode: BlendMode,
     }
 }
 
@@ -225,7 +250,12 @@ impl FromJson for Fill {
             "color" => Fill::Color(Box::new(read_members(members, cx)?)),
             "gradient" => Fill::Gradient(Box::new(read_members(members, cx)?)),
             "image" => Fill::Image(Box::new(read_members(members, cx)?)),
-            "mesh_gradient" => Fill::MeshGradient(Box::new(read_members(members, cx)?)),
+            "mesh_gradient" => {
+                let outer = std::mem::replace(&mut cx.in_mesh, true);
+                let mesh = read_members(members, cx);
+                cx.in_mesh = outer;
+                Fill::MeshGradient(Box::new(mesh?))
+            }
             "shader" => Fill::Shader(Box::new(read_members(members, cx)?)),
             _ => return Err(unknown_tag(&members, "fill", tag, FILL_TYPES)),
         })

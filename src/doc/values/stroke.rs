@@ -47,6 +47,19 @@ keyword_enum! {
 }
 
 keyword_enum! {
+    /// How open stroke ends look, as 2.17's `strokeLinecap` spells it (the ≤ 2.11 `none` is
+    /// `butt`).
+    pub enum LineCap as "strokeLinecap" {
+        /// Flat at the end point (the default).
+        Butt = "butt",
+        /// Rounded past the end point.
+        Round = "round",
+        /// Square past the end point.
+        Square = "square",
+    }
+}
+
+keyword_enum! {
     /// How open stroke ends look.
     pub enum StrokeCap as "stroke cap" {
         /// Flat at the end point.

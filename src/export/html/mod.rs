@@ -568,13 +568,47 @@ impl Builder<'_, '_, '_, '_> {
                     let Some(css) = css_gradient(gradient, node_box.width, node_box.height) else { continue };
                     (css, "auto".to_owned(), *blend)
                 }
-                PaintSpec::Image { url, mode, blend, .. } => {
+                PaintSpec::Image { url, mode, crop: None, blend, .. } => {
                     let Some(href) = self.image_href(url, id) else { continue };
                     (
                         format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
                         String::new(),
                         *blend,
                     )
+                }
+                PaintSpec::Image { url, mode, crop: Some(crop), blend, .. } => {
+                    let Some(placement) = self.cropped_placement(url, *mode, *crop, node_box) else { continue };
+                    let Some(href) = self.image_href(url, id) else { continue };
+                    let t = placement.transform;
+                    if t.kx != 0.0 || t.ky != 0.0 {
+                        self.warnings.insert(format!(
+                            "node '{id}': a turned or skewed image crop has no CSS equivalent: the image is drawn uncropped"
+                        ));
+                        (
+                            format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
+                            String::new(),
+                            *blend,
+                        )
+                    } else {
+                        let (width, height) = self.image_size_of(url).unwrap_or((1.0, 1.0));
+                        (
+                            format!(
+                                "url(\"{}\") {}px {}px / {}px {}px no-repeat",
+                                escape(&href),
+                                number(t.tx),
+                                number(t.ty),
+                                number(width * t.sx),
+                                number(height * t.sy)
+                            ),
+                            String::new(),
+                            *blend,
+                        )
+                    }
+                }
+                PaintSpec::Mesh { mesh, blend } => {
+                    let Some(raster) = mesh.rasterize(node_box.width, node_box.height) else { continue };
+                    let png = base64::engine::general_purpose::STANDARD.encode(crate::render::encode_png(&raster));
+                    (format!("url(\"data:image/png;base64,{png}\") 0 0 / 100% 100% no-repeat"), String::new(), *blend)
                 }
             };
             layers.push(layer);
@@ -588,6 +622,25 @@ impl Builder<'_, '_, '_, '_> {
         if blends.iter().any(|b| *b != "normal") {
             rules.set("background-blend-mode", blends.join(", "));
         }
+    }
+
+    /// Where a cropped image goes in `node_box`, as the painter places it; `None` when the image
+    /// cannot be read (the warning is given where its URL is made).
+    fn cropped_placement(
+        &mut self,
+        url: &str,
+        mode: crate::doc::values::ImageMode,
+        crop: [f32; 6],
+        node_box: NodeBox,
+    ) -> Option<crate::render::paint::ImagePlacement> {
+        let (width, height) = self.image_size_of(url)?;
+        Some(crate::render::paint::image_placement(mode, Some(crop), width, height, node_box.width, node_box.height))
+    }
+
+    /// The pixel size of the decoded image `url` names.
+    fn image_size_of(&mut self, url: &str) -> Option<(f32, f32)> {
+        let folder = self.pages.source.folder.as_deref();
+        self.images.get(url, folder).ok().map(|image| (image.width() as f32, image.height() as f32))
     }
 
     /// The URL a page uses for an image fill: a copied file, a data URI when embedding, or the
@@ -638,7 +691,7 @@ impl Builder<'_, '_, '_, '_> {
         let Some(color) = specs.iter().rev().find_map(|spec| match spec {
             PaintSpec::Solid { color, .. } => Some(*color),
             PaintSpec::Gradient { gradient, .. } => Some(super::svg::walk::color_at(&gradient.stops, 0.5)),
-            PaintSpec::Image { .. } => None,
+            PaintSpec::Image { .. } | PaintSpec::Mesh { .. } => None,
         }) else {
             return;
         };

@@ -81,8 +81,8 @@ pub(crate) fn css_gradient(gradient: &GradientSpec, width: f32, height: f32) -> 
 pub(crate) fn image_size(mode: ImageMode) -> &'static str {
     match mode {
         ImageMode::Stretch => "100% 100%",
-        ImageMode::Fill => "cover",
-        ImageMode::Fit => "contain",
+        ImageMode::Fill | ImageMode::Cover => "cover",
+        ImageMode::Fit | ImageMode::Contain => "contain",
     }
 }
 

@@ -15,8 +15,9 @@ use crate::layout::{Layout, NodeBox};
 use crate::render::ImageCache;
 use crate::render::effects::{Effects, ShadowSpec, effects_of, grown};
 use crate::render::geometry::{Shape, shape_of};
+use crate::render::mesh::MeshSpec;
 use crate::render::paint::{
-    GradientGeometry, GradientSpec, PaintIssue, PaintSpec, any_visible, css_blend_mode, paint_specs,
+    GradientGeometry, GradientSpec, PaintIssue, PaintSpec, any_visible, css_blend_mode, image_placement, paint_specs,
 };
 use crate::render::painter::{
     ANNOTATION_INK, ANNOTATION_PADDING, UNRESOLVED_DASH, UNRESOLVED_INK, annotation_color, fills, node_transform,
@@ -227,9 +228,10 @@ impl<'a> Writer<'a> {
                 } => {
                     self.angular(data, rule, gradient, *blend, size);
                 }
-                PaintSpec::Image { url, mode, opacity, blend } => {
-                    self.image(data, rule, url, *mode, *opacity, *blend, size, node);
+                PaintSpec::Image { url, mode, crop, opacity, blend } => {
+                    self.image(data, rule, url, (*mode, *crop), *opacity, *blend, size, node);
                 }
+                PaintSpec::Mesh { mesh, blend } => self.mesh(data, rule, mesh, *blend, size),
                 _ => {
                     let Some(paint) = self.paint("fill", spec) else { continue };
                     let style = blend_style(spec_blend(spec));
@@ -254,7 +256,7 @@ impl<'a> Writer<'a> {
                 let id = self.gradient(gradient)?;
                 Some(format!(" {what}=\"url(#{id})\""))
             }
-            PaintSpec::Image { .. } => None,
+            PaintSpec::Image { .. } | PaintSpec::Mesh { .. } => None,
         }
     }
 
@@ -336,14 +338,15 @@ impl<'a> Writer<'a> {
         self.body.push_str("</g>");
     }
 
-    /// An image fill: the image placed in the box by its mode, clipped to the path.
+    /// An image fill: the image placed in the box by its mode and crop (as the painter places
+    /// it), clipped to the path and to the part of the box the image covers.
     #[allow(clippy::too_many_arguments)]
     fn image(
         &mut self,
         data: &str,
         rule: FillRule,
         url: &str,
-        mode: ImageMode,
+        (mode, crop): (ImageMode, Option<[f32; 6]>),
         opacity: f32,
         blend: PenBlend,
         size: (f32, f32),
@@ -351,15 +354,19 @@ impl<'a> Writer<'a> {
     ) {
         let folder = self.options.folder.as_deref();
         let remote = url.starts_with("http://") || url.starts_with("https://");
+        // The decoded image gives the pixel size the placement is in (a reduced copy's when
+        // the file is larger than nib keeps; a linked file is scaled into that size).
+        let decoded = match self.images.get(url, folder) {
+            Ok(image) => Some((image.width() as f32, image.height() as f32)),
+            Err(_) if remote && matches!(self.options.images, ImageRefs::Link { .. }) => None,
+            Err(error) => {
+                self.warnings.insert(format!("node '{node}': {error}"));
+                return;
+            }
+        };
         let href = match &self.options.images {
             ImageRefs::Link { .. } if remote => url.to_owned(),
-            ImageRefs::Link { from } => match self.images.get(url, folder) {
-                Ok(_) => link(url, folder, from.as_deref()),
-                Err(error) => {
-                    self.warnings.insert(format!("node '{node}': {error}"));
-                    return;
-                }
-            },
+            ImageRefs::Link { from } => link(url, folder, from.as_deref()),
             ImageRefs::Embed => match self.images.encoded(url, folder) {
                 Ok((bytes, mime)) => {
                     format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
@@ -370,19 +377,70 @@ impl<'a> Writer<'a> {
                 }
             },
         };
-        let aspect = match mode {
-            ImageMode::Stretch => "none",
-            ImageMode::Fill => "xMidYMid slice",
-            ImageMode::Fit => "xMidYMid meet",
-        };
         let clip = self.clip_data(data, rule);
         let opacity = if opacity < 1.0 { format!(" opacity=\"{}\"", number_with(opacity, 4)) } else { String::new() };
+        let Some((image_width, image_height)) = decoded else {
+            // A remote image nib has not seen: the mode by SVG's own aspect rules.
+            let aspect = if mode == ImageMode::Stretch {
+                "none"
+            } else if mode.covers() {
+                "xMidYMid slice"
+            } else {
+                "xMidYMid meet"
+            };
+            self.body.push_str(&format!(
+                "<g clip-path=\"url(#{clip})\"{}><image width=\"{}\" height=\"{}\" preserveAspectRatio=\"{aspect}\"{opacity} href=\"{}\"/></g>",
+                blend_style(blend),
+                number(size.0),
+                number(size.1),
+                escape(&href)
+            ));
+            return;
+        };
+        let placed = image_placement(mode, crop, image_width, image_height, size.0, size.1);
+        let t = placed.transform;
+        let area = placed.area.map(|area| {
+            let id = self.id("a");
+            self.defs.push_str(&format!(
+                "<clipPath id=\"{id}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath>",
+                number(area.left()),
+                number(area.top()),
+                number(area.width()),
+                number(area.height())
+            ));
+            id
+        });
+        let (open, close) = match &area {
+            Some(id) => (format!("<g clip-path=\"url(#{id})\">"), "</g>"),
+            None => (String::new(), ""),
+        };
         self.body.push_str(&format!(
-            "<g clip-path=\"url(#{clip})\"{}><image width=\"{}\" height=\"{}\" preserveAspectRatio=\"{aspect}\"{opacity} href=\"{}\"/></g>",
+            "<g clip-path=\"url(#{clip})\"{}>{open}<image width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" transform=\"matrix({} {} {} {} {} {})\"{opacity} href=\"{}\"/>{close}</g>",
+            blend_style(blend),
+            number(image_width),
+            number(image_height),
+            number_with(t.sx, 6),
+            number_with(t.ky, 6),
+            number_with(t.kx, 6),
+            number_with(t.sy, 6),
+            number_with(t.tx, 4),
+            number_with(t.ty, 4),
+            escape(&href)
+        ));
+    }
+
+    /// A mesh gradient: no SVG primitive draws one, so it is embedded as the picture nib draws
+    /// (a PNG at the size the painter uses), clipped to the path.
+    fn mesh(&mut self, data: &str, rule: FillRule, mesh: &MeshSpec, blend: PenBlend, size: (f32, f32)) {
+        let Some(raster) = mesh.rasterize(size.0, size.1) else { return };
+        let png = crate::render::encode_png(&raster);
+        let clip = self.clip_data(data, rule);
+        self.body.push_str(&format!(
+            "<g clip-path=\"url(#{clip})\"{}><image width=\"{}\" height=\"{}\" preserveAspectRatio=\"none\" href=\"data:image/png;base64,{}\"/></g>",
             blend_style(blend),
             number(size.0),
             number(size.1),
-            escape(&href)
+            base64::engine::general_purpose::STANDARD.encode(png)
         ));
     }
 
@@ -668,9 +726,10 @@ impl<'a> Writer<'a> {
                     let middle = PaintSpec::Solid { color: color_at(stops, 0.5), blend: *blend };
                     self.paint("stroke", &middle)
                 }
-                PaintSpec::Image { .. } => {
-                    self.warnings
-                        .insert(format!("node '{node}': an image stroke has no SVG equivalent and is left out"));
+                PaintSpec::Image { .. } | PaintSpec::Mesh { .. } => {
+                    self.warnings.insert(format!(
+                        "node '{node}': an image or mesh stroke has no SVG equivalent and is left out"
+                    ));
                     None
                 }
                 _ => self.paint("stroke", spec),
@@ -780,7 +839,10 @@ impl<'a> Writer<'a> {
 /// The blend mode of a paint.
 fn spec_blend(spec: &PaintSpec) -> PenBlend {
     match spec {
-        PaintSpec::Solid { blend, .. } | PaintSpec::Gradient { blend, .. } | PaintSpec::Image { blend, .. } => *blend,
+        PaintSpec::Solid { blend, .. }
+        | PaintSpec::Gradient { blend, .. }
+        | PaintSpec::Image { blend, .. }
+        | PaintSpec::Mesh { blend, .. } => *blend,
     }
 }
 

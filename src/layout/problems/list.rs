@@ -197,6 +197,7 @@ impl ProblemKind {
                 ("instance, override or variable did not resolve", "instances, overrides or variables did not resolve")
             }
             ProblemKind::MissingImage => ("image file is missing", "image files are missing"),
+            ProblemKind::Placeholder => ("placeholder is drawn", "placeholders are drawn"),
         }
     }
 }

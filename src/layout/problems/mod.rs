@@ -59,6 +59,9 @@ pub enum ProblemKind {
     Unresolved,
     /// An image fill whose file is not there: a render draws a placeholder.
     MissingImage,
+    /// What is drawn stands in for something nib cannot draw headless (a browser's live page,
+    /// a script's drawing): the picture is not what Pen shows.
+    Placeholder,
 }
 
 /// One problem, for the node it concerns.
@@ -121,9 +124,10 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
         if scope.as_ref().is_some_and(|ids| !ids.contains(problem.node.as_str())) {
             continue;
         }
-        list.add(Cause::Kind(ProblemKind::Unresolved), || LayoutProblem {
+        let kind = if problem.placeholder { ProblemKind::Placeholder } else { ProblemKind::Unresolved };
+        list.add(Cause::Kind(kind), || LayoutProblem {
             node: problem.node.clone(),
-            kind: ProblemKind::Unresolved,
+            kind,
             message: problem.message.clone(),
         });
     }
@@ -134,10 +138,12 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
     };
     for index in parts {
         let (Some(part), Some(part_layout)) = (scene.parts().get(index), layout.parts().get(index)) else { continue };
+        // Content the Scene made (a browser's window) is no part of the design to check.
         let scope: Vec<usize> = match within {
             Some(key) => scene.subtree(key).map(|k| k.local()).collect(),
             None => (0..part.nodes().len()).collect(),
         };
+        let scope: Vec<usize> = scope.into_iter().filter(|node| !part.node(*node).generated).collect();
         let mut finder = Finder::new(index, part, part_layout, &scope, list, &mut budget);
         scope.iter().for_each(|node| finder.check(*node));
     }

@@ -6,8 +6,9 @@
 //! a conflict.
 //!
 //! The result starts as ours and takes theirs' changes through one transaction, so every node
-//! theirs did not change saves exactly as ours has it. Documents of versions that spell strokes
-//! differently are merged in the spelling of the merged version (see [`super::respell`]).
+//! theirs did not change saves exactly as ours has it. Documents of different format versions are
+//! merged in the merged version, each side moved there as Pen moves an older file it opens
+//! (`doc::migrate`), and the result holds only what that version allows.
 
 mod header;
 mod nodes;
@@ -15,9 +16,10 @@ mod nodes;
 use std::fmt;
 
 use crate::doc::Document;
+use crate::doc::format::{Version, audit};
+use crate::doc::migrate::migrate;
 
 use super::diff::NodeLabel;
-use super::respell::{is_flat, respell};
 use super::values::shorten;
 
 /// Where two branches changed the same thing differently.
@@ -139,16 +141,32 @@ pub fn merge(base: &Document, ours: &Document, theirs: &Document) -> Result<Merg
             ours.version()
         }
     };
-    let flat = is_flat(version);
-    let spelled = |document: &Document| {
+    // Each side is read in the merged version first, as Pen reads an older file: otherwise an
+    // upgrade on one side reads as a change to every stroke, shadow and image on it.
+    let target = Version::read_as(version);
+    let mut moved = |document: &Document| {
         let mut copy = document.clone();
-        if is_flat(document.version()) != flat {
-            respell(&mut copy, flat);
+        if Version::read_as(document.version()) != target {
+            match migrate(&mut copy, target) {
+                Ok(_) => {}
+                Err(error) => conflicts.push(Conflict {
+                    place: "document".into(),
+                    id: None,
+                    property: Some("version".into()),
+                    reason: format!("a side cannot be read as version {target}: {error}"),
+                    base: None,
+                    ours: None,
+                    theirs: None,
+                }),
+            }
         }
         copy
     };
-    let (base, theirs) = (spelled(base), spelled(theirs));
-    let mut result = spelled(ours);
+    let (base, theirs) = (moved(base), moved(theirs));
+    let mut result = moved(ours);
+    if !conflicts.is_empty() {
+        return Err(conflicts);
+    }
     let ours = result.clone();
     let mut taken = 0;
     {
@@ -163,6 +181,23 @@ pub fn merge(base: &Document, ours: &Document, theirs: &Document) -> Result<Merg
             return Err(conflicts);
         }
         tx.commit();
+    }
+    // A merge writes only what its version holds (a side may have added what the other side's
+    // upgrade removed).
+    let findings = audit(&result);
+    if !findings.is_empty() {
+        return Err(findings
+            .iter()
+            .map(|finding| Conflict {
+                place: format!("node '{}'", finding.node),
+                id: Some(finding.node.clone()),
+                property: Some(finding.pointer.trim_start_matches('/').replace('/', ".")),
+                reason: format!("{}; {}", finding.problem, finding.problem.hint()),
+                base: None,
+                ours: None,
+                theirs: None,
+            })
+            .collect());
     }
     // A merge must never produce a file that does not open again.
     if let Err(error) = Document::load(&result.to_pen_string()) {

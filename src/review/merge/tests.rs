@@ -237,6 +237,30 @@ fn an_upgraded_branch_merges_with_an_old_one_in_the_new_spelling() {
     assert!(!text.contains("\"thickness\""), "{text}");
 }
 
+/// Ours moved the document to 2.19 as Pen does (`doc::migrate`); theirs, still at 2.11, changed
+/// a padding and gave the card a shadow with a spread. The merge is 2.19, takes the padding, and
+/// holds nothing 2.19 cannot: the spread goes, as Pen drops it on open.
+#[test]
+fn a_branch_moved_to_2_19_merges_with_an_old_one_and_holds_only_what_2_19_allows() {
+    let mut ours = load(BASE);
+    crate::doc::migrate::migrate(&mut ours, crate::doc::format::Version::V2_19).unwrap();
+    let theirs = edit(
+        BASE,
+        &[
+            ("\"padding\": 8", "\"padding\": 16"),
+            (
+                "\"padding\": 16,",
+                "\"padding\": 16,\n          \"effect\": {\"type\": \"shadow\", \"blur\": 4, \"spread\": 2, \"color\": \"#00000033\"},",
+            ),
+        ],
+    );
+    let result = merged(&ours, &theirs).document;
+    let text = result.to_pen_string();
+    assert!(text.contains("\"version\": \"2.19\"") && text.contains("\"padding\": 16"), "{text}");
+    assert!(text.contains("\"blur\": 4") && !text.contains("spread"), "{text}");
+    assert!(crate::doc::format::audit(&result).is_empty());
+}
+
 /// Theirs moved `btn1` to the front of `page` and added a node after it. Added nodes were placed
 /// before any move, next to where `btn1` still was, and stayed there when it moved.
 #[test]

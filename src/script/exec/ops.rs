@@ -304,7 +304,12 @@ impl Runner<'_, '_> {
         let fill = ImageFill {
             enabled: Some(VarOr::Value(true)),
             url: Some(image.url.clone()),
-            mode: Some(ImageMode::Fill),
+            // Cover, in the word of the document's version (2.20 renamed fill to cover).
+            mode: Some(if crate::doc::format::Version::read_as(self.document().version()).cover_contain_images() {
+                ImageMode::Cover
+            } else {
+                ImageMode::Fill
+            }),
             ..ImageFill::default()
         };
         let mut props = Props::default();
