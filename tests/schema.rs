@@ -20,22 +20,43 @@ fn errors(validator: &jsonschema::Validator, document: &Value) -> Vec<String> {
     validator.iter_errors(document).map(|e| format!("{} at {}", e, e.instance_path())).collect()
 }
 
+/// The `.pen` files of a fixtures folder.
+fn pen_files(folder: &str) -> Vec<std::path::PathBuf> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(folder);
+    let mut files: Vec<_> = std::fs::read_dir(folder)
+        .expect("fixtures")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "pen"))
+        .collect();
+    files.sort();
+    files
+}
+
 #[test]
 fn every_corpus_file_matches_the_schema() {
     let validator = validator();
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen");
-    let mut checked = 0;
-    for entry in std::fs::read_dir(folder).expect("fixtures") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|e| e != "pen") {
-            continue;
-        }
-        let document: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let files = pen_files("pen");
+    for path in &files {
+        let document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
         let found = errors(&validator, &document);
         assert!(found.is_empty(), "{}: {:#?}", path.display(), &found[..found.len().min(5)]);
-        checked += 1;
     }
-    assert_eq!(checked, 44);
+    assert_eq!(files.len(), 44);
+}
+
+/// The files of versions 2.17–2.20 (most saved by the Pen app) match too, the mesh gradient
+/// whose colours are `#GGGGGG` among them: Pen reads any string there (what is not a colour is
+/// transparent), so the schema takes any string in a mesh.
+#[test]
+fn every_current_file_matches_the_schema() {
+    let validator = validator();
+    let files = pen_files("pen-current");
+    for path in &files {
+        let document: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let found = errors(&validator, &document);
+        assert!(found.is_empty(), "{}: {:#?}", path.display(), &found[..found.len().min(5)]);
+    }
+    assert_eq!(files.len(), 26);
 }
 
 fn document_with(node: Value) -> Value {
@@ -84,7 +105,7 @@ fn valid_shapes_are_accepted() {
         "effect": [{"type": "shadow", "shadowType": "inner", "offset": {"x": 0, "y": 2}, "blur": 4, "color": "#00000033"}],
         "children": [
             {"type": "text", "id": "t", "content": "Hi", "fontWeight": "600", "textGrowth": "fixed-width", "width": "fill_container"},
-            {"type": "icon", "id": "i", "icon": "grid_view", "library": "Material Symbols Rounded", "fill": "#000"},
+            {"type": "icon_font", "id": "i", "iconFontName": "grid_view", "iconFontFamily": "Material Symbols Rounded", "fill": "#000"},
             {"type": "ref", "id": "r", "ref": "h:Cpvvc", "descendants": {"label": {"content": "Go"}, "slot/x": {"type": "text", "id": "n", "content": "new"}}}
         ]
     }));
@@ -117,4 +138,68 @@ fn the_schema_and_the_loader_agree_on_properties() {
             assert_eq!(allowed, used, "properties of {type_name}");
         }
     }
+}
+
+/// The version conditions of the schema say what the loader's own rules (`doc::format`) say:
+/// for every version and every sample, the schema accepts the document exactly when `check`
+/// finds nothing its version cannot hold.
+#[test]
+fn the_schema_and_the_loader_agree_on_what_each_version_holds() {
+    let validator = validator();
+    let samples = [
+        json!({"type": "icon_font", "id": "a", "iconFontName": "home", "iconFontFamily": "lucide"}),
+        json!({"type": "icon", "id": "a", "icon": "home", "library": "lucide"}),
+        json!({"type": "rectangle", "id": "a", "stroke": {"align": "inside", "thickness": 1, "fill": "#000000"}}),
+        json!({"type": "rectangle", "id": "a", "stroke": "#000000", "strokeWidth": 1}),
+        json!({"type": "line", "id": "a", "stroke": "#000000", "strokeWidth": 2, "strokeLinecap": "round"}),
+        json!({"type": "path", "id": "a", "geometry": "M0 0L1 1", "viewBox": [0, 0, 1, 1]}),
+        json!({"type": "group", "id": "a", "layout": "vertical", "children": []}),
+        json!({"type": "group", "id": "a", "width": 10, "children": []}),
+        json!({"type": "group", "id": "a", "children": [{"type": "frame", "id": "b", "gap": 4}]}),
+        json!({"type": "text", "id": "a", "content": [{"text": "a"}]}),
+        json!({"type": "text", "id": "a", "content": "a"}),
+        json!({"type": "script", "id": "a", "width": 10, "height": 10, "scriptUri": "a.js"}),
+        json!({"type": "connection", "id": "a", "source": {"path": "x"}, "target": {"path": "y"}}),
+        json!({"type": "browser", "id": "a", "width": 10, "height": 10, "url": "example.com"}),
+        json!({"type": "frame", "id": "a", "effect": {"type": "shadow", "blur": 4, "spread": 2}}),
+        json!({"type": "frame", "id": "a", "effect": [{"type": "blur", "radius": 2}, {"type": "shadow", "spread": 1}]}),
+        json!({"type": "frame", "id": "a", "effect": {"type": "shadow", "shadowType": "inner", "blur": 4}}),
+        json!({"type": "frame", "id": "a", "fill": {"type": "image", "url": "a.png", "mode": "fill"}}),
+        json!({"type": "frame", "id": "a", "fill": [{"type": "image", "url": "a.png", "mode": "fit"}]}),
+        json!({"type": "frame", "id": "a", "fill": {"type": "image", "url": "a.png", "mode": "cover"}}),
+        json!({"type": "frame", "id": "a", "fill": {"type": "image", "url": "a.png", "mode": "stretch", "transform": [2, 0, 0, 1, -1, 0]}}),
+        json!({"type": "frame", "id": "a", "fill": {"type": "image", "url": "a.png", "mode": "stretch"}}),
+        json!({"type": "frame", "id": "c", "reusable": true, "children": [{"type": "frame", "id": "k"}]}),
+        json!({"type": "ref", "id": "a", "ref": "c", "descendants": {"k": {"effect": {"type": "shadow", "spread": 3}}}}),
+        json!({"type": "ref", "id": "a", "ref": "c", "descendants": {"k": {"fill": {"type": "image", "url": "a.png", "mode": "fit"}}}}),
+    ];
+    let mut disagreements = Vec::new();
+    let mut refused = vec![0; samples.len()];
+    for version in nib::doc::KNOWN_VERSIONS {
+        for (index, sample) in samples.iter().enumerate() {
+            // Instances need their component beside them.
+            let children = if sample["type"] == "ref" {
+                json!([{"type": "frame", "id": "c", "reusable": true, "children": [{"type": "frame", "id": "k"}]}, sample])
+            } else {
+                json!([sample])
+            };
+            let document = json!({"version": version, "children": children});
+            let text = document.to_string();
+            let loaded = nib::doc::Document::load(&text).unwrap_or_else(|e| panic!("{version} {sample}: {e}"));
+            let findings = nib::doc::format::audit(&loaded.document);
+            let valid = validator.is_valid(&document);
+            if valid != findings.is_empty() {
+                disagreements.push(format!(
+                    "{version} {sample}: schema {:?}, loader {findings:?}",
+                    errors(&validator, &document)
+                ));
+            }
+            refused[index] += usize::from(!valid);
+        }
+    }
+    assert!(disagreements.is_empty(), "{disagreements:#?}");
+    // Only the samples every version holds are accepted everywhere, or the matrix would not
+    // test the conditions.
+    let everywhere: Vec<usize> = (0..samples.len()).filter(|&i| refused[i] == 0).collect();
+    assert_eq!(everywhere, [3, 8, 10, 16, 21, 22], "{refused:?}");
 }
