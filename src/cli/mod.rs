@@ -22,6 +22,7 @@ mod fmt;
 mod fonts;
 mod layout;
 mod merge;
+mod migrate;
 mod outline;
 mod render;
 mod revision;
@@ -347,6 +348,20 @@ enum Command {
         #[command(subcommand)]
         action: Option<FontsAction>,
     },
+    /// Move .pen files to another format version (the newest, 2.20, by default), listing every
+    /// change; a move down that would lose something is refused. Saves atomically.
+    #[command(after_help = MIGRATE_EXAMPLES)]
+    Migrate {
+        /// The files to migrate.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The version to move to.
+        #[arg(long, default_value_t = nib::doc::format::Version::NEWEST, value_parser = migrate::parse_version)]
+        to: nib::doc::format::Version,
+        /// Do not write; list the changes and exit 1 if a file is not at that version.
+        #[arg(long)]
+        check: bool,
+    },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
     Fmt {
         /// The files to format.
@@ -357,6 +372,11 @@ enum Command {
         check: bool,
     },
 }
+
+const MIGRATE_EXAMPLES: &str = "Examples:
+  nib migrate design.pen                      to 2.20, as the current Pen app would
+  nib migrate --check designs/*.pen           list what would change; exit 1 if anything would
+  nib migrate --to 2.13 design.pen            back to 2.13 when nothing is lost";
 
 const SERVE_EXAMPLES: &str = "Examples:
   nib serve --root designs/                   MCP at http://127.0.0.1:7777/mcp, the page at http://127.0.0.1:7777/
@@ -510,6 +530,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             None => fonts::run(file.as_deref(), json, &fonts()),
         }),
         Command::Fmt { files, check } => Ok(fmt::run(&files, check)),
+        Command::Migrate { files, to, check } => Ok(migrate::run(&files, to, check)),
         Command::Snapshot {
             paths,
             update,

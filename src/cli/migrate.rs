@@ -1,0 +1,89 @@
+//! `nib migrate`: move documents to another format version, as the current Pen app does when it
+//! opens an older file (and back, where nothing is lost). Every change is listed.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use nib::doc::format::Version;
+use nib::doc::io::{read_document_bytes, save_file};
+use nib::doc::migrate::{MigrateError, migrate};
+use nib::doc::{Document, ProblemKind};
+use nib::printable::one_line;
+
+/// Parses `--to`: a version nib reads and writes.
+pub fn parse_version(text: &str) -> Result<Version, String> {
+    match Version::parse(text) {
+        Some(version) if version.is_known() => Ok(version),
+        _ => Err(format!(
+            "'{}' is not a format version nib writes; use one of 2.6 to {}",
+            one_line(text),
+            Version::NEWEST
+        )),
+    }
+}
+
+/// Migrates each file to `to`; with `check_only`, writes nothing and fails when a file is not
+/// at `to` yet. Exit 1 when a file does not load, cannot move without loss, or (with --check)
+/// would change; 2 when a file cannot be written.
+pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
+    let mut code = 0u8;
+    for path in files {
+        let shown = path.display();
+        let loaded = match read_document_bytes(path) {
+            Ok(bytes) => Document::load_bytes(&bytes).map_err(|error| format!("{shown}:{error}")),
+            Err(error) => Err(error.to_string()),
+        };
+        let mut loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                eprintln!("nib: {error}");
+                code = code.max(1);
+                continue;
+            }
+        };
+        let changes = match migrate(&mut loaded.document, to) {
+            Ok(changes) => changes,
+            Err(error @ MigrateError::Lossy { .. }) => {
+                eprintln!("nib: {shown}: {error}");
+                eprintln!("  hint: keep the file at its version, or remove what is listed and migrate again");
+                code = code.max(1);
+                continue;
+            }
+            Err(error) => {
+                eprintln!("nib: {shown}: {error}");
+                code = code.max(2);
+                continue;
+            }
+        };
+        if changes.is_empty() {
+            say!("{shown}: already at {to}");
+            continue;
+        }
+        // The first change is the version itself; the rest are the nodes'.
+        let node_changes = changes.len() - 1;
+        say!("{shown}: {}, {node_changes} node change{}", changes[0].what, plural(node_changes));
+        for change in &changes[1..] {
+            say!("  node '{}': {}", one_line(&change.node), one_line(&change.what));
+        }
+        if check_only {
+            say!("  not written (--check)");
+            code = code.max(1);
+            continue;
+        }
+        if loaded.problems.iter().any(|p| p.kind == ProblemKind::Comments) {
+            say!("  note: comments are removed");
+        }
+        match save_file(&loaded.document, path) {
+            Ok(()) => say!("  saved"),
+            Err(error) => {
+                eprintln!("nib: {shown}: could not write: {error}");
+                code = code.max(2);
+            }
+        }
+    }
+    ExitCode::from(code)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
