@@ -719,6 +719,14 @@ fn the_readme_states_the_limits_the_code_has() {
         format!("within {} pixels", nib::render::MAX_DECODED_PIXELS),
         format!("JPEG up to {} pixels", nib::render::MAX_JPEG_PIXELS),
         format!("{} per document", mib(nib::render::IMAGE_CACHE_BYTES)),
+        format!("script files up to {}", mib(nib::tools::workspace::MAX_SCRIPT_FILE_BYTES)),
+        format!(
+            "{} MB of heap, {} KiB of stack, {} s",
+            nib::js::Limits::PEN.heap_bytes >> 20,
+            nib::js::Limits::PEN.stack_bytes >> 10,
+            nib::js::Limits::PEN.deadline.as_secs()
+        ),
+        format!("{} nodes drawn", nib::resolve::MAX_SCRIPT_NODES),
         format!("{} MB a file", nib::review::snapshot::MAX_GOLDEN_BYTES / 1_000_000),
         format!("{} of PNG", mib(nib::tools::MAX_SCREENSHOT_BYTES as u64)),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
@@ -734,4 +742,32 @@ fn the_readme_states_the_limits_the_code_has() {
     for value in expected {
         assert!(table.contains(&value), "the Limits table does not say {value:?}");
     }
+}
+
+/// Every command `nib --help` lists has a copy-paste example in a shell block of the README.
+#[test]
+fn the_readme_has_an_example_of_every_command() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let examples: Vec<&str> = readme
+        .split("```sh\n")
+        .skip(1)
+        .filter_map(|block| block.split("```").next())
+        .flat_map(str::lines)
+        .map(str::trim_start)
+        .collect();
+    let help = nib(&["--help"]);
+    let help = String::from_utf8_lossy(&help.stdout).into_owned();
+    let commands: Vec<&str> = help
+        .split("Commands:")
+        .nth(1)
+        .and_then(|rest| rest.split("Options:").next())
+        .expect("a command list")
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .collect();
+    assert!(commands.len() >= 15, "{commands:?}");
+    let missing: Vec<&&str> =
+        commands.iter().filter(|name| !examples.iter().any(|line| line.starts_with(&format!("nib {name} ")))).collect();
+    assert!(missing.is_empty(), "commands without an example in the README: {missing:?}");
 }
