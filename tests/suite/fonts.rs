@@ -2,8 +2,7 @@
 //! needs no substitution but its closed families (which are said), and a string mixing scripts,
 //! symbols and emoji has no missing-glyph box and the same faces when measured and painted.
 
-mod common;
-
+use crate::common;
 use std::collections::BTreeSet;
 
 use nib::doc::values::{TextAlign, TextAlignVertical};

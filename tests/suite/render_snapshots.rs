@@ -4,7 +4,7 @@
 //! target/snapshot-diffs/.
 //!
 //! After a deliberate change, look at the new images and bless them:
-//! `NIB_BLESS=1 cargo test --test render_snapshots`.
+//! `NIB_BLESS=1 cargo test --test suite render_snapshots`.
 
 use std::path::{Path, PathBuf};
 

@@ -1,8 +1,7 @@
 //! `nib mcp` as a client sees it: the real binary spawned over stdio and spoken to with rmcp's
 //! own client, in both protocol eras (initialize, and server/discover).
 
-#[path = "common/mcp_client.rs"]
-mod mcp_client;
+use crate::common::mcp_client;
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

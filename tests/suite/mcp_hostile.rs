@@ -2,10 +2,7 @@
 //! file cannot be used), nothing is written outside the root or over a read-only file, and the
 //! server keeps serving the other documents.
 
-#![cfg(unix)]
-
-#[path = "common/mcp_client.rs"]
-mod mcp_client;
+use crate::common::mcp_client;
 
 use std::fs;
 use std::os::unix::fs::PermissionsExt;

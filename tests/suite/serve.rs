@@ -2,8 +2,7 @@
 //! requests, the access checks (Host, Origin, token, sizes) and files changed by other
 //! processes — all on loopback, against a server started in this process on a free port.
 
-#[path = "common/mcp_client.rs"]
-mod mcp_client;
+use crate::common::mcp_client;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -1,9 +1,7 @@
 //! Resolving real documents: every instance expands, every variable gets its value under the
 //! themes in force, and values picked by hand from the files come out as expected.
 
-mod common;
-
-use common::{fixtures, load_with_imports};
+use crate::common::{fixtures, load_with_imports};
 use nib::doc::values::{Fill, TextContent};
 use nib::doc::{Document, Key, Value, VarOr};
 use nib::resolve::{Scene, SceneOptions, build_scene};

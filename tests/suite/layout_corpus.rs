@@ -2,9 +2,7 @@
 //! state, and nib's positions agree with the positions Pencil itself computed and wrote into
 //! instance overrides.
 
-mod common;
-
-use common::{Fixtures, fixtures, load_with_imports};
+use crate::common::{Fixtures, fixtures, load_with_imports};
 use nib::doc::values::Sizing;
 use nib::doc::{Document, Key, NodeType, Value, VarOr};
 use nib::layout::Layout;

@@ -1,5 +1,8 @@
 //! What several integration tests share: the corpus fixtures and the imports between them.
 
+pub mod export;
+pub mod mcp_client;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 

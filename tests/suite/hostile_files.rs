@@ -2,8 +2,6 @@
 //! replaced, read-only files stay as they are, a replaced file keeps its owner, a failed call
 //! leaves nothing behind, and errors go to standard error.
 
-#![cfg(unix)]
-
 use std::fs;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};

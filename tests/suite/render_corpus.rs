@@ -1,9 +1,7 @@
 //! Every top-level frame of every corpus file renders without an error or a panic, and what
 //! cannot be drawn (missing images, unknown icons) comes back as warnings naming the node.
 
-mod common;
-
-use common::{fixtures, load_with_imports};
+use crate::common::{fixtures, load_with_imports};
 use nib::layout::Layout;
 use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
 use nib::resolve::{SceneOptions, build_scene};

@@ -2,10 +2,9 @@
 //! checked by qpdf and poppler (pdftotext, pdffonts, pdftoppm), tokens for every corpus
 //! variable and theme.
 
-mod common;
-#[path = "common/export.rs"]
-mod export_check;
+use crate::common::export as export_check;
 
+use crate::common;
 use std::process::Command;
 
 use export_check::{FrameScore, svg_scores};
@@ -63,7 +62,7 @@ fn svg_of_sample_frames_rasterised_by_resvg_matches_the_png() {
     assert!(mean >= SVG_MEAN_SSIM, "mean SSIM {mean:.4} over {} frames; worst:\n{}", scores.len(), worst(&scores));
 }
 
-/// The figure for the notes: `cargo test --test export -- --ignored --nocapture`.
+/// The figure for the notes: `cargo test --test suite -- --ignored --nocapture export::`.
 #[test]
 #[ignore = "the whole corpus: minutes in a debug build"]
 fn svg_of_the_whole_corpus_matches_the_png() {

@@ -1,0 +1,42 @@
+//! The integration tests, one executable: each file of this folder is a module (they ran as
+//! 34 executables of about 120 MB each, linked one by one and run one after another). The
+//! memory budget stays its own executable (`tests/memory.rs`): it counts the allocations of
+//! the whole process.
+
+mod common;
+
+mod atomic_write;
+mod batch_corpus;
+mod batch_ops;
+mod batch_props;
+mod cli;
+mod corpus;
+mod export;
+mod fonts;
+mod fuzz_budget;
+mod fuzz_load;
+mod fuzz_merge;
+mod fuzz_tools;
+mod guides;
+#[cfg(unix)]
+mod hostile_files;
+mod layout_corpus;
+mod layout_expected;
+mod load_errors;
+mod mcp;
+mod mcp_framing;
+#[cfg(unix)]
+mod mcp_hostile;
+mod mcp_stdout;
+mod pen_current;
+mod pencil_conformance;
+mod pencil_order;
+mod render_corpus;
+mod render_snapshots;
+mod resolve;
+mod review_diff;
+mod review_git;
+mod review_snapshot;
+mod schema;
+mod serve;
+mod tools;
