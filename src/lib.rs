@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub(crate) mod display;
 pub mod doc;
 pub mod export;
 pub mod files;

@@ -10,6 +10,7 @@ pub mod raster;
 pub mod svg;
 pub mod tokens;
 
+use crate::display::TargetError;
 use crate::render::RenderError;
 
 /// Why an export could not be made.
@@ -32,4 +33,10 @@ pub enum ExportError {
     /// `--quality` outside 1–100.
     #[error("quality must be a whole number from 1 to 100; got {0}")]
     BadQuality(u8),
+}
+
+impl From<TargetError> for ExportError {
+    fn from(error: TargetError) -> ExportError {
+        ExportError::Target(error.into())
+    }
 }

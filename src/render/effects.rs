@@ -4,108 +4,24 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tiny_skia::{BlendMode, Color as SkColor, Mask, PathBuilder, Rect, Transform};
+use tiny_skia::{BlendMode, Color as SkColor, Mask, Transform};
 
 use super::blur::{Edges, blur, blur_mask};
-use super::geometry::{Shape, rounded_rect, scaled_radii};
-use super::paint::{blend_mode, resolved_color, with_opacity};
+use super::paint::blend_mode;
 use super::surface::{Coverage, Surface, mask_over, multiply_coverage};
-use crate::doc::values::{BlendMode as PenBlend, Effect, ShadowType};
-use crate::doc::{Key, Props, Value, VarOr};
+use crate::display::effects::{ShadowSpec, grown};
+use crate::display::geometry::Shape;
 
-/// A shadow, resolved.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct ShadowSpec {
-    pub inner: bool,
-    pub color: SkColor,
-    pub dx: f32,
-    pub dy: f32,
-    pub blur: f32,
-    pub spread: f32,
-    pub blend: BlendMode,
-}
-
-/// A node's effects, resolved, in order.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Effects {
-    pub shadows: Vec<ShadowSpec>,
-    pub layer_blur: f32,
-    pub background_blur: f32,
-}
-
-impl Effects {
-    /// How far the effects reach outside the node's box.
-    pub fn extent(&self) -> f32 {
-        let shadows = self
-            .shadows
-            .iter()
-            .filter(|s| !s.inner)
-            .map(|s| s.dx.abs().max(s.dy.abs()) + s.spread.max(0.0) + s.blur * 1.5)
-            .fold(0.0, f32::max);
-        shadows.max(self.layer_blur * 1.5)
-    }
-}
-
-/// The enabled effects of `props`.
-pub(crate) fn effects_of(props: &Props) -> Effects {
-    let mut effects = Effects::default();
-    let Some(Value::Effects(list)) = props.get(&Key::Effect) else { return effects };
-    let number = |v: &Option<VarOr<f64>>| {
-        v.as_ref().and_then(|v| v.value().copied()).filter(|n| n.is_finite()).unwrap_or(0.0) as f32
-    };
-    let enabled = |v: &Option<VarOr<bool>>| !matches!(v, Some(VarOr::Value(false)));
-    for effect in list.as_slice() {
-        match effect {
-            Effect::Shadow(shadow) if enabled(&shadow.enabled) => {
-                let mut issues = Vec::new();
-                let color = shadow.color.as_ref().and_then(|c| resolved_color(c, &mut issues));
-                let Some(color) = color else { continue };
-                let offset = shadow.offset.as_ref();
-                effects.shadows.push(ShadowSpec {
-                    inner: shadow.shadow_type == Some(ShadowType::Inner),
-                    color: with_opacity(color, 1.0),
-                    dx: number(&offset.and_then(|o| o.x.clone())),
-                    dy: number(&offset.and_then(|o| o.y.clone())),
-                    blur: number(&shadow.blur).max(0.0),
-                    spread: number(&shadow.spread),
-                    blend: blend_mode(shadow.blend_mode.unwrap_or(PenBlend::Normal)),
-                });
-            }
-            Effect::Blur(layer) if enabled(&layer.enabled) => effects.layer_blur = number(&layer.radius).max(0.0),
-            Effect::BackgroundBlur(background) if enabled(&background.enabled) => {
-                effects.background_blur = number(&background.radius).max(0.0);
-            }
-            _ => {}
-        }
-    }
-    effects
+/// A shadow's color and blend mode as tiny-skia's.
+fn ink(shadow: &ShadowSpec) -> (SkColor, BlendMode) {
+    let [r, g, b, a] = shadow.color;
+    (SkColor::from_rgba8(r, g, b, a), blend_mode(shadow.blend))
 }
 
 /// The device-pixel sigma of a blur `radius` under `transform`.
 pub(crate) fn device_sigma(radius: f32, transform: Transform) -> f32 {
     let (sx, sy) = transform.get_scale();
     radius / 2.0 * ((sx * sy).abs().sqrt())
-}
-
-/// `shape` grown (or shrunk, for a negative `by`) by `by` on every side, where that is exact
-/// (rectangles, ellipses); other outlines keep their shape.
-pub(crate) fn grown(shape: &Shape, width: f32, height: f32, by: f32) -> Option<tiny_skia::Path> {
-    if by == 0.0 {
-        return Some(shape.path.clone());
-    }
-    let (x, y, w, h) = (-by, -by, width + 2.0 * by, height + 2.0 * by);
-    if !(w > 0.0 && h > 0.0) {
-        return None;
-    }
-    if shape.oval {
-        return Rect::from_xywh(x, y, w, h).and_then(PathBuilder::from_oval);
-    }
-    match shape.radii {
-        Some(radii) => {
-            rounded_rect(x, y, w, h, scaled_radii(radii.map(|r| if r > 0.0 { (r + by).max(0.0) } else { 0.0 }), w, h))
-        }
-        None => Some(shape.path.clone()),
-    }
 }
 
 /// The pixels `area` holds.
@@ -171,7 +87,8 @@ pub(crate) fn outer_shadow(
     let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
         .then(|| shadow_key(shape, width, height, shadow, transform));
     if let Some(coverage) = key.and_then(|key| cache.layers.get(&key)) {
-        surface.draw_color(shadow.color, coverage, area, shadow.blend);
+        let (color, blend) = ink(shadow);
+        surface.draw_color(color, coverage, area, blend);
         cache.reused += 1;
         return;
     }
@@ -182,7 +99,8 @@ pub(crate) fn outer_shadow(
     if let Some(shape_itself) = mask_over(area, &shape.path, shape.fill_rule, transform) {
         multiply_coverage(&mut coverage, &shape_itself, Coverage::Outside);
     }
-    surface.draw_color(shadow.color, &coverage, area, shadow.blend);
+    let (color, blend) = ink(shadow);
+    surface.draw_color(color, &coverage, area, blend);
     if let Some(key) = key
         && cache.layers.len() < cache.limit
         && surface.keep(pixels(area))
@@ -238,7 +156,8 @@ pub(crate) fn inner_shadow(
     if let Some(inside) = mask_over(area, &shape.path, shape.fill_rule, transform) {
         multiply_coverage(&mut coverage, &inside, Coverage::Inside);
     }
-    surface.draw_color(shadow.color, &coverage, area, shadow.blend);
+    let (color, blend) = ink(shadow);
+    surface.draw_color(color, &coverage, area, blend);
 }
 
 /// Blurs what is already drawn under `shape` (a frosted-glass backdrop).

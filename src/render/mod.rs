@@ -6,51 +6,35 @@
 
 mod blend;
 mod blur;
-pub(crate) mod effects;
-pub(crate) mod geometry;
+mod effects;
 mod images;
 pub mod memory;
-pub(crate) mod mesh;
-pub(crate) mod paint;
-pub(crate) mod painter;
+mod paint;
+mod painter;
 mod png;
 mod repeats;
 mod rows;
-pub(crate) mod stroke;
 mod surface;
-pub(crate) mod text;
 
 use std::path::PathBuf;
 
-use tiny_skia::{IntRect, Pixmap, Rect, Transform};
+use tiny_skia::{IntRect, Pixmap, Transform};
 
-use effects::ShadowCache;
-pub use images::{
-    IMAGE_CACHE_BYTES, ImageCache, ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS,
-    decode as decode_image, dimensions as image_dimensions,
+pub use crate::display::pictures::{
+    ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS, decode as decode_image,
+    dimensions as image_dimensions,
 };
-use painter::{Painter, node_transform};
+use crate::display::{DisplayList, TargetError};
+pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
+use effects::ShadowCache;
+pub use images::{FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
+use painter::Painter;
 pub use png::encode_png;
 use surface::Surface;
 
 use crate::layout::Layout;
-use crate::resolve::{Scene, SceneKey};
+use crate::resolve::Scene;
 use crate::text::TextEngine;
-
-/// Longest side of a rendered image, in pixels.
-pub const MAX_SIDE: u32 = 16_384;
-
-/// Most pixels in a rendered image (a 256 MB pixmap).
-pub const MAX_PIXELS: u64 = 64 * 1024 * 1024;
-
-/// What to render.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RenderTarget {
-    /// Every visible top-level node, in the bounding box of them all.
-    Canvas,
-    /// One node, in its own box.
-    Node(SceneKey),
-}
 
 /// How to render.
 #[derive(Debug, Clone, PartialEq)]
@@ -120,28 +104,17 @@ pub enum RenderError {
     },
 }
 
-/// The canvas rectangle `target` covers, unscaled.
-pub fn target_bounds(scene: &Scene, layout: &Layout, target: RenderTarget) -> Result<Rect, RenderError> {
-    let bounds_of = |key: SceneKey| {
-        let node_box = layout.node_box(key)?;
-        let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
-        let transform =
-            node_transform(&scene.node(key).props, node_box, Transform::identity(), (node_box.left, node_box.top));
-        local.transform(transform)
-    };
-    match target {
-        RenderTarget::Node(key) => bounds_of(key).ok_or(RenderError::Hidden),
-        RenderTarget::Canvas => scene
-            .roots()
-            .into_iter()
-            .filter_map(bounds_of)
-            .reduce(|a, b| a.join(&b).unwrap_or(a))
-            .ok_or(RenderError::Empty),
+impl From<TargetError> for RenderError {
+    fn from(error: TargetError) -> RenderError {
+        match error {
+            TargetError::Empty => RenderError::Empty,
+            TargetError::Hidden => RenderError::Hidden,
+        }
     }
 }
 
-/// Renders `target` of a laid-out scene. `text` must be the engine the layout was made with
-/// (glyphs are named by its fonts); `images` keeps decoded images between renders.
+/// Renders `target` of a laid-out scene: its display list built (`text` must be the engine the
+/// layout was made with; `images` keeps decoded images between renders) and painted.
 pub fn render(
     scene: &Scene,
     layout: &Layout,
@@ -150,12 +123,18 @@ pub fn render(
     target: RenderTarget,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
+    let list = crate::display::build(scene, layout, text, &mut images.in_folder(options.folder.as_deref()), target)?;
+    paint(&list, options)
+}
+
+/// Paints a display list.
+pub fn paint(list: &DisplayList, options: &RenderOptions) -> Result<Rendered, RenderError> {
     // On a worker of the pool: the row loops it splits then start without waking the pool
     // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
     let account = memory::pool().open();
     loop {
         let mut run = Run { shadows: &mut ShadowCache::default(), memory: &account };
-        let rendered = rayon::scope(|_| render_with(scene, layout, text, images, target, options, &mut run));
+        let rendered = rayon::scope(|_| paint_with(list, options, &mut run));
         // Other renders held the memory: everything was given back; start again when there is
         // room (or when this is the oldest render, which then waits for memory instead).
         match account.shortfall() {
@@ -176,22 +155,14 @@ struct Run<'a> {
     memory: &'a std::sync::Arc<memory::Account>,
 }
 
-fn render_with(
-    scene: &Scene,
-    layout: &Layout,
-    text: &mut TextEngine,
-    images: &mut ImageCache,
-    target: RenderTarget,
-    options: &RenderOptions,
-    run: &mut Run<'_>,
-) -> Result<Rendered, RenderError> {
+fn paint_with(list: &DisplayList, options: &RenderOptions, run: &mut Run<'_>) -> Result<Rendered, RenderError> {
     let Run { shadows, memory: account } = run;
     let account = *account;
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RenderError::BadScale(scale));
     }
-    let bounds = target_bounds(scene, layout, target)?;
+    let bounds = list.bounds;
     let (width, height) = (
         (f64::from(bounds.width()) * f64::from(scale)).ceil().max(1.0),
         (f64::from(bounds.height()) * f64::from(scale)).ceil().max(1.0),
@@ -209,37 +180,20 @@ fn render_with(
     }
     let device = Transform::from_scale(scale, scale).pre_translate(-bounds.left(), -bounds.top());
     let mut painter = Painter {
-        scene,
-        layout,
-        text,
-        images,
-        folder: options.folder.as_deref(),
+        list,
         mark_missing: options.mark_missing,
-        warnings: Default::default(),
         shadows,
         memory: std::sync::Arc::clone(account),
         memory_node: None,
     };
-    match target {
-        RenderTarget::Node(key) => {
-            if let Some(node_box) = layout.node_box(key) {
-                painter.paint(&mut surface, key, device, (node_box.left, node_box.top));
-            }
-        }
-        RenderTarget::Canvas => {
-            for root in scene.roots() {
-                if let Some(node_box) = layout.node_box(root) {
-                    painter.paint(&mut surface, root, device, (node_box.left, node_box.top));
-                }
-            }
-        }
+    for &root in list.roots() {
+        painter.paint(&mut surface, root, device, true);
     }
     if account.failed() {
         let node = painter.memory_node.take().unwrap_or_else(|| "(the picture itself)".to_owned());
         return Err(memory_error(account, node, width as u64, height as u64));
     }
-    let warnings = painter.warnings.into_iter().collect();
-    Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings })
+    Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings: list.warnings.clone() })
 }
 
 /// The error for a render whose memory was refused: out of memory for `node`, or, when the
@@ -291,18 +245,12 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
         let options = RenderOptions::default();
-        let mut draw = |shadows: &mut ShadowCache| {
-            render_with(
-                &scene,
-                &layout,
-                &mut engine,
-                &mut ImageCache::default(),
-                RenderTarget::Canvas,
-                &options,
-                &mut Run { shadows, memory: &memory::pool().open() },
-            )
-            .expect("renders")
-            .pixmap
+        let mut cache = ImageCache::default();
+        let list =
+            crate::display::build(&scene, &layout, &mut engine, &mut cache.in_folder(None), RenderTarget::Canvas)
+                .expect("a display list");
+        let draw = |shadows: &mut ShadowCache| {
+            paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open() }).expect("renders").pixmap
         };
         let mut cache = ShadowCache::default();
         let reused = draw(&mut cache);

@@ -3,62 +3,24 @@
 //! children on top, or — with clip — the children clipped to the shape and the stroke above
 //! them. Opacity and layer blur paint the node into a layer as big as what it covers.
 
-use std::collections::BTreeSet;
-use std::path::Path as FsPath;
-
 use tiny_skia::{
     BlendMode, Color as SkColor, FillRule, LineCap, LineJoin, Paint as SkPaint, Path, Rect, Shader, Transform,
 };
 
-use super::effects::{ShadowCache, background_blur, device_sigma, effects_of, inner_shadow, outer_shadow};
-use super::geometry::{Shape, shape_of};
-use super::images::ImageCache;
-use super::paint::{
-    Paint, PaintIssue, Ramp, any_visible, fill_rect_ramp, fill_rect_solid, image_placement, image_shader, paints,
-};
-use super::stroke::{Keep, StrokeOutline, stroke_outline, stroke_spec};
+use super::effects::{ShadowCache, background_blur, device_sigma, inner_shadow, outer_shadow};
+use super::paint::{Paint, Ramp, fill_rect_ramp, fill_rect_solid, image_shader, tiny_paints};
 use super::surface::Surface;
-use super::text::{annotation_path, icon, text_path};
-use crate::doc::values::Fill;
-use crate::doc::{Key, NodeType, Props, Value};
-use crate::layout::{Layout, NodeBox};
-use crate::resolve::{Scene, SceneKey};
-use crate::text::{LUCIDE_STROKE_WIDTH, TextEngine};
+use crate::display::geometry::Shape;
+use crate::display::paint::image_placement;
+use crate::display::stroke::{Keep, StrokeOutline, stroke_outline};
+use crate::display::{Content, DisplayList, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
+use crate::text::{IconDrawing, LUCIDE_STROKE_WIDTH};
 
-/// Colors of the canvas annotations: background and text.
-const NOTE_COLORS: [(NodeType, [u8; 4]); 3] = [
-    (NodeType::Note, [254, 243, 199, 255]),
-    (NodeType::Prompt, [224, 231, 255, 255]),
-    (NodeType::Context, [220, 252, 231, 255]),
-];
-/// Space between a canvas annotation's edge and its text.
-pub(crate) const ANNOTATION_PADDING: f32 = 12.0;
-
-/// Color of a canvas annotation's text.
-pub(crate) const ANNOTATION_INK: [u8; 4] = [31, 41, 55, 255];
-
-/// Color of the dashed outline drawn where an instance or icon could not be resolved.
-pub(crate) const UNRESOLVED_INK: [u8; 4] = [220, 38, 38, 255];
-
-/// Dashes of that outline: on, off (pixels).
-pub(crate) const UNRESOLVED_DASH: [f32; 2] = [4.0, 3.0];
-
-/// The background color of a canvas annotation (note, prompt, context).
-pub(crate) fn annotation_color(node_type: NodeType) -> [u8; 4] {
-    NOTE_COLORS.iter().find(|(t, _)| *t == node_type).map_or([254, 243, 199, 255], |(_, c)| *c)
-}
-
-/// Walks and paints.
+/// Walks a display list and paints.
 pub(crate) struct Painter<'a> {
-    pub scene: &'a Scene,
-    pub layout: &'a Layout,
-    pub text: &'a mut TextEngine,
-    pub images: &'a mut ImageCache,
-    pub folder: Option<&'a FsPath>,
+    pub list: &'a DisplayList,
     /// Draw a marker where an image is missing (otherwise nothing is drawn there).
     pub mark_missing: bool,
-    /// What could not be painted as written, once each.
-    pub warnings: BTreeSet<String>,
     /// Drop shadows drawn so far, for the nodes that cast the same one.
     pub shadows: &'a mut ShadowCache,
     /// The render's share of the memory pool.
@@ -68,152 +30,125 @@ pub(crate) struct Painter<'a> {
 }
 
 impl Painter<'_> {
-    /// Paints `key` and its subtree onto `surface`; `origin` is where its box goes in the
-    /// coordinates of `parent` (its x/y in the parent, or its canvas position for a target).
-    pub fn paint(&mut self, surface: &mut Surface, key: SceneKey, parent: Transform, origin: (f32, f32)) {
+    /// Paints node `index` and its subtree onto `surface`, in the coordinates of `parent`; a
+    /// target (`as_target`) goes at its canvas position, any other node at its place in its
+    /// parent.
+    pub fn paint(&mut self, surface: &mut Surface, index: usize, parent: Transform, as_target: bool) {
         // Out of memory: the render stops (it is an error, not a picture with holes).
         if self.memory.failed() {
             return;
         }
-        let Some(node_box) = self.layout.node_box(key) else { return };
-        let props = &self.scene.node(key).props;
-        let opacity =
-            props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0) as f32);
-        if opacity <= 0.0 {
+        let list = self.list;
+        let node = list.node(index);
+        if node.opacity <= 0.0 {
             return;
         }
-        let transform = node_transform(props, node_box, parent, origin);
-        let effects = effects_of(props);
-        // Icons (filled dots and stroked lines) and notes (a card and its text) are drawn in
-        // several parts: with the opacity folded into each, their overlaps would blend twice.
-        let drawn_in_parts = matches!(
-            self.scene.node(key).node_type(),
-            NodeType::Icon | NodeType::IconFont | NodeType::Note | NodeType::Prompt | NodeType::Context
-        );
-        let single_paint = self.scene.children(key).all(|c| self.layout.node_box(c).is_none())
-            && !drawn_in_parts
-            && effects.shadows.is_empty()
-            && effects.background_blur <= 0.0
-            && stroke_spec(props).is_none()
-            && fills(props).len() <= 1;
-        if effects.layer_blur <= 0.0 && (opacity >= 1.0 || single_paint) {
-            self.paint_content(surface, key, transform, node_box, opacity);
-            self.out_of_memory(key);
+        let opacity = node.opacity;
+        let transform = list.transform(index, parent, as_target);
+        if node.effects.layer_blur <= 0.0 && (opacity >= 1.0 || node.single_paint) {
+            self.paint_content(surface, node, transform, opacity);
+            self.out_of_memory(node);
             return;
         }
-        let Some(bounds) = self.subtree_bounds(key, transform) else { return };
+        let Some(bounds) = list.subtree_bounds(index, transform) else { return };
         let Some(area) = surface.clip_area(bounds) else { return };
-        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(key) };
-        self.paint_content(&mut layer, key, transform, node_box, 1.0);
-        if effects.layer_blur > 0.0 {
+        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(node) };
+        self.paint_content(&mut layer, node, transform, 1.0);
+        if node.effects.layer_blur > 0.0 {
             // The blur's buffer, as large as the pixels it blurs.
-            let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(key) };
+            let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(node) };
             super::blur::blur(
                 &mut layer.pixmap,
-                device_sigma(effects.layer_blur, transform),
+                device_sigma(node.effects.layer_blur, transform),
                 super::blur::Edges::Transparent,
             );
         }
         surface.draw(&layer, opacity, BlendMode::SourceOver);
-        self.out_of_memory(key);
+        self.out_of_memory(node);
     }
 
-    /// Notes `key` as where the render ran out of memory, when it did and no node deeper down
+    /// Notes `node` as where the render ran out of memory, when it did and no node deeper down
     /// was noted first (the innermost node whose layer did not fit is the one to name).
-    fn out_of_memory(&mut self, key: SceneKey) {
+    fn out_of_memory(&mut self, node: &DisplayNode) {
         if self.memory.failed() && self.memory_node.is_none() {
-            self.memory_node = Some(self.scene.node(key).id.clone());
+            self.memory_node = Some(node.id.clone());
         }
     }
 
     /// Paints the node itself and its children, with `alpha` applied to its paints.
-    fn paint_content(
-        &mut self,
-        surface: &mut Surface,
-        key: SceneKey,
-        transform: Transform,
-        node_box: NodeBox,
-        alpha: f32,
-    ) {
-        let node = self.scene.node(key);
-        let props = &node.props;
-        let node_type = node.node_type();
-        let (width, height) = (node_box.width, node_box.height);
-        let effects = effects_of(props);
-        let shape = shape_of(node_type, props, width, height);
-        let fills = fills(props);
-        if let Some(shape) = &shape {
+    fn paint_content(&mut self, surface: &mut Surface, node: &DisplayNode, transform: Transform, alpha: f32) {
+        let size = (node.width, node.height);
+        let effects = &node.effects;
+        let shape = node.shape.as_ref();
+        if let Some(shape) = shape {
             if effects.background_blur > 0.0 {
                 background_blur(surface, shape, effects.background_blur, transform);
             }
-            if any_visible(fills) {
+            if node.fills_visible {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
-                    outer_shadow(surface, shape, width, height, shadow, transform, self.shadows);
+                    outer_shadow(surface, shape, size.0, size.1, shadow, transform, self.shadows);
                 }
             }
         }
-        let mut issues = Vec::new();
-        let paints = paints(fills, width, height, &mut issues);
-        match node_type {
-            NodeType::Text => {
-                let shaped = self.layout.shaped_text(key).cloned();
-                if let Some(path) = shaped.and_then(|shaped| text_path(self.text, &shaped, props, width, height)) {
-                    self.fill(
-                        surface,
-                        Outline::new(&path, FillRule::Winding),
-                        &paints,
-                        transform,
-                        alpha,
-                        (width, height),
-                        &node.id,
-                    );
+        let paints = tiny_paints(&node.fills);
+        match &node.content {
+            Content::Text(run) => {
+                if let Some(path) = run.path() {
+                    self.fill(surface, Outline::new(&path, FillRule::Winding), &paints, transform, alpha, size);
                 }
             }
-            NodeType::IconFont | NodeType::Icon => {
-                self.paint_icon(surface, props, &paints, transform, alpha, (width, height), &node.id)
+            Content::Icon { drawing, placed } => {
+                self.paint_icon(surface, drawing, *placed, &paints, transform, alpha, size)
             }
-            NodeType::Note | NodeType::Prompt | NodeType::Context => {
-                self.paint_annotation(surface, node_type, props, shape.as_ref(), transform, alpha, (width, height));
+            Content::MissingIcon => {
+                if let Some(outline) =
+                    crate::geometry::rounded_rect(0.0, 0.0, size.0, size.1, [size.0.min(size.1) / 6.0; 4])
+                {
+                    self.paint_dashed_outline(surface, &outline, transform);
+                }
             }
-            NodeType::Ref => self.paint_unresolved(surface, shape.as_ref(), transform, &node.id),
-            _ => {
-                if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
+            Content::Annotation { color, text } => {
+                self.paint_annotation(surface, *color, text.as_ref(), shape, transform, alpha);
+            }
+            Content::Unresolved => {
+                if let Some(shape) = shape {
+                    self.paint_dashed_outline(surface, &shape.path, transform);
+                }
+            }
+            Content::Fill => {
+                if let Some(shape) = shape.filter(|s| s.closed) {
                     let outline = Outline {
                         path: &shape.path,
                         fill_rule: shape.fill_rule,
-                        inside: shape.inner_rect(width, height),
+                        inside: shape.inner_rect(size.0, size.1),
                     };
-                    self.fill(surface, outline, &paints, transform, alpha, (width, height), &node.id);
+                    self.fill(surface, outline, &paints, transform, alpha, size);
                 }
             }
+            Content::Nothing => {}
         }
-        self.report(&node.id, issues);
-        if let Some(shape) = &shape {
+        if let Some(shape) = shape {
             for shadow in effects.shadows.iter().filter(|s| s.inner) {
-                inner_shadow(surface, shape, width, height, shadow, transform);
+                inner_shadow(surface, shape, size.0, size.1, shadow, transform);
             }
         }
-        let clip = props.literal::<bool>(&Key::Clip) == Some(true);
-        match shape.as_ref().filter(|_| clip) {
+        match shape.filter(|_| node.clip) {
             Some(shape) => {
-                self.paint_children_clipped(surface, key, shape, transform, node_box);
-                self.paint_stroke(surface, props, shape, transform, alpha, (width, height), &node.id);
+                self.paint_children_clipped(surface, node, shape, transform);
+                self.paint_stroke(surface, node, shape, transform, alpha);
             }
             None => {
-                if let Some(shape) = &shape {
-                    self.paint_stroke(surface, props, shape, transform, alpha, (width, height), &node.id);
+                if let Some(shape) = shape {
+                    self.paint_stroke(surface, node, shape, transform, alpha);
                 }
-                self.paint_children(surface, key, transform);
+                self.paint_children(surface, node, transform);
             }
         }
     }
 
-    fn paint_children(&mut self, surface: &mut Surface, key: SceneKey, transform: Transform) {
-        let children: Vec<SceneKey> = self.scene.children(key).collect();
-        for child in children {
-            if let Some(child_box) = self.layout.node_box(child) {
-                self.paint(surface, child, transform, (child_box.x, child_box.y));
-            }
+    fn paint_children(&mut self, surface: &mut Surface, node: &DisplayNode, transform: Transform) {
+        for &child in &node.children {
+            self.paint(surface, child, transform, false);
         }
     }
 
@@ -222,13 +157,12 @@ impl Painter<'_> {
     fn paint_children_clipped(
         &mut self,
         surface: &mut Surface,
-        key: SceneKey,
+        node: &DisplayNode,
         shape: &Shape,
         transform: Transform,
-        node_box: NodeBox,
     ) {
-        if self.fits_inside(key, shape, node_box) {
-            self.paint_children(surface, key, transform);
+        if node.children_inside {
+            self.paint_children(surface, node, transform);
             return;
         }
         let Some(bounds) = shape.path.bounds().transform(transform) else { return };
@@ -238,50 +172,19 @@ impl Painter<'_> {
         if pixels.is_some_and(|pixels| pixels.contains(&surface.area)) {
             // The rectangle holds the whole surface (a clipping frame rendered as the target):
             // the surface's own edges clip, no layer needed.
-            self.paint_children(surface, key, transform);
+            self.paint_children(surface, node, transform);
             return;
         }
         let rectangle = pixels.and_then(|pixels| pixels.intersect(&surface.area)) == Some(area);
-        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(key) };
-        self.paint_children(&mut layer, key, transform);
+        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(node) };
+        self.paint_children(&mut layer, node, transform);
         match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
             None => surface.draw(&layer, 1.0, BlendMode::SourceOver),
         }
     }
 
-    /// True when every descendant's box lies inside the shape's box, away from rounded
-    /// corners, and nothing is rotated, reaches out with effects or strokes, or is text whose
-    /// lines are larger than its box (they are drawn where they fall, outside it).
-    fn fits_inside(&self, key: SceneKey, shape: &Shape, node_box: NodeBox) -> bool {
-        let Some(radii) = shape.radii else { return false };
-        let radius = radii.iter().copied().fold(0.0, f32::max);
-        let (left, top, right, bottom) = (node_box.left, node_box.top, node_box.right(), node_box.bottom());
-        self.scene.subtree(key).skip(1).all(|descendant| {
-            let Some(b) = self.layout.node_box(descendant) else { return true };
-            let props = &self.scene.node(descendant).props;
-            let text_fits = self
-                .layout
-                .shaped_text(descendant)
-                .is_none_or(|text| text.width <= b.width + 0.5 && text.height() <= b.height + 0.5);
-            let plain = props.literal::<f64>(&Key::Rotation).is_none_or(|r| r == 0.0)
-                && effects_of(props).extent() <= 0.0
-                && stroke_spec(props).is_none_or(|s| s.outer_extent() <= 0.0)
-                && text_fits;
-            let inside = b.left >= left && b.top >= top && b.right() <= right && b.bottom() <= bottom;
-            let clear_of_corners = radius <= 0.0
-                || (b.left >= left + radius && b.right() <= right - radius)
-                || (b.top >= top + radius && b.bottom() <= bottom - radius);
-            plain && inside && clear_of_corners
-        })
-    }
-
-    fn subtree_bounds(&self, key: SceneKey, transform: Transform) -> Option<Rect> {
-        subtree_bounds(self.scene, self.layout, key, transform)
-    }
-
     /// Fills `outline` with each paint in order.
-    #[allow(clippy::too_many_arguments)]
     fn fill(
         &mut self,
         surface: &mut Surface,
@@ -290,7 +193,6 @@ impl Painter<'_> {
         transform: Transform,
         alpha: f32,
         size: (f32, f32),
-        node: &str,
     ) {
         let Outline { path, fill_rule, inside } = outline;
         let local = surface.local(transform);
@@ -334,15 +236,12 @@ impl Painter<'_> {
                     let paint = sk_paint(shader, *blend);
                     surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
                 }
-                Paint::Image { url, mode, crop, opacity, blend } => match self.images.get(url, self.folder) {
-                    Ok(image) => {
-                        if let Some(note) = self.images.note(url, self.folder) {
-                            self.warnings.insert(format!("node '{node}': {note}"));
-                        }
+                Paint::Image { url, mode, crop, opacity, blend } => match self.list.picture(url) {
+                    Some(Ok(image)) => {
                         let (width, height) = size;
                         let placed =
                             image_placement(*mode, *crop, image.width() as f32, image.height() as f32, width, height);
-                        let shader = image_shader(&image, placed.transform, opacity * alpha);
+                        let shader = image_shader(image, placed.transform, opacity * alpha);
                         let paint = sk_paint(shader, *blend);
                         match placed.area {
                             // Only where the image is: the rest of the shape stays as it was.
@@ -354,8 +253,7 @@ impl Painter<'_> {
                             None => surface.pixmap.fill_path(path, &paint, fill_rule, local, None),
                         }
                     }
-                    Err(error) => {
-                        self.warnings.insert(format!("node '{node}': {error}"));
+                    _ => {
                         if self.mark_missing {
                             self.paint_missing_image(surface, path, fill_rule, transform, size);
                         }
@@ -393,10 +291,10 @@ impl Painter<'_> {
         // Through `fill`, so a rectangle (the usual image box) is a plain row fill.
         let background =
             Paint::Shader(Shader::SolidColor(SkColor::from_rgba8(229, 231, 235, 255)), BlendMode::SourceOver, None);
-        self.fill(surface, Outline::new(path, fill_rule), &[background], transform, 1.0, size, "");
+        self.fill(surface, Outline::new(path, fill_rule), &[background], transform, 1.0, size);
         let local = surface.local(transform);
         let (width, height) = size;
-        let Some(drawing) = self.text.icon("lucide", "image-off", None) else { return };
+        let Some(drawing) = self.list.missing_image_icon() else { return };
         let side = width.min(height) * 0.4;
         let scale = side / drawing.view;
         let placed = local.pre_translate((width - side) / 2.0, (height - side) / 2.0).pre_scale(scale, scale);
@@ -414,31 +312,17 @@ impl Painter<'_> {
     fn paint_icon(
         &mut self,
         surface: &mut Surface,
-        props: &Props,
+        drawing: &IconDrawing,
+        placed: Transform,
         paints: &[Paint],
         transform: Transform,
         alpha: f32,
         size: (f32, f32),
-        node: &str,
     ) {
-        let (width, height) = size;
-        let Some((drawing, placed)) = icon(self.text, props, width, height) else {
-            let name = props
-                .literal::<String>(&Key::IconFontName)
-                .or_else(|| props.literal::<String>(&Key::Icon))
-                .unwrap_or_default();
-            self.warnings.insert(format!(
-                "node '{node}': icon '{name}' is not in the bundled icon sets; a placeholder is drawn"
-            ));
-            if let Some(shape) = crate::geometry::rounded_rect(0.0, 0.0, width, height, [width.min(height) / 6.0; 4]) {
-                self.paint_dashed_outline(surface, &shape, transform);
-            }
-            return;
-        };
         if let Some(fill) = &drawing.fill
             && let Some(path) = fill.clone().transform(placed)
         {
-            self.fill(surface, Outline::new(&path, FillRule::Winding), paints, transform, alpha, size, node);
+            self.fill(surface, Outline::new(&path, FillRule::Winding), paints, transform, alpha, size);
         }
         if let Some(stroke) = &drawing.stroke {
             // The stroke is computed in the icon's grid, then placed: its width scales with it.
@@ -447,49 +331,33 @@ impl Painter<'_> {
             else {
                 return;
             };
-            self.fill(surface, Outline::new(&outline, FillRule::Winding), paints, transform, alpha, size, node);
+            self.fill(surface, Outline::new(&outline, FillRule::Winding), paints, transform, alpha, size);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn paint_annotation(
         &mut self,
         surface: &mut Surface,
-        node_type: NodeType,
-        props: &Props,
+        color: [u8; 4],
+        text: Option<&TextRun>,
         shape: Option<&Shape>,
         transform: Transform,
         alpha: f32,
-        size: (f32, f32),
     ) {
-        let (width, height) = size;
         let local = surface.local(transform);
-        let color = annotation_color(node_type);
         let background = SkColor::from_rgba8(color[0], color[1], color[2], (f32::from(color[3]) * alpha) as u8);
         if let Some(shape) = shape {
             let paint = SkPaint { shader: Shader::SolidColor(background), anti_alias: true, ..SkPaint::default() };
             surface.pixmap.fill_path(&shape.path, &paint, shape.fill_rule, local, None);
         }
-        if let Some(path) = annotation_path(self.text, props, width, height, ANNOTATION_PADDING) {
+        if let Some(path) = text.and_then(TextRun::path) {
+            let [r, g, b, a] = crate::display::ANNOTATION_INK;
             let ink = SkPaint {
-                shader: Shader::SolidColor(SkColor::from_rgba8(
-                    ANNOTATION_INK[0],
-                    ANNOTATION_INK[1],
-                    ANNOTATION_INK[2],
-                    (f32::from(ANNOTATION_INK[3]) * alpha) as u8,
-                )),
+                shader: Shader::SolidColor(SkColor::from_rgba8(r, g, b, (f32::from(a) * alpha) as u8)),
                 anti_alias: true,
                 ..SkPaint::default()
             };
             surface.pixmap.fill_path(&path, &ink, FillRule::Winding, local, None);
-        }
-    }
-
-    /// An instance whose component is missing: a dashed red outline where it would be.
-    fn paint_unresolved(&mut self, surface: &mut Surface, shape: Option<&Shape>, transform: Transform, node: &str) {
-        self.warnings.insert(format!("node '{node}': its component could not be resolved; a dashed outline is drawn"));
-        if let Some(shape) = shape {
-            self.paint_dashed_outline(surface, &shape.path, transform);
         }
     }
 
@@ -508,45 +376,33 @@ impl Painter<'_> {
         surface.pixmap.stroke_path(path, &red, &stroke, surface.local(transform), None);
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn paint_stroke(
         &mut self,
         surface: &mut Surface,
-        props: &Props,
+        node: &DisplayNode,
         shape: &Shape,
         transform: Transform,
         alpha: f32,
-        size: (f32, f32),
-        node: &str,
     ) {
-        let Some(spec) = stroke_spec(props) else { return };
-        let (width, height) = size;
-        let mut issues = Vec::new();
-        let paints = paints(&spec.fills, width, height, &mut issues);
-        self.report(node, issues);
-        match stroke_outline(shape, &spec, width, height) {
+        let Some(stroke) = &node.stroke else { return };
+        let spec = &stroke.spec;
+        let size = (node.width, node.height);
+        let paints = tiny_paints(&stroke.paints);
+        match stroke_outline(shape, spec, size.0, size.1) {
             None => {}
             Some(StrokeOutline::Ring(ring)) => {
-                self.fill(surface, Outline::new(&ring, FillRule::EvenOdd), &paints, transform, alpha, size, node)
+                self.fill(surface, Outline::new(&ring, FillRule::EvenOdd), &paints, transform, alpha, size)
             }
             Some(StrokeOutline::Cut { width: stroke_width, keep }) => {
                 let Some(outline) = stroked(&shape.path, &spec.tiny_stroke(stroke_width), transform) else { return };
                 if keep == Keep::All {
-                    self.fill(
-                        surface,
-                        Outline::new(&outline, FillRule::Winding),
-                        &paints,
-                        transform,
-                        alpha,
-                        size,
-                        node,
-                    );
+                    self.fill(surface, Outline::new(&outline, FillRule::Winding), &paints, transform, alpha, size);
                     return;
                 }
                 let Some(bounds) = outline.bounds().transform(transform) else { return };
                 let Some(area) = surface.clip_area(bounds) else { return };
                 let Some(mut layer) = surface.layer(area) else { return };
-                self.fill(&mut layer, Outline::new(&outline, FillRule::Winding), &paints, transform, alpha, size, node);
+                self.fill(&mut layer, Outline::new(&outline, FillRule::Winding), &paints, transform, alpha, size);
                 if let Some(mut mask) = layer.mask(&shape.path, shape.fill_rule, transform) {
                     if keep == Keep::Outside {
                         mask.invert();
@@ -555,10 +411,6 @@ impl Painter<'_> {
                 }
             }
         }
-    }
-
-    fn report(&mut self, node: &str, issues: Vec<PaintIssue>) {
-        self.warnings.extend(issues.iter().map(|issue| issue.warning(node)));
     }
 }
 
@@ -718,58 +570,11 @@ pub(crate) fn icon_stroke() -> tiny_skia::Stroke {
     }
 }
 
-/// A node's fills, in paint order.
-pub(crate) fn fills(props: &Props) -> &[Fill] {
-    match props.get(&Key::Fill) {
-        Some(Value::Fills(fills)) => fills.as_slice(),
-        _ => &[],
-    }
-}
-
-/// The bounds under `transform` (the node's own coordinates → the target's) of everything
-/// `key` paints, effects and strokes included; clipping frames end the walk at their shape.
-pub(crate) fn subtree_bounds(scene: &Scene, layout: &Layout, key: SceneKey, transform: Transform) -> Option<Rect> {
-    let node_box = layout.node_box(key)?;
-    let props = &scene.node(key).props;
-    let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
-    let reach = effects_of(props).extent() + stroke_spec(props).map_or(0.0, |s| s.outer_extent()) + 2.0;
-    let mut bounds = local.outset(reach, reach)?.transform(transform)?;
-    if props.literal::<bool>(&Key::Clip) == Some(true) {
-        return Some(bounds);
-    }
-    for child in scene.children(key) {
-        let Some(child_box) = layout.node_box(child) else { continue };
-        let child_transform =
-            node_transform(&scene.node(child).props, child_box, transform, (child_box.x, child_box.y));
-        if let Some(child_bounds) = subtree_bounds(scene, layout, child, child_transform) {
-            bounds = bounds.join(&child_bounds).unwrap_or(bounds);
-        }
-    }
-    Some(bounds)
-}
-
-/// Where a node's own coordinates go: moved to `origin` in its parent, turned
-/// counter-clockwise by `rotation` around its top-left corner, mirrored inside its box first.
-pub(crate) fn node_transform(props: &Props, node_box: NodeBox, parent: Transform, origin: (f32, f32)) -> Transform {
-    let mut transform = parent.pre_translate(origin.0, origin.1);
-    let rotation = props.literal::<f64>(&Key::Rotation).filter(|r| r.is_finite()).unwrap_or(0.0) as f32;
-    if rotation != 0.0 {
-        // Counter-clockwise on a screen whose y axis points down.
-        transform = transform.pre_rotate(-rotation);
-    }
-    if props.literal::<bool>(&Key::FlipX) == Some(true) {
-        transform = transform.pre_translate(node_box.width, 0.0).pre_scale(-1.0, 1.0);
-    }
-    if props.literal::<bool>(&Key::FlipY) == Some(true) {
-        transform = transform.pre_translate(0.0, node_box.height).pre_scale(1.0, -1.0);
-    }
-    transform
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::paint::{GradientGeometry, GradientSpec, gradient_shader};
+    use crate::display::paint::{GradientGeometry, GradientSpec};
+    use crate::render::paint::gradient_shader;
 
     /// Issue 14: a rounded card or an oval fills its inner rectangle row by row and the rest
     /// through tiny-skia; the picture is tiny-skia's fill of the whole outline, within the

@@ -61,7 +61,7 @@ mod tests {
         let mut pixmap = Pixmap::new(3, 2).expect("pixmap");
         pixmap.fill(tiny_skia::Color::from_rgba8(200, 100, 50, 128));
         let bytes = encode_png(&pixmap);
-        let decoded = crate::render::images::decode(&bytes).expect("decodes");
+        let decoded = crate::display::pictures::decode(&bytes).expect("decodes");
         let pixel = decoded.pixel(2, 1).expect("pixel").demultiply();
         // Premultiplied storage rounds translucent colors by a unit at most.
         assert!(pixel.red().abs_diff(200) <= 1 && pixel.green().abs_diff(100) <= 1 && pixel.blue().abs_diff(50) <= 1);
@@ -73,14 +73,14 @@ mod tests {
     fn opaque_and_translucent_images_give_the_same_pixels() {
         let mut pixmap = Pixmap::new(4, 3).expect("pixmap");
         pixmap.fill(tiny_skia::Color::from_rgba8(10, 20, 30, 255));
-        let opaque = crate::render::images::decode(&encode_png(&pixmap)).expect("decodes");
+        let opaque = crate::display::pictures::decode(&encode_png(&pixmap)).expect("decodes");
         assert_eq!(opaque.data(), pixmap.data(), "written as it is");
         let rect = tiny_skia::Rect::from_xywh(0.0, 2.0, 1.0, 1.0).expect("rect");
         let mut paint = tiny_skia::Paint::default();
         paint.set_color_rgba8(255, 0, 0, 64);
         paint.blend_mode = tiny_skia::BlendMode::Source;
         pixmap.fill_rect(rect, &paint, tiny_skia::Transform::identity(), None);
-        let mixed = crate::render::images::decode(&encode_png(&pixmap)).expect("decodes");
+        let mixed = crate::display::pictures::decode(&encode_png(&pixmap)).expect("decodes");
         assert_eq!(mixed.pixel(3, 1), pixmap.pixel(3, 1), "opaque rows stay as they are");
         let corner = mixed.pixel(0, 2).expect("pixel").demultiply();
         assert_eq!((corner.red(), corner.alpha()), (255, 64), "the translucent row is demultiplied");

@@ -24,16 +24,16 @@ use super::job::{RunError, Source};
 use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
+use crate::display::effects::effects_of;
+use crate::display::geometry::shape_of;
+use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
+use crate::display::stroke::{Align, stroke_spec};
+use crate::display::{RenderTarget, fills, node_transform};
 use crate::doc::values::{CornerRadius, Fill, FontStyle, TextAlign, TextAlignVertical, TextGrowth};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
 use crate::layout::{Axis, NodeBox};
 use crate::render::ImageCache;
-use crate::render::effects::effects_of;
-use crate::render::geometry::shape_of;
-use crate::render::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
-use crate::render::painter::{fills, node_transform};
-use crate::render::stroke::{Align, stroke_spec};
 use crate::resolve::{Scene, SceneKey, SceneOptions, ScenePart, ThemeContext, build_scene};
 use crate::text::{TextEngine, TextStyle, text_content};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
@@ -333,7 +333,7 @@ impl Builder<'_, '_, '_, '_> {
             let content = text_content(props);
             ("p", escape(&content).into_owned())
         } else if drawn_as_svg {
-            ("svg", self.inline_svg(key, node_box))
+            ("svg", self.inline_svg(key))
         } else {
             self.box_style(&mut rules, props, raw, node_box, &node.id);
             ("div", String::new())
@@ -632,9 +632,9 @@ impl Builder<'_, '_, '_, '_> {
         mode: crate::doc::values::ImageMode,
         crop: [f32; 6],
         node_box: NodeBox,
-    ) -> Option<crate::render::paint::ImagePlacement> {
+    ) -> Option<crate::display::paint::ImagePlacement> {
         let (width, height) = self.image_size_of(url)?;
-        Some(crate::render::paint::image_placement(mode, Some(crop), width, height, node_box.width, node_box.height))
+        Some(crate::display::paint::image_placement(mode, Some(crop), width, height, node_box.width, node_box.height))
     }
 
     /// The pixel size of the decoded image `url` names.
@@ -839,14 +839,20 @@ impl Builder<'_, '_, '_, '_> {
     }
 
     /// The node drawn by the SVG export, for shapes CSS has no primitive for.
-    fn inline_svg(&mut self, key: SceneKey, node_box: NodeBox) -> String {
+    fn inline_svg(&mut self, key: SceneKey) -> String {
         self.next_svg += 1;
         let source = self.pages.source;
         let options = SvgOptions { folder: source.folder.clone(), ..SvgOptions::default() };
         let prefix = format!("s{}-", self.next_svg);
-        let mut writer =
-            Writer::new(source.scene, source.layout, self.text, self.images, &options).with_id_prefix(&prefix);
-        writer.content(key, node_box, &effects_of(&source.scene.node(key).props));
+        let mut pictures = self.images.in_folder(source.folder.as_deref());
+        let Ok(list) =
+            crate::display::build(source.scene, source.layout, self.text, &mut pictures, RenderTarget::Node(key))
+        else {
+            return String::new();
+        };
+        let Some(&root) = list.roots().first() else { return String::new() };
+        let mut writer = Writer::new(&list, &mut pictures, &options).with_id_prefix(&prefix);
+        writer.content(root);
         let (defs, body, warnings) = writer.finish();
         self.warnings.extend(warnings);
         if defs.is_empty() { body } else { format!("<defs>{defs}</defs>{body}") }

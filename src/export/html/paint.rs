@@ -1,10 +1,10 @@
 //! Paints as CSS: colors, gradients mapped exactly onto CSS gradient lines, shadows and
 //! radii, from the same resolved fills, shadows and shapes the painter uses.
 
+use crate::display::effects::ShadowSpec;
+use crate::display::paint::{GradientGeometry, GradientSpec};
 use crate::doc::values::ImageMode;
 use crate::export::svg::number;
-use crate::render::effects::ShadowSpec;
-use crate::render::paint::{GradientGeometry, GradientSpec};
 
 /// A straight RGBA color as CSS: `#RRGGBB`, or `rgb(r g b / a)` when translucent.
 pub(crate) fn css_color(rgba: [u8; 4]) -> String {
@@ -88,8 +88,7 @@ pub(crate) fn image_size(mode: ImageMode) -> &'static str {
 
 /// A shadow as a `box-shadow` item (CSS blurs with σ = radius / 2, as nib does).
 pub(crate) fn box_shadow(shadow: &ShadowSpec) -> String {
-    let color = shadow.color.to_color_u8();
-    let rgba = [color.red(), color.green(), color.blue(), color.alpha()];
+    let rgba = shadow.color;
     format!(
         "{}{}px {}px {}px {}px {}",
         if shadow.inner { "inset " } else { "" },

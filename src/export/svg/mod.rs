@@ -23,8 +23,10 @@ pub(crate) use markup::{escape, number};
 use walk::Writer;
 
 use super::ExportError;
+use crate::display::pictures::Pictures;
+use crate::display::{DisplayList, RenderTarget};
 use crate::layout::Layout;
-use crate::render::{ImageCache, RenderError, RenderTarget, target_bounds};
+use crate::render::{ImageCache, RenderError};
 use crate::resolve::Scene;
 use crate::text::TextEngine;
 
@@ -101,18 +103,26 @@ pub fn to_svg(
     target: RenderTarget,
     options: &SvgOptions,
 ) -> Result<Svg, ExportError> {
+    let mut pictures = images.in_folder(options.folder.as_deref());
+    let list = crate::display::build(scene, layout, text, &mut pictures, target)?;
+    write(&list, &mut pictures, options)
+}
+
+/// Writes a display list as SVG; `pictures` gives the bytes of embedded images and the files of
+/// linked ones.
+pub(crate) fn write(list: &DisplayList, pictures: &mut dyn Pictures, options: &SvgOptions) -> Result<Svg, ExportError> {
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
         return Err(RenderError::BadScale(scale).into());
     }
-    let bounds = target_bounds(scene, layout, target)?;
+    let bounds = list.bounds;
     let width = (f64::from(bounds.width()) * f64::from(scale)).ceil().max(1.0);
     let height = (f64::from(bounds.height()) * f64::from(scale)).ceil().max(1.0);
     if width > f64::from(u32::MAX) || height > f64::from(u32::MAX) {
         return Err(RenderError::TooLarge { width: width as u64, height: height as u64 }.into());
     }
     let view = (bounds.left(), bounds.top(), (width / f64::from(scale)) as f32, (height / f64::from(scale)) as f32);
-    let mut writer = Writer::new(scene, layout, text, images, options);
+    let mut writer = Writer::new(list, pictures, options);
     if let Some(background) = options.background {
         let (fill, opacity) = markup::color(background);
         writer.body.push_str(&format!(
@@ -124,14 +134,8 @@ pub fn to_svg(
             opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
         ));
     }
-    let starts = match target {
-        RenderTarget::Node(key) => vec![key],
-        RenderTarget::Canvas => scene.roots(),
-    };
-    for key in starts {
-        if let Some(node_box) = layout.node_box(key) {
-            writer.node(key, (node_box.left, node_box.top));
-        }
+    for &root in list.roots() {
+        writer.node(root, true);
     }
     let (defs, body, warnings) = writer.finish();
     let mut markup = String::with_capacity(defs.len() + body.len() + 256);

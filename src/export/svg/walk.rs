@@ -1,4 +1,4 @@
-//! The SVG writer: walks the laid-out Scene as the painter does and writes each node as a group
+//! The SVG writer: walks a display list as the painter does and writes each node as a group
 //! of SVG elements, with clips, masks, filters, gradients and glyphs collected in `<defs>`.
 
 use std::collections::{BTreeSet, HashMap};
@@ -9,34 +9,24 @@ use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathBuilder, Rect, Transform}
 
 use super::markup::{EM_DECIMALS, PIXEL_DECIMALS, color, escape, number, number_with, path_data, transform};
 use super::{ANGULAR_WEDGES, ImageRefs, SvgOptions, TextMode};
+use crate::display::effects::{ShadowSpec, grown};
+use crate::display::geometry::Shape;
+use crate::display::mesh::MeshSpec;
+use crate::display::paint::{GradientGeometry, GradientSpec, PaintSpec, css_blend_mode, image_placement};
+use crate::display::pictures::{ImageError, Pictures};
+use crate::display::stroke::{Align, Keep, StrokeOutline, StrokeSpec, stroke_outline};
+use crate::display::{ANNOTATION_INK, Content, DisplayList, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
 use crate::doc::values::{BlendMode as PenBlend, ImageMode, TextAlign};
-use crate::doc::{Key, NodeType, Props};
-use crate::layout::{Layout, NodeBox};
-use crate::render::ImageCache;
-use crate::render::effects::{Effects, ShadowSpec, effects_of, grown};
-use crate::render::geometry::{Shape, shape_of};
-use crate::render::mesh::MeshSpec;
-use crate::render::paint::{
-    GradientGeometry, GradientSpec, PaintIssue, PaintSpec, any_visible, css_blend_mode, image_placement, paint_specs,
-};
-use crate::render::painter::{
-    ANNOTATION_INK, ANNOTATION_PADDING, UNRESOLVED_DASH, UNRESOLVED_INK, annotation_color, fills, node_transform,
-    subtree_bounds,
-};
-use crate::render::stroke::{Align, Keep, StrokeOutline, StrokeSpec, stroke_outline, stroke_spec};
-use crate::render::text::{annotation_path, icon, placed_glyphs};
-use crate::resolve::{Scene, SceneKey};
-use crate::text::{LUCIDE_STROKE_WIDTH, ShapedText, TextEngine, TextStyle, text_content};
+use crate::text::{IconDrawing, LUCIDE_STROKE_WIDTH};
 
 /// How far a Gaussian blur visibly reaches, in standard deviations.
 const BLUR_REACH: f32 = 3.0;
 
 /// Writes one SVG document.
 pub(crate) struct Writer<'a> {
-    scene: &'a Scene,
-    layout: &'a Layout,
-    text: &'a mut TextEngine,
-    images: &'a mut ImageCache,
+    list: &'a DisplayList,
+    /// The host's images: the bytes to embed, the files to link.
+    pictures: &'a mut dyn Pictures,
     options: &'a SvgOptions,
     /// Clips, masks, filters, gradients and glyphs, referenced by id from the body.
     defs: String,
@@ -48,6 +38,8 @@ pub(crate) struct Writer<'a> {
     /// Glyph outlines already in `defs`, by face, glyph and weight.
     glyphs: HashMap<(cosmic_text::fontdb::ID, u16, u16), String>,
     warnings: BTreeSet<String>,
+    /// Warnings of the display list that do not hold here (a network image is linked).
+    answered: BTreeSet<String>,
 }
 
 /// A stroke as SVG draws it natively: the outline stroked this wide, the part `keep` kept.
@@ -59,18 +51,10 @@ struct NativeStroke<'s> {
 }
 
 impl<'a> Writer<'a> {
-    pub fn new(
-        scene: &'a Scene,
-        layout: &'a Layout,
-        text: &'a mut TextEngine,
-        images: &'a mut ImageCache,
-        options: &'a SvgOptions,
-    ) -> Writer<'a> {
+    pub fn new(list: &'a DisplayList, pictures: &'a mut dyn Pictures, options: &'a SvgOptions) -> Writer<'a> {
         Writer {
-            scene,
-            layout,
-            text,
-            images,
+            list,
+            pictures,
             options,
             defs: String::new(),
             body: String::new(),
@@ -78,12 +62,15 @@ impl<'a> Writer<'a> {
             id_prefix: String::new(),
             glyphs: HashMap::new(),
             warnings: BTreeSet::new(),
+            answered: BTreeSet::new(),
         }
     }
 
-    /// The `<defs>` content, the body and the warnings.
+    /// The `<defs>` content, the body and the warnings (the display list's and the writer's).
     pub fn finish(self) -> (String, String, Vec<String>) {
-        (self.defs, self.body, self.warnings.into_iter().collect())
+        let mut warnings = self.warnings;
+        warnings.extend(self.list.warnings.iter().filter(|w| !self.answered.contains(*w)).cloned());
+        (self.defs, self.body, warnings.into_iter().collect())
     }
 
     fn id(&mut self, prefix: &str) -> String {
@@ -91,19 +78,16 @@ impl<'a> Writer<'a> {
         format!("{}{prefix}{}", self.id_prefix, self.next_id)
     }
 
-    /// Writes `key` and its subtree; `origin` is where its box goes in its parent's group.
-    pub fn node(&mut self, key: SceneKey, origin: (f32, f32)) {
-        let scene = self.scene;
-        let Some(node_box) = self.layout.node_box(key) else { return };
-        let node = scene.node(key);
-        let props = &node.props;
-        let opacity =
-            props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0) as f32);
+    /// Writes node `index` and its subtree: a target (`as_target`) at its canvas position,
+    /// any other node at its place in its parent's group.
+    pub fn node(&mut self, index: usize, as_target: bool) {
+        let list = self.list;
+        let node = list.node(index);
+        let opacity = node.opacity;
         if opacity <= 0.0 {
             return;
         }
-        let local = node_transform(props, node_box, Transform::identity(), origin);
-        let effects = effects_of(props);
+        let local = list.transform(index, Transform::identity(), as_target);
         let mut open = format!("<g data-pen-id=\"{}\"", escape(&node.id));
         if let Some(t) = transform(local) {
             let _ = write!(open, " transform=\"{t}\"");
@@ -111,9 +95,10 @@ impl<'a> Writer<'a> {
         if opacity < 1.0 {
             let _ = write!(open, " opacity=\"{}\"", number_with(opacity, 4));
         }
-        if effects.layer_blur > 0.0 {
-            let sigma = effects.layer_blur / 2.0;
-            let region = subtree_bounds(scene, self.layout, key, Transform::identity())
+        if node.effects.layer_blur > 0.0 {
+            let sigma = node.effects.layer_blur / 2.0;
+            let region = list
+                .subtree_bounds(index, Transform::identity())
                 .and_then(|b| b.outset(sigma * BLUR_REACH, sigma * BLUR_REACH));
             if let Some(region) = region {
                 let filter = self.blur_filter(sigma, region);
@@ -122,7 +107,7 @@ impl<'a> Writer<'a> {
         }
         open.push('>');
         self.body.push_str(&open);
-        self.content(key, node_box, &effects);
+        self.content(index);
         self.body.push_str("</g>");
     }
 
@@ -135,86 +120,75 @@ impl<'a> Writer<'a> {
     /// The node's own drawing (shadows, fills, text or icon, inner shadows), its children and
     /// its stroke, in the painter's order, in its own coordinates: no transform, opacity or
     /// layer blur (the caller places it).
-    pub fn content(&mut self, key: SceneKey, node_box: NodeBox, effects: &Effects) {
-        let scene = self.scene;
-        let node = scene.node(key);
-        let props = &node.props;
-        let node_type = node.node_type();
-        let size = (node_box.width, node_box.height);
-        let shape = shape_of(node_type, props, size.0, size.1);
-        let node_fills = fills(props);
-        if let Some(shape) = &shape {
+    pub fn content(&mut self, index: usize) {
+        let list = self.list;
+        let node = list.node(index);
+        let size = (node.width, node.height);
+        let effects = &node.effects;
+        let shape = node.shape.as_ref();
+        if let Some(shape) = shape {
             if effects.background_blur > 0.0 {
                 self.warnings.insert(format!(
                     "node '{}': background blur has no SVG equivalent and is left out (the fills above it are kept)",
                     node.id
                 ));
             }
-            if any_visible(node_fills) {
+            if node.fills_visible {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
                     self.outer_shadow(shape, size, shadow);
                 }
             }
         }
-        let mut issues = Vec::new();
-        let specs = paint_specs(node_fills, size.0, size.1, &mut issues);
-        match node_type {
-            NodeType::Text => self.text_node(key, props, &specs, size),
-            NodeType::IconFont | NodeType::Icon => self.icon(props, &specs, size, &node.id),
-            NodeType::Note | NodeType::Prompt | NodeType::Context => {
-                self.annotation(node_type, props, shape.as_ref(), size)
+        let specs = &node.fills;
+        match &node.content {
+            Content::Text(run) => self.text(run, specs, size),
+            Content::Icon { drawing, placed } => self.icon(drawing, *placed, specs, size, &node.id),
+            Content::MissingIcon => {
+                let radius = size.0.min(size.1) / 6.0;
+                if let Some(outline) = crate::geometry::rounded_rect(0.0, 0.0, size.0, size.1, [radius; 4]) {
+                    self.dashed_outline(&outline);
+                }
             }
-            NodeType::Ref => {
-                self.warnings.insert(format!(
-                    "node '{}': its component could not be resolved; a dashed outline is drawn",
-                    node.id
-                ));
-                if let Some(shape) = &shape {
+            Content::Annotation { color: card, text } => self.annotation(*card, text.as_ref(), shape, size),
+            Content::Unresolved => {
+                if let Some(shape) = shape {
                     self.dashed_outline(&shape.path);
                 }
             }
-            _ => {
-                if let Some(shape) = shape.as_ref().filter(|s| s.closed) {
+            Content::Fill => {
+                if let Some(shape) = shape.filter(|s| s.closed) {
                     let data = path_data(&shape.path, PIXEL_DECIMALS);
-                    self.fill(&data, shape.fill_rule, &specs, size, &node.id);
+                    self.fill(&data, shape.fill_rule, specs, size, &node.id);
                 }
             }
+            Content::Nothing => {}
         }
-        self.report(&node.id, &issues);
-        if let Some(shape) = &shape {
+        if let Some(shape) = shape {
             for shadow in effects.shadows.iter().filter(|s| s.inner) {
                 self.inner_shadow(shape, size, shadow);
             }
         }
-        let clip = props.literal::<bool>(&Key::Clip) == Some(true);
-        match shape.as_ref().filter(|_| clip) {
+        match shape.filter(|_| node.clip) {
             Some(shape) => {
                 let clip = self.clip(&shape.path, shape.fill_rule);
                 self.body.push_str(&format!("<g clip-path=\"url(#{clip})\">"));
-                self.children(key);
+                self.children(node);
                 self.body.push_str("</g>");
-                self.stroke(props, shape, size, &node.id);
+                self.stroke(node, shape);
             }
             None => {
-                if let Some(shape) = &shape {
-                    self.stroke(props, shape, size, &node.id);
+                if let Some(shape) = shape {
+                    self.stroke(node, shape);
                 }
-                self.children(key);
+                self.children(node);
             }
         }
     }
 
-    fn children(&mut self, key: SceneKey) {
-        let scene = self.scene;
-        for child in scene.children(key) {
-            if let Some(child_box) = self.layout.node_box(child) {
-                self.node(child, (child_box.x, child_box.y));
-            }
+    fn children(&mut self, node: &DisplayNode) {
+        for &child in &node.children {
+            self.node(child, false);
         }
-    }
-
-    fn report(&mut self, node: &str, issues: &[PaintIssue]) {
-        self.warnings.extend(issues.iter().map(|issue| issue.warning(node)));
     }
 
     /// Fills the path `data` with each paint in order.
@@ -352,22 +326,26 @@ impl<'a> Writer<'a> {
         size: (f32, f32),
         node: &str,
     ) {
-        let folder = self.options.folder.as_deref();
         let remote = url.starts_with("http://") || url.starts_with("https://");
+        let linked = matches!(self.options.images, ImageRefs::Link { .. });
         // The decoded image gives the pixel size the placement is in (a reduced copy's when
         // the file is larger than nib keeps; a linked file is scaled into that size).
-        let decoded = match self.images.get(url, folder) {
-            Ok(image) => Some((image.width() as f32, image.height() as f32)),
-            Err(_) if remote && matches!(self.options.images, ImageRefs::Link { .. }) => None,
-            Err(error) => {
-                self.warnings.insert(format!("node '{node}': {error}"));
-                return;
+        let decoded = match self.list.picture(url) {
+            Some(Ok(image)) => Some((image.width() as f32, image.height() as f32)),
+            Some(Err(error @ ImageError::Remote(_))) if remote && linked => {
+                // Linked, a network image needs no reading: its warning does not hold.
+                self.answered.insert(format!("node '{node}': {error}"));
+                None
             }
+            _ => return,
         };
         let href = match &self.options.images {
             ImageRefs::Link { .. } if remote => url.to_owned(),
-            ImageRefs::Link { from } => link(url, folder, from.as_deref()),
-            ImageRefs::Embed => match self.images.encoded(url, folder) {
+            ImageRefs::Link { from } => match (self.pictures.file(url), from) {
+                (Some(file), Some(from)) => link(&file, from),
+                _ => url.to_owned(),
+            },
+            ImageRefs::Embed => match self.pictures.encoded(url) {
                 Ok((bytes, mime)) => {
                     format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
                 }
@@ -444,26 +422,22 @@ impl<'a> Writer<'a> {
         ));
     }
 
-    /// A text node: glyph outlines, or live text.
-    fn text_node(&mut self, key: SceneKey, props: &Props, specs: &[PaintSpec], size: (f32, f32)) {
-        let Some(shaped) = self.layout.shaped_text(key).cloned() else { return };
+    /// Laid-out text in the node's paints: glyph outlines, or live text.
+    fn text(&mut self, run: &TextRun, specs: &[PaintSpec], size: (f32, f32)) {
         match self.options.text {
-            TextMode::Live => {
-                let content = text_content(props);
-                self.live_text(&shaped, &content, props, specs, size, (0.0, 0.0));
-            }
-            TextMode::Outlines => self.outlines(&shaped, props, specs, size, (0.0, 0.0)),
+            TextMode::Live => self.live_text(run, specs),
+            TextMode::Outlines => self.outlines(run, specs, size),
         }
     }
 
     /// Glyph outlines: each glyph once in `<defs>`, placed with `<use>`, for colors; a single
     /// path in the box for gradients and images, which span the whole box.
-    fn outlines(&mut self, shaped: &ShapedText, props: &Props, specs: &[PaintSpec], size: (f32, f32), at: (f32, f32)) {
-        let (glyphs, bars) = placed_glyphs(self.text, shaped, props, size.0, size.1);
+    fn outlines(&mut self, run: &TextRun, specs: &[PaintSpec], size: (f32, f32)) {
+        let at = run.at;
         let moved = Transform::from_translate(at.0, at.1);
         if specs.iter().all(|s| matches!(s, PaintSpec::Solid { .. })) {
             let mut uses = String::new();
-            for glyph in glyphs {
+            for glyph in &run.glyphs {
                 let id = match self.glyphs.get(&glyph.key) {
                     Some(id) => id.clone(),
                     None => {
@@ -477,7 +451,7 @@ impl<'a> Writer<'a> {
                 let placed = glyph.transform.post_concat(moved);
                 let _ = write!(uses, "<use href=\"#{id}\" transform=\"{}\"/>", transform(placed).unwrap_or_default());
             }
-            for bar in bars {
+            for bar in &run.bars {
                 let _ = write!(
                     uses,
                     "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>",
@@ -493,32 +467,14 @@ impl<'a> Writer<'a> {
             }
             return;
         }
-        let mut builder = PathBuilder::new();
-        for glyph in glyphs {
-            if let Some(path) = glyph.outline.path.clone().and_then(|p| p.transform(glyph.transform.post_concat(moved)))
-            {
-                builder.push_path(&path);
-            }
-        }
-        for bar in bars {
-            builder.push_rect(bar);
-        }
-        if let Some(path) = builder.finish() {
+        if let Some(path) = run.path() {
             self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, specs, size, "");
         }
     }
 
     /// Live text: one `<text>` per paint, a `<tspan>` per laid-out line at its position.
-    fn live_text(
-        &mut self,
-        shaped: &ShapedText,
-        content: &str,
-        props: &Props,
-        specs: &[PaintSpec],
-        size: (f32, f32),
-        at: (f32, f32),
-    ) {
-        let style = TextStyle::of(props);
+    fn live_text(&mut self, run: &TextRun, specs: &[PaintSpec]) {
+        let (style, shaped, at, size) = (&run.style, &run.shaped, run.at, run.size);
         let top = shaped.block_y(style.vertical_align, size.1);
         let mut family = format!("'{}'", escape(&style.family));
         if !style.family.eq_ignore_ascii_case(&shaped.family) {
@@ -532,9 +488,9 @@ impl<'a> Writer<'a> {
         if style.letter_spacing != 0.0 {
             let _ = write!(attributes, " letter-spacing=\"{}\"", number(style.letter_spacing));
         }
-        let decorations: Vec<&str> = [(Key::Underline, "underline"), (Key::Strikethrough, "line-through")]
+        let decorations: Vec<&str> = [(run.underline, "underline"), (run.strikethrough, "line-through")]
             .into_iter()
-            .filter(|(key, _)| props.literal::<bool>(key) == Some(true))
+            .filter(|(on, _)| *on)
             .map(|(_, name)| name)
             .collect();
         if !decorations.is_empty() {
@@ -542,7 +498,7 @@ impl<'a> Writer<'a> {
         }
         let mut lines = String::new();
         for (index, line) in shaped.lines.iter().enumerate() {
-            let text = content.get(line.text_range.clone()).unwrap_or_default();
+            let text = run.content.get(line.text_range.clone()).unwrap_or_default();
             if text.is_empty() {
                 continue;
             }
@@ -572,21 +528,7 @@ impl<'a> Writer<'a> {
     }
 
     /// An icon: its filled glyph and its lines, in the node's paints.
-    fn icon(&mut self, props: &Props, specs: &[PaintSpec], size: (f32, f32), node: &str) {
-        let Some((drawing, placed)) = icon(self.text, props, size.0, size.1) else {
-            let name = props
-                .literal::<String>(&Key::IconFontName)
-                .or_else(|| props.literal::<String>(&Key::Icon))
-                .unwrap_or_default();
-            self.warnings.insert(format!(
-                "node '{node}': icon '{name}' is not in the bundled icon sets; a placeholder is drawn"
-            ));
-            let radius = size.0.min(size.1) / 6.0;
-            if let Some(outline) = crate::geometry::rounded_rect(0.0, 0.0, size.0, size.1, [radius; 4]) {
-                self.dashed_outline(&outline);
-            }
-            return;
-        };
+    fn icon(&mut self, drawing: &IconDrawing, placed: Transform, specs: &[PaintSpec], size: (f32, f32), node: &str) {
         if let Some(path) = drawing.fill.clone().and_then(|p| p.transform(placed)) {
             self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, specs, size, node);
         }
@@ -599,32 +541,24 @@ impl<'a> Writer<'a> {
     }
 
     /// A canvas annotation: its card and its text.
-    fn annotation(&mut self, node_type: NodeType, props: &Props, shape: Option<&Shape>, size: (f32, f32)) {
+    fn annotation(&mut self, card: [u8; 4], text: Option<&TextRun>, shape: Option<&Shape>, size: (f32, f32)) {
         if let Some(shape) = shape {
-            let (hex, opacity) = color(annotation_color(node_type));
+            let (hex, opacity) = color(card);
             self.body.push_str(&format!(
                 "<path d=\"{}\" fill=\"{hex}\"{}/>",
                 path_data(&shape.path, PIXEL_DECIMALS),
                 opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
             ));
         }
+        let Some(run) = text else { return };
         let ink = [PaintSpec::Solid { color: ANNOTATION_INK, blend: PenBlend::Normal }];
         match self.options.text {
             TextMode::Outlines => {
-                if let Some(path) = annotation_path(self.text, props, size.0, size.1, ANNOTATION_PADDING) {
+                if let Some(path) = run.path() {
                     self.fill(&path_data(&path, PIXEL_DECIMALS), FillRule::Winding, &ink, size, "");
                 }
             }
-            TextMode::Live => {
-                let content = text_content(props);
-                if content.is_empty() {
-                    return;
-                }
-                let inner =
-                    ((size.0 - 2.0 * ANNOTATION_PADDING).max(1.0), (size.1 - 2.0 * ANNOTATION_PADDING).max(1.0));
-                let shaped = self.text.shape(&content, &TextStyle::of(props), Some(inner.0));
-                self.live_text(&shaped, &content, props, &ink, inner, (ANNOTATION_PADDING, ANNOTATION_PADDING));
-            }
+            TextMode::Live => self.live_text(run, &ink),
         }
     }
 
@@ -640,34 +574,33 @@ impl<'a> Writer<'a> {
     }
 
     /// The node's stroke: a filled ring when its sides differ, a native stroke otherwise.
-    fn stroke(&mut self, props: &Props, shape: &Shape, size: (f32, f32), node: &str) {
-        let Some(spec) = stroke_spec(props) else { return };
-        let mut issues = Vec::new();
-        let specs = paint_specs(&spec.fills, size.0, size.1, &mut issues);
-        self.report(node, &issues);
+    fn stroke(&mut self, node: &DisplayNode, shape: &Shape) {
+        let Some(stroke) = &node.stroke else { return };
+        let (spec, specs) = (&stroke.spec, &stroke.paints);
+        let size = (node.width, node.height);
         let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
-        let native = match stroke_outline(shape, &spec, size.0, size.1) {
+        let native = match stroke_outline(shape, spec, size.0, size.1) {
             None => return,
             Some(StrokeOutline::Ring(ring)) if !uniform => {
-                self.fill(&path_data(&ring, PIXEL_DECIMALS), FillRule::EvenOdd, &specs, size, node);
+                self.fill(&path_data(&ring, PIXEL_DECIMALS), FillRule::EvenOdd, specs, size, &node.id);
                 return;
             }
             Some(StrokeOutline::Ring(_)) => {
                 let width = spec.widths[0];
                 match spec.align {
                     Align::Inside => {
-                        NativeStroke { width: 2.0 * width, keep: Keep::Inside, spec: Some(&spec), round: false }
+                        NativeStroke { width: 2.0 * width, keep: Keep::Inside, spec: Some(spec), round: false }
                     }
-                    Align::Center => NativeStroke { width, keep: Keep::All, spec: Some(&spec), round: false },
+                    Align::Center => NativeStroke { width, keep: Keep::All, spec: Some(spec), round: false },
                     Align::Outside => {
-                        NativeStroke { width: 2.0 * width, keep: Keep::Outside, spec: Some(&spec), round: false }
+                        NativeStroke { width: 2.0 * width, keep: Keep::Outside, spec: Some(spec), round: false }
                     }
                 }
             }
-            Some(StrokeOutline::Cut { width, keep }) => NativeStroke { width, keep, spec: Some(&spec), round: false },
+            Some(StrokeOutline::Cut { width, keep }) => NativeStroke { width, keep, spec: Some(spec), round: false },
         };
         let data = path_data(&shape.path, PIXEL_DECIMALS);
-        self.native_stroke(&data, shape.fill_rule, &native, &specs, size, node);
+        self.native_stroke(&data, shape.fill_rule, &native, specs, size, &node.id);
     }
 
     /// Strokes the path `data` with each paint, keeping the part `stroke.keep` says.
@@ -755,11 +688,11 @@ impl<'a> Writer<'a> {
         let mask = self.outside_mask(&path_data(&shape.path, PIXEL_DECIMALS), shape.fill_rule, mask_region);
         let filter =
             if sigma > 0.0 { format!(" filter=\"url(#{})\"", self.blur_filter(sigma, region)) } else { String::new() };
-        let (hex, opacity) = color(shadow_rgba(shadow));
+        let (hex, opacity) = color(shadow.color);
         let rule = if shape.fill_rule == FillRule::EvenOdd { " fill-rule=\"evenodd\"" } else { "" };
         self.body.push_str(&format!(
             "<g mask=\"url(#{mask})\"{}><path d=\"{}\" fill=\"{hex}\"{}{rule}{filter}/></g>",
-            blend_style(shadow_blend(shadow)),
+            blend_style(shadow.blend),
             path_data(&path, PIXEL_DECIMALS),
             opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
         ));
@@ -786,10 +719,10 @@ impl<'a> Writer<'a> {
         } else {
             String::new()
         };
-        let (hex, opacity) = color(shadow_rgba(shadow));
+        let (hex, opacity) = color(shadow.color);
         self.body.push_str(&format!(
             "<g clip-path=\"url(#{clip})\"{}><path d=\"{}\" fill=\"{hex}\"{} fill-rule=\"evenodd\"{filter}/></g>",
-            blend_style(shadow_blend(shadow)),
+            blend_style(shadow.blend),
             path_data(&path, PIXEL_DECIMALS),
             opacity.map(|o| format!(" fill-opacity=\"{o}\"")).unwrap_or_default()
         ));
@@ -851,36 +784,6 @@ fn blend_style(blend: PenBlend) -> String {
     css_blend_mode(blend).map(|mode| format!(" style=\"mix-blend-mode:{mode}\"")).unwrap_or_default()
 }
 
-/// A shadow's color as straight RGBA.
-fn shadow_rgba(shadow: &ShadowSpec) -> [u8; 4] {
-    let color = shadow.color.to_color_u8();
-    [color.red(), color.green(), color.blue(), color.alpha()]
-}
-
-/// A shadow's blend mode in the format's terms (the spec keeps tiny-skia's).
-fn shadow_blend(shadow: &ShadowSpec) -> PenBlend {
-    use tiny_skia::BlendMode as Sk;
-    match shadow.blend {
-        Sk::Darken => PenBlend::Darken,
-        Sk::Multiply => PenBlend::Multiply,
-        Sk::ColorBurn => PenBlend::ColorBurn,
-        Sk::Lighten => PenBlend::Light,
-        Sk::Screen => PenBlend::Screen,
-        Sk::Plus => PenBlend::LinearDodge,
-        Sk::ColorDodge => PenBlend::ColorDodge,
-        Sk::Overlay => PenBlend::Overlay,
-        Sk::SoftLight => PenBlend::SoftLight,
-        Sk::HardLight => PenBlend::HardLight,
-        Sk::Difference => PenBlend::Difference,
-        Sk::Exclusion => PenBlend::Exclusion,
-        Sk::Hue => PenBlend::Hue,
-        Sk::Saturation => PenBlend::Saturation,
-        Sk::Color => PenBlend::Color,
-        Sk::Luminosity => PenBlend::Luminosity,
-        _ => PenBlend::Normal,
-    }
-}
-
 /// The color of `stops` at position `t` (0–1), straight colors interpolated.
 pub(crate) fn color_at(stops: &[(f32, [u8; 4])], t: f32) -> [u8; 4] {
     let Some(next) = stops.iter().position(|(p, _)| *p >= t) else {
@@ -895,10 +798,8 @@ pub(crate) fn color_at(stops: &[(f32, [u8; 4])], t: f32) -> [u8; 4] {
     [mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]), mix(c0[3], c1[3])]
 }
 
-/// The `href` of a linked image: the file relative to the folder `from` the SVG is written to,
-/// or the URL as the document wrote it.
-fn link(url: &str, folder: Option<&std::path::Path>, from: Option<&std::path::Path>) -> String {
-    let (Some(file), Some(from)) = (crate::images::image_file(url, folder), from) else { return url.to_owned() };
+/// The `href` of a linked image: the file relative to the folder `from` the SVG is written to.
+fn link(file: &std::path::Path, from: &std::path::Path) -> String {
     let absolute = |p: &std::path::Path| {
         crate::files::lexical_normal(&if p.is_absolute() {
             p.to_owned()
@@ -906,7 +807,7 @@ fn link(url: &str, folder: Option<&std::path::Path>, from: Option<&std::path::Pa
             std::env::current_dir().unwrap_or_default().join(p)
         })
     };
-    let (file, from) = (absolute(&file), absolute(from));
+    let (file, from) = (absolute(file), absolute(from));
     let common = file.components().zip(from.components()).take_while(|(a, b)| a == b).count();
     let mut relative = std::path::PathBuf::new();
     for _ in from.components().skip(common) {

@@ -33,7 +33,7 @@ struct GridPoint {
 
 /// A mesh ready to draw.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct MeshSpec {
+pub struct MeshSpec {
     columns: usize,
     rows: usize,
     points: Vec<GridPoint>,

@@ -6,14 +6,14 @@ use std::f32::consts::PI;
 
 use tiny_skia::{Path, PathBuilder, Rect, Transform};
 
-pub(crate) use crate::geometry::{parse_svg_path, rounded_rect};
+pub use crate::geometry::{parse_svg_path, rounded_rect};
 
 use crate::doc::values::{CornerRadius, FillRule};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 
 /// A node's outline and how to fill it.
 #[derive(Debug, Clone)]
-pub(crate) struct Shape {
+pub struct Shape {
     pub path: Path,
     pub fill_rule: tiny_skia::FillRule,
     /// Open outlines (lines) have no inside: fills paint nothing, inside strokes neither.
@@ -48,7 +48,7 @@ impl Shape {
 
 /// The outline of a node of `node_type` with `props` in a `width` × `height` box; `None` for
 /// nodes with nothing to outline (zero size, invalid path data, groups).
-pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {
+pub fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {
     match node_type {
         NodeType::Frame
         | NodeType::Rectangle
@@ -89,7 +89,7 @@ pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f
 }
 
 /// `cornerRadius` as `[top-left, top-right, bottom-right, bottom-left]`, 0 where unusable.
-pub(crate) fn corner_radii(props: &Props) -> [f32; 4] {
+pub fn corner_radii(props: &Props) -> [f32; 4] {
     let radius = |v: &VarOr<f64>| v.value().copied().filter(|r| r.is_finite() && *r > 0.0).unwrap_or(0.0) as f32;
     match props.get(&Key::CornerRadius) {
         Some(Value::CornerRadius(CornerRadius::Uniform(r))) => [radius(r); 4],
@@ -101,7 +101,7 @@ pub(crate) fn corner_radii(props: &Props) -> [f32; 4] {
 }
 
 /// Radii scaled down together, as CSS does, so that adjacent ones never overlap.
-pub(crate) fn scaled_radii(radii: [f32; 4], width: f32, height: f32) -> [f32; 4] {
+pub fn scaled_radii(radii: [f32; 4], width: f32, height: f32) -> [f32; 4] {
     let [tl, tr, br, bl] = radii;
     let ratio = |length: f32, sum: f32| if sum > length && sum > 0.0 { length / sum } else { 1.0 };
     let factor =

@@ -13,7 +13,7 @@ use crate::doc::{Key, Props, Value, VarOr};
 
 /// Where a stroke lies relative to the outline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Align {
+pub enum Align {
     Inside,
     Center,
     Outside,
@@ -21,7 +21,7 @@ pub(crate) enum Align {
 
 /// A node's stroke, resolved.
 #[derive(Debug, Clone)]
-pub(crate) struct StrokeSpec {
+pub struct StrokeSpec {
     pub fills: Vec<Fill>,
     pub align: Align,
     /// top, right, bottom, left
@@ -60,7 +60,7 @@ impl StrokeSpec {
 }
 
 /// The stroke of a node, or `None` when it has none that paints (no width, disabled, no paint).
-pub(crate) fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
+pub fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
     let number = |v: &VarOr<f64>| v.value().copied().filter(|n| n.is_finite() && *n > 0.0).unwrap_or(0.0) as f32;
     let widths_of = |thickness: &Thickness| match thickness {
         Thickness::Uniform(width) => [number(width); 4],
@@ -141,7 +141,7 @@ pub(crate) fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
 }
 
 /// How to paint a stroke.
-pub(crate) enum StrokeOutline {
+pub enum StrokeOutline {
     /// Fill this ring (even-odd).
     Ring(Path),
     /// Stroke the outline this wide, then keep only the inside (or outside) of the shape.
@@ -150,7 +150,7 @@ pub(crate) enum StrokeOutline {
 
 /// The part of a cut stroke that stays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Keep {
+pub enum Keep {
     All,
     Inside,
     Outside,
@@ -158,7 +158,7 @@ pub(crate) enum Keep {
 
 /// The outline of `spec` on `shape` in a `width` × `height` box; `None` when it paints
 /// nothing (an inside stroke on a line).
-pub(crate) fn stroke_outline(shape: &Shape, spec: &StrokeSpec, width: f32, height: f32) -> Option<StrokeOutline> {
+pub fn stroke_outline(shape: &Shape, spec: &StrokeSpec, width: f32, height: f32) -> Option<StrokeOutline> {
     if spec.dash.is_none() && (shape.radii.is_some() || shape.oval) {
         return ring(shape, spec, width, height).map(StrokeOutline::Ring);
     }
@@ -212,7 +212,7 @@ fn ring(shape: &Shape, spec: &StrokeSpec, width: f32, height: f32) -> Option<Pat
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::geometry::shape_of;
+    use crate::display::geometry::shape_of;
 
     fn props(json: &str) -> Props {
         let doc = crate::doc::Document::load(&format!(r#"{{"version":"2.11","children":[{json}]}}"#)).expect("valid");

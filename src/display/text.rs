@@ -4,14 +4,14 @@
 
 use std::sync::Arc;
 
-use tiny_skia::{Path, PathBuilder, Rect, Transform};
+use tiny_skia::{Rect, Transform};
 
 use crate::doc::values::TextAlign;
 use crate::doc::{Key, Props};
 use crate::text::{GlyphOutline, IconDrawing, ShapedText, TextEngine, TextStyle};
 
 /// A glyph placed in a text node's box.
-pub(crate) struct PlacedGlyph {
+pub struct PlacedGlyph {
     /// The face, glyph and weight that name its outline (see [`TextEngine::glyph_outline`]).
     pub key: (cosmic_text::fontdb::ID, u16, u16),
     /// The outline in em units (y down).
@@ -22,7 +22,7 @@ pub(crate) struct PlacedGlyph {
 
 /// The glyphs of `shaped` laid out in a `width` × `height` box, and its underline and
 /// strike-through bars.
-pub(crate) fn placed_glyphs(
+pub fn placed_glyphs(
     engine: &mut TextEngine,
     shaped: &ShapedText,
     props: &Props,
@@ -66,35 +66,9 @@ pub(crate) fn placed_glyphs(
     (glyphs, bars)
 }
 
-/// The glyphs of `shaped` in a `width` × `height` box, with underline and strike-through bars.
-pub(crate) fn text_path(
-    engine: &mut TextEngine,
-    shaped: &ShapedText,
-    props: &Props,
-    width: f32,
-    height: f32,
-) -> Option<Path> {
-    let (glyphs, bars) = placed_glyphs(engine, shaped, props, width, height);
-    let mut builder = PathBuilder::new();
-    for glyph in glyphs {
-        if let Some(path) = glyph.outline.path.clone().and_then(|p| p.transform(glyph.transform)) {
-            builder.push_path(&path);
-        }
-    }
-    for bar in bars {
-        builder.push_rect(bar);
-    }
-    builder.finish()
-}
-
 /// The icon of an icon node and the transform placing its view square in the node's box
 /// (centred, min(width, height) wide); `None` when the set or the name is unknown.
-pub(crate) fn icon(
-    engine: &mut TextEngine,
-    props: &Props,
-    width: f32,
-    height: f32,
-) -> Option<(Arc<IconDrawing>, Transform)> {
+pub fn icon(engine: &mut TextEngine, props: &Props, width: f32, height: f32) -> Option<(Arc<IconDrawing>, Transform)> {
     let text = |a: &Key, b: &Key| props.literal::<String>(a).or_else(|| props.literal::<String>(b));
     let name = text(&Key::IconFontName, &Key::Icon)?;
     // Pencil's default icon family (spec §2).
@@ -105,23 +79,4 @@ pub(crate) fn icon(
     let scale = size / drawing.view;
     let transform = Transform::from_row(scale, 0.0, 0.0, scale, (width - size) / 2.0, (height - size) / 2.0);
     Some((drawing, transform))
-}
-
-/// The text of a canvas annotation (note, prompt, context), wrapped inside its padding.
-pub(crate) fn annotation_path(
-    engine: &mut TextEngine,
-    props: &Props,
-    width: f32,
-    height: f32,
-    padding: f32,
-) -> Option<Path> {
-    let content = crate::text::text_content(props);
-    if content.is_empty() {
-        return None;
-    }
-    let style = TextStyle::of(props);
-    let inner = (width - 2.0 * padding).max(1.0);
-    let shaped = engine.shape(&content, &style, Some(inner));
-    let path = text_path(engine, &shaped, props, inner, (height - 2.0 * padding).max(1.0))?;
-    path.transform(Transform::from_translate(padding, padding))
 }
