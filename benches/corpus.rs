@@ -13,12 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use nib::compile::{CompileOptions, Compiled, compile};
 use nib::doc::Document;
+use nib::host::{DiskHost, FolderImages};
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use nib::resolve::{Scene, SceneOptions, build_scene};
-use nib::text::{FontBook, FontOptions, TextEngine};
-use nib::tools::FileImports;
+use nib::render::{RenderOptions, RenderTarget, encode_png, render};
+use nib::resolve::Scene;
+use nib::text::{FontOptions, TextEngine};
 
 /// Warm runs per frame; the best one counts (the others absorb a busy machine's noise).
 const RUNS: usize = 5;
@@ -135,19 +136,17 @@ struct Prepared {
     layout: Layout,
     engine: TextEngine,
     options: RenderOptions,
-    images: ImageCache,
+    images: FolderImages,
 }
 
 /// `file` read, resolved and laid out; `None` when it does not load.
 fn prepared(file: &Path) -> Option<Prepared> {
     let text = std::fs::read_to_string(file).ok()?;
     let document = Document::load(&text).ok()?.document;
-    let imports = FileImports::load(&document, file);
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut engine);
-    let options = RenderOptions { folder: file.parent().map(Path::to_owned), ..RenderOptions::default() };
-    Some(Prepared { scene, layout, engine, options, images: ImageCache::default() })
+    let host = DiskHost::new(file, FontOptions::default());
+    let Compiled { scene, layout, text: engine, .. } = compile(&host, &document, &CompileOptions::default()).ok()?;
+    let images = FolderImages::new(Some(host.folder().to_owned()), None);
+    Some(Prepared { scene, layout, engine, options: RenderOptions::default(), images })
 }
 
 /// Every top-level frame of `file`, each rendered once to warm up and then timed.

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use nib::doc::Document;
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
+use nib::render::{RenderOptions, RenderTarget, encode_png, render};
 use nib::resolve::{NoImports, SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 
@@ -19,8 +20,8 @@ fn benches(c: &mut Criterion) {
     let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut engine);
     let frame = RenderTarget::Node(scene.node_by_id("Qm8KM").expect("the landing page frame"));
-    let options = RenderOptions { folder: Some(folder), ..RenderOptions::default() };
-    let mut images = ImageCache::default();
+    let options = RenderOptions::default();
+    let mut images = FolderImages::new(Some(folder), None);
     let pixmap = render(&scene, &layout, &mut engine, &mut images, frame, &options).expect("renders").pixmap;
     eprintln!("landing page: {} × {} pixels", pixmap.width(), pixmap.height());
     c.bench_function("render/landing_page_1440/paint", |b| {

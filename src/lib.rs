@@ -6,12 +6,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod compile;
+pub mod diagnostic;
 pub(crate) mod display;
 pub mod doc;
 pub mod export;
 pub mod files;
 pub mod geometry;
 pub mod hash;
+pub mod host;
 #[cfg(any(feature = "network-images", feature = "network-fonts"))]
 pub mod http;
 pub mod images;

@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nib::doc::{Document, ErrorKind, MAX_FILE_BYTES, MAX_NODES, MAX_UNKNOWN_KEYS, ProblemKind};
+use nib::host::Host;
 use serde_json::{Value, json};
 
 /// Most memory a load may take, as a multiple of the file's size.
@@ -365,24 +366,10 @@ fn png_bomb(width: u32, height: u32) -> Vec<u8> {
 fn render_file(path: &std::path::Path, scale: f32) -> (Result<nib::render::Rendered, nib::render::RenderError>, usize) {
     let text = std::fs::read_to_string(path).expect("read");
     let document = Document::load(&text).expect("loads").document;
-    let scene = nib::resolve::build_scene(&document, &nib::resolve::NoImports, nib::resolve::SceneOptions::FULL);
-    let mut engine = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
-    let layout = nib::layout::Layout::compute(&scene, &mut engine);
-    let options = nib::render::RenderOptions {
-        scale,
-        folder: path.parent().map(ToOwned::to_owned),
-        ..nib::render::RenderOptions::default()
-    };
-    peak_of(|| {
-        nib::render::render(
-            &scene,
-            &layout,
-            &mut engine,
-            &mut nib::render::ImageCache::default(),
-            nib::render::RenderTarget::Canvas,
-            &options,
-        )
-    })
+    let host = nib::host::DiskHost::new(path, nib::text::FontOptions::default());
+    let mut compiled = nib::compile::compile(&host, &document, &Default::default()).expect("compiles");
+    let options = nib::render::RenderOptions { scale, ..nib::render::RenderOptions::default() };
+    peak_of(|| compiled.render(&mut host.pictures(), nib::render::RenderTarget::Canvas, &options))
 }
 
 /// Four PNG bombs as image fills: each decoded whole took 4 bytes a pixel twice over (5.28 GB

@@ -25,7 +25,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (mut document, imports) = match super::read_with_imports(file) {
+    let (mut document, imports, host) = match super::read_with_imports(file, &settings.fonts) {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -35,9 +35,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
-    let (engine, font_warnings) = super::text_engine(&settings.fonts, &document, file);
-    for warning in &font_warnings {
-        eprintln!("nib: warning: {warning}");
+    let (engine, font_diagnostics) = nib::host::Host::text(&host, &document);
+    for diagnostic in &font_diagnostics {
+        eprintln!("nib: warning: {diagnostic}");
     }
     let canvas = LaidOutCanvas::new(&imports, None, engine);
     let images = super::configured_images();

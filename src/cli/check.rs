@@ -3,11 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::compile::{CompileOptions, compile};
 use nib::doc::io::read_file;
 use nib::doc::{Document, Loaded, NodeType};
+use nib::host::DiskHost;
 use nib::images::missing_image_files;
-use nib::resolve::{SceneOptions, build_scene};
-use nib::tools::FileImports;
 
 pub struct Options {
     pub strict: bool,
@@ -88,24 +88,34 @@ struct Resolved {
 }
 
 fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> Resolved {
-    let imports = FileImports::load(document, path);
-    let scene = build_scene(document, &imports, SceneOptions::FULL);
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut warnings: Vec<String> = imports.problems.clone();
+    let host = DiskHost::new(path, fonts.clone());
+    let compiled = match compile(&host, document, &CompileOptions::default()) {
+        Ok(compiled) => compiled,
+        Err(error) => {
+            return Resolved {
+                error: Some(super::diagnostic_text(path, *error)),
+                warnings: Vec::new(),
+                notes: Vec::new(),
+            };
+        }
+    };
+    let of = |wanted: &[&str]| -> Vec<String> {
+        compiled.diagnostics.iter().filter(|d| wanted.contains(&d.code)).map(ToString::to_string).collect()
+    };
+    let mut warnings = of(&["import"]);
     warnings.extend(nib::doc::format::audit(document).into_iter().map(|finding| {
         format!("node '{}' {}: {} (hint: {})", finding.node, finding.pointer, finding.problem, finding.problem.hint())
     }));
-    let (placeholders, problems): (Vec<_>, Vec<_>) = scene.problems.iter().partition(|p| p.placeholder);
-    warnings.extend(problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)));
-    let mut notes: Vec<String> = placeholders.iter().map(|p| format!("node '{}': {}", p.node, p.message)).collect();
+    warnings.extend(of(&["unresolved"]));
     warnings.extend(
-        missing_image_files(&scene, folder).into_iter().map(|(node, message)| format!("node '{node}': {message}")),
+        missing_image_files(&compiled.scene, host.folder())
+            .into_iter()
+            .map(|(node, message)| format!("node '{node}': {message}")),
     );
-    let (mut text, font_warnings) = super::text_engine(fonts, document, path);
-    warnings.extend(font_warnings);
-    notes.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
-    let error = scene.error().map(|error| super::resolve_error_text(path, error));
-    Resolved { error, warnings, notes }
+    warnings.extend(of(&["font-folder", "font-file"]));
+    let mut notes = of(&["placeholder"]);
+    notes.extend(of(&["font-substituted"]));
+    Resolved { error: None, warnings, notes }
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

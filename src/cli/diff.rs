@@ -5,12 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::host::DiskHost;
 use nib::render::{RenderOptions, encode_png};
 use nib::review::diff::{Diff, diff};
 use nib::review::pictures::{FramePictures, Side, draw};
 use nib::review::report::{FrameImages, Report, html, json, markdown, text};
 use nib::text::FontOptions;
-use nib::tools::FileImports;
 use tiny_skia::Pixmap;
 
 use super::revision::Source;
@@ -109,18 +109,16 @@ fn write_pictures(
     folder: &nib::files::Tree,
     settings: &Settings,
 ) -> Result<Vec<FrameImages>, String> {
-    let (old_imports, new_imports) = (imports(old, old_source), imports(new, new_source));
-    let options = |source: &Source| RenderOptions {
-        scale: settings.scale,
-        background: settings.background,
-        folder: Some(document_folder(&source.path())),
-        ..RenderOptions::default()
-    };
-    let old_side = Side { document: old, library: &old_imports, options: options(old_source) };
-    let new_side = Side { document: new, library: &new_imports, options: options(new_source) };
+    let (old_host, new_host) = (
+        DiskHost::new(old_source.path(), settings.fonts.clone()),
+        DiskHost::new(new_source.path(), settings.fonts.clone()),
+    );
+    let options = RenderOptions { scale: settings.scale, background: settings.background, ..RenderOptions::default() };
+    let old_side = Side { document: old, host: &old_host, options: options.clone() };
+    let new_side = Side { document: new, host: &new_host, options };
     let mut images = vec![FrameImages::default(); result.frames.len()];
     let mut failure = None;
-    draw(result, &old_side, &new_side, settings.fonts.clone(), &mut |pictures: FramePictures| {
+    let found = draw(result, &old_side, &new_side, &mut |pictures: FramePictures| {
         let written = &mut images[pictures.index];
         written.problems = pictures.warnings;
         let stem = &pictures.stem;
@@ -137,6 +135,10 @@ fn write_pictures(
             }
         }
     });
+    // What could not be loaded (an import, a font file) is said once for each side.
+    for diagnostic in found.iter().flatten().filter(|d| d.severity == nib::diagnostic::Severity::Warning) {
+        eprintln!("nib: warning: {diagnostic}");
+    }
     match failure {
         Some(error) => Err(error),
         None => Ok(images),
@@ -176,20 +178,4 @@ fn write_in(folder: &nib::files::Tree, name: &str, bytes: &[u8]) -> Result<(), n
     use std::io::Write as _;
     let (links, durability) = (nib::files::Links::Never, nib::files::Durability::Replaceable);
     folder.write(Path::new(name), links, durability, |file| file.write_all(bytes))
-}
-
-/// The imported documents of `document`, with what could not be loaded said on standard error.
-fn imports(document: &nib::doc::Document, source: &Source) -> FileImports {
-    let imports = FileImports::load(document, &source.path());
-    for problem in &imports.problems {
-        eprintln!("nib: {problem}");
-    }
-    imports
-}
-
-fn document_folder(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-        _ => PathBuf::from("."),
-    }
 }

@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::compile::{CompileOptions, compile};
 use nib::export::job::{ExportSettings, Format, Source, Targets, run};
 use nib::export::svg::TextMode;
-use nib::layout::Layout;
-use nib::resolve::{SceneOptions, build_scene};
-use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::host::DiskHost;
+use nib::text::FontOptions;
 
 /// Runs of more nodes than this show a progress bar (on a terminal).
 const PROGRESS_FROM: usize = 8;
@@ -29,19 +29,22 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
-    let (document, imports) = match super::read_with_imports(file) {
-        Ok(read) => read,
+    let document = match super::read_document(file) {
+        Ok(document) => document,
         Err(code) => return code,
     };
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    if let Some(error) = scene.error() {
-        eprintln!("nib: {}", super::resolve_error_text(file, error));
-        return ExitCode::from(1);
+    let host = DiskHost::new(file, settings.fonts.clone());
+    let compiled = match compile(&host, &document, &CompileOptions::default()) {
+        Ok(compiled) => compiled,
+        Err(error) => {
+            eprintln!("nib: {}", super::diagnostic_text(file, *error));
+            return ExitCode::from(1);
+        }
+    };
+    for diagnostic in &compiled.diagnostics {
+        eprintln!("nib: warning: {diagnostic}");
     }
-    let mut text = TextEngine::new(FontBook::new(settings.fonts));
-    let layout = Layout::compute(&scene, &mut text);
-    let folder =
-        file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
+    let (scene, layout, text) = (&compiled.scene, &compiled.layout, &compiled.text);
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let mut keys = Vec::new();
     for id in &settings.nodes {
@@ -109,12 +112,11 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     };
     let source = Source {
         document: &document,
-        library: &imports,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
-        folder: Some(folder.to_owned()),
-        confinement: None,
+        library: compiled.imports.as_ref(),
+        scene,
+        layout,
+        text,
+        host: &host,
         title: stem.clone(),
     };
     let bar = indicatif::ProgressBar::hidden();

@@ -90,14 +90,14 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
 }
 
 fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
-    let (document, imports) = match super::read_with_imports(file) {
+    let (document, imports, host) = match super::read_with_imports(file, options) {
         Ok(read) => read,
         Err(code) => return code,
     };
     let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    let (mut text, warnings) = super::text_engine(options, &document, file);
-    for warning in warnings {
-        eprintln!("nib: warning: {warning}");
+    let (mut text, diagnostics) = nib::host::Host::text(&host, &document);
+    for diagnostic in diagnostics {
+        eprintln!("nib: warning: {diagnostic}");
     }
     let families = nib::layout::fonts::families_used(&scene, None, &mut text);
     let replaced = families.iter().filter(|f| f.reason.is_some()).count();

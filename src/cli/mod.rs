@@ -439,24 +439,35 @@ const SNAPSHOT_EXAMPLES: &str = "Examples:
 /// the next line, the way load errors are shown.
 /// Reads `file` and the documents it imports, saying on standard error what could not be
 /// imported; `Err` is the exit code when the file itself could not be read.
-fn read_with_imports(file: &Path) -> Result<(nib::doc::Document, nib::tools::FileImports), ExitCode> {
-    let document = match nib::doc::io::read_file(file) {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return Err(ExitCode::from(1));
-        }
-    };
-    let imports = nib::tools::FileImports::load(&document, file);
-    for problem in &imports.problems {
-        eprintln!("nib: {problem}");
-    }
-    Ok((document, imports))
+/// Reads the document at `file`; the error is printed.
+fn read_document(file: &Path) -> Result<nib::doc::Document, ExitCode> {
+    nib::doc::io::read_file(file).map(|loaded| loaded.document).map_err(|error| {
+        eprintln!("nib: {error}");
+        ExitCode::from(1)
+    })
 }
 
-fn resolve_error_text(path: &Path, error: &nib::resolve::ResolveError) -> String {
-    let nib::resolve::ResolveError::OverBudget(over) = error;
-    located_text(path, &over.pointer, &error.to_string(), Some(error.hint()))
+/// Reads `file` and the documents it imports (their problems printed as warnings).
+fn read_with_imports(
+    file: &Path,
+    fonts: &nib::text::FontOptions,
+) -> Result<(nib::doc::Document, nib::host::FileImports, nib::host::DiskHost), ExitCode> {
+    let document = read_document(file)?;
+    let host = nib::host::DiskHost::new(file, fonts.clone());
+    let (imports, diagnostics) = host.file_imports(&document);
+    for diagnostic in diagnostics {
+        eprintln!("nib: warning: {diagnostic}");
+    }
+    Ok((document, imports, host))
+}
+
+/// A diagnostic about the file `path`, placed at its line and column (the file is read again:
+/// only an error needs them).
+fn diagnostic_text(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> String {
+    if let Ok(text) = std::fs::read_to_string(path) {
+        diagnostic.locate(&text);
+    }
+    diagnostic.to_text(Some(path))
 }
 
 /// `message` about the value at `pointer` in the file `path`, prefixed with its line and column
@@ -496,22 +507,6 @@ fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontO
 /// A text engine for `document` (read from `path`) with the fonts of `options` and the
 /// document's own; what went wrong reading the user's font folders and the document's `fonts`
 /// list is returned as warnings.
-fn text_engine(
-    options: &nib::text::FontOptions,
-    document: &nib::doc::Document,
-    path: &Path,
-) -> (nib::text::TextEngine, Vec<String>) {
-    let book = nib::text::FontBook::new(options.clone());
-    let mut warnings: Vec<String> = book.warnings().to_vec();
-    let mut engine = nib::text::TextEngine::new(book);
-    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let access = nib::text::DocumentFontAccess { folder: Some(folder), confinement: None, fetch: options.fetch };
-    let fonts = nib::text::DocumentFonts::load(document, access);
-    warnings.extend(fonts.problems.iter().cloned());
-    engine.set_document_fonts(std::sync::Arc::new(fonts));
-    (engine, warnings)
-}
-
 /// Runs the parsed command.
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
     let Args { command, system_fonts, font_dirs } = args;

@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use nib::compile::frames::{frames, render_frames, safe_name};
+use nib::compile::{CompileOptions, Compiled, compile};
+use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use nib::resolve::{Scene, SceneOptions, build_scene, part_root, update_scene_of};
-use nib::review::frames::{frames, render_frames, safe_name};
+use nib::render::{Pictures, RenderOptions, RenderTarget, encode_png, render};
+use nib::resolve::Scene;
 use nib::text::{FontOptions, TextEngine};
 
 pub struct Settings {
@@ -64,37 +66,29 @@ impl Output {
 }
 
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
-    let (document, imports) = match super::read_with_imports(file) {
-        Ok(read) => read,
+    let document = match super::read_document(file) {
+        Ok(document) => document,
         Err(code) => return code,
     };
+    let host = DiskHost::new(file, settings.fonts.clone());
     // Nodes alone need only their top-level parts resolved and laid out, not the whole file.
-    let roots: Option<Vec<_>> = (!settings.all && !settings.nodes.is_empty())
-        .then(|| settings.nodes.iter().map(|id| part_root(&document, id)).collect::<Option<Vec<_>>>())
-        .flatten();
-    let scene = match &roots {
-        Some(roots) => update_scene_of(None, &document, &imports, SceneOptions::FULL, roots),
-        None => build_scene(&document, &imports, SceneOptions::FULL),
+    let options =
+        CompileOptions { parts_of: (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone()) };
+    let Compiled { scene, layout, mut text, diagnostics, .. } = match compile(&host, &document, &options) {
+        Ok(compiled) => compiled,
+        Err(error) => {
+            eprintln!("nib: {}", super::diagnostic_text(file, *error));
+            return ExitCode::from(1);
+        }
     };
-    if let Some(error) = scene.error() {
-        eprintln!("nib: {}", super::resolve_error_text(file, error));
-        return ExitCode::from(1);
-    }
     let output = Output { json: settings.json.then(Default::default) };
-    let (mut text, font_warnings) = super::text_engine(&settings.fonts, &document, file);
-    for warning in &font_warnings {
-        output.warning(warning);
+    // Everything not drawn as written is said: imports and font files that could not be read,
+    // replaced families, and what stands in for what nib cannot draw.
+    for diagnostic in &diagnostics {
+        output.warning(&diagnostic.to_string());
     }
-    let layout = Layout::compute(&scene, &mut text);
     let families = nib::layout::fonts::families_used(&scene, None, &mut text);
-    for line in nib::layout::fonts::substitution_lines(&scene, None, &mut text) {
-        output.warning(&line);
-    }
-    // What stands in for what nib cannot draw (a script that failed, a browser page) is said.
-    for line in scene.problem_lines(None) {
-        output.warning(&line);
-    }
-    let code = render_targets(file, &settings, &scene, &layout, &mut text, &output);
+    let code = render_targets(&host, &settings, &scene, &layout, &mut text, &output);
     if let Some(report) = output.json {
         let mut report = report.into_inner();
         report.families = families;
@@ -106,21 +100,16 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
 
 /// Renders what the settings ask for; the exit code.
 fn render_targets(
-    file: &Path,
+    host: &DiskHost,
     settings: &Settings,
     scene: &Scene,
     layout: &Layout,
     text: &mut TextEngine,
     output: &Output,
 ) -> ExitCode {
-    let folder =
-        file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    let options = RenderOptions {
-        scale: settings.scale,
-        background: settings.background,
-        folder: Some(folder.to_owned()),
-        mark_missing: settings.mark_missing,
-    };
+    let file = host.file();
+    let options =
+        RenderOptions { scale: settings.scale, background: settings.background, mark_missing: settings.mark_missing };
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let guard = nib::files::OutputGuard::new([file]);
     // A file named with -o (one picture) is checked before anything is drawn.
@@ -130,7 +119,7 @@ fn render_targets(
         eprintln!("nib: {error}");
         return ExitCode::from(2);
     }
-    let job = Job { scene, layout, options: &options, output, guard: &guard };
+    let job = Job { host, scene, layout, options: &options, output, guard: &guard };
     if settings.all {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
         return job.all_frames(text, &out);
@@ -149,17 +138,18 @@ fn render_targets(
             }
         }
     }
-    let mut images = ImageCache::default();
+    let mut images = host.pictures();
+    let images = images.as_mut();
     if targets.is_empty() {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.png")));
-        return job.one(text, &mut images, RenderTarget::Canvas, &out);
+        return job.one(text, images, RenderTarget::Canvas, &out);
     }
     if let [(key, _)] = targets.as_slice() {
         let out = settings
             .output
             .clone()
             .unwrap_or_else(|| PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))));
-        return job.one(text, &mut images, RenderTarget::Node(*key), &out);
+        return job.one(text, images, RenderTarget::Node(*key), &out);
     }
     let folder = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
     if let Err(error) = std::fs::create_dir_all(&folder) {
@@ -168,8 +158,7 @@ fn render_targets(
     }
     let mut code = ExitCode::SUCCESS;
     for (key, name) in targets {
-        if job.one(text, &mut images, RenderTarget::Node(key), &folder.join(format!("{name}.png"))) != ExitCode::SUCCESS
-        {
+        if job.one(text, images, RenderTarget::Node(key), &folder.join(format!("{name}.png"))) != ExitCode::SUCCESS {
             code = ExitCode::from(1);
         }
     }
@@ -177,6 +166,7 @@ fn render_targets(
 }
 
 struct Job<'a> {
+    host: &'a DiskHost,
     scene: &'a Scene,
     layout: &'a Layout,
     options: &'a RenderOptions,
@@ -186,7 +176,7 @@ struct Job<'a> {
 
 impl Job<'_> {
     /// Renders one target into `out`, saying where and what could not be drawn.
-    fn one(&self, text: &mut TextEngine, images: &mut ImageCache, target: RenderTarget, out: &Path) -> ExitCode {
+    fn one(&self, text: &mut TextEngine, images: &mut dyn Pictures, target: RenderTarget, out: &Path) -> ExitCode {
         match render(self.scene, self.layout, text, images, target, self.options) {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
@@ -222,7 +212,7 @@ impl Job<'_> {
         let progress = std::io::stderr().is_terminal();
         // Each frame is written as soon as it is drawn, so memory holds a few images, not all.
         let written = std::sync::Mutex::new(Vec::new());
-        render_frames(self.scene, self.layout, text, self.options, frames, &|render| {
+        render_frames(self.host, self.scene, self.layout, text, self.options, frames, &|render| {
             let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
             let result = match &render.image {
                 Ok(pixmap) => (self.guard.check(&out, None))

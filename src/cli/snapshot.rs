@@ -6,14 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
+use nib::compile::{CompileOptions, compile};
 use nib::doc::io::read_file;
-use nib::layout::Layout;
-use nib::resolve::{SceneOptions, build_scene};
+use nib::host::DiskHost;
 use nib::review::snapshot::{
     self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, Verdict,
 };
 use nib::text::FontOptions;
-use nib::tools::FileImports;
 
 /// What the command line asked for besides the options of the run.
 pub struct Settings {
@@ -65,19 +64,11 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
 /// Loads, resolves and lays out one file, as `nib render` does.
 fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, String> {
     let document = read_file(&file.path).map_err(|error| error.to_string())?.document;
-    let imports = FileImports::load(&document, &file.path);
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    if let Some(error) = scene.error() {
-        return Err(super::resolve_error_text(&file.path, error));
-    }
     // No cache, network or system fonts: goldens must come out the same on every machine.
-    let (mut text, font_warnings) = super::text_engine(fonts, &document, &file.path);
-    let layout = Layout::compute(&scene, &mut text);
-    let mut warnings = imports.problems;
-    warnings.extend(font_warnings);
-    warnings.extend(nib::layout::fonts::substitution_lines(&scene, None, &mut text));
-    warnings.extend(scene.problem_lines(None));
-    Ok(Prepared { scene, layout, text, warnings })
+    let host = DiskHost::new(&file.path, fonts.clone());
+    let compiled = compile(&host, &document, &CompileOptions::default())
+        .map_err(|error| super::diagnostic_text(&file.path, *error))?;
+    Ok(Prepared { host: Box::new(host), compiled })
 }
 
 /// A bar on standard error when a person watches it; nothing when it is a pipe or a CI log.

@@ -71,6 +71,25 @@ pub trait Pictures {
     fn file(&self, url: &str) -> Option<std::path::PathBuf>;
 }
 
+/// A boxed source (what a host hands out) is a source.
+impl<P: Pictures + ?Sized> Pictures for Box<P> {
+    fn picture(&mut self, url: &str) -> Result<Arc<Pixmap>, ImageError> {
+        (**self).picture(url)
+    }
+
+    fn note(&self, url: &str) -> Option<String> {
+        (**self).note(url)
+    }
+
+    fn encoded(&mut self, url: &str) -> Result<(Vec<u8>, &'static str), ImageError> {
+        (**self).encoded(url)
+    }
+
+    fn file(&self, url: &str) -> Option<std::path::PathBuf> {
+        (**self).file(url)
+    }
+}
+
 /// A decoded image: the pixels, and the size of the file's image when they are a reduced copy.
 pub struct Decoded {
     pub pixmap: Pixmap,

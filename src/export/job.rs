@@ -9,14 +9,13 @@ use super::ExportError;
 use super::html::{HtmlOptions, HtmlPages};
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
+pub use super::source::{RunError, Source};
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
-use crate::doc::Document;
-use crate::files::Confinement;
-use crate::layout::Layout;
-use crate::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
-use crate::resolve::{Library, Scene, SceneKey};
-use crate::review::frames::{frames, map_with_engines, safe_name};
+use crate::compile::frames::{frames, map_with_engines, safe_name};
+use crate::display::pictures::Pictures;
+use crate::render::{RenderOptions, RenderTarget, encode_png, render};
+use crate::resolve::SceneKey;
 use crate::text::TextEngine;
 
 /// An output format.
@@ -176,26 +175,6 @@ impl ExportSettings {
     }
 }
 
-/// What to export from.
-pub struct Source<'a> {
-    /// The document (its variables, for tokens).
-    pub document: &'a Document,
-    /// Its imports.
-    pub library: &'a (dyn Library + Sync),
-    /// Its resolved Scene.
-    pub scene: &'a Scene,
-    /// The Scene's layout.
-    pub layout: &'a Layout,
-    /// The engine the layout was made with.
-    pub text: &'a TextEngine,
-    /// The document's folder, for image fills.
-    pub folder: Option<PathBuf>,
-    /// Image files outside this folder are not read.
-    pub confinement: Option<&'a Confinement>,
-    /// The document's name, for titles and file names.
-    pub title: String,
-}
-
 /// A file an export made.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ExportedFile {
@@ -223,22 +202,6 @@ pub type Sink<'s> = dyn Fn(&str, &[u8]) -> Result<(), String> + Sync + 's;
 
 /// Called after each exported node with (done, total).
 pub type Progress<'p> = dyn Fn(usize, usize) + Sync + 'p;
-
-/// Why an export run stopped.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum RunError {
-    /// Making a file failed.
-    #[error(transparent)]
-    Export(#[from] ExportError),
-    /// The sink could not take a file.
-    #[error("cannot write {name}: {reason}")]
-    Write {
-        /// The file.
-        name: String,
-        /// Why.
-        reason: String,
-    },
-}
 
 /// One target: the node (or the canvas), its file stem and its id.
 struct Target {
@@ -299,8 +262,7 @@ pub fn run(
                     RenderTarget::Canvas => None,
                 })
                 .collect();
-            let made = map_with_engines(source.text, keys, &|text, images, (key, stem)| {
-                images.confine(source.confinement);
+            let made = map_with_engines(source.host, source.text, keys, &|text, images, (key, stem)| {
                 let page = pages.page(text, images, key, &stem);
                 tick();
                 page
@@ -319,9 +281,8 @@ pub fn run(
             }
         }
         Format::Pdf => {
-            let svg_options = svg_options(source, settings, TextMode::Live);
-            let drawn = map_with_engines(source.text, targets, &|text, images, target| {
-                images.confine(source.confinement);
+            let svg_options = svg_options(settings, TextMode::Live);
+            let drawn = map_with_engines(source.host, source.text, targets, &|text, images, target| {
                 let svg = to_svg(source.scene, source.layout, text, images, target.target, &svg_options);
                 tick();
                 svg
@@ -337,16 +298,11 @@ pub fn run(
             deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
         }
         _ => {
-            let svg_options = svg_options(source, settings, settings.text);
-            let render_options = RenderOptions {
-                scale: settings.scale,
-                background: settings.background,
-                folder: source.folder.clone(),
-                mark_missing: false,
-            };
+            let svg_options = svg_options(settings, settings.text);
+            let render_options =
+                RenderOptions { scale: settings.scale, background: settings.background, mark_missing: false };
             // Files are written as they are made; the report lists them in target order.
-            let results = map_with_engines(source.text, targets, &|text, images, target| {
-                images.confine(source.confinement);
+            let results = map_with_engines(source.host, source.text, targets, &|text, images, target| {
                 let made = make_one(source, settings, &svg_options, &render_options, text, images, target.target);
                 let result = made.and_then(|(bytes, warnings)| {
                     warn(warnings);
@@ -373,7 +329,7 @@ fn make_one(
     svg_options: &SvgOptions,
     render_options: &RenderOptions,
     text: &mut TextEngine,
-    images: &mut ImageCache,
+    images: &mut dyn Pictures,
     target: RenderTarget,
 ) -> Result<(Vec<u8>, Vec<String>), RunError> {
     if settings.format == Format::Svg {
@@ -390,13 +346,13 @@ fn make_one(
     Ok((bytes, rendered.warnings))
 }
 
-fn svg_options(source: &Source<'_>, settings: &ExportSettings, text: TextMode) -> SvgOptions {
+fn svg_options(settings: &ExportSettings, text: TextMode) -> SvgOptions {
     let images = if settings.link_images && settings.format == Format::Svg {
         ImageRefs::Link { from: settings.output_folder.clone() }
     } else {
         ImageRefs::Embed
     };
-    SvgOptions { scale: settings.scale, text, images, folder: source.folder.clone(), background: settings.background }
+    SvgOptions { scale: settings.scale, text, images, background: settings.background }
 }
 
 /// The targets of a run with their file stems: frames as `NN-name`, nodes by id, the canvas

@@ -7,6 +7,7 @@ mod html;
 pub mod job;
 pub mod pdf;
 pub mod raster;
+mod source;
 pub mod svg;
 pub mod tokens;
 

@@ -9,7 +9,6 @@
 mod cache;
 mod config;
 mod configured;
-mod files;
 mod offline;
 #[cfg(feature = "network-images")]
 mod openai;
@@ -24,9 +23,9 @@ use std::path::{Path, PathBuf};
 
 use crate::files::Confinement;
 
+pub use crate::host::image_files::{ImagePlace, MissingImage, image_file, missing_image_files, missing_images};
 pub use config::{AiSettings, ImageSettings};
 pub use configured::ConfiguredImages;
-pub use files::{ImagePlace, MissingImage, image_file, missing_image_files, missing_images};
 pub use offline::OfflineImages;
 
 /// The image providers the environment configures (see [`ImageSettings::from_env`]), with the

@@ -7,7 +7,6 @@
 mod blend;
 mod blur;
 mod effects;
-mod images;
 pub mod memory;
 mod paint;
 mod painter;
@@ -16,18 +15,15 @@ mod repeats;
 mod rows;
 mod surface;
 
-use std::path::PathBuf;
-
 use tiny_skia::{IntRect, Pixmap, Transform};
 
 pub use crate::display::pictures::{
-    ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS, decode as decode_image,
+    ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS, Pictures, decode as decode_image,
     dimensions as image_dimensions,
 };
 use crate::display::{DisplayList, TargetError};
 pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 use effects::ShadowCache;
-pub use images::{FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
 use painter::Painter;
 pub use png::encode_png;
 use surface::Surface;
@@ -43,8 +39,6 @@ pub struct RenderOptions {
     pub scale: f32,
     /// Fill behind everything (straight RGBA); transparent when `None`.
     pub background: Option<[u8; 4]>,
-    /// The document's folder, for image fills with relative paths.
-    pub folder: Option<PathBuf>,
     /// Draw a grey box with an image icon where an image file is missing. Off by default: a
     /// missing picture then leaves the fills below and above as they are (with a warning),
     /// instead of covering the design.
@@ -53,7 +47,7 @@ pub struct RenderOptions {
 
 impl Default for RenderOptions {
     fn default() -> RenderOptions {
-        RenderOptions { scale: 1.0, background: None, folder: None, mark_missing: false }
+        RenderOptions { scale: 1.0, background: None, mark_missing: false }
     }
 }
 
@@ -114,16 +108,16 @@ impl From<TargetError> for RenderError {
 }
 
 /// Renders `target` of a laid-out scene: its display list built (`text` must be the engine the
-/// layout was made with; `images` keeps decoded images between renders) and painted.
+/// layout was made with; `pictures`, the host's, gives the images) and painted.
 pub fn render(
     scene: &Scene,
     layout: &Layout,
     text: &mut TextEngine,
-    images: &mut ImageCache,
+    pictures: &mut dyn Pictures,
     target: RenderTarget,
     options: &RenderOptions,
 ) -> Result<Rendered, RenderError> {
-    let list = crate::display::build(scene, layout, text, &mut images.in_folder(options.folder.as_deref()), target)?;
+    let list = crate::display::build(scene, layout, text, pictures, target)?;
     paint(&list, options)
 }
 
@@ -209,6 +203,7 @@ fn memory_error(account: &memory::Account, node: String, width: u64, height: u64
 mod tests {
     use super::*;
     use crate::doc::Document;
+    use crate::host::Host;
     use crate::resolve::{NoImports, SceneOptions, build_scene};
     use crate::text::{FontBook, FontOptions};
 
@@ -218,9 +213,16 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
         let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
-        render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
-            .expect("renders")
-            .pixmap
+        render(
+            &scene,
+            &layout,
+            &mut engine,
+            &mut crate::host::MemoryHost::new().pictures(),
+            RenderTarget::Canvas,
+            &options,
+        )
+        .expect("renders")
+        .pixmap
     }
 
     /// Issue 14: cards that cast the same shadow reuse its blurred layer; the picture is the
@@ -245,10 +247,10 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
         let options = RenderOptions::default();
-        let mut cache = ImageCache::default();
-        let list =
-            crate::display::build(&scene, &layout, &mut engine, &mut cache.in_folder(None), RenderTarget::Canvas)
-                .expect("a display list");
+        let host = crate::host::MemoryHost::new();
+        let mut pictures = host.pictures();
+        let list = crate::display::build(&scene, &layout, &mut engine, pictures.as_mut(), RenderTarget::Canvas)
+            .expect("a display list");
         let draw = |shadows: &mut ShadowCache| {
             paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open() }).expect("renders").pixmap
         };
@@ -316,9 +318,16 @@ mod tests {
         let options = RenderOptions::default();
         let mut draw = |id: &str| {
             let key = scene.node_by_id(id).expect("in the scene");
-            render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Node(key), &options)
-                .expect("renders")
-                .pixmap
+            render(
+                &scene,
+                &layout,
+                &mut engine,
+                &mut crate::host::MemoryHost::new().pictures(),
+                RenderTarget::Node(key),
+                &options,
+            )
+            .expect("renders")
+            .pixmap
         };
         let (alone, page) = (draw("card"), draw("page"));
         assert_eq!((alone.width(), alone.height()), (100, 80));

@@ -11,7 +11,6 @@
 //! approved images stored beside the designs.
 
 pub mod diff;
-pub mod frames;
 pub mod merge;
 pub mod outline;
 pub mod pictures;

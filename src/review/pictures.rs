@@ -7,14 +7,14 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use tiny_skia::Pixmap;
 
+use crate::compile::frames::{Frame, FrameRender, frames, render_frames, safe_name};
+use crate::compile::{CompileOptions, Compiled, compile};
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
-use crate::layout::Layout;
+use crate::host::Host;
 use crate::render::RenderOptions;
-use crate::resolve::{Library, Scene, SceneOptions, build_scene};
-use crate::text::{FontBook, FontOptions, TextEngine};
 
 use super::diff::Diff;
-use super::frames::{Frame, FrameRender, frames, render_frames, safe_name};
 use super::pixels::{Comparison, Tolerance, highlight};
 
 /// Frames drawn together per core: enough to keep every core busy, few enough that the images
@@ -25,9 +25,9 @@ const FRAMES_PER_CORE: usize = 2;
 pub struct Side<'a> {
     /// The document.
     pub document: &'a Document,
-    /// Its imported documents.
-    pub library: &'a dyn Library,
-    /// Scale, background and the folder image fills are relative to.
+    /// Where its imports, fonts and images come from.
+    pub host: &'a dyn Host,
+    /// Scale and background.
     pub options: RenderOptions,
 }
 
@@ -48,29 +48,35 @@ pub struct FramePictures {
     pub warnings: Vec<String>,
 }
 
-/// A side ready to draw: its Scene and layout, and its visible top-level frames by id; or why
-/// it cannot be drawn.
+/// A side ready to draw: compiled, with its visible top-level frames by id; or why it cannot be
+/// drawn.
 struct Prepared<'a> {
     side: &'a Side<'a>,
-    drawn: Result<(Scene, Layout, HashMap<String, Frame>), String>,
+    drawn: Result<(Compiled, HashMap<String, Frame>), String>,
 }
 
 impl<'a> Prepared<'a> {
-    fn new(side: &'a Side<'a>, text: &mut TextEngine) -> Prepared<'a> {
-        let scene = build_scene(side.document, side.library, SceneOptions::FULL);
-        if let Some(error) = scene.error() {
-            return Prepared { side, drawn: Err(error.to_string()) };
-        }
-        let layout = Layout::compute(&scene, text);
-        let by_id = frames(&scene, &layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
-        Prepared { side, drawn: Ok((scene, layout, by_id)) }
+    fn new(side: &'a Side<'a>) -> Prepared<'a> {
+        let compiled = match compile(side.host, side.document, &CompileOptions::default()) {
+            Ok(compiled) => compiled,
+            Err(error) => return Prepared { side, drawn: Err(error.to_string()) },
+        };
+        let by_id =
+            frames(&compiled.scene, &compiled.layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
+        Prepared { side, drawn: Ok((compiled, by_id)) }
+    }
+
+    /// What compiling this side found.
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.drawn.as_ref().map(|(compiled, _)| compiled.diagnostics.clone()).unwrap_or_default()
     }
 
     /// Draws the frames with these ids that this side has, by id.
-    fn draw(&self, ids: &[&str], text: &TextEngine) -> HashMap<String, FrameRender> {
-        let Ok((scene, layout, by_id)) = &self.drawn else { return HashMap::new() };
+    fn draw(&self, ids: &[&str]) -> HashMap<String, FrameRender> {
+        let Ok((compiled, by_id)) = &self.drawn else { return HashMap::new() };
         let wanted: Vec<Frame> = ids.iter().filter_map(|id| by_id.get(*id).cloned()).collect();
-        render_frames(scene, layout, text, &self.side.options, wanted, &|_| {})
+        let Compiled { scene, layout, text, .. } = compiled;
+        render_frames(self.side.host, scene, layout, text, &self.side.options, wanted, &|_| {})
             .into_iter()
             .map(|render| (render.frame.id.clone(), render))
             .collect()
@@ -102,14 +108,13 @@ impl<'a> Prepared<'a> {
 }
 
 /// Draws every frame of `diff.frames` from both sides and calls `each` with its pictures, in the
-/// diff's order.
-pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, fonts: FontOptions, each: &mut dyn FnMut(FramePictures)) {
+/// diff's order; returns what compiling each side found (old, new).
+pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, each: &mut dyn FnMut(FramePictures)) -> [Vec<Diagnostic>; 2] {
     if diff.frames.is_empty() {
-        return;
+        return [Vec::new(), Vec::new()];
     }
-    let mut text = TextEngine::new(FontBook::new(fonts));
-    let old = Prepared::new(old, &mut text);
-    let new = Prepared::new(new, &mut text);
+    let old = Prepared::new(old);
+    let new = Prepared::new(new);
     let width = diff.frames.len().to_string().len().max(2);
     let round = rayon::current_num_threads().max(1) * FRAMES_PER_CORE;
     let indices: Vec<usize> = (0..diff.frames.len()).collect();
@@ -118,8 +123,8 @@ pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, fonts: FontOptions, eac
         let ids = |side: fn(&super::diff::FrameChange) -> bool| -> Vec<&str> {
             frames.iter().filter(|f| side(f)).map(|f| f.frame.id.as_str()).collect()
         };
-        let mut old_drawn = old.draw(&ids(|f| f.in_old), &text);
-        let mut new_drawn = new.draw(&ids(|f| f.in_new), &text);
+        let mut old_drawn = old.draw(&ids(|f| f.in_old));
+        let mut new_drawn = new.draw(&ids(|f| f.in_new));
         let mut pictures: Vec<FramePictures> = chunk
             .iter()
             .map(|index| {
@@ -150,12 +155,13 @@ pub fn draw(diff: &Diff, old: &Side<'_>, new: &Side<'_>, fonts: FontOptions, eac
             each(picture);
         }
     }
+    [old.diagnostics(), new.diagnostics()]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::resolve::NoImports;
+    use crate::host::MemoryHost;
     use crate::review::diff::diff;
 
     #[test]
@@ -174,9 +180,10 @@ mod tests {
         tx.remove(b);
         tx.commit();
         let result = diff(&old, &new);
-        let side = |document| Side { document, library: &NoImports, options: RenderOptions::default() };
+        let host = MemoryHost::new();
+        let side = |document| Side { document, host: &host, options: RenderOptions::default() };
         let mut seen = Vec::new();
-        draw(&result, &side(&old), &side(&new), FontOptions::default(), &mut |p| {
+        draw(&result, &side(&old), &side(&new), &mut |p| {
             let size = |p: &Option<Result<Pixmap, String>>| {
                 p.as_ref().map(|r| r.as_ref().map(|p| (p.width(), p.height())).unwrap())
             };
@@ -202,9 +209,10 @@ mod tests {
         .unwrap()
         .document;
         let result = diff(&old, &new);
-        let side = |document| Side { document, library: &NoImports, options: RenderOptions::default() };
+        let host = MemoryHost::new();
+        let side = |document| Side { document, host: &host, options: RenderOptions::default() };
         let mut seen = Vec::new();
-        draw(&result, &side(&old), &side(&new), FontOptions::default(), &mut |p| {
+        draw(&result, &side(&old), &side(&new), &mut |p| {
             seen.push((p.old.is_some(), p.new.is_some(), p.warnings));
         });
         assert_eq!(seen, [(true, false, vec!["no new picture: the frame is hidden or has no size there".to_owned()])]);

@@ -11,6 +11,7 @@ use super::workspace::Workspace;
 use crate::export::job::{ExportSettings, Format, Source, Targets, run};
 use crate::export::raster::DEFAULT_QUALITY;
 use crate::export::svg::TextMode;
+use crate::host::DiskHost;
 
 /// The folder exports go to when no outputPath is given (relative to the workspace root).
 pub const DEFAULT_EXPORT_FOLDER: &str = "exports";
@@ -131,14 +132,14 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
     let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
+    let host = DiskHost::new(&open.path, fonts.clone()).confined(confinement.clone());
     let source = Source {
         document: &open.document,
         library: &open.imports,
         scene: &scene,
         layout: &layout,
         text: &text,
-        folder: Some(open.folder().to_owned()),
-        confinement: confinement.as_ref(),
+        host: &host,
         title,
     };
     let settings = ExportSettings {

@@ -121,7 +121,7 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     let key = ShotKey {
         node: node_id.map(str::to_owned),
         scale,
-        options: RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() },
+        options: RenderOptions { scale, ..RenderOptions::default() },
     };
     let parts = parts_shown(
         &layout,
@@ -134,12 +134,13 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
         return Ok(shot);
     }
     loop {
-        let options = RenderOptions { scale, folder: Some(folder.clone()), ..RenderOptions::default() };
+        let options = RenderOptions { scale, ..RenderOptions::default() };
         let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
-        let rendered = render(&scene, &layout, text, images, target, &options).map_err(|e| {
-            ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
-        })?;
+        let rendered =
+            render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, &options).map_err(|e| {
+                ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
+            })?;
         // Every replaced family of the picture is said once, with its stand-in.
         let mut warnings = rendered.warnings;
         warnings.extend(text.document_fonts().problems.iter().cloned());

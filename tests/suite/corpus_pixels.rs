@@ -9,8 +9,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::common::{fixtures, load_with_imports};
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::render::{RenderOptions, RenderTarget, render};
 use nib::resolve::{SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 
@@ -44,8 +45,8 @@ fn record() -> (String, usize) {
         let (document, imports) = load_with_imports(&name);
         let scene = build_scene(&document, &imports, SceneOptions::FULL);
         let layout = Layout::compute(&scene, &mut text);
-        let mut images = ImageCache::default();
-        let options = RenderOptions { folder: Some(fixtures()), ..RenderOptions::default() };
+        let mut images = FolderImages::new(Some(fixtures()), None);
+        let options = RenderOptions::default();
         for root in scene.roots() {
             if layout.node_box(root).is_none() {
                 continue;

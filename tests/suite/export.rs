@@ -252,7 +252,7 @@ struct Page {
 /// The HTML pages of `name`'s frames written into `out`, with nib's PNG and layout boxes.
 fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
     use nib::export::job::{ExportSettings, Format, Source, Targets, run};
-    use nib::render::{ImageCache, RenderOptions, RenderTarget, render, target_bounds};
+    use nib::render::{RenderOptions, RenderTarget, render, target_bounds};
     let (document, library) = common::load_with_imports(name);
     let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
     let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
@@ -265,8 +265,7 @@ fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
         scene: &scene,
         layout: &layout,
         text: &text,
-        folder: Some(common::fixtures()),
-        confinement: None,
+        host: &fixtures_host(),
         title: name.to_owned(),
     };
     let settings =
@@ -277,10 +276,10 @@ fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
         std::fs::write(path, bytes).map_err(|e| e.to_string())
     };
     let report = run(&source, &settings, &sink, &|_, _| {}).expect("the HTML is made");
-    let mut images = ImageCache::default();
-    let options = RenderOptions { folder: Some(common::fixtures()), ..RenderOptions::default() };
+    let mut images = nib::host::FolderImages::new(Some(common::fixtures()), None);
+    let options = RenderOptions::default();
     let mut pages = Vec::new();
-    for frame in nib::review::frames::frames(&scene, &layout) {
+    for frame in nib::compile::frames::frames(&scene, &layout) {
         let Some(page) =
             report.files.iter().find(|f| f.node.as_deref() == Some(&frame.id) && f.name.ends_with(".html"))
         else {
@@ -446,7 +445,7 @@ fn fixed_width_text_wraps_in_html_because_base_rules_weigh_nothing() {
 #[test]
 fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_the_same() {
     use nib::export::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
-    use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+    use nib::render::{RenderOptions, RenderTarget, render};
     let folder = tempfile::tempdir().expect("temp");
     let design = folder.path().join("design");
     std::fs::create_dir_all(design.join("img")).expect("folders");
@@ -464,12 +463,11 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
     let layout = nib::layout::Layout::compute(&scene, &mut text);
     let key = scene.node_by_id("card").expect("card");
-    let mut images = ImageCache::default();
+    let mut images = nib::host::FolderImages::new(Some(design.clone()), None);
     let out = folder.path().join("out");
     let options = SvgOptions {
         text: TextMode::Live,
         images: ImageRefs::Link { from: Some(out.clone()) },
-        folder: Some(design.clone()),
         ..SvgOptions::default()
     };
     let svg = to_svg(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("exports");
@@ -489,7 +487,7 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     let raster =
         tiny_skia::Pixmap::from_vec(raster.take(), tiny_skia::IntSize::from_wh(svg.width, svg.height).expect("size"))
             .expect("pixmap");
-    let options = RenderOptions { folder: Some(design), ..RenderOptions::default() };
+    let options = RenderOptions::default();
     let png = render(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("renders");
     let score = nib::review::ssim::ssim(&png.pixmap, &raster);
     eprintln!("live-text SVG with a linked image vs PNG: SSIM {score:.4}");
@@ -511,8 +509,7 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
         scene: &scene,
         layout: &layout,
         text: &text,
-        folder: Some(common::fixtures()),
-        confinement: None,
+        host: &fixtures_host(),
         title: name.to_owned(),
     };
     let settings = ExportSettings::new(Format::Svg, Targets::Frames);
@@ -522,4 +519,9 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
     sorted.sort_unstable();
     assert!(names.len() >= 10, "{names:?}");
     assert_eq!(names, sorted, "NN-name files in canvas order");
+}
+
+/// A host for documents of the fixtures folder: image fills are read from there.
+fn fixtures_host() -> nib::host::DiskHost {
+    nib::host::DiskHost::new(common::fixtures().join("document.pen"), nib::text::FontOptions::default())
 }

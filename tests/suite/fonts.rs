@@ -6,8 +6,9 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use nib::doc::values::{TextAlign, TextAlignVertical};
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::render::{RenderOptions, RenderTarget, render};
 use nib::resolve::{SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, Origin, TextEngine, TextStyle};
 
@@ -141,7 +142,7 @@ fn the_corpus_lays_out_and_renders_with_no_substitution_but_its_closed_families_
             .filter_map(|root| layout.node_box(*root))
             .fold(1.0f32, |m, b| m.max(b.left.abs() + b.width).max(b.top.abs() + b.height));
         let options = RenderOptions { scale: (256.0 / extent).min(1.0), ..RenderOptions::default() };
-        render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
+        render(&scene, &layout, &mut engine, &mut FolderImages::default(), RenderTarget::Canvas, &options)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         for family in nib::layout::fonts::families_used(&scene, None, &mut engine) {
             match &family.reason {
@@ -215,7 +216,7 @@ fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same
         &scene,
         &layout,
         &mut engine,
-        &mut ImageCache::default(),
+        &mut FolderImages::default(),
         RenderTarget::Node(root),
         &RenderOptions::default(),
     )

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use nib::doc::{Document, LoadError};
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::render::{RenderOptions, RenderTarget, render};
 use nib::resolve::{NoImports, SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 use proptest::prelude::*;
@@ -209,7 +210,7 @@ fn run_engine(document: &Document, text: &mut TextEngine) {
         nib::layout::snapshot::SnapshotRequest { parent: None, max_depth: 3, images: None },
     );
     let options = RenderOptions { scale: 0.05, ..RenderOptions::default() };
-    let mut images = ImageCache::default();
+    let mut images = FolderImages::default();
     let targets = std::iter::once(RenderTarget::Canvas).chain(scene.roots().into_iter().map(RenderTarget::Node));
     for target in targets {
         let _ = render(&scene, &layout, text, &mut images, target, &options);

@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use nib::doc::Document;
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::render::{RenderOptions, RenderTarget, render};
 use nib::resolve::{NoImports, SceneOptions, build_scene};
 use nib::script::{Context, Options, run};
 use nib::text::{FontBook, FontOptions, TextEngine};
@@ -44,7 +45,7 @@ fn draw(text: &str) -> Pixmap {
     let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut engine);
     let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
-    render(&scene, &layout, &mut engine, &mut ImageCache::default(), RenderTarget::Canvas, &options)
+    render(&scene, &layout, &mut engine, &mut FolderImages::default(), RenderTarget::Canvas, &options)
         .expect("renders")
         .pixmap
 }
@@ -283,7 +284,7 @@ fn path_geometry_fits_its_box_and_view_box_maps_a_region() {
             &scene,
             &layout,
             &mut engine,
-            &mut ImageCache::default(),
+            &mut FolderImages::default(),
             RenderTarget::Node(key),
             &RenderOptions::default(),
         )
@@ -351,7 +352,7 @@ fn shader_fills_are_never_silent_and_mesh_gradients_draw() {
         &scene,
         &layout,
         &mut engine,
-        &mut ImageCache::default(),
+        &mut FolderImages::default(),
         RenderTarget::Canvas,
         &RenderOptions::default(),
     )

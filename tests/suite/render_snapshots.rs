@@ -9,8 +9,9 @@
 use std::path::{Path, PathBuf};
 
 use nib::doc::io::read_file;
+use nib::host::FolderImages;
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, encode_png, render};
+use nib::render::{RenderOptions, RenderTarget, encode_png, render};
 use nib::resolve::{NoImports, SceneOptions, build_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 
@@ -68,13 +69,9 @@ fn render_case(document: &Path, frame: Option<&str>) -> Vec<u8> {
         }
         None => RenderTarget::Canvas,
     };
-    let options = RenderOptions {
-        scale: 1.0,
-        background: Some([255, 255, 255, 255]),
-        folder: document.parent().map(Path::to_owned),
-        ..RenderOptions::default()
-    };
-    let rendered = render(&scene, &layout, &mut text, &mut ImageCache::default(), target, &options).expect("renders");
+    let options = RenderOptions { scale: 1.0, background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
+    let mut images = FolderImages::new(document.parent().map(Path::to_owned), None);
+    let rendered = render(&scene, &layout, &mut text, &mut images, target, &options).expect("renders");
     encode_png(&rendered.pixmap)
 }
 

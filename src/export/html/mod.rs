@@ -20,20 +20,20 @@ use std::sync::Mutex;
 
 use base64::Engine as _;
 
-use super::job::{RunError, Source};
+use super::source::{RunError, Source};
 use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
 use crate::display::effects::effects_of;
 use crate::display::geometry::shape_of;
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
+use crate::display::pictures::Pictures;
 use crate::display::stroke::{Align, stroke_spec};
 use crate::display::{RenderTarget, fills, node_transform};
 use crate::doc::values::{CornerRadius, Fill, FontStyle, TextAlign, TextAlignVertical, TextGrowth};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
 use crate::layout::{Axis, NodeBox};
-use crate::render::ImageCache;
 use crate::resolve::{Scene, SceneKey, SceneOptions, ScenePart, ThemeContext, build_scene};
 use crate::text::{TextEngine, TextStyle, text_content};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
@@ -121,7 +121,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
     pub fn page(
         &self,
         text: &mut TextEngine,
-        images: &mut ImageCache,
+        images: &mut dyn Pictures,
         key: SceneKey,
         stem: &str,
     ) -> Result<Page, RunError> {
@@ -242,7 +242,7 @@ fn faces_with_files(
         let Some(info) = db.face(id) else { continue };
         let Some(bytes) = db.with_face_data(id, |data, _| data.to_vec()) else { continue };
         let extension = if bytes.starts_with(b"OTTO") { "otf" } else { "ttf" };
-        let name = format!("{}.{extension}", crate::review::frames::safe_name(&info.post_script_name));
+        let name = format!("{}.{extension}", crate::compile::frames::safe_name(&info.post_script_name));
         let format = if extension == "otf" { "opentype" } else { "truetype" };
         let rule = format!(
             "@font-face {{ font-family: \"{}\"; src: url(\"fonts/{name}\") format(\"{format}\"); font-weight: {}; font-style: {}; font-display: block; }}\n",
@@ -278,7 +278,7 @@ struct Builder<'p, 's, 'a, 't> {
     part: &'p ScenePart,
     plans: &'p [Option<Plan<'p>>],
     text: &'t mut TextEngine,
-    images: &'t mut ImageCache,
+    images: &'t mut dyn Pictures,
     html: String,
     /// Class name → its rules, so that identical nodes share a class.
     classes: HashMap<String, String>,
@@ -639,8 +639,7 @@ impl Builder<'_, '_, '_, '_> {
 
     /// The pixel size of the decoded image `url` names.
     fn image_size_of(&mut self, url: &str) -> Option<(f32, f32)> {
-        let folder = self.pages.source.folder.as_deref();
-        self.images.get(url, folder).ok().map(|image| (image.width() as f32, image.height() as f32))
+        self.images.picture(url).ok().map(|image| (image.width() as f32, image.height() as f32))
     }
 
     /// The URL a page uses for an image fill: a copied file, a data URI when embedding, or the
@@ -649,8 +648,7 @@ impl Builder<'_, '_, '_, '_> {
         if url.starts_with("http://") || url.starts_with("https://") {
             return Some(url.to_owned());
         }
-        let folder = self.pages.source.folder.as_deref();
-        match self.images.encoded(url, folder) {
+        match self.images.encoded(url) {
             Ok((bytes, mime)) => {
                 if self.pages.options.embed {
                     return Some(format!(
@@ -662,7 +660,7 @@ impl Builder<'_, '_, '_, '_> {
                 let stem = url.rsplit(['/', '\\']).next().unwrap_or(url);
                 let stem = stem.rsplit_once('.').map_or(stem, |(s, _)| s);
                 let hash = crate::hash::fnv1a(url.as_bytes()) & 0xFFFF;
-                let name = format!("{}-{hash:04x}.{extension}", crate::review::frames::safe_name(stem));
+                let name = format!("{}-{hash:04x}.{extension}", crate::compile::frames::safe_name(stem));
                 self.images_used.push((url.to_owned(), name.clone(), bytes));
                 Some(format!("images/{name}"))
             }
@@ -842,16 +840,15 @@ impl Builder<'_, '_, '_, '_> {
     fn inline_svg(&mut self, key: SceneKey) -> String {
         self.next_svg += 1;
         let source = self.pages.source;
-        let options = SvgOptions { folder: source.folder.clone(), ..SvgOptions::default() };
+        let options = SvgOptions::default();
         let prefix = format!("s{}-", self.next_svg);
-        let mut pictures = self.images.in_folder(source.folder.as_deref());
         let Ok(list) =
-            crate::display::build(source.scene, source.layout, self.text, &mut pictures, RenderTarget::Node(key))
+            crate::display::build(source.scene, source.layout, self.text, self.images, RenderTarget::Node(key))
         else {
             return String::new();
         };
         let Some(&root) = list.roots().first() else { return String::new() };
-        let mut writer = Writer::new(&list, &mut pictures, &options).with_id_prefix(&prefix);
+        let mut writer = Writer::new(&list, self.images, &options).with_id_prefix(&prefix);
         writer.content(root);
         let (defs, body, warnings) = writer.finish();
         self.warnings.extend(warnings);

@@ -26,7 +26,7 @@ use super::ExportError;
 use crate::display::pictures::Pictures;
 use crate::display::{DisplayList, RenderTarget};
 use crate::layout::Layout;
-use crate::render::{ImageCache, RenderError};
+use crate::render::RenderError;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
 
@@ -68,15 +68,13 @@ pub struct SvgOptions {
     pub text: TextMode,
     /// Images embedded or linked.
     pub images: ImageRefs,
-    /// The document's folder, for image fills with relative paths.
-    pub folder: Option<PathBuf>,
     /// Fill behind everything (straight RGBA); transparent when `None`.
     pub background: Option<[u8; 4]>,
 }
 
 impl Default for SvgOptions {
     fn default() -> SvgOptions {
-        SvgOptions { scale: 1.0, text: TextMode::Outlines, images: ImageRefs::Embed, folder: None, background: None }
+        SvgOptions { scale: 1.0, text: TextMode::Outlines, images: ImageRefs::Embed, background: None }
     }
 }
 
@@ -94,18 +92,17 @@ pub struct Svg {
 }
 
 /// Exports `target` of a laid-out scene as SVG. `text` must be the engine the layout was made
-/// with; `images` reads (and keeps) the image files.
+/// with; `pictures`, the host's, gives the images.
 pub fn to_svg(
     scene: &Scene,
     layout: &Layout,
     text: &mut TextEngine,
-    images: &mut ImageCache,
+    pictures: &mut dyn Pictures,
     target: RenderTarget,
     options: &SvgOptions,
 ) -> Result<Svg, ExportError> {
-    let mut pictures = images.in_folder(options.folder.as_deref());
-    let list = crate::display::build(scene, layout, text, &mut pictures, target)?;
-    write(&list, &mut pictures, options)
+    let list = crate::display::build(scene, layout, text, pictures, target)?;
+    write(&list, pictures, options)
 }
 
 /// Writes a display list as SVG; `pictures` gives the bytes of embedded images and the files of

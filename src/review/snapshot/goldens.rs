@@ -7,8 +7,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::SnapshotError;
+use crate::compile::frames::{Frame, safe_name};
 use crate::files::{Links, Tree};
-use crate::review::frames::{Frame, safe_name};
 
 /// The folder beside every `.pen` file that holds its goldens, one sub-folder per file.
 pub const SNAPSHOTS_FOLDER: &str = "__snapshots__";
@@ -97,7 +97,7 @@ mod tests {
         let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let layout = Layout::compute(&scene, &mut engine);
-        crate::review::frames::frames(&scene, &layout)
+        crate::compile::frames::frames(&scene, &layout)
     }
 
     #[test]

@@ -25,13 +25,12 @@ pub use junit::junit;
 pub use shard::{MAX_SHARDS, Shard};
 pub use summary::markdown;
 
+use crate::compile::Compiled;
+use crate::compile::frames::{Frame, FrameRender, frames, render_frames_into};
 use crate::files::{Durability, FileError, Links, Tree};
-use crate::layout::Layout;
+use crate::host::Host;
 use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
-use crate::resolve::Scene;
-use crate::review::frames::{Frame, FrameRender, frames, render_frames_into};
 use crate::review::pixels::{Comparison, Tolerance, compare, highlight};
-use crate::text::TextEngine;
 use tiny_skia::Pixmap;
 
 /// The largest golden read: above the PNG of the largest image nib renders even when it does
@@ -85,14 +84,10 @@ pub struct Options {
 
 /// A document ready to render, as the caller's loader prepares it.
 pub struct Prepared {
-    /// The resolved document.
-    pub scene: Scene,
-    /// Its layout.
-    pub layout: Layout,
-    /// The text engine the layout measured with (renders fork it).
-    pub text: TextEngine,
-    /// What loading or resolving noticed without failing (imports that could not be read).
-    pub warnings: Vec<String>,
+    /// Where its images come from.
+    pub host: Box<dyn Host>,
+    /// The document compiled; its diagnostics are the file's warnings.
+    pub compiled: Compiled,
 }
 
 /// Progress of a run, for a progress bar.
@@ -485,8 +480,10 @@ fn check_file(
     diffs: &Diffs,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Option<FileReport> {
-    let Prepared { scene, layout, text, warnings } = prepared;
-    let mut warnings = warnings.clone();
+    let Prepared { host, compiled } = prepared;
+    let Compiled { scene, layout, text, diagnostics, .. } = compiled;
+    let host = host.as_ref();
+    let mut warnings = crate::diagnostic::lines(diagnostics);
     let all = frames(scene, layout);
     let names = goldens::names(&all);
     let current: HashSet<&str> = names.iter().map(String::as_str).collect();
@@ -529,14 +526,8 @@ fn check_file(
         return None;
     }
     progress(Progress::File { key: &file.key, frames: chosen.len() });
-    let render_options = RenderOptions {
-        folder: Some(match file.path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-            _ => PathBuf::from("."),
-        }),
-        ..RenderOptions::default()
-    };
-    let frames = render_frames_into(scene, layout, text, &render_options, chosen, &|render| {
+    let render_options = RenderOptions::default();
+    let frames = render_frames_into(host, scene, layout, text, &render_options, chosen, &|render| {
         let started = Instant::now();
         // A frame's index is its place among all the document's frames, as `names` is.
         let name = &names[render.frame.index];

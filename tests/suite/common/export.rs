@@ -4,11 +4,12 @@
 
 use std::path::Path;
 
+use nib::compile::frames::frames;
 use nib::export::svg::{SvgOptions, to_svg};
+use nib::host::{DiskHost, FolderImages};
 use nib::layout::Layout;
-use nib::render::{ImageCache, RenderOptions, RenderTarget, render};
+use nib::render::{RenderOptions, RenderTarget, render};
 use nib::resolve::{Library, SceneOptions, build_scene};
-use nib::review::frames::frames;
 use nib::review::ssim::ssim;
 use nib::text::{FontBook, FontOptions, TextEngine};
 use tiny_skia::Pixmap;
@@ -38,9 +39,9 @@ pub fn svg_scores(document: &nib::doc::Document, library: &dyn Library, folder: 
     let scene = build_scene(document, library, SceneOptions::FULL);
     let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut text);
-    let mut images = ImageCache::default();
-    let render_options = RenderOptions { folder: Some(folder.to_owned()), ..RenderOptions::default() };
-    let svg_options = SvgOptions { folder: Some(folder.to_owned()), ..SvgOptions::default() };
+    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+    let render_options = RenderOptions::default();
+    let svg_options = SvgOptions::default();
     let mut scores = Vec::new();
     for frame in frames(&scene, &layout) {
         let target = RenderTarget::Node(frame.key);
@@ -63,8 +64,8 @@ pub fn svg_markup(document: &nib::doc::Document, library: &dyn Library, folder: 
     let scene = build_scene(document, library, SceneOptions::FULL);
     let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut text);
-    let mut images = ImageCache::default();
-    let options = SvgOptions { folder: Some(folder.to_owned()), ..SvgOptions::default() };
+    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+    let options = SvgOptions::default();
     frames(&scene, &layout)
         .into_iter()
         .map(|frame| {
@@ -90,14 +91,15 @@ pub fn pdf_deck(document: &nib::doc::Document, library: &(dyn Library + Sync), f
     let scene = build_scene(document, library, SceneOptions::FULL);
     let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
     let layout = Layout::compute(&scene, &mut text);
+    // A document in `folder`: image fills are read from there.
+    let host = DiskHost::new(folder.join("deck.pen"), FontOptions::default());
     let source = Source {
         document,
         library,
         scene: &scene,
         layout: &layout,
         text: &text,
-        folder: Some(folder.to_owned()),
-        confinement: None,
+        host: &host,
         title: "deck".to_owned(),
     };
     let settings =
@@ -108,12 +110,8 @@ pub fn pdf_deck(document: &nib::doc::Document, library: &(dyn Library + Sync), f
         Ok(())
     };
     run(&source, &settings, &sink, &|_, _| {}).expect("the PDF is made");
-    let mut images = ImageCache::default();
-    let options = RenderOptions {
-        folder: Some(folder.to_owned()),
-        background: Some([255, 255, 255, 255]),
-        ..RenderOptions::default()
-    };
+    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+    let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
     let found = frames(&scene, &layout);
     let pages = found
         .iter()

@@ -1,9 +1,10 @@
-//! Image fills: PNG and JPEG files beside the document (or `data:` URIs) decoded once into
-//! premultiplied pixmaps and kept for later renders. Nothing is fetched from the network while
-//! rendering; what cannot be drawn is said, and left out (or marked, when asked).
+//! Image fills on disk: PNG and JPEG files beside the document (or `data:` URIs) read inside the
+//! host's root, decoded once into premultiplied pixmaps and kept for later renders. Nothing is
+//! fetched from the network while rendering; what cannot be drawn is said, and left out (or
+//! marked, when asked).
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -16,7 +17,7 @@ use crate::files::{Confinement, FileError};
 pub const MAX_IMAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// Most bytes of decoded images kept between renders; the least recently used go first. With
-/// the render pool ([`super::memory::RENDER_MEMORY`]) this keeps a render within 1 GB.
+/// the render pool ([`crate::render::memory::RENDER_MEMORY`]) this keeps a render within 1 GB.
 pub const IMAGE_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 /// Decoded images by where they came from, within [`IMAGE_CACHE_BYTES`].
@@ -131,7 +132,42 @@ impl Pictures for FolderPictures<'_> {
     }
 
     fn file(&self, url: &str) -> Option<std::path::PathBuf> {
-        crate::images::image_file(url, self.folder)
+        super::image_files::image_file(url, self.folder)
+    }
+}
+
+/// The pictures of one document that own their cache: what a host hands each thread that draws.
+#[derive(Debug, Default)]
+pub struct FolderImages {
+    cache: ImageCache,
+    folder: Option<PathBuf>,
+}
+
+impl FolderImages {
+    /// The images of a document in `folder` (relative URLs start there; `None`: the current
+    /// folder), read only inside `confinement` when one is given.
+    pub fn new(folder: Option<PathBuf>, confinement: Option<&Confinement>) -> FolderImages {
+        let mut cache = ImageCache::default();
+        cache.confine(confinement);
+        FolderImages { cache, folder }
+    }
+}
+
+impl Pictures for FolderImages {
+    fn picture(&mut self, url: &str) -> Result<Arc<Pixmap>, ImageError> {
+        self.cache.in_folder(self.folder.as_deref()).picture(url)
+    }
+
+    fn note(&self, url: &str) -> Option<String> {
+        self.cache.note(url, self.folder.as_deref())
+    }
+
+    fn encoded(&mut self, url: &str) -> Result<(Vec<u8>, &'static str), ImageError> {
+        self.cache.encoded(url, self.folder.as_deref())
+    }
+
+    fn file(&self, url: &str) -> Option<PathBuf> {
+        super::image_files::image_file(url, self.folder.as_deref())
     }
 }
 
@@ -153,7 +189,7 @@ impl ImageCache {
         // An image drawn from a reduced copy is exported as that copy: its readers (a browser,
         // the PDF writer) would otherwise decode the whole file again.
         if self.note(url, folder).is_some() {
-            return Ok((super::encode_png(&image), "image/png"));
+            return Ok((crate::render::encode_png(&image), "image/png"));
         }
         let bytes = read_bytes(url, folder, self.within.as_ref())?;
         let mime = if bytes.starts_with(&[0xFF, 0xD8]) { "image/jpeg" } else { "image/png" };
@@ -169,14 +205,10 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Resul
 /// The bytes of the image `url` names: a base64 `data:` URI's payload or a file's content.
 fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Result<Vec<u8>, ImageError> {
     let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
-    if let Some(data) = url.strip_prefix("data:") {
-        let (_, payload) =
-            data.split_once(";base64,").ok_or_else(|| undecodable("only base64 data URIs are read".into()))?;
-        return base64::engine::general_purpose::STANDARD
-            .decode(payload.trim())
-            .map_err(|e| undecodable(format!("bad base64: {e}")));
+    if let Some(bytes) = data_uri_bytes(url) {
+        return bytes;
     }
-    let Some(path) = crate::images::image_file(url, folder) else {
+    let Some(path) = super::image_files::image_file(url, folder) else {
         return Err(ImageError::Remote(url.to_owned()));
     };
     let missing = || ImageError::Missing { url: url.to_owned(), path: path.display().to_string() };
@@ -195,6 +227,18 @@ fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) ->
         FileError::TooLarge { .. } | FileError::NotRegular { .. } => undecodable(e.to_string()),
         FileError::Outside { .. } => outside(),
         _ => missing(),
+    })
+}
+
+/// The payload of a base64 `data:` URI; `None` when `url` is not one.
+pub(crate) fn data_uri_bytes(url: &str) -> Option<Result<Vec<u8>, ImageError>> {
+    let data = url.strip_prefix("data:")?;
+    let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
+    Some(match data.split_once(";base64,") {
+        None => Err(undecodable("only base64 data URIs are read".into())),
+        Some((_, payload)) => base64::engine::general_purpose::STANDARD
+            .decode(payload.trim())
+            .map_err(|e| undecodable(format!("bad base64: {e}"))),
     })
 }
 

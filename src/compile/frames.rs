@@ -4,8 +4,10 @@
 use rayon::prelude::*;
 use tiny_skia::Pixmap;
 
+use crate::display::pictures::Pictures;
+use crate::host::Host;
 use crate::layout::Layout;
-use crate::render::{ImageCache, RenderOptions, RenderTarget, render};
+use crate::render::{RenderOptions, RenderTarget, render};
 use crate::resolve::{Scene, SceneKey};
 use crate::text::TextEngine;
 
@@ -60,6 +62,7 @@ pub fn frames(scene: &Scene, layout: &Layout) -> Vec<Frame> {
 
 /// Renders `frames` on all cores, in their order; `done` is called after each (for progress).
 pub fn render_frames(
+    host: &dyn Host,
     scene: &Scene,
     layout: &Layout,
     text: &TextEngine,
@@ -67,7 +70,7 @@ pub fn render_frames(
     frames: Vec<Frame>,
     done: &(dyn Fn(&FrameRender) + Sync),
 ) -> Vec<FrameRender> {
-    render_frames_into(scene, layout, text, options, frames, &|render| {
+    render_frames_into(host, scene, layout, text, options, frames, &|render| {
         done(&render);
         render
     })
@@ -77,6 +80,7 @@ pub fn render_frames(
 /// returning what `each` made of them in the frames' order. Whatever `each` does not keep is
 /// dropped at once, so a document with many large frames holds only a few images at a time.
 pub fn render_frames_into<T: Send>(
+    host: &dyn Host,
     scene: &Scene,
     layout: &Layout,
     text: &TextEngine,
@@ -84,9 +88,9 @@ pub fn render_frames_into<T: Send>(
     frames: Vec<Frame>,
     each: &(dyn Fn(FrameRender) -> T + Sync),
 ) -> Vec<T> {
-    map_with_engines(text, frames, &|text, images, frame| {
+    map_with_engines(host, text, frames, &|text, pictures, frame| {
         let started = std::time::Instant::now();
-        let rendered = render(scene, layout, text, images, RenderTarget::Node(frame.key), options);
+        let rendered = render(scene, layout, text, pictures, RenderTarget::Node(frame.key), options);
         let time = started.elapsed();
         each(match rendered {
             Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time },
@@ -96,15 +100,16 @@ pub fn render_frames_into<T: Send>(
 }
 
 /// Runs `each` over `items` on all cores, in their order: each thread gets its own text engine
-/// (forked from `text`, so it names the faces the layout was shaped with) and image cache.
+/// (forked from `text`, so it names the faces the layout was shaped with) and the host's images.
 pub fn map_with_engines<I: Send, T: Send>(
+    host: &dyn Host,
     text: &TextEngine,
     items: Vec<I>,
-    each: &(dyn Fn(&mut TextEngine, &mut ImageCache, I) -> T + Sync),
+    each: &(dyn Fn(&mut TextEngine, &mut dyn Pictures, I) -> T + Sync),
 ) -> Vec<T> {
     items
         .into_par_iter()
-        .map_init(|| (text.fork(), ImageCache::default()), |(text, images), item| each(text, images, item))
+        .map_init(|| (text.fork(), host.pictures()), |(text, pictures), item| each(text, pictures.as_mut(), item))
         .collect()
 }
 
@@ -127,6 +132,7 @@ pub fn safe_name(name: &str) -> String {
 mod tests {
     use super::*;
     use crate::doc::Document;
+    use crate::host::MemoryHost;
     use crate::resolve::{NoImports, SceneOptions, build_scene};
     use crate::text::{FontBook, FontOptions};
 
@@ -146,7 +152,8 @@ mod tests {
         let layout = Layout::compute(&scene, &mut text);
         let found = frames(&scene, &layout);
         assert_eq!(found.iter().map(|f| f.file_stem(found.len())).collect::<Vec<_>>(), ["01-Home-Hero", "02-b"]);
-        let renders = render_frames(&scene, &layout, &text, &RenderOptions::default(), found, &|_| {});
+        let renders =
+            render_frames(&MemoryHost::new(), &scene, &layout, &text, &RenderOptions::default(), found, &|_| {});
         let sizes: Vec<(u32, u32)> =
             renders.iter().map(|r| r.image.as_ref().map(|p| (p.width(), p.height())).unwrap()).collect();
         assert_eq!(sizes, [(30, 20), (10, 40)]);

@@ -1,0 +1,188 @@
+//! Compiling: the one way from a document to something drawn. [`compile`] asks the host for the
+//! imports and fonts, resolves the Scene, lays it out, and collects every [`Diagnostic`] on the
+//! way; the [`Compiled`] result then builds display lists and renders targets without reading a
+//! file (images come from the host's [`Pictures`]). `nib render`, `export`, `snapshot`, `check`,
+//! `fonts`, `diff` and the benches all start here instead of each writing the steps out.
+
+pub mod frames;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::display::pictures::Pictures;
+use crate::display::{DisplayList, RenderTarget, TargetError};
+use crate::doc::Document;
+use crate::host::{Host, Imports};
+use crate::layout::Layout;
+use crate::render::{RenderError, RenderOptions, Rendered};
+use crate::resolve::{ResolveError, Scene, SceneOptions, build_scene, part_root, update_scene_of};
+use crate::text::TextEngine;
+
+/// What to compile.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Only the top-level parts holding these node ids (resolved and laid out alone, which is
+    /// faster for a few nodes of a large file); `None`, or an id that is not found: everything.
+    pub parts_of: Option<Vec<String>>,
+}
+
+/// A document resolved and laid out, ready to draw.
+pub struct Compiled {
+    /// The resolved Scene.
+    pub scene: Scene,
+    /// Its layout.
+    pub layout: Layout,
+    /// The engine the layout was shaped with (drawing must use it, or a fork of it).
+    pub text: TextEngine,
+    /// The documents it imports, as the host loaded them (their variables feed tokens).
+    pub imports: Imports,
+    /// What was found on the way, in the order it was found: imports, fonts, nodes.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("nodes", &self.scene.len())
+            .field("diagnostics", &self.diagnostics.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Resolves and lays out `document` with what `host` provides. The error is the one finding
+/// that stops compiling: a resolve budget exceeded (its span points at the node).
+pub fn compile(host: &dyn Host, document: &Document, options: &CompileOptions) -> Result<Compiled, Box<Diagnostic>> {
+    let (imports, mut diagnostics) = host.imports(document);
+    let roots = options
+        .parts_of
+        .as_ref()
+        .and_then(|ids| ids.iter().map(|id| part_root(document, id)).collect::<Option<Vec<_>>>());
+    let scene = match &roots {
+        Some(roots) => update_scene_of(None, document, imports.as_ref(), SceneOptions::FULL, roots),
+        None => build_scene(document, imports.as_ref(), SceneOptions::FULL),
+    };
+    if let Some(error) = scene.error() {
+        return Err(Box::new(resolve_diagnostic(error)));
+    }
+    let (mut text, font_diagnostics) = host.text(document);
+    diagnostics.extend(font_diagnostics);
+    let layout = Layout::compute(&scene, &mut text);
+    diagnostics.extend(scene_diagnostics(&scene, &mut text));
+    Ok(Compiled { scene, layout, text, imports, diagnostics })
+}
+
+/// The diagnostic of a resolve error.
+pub fn resolve_diagnostic(error: &ResolveError) -> Diagnostic {
+    let ResolveError::OverBudget(over) = error;
+    Diagnostic::new(Severity::Error, "budget", error.to_string()).at_pointer(&over.pointer).with_hint(error.hint())
+}
+
+/// What a laid-out Scene says about itself: every replaced font family (a note, once, with its
+/// stand-in), then each node that could not be resolved as written (a warning) or is drawn by a
+/// stand-in (a note).
+pub fn scene_diagnostics(scene: &Scene, text: &mut TextEngine) -> Vec<Diagnostic> {
+    let fonts = crate::layout::fonts::substitution_lines(scene, None, text)
+        .into_iter()
+        .map(|line| Diagnostic::note("font-substituted", line));
+    let nodes = scene.problems.iter().map(|problem| {
+        let (severity, code) =
+            if problem.placeholder { (Severity::Note, "placeholder") } else { (Severity::Warning, "unresolved") };
+        Diagnostic::new(severity, code, &problem.message).at_node(&problem.node)
+    });
+    fonts.chain(nodes).collect()
+}
+
+impl Compiled {
+    /// The display list of `target`, its images taken from `pictures`.
+    pub fn display(&mut self, pictures: &mut dyn Pictures, target: RenderTarget) -> Result<DisplayList, TargetError> {
+        crate::display::build(&self.scene, &self.layout, &mut self.text, pictures, target)
+    }
+
+    /// Renders `target`, its images taken from `pictures`.
+    pub fn render(
+        &mut self,
+        pictures: &mut dyn Pictures,
+        target: RenderTarget,
+        options: &RenderOptions,
+    ) -> Result<Rendered, RenderError> {
+        crate::render::render(&self.scene, &self.layout, &mut self.text, pictures, target, options)
+    }
+
+    /// The diagnostics of the nodes inside `target` (all of them for the canvas), with those
+    /// that concern no node: what a picture of that target should say.
+    pub fn diagnostics_for(&self, target: RenderTarget) -> Vec<&Diagnostic> {
+        let RenderTarget::Node(key) = target else { return self.diagnostics.iter().collect() };
+        let inside: std::collections::HashSet<&str> =
+            self.scene.subtree(key).map(|k| self.scene.node(k).id.as_str()).collect();
+        self.diagnostics.iter().filter(|d| d.node.as_deref().is_none_or(|node| inside.contains(node))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::MemoryHost;
+
+    fn document(json: &str) -> Document {
+        Document::load_bytes(json.as_bytes()).expect("loads").document
+    }
+
+    #[test]
+    fn a_document_compiles_and_renders_from_memory() {
+        let host = MemoryHost::new().with_file("dot.png", crate::render::encode_png(&solid(4, 4, [0, 0, 255, 255])));
+        let doc = document(
+            r#"{"version":"2.9","children":[{"type":"frame","id":"f","width":10,"height":10,
+                "fill":{"type":"image","url":"dot.png","mode":"fill"}}]}"#,
+        );
+        let mut compiled = compile(&host, &doc, &CompileOptions::default()).expect("compiles");
+        assert!(compiled.diagnostics.is_empty(), "{:?}", compiled.diagnostics);
+        let mut pictures = host.pictures();
+        let rendered =
+            compiled.render(pictures.as_mut(), RenderTarget::Canvas, &RenderOptions::default()).expect("renders");
+        assert!(rendered.warnings.is_empty(), "{:?}", rendered.warnings);
+        let pixel = rendered.pixmap.pixel(5, 5).expect("inside");
+        assert_eq!((pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()), (0, 0, 255, 255));
+    }
+
+    #[test]
+    fn what_cannot_be_found_becomes_diagnostics() {
+        let doc = document(
+            r#"{"version":"2.9","imports":{"kit":"kit.pen"},"children":[
+                {"type":"ref","id":"i","ref":"kit:button"},
+                {"type":"frame","id":"f","width":10,"height":10,"fill":{"type":"image","url":"gone.png","mode":"fill"}}]}"#,
+        );
+        let host = MemoryHost::new();
+        let mut compiled = compile(&host, &doc, &CompileOptions::default()).expect("compiles");
+        let codes: Vec<(&str, Option<&str>)> =
+            compiled.diagnostics.iter().map(|d| (d.code, d.node.as_deref())).collect();
+        assert!(codes.contains(&("import", None)), "{codes:?}");
+        assert!(codes.contains(&("unresolved", Some("i"))), "{codes:?}");
+        // The missing image is said by the display list of the frame that holds it.
+        let key = compiled.scene.node_by_id("f").expect("frame");
+        let list = compiled.display(host.pictures().as_mut(), RenderTarget::Node(key)).expect("builds");
+        assert!(list.warnings.iter().any(|w| w.contains("gone.png")), "{:?}", list.warnings);
+        // Only what is inside a node is said for a picture of it.
+        assert!(compiled.diagnostics_for(RenderTarget::Node(key)).iter().all(|d| d.node.is_none()));
+    }
+
+    #[test]
+    fn a_document_over_budget_is_an_error_with_a_place_and_a_hint() {
+        // Each level instantiates the one below twice: 2^40 nodes.
+        let mut children = vec![r#"{"type":"frame","id":"c0","reusable":true,"width":1,"height":1}"#.to_owned()];
+        for level in 1..=40 {
+            children.push(format!(
+                r#"{{"type":"frame","id":"c{level}","reusable":true,"children":[{{"type":"ref","id":"a{level}","ref":"c{}"}},{{"type":"ref","id":"b{level}","ref":"c{}"}}]}}"#,
+                level - 1,
+                level - 1
+            ));
+        }
+        let doc = document(&format!(r#"{{"version":"2.9","children":[{}]}}"#, children.join(",")));
+        let error = compile(&MemoryHost::new(), &doc, &CompileOptions::default()).expect_err("over budget");
+        assert_eq!((error.severity, error.code), (Severity::Error, "budget"));
+        assert!(error.span.is_some() && !error.hints.is_empty(), "{error:?}");
+    }
+
+    fn solid(width: u32, height: u32, [r, g, b, a]: [u8; 4]) -> tiny_skia::Pixmap {
+        let mut pixmap = tiny_skia::Pixmap::new(width, height).expect("size");
+        pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
+        pixmap
+    }
+}

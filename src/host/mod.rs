@@ -1,0 +1,120 @@
+//! The host: where a document's inputs come from — the documents it imports, the font files and
+//! image files it names — in the spirit of typst's `World`. Compiling asks the host and never
+//! opens a file itself, so the stages below it (resolve, layout, the display list, the painter,
+//! the writers) do no I/O and cannot be led outside the place they belong.
+//!
+//! [`DiskHost`] reads beside a document on disk, confined to a root when one is given (the MCP
+//! server and `nib serve`); [`MemoryHost`] serves documents and images held in memory (tests,
+//! and library users who keep their files elsewhere).
+
+pub mod image_files;
+mod images;
+mod imports;
+mod memory;
+
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Diagnostic;
+use crate::display::pictures::Pictures;
+use crate::doc::Document;
+use crate::files::Confinement;
+use crate::resolve::Library;
+use crate::text::{DocumentFontAccess, DocumentFonts, FontBook, FontOptions, TextEngine};
+
+pub use images::{FolderImages, FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
+pub use imports::{FileImports, MAX_SCRIPT_FILE_BYTES};
+pub use memory::MemoryHost;
+
+/// The imported documents of one document, as a host loaded them.
+pub type Imports = Box<dyn Library + Send + Sync>;
+
+/// Where a document's imports, fonts and images come from.
+pub trait Host: Sync {
+    /// The documents `document` imports (and the script files its script nodes run), with what
+    /// could not be loaded.
+    fn imports(&self, document: &Document) -> (Imports, Vec<Diagnostic>);
+
+    /// A text engine with the fonts this host offers and `document`'s own font files, with what
+    /// could not be read.
+    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>);
+
+    /// A fresh source of the document's image fills, keeping what it decodes: one for each
+    /// thread that draws.
+    fn pictures(&self) -> Box<dyn Pictures + Send + '_>;
+}
+
+/// A document on disk: imports, font files and images are read relative to its folder, and
+/// only inside the confinement when there is one.
+#[derive(Debug, Clone)]
+pub struct DiskHost {
+    file: PathBuf,
+    confinement: Option<Confinement>,
+    fonts: FontOptions,
+}
+
+impl DiskHost {
+    /// The host of the document at `file`, with the fonts `fonts` names.
+    pub fn new(file: impl Into<PathBuf>, fonts: FontOptions) -> DiskHost {
+        DiskHost { file: file.into(), confinement: None, fonts }
+    }
+
+    /// The same, reading nothing outside `confinement`.
+    pub fn confined(mut self, confinement: Option<Confinement>) -> DiskHost {
+        self.confinement = confinement;
+        self
+    }
+
+    /// The document's file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The document's folder (`.` for a bare file name).
+    pub fn folder(&self) -> &Path {
+        self.file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."))
+    }
+
+    /// The folder reads are confined to, if any.
+    pub fn confinement(&self) -> Option<&Confinement> {
+        self.confinement.as_ref()
+    }
+
+    /// The fonts it offers.
+    pub fn fonts(&self) -> &FontOptions {
+        &self.fonts
+    }
+
+    /// The imports of `document`, as [`FileImports`] (whose problems are also in the list).
+    pub fn file_imports(&self, document: &Document) -> (FileImports, Vec<Diagnostic>) {
+        let imports = FileImports::load_within(document, &self.file, self.confinement.as_ref());
+        let diagnostics = imports.problems.iter().map(|problem| Diagnostic::warning("import", problem)).collect();
+        (imports, diagnostics)
+    }
+}
+
+impl Host for DiskHost {
+    fn imports(&self, document: &Document) -> (Imports, Vec<Diagnostic>) {
+        let (imports, diagnostics) = self.file_imports(document);
+        (Box::new(imports), diagnostics)
+    }
+
+    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
+        let book = FontBook::new(self.fonts.clone());
+        let mut diagnostics: Vec<Diagnostic> =
+            book.warnings().iter().map(|warning| Diagnostic::warning("font-folder", warning)).collect();
+        let mut engine = TextEngine::new(book);
+        let access = DocumentFontAccess {
+            folder: Some(self.folder()),
+            confinement: self.confinement.as_ref(),
+            fetch: self.fonts.fetch,
+        };
+        let fonts = DocumentFonts::load(document, access);
+        diagnostics.extend(fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)));
+        engine.set_document_fonts(std::sync::Arc::new(fonts));
+        (engine, diagnostics)
+    }
+
+    fn pictures(&self) -> Box<dyn Pictures + Send + '_> {
+        Box::new(FolderImages::new(Some(self.folder().to_owned()), self.confinement.as_ref()))
+    }
+}
