@@ -371,13 +371,14 @@ fn resolve_parts(
         .tree()
         .roots()
         .iter()
-        .filter(|root| only.is_none_or(|only| only.contains(root)))
-        .map(|root| {
+        .enumerate()
+        .filter(|(_, root)| only.is_none_or(|only| only.contains(root)))
+        .map(|(place, root)| {
             if only.is_some() {
                 remaining = budget;
             }
             let part = match reusable.get(root) {
-                Some(part) if part.builds_the_same_with(budget, remaining) => Arc::clone(part),
+                Some(part) if part.builds_the_same_with(budget, remaining) => at_place(part, place),
                 _ => Arc::new(build_part(document, library, options, *root, budget, remaining)),
             };
             remaining = remaining.minus(part.spent);
@@ -401,6 +402,23 @@ fn resolve_parts(
         });
     }
     Scene { parts, options: Some(options), problems }
+}
+
+/// `part`, reused as the top-level node at `place`: an error names its node by a JSON pointer
+/// that starts with the part's place among the top-level nodes, which removing or moving an
+/// earlier one shifts (the same Scene must come from the cache as rebuilt).
+fn at_place(part: &Arc<ScenePart>, place: usize) -> Arc<ScenePart> {
+    let Some(ResolveError::OverBudget(over)) = &part.error else { return Arc::clone(part) };
+    let Some(after) = over.pointer.strip_prefix("/children/") else { return Arc::clone(part) };
+    let (written, rest) = after.split_at(after.find('/').unwrap_or(after.len()));
+    if written.parse::<usize>().ok() == Some(place) {
+        return Arc::clone(part);
+    }
+    let mut moved = ScenePart::clone(part);
+    let mut over = over.clone();
+    over.pointer = format!("/children/{place}{rest}");
+    moved.error = Some(ResolveError::OverBudget(over));
+    Arc::new(moved)
 }
 
 fn build_part(

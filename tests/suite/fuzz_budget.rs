@@ -176,3 +176,22 @@ fn known_shapes_stay_within_the_budget() {
         pages: vec![PagePlan { width: 2_000, depth: 45, targets: vec![0] }],
     });
 }
+
+/// Found by the generator in CI: removing the first component (which frees budget) once gave a
+/// different Scene from the cache than rebuilt.
+#[test]
+fn freeing_budget_gives_the_same_scene_from_the_cache_as_rebuilt() {
+    let component =
+        |wrap: usize, targets: &[usize], texts: usize| ComponentPlan { wrap, targets: targets.to_vec(), texts };
+    check(&Plan {
+        components: vec![
+            component(0, &[], 0),
+            component(0, &[], 0),
+            component(1, &[3, 5, 2, 3, 5, 3], 0),
+            component(2, &[1, 2, 5, 1], 1),
+            component(1, &[1, 2, 2, 1, 2], 0),
+            component(1, &[4, 2, 1, 1, 3, 4], 1),
+        ],
+        pages: vec![PagePlan { width: 0, depth: 0, targets: vec![2] }],
+    });
+}
