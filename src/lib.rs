@@ -20,6 +20,7 @@ pub mod http;
 pub mod images;
 pub mod js;
 pub mod layout;
+pub mod markup;
 pub mod mcp;
 pub mod numbers;
 pub mod printable;

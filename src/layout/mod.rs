@@ -22,7 +22,7 @@ use std::sync::Arc;
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
 pub use canvas::LaidOutCanvas;
-pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, find_problems};
+pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, find_problems};
 pub use rules::{Axis, SizingNote};
 use rules::{Kind, Plan, plan_part, taffy_style};
 use tree::{PartTree, TreeNode};

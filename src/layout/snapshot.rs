@@ -5,7 +5,8 @@
 use serde::{Serialize, Serializer};
 
 use super::problems::{
-    LayoutProblem, MoreProblems, Problems, find_problems, find_problems_and_missing_images, round, thousands,
+    LayoutProblem, MoreProblems, Problems, UnreadableImage, find_problems, find_problems_and_missing_images, round,
+    thousands,
 };
 use super::{Layout, NodeBox};
 use crate::resolve::{Scene, SceneKey};
@@ -17,9 +18,9 @@ pub struct SnapshotRequest<'a> {
     pub parent: Option<SceneKey>,
     /// Levels of children shown below the starting nodes (0: the starting nodes only).
     pub max_depth: usize,
-    /// Where the document's image files are, to report those that are missing (`None`: not
-    /// checked).
-    pub images: Option<crate::images::ImagePlace<'a>>,
+    /// The image files under the starting node that the host could not read, reported as
+    /// problems (`None`: not checked).
+    pub images: Option<&'a [UnreadableImage]>,
 }
 
 /// One node's box; positions are rounded to hundredths of a pixel.
@@ -176,16 +177,15 @@ fn levels_within(scene: &Scene, layout: &Layout, starts: &[SceneKey], max_depth:
 }
 
 /// The problems under `parent` (everything when `None`): at most [`super::MAX_PROBLEMS`] listed, the
-/// others counted by cause. With the place of the document's `images`, missing image files are
-/// problems too.
+/// others counted by cause. The image files the host could not read are problems too.
 pub fn problems(
     scene: &Scene,
     layout: &Layout,
     parent: Option<SceneKey>,
-    images: Option<crate::images::ImagePlace>,
+    images: Option<&[UnreadableImage]>,
 ) -> Problems {
     match images {
-        Some(place) => find_problems_and_missing_images(scene, layout, parent, place),
+        Some(unreadable) => find_problems_and_missing_images(scene, layout, parent, unreadable),
         None => find_problems(scene, layout, parent),
     }
 }

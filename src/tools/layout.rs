@@ -4,10 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::images::ImagePlace;
+use crate::host::image_files::{ImagePlace, missing_images};
 use crate::layout::snapshot::{Snapshot, SnapshotRequest, problems, problems_text, snapshot};
 use crate::layout::space::{Direction, Rect, beside_everything, next_to};
-use crate::layout::{Layout, LayoutProblem, MoreProblems};
+use crate::layout::{Layout, LayoutProblem, MoreProblems, UnreadableImage};
 use crate::numbers::hundredths;
 use crate::resolve::{Scene, SceneKey};
 
@@ -57,13 +57,22 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
-    let images = Some(ImagePlace { folder: &folder, confinement: confinement.as_ref() });
     // Under one node only its top-level part needs resolving and laying out.
     let (scene, layout) = match args.parent_id.as_deref() {
         Some(id) => open.layout_for_node(&fonts, id)?,
         None => open.layout(&fonts)?,
     };
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
+    // The image files are checked here, where files are read; layout only lists the findings.
+    let place = ImagePlace { folder: &folder, confinement: confinement.as_ref() };
+    let nodes: Box<dyn Iterator<Item = SceneKey>> = match parent {
+        Some(key) => Box::new(scene.subtree(key)),
+        None => Box::new(scene.walk()),
+    };
+    let unreadable: Vec<UnreadableImage> = missing_images(&scene, nodes, place)
+        .map(|missing| UnreadableImage { node: missing.node, message: missing.to_string(), outside: missing.outside })
+        .collect();
+    let images = Some(unreadable.as_slice());
     if args.problems_only {
         let found = problems(&scene, &layout, parent, images);
         let text = problems_text(&found.shown, &found.more);

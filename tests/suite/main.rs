@@ -21,6 +21,7 @@ mod fuzz_tools;
 mod guides;
 #[cfg(unix)]
 mod hostile_files;
+mod layers;
 mod layout_corpus;
 mod layout_expected;
 mod load_errors;

@@ -75,30 +75,9 @@ pub(crate) fn color(rgba: [u8; 4]) -> (String, Option<String>) {
     (hex, opacity)
 }
 
-/// `text` safe inside an attribute value (double quotes) or an element.
+/// `text` safe inside an attribute value or an element of a drawing.
 pub(crate) fn escape(text: &str) -> Cow<'_, str> {
-    if !text.contains(['&', '<', '>', '"', '\'']) && !text.chars().any(is_refused) {
-        return Cow::Borrowed(text);
-    }
-    let mut escaped = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            // XML 1.0 has no way to write these; a text may still hold them.
-            c if is_refused(c) => {}
-            c => escaped.push(c),
-        }
-    }
-    Cow::Owned(escaped)
-}
-
-/// Characters XML 1.0 cannot carry, even escaped.
-fn is_refused(c: char) -> bool {
-    matches!(c, '\u{0}'..='\u{8}' | '\u{B}' | '\u{C}' | '\u{E}'..='\u{1F}' | '\u{FFFE}' | '\u{FFFF}')
+    crate::markup::escape(text, crate::markup::Escaping::DRAWING)
 }
 
 #[cfg(test)]

@@ -92,15 +92,11 @@ pub(crate) fn find_problems_and_missing_images(
     scene: &Scene,
     layout: &Layout,
     within: Option<SceneKey>,
-    place: crate::images::ImagePlace,
+    unreadable: &[UnreadableImage],
 ) -> Problems {
     let mut list = Collector::new(MAX_PROBLEMS);
     collect(scene, layout, within, &mut list);
-    let nodes: Box<dyn Iterator<Item = SceneKey>> = match within {
-        Some(key) => Box::new(scene.subtree(key)),
-        None => Box::new(scene.walk()),
-    };
-    for missing in crate::images::missing_images(scene, nodes, place) {
+    for missing in unreadable {
         let hint = if missing.outside {
             "copy it next to the document and use a relative url"
         } else {
@@ -109,10 +105,22 @@ pub(crate) fn find_problems_and_missing_images(
         list.add(Cause::Kind(ProblemKind::MissingImage), || LayoutProblem {
             node: scene.node(missing.node).id.clone(),
             kind: ProblemKind::MissingImage,
-            message: format!("{missing}: nothing is drawn for it; {hint}"),
+            message: format!("{}: nothing is drawn for it; {hint}", missing.message),
         });
     }
     list.finish(scene)
+}
+
+/// An image fill whose file the host could not read: found by the host (layout reads no
+/// files) and listed with the layout problems.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableImage {
+    /// The node with the fill.
+    pub node: SceneKey,
+    /// What is wrong, naming the url and where it was looked for.
+    pub message: String,
+    /// True when the file is outside the folder files may be read from.
+    pub outside: bool,
 }
 
 fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut Collector) {

@@ -111,18 +111,7 @@ fn items(out: &mut String, items: &[String], what: &str) {
 
 /// `text` safe inside an element or a quoted attribute.
 fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
+    crate::markup::escape(text, crate::markup::Escaping::DRAWING).into_owned()
 }
 
 #[cfg(test)]

@@ -164,25 +164,10 @@ impl Suite {
 }
 
 /// `text` as XML character data or an attribute value: markup characters as entities, line
-/// breaks and tabs as character references (an attribute keeps them only so), and characters
-/// XML 1.0 cannot contain at all (other control characters, U+FFFE, U+FFFF) as U+FFFD.
+/// breaks and tabs as character references (an attribute keeps them only so), and characters XML
+/// 1.0 cannot contain at all as U+FFFD.
 pub(super) fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&apos;"),
-            '\n' => escaped.push_str("&#10;"),
-            '\r' => escaped.push_str("&#13;"),
-            '\t' => escaped.push_str("&#9;"),
-            '\u{0}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => escaped.push('\u{fffd}'),
-            c => escaped.push(c),
-        }
-    }
-    escaped
+    crate::markup::escape(text, crate::markup::Escaping::REPORT).into_owned()
 }
 
 #[cfg(test)]
