@@ -4,7 +4,7 @@
 //! and effect object with one per object kind. The tables below were learned from the 34
 //! Pencil-saved files and the recorded session in `tests/fixtures` (27,000 nodes, 3,000
 //! objects): no node or object of those types departs from them
-//! (`tests/pencil_order.rs` holds them to it). Nodes nib creates take this order, so a file
+//! (`tests/suite/pencil_order.rs` holds them to it). Nodes nib creates take this order, so a file
 //! edited by people in Pencil and by agents in nib does not churn; nodes read from a file keep
 //! theirs, so an unchanged node saves byte for byte.
 //!

@@ -1,6 +1,6 @@
 //! Layout rules that CSS cannot express (groups, auto-width text rounding, fallbacks, notes) and
 //! incremental relayout. The flexbox behaviour itself is checked against Chromium in
-//! tests/layout_expected.rs.
+//! tests/suite/layout_expected.rs.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
 //! What Pencil writes for a node an agent sends, rule by rule, so that a node nib inserts is the
-//! node Pencil would have inserted (`tests/pencil_conformance.rs` checks each rule against
+//! node Pencil would have inserted (`tests/suite/pencil_conformance.rs` checks each rule against
 //! Pencil's recorded answers in `tests/fixtures/session`).
 //!
 //! Every rule keeps the meaning of the node; it only changes how it is written:
