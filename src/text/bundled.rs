@@ -1,32 +1,15 @@
-//! The font files nib ships (`assets/fonts`, listed in the generated `bundled_files.rs`): the
+//! The font files nib ships (`assets/fonts`, listed in the generated table of the `nib-fonts` crate): the
 //! same bytes on every machine. They stay compressed in the binary (WOFF2 mostly) and are
 //! decoded the first time a text needs them, once per process.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use super::bundled_files::FILES;
 use super::faces::{Face, FaceData, Origin, sfnt_bytes};
+use nib_fonts::FILES;
 
 /// Families bundled in part (see `assets/fonts/refresh.py`): their whole files are fetched.
 pub const PARTIAL_FAMILIES: &[&str] = &["Noto Sans JP", "Noto Serif JP", "Noto Sans SC", "Noto Sans KR"];
-
-/// One bundled file: a face of a family, for the characters of one subset.
-#[derive(Debug)]
-pub(super) struct BundledFile {
-    /// The family.
-    pub family: &'static str,
-    /// Its path under `assets/fonts`.
-    pub path: &'static str,
-    /// The file as shipped (WOFF2, TrueType or OpenType).
-    pub data: &'static [u8],
-    /// Italic rather than upright.
-    pub italic: bool,
-    /// The weights it covers (the `wght` axis of a variable face).
-    pub weights: (u16, u16),
-    /// The characters it is declared for; empty for all.
-    pub ranges: &'static [(u32, u32)],
-}
 
 /// One bundled family: its name and the rows of its files in the table, in the table's order.
 struct FamilyRows {

@@ -3,7 +3,6 @@
 //! shaping and measuring with cosmic-text.
 
 mod bundled;
-mod bundled_files;
 pub mod cache;
 pub mod catalog;
 pub mod document_fonts;
