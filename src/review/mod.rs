@@ -17,7 +17,6 @@ pub mod pictures;
 pub mod pixels;
 mod placement;
 pub mod report;
-pub mod respell;
 pub mod snapshot;
 pub mod ssim;
 mod units;

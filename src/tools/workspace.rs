@@ -364,9 +364,8 @@ impl Workspace {
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
                 let mut open = open;
-                // A reload is a change like any other: whoever cached the old revision (the
-                // page of `nib serve`, an agent comparing answers) must see a new one.
-                open.document.revision = self.documents[index].document.revision() + 1;
+                // A reload is a change like any other.
+                open.document.follow_revision_of(&self.documents[index].document);
                 self.documents[index] = open;
                 index
             }

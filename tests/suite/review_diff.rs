@@ -282,7 +282,7 @@ fn exit_codes_are_0_for_the_same_1_for_different_and_2_for_a_missing_file() {
 #[test]
 fn respelling_the_old_file_writes_every_respelled_node_as_pencil_did() {
     let (mut old, new) = (load(OLD), load(NEW));
-    let respelled = nib::review::respell::respell(&mut old, true);
+    let respelled = nib::doc::respell::respell(&mut old, true);
     assert_eq!(respelled.len(), 361);
     for id in &respelled {
         let json = |document: &Document| document.node_to_json(document.node_by_id(id).unwrap(), 0);

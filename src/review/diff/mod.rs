@@ -14,7 +14,7 @@ mod nodes;
 use crate::doc::values::TextContent;
 use crate::doc::{Document, Key, NodeKey, Value};
 
-use super::respell::{is_flat, respell};
+use crate::doc::respell::{is_flat, respell};
 
 /// Longest text content used to name an unnamed text node in a report.
 const LABEL_TEXT_CHARS: usize = 40;

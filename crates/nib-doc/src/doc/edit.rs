@@ -76,6 +76,13 @@ impl Document {
         self.revision
     }
 
+    /// Makes this document, read again from disk, continue the revision count of the one it
+    /// replaces: whoever cached an answer at the old revision (the page of `nib serve`, an agent
+    /// comparing answers) sees a new one.
+    pub fn follow_revision_of(&mut self, replaced: &Document) {
+        self.revision = replaced.revision + 1;
+    }
+
     /// The revision at which the top-level subtree `root` last changed (its nodes, its place
     /// among the top-level nodes) or the document-level keys (variables, themes, imports) did,
     /// whichever is later. 0 for what has not changed since loading.

@@ -11,7 +11,7 @@ use super::json::read::{Reader, Scalar, Sink, Step};
 use super::json::{Json, JsonValue, escape_pointer_token};
 
 /// 1-based line and column (in characters) of `offset` in `text`.
-pub(crate) fn line_column(text: &str, offset: u32) -> (u32, u32) {
+pub fn line_column(text: &str, offset: u32) -> (u32, u32) {
     let mut offset = (offset as usize).min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -37,7 +37,7 @@ const CHECKPOINT_BYTES: usize = 64;
 /// Where the lines of a text start, and how many characters come before every
 /// [`CHECKPOINT_BYTES`]th byte: built in one pass, then each line and column is found without
 /// reading the text from its start.
-pub(crate) struct LineIndex<'a> {
+pub struct LineIndex<'a> {
     text: &'a str,
     /// Byte offsets where lines start, the first line at 0.
     line_starts: Vec<usize>,
@@ -47,7 +47,7 @@ pub(crate) struct LineIndex<'a> {
 
 impl<'a> LineIndex<'a> {
     /// Reads `text` once.
-    pub(crate) fn new(text: &'a str) -> LineIndex<'a> {
+    pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut line_starts = vec![0];
         let mut chars_before = Vec::with_capacity(text.len() / CHECKPOINT_BYTES + 1);
         let mut chars = 0;
@@ -69,7 +69,7 @@ impl<'a> LineIndex<'a> {
 
     /// 1-based line and column (in characters) of a byte offset; an offset inside a character
     /// counts as that character's start, one past the end as the end.
-    pub(crate) fn line_column(&self, offset: usize) -> (u32, u32) {
+    pub fn line_column(&self, offset: usize) -> (u32, u32) {
         let mut offset = offset.min(self.text.len());
         while !self.text.is_char_boundary(offset) {
             offset -= 1;
@@ -129,7 +129,7 @@ fn plain_location((_, (line, column)): (&u32, (u32, u32))) -> Location {
 }
 
 /// The JSON pointer of the value (or key) starting at `offset` inside `root`.
-pub(crate) fn pointer_in(root: &Json, offset: u32) -> Option<String> {
+pub fn pointer_in(root: &Json, offset: u32) -> Option<String> {
     let mut path = Vec::new();
     let mut node_id = None;
     find(root, offset, &mut path, &mut node_id).then(|| path.iter().map(|segment| format!("/{segment}")).collect())

@@ -103,7 +103,8 @@ impl FontWeight {
         self.weight
     }
 
-    pub(crate) fn parse_text(text: &str) -> Option<FontWeight> {
+    /// A weight as text: a name Pen knows (`"bold"`) or a number from 1 to 1000.
+    pub fn parse_text(text: &str) -> Option<FontWeight> {
         if let Some((name, weight)) = WEIGHT_NAMES.iter().find(|(name, _)| *name == text) {
             return Some(FontWeight { weight: *weight, spelling: WeightSpelling::Name(name) });
         }

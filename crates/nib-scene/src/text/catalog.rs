@@ -9,7 +9,7 @@ use super::lucide::Lucide;
 use crate::doc::{edit_distance, suggest};
 
 /// `family<TAB>category<TAB>weights<TAB>styles` per line; `#` starts a comment line.
-const GOOGLE_FONTS: &str = include_str!("../../assets/fonts/google-fonts.tsv");
+const GOOGLE_FONTS: &str = include_str!("../../../../assets/fonts/google-fonts.tsv");
 
 /// The kind of typeface a Google Fonts family is, as the catalogue files it: what a missing
 /// family is replaced with offline.
@@ -97,7 +97,7 @@ pub fn google_family_by_slug(slug: &str) -> Option<&'static GoogleFamily> {
 pub fn google_family(family: &str) -> Option<&'static GoogleFamily> {
     google_families().get(&family.trim().to_lowercase())
 }
-const MATERIAL_SYMBOLS: &str = include_str!("../../assets/icons/material-symbols/names.txt");
+const MATERIAL_SYMBOLS: &str = include_str!("../../../../assets/icons/material-symbols/names.txt");
 
 /// Families installed with common operating systems; designs use them and they are real fonts.
 const SYSTEM_FAMILIES: &[&str] = &[

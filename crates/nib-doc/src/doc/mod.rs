@@ -7,19 +7,20 @@
 //!   null, 2)`): an unchanged document saves byte-identical.
 //! - [`io`] reads files and writes them atomically.
 
-pub(crate) mod convert;
+pub mod convert;
 mod document;
 mod edit;
-pub(crate) mod error;
-pub(crate) mod ids;
+pub mod error;
+pub mod ids;
 pub mod io;
 pub mod json;
 mod keyword;
-pub(crate) mod locate;
+pub mod locate;
 mod node;
 mod object;
 pub mod pencil_order;
-pub(crate) mod props;
+pub mod props;
+pub mod respell;
 mod tree;
 pub mod values;
 pub mod vars;

@@ -317,22 +317,28 @@ impl fmt::Display for Problem {
 
 /// An error before it is placed: the byte offset of the value it concerns.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ValueError {
+pub struct ValueError {
+    /// Byte offset of the value in the text it was read from.
     pub offset: u32,
+    /// What is wrong with it.
     pub kind: ErrorKind,
+    /// What to write instead, when nib can tell.
     pub hint: Option<String>,
 }
 
 impl ValueError {
+    /// An error about the value at `offset`, without a hint yet.
     pub fn new(offset: u32, kind: ErrorKind) -> ValueError {
         ValueError { offset, kind, hint: None }
     }
 
+    /// The same error with a hint.
     pub fn with_hint(mut self, hint: impl Into<String>) -> ValueError {
         self.hint = Some(hint.into());
         self
     }
 
+    /// The same error with `hint` when there is one.
     pub fn with_optional_hint(mut self, hint: Option<String>) -> ValueError {
         self.hint = hint;
         self
@@ -341,7 +347,9 @@ impl ValueError {
 
 /// A problem before it is placed.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct RawProblem {
+pub struct RawProblem {
+    /// Byte offset of the value in the text it was read from.
     pub offset: u32,
+    /// What was found.
     pub kind: ProblemKind,
 }

@@ -9,7 +9,7 @@ use super::error::{ErrorKind, MAX_PROBLEMS, ProblemKind, RawProblem, ValueError}
 use super::json::{Json, JsonValue, JsonWriter, Member, RawJson, js_enumeration_order};
 
 /// Reads a typed value from JSON.
-pub(crate) trait FromJson: Sized {
+pub trait FromJson: Sized {
     /// What a valid value looks like, for error messages ("a number").
     fn expected() -> Cow<'static, str>;
 
@@ -18,14 +18,14 @@ pub(crate) trait FromJson: Sized {
 }
 
 /// Writes a typed value as JSON.
-pub(crate) trait ToJson {
+pub trait ToJson {
     /// Writes the value at the writer's current position.
     fn write_json(&self, w: &mut JsonWriter);
 }
 
 /// Collects non-fatal findings while a document is read.
 #[derive(Debug, Default)]
-pub(crate) struct ReadContext {
+pub struct ReadContext {
     /// The findings kept so far: at most twice [`MAX_PROBLEMS`], trimmed to the first ones in
     /// the file by [`ReadContext::into_problems`].
     pub problems: Vec<RawProblem>,
@@ -61,6 +61,7 @@ impl ReadContext {
         ReadContext { lenient_colors: true, ..ReadContext::default() }
     }
 
+    /// Notes a problem with the value at `offset` (the first ones are kept, the rest counted).
     pub fn report(&mut self, offset: u32, kind: ProblemKind) {
         self.found += 1;
         self.problems.push(RawProblem { offset, kind });
@@ -461,8 +462,8 @@ impl<V: ToJson> ToJson for OrderedMap<V> {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod testing {
+#[cfg(any(test, feature = "testing"))]
+pub mod testing {
     //! Helpers for unit tests of typed values.
     use super::*;
 

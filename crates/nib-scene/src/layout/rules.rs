@@ -39,7 +39,7 @@ impl Axis {
 
 /// How a node lays out its children.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
+pub enum Kind {
     /// Flexbox along `Axis` (horizontal = row).
     Flex(Axis),
     /// Children at their x/y (layout none); a group is as big as the union of its children.
@@ -52,7 +52,7 @@ pub(crate) enum Kind {
 
 /// The size a node takes on one axis, after the format's rules.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum AxisSize {
+pub enum AxisSize {
     /// This many pixels.
     Fixed(f32),
     /// As big as the content (children, text).
@@ -63,7 +63,7 @@ pub(crate) enum AxisSize {
 
 /// Everything layout decided about one visible node before measuring.
 #[derive(Debug, Clone)]
-pub(crate) struct Plan<'a> {
+pub struct Plan<'a> {
     pub kind: Kind,
     pub width: AxisSize,
     pub height: AxisSize,
@@ -86,7 +86,7 @@ pub(crate) struct Plan<'a> {
 
 /// What a text box shows.
 #[derive(Debug, Clone)]
-pub(crate) struct TextLeaf<'a> {
+pub struct TextLeaf<'a> {
     pub prepared: PreparedText<'a>,
     /// Lines wrap at the box width (fixed-width and fixed-width-height growth).
     pub wraps: bool,
@@ -185,10 +185,7 @@ fn read_keys(props: &Props) -> LayoutKeys {
 
 /// Plans every node of `part`: `None` for hidden nodes (and nodes that cannot be laid out, such
 /// as children of a leaf). Notes name nodes by their index in the part.
-pub(crate) fn plan_part<'a>(
-    part: &'a ScenePart,
-    text: &mut TextEngine,
-) -> (Vec<Option<Plan<'a>>>, Vec<(usize, SizingNote)>) {
+pub fn plan_part<'a>(part: &'a ScenePart, text: &mut TextEngine) -> (Vec<Option<Plan<'a>>>, Vec<(usize, SizingNote)>) {
     let mut keys = KEYS_BUFFER.with(|buffer| std::mem::take(&mut *buffer.borrow_mut()));
     keys.clear();
     keys.extend(part.nodes().iter().map(|node| read_keys(&node.props)));

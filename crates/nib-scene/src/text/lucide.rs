@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use serde_json::value::RawValue;
 
-const ICONS: &str = include_str!("../../assets/icons/lucide/icon-nodes.json");
-const BRAND_ICONS: &str = include_str!("../../assets/icons/lucide/brand-icon-nodes.json");
-const ALIASES: &str = include_str!("../../assets/icons/lucide/aliases.json");
+const ICONS: &str = include_str!("../../../../assets/icons/lucide/icon-nodes.json");
+const BRAND_ICONS: &str = include_str!("../../../../assets/icons/lucide/brand-icon-nodes.json");
+const ALIASES: &str = include_str!("../../../../assets/icons/lucide/aliases.json");
 
 /// An SVG element as lucide lists it: its tag and attributes.
 pub(crate) type SvgElement = (String, HashMap<String, serde_json::Value>);

@@ -13,7 +13,7 @@ use super::tree::{NodeKey, Tree};
 
 /// Positions (`u32`) by the id found at each; `id_of` reads that id.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct IdTable {
+pub struct IdTable {
     table: HashTable<u32>,
     state: RandomState,
 }
@@ -52,6 +52,11 @@ impl IdTable {
     /// Number of positions indexed.
     pub fn len(&self) -> usize {
         self.table.len()
+    }
+
+    /// Whether no position is indexed.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
     }
 
     /// Makes room for `additional` more positions.

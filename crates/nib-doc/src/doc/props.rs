@@ -378,7 +378,7 @@ impl Value {
 
     /// Reads the value of `key`, keeping unknown keys verbatim. Lengths beyond [`MAX_LENGTH`]
     /// are refused where they are written.
-    pub(crate) fn read_for(key: &Key, json: Json, cx: &mut ReadContext) -> Result<Value, ValueError> {
+    pub fn read_for(key: &Key, json: Json, cx: &mut ReadContext) -> Result<Value, ValueError> {
         match key.kind() {
             Some(kind) => {
                 let offset = json.offset;
@@ -639,12 +639,7 @@ impl Props {
 
     /// Writes the properties as an object; `write_children` writes the value of `children`.
     /// A node that gained children without a `children` key gets one at the end.
-    pub(crate) fn write(
-        &self,
-        w: &mut JsonWriter,
-        has_children: bool,
-        write_children: &mut dyn FnMut(&mut JsonWriter),
-    ) {
+    pub fn write(&self, w: &mut JsonWriter, has_children: bool, write_children: &mut dyn FnMut(&mut JsonWriter)) {
         w.begin_object();
         // JavaScript enumerates array-index keys first; only unknown keys can look like that.
         let index_like = |k: &Key| matches!(k, Key::Other(name) if is_array_index(name));

@@ -8,8 +8,8 @@
 mod address;
 mod location;
 mod resolver;
-#[cfg(test)]
-pub(crate) mod test_server;
+#[cfg(any(test, feature = "test-servers"))]
+pub mod test_server;
 
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
@@ -162,17 +162,17 @@ pub struct Fetcher {
 #[derive(Debug, Default)]
 struct Allowance {
     /// Exact address and port of a test server on loopback, reachable over plain http.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-servers"))]
     test_servers: Vec<SocketAddr>,
 }
 
 impl Allowance {
-    #[cfg(test)]
+    #[cfg(any(test, feature = "test-servers"))]
     fn covers(&self, address: SocketAddr) -> bool {
         self.test_servers.contains(&address)
     }
 
-    #[cfg(not(test))]
+    #[cfg(not(any(test, feature = "test-servers")))]
     fn covers(&self, _address: SocketAddr) -> bool {
         false
     }
@@ -187,8 +187,8 @@ impl Default for Fetcher {
 impl Fetcher {
     /// A fetcher that may also reach the test servers at `addresses` (exactly those ports) over
     /// plain http.
-    #[cfg(test)]
-    pub(crate) fn for_test_servers(addresses: &[SocketAddr]) -> Fetcher {
+    #[cfg(any(test, feature = "test-servers"))]
+    pub fn for_test_servers(addresses: &[SocketAddr]) -> Fetcher {
         Fetcher::with_allowance(Allowance { test_servers: addresses.to_vec() })
     }
 

@@ -9,7 +9,7 @@ mod canvas;
 pub mod fonts;
 mod overlaps;
 mod problems;
-pub(crate) mod rules;
+pub mod rules;
 pub mod snapshot;
 pub mod space;
 mod tree;
