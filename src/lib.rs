@@ -8,17 +8,13 @@
 #![warn(missing_docs)]
 
 pub use nib_doc::{diagnostic, doc, files, geometry, hash, markup, numbers, printable, random};
+pub use nib_export::export;
+pub use nib_render::{compile, host, render};
+pub use nib_review::review;
 #[cfg(any(feature = "network-images", feature = "network-fonts"))]
 pub use nib_scene::http;
 pub use nib_scene::{display, js, layout, resolve, text};
+pub use nib_tools::{images, script, tools};
 
-pub mod compile;
-pub mod export;
-pub mod host;
-pub mod images;
 pub mod mcp;
-pub mod render;
-pub mod review;
-pub mod script;
 pub mod serve;
-pub mod tools;

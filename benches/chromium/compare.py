@@ -80,7 +80,7 @@ def color_of(fill):
 
 
 def linear_gradient(g, w, h):
-    """nib's linear gradient (src/render/paint.rs) as a CSS linear-gradient: nib runs it in
+    """nib's linear gradient (crates/nib-scene/src/display/paint.rs) as a CSS linear-gradient: nib runs it in
     the unit box between center -/+ e, e = (0, -size.height/2) turned by the rotation, then
     scales to pixels; CSS needs an angle and positions on its own gradient line."""
     cx, cy = (g.get("center") or {}).get("x", 0.5), (g.get("center") or {}).get("y", 0.5)

@@ -1,6 +1,6 @@
 //! The layers of DESIGN.md: each folder may use the ones before it in [`ORDER`] and none after,
 //! so data flows down the pipeline and never back up. Between crates (`nib-doc` → `nib-scene` →
-//! `nib`) the compiler forbids an arrow up; inside a crate this test does: it reads every
+//! `nib-render` → … → `nib`) the compiler forbids an arrow up; inside a crate this test does: it reads every
 //! `crate::name` path in non-test code of each crate's src/.
 
 use std::path::{Path, PathBuf};
@@ -25,15 +25,19 @@ const ORDER: &[&str] = &[
     "text",
     "layout",
     "display",
-    // nib
+    // nib-render
     "render",
     "host",
-    "images",
     "compile",
+    // nib-export
     "export",
+    // nib-review
     "review",
+    // nib-tools
+    "images",
     "script",
     "tools",
+    // nib
     "mcp",
     "serve",
     "cli",
@@ -56,7 +60,15 @@ fn rust_files(folder: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// The crates, lowest first: each one's src/ holds a contiguous run of [`ORDER`].
-const CRATES: &[&str] = &["crates/nib-doc", "crates/nib-scene", "."];
+const CRATES: &[&str] = &[
+    "crates/nib-doc",
+    "crates/nib-scene",
+    "crates/nib-render",
+    "crates/nib-export",
+    "crates/nib-review",
+    "crates/nib-tools",
+    ".",
+];
 
 /// The layer a file of src/ belongs to: its top folder, or its own name at the top.
 fn layer_of(src: &Path, file: &Path) -> String {

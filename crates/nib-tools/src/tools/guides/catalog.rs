@@ -12,28 +12,28 @@ use crate::tools::ToolError;
 
 /// Every style guide file, in no particular order (answers sort by name).
 const GUIDE_FILES: &[(&str, &str)] = &[
-    ("aurora-glass", include_str!("../../../assets/style-guides/aurora-glass.json")),
-    ("brutalist-mono", include_str!("../../../assets/style-guides/brutalist-mono.json")),
-    ("calm-fintech", include_str!("../../../assets/style-guides/calm-fintech.json")),
-    ("civic-clear", include_str!("../../../assets/style-guides/civic-clear.json")),
-    ("clean-saas", include_str!("../../../assets/style-guides/clean-saas.json")),
-    ("clinical-care", include_str!("../../../assets/style-guides/clinical-care.json")),
-    ("dense-dashboard", include_str!("../../../assets/style-guides/dense-dashboard.json")),
-    ("editorial-ink", include_str!("../../../assets/style-guides/editorial-ink.json")),
-    ("fresh-kitchen", include_str!("../../../assets/style-guides/fresh-kitchen.json")),
-    ("midnight-devtools", include_str!("../../../assets/style-guides/midnight-devtools.json")),
-    ("neon-trading", include_str!("../../../assets/style-guides/neon-trading.json")),
-    ("noir-luxury", include_str!("../../../assets/style-guides/noir-luxury.json")),
-    ("nordic-calm", include_str!("../../../assets/style-guides/nordic-calm.json")),
-    ("pastel-social", include_str!("../../../assets/style-guides/pastel-social.json")),
-    ("playful-learning", include_str!("../../../assets/style-guides/playful-learning.json")),
-    ("retail-pop", include_str!("../../../assets/style-guides/retail-pop.json")),
-    ("soft-wellness", include_str!("../../../assets/style-guides/soft-wellness.json")),
-    ("studio-dark", include_str!("../../../assets/style-guides/studio-dark.json")),
-    ("sunset-travel", include_str!("../../../assets/style-guides/sunset-travel.json")),
+    ("aurora-glass", include_str!("../../../../../assets/style-guides/aurora-glass.json")),
+    ("brutalist-mono", include_str!("../../../../../assets/style-guides/brutalist-mono.json")),
+    ("calm-fintech", include_str!("../../../../../assets/style-guides/calm-fintech.json")),
+    ("civic-clear", include_str!("../../../../../assets/style-guides/civic-clear.json")),
+    ("clean-saas", include_str!("../../../../../assets/style-guides/clean-saas.json")),
+    ("clinical-care", include_str!("../../../../../assets/style-guides/clinical-care.json")),
+    ("dense-dashboard", include_str!("../../../../../assets/style-guides/dense-dashboard.json")),
+    ("editorial-ink", include_str!("../../../../../assets/style-guides/editorial-ink.json")),
+    ("fresh-kitchen", include_str!("../../../../../assets/style-guides/fresh-kitchen.json")),
+    ("midnight-devtools", include_str!("../../../../../assets/style-guides/midnight-devtools.json")),
+    ("neon-trading", include_str!("../../../../../assets/style-guides/neon-trading.json")),
+    ("noir-luxury", include_str!("../../../../../assets/style-guides/noir-luxury.json")),
+    ("nordic-calm", include_str!("../../../../../assets/style-guides/nordic-calm.json")),
+    ("pastel-social", include_str!("../../../../../assets/style-guides/pastel-social.json")),
+    ("playful-learning", include_str!("../../../../../assets/style-guides/playful-learning.json")),
+    ("retail-pop", include_str!("../../../../../assets/style-guides/retail-pop.json")),
+    ("soft-wellness", include_str!("../../../../../assets/style-guides/soft-wellness.json")),
+    ("studio-dark", include_str!("../../../../../assets/style-guides/studio-dark.json")),
+    ("sunset-travel", include_str!("../../../../../assets/style-guides/sunset-travel.json")),
 ];
 
-const TAGS_FILE: &str = include_str!("../../../assets/style-guides/tags.json");
+const TAGS_FILE: &str = include_str!("../../../../../assets/style-guides/tags.json");
 
 /// The guide answered when neither tags nor a name are given: a neutral direction that suits
 /// most product screens.

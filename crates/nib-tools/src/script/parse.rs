@@ -15,7 +15,7 @@ use crate::doc::locate::{LineIndex, line_column};
 mod grammar {
     #![allow(missing_docs)]
     #[derive(pest_derive::Parser)]
-    #[grammar = "../grammar/batch.pest"]
+    #[grammar = "../../../grammar/batch.pest"]
     pub(super) struct BatchParser;
 }
 

@@ -12,17 +12,17 @@ pub const TOPICS: &[&str] =
     &["code", "table", "tailwind", "landing-page", "design-system", "mobile-app", "web-app", "slides"];
 
 const TEXTS: &[(&str, &str)] = &[
-    ("code", include_str!("../../../assets/guides/code.md")),
-    ("table", include_str!("../../../assets/guides/table.md")),
-    ("tailwind", include_str!("../../../assets/guides/tailwind.md")),
-    ("landing-page", include_str!("../../../assets/guides/landing-page.md")),
-    ("design-system", include_str!("../../../assets/guides/design-system.md")),
-    ("mobile-app", include_str!("../../../assets/guides/mobile-app.md")),
-    ("web-app", include_str!("../../../assets/guides/web-app.md")),
-    ("slides", include_str!("../../../assets/guides/slides.md")),
+    ("code", include_str!("../../../../../assets/guides/code.md")),
+    ("table", include_str!("../../../../../assets/guides/table.md")),
+    ("tailwind", include_str!("../../../../../assets/guides/tailwind.md")),
+    ("landing-page", include_str!("../../../../../assets/guides/landing-page.md")),
+    ("design-system", include_str!("../../../../../assets/guides/design-system.md")),
+    ("mobile-app", include_str!("../../../../../assets/guides/mobile-app.md")),
+    ("web-app", include_str!("../../../../../assets/guides/web-app.md")),
+    ("slides", include_str!("../../../../../assets/guides/slides.md")),
 ];
 
-const COMMON: &str = include_str!("../../../assets/guides/common.md");
+const COMMON: &str = include_str!("../../../../../assets/guides/common.md");
 
 /// get_guidelines' arguments.
 #[derive(Debug, Deserialize)]

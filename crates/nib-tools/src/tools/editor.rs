@@ -163,7 +163,7 @@ fn selected_nodes(open: &mut OpenDocument, ids: &[String]) -> Result<Vec<serde_j
 
 /// The schema and rules text for include_schema, in the team's own words; the current
 /// document's version is described after it (`doc::format::describe_version`).
-pub const RULES: &str = include_str!("../../assets/text/pen-rules.md");
+pub const RULES: &str = include_str!("../../../../assets/text/pen-rules.md");
 
 /// Describes the open documents and the current one.
 pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<EditorState, ToolError> {

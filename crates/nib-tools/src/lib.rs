@@ -1,0 +1,19 @@
+//! nib's design tools: the batch_design language (parsed, validated and run in one transaction
+//! with undo), G() image providers, and the tools agents call (batch_design, batch_get,
+//! get_screenshot, snapshot_layout, variables, export, …) over a workspace of open documents.
+//! With the host below it, `tools` is the only code that touches the files of a workspace.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+// The stages below, under the names this crate's modules use for them.
+use nib_doc::{doc, files, hash, numbers, random};
+use nib_export::export;
+use nib_render::{host, render};
+#[cfg(feature = "network-images")]
+use nib_scene::http;
+use nib_scene::{layout, resolve, text};
+
+pub mod images;
+pub mod script;
+pub mod tools;
