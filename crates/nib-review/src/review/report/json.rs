@@ -2,141 +2,298 @@
 //! README; values are the JSON the documents hold, and a value that is absent on one side has
 //! no `old` or `new` member (a `null` there is a `null` in the document).
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
-use super::Report;
-use crate::review::diff::{ChangeKind, NodeChangeKind, NodeLabel, Place, PropertyChange};
+use super::{FrameImages, Report};
+use crate::review::diff::{
+    ChangeKind, ComponentChange, FrameChange, NodeChange, NodeChangeKind, NodeLabel, Place, PropertyChange, Summary,
+    ThemeChange, VariableChange,
+};
 
 /// The name and version of the schema written.
 pub const SCHEMA: &str = "nib.diff/1";
 
-/// The report as a JSON value.
+/// The report as a JSON value. Objects come out with their keys sorted, as serde_json's map
+/// keeps them; the structs below say what each holds, not the order it is written in.
 pub fn json(report: &Report<'_>) -> Value {
     let diff = report.diff;
-    let summary = diff.summary();
-    let frames: Vec<Value> = diff
-        .frames
-        .iter()
-        .enumerate()
-        .map(|(index, frame)| {
-            let mut object = label(&frame.frame);
-            object.insert("change".into(), kind(frame.kind).into());
-            object.insert("inOld".into(), frame.in_old.into());
-            object.insert("inNew".into(), frame.in_new.into());
-            object.insert("nodeChanges".into(), frame.changes.into());
-            object.insert("components".into(), json!(frame.components));
-            object.insert("variables".into(), json!(frame.variables));
-            if let Some(images) = report.images_of(index) {
-                let mut files = Map::new();
-                for (key, file) in [("old", &images.old), ("new", &images.new), ("difference", &images.difference)] {
-                    if let Some(file) = file {
-                        files.insert(key.into(), file.clone().into());
-                    }
-                }
-                if let Some(differing) = images.differing {
-                    files.insert("differingPixels".into(), differing.into());
-                    files.insert("resized".into(), images.resized.into());
-                }
-                files.insert("problems".into(), json!(images.problems));
-                object.insert("images".into(), files.into());
-            }
-            object.into()
-        })
-        .collect();
-    let nodes: Vec<Value> = diff
-        .nodes
-        .iter()
-        .map(|change| {
-            let mut object = Map::new();
-            object.insert(
-                "change".into(),
-                match change.kind {
-                    NodeChangeKind::Added => "added",
-                    NodeChangeKind::Removed => "removed",
-                    NodeChangeKind::Changed => "changed",
-                }
-                .into(),
-            );
-            object.extend(label(&change.node));
-            object.extend(place(&change.at));
-            object.insert("nodes".into(), change.nodes.into());
-            if let Some(from) = &change.moved_from {
-                object.insert("movedFrom".into(), place(from).into());
-            }
-            object.insert("properties".into(), properties(&change.properties, "key"));
-            object.into()
-        })
-        .collect();
-    let components: Vec<Value> = diff
-        .components
-        .iter()
-        .map(|change| {
-            let mut object = label(&change.component);
-            object.insert("direct".into(), change.direct.into());
-            object.insert("through".into(), json!(change.through));
-            object.insert("instances".into(), json!(change.instances));
-            object.into()
-        })
-        .collect();
-    let variables: Vec<Value> = diff
-        .variables
-        .iter()
-        .map(|change| {
-            let mut object = Map::new();
-            object.insert("name".into(), change.name.clone().into());
-            object.insert("change".into(), kind(change.kind).into());
-            if let Some((old, new)) = &change.var_type {
-                let mut types = Map::new();
-                if let Some(old) = old {
-                    types.insert("old".into(), old.clone().into());
-                }
-                if let Some(new) = new {
-                    types.insert("new".into(), new.clone().into());
-                }
-                object.insert("type".into(), types.into());
-            }
-            object.insert("values".into(), properties(&change.values, "theme"));
-            object.into()
-        })
-        .collect();
-    let themes: Vec<Value> = diff
-        .themes
-        .iter()
-        .map(|change| {
-            let mut object = Map::new();
-            object.insert("axis".into(), change.axis.clone().into());
-            if let Some(old) = &change.old {
-                object.insert("old".into(), json!(old));
-            }
-            if let Some(new) = &change.new {
-                object.insert("new".into(), json!(new));
-            }
-            object.into()
-        })
-        .collect();
-    json!({
-        "schema": SCHEMA,
-        "old": report.old,
-        "new": report.new,
-        "same": diff.is_empty(),
-        "summary": {
-            "added": summary.added,
-            "removed": summary.removed,
-            "moved": summary.moved,
-            "changed": summary.changed,
-            "components": summary.components,
-            "variables": summary.variables,
-            "themes": summary.themes,
-            "frames": summary.frames,
-        },
-        "document": properties(&diff.document, "key"),
-        "respelled": diff.respelled,
-        "frames": frames,
-        "nodes": nodes,
-        "components": components,
-        "variables": variables,
-        "themes": themes,
-    })
+    let out = DiffJson {
+        schema: SCHEMA,
+        old: report.old,
+        new: report.new,
+        same: diff.is_empty(),
+        summary: SummaryJson::from(diff.summary()),
+        document: diff.document.iter().map(Property::from).collect(),
+        respelled: &diff.respelled,
+        frames: diff
+            .frames
+            .iter()
+            .enumerate()
+            .map(|(index, frame)| FrameJson::new(frame, report.images_of(index)))
+            .collect(),
+        nodes: diff.nodes.iter().map(NodeJson::from).collect(),
+        components: diff.components.iter().map(ComponentJson::from).collect(),
+        variables: diff.variables.iter().map(VariableJson::from).collect(),
+        themes: diff.themes.iter().map(ThemeJson::from).collect(),
+    };
+    // Plain structs of strings, numbers and lists: serializing them into a value cannot fail.
+    serde_json::to_value(out).expect("the diff report is plain data")
+}
+
+#[derive(Serialize)]
+struct DiffJson<'a> {
+    schema: &'static str,
+    old: &'a str,
+    new: &'a str,
+    same: bool,
+    summary: SummaryJson,
+    document: Vec<Property<'a>>,
+    respelled: &'a [String],
+    frames: Vec<FrameJson<'a>>,
+    nodes: Vec<NodeJson<'a>>,
+    components: Vec<ComponentJson<'a>>,
+    variables: Vec<VariableJson<'a>>,
+    themes: Vec<ThemeJson<'a>>,
+}
+
+#[derive(Serialize)]
+struct SummaryJson {
+    added: usize,
+    removed: usize,
+    moved: usize,
+    changed: usize,
+    components: usize,
+    variables: usize,
+    themes: usize,
+    frames: usize,
+}
+
+impl From<Summary> for SummaryJson {
+    fn from(s: Summary) -> Self {
+        let Summary { added, removed, moved, changed, components, variables, themes, frames } = s;
+        SummaryJson { added, removed, moved, changed, components, variables, themes, frames }
+    }
+}
+
+/// `{"id", "type", "name"?, "text"?}`.
+#[derive(Serialize)]
+struct Label<'a> {
+    id: &'a str,
+    #[serde(rename = "type")]
+    node_type: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    name: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+}
+
+impl<'a> From<&'a NodeLabel> for Label<'a> {
+    fn from(label: &'a NodeLabel) -> Self {
+        Label { id: &label.id, node_type: &label.node_type, name: label.name.as_deref(), text: label.text.as_deref() }
+    }
+}
+
+/// `{"parent": id or null, "index", "frame"}`.
+#[derive(Serialize)]
+struct PlaceJson<'a> {
+    parent: Option<&'a str>,
+    index: usize,
+    frame: &'a str,
+}
+
+impl<'a> From<&'a Place> for PlaceJson<'a> {
+    fn from(place: &'a Place) -> Self {
+        PlaceJson { parent: place.parent.as_ref().map(|p| p.id.as_str()), index: place.index, frame: &place.frame }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FrameJson<'a> {
+    #[serde(flatten)]
+    label: Label<'a>,
+    change: &'static str,
+    in_old: bool,
+    in_new: bool,
+    node_changes: usize,
+    components: &'a [String],
+    variables: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    images: Option<ImagesJson<'a>>,
+}
+
+impl<'a> FrameJson<'a> {
+    fn new(frame: &'a FrameChange, images: Option<&'a FrameImages>) -> Self {
+        FrameJson {
+            label: Label::from(&frame.frame),
+            change: kind(frame.kind),
+            in_old: frame.in_old,
+            in_new: frame.in_new,
+            node_changes: frame.changes,
+            components: &frame.components,
+            variables: &frame.variables,
+            images: images.map(ImagesJson::from),
+        }
+    }
+}
+
+/// The pictures of a frame; `resized` is there only beside `differingPixels`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ImagesJson<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    difference: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    differing_pixels: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resized: Option<bool>,
+    problems: &'a [String],
+}
+
+impl<'a> From<&'a FrameImages> for ImagesJson<'a> {
+    fn from(images: &'a FrameImages) -> Self {
+        ImagesJson {
+            old: images.old.as_deref(),
+            new: images.new.as_deref(),
+            difference: images.difference.as_deref(),
+            differing_pixels: images.differing,
+            resized: images.differing.map(|_| images.resized),
+            problems: &images.problems,
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NodeJson<'a> {
+    change: &'static str,
+    #[serde(flatten)]
+    label: Label<'a>,
+    #[serde(flatten)]
+    at: PlaceJson<'a>,
+    nodes: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moved_from: Option<PlaceJson<'a>>,
+    properties: Vec<Property<'a>>,
+}
+
+impl<'a> From<&'a NodeChange> for NodeJson<'a> {
+    fn from(change: &'a NodeChange) -> Self {
+        NodeJson {
+            change: match change.kind {
+                NodeChangeKind::Added => "added",
+                NodeChangeKind::Removed => "removed",
+                NodeChangeKind::Changed => "changed",
+            },
+            label: Label::from(&change.node),
+            at: PlaceJson::from(&change.at),
+            nodes: change.nodes,
+            moved_from: change.moved_from.as_ref().map(PlaceJson::from),
+            properties: change.properties.iter().map(Property::from).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ComponentJson<'a> {
+    #[serde(flatten)]
+    label: Label<'a>,
+    direct: bool,
+    through: &'a [String],
+    instances: &'a [String],
+}
+
+impl<'a> From<&'a ComponentChange> for ComponentJson<'a> {
+    fn from(change: &'a ComponentChange) -> Self {
+        ComponentJson {
+            label: Label::from(&change.component),
+            direct: change.direct,
+            through: &change.through,
+            instances: &change.instances,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct VariableJson<'a> {
+    name: &'a str,
+    change: &'static str,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    var_type: Option<OldNew<&'a str>>,
+    values: Vec<ThemedValue<'a>>,
+}
+
+impl<'a> From<&'a VariableChange> for VariableJson<'a> {
+    fn from(change: &'a VariableChange) -> Self {
+        VariableJson {
+            name: &change.name,
+            change: kind(change.kind),
+            var_type: change.var_type.as_ref().map(|(old, new)| OldNew { old: old.as_deref(), new: new.as_deref() }),
+            values: change.values.iter().map(ThemedValue::from).collect(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ThemeJson<'a> {
+    axis: &'a str,
+    #[serde(flatten)]
+    values: OldNew<&'a [String]>,
+}
+
+impl<'a> From<&'a ThemeChange> for ThemeJson<'a> {
+    fn from(change: &'a ThemeChange) -> Self {
+        ThemeJson { axis: &change.axis, values: OldNew { old: change.old.as_deref(), new: change.new.as_deref() } }
+    }
+}
+
+/// A value on either side; the side where it is absent has no member (a `null` there is a
+/// `null` in the document).
+#[derive(Serialize)]
+struct OldNew<T> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    old: Option<T>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    new: Option<T>,
+}
+
+/// `{"key", "old"?, "new"?}`: a changed property, its values as the JSON the documents hold.
+#[derive(Serialize)]
+struct Property<'a> {
+    key: &'a str,
+    #[serde(flatten)]
+    values: OldNew<Value>,
+}
+
+/// `{"theme", "old"?, "new"?}`: a variable's value under one theme.
+#[derive(Serialize)]
+struct ThemedValue<'a> {
+    theme: &'a str,
+    #[serde(flatten)]
+    values: OldNew<Value>,
+}
+
+impl<'a> From<&'a PropertyChange> for Property<'a> {
+    fn from(change: &'a PropertyChange) -> Self {
+        Property { key: &change.key, values: values(change) }
+    }
+}
+
+impl<'a> From<&'a PropertyChange> for ThemedValue<'a> {
+    fn from(change: &'a PropertyChange) -> Self {
+        ThemedValue { theme: &change.key, values: values(change) }
+    }
+}
+
+/// The change's sides as JSON values; text that is no JSON stays a string.
+fn values(change: &PropertyChange) -> OldNew<Value> {
+    let value = |text: &str| serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_owned()));
+    OldNew { old: change.old.as_deref().map(value), new: change.new.as_deref().map(value) }
 }
 
 fn kind(kind: ChangeKind) -> &'static str {
@@ -147,50 +304,10 @@ fn kind(kind: ChangeKind) -> &'static str {
     }
 }
 
-/// `{"id", "type", "name"?, "text"?}`.
-fn label(label: &NodeLabel) -> Map<String, Value> {
-    let mut object = Map::new();
-    object.insert("id".into(), label.id.clone().into());
-    object.insert("type".into(), label.node_type.clone().into());
-    if let Some(name) = &label.name {
-        object.insert("name".into(), name.clone().into());
-    }
-    if let Some(text) = &label.text {
-        object.insert("text".into(), text.clone().into());
-    }
-    object
-}
-
-/// `{"parent": id or null, "index", "frame"}`.
-fn place(place: &Place) -> Map<String, Value> {
-    let mut object = Map::new();
-    object.insert("parent".into(), place.parent.as_ref().map(|p| p.id.clone()).into());
-    object.insert("index".into(), place.index.into());
-    object.insert("frame".into(), place.frame.clone().into());
-    object
-}
-
-/// `[{"<name>": key, "old"?: value, "new"?: value}]`.
-fn properties(changes: &[PropertyChange], name: &str) -> Value {
-    let value = |text: &str| serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_owned()));
-    changes
-        .iter()
-        .map(|change| {
-            let mut object = Map::new();
-            object.insert(name.into(), change.key.clone().into());
-            if let Some(old) = &change.old {
-                object.insert("old".into(), value(old));
-            }
-            if let Some(new) = &change.new {
-                object.insert("new".into(), value(new));
-            }
-            Value::Object(object)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::doc::Document;
     use crate::review::diff::diff;
