@@ -18,6 +18,12 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen").join(name)
 }
 
+/// The id batch_design's answer gives the binding `name`.
+fn bound(answer: &Value, name: &str) -> String {
+    let binding = answer["bindings"].as_array().and_then(|b| b.iter().find(|b| b["name"] == name));
+    binding.and_then(|b| b["id"].as_str()).unwrap_or_else(|| panic!("no binding {name} in {answer}")).to_owned()
+}
+
 /// A folder holding a copy of a canonical corpus file, the server's root.
 fn root_with_corpus_file() -> tempfile::TempDir {
     let root = tempfile::tempdir().unwrap();
@@ -148,6 +154,226 @@ async fn a_design_session_edits_saves_reads_lays_out_renders_and_undoes() {
     let redone = structured(&call(&client, "redo", json!({ "filePath": "design.pen" })).await);
     assert_eq!(redone["canRedo"], false);
     assert!(std::fs::read_to_string(&file).unwrap().contains("Hello from MCP"));
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 1: an agent that opens another document and comes back must still be able
+/// to undo; only a file changed on disk starts the history over, and the answer says so.
+#[tokio::test]
+async fn reopening_an_open_document_keeps_its_undo_history() {
+    let root = root_with_corpus_file();
+    std::fs::copy(fixture(CORPUS_FILE), root.path().join("other.pen")).unwrap();
+    let file = root.path().join("design.pen");
+    let original = std::fs::read(&file).unwrap();
+    let client = connect(root.path()).await;
+    let open = |name: &str| json!({ "filePathOrTemplate": name });
+    let insert = json!({ "filePath": "design.pen", "operations": "card=I(document, {type: \"frame\", name: \"Kept\", x: 9000, y: 0, width: 100, height: 100})" });
+
+    structured(&call(&client, "open_document", open("design.pen")).await);
+    structured(&call(&client, "batch_design", insert.clone()).await);
+    structured(&call(&client, "open_document", open("other.pen")).await);
+    let reopened = structured(&call(&client, "open_document", open("design.pen")).await);
+    assert_eq!(reopened["created"], false);
+    assert!(reopened.get("note").is_none(), "an unchanged document is kept as it is: {reopened}");
+    let undone = structured(&call(&client, "undo", json!({})).await);
+    assert_eq!(undone["canRedo"], true, "the edit made before switching documents is undone");
+    assert_eq!(std::fs::read(&file).unwrap(), original, "undo restores the file byte for byte");
+
+    // Changed by someone else while another document was current: read again, and said so.
+    structured(&call(&client, "batch_design", insert).await);
+    structured(&call(&client, "open_document", open("other.pen")).await);
+    std::fs::write(&file, &original).unwrap();
+    let reloaded = structured(&call(&client, "open_document", open("design.pen")).await);
+    let note =
+        reloaded["note"].as_str().unwrap_or_else(|| panic!("the answer says the file was read again: {reloaded}"));
+    assert!(note.contains("changed on disk") && note.contains("undo history starts over"), "{note}");
+    let nothing = error_text(&call(&client, "undo", json!({})).await);
+    assert!(nothing.contains("nothing to undo"), "{nothing}");
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 3: an instance read without resolveInstances shows the overrides its file
+/// holds, so three cards from one component do not read as three bare copies of it.
+#[tokio::test]
+async fn batch_get_shows_the_overrides_of_an_instance() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let script = "card=I(document, {type: \"frame\", name: \"Card\", reusable: true, x: 9000, y: 0, width: 200, layout: \"vertical\"})\n\
+                  label=I(card, {type: \"text\", content: \"Buy\"})\n\
+                  pro=I(document, {type: \"ref\", ref: card, x: 9300, y: 0})\n\
+                  U(pro+\"/\"+label, {content: \"Get started\"})";
+    let designed =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let id = |name: &str| bound(&designed, name);
+    let (pro, label) = (id("pro"), id("label"));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(root.path().join("design.pen")).unwrap()).unwrap();
+    let held =
+        saved["children"].as_array().unwrap().iter().find(|n| n["id"] == pro.as_str()).unwrap()["descendants"].clone();
+    assert_eq!(held[&label]["content"], "Get started", "the file holds the override: {held}");
+
+    let read = structured(&call(&client, "batch_get", json!({ "filePath": "design.pen", "nodeIds": [pro] })).await);
+    let node = &read["nodes"][0];
+    assert_eq!(node["type"], "ref");
+    assert_eq!(node["descendants"], held, "batch_get answers what the file holds: {node}");
+    let listed = structured(
+        &call(
+            &client,
+            "batch_get",
+            json!({ "filePath": "design.pen", "patterns": [{ "type": "ref" }], "searchDepth": 1 }),
+        )
+        .await,
+    );
+    let found = listed["nodes"].as_array().unwrap().iter().find(|n| n["id"] == pro.as_str()).expect("the instance");
+    assert_eq!(found["descendants"], held, "found by a pattern, the same");
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 2: an icon nib cannot draw, set through an instance override, is reported by
+/// batch_design and snapshot_layout as it is on a plain node.
+#[tokio::test]
+async fn a_missing_icon_inside_an_instance_is_reported() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let script = "bar=I(document, {type: \"frame\", name: \"Bar\", reusable: true, x: 9000, y: 0, width: 200, height: 48, layout: \"horizontal\"})\n\
+                  glyph=I(bar, {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"house\", width: 24, height: 24})\n\
+                  tab=I(document, {type: \"ref\", ref: bar, x: 9300, y: 0})";
+    let designed =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let issues = designed["issues"].to_string();
+    assert!(!issues.contains("was not found"), "a known icon is no issue: {issues}");
+    let id = |name: &str| bound(&designed, name);
+    let (tab, glyph) = (id("tab"), id("glyph"));
+    let path = format!("{tab}/{glyph}");
+
+    let overridden = structured(
+        &call(
+            &client,
+            "batch_design",
+            json!({ "filePath": "design.pen", "operations": format!("U(\"{path}\", {{iconFontName: \"no-such-glyph\"}})") }),
+        )
+        .await,
+    );
+    let issues: Vec<String> =
+        overridden["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect();
+    assert!(
+        issues
+            .iter()
+            .any(|i| i.contains(&path) && i.contains("Icon 'no-such-glyph' was not found in the 'lucide' icon set")),
+        "batch_design names the icon and where it is: {issues:?}"
+    );
+
+    let layout = structured(
+        &call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "parentId": tab, "problemsOnly": true }))
+            .await,
+    );
+    let missing: Vec<&Value> =
+        layout["problems"].as_array().unwrap().iter().filter(|p| p["kind"] == "missing_icon").collect();
+    assert_eq!(missing.len(), 1, "{layout}");
+    assert_eq!(missing[0]["node"], path.as_str());
+    assert!(missing[0]["message"].as_str().unwrap().contains("placeholder"), "{layout}");
+    // The component itself draws its icon: nothing to report there.
+    let component = structured(
+        &call(
+            &client,
+            "snapshot_layout",
+            json!({ "filePath": "design.pen", "parentId": id("bar"), "problemsOnly": true }),
+        )
+        .await,
+    );
+    assert!(!component.to_string().contains("missing_icon"), "{component}");
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 4: in the call that made a copy, its children are reached by the ids they
+/// have in the source, as children of an instance are.
+#[tokio::test]
+async fn children_of_a_copy_are_addressed_by_their_source_ids_in_the_same_call() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let made = structured(
+        &call(
+            &client,
+            "batch_design",
+            json!({ "filePath": "design.pen", "operations": "hdr=I(document, {type: \"frame\", name: \"Header\", x: 9000, y: 0, width: 300, height: 60})\ntitle=I(hdr, {type: \"text\", content: \"Home\"})" }),
+        )
+        .await,
+    );
+    let (header, title) = (bound(&made, "hdr"), bound(&made, "title"));
+    let script = format!(
+        "copy=C(\"{header}\", document, {{name: \"Header copy\"}})\nU(copy+\"/{title}\", {{content: \"Pricing\"}})"
+    );
+    let copied =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let copy = bound(&copied, "copy");
+    let read = structured(
+        &call(&client, "batch_get", json!({ "filePath": "design.pen", "nodeIds": [copy, header], "readDepth": 1 }))
+            .await,
+    );
+    let nodes = read["nodes"].as_array().unwrap();
+    assert_eq!(nodes[0]["children"][0]["content"], "Pricing", "the copy's child changed: {read}");
+    assert_ne!(nodes[0]["children"][0]["id"], title.as_str(), "the copied child has an id of its own");
+    assert_eq!(nodes[1]["children"][0]["content"], "Home", "the source's child did not: {read}");
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 6: what the guidelines say nib draws comes from the font table, so an agent
+/// reading any topic sees every bundled family.
+#[tokio::test]
+async fn the_guidelines_list_every_bundled_family() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let guide = call(&client, "get_guidelines", json!({ "topic": "landing-page" })).await;
+    let text = text(&guide);
+    assert!(!text.contains("{bundled-families}"), "the placeholder is filled in");
+    let families: Vec<&str> = nib::text::FontBook::new(nib::text::FontOptions::default()).text_families().collect();
+    assert!(families.len() >= 50, "{families:?}");
+    for family in ["Inter", "Poppins", "Space Mono", "Noto Sans", "JetBrains Mono"] {
+        assert!(families.contains(&family), "{family} is bundled");
+    }
+    for family in &families {
+        assert!(text.contains(family), "the guidelines name {family}");
+    }
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29, item 8: a scrolling feed the designer clipped is no problem, so `problemsOnly`
+/// can be clean; a child placed by hand where the clip hides it entirely still is one.
+#[tokio::test]
+async fn an_intended_clip_is_not_a_problem() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let script = "feed=I(document, {type: \"frame\", name: \"Feed\", x: 9000, y: 0, width: 300, height: 250, clip: true, layout: \"vertical\", gap: 10})\n\
+                  a=I(feed, {type: \"rectangle\", width: \"fill_container\", height: 100, fill: \"#DDDDDD\"})\n\
+                  b=I(feed, {type: \"rectangle\", width: \"fill_container\", height: 100, fill: \"#CCCCCC\"})\n\
+                  c=I(feed, {type: \"rectangle\", width: \"fill_container\", height: 100, fill: \"#BBBBBB\"})\n\
+                  d=I(feed, {type: \"rectangle\", width: \"fill_container\", height: 100, fill: \"#AAAAAA\"})\n\
+                  card=I(document, {type: \"frame\", name: \"Card\", x: 9400, y: 0, width: 100, height: 100, clip: true, layout: \"none\"})\n\
+                  lost=I(card, {type: \"rectangle\", x: 0, y: 150, width: 20, height: 20, fill: \"#000000\"})";
+    let designed =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let id = |name: &str| bound(&designed, name);
+    let feed = structured(
+        &call(
+            &client,
+            "snapshot_layout",
+            json!({ "filePath": "design.pen", "parentId": id("feed"), "problemsOnly": true }),
+        )
+        .await,
+    );
+    assert_eq!(feed["problems"], json!([]), "content scrolling past a clip is intended: {feed}");
+    let card = structured(
+        &call(
+            &client,
+            "snapshot_layout",
+            json!({ "filePath": "design.pen", "parentId": id("card"), "problemsOnly": true }),
+        )
+        .await,
+    );
+    let problems = card["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p["kind"] == "clipped" && p["node"] == id("lost").as_str()),
+        "a child the clip hides entirely is reported: {card}"
+    );
     client.cancel().await.unwrap();
 }
 

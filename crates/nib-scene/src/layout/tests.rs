@@ -143,8 +143,9 @@ fn problems_name_overflow_clipping_overlap_and_zero_size() {
             {"type": "rectangle", "id": "wide", "x": 50, "y": 0, "width": 80, "height": 10},
             {"type": "rectangle", "id": "cross", "x": 60, "y": 5, "width": 20, "height": 20},
             {"type": "rectangle", "id": "flat", "x": 0, "y": 50, "width": 10, "height": 0}]},
-         {"type": "frame", "id": "clip", "clip": true, "x": 80, "width": 50, "height": 20, "children": [
-            {"type": "rectangle", "id": "big", "width": 60, "height": 10}]},
+         {"type": "frame", "id": "clip", "clip": true, "x": 80, "width": 50, "height": 20, "layout": "none", "children": [
+            {"type": "rectangle", "id": "big", "width": 60, "height": 10},
+            {"type": "rectangle", "id": "gone", "x": 0, "y": 30, "width": 10, "height": 10}]},
          {"type": "frame", "id": "bg", "layout": "none", "width": 100, "height": 100, "x": 500, "children": [
             {"type": "rectangle", "id": "back", "x": 0, "y": 0, "width": 100, "height": 100},
             {"type": "rectangle", "id": "front", "x": 10, "y": 10, "width": 20, "height": 20}]}"#,
@@ -155,7 +156,9 @@ fn problems_name_overflow_clipping_overlap_and_zero_size() {
     assert!(problems.iter().any(|p| p.message.contains("by 30 px right")));
     assert!(has("cross", ProblemKind::Overlap));
     assert!(has("flat", ProblemKind::ZeroSize));
-    assert!(has("big", ProblemKind::Clipped));
+    assert!(!has("big", ProblemKind::Clipped), "a clip that cuts a child in part is what it is for");
+    assert!(!has("big", ProblemKind::Overflow));
+    assert!(has("gone", ProblemKind::Clipped), "a child the clip hides entirely is a problem");
     assert!(!has("front", ProblemKind::Overlap), "content on a background is layering, not an overlap");
     assert!(has("clip", ProblemKind::Overlap), "top-level nodes overlap on the canvas");
     let within = find_problems(&scene, &layout, scene.node_by_id("bg"));

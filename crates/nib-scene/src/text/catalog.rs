@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use super::lucide::Lucide;
-use crate::doc::{edit_distance, suggest};
+use crate::doc::{Key, Props, Value, VarOr, edit_distance, suggest};
 
 /// `family<TAB>category<TAB>weights<TAB>styles` per line; `#` starts a comment line.
 const GOOGLE_FONTS: &str = include_str!("../../../../assets/fonts/google-fonts.tsv");
@@ -254,6 +254,30 @@ impl IconSet {
         names.sort_unstable();
         suggest(name, &names).map(str::to_owned)
     }
+}
+
+/// Why the icon a node names cannot be drawn — its set or its name is unknown, so a placeholder
+/// is drawn instead — in words an agent can act on; `None` when it can be drawn (or names no
+/// icon, or names it through a variable). Read as the display list reads the node.
+pub fn missing_icon(props: &Props) -> Option<String> {
+    let text = |key: &Key| match props.get(key) {
+        Some(Value::TextOrVar(VarOr::Value(text))) => Some(text.as_str()),
+        _ => None,
+    };
+    let name = text(&Key::IconFontName).or_else(|| text(&Key::Icon))?;
+    // Pencil's default family for icon fonts (spec §2).
+    let family = text(&Key::IconFontFamily).or_else(|| text(&Key::Library)).unwrap_or("Material Symbols Rounded");
+    let Some(set) = IconSet::for_family(family) else {
+        return Some(format!(
+            "Icon font family '{family}' is not available. Use one of: {}.",
+            IconSet::FAMILIES.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ")
+        ));
+    };
+    if set.has(name) {
+        return None;
+    }
+    let hint = set.suggest(name).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
+    Some(format!("Icon '{name}' was not found in the '{family}' icon set.{hint}"))
 }
 
 fn material() -> &'static HashSet<String> {

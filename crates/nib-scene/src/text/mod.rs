@@ -19,7 +19,7 @@ pub mod shape;
 pub mod style;
 
 pub use bundled::PARTIAL_FAMILIES;
-pub use catalog::{Category, IconSet, google_family, is_known_family, suggest_family};
+pub use catalog::{Category, IconSet, google_family, is_known_family, missing_icon, suggest_family};
 pub use document_fonts::{DocumentFontAccess, DocumentFonts};
 pub use faces::Origin;
 pub use fonts::{FamilyChoice, FamilyEntry, FontBook, FontOptions, Substitution};

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::resolve::{Library, NoImports, PathTarget, find_component, resolve_path};
-use crate::text::{FontBook, FontOptions, IconSet, is_known_family, suggest_family};
+use crate::resolve::{Library, NoImports, PathTarget, SceneOptions, find_component, resolve_path, update_scene_of};
+use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
 
 /// Most potential issues listed in one answer; the others are counted in a last line. One I()
 /// of thousands of text nodes without a fill listed thousands of lines.
@@ -45,6 +45,9 @@ pub fn find(
         }
         let mut found = node_issues(document, *key, positioned.contains(key), canvas);
         found.extend(override_issues(document, library, *key));
+        if node.node_type() == NodeType::Ref {
+            found.extend(instance_issues(document, library, *key, canvas));
+        }
         for issue in found {
             if issues.len() < MAX_ISSUES {
                 if distinct.insert(issue.clone()) {
@@ -125,7 +128,7 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool, canvas: Opti
         issues.extend(font_issue(document, props, canvas));
     }
     if matches!(node_type, NodeType::IconFont | NodeType::Icon) {
-        issues.extend(icon_issue(props));
+        issues.extend(missing_icon(props));
     }
     issues
 }
@@ -158,26 +161,35 @@ fn plain_string_variable(document: &Document, name: &str) -> Option<String> {
     }
 }
 
-/// An icon its set does not have, or a set nib does not have.
-fn icon_issue(props: &Props) -> Option<String> {
-    let text = |key: &Key| match props.get(key) {
-        Some(Value::TextOrVar(VarOr::Value(text))) => Some(text.as_str()),
-        _ => None,
-    };
-    let name = text(&Key::IconFontName).or_else(|| text(&Key::Icon))?;
-    // Pencil's default family for icon fonts.
-    let family = text(&Key::IconFontFamily).or_else(|| text(&Key::Library)).unwrap_or("Material Symbols Rounded");
-    let Some(set) = IconSet::for_family(family) else {
-        return Some(format!(
-            "Icon font family '{family}' is not available. Use one of: {}.",
-            IconSet::FAMILIES.iter().map(|f| format!("'{f}'")).collect::<Vec<_>>().join(", ")
-        ));
-    };
-    if set.has(name) {
-        return None;
+/// What an instance shows in place of what it names — an icon or a font family nib does not
+/// have, set in the component or through an override — for the nodes inside it, named by their
+/// instance paths. Resolves only the instance's own top-level part.
+fn instance_issues(
+    document: &Document,
+    library: &dyn Library,
+    instance: NodeKey,
+    canvas: Option<&dyn CanvasBoxes>,
+) -> Vec<String> {
+    let root = document.tree().root_of(instance);
+    let options = SceneOptions { expand_instances: true, substitute_variables: true };
+    let scene = update_scene_of(None, document, library, options, &[root]);
+    let id = document.tree().node(instance).id();
+    let Some(key) = scene.node_by_id(id) else { return Vec::new() };
+    let mut issues = Vec::new();
+    for inner in scene.subtree(key).skip(1) {
+        let node = scene.node(inner);
+        let found = match node.node_type() {
+            NodeType::IconFont | NodeType::Icon => missing_icon(&node.props),
+            NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context => {
+                font_issue(document, &node.props, canvas)
+            }
+            _ => None,
+        };
+        if let Some(found) = found {
+            issues.push(format!("In instance '{id}', node '{}': {found}", node.id));
+        }
     }
-    let hint = set.suggest(name).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
-    Some(format!("Icon '{name}' was not found in the '{family}' icon set.{hint}"))
+    issues
 }
 
 /// Overrides whose key names no node of the instance's component have no effect.

@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::doc::{Key, Value, VarOr};
+use crate::doc::convert::ToJson;
+use crate::doc::json::JsonWriter;
+use crate::doc::{Document, Key, Value, VarOr};
 use crate::resolve::{Scene, SceneKey, SceneOptions};
 
 /// Most nodes one answer lists; the rest are counted.
@@ -153,6 +155,9 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         shallower |= levels < depth;
         let text = scene.node_to_json(key, levels);
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| ToolError::new(e.to_string()))?;
+        if !needs_expansion && !options.expand_instances {
+            add_overrides(&open.document, &mut value);
+        }
         if !args.include_path_geometry {
             elide_geometry(&mut value);
         }
@@ -243,6 +248,28 @@ fn matches(pattern: &CompiledPattern, node: &crate::resolve::SceneNode) -> bool 
     pattern.node_type.as_deref().is_none_or(|t| node.node_type().as_str() == t)
         && pattern.name.as_ref().is_none_or(|re| node.props.name().is_some_and(|name| re.is_match(name)))
         && pattern.reusable.is_none_or(|r| r == reusable)
+}
+
+/// Puts back the overrides (`descendants`) of every instance in an answer of unexpanded nodes:
+/// the Scene keeps them only to expand instances, but the file holds them, and without them
+/// three cards made from one component read as three bare copies of it.
+fn add_overrides(document: &Document, value: &mut serde_json::Value) {
+    let serde_json::Value::Object(map) = value else { return };
+    let is_ref = map.get("type").and_then(serde_json::Value::as_str) == Some("ref");
+    if is_ref
+        && !map.contains_key("descendants")
+        && let Some(key) = map.get("id").and_then(serde_json::Value::as_str).and_then(|id| document.node_by_id(id))
+        && let Some(overrides @ Value::Descendants(_)) = document.tree().node(key).props.get(&Key::Descendants)
+    {
+        let mut w = JsonWriter::compact();
+        overrides.write_json(&mut w);
+        if let Ok(overrides) = serde_json::from_str(&w.finish()) {
+            map.insert("descendants".into(), overrides);
+        }
+    }
+    if let Some(serde_json::Value::Array(children)) = map.get_mut("children") {
+        children.iter_mut().for_each(|child| add_overrides(document, child));
+    }
 }
 
 /// Path geometry is long and rarely what an agent needs: `"geometry": "..."` unless asked.

@@ -34,6 +34,10 @@ pub struct Opened {
     pub top_level_nodes: Vec<serde_json::Value>,
     /// Problems found while reading (the document opened anyway).
     pub problems: Vec<String>,
+    /// What happened to a document that was already open: read again because it changed on
+    /// disk (its undo history starts over). Absent when it was kept as it was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Templates for `new:<name>`: a first top-level frame of a typical screen size.
@@ -48,7 +52,16 @@ pub fn open_document(workspace: &mut Workspace, args: OpenArgs) -> Result<Opened
         return create_new(workspace, request.strip_prefix("new:"), None);
     }
     let path = workspace.resolve(request)?;
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
+    let has_content = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
+    if has_content && workspace.open_paths().contains(&path.as_path()) {
+        // Already open: switch to it as every tool does, keeping its undo history; it is read
+        // again only when it changed on disk, and then the note says the history starts over.
+        let (open, note) = workspace.document(Some(request))?;
+        let mut opened = describe(open, false);
+        opened.note = note;
+        return Ok(opened);
+    }
+    if has_content {
         let open = workspace.open(&path)?;
         return Ok(describe(open, false));
     }
@@ -102,6 +115,7 @@ fn describe(open: &OpenDocument, created: bool) -> Opened {
         node_count: open.document.node_count(),
         top_level_nodes: summary::top_level(&open.document),
         problems: open.problems.iter().chain(&open.imports.problems).cloned().collect(),
+        note: None,
     }
 }
 

@@ -181,7 +181,9 @@ impl ProblemKind {
     fn noun(self) -> (&'static str, &'static str) {
         match self {
             ProblemKind::Overflow => ("child overflows its parent", "children overflow their parents"),
-            ProblemKind::Clipped => ("child is clipped by its parent", "children are clipped by their parents"),
+            ProblemKind::Clipped => {
+                ("child is hidden by its clipping parent", "children are hidden by their clipping parents")
+            }
             ProblemKind::Overlap => ("overlap", "overlaps"),
             ProblemKind::ZeroSize => ("node has no size", "nodes have no size"),
             ProblemKind::TextOverflow => ("text is cut off by its box", "texts are cut off by their boxes"),
@@ -197,6 +199,7 @@ impl ProblemKind {
                 ("instance, override or variable did not resolve", "instances, overrides or variables did not resolve")
             }
             ProblemKind::MissingImage => ("image file is missing", "image files are missing"),
+            ProblemKind::MissingIcon => ("icon is missing", "icons are missing"),
             ProblemKind::Placeholder => ("placeholder is drawn", "placeholders are drawn"),
         }
     }

@@ -38,7 +38,8 @@ const SLACK: f32 = 0.5;
 pub enum ProblemKind {
     /// A child sticks out of its parent.
     Overflow,
-    /// A child sticks out of a parent with `clip: true`: the part outside is not drawn.
+    /// A child placed by hand wholly outside a parent with `clip: true`, so none of it is drawn
+    /// (a child the clip cuts in part, or content a layout runs past it, is what a clip is for).
     Clipped,
     /// Two siblings in a parent without layout (or two top-level nodes) overlap.
     Overlap,
@@ -59,6 +60,8 @@ pub enum ProblemKind {
     Unresolved,
     /// An image fill whose file is not there: a render draws a placeholder.
     MissingImage,
+    /// An icon nib does not have (or a set it does not have): a render draws a placeholder.
+    MissingIcon,
     /// What is drawn stands in for something nib cannot draw headless (a browser's live page,
     /// a script's drawing): the picture is not what Pen shows.
     Placeholder,
@@ -159,6 +162,41 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
         canvas_overlaps(scene, layout, list, &mut budget);
     }
     font_fallbacks(scene, layout, within, list);
+    missing_icons(scene, within, list);
+}
+
+/// Every visible icon nib cannot draw, wherever it comes from (a component, an override):
+/// the picture shows a placeholder there.
+fn missing_icons(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
+    let keys: Vec<SceneKey> = match within {
+        Some(key) => scene.subtree(key).collect(),
+        None => scene.walk().collect(),
+    };
+    for key in keys {
+        let node = scene.node(key);
+        if !matches!(node.node_type(), NodeType::IconFont | NodeType::Icon) || !visible(scene, key) {
+            continue;
+        }
+        if let Some(missing) = crate::text::missing_icon(&node.props) {
+            list.add(Cause::Kind(ProblemKind::MissingIcon), || LayoutProblem {
+                node: node.id.clone(),
+                kind: ProblemKind::MissingIcon,
+                message: format!("{missing} A placeholder is drawn in its place."),
+            });
+        }
+    }
+}
+
+/// True when the node and all its ancestors are enabled (a disabled one is not drawn).
+fn visible(scene: &Scene, key: SceneKey) -> bool {
+    let mut at = Some(key);
+    while let Some(key) = at {
+        if !scene.node(key).is_enabled() {
+            return false;
+        }
+        at = scene.parent(key);
+    }
+    true
 }
 
 /// One problem per replaced font family: its first node and how many text nodes use it.
@@ -293,10 +331,21 @@ impl<'a> Finder<'a> {
         }
         let clipped = part.node(parent).props.literal::<bool>(&Key::Clip) == Some(true);
         let (kind, verb, hint) = if clipped {
+            // A clip the designer set cuts children on purpose — a scrolling list past its
+            // viewport, a cropped photo: information, not a problem. Only a child placed by hand
+            // (no layout) wholly outside it is one: it is never seen.
+            let hidden = own.right() <= outer.left
+                || own.left >= outer.right()
+                || own.bottom() <= outer.top
+                || own.top >= outer.bottom();
+            let placed_by_hand = matches!(self.layout.kind(parent), Some(Kind::Free { .. }));
+            if !(hidden && placed_by_hand) {
+                return;
+            }
             (
                 ProblemKind::Clipped,
-                "is clipped by",
-                "the hidden part is not drawn; make the parent larger or the child smaller",
+                "is hidden entirely by",
+                "it is never drawn: move it inside the parent, make the parent larger, or remove it",
             )
         } else {
             (

@@ -185,6 +185,9 @@ pub(crate) struct Runner<'a, 'd> {
     binding_order: Vec<Binding>,
     /// Ids written by the agent in new nodes → the fresh ids they were given.
     aliases: HashMap<String, String>,
+    /// Copies made by C() in this call: the copy's id → (an id in its source → the id the copy
+    /// of that node got), so `copy/childId` finds the copied child as `instance/childId` does.
+    copies: HashMap<String, HashMap<String, String>>,
     ids: IdGenerator,
     results: Vec<OpResult>,
     /// Nodes created or changed, for the potential-issue checks.
@@ -203,6 +206,7 @@ impl<'a, 'd> Runner<'a, 'd> {
             bindings: HashMap::new(),
             binding_order: Vec::new(),
             aliases: HashMap::new(),
+            copies: HashMap::new(),
             ids: IdGenerator::new(context.options.id_seed),
             results: Vec::new(),
             touched: Vec::new(),
@@ -334,10 +338,10 @@ impl<'a, 'd> Runner<'a, 'd> {
     fn resolve(&self, path: &str) -> Step<PathTarget> {
         let path = path.strip_prefix('#').unwrap_or(path);
         let path = match path.split_once('/') {
-            Some((first, rest)) => match self.aliases.get(first) {
-                Some(id) => format!("{id}/{rest}"),
-                None => path.to_owned(),
-            },
+            Some((first, rest)) => {
+                let first = self.aliases.get(first).map_or(first, String::as_str);
+                format!("{first}/{}", self.through_copy(first, rest))
+            }
             None => self.aliases.get(path).cloned().unwrap_or_else(|| path.to_owned()),
         };
         resolve_path(self.document(), self.context.library, &path).map_err(|e| {
@@ -357,6 +361,24 @@ impl<'a, 'd> Runner<'a, 'd> {
             };
             StepError::new(e.to_string()).hint(hint)
         })
+    }
+
+    /// `rest` of a path starting at `first`, with the source ids of a copy made in this call
+    /// turned into the ids its nodes got; segments past the copied nodes (inside an instance
+    /// the copy holds, whose ids a copy keeps) stay as written.
+    fn through_copy(&self, first: &str, rest: &str) -> String {
+        let Some(renamed) = self.copies.get(first) else { return rest.to_owned() };
+        let mut copied = true;
+        rest.split('/')
+            .map(|segment| match renamed.get(segment).filter(|_| copied) {
+                Some(id) => id.as_str(),
+                None => {
+                    copied = false;
+                    segment
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
     }
 
     /// A parent argument: the document root or a node.

@@ -109,9 +109,24 @@ impl Runner<'_, '_> {
         if !tree.props.contains(&Key::Name) {
             Self::default_name(&mut tree, binding);
         }
+        let source_ids = preorder_ids(&tree);
         let (id, json) = self.add_tree(parent_target, tree, placement, false).map_err(|e| e.at(parent))?;
+        self.remember_copy(&id, source_ids);
         self.results.push(OpResult::Copied { id: id.clone(), node: json });
         Ok(id)
+    }
+
+    /// Remembers which node of the copy `id` each node of its source became (copies made inside
+    /// an instance live in its overrides and are not tracked).
+    fn remember_copy(&mut self, id: &str, source_ids: Vec<String>) {
+        let Some(key) = self.document().node_by_id(id) else { return };
+        let tree = self.document().tree();
+        let copy_ids: Vec<String> = tree.subtree(key).map(|k| tree.node(k).id().to_owned()).collect();
+        if copy_ids.len() != source_ids.len() {
+            return;
+        }
+        let renamed = source_ids.into_iter().zip(copy_ids).skip(1).collect();
+        self.copies.insert(id.to_owned(), renamed);
     }
 
     /// `U(path, props)`
@@ -760,4 +775,13 @@ fn find_by_id_mut<'a>(tree: &'a mut NodeTree, id: &str) -> Option<&'a mut NodeTr
 fn contains_itself(reference: &str) -> StepError {
     StepError::new(format!("an instance of '{reference}' cannot be placed inside '{reference}' itself"))
         .hint("a component that contains itself would never end")
+}
+
+/// The ids of `tree`'s nodes, itself first, in document order.
+fn preorder_ids(tree: &NodeTree) -> Vec<String> {
+    let mut ids = vec![tree.props.id().unwrap_or_default().to_owned()];
+    for child in &tree.children {
+        ids.extend(preorder_ids(child));
+    }
+    ids
 }

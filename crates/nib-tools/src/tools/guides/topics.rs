@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::ranking::normalize;
+use crate::text::{FontBook, FontOptions};
 use crate::tools::ToolError;
 
 /// The topics, in Pencil's order.
@@ -55,5 +56,12 @@ pub fn get_guidelines(args: GuidelinesArgs) -> Result<Guidelines, ToolError> {
         };
         return Err(ToolError::new(format!("there is no guideline topic '{given}'")).with_hint(hint));
     };
-    Ok(Guidelines { topic, text: format!("{}\n\n{}", text.trim_end(), COMMON.trim_end()) })
+    Ok(Guidelines { topic, text: format!("{}\n\n{}", text.trim_end(), common()) })
+}
+
+/// The rules every screen shares, with the facts that come from the code filled in: the
+/// bundled families, listed from the font table itself so the text cannot fall behind it.
+fn common() -> String {
+    let families: Vec<&str> = FontBook::new(FontOptions::default()).text_families().collect();
+    COMMON.trim_end().replace("{bundled-families}", &families.join(", "))
 }
