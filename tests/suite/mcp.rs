@@ -377,6 +377,48 @@ async fn an_intended_clip_is_not_a_problem() {
     client.cancel().await.unwrap();
 }
 
+/// Issue 29, item 9: offline, G() draws the colours its prompt names, says so, and leaves a
+/// placeholder snapshot_layout points at until a real image replaces it.
+#[tokio::test]
+async fn an_offline_image_follows_its_prompt_and_stays_findable() {
+    let root = root_with_corpus_file();
+    let client = connect(root.path()).await;
+    let script = "hero=I(document, {type: \"rectangle\", name: \"Hero\", x: 9000, y: 0, width: 320, height: 200})\n\
+                  G(hero, \"ai\", \"abstract hero background in indigo and white\")";
+    let designed =
+        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
+    let answer = designed.to_string();
+    assert!(answer.contains("indigo, white"), "the answer says which colours were drawn: {answer}");
+    let hero = bound(&designed, "hero");
+    let images: Vec<PathBuf> =
+        std::fs::read_dir(root.path().join("images")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(images.len(), 1, "{images:?}");
+    let name = images[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.starts_with("placeholder-") && name.ends_with(".png"), "{name}");
+    let decoder = png::Decoder::new(std::io::Cursor::new(std::fs::read(&images[0]).unwrap()));
+    let mut reader = decoder.read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    let channels = frame.color_type.samples();
+    let mut sum = [0u64; 3];
+    for pixel in pixels[..frame.buffer_size()].chunks(channels) {
+        (0..3).for_each(|i| sum[i] += u64::from(pixel[i]));
+    }
+    let [r, _, b] = sum;
+    assert!(b > r + r / 10, "indigo and white draw blue-violet, not red-orange: {sum:?}");
+
+    let layout = structured(
+        &call(&client, "snapshot_layout", json!({ "filePath": "design.pen", "parentId": hero, "problemsOnly": true }))
+            .await,
+    );
+    let problems = layout["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p["kind"] == "placeholder" && p["node"] == hero.as_str()),
+        "the placeholder is listed until it is replaced: {layout}"
+    );
+    client.cancel().await.unwrap();
+}
+
 #[tokio::test]
 async fn errors_say_what_to_do() {
     let root = root_with_corpus_file();

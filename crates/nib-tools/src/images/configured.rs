@@ -105,7 +105,8 @@ impl ConfiguredImages {
     /// The offline image, with `why` as the note.
     fn offline_image(&self, request: &ImageRequest, why: String) -> Result<ProvidedImage, ImageError> {
         let image = self.offline.image(request)?;
-        Ok(ProvidedImage { note: Some(why), ..image })
+        let drawn = super::offline::what_was_drawn(request.prompt);
+        Ok(ProvidedImage { note: Some(format!("{why} {drawn}")), ..image })
     }
 
     fn unconfigured_note(&self, kind: ImageKind) -> String {

@@ -17,7 +17,7 @@ pub use effect::{BackgroundBlur, Effect, Effects, LayerBlur, Shadow, ShadowType}
 pub use layout::{AlignItems, JustifyContent, Layout, LayoutPosition, Padding, Sizing};
 pub use paint::{
     BlendMode, ColorFill, ColorStop, Fill, Fills, Gradient, GradientType, ImageFill, ImageMode, MeshGradient, Point,
-    RelativeSize, ShaderFill,
+    RelativeSize, ShaderFill, is_placeholder_image, placeholder_image_name,
 };
 pub use shape::{CornerRadius, FillRule};
 pub use stroke::{

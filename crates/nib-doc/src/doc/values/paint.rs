@@ -278,9 +278,42 @@ impl ToJson for Fill {
 /// A node's paints: one, or a list painted in order (last on top).
 pub type Fills = OneOrList<Fill>;
 
+/// The file name of a placeholder picture nib draws offline for a G() prompt when no image
+/// provider is configured — nib's naming, not Pen's: an image fill whose url names such a file is
+/// known for what it is wherever the document goes (`images/placeholder-<hash>.png`), so it can be found again later.
+pub fn placeholder_image_name(hash: u64) -> String {
+    format!("{PLACEHOLDER_PREFIX}{hash:016x}.png")
+}
+
+/// True when `url` names a placeholder picture nib drew offline (see [`placeholder_image_name`]).
+pub fn is_placeholder_image(url: &str) -> bool {
+    let name = url.rsplit(['/', '\\']).next().unwrap_or(url);
+    name.strip_prefix(PLACEHOLDER_PREFIX)
+        .and_then(|rest| rest.strip_suffix(".png"))
+        .is_some_and(|hash| hash.len() == 16 && hash.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+const PLACEHOLDER_PREFIX: &str = "placeholder-";
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn placeholder_images_are_known_by_their_names() {
+        let name = placeholder_image_name(0x35a0_01ca_fff6_4cdc);
+        assert_eq!(name, "placeholder-35a001cafff64cdc.png");
+        assert!(is_placeholder_image(&format!("./images/{name}")));
+        assert!(is_placeholder_image(&name));
+        for other in [
+            "./images/generated-35a001cafff64cdc.png",
+            "placeholder-xyz.png",
+            "placeholder-35a001cafff64cdc.jpg",
+            "photo.png",
+        ] {
+            assert!(!is_placeholder_image(other), "{other}");
+        }
+    }
     use crate::doc::convert::testing::*;
 
     #[test]

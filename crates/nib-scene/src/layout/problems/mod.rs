@@ -26,7 +26,8 @@ use siblings::{OVERLAP_PAIRS_PER_REQUEST, overlapping_siblings};
 use super::rules::{Axis, Kind, SizingNote};
 use super::{Layout, NodeBox, PartLayout};
 use crate::doc::values::TextGrowth;
-use crate::doc::{Key, NodeType};
+use crate::doc::values::{Fill, is_placeholder_image};
+use crate::doc::{Key, NodeType, Value};
 use crate::resolve::{Scene, SceneKey, ScenePart};
 
 /// Differences below this many pixels are float noise, not problems.
@@ -163,6 +164,33 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
     }
     font_fallbacks(scene, layout, within, list);
     missing_icons(scene, within, list);
+    placeholder_images(scene, within, list);
+}
+
+/// Every image fill that is a placeholder nib drew offline for a G() prompt: listed so an agent
+/// finds it again once an image provider is configured.
+fn placeholder_images(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
+    let keys: Vec<SceneKey> = match within {
+        Some(key) => scene.subtree(key).collect(),
+        None => scene.walk().collect(),
+    };
+    for key in keys {
+        let node = scene.node(key);
+        let Some(Value::Fills(fills)) = node.props.get(&Key::Fill) else { continue };
+        let placeholders = fills.as_slice().iter().filter_map(|fill| match fill {
+            Fill::Image(image) => image.url.as_deref().filter(|url| is_placeholder_image(url)),
+            _ => None,
+        });
+        for url in placeholders {
+            list.add(Cause::Kind(ProblemKind::Placeholder), || LayoutProblem {
+                node: node.id.clone(),
+                kind: ProblemKind::Placeholder,
+                message: format!(
+                    "its image {url} is a placeholder nib drew offline for a G() prompt (no image provider was configured): run G() on it again once one is, or use an image of your own"
+                ),
+            });
+        }
+    }
 }
 
 /// Every visible icon nib cannot draw, wherever it comes from (a component, an override):

@@ -119,7 +119,7 @@ fn no_match_falls_back_to_an_offline_image_and_says_what_to_do() {
     let folder = tempfile::tempdir().unwrap();
     let images = stock(&server, Duration::from_secs(120));
     let image = images.image(&request("nothing", folder.path())).unwrap();
-    assert!(image.url.starts_with("./images/generated-"), "{}", image.url);
+    assert!(image.url.starts_with("./images/placeholder-"), "{}", image.url);
     assert!(folder.path().join(&image.url[2..]).is_file());
     assert_eq!(image.metadata, None);
     assert!(
@@ -127,7 +127,10 @@ fn no_match_falls_back_to_an_offline_image_and_says_what_to_do() {
         "{}",
         note(&image)
     );
-    assert!(note(&image).ends_with("used an offline image drawn from the prompt instead."));
+    assert!(
+        note(&image)
+            .contains("used an offline image drawn from the prompt instead. snapshot_layout lists it as a placeholder")
+    );
     images.image(&request("mountain", folder.path())).unwrap();
     assert_eq!(server.count(), 1 + 3, "a prompt without a match does not pause the service");
 }
@@ -168,7 +171,13 @@ fn service_errors_fall_back_with_their_advice_and_pause_the_service() {
         let images = stock(&server, Duration::from_secs(120));
         let image = images.image(&request("bread", folder.path())).unwrap();
         assert!(note(&image).starts_with(advice), "{advice}: {}", note(&image));
-        assert!(note(&image).ends_with("used an offline image drawn from the prompt instead."), "{}", note(&image));
+        assert!(
+            note(&image).contains(
+                "used an offline image drawn from the prompt instead. snapshot_layout lists it as a placeholder"
+            ),
+            "{}",
+            note(&image)
+        );
         assert!(folder.path().join(&image.url[2..]).is_file());
         let next = images.image(&request("croissant", folder.path())).unwrap();
         assert_eq!(server.count(), 1, "{advice}: paused after the failure");
