@@ -170,11 +170,7 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
 /// Every image fill that is a placeholder nib drew offline for a G() prompt: listed so an agent
 /// finds it again once an image provider is configured.
 fn placeholder_images(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
-    let keys: Vec<SceneKey> = match within {
-        Some(key) => scene.subtree(key).collect(),
-        None => scene.walk().collect(),
-    };
-    for key in keys {
+    for key in nodes_within(scene, within) {
         let node = scene.node(key);
         let Some(Value::Fills(fills)) = node.props.get(&Key::Fill) else { continue };
         let placeholders = fills.as_slice().iter().filter_map(|fill| match fill {
@@ -196,11 +192,7 @@ fn placeholder_images(scene: &Scene, within: Option<SceneKey>, list: &mut Collec
 /// Every visible icon nib cannot draw, wherever it comes from (a component, an override):
 /// the picture shows a placeholder there.
 fn missing_icons(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
-    let keys: Vec<SceneKey> = match within {
-        Some(key) => scene.subtree(key).collect(),
-        None => scene.walk().collect(),
-    };
-    for key in keys {
+    for key in nodes_within(scene, within) {
         let node = scene.node(key);
         if !matches!(node.node_type(), NodeType::IconFont | NodeType::Icon) || !visible(scene, key) {
             continue;
@@ -212,6 +204,14 @@ fn missing_icons(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) 
                 message: format!("{missing} A placeholder is drawn in its place."),
             });
         }
+    }
+}
+
+/// The nodes under `within` (all of them when `None`), in document order.
+fn nodes_within(scene: &Scene, within: Option<SceneKey>) -> Vec<SceneKey> {
+    match within {
+        Some(key) => scene.subtree(key).collect(),
+        None => scene.walk().collect(),
     }
 }
 
