@@ -1,12 +1,14 @@
 //! Potential problems in what a call created or changed, reported after it succeeds, in
 //! Pencil's wording where Pencil has one (agents and skills search for these sentences).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::resolve::{Library, NoImports, PathTarget, SceneOptions, find_component, resolve_path, update_scene_of};
+use crate::resolve::{
+    Library, NoImports, PathTarget, Scene, SceneOptions, find_component, resolve_path, update_scene_of,
+};
 use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
 
 /// Most potential issues listed in one answer; the others are counted in a last line. One I()
@@ -34,6 +36,8 @@ pub fn find(
     let mut issues: Vec<String> = Vec::new();
     let mut distinct: HashSet<String> = HashSet::new();
     let mut seen = HashSet::new();
+    // Expanded parts, built once per top-level part however many of its instances the call touched.
+    let mut parts: HashMap<NodeKey, Scene> = HashMap::new();
     for key in touched {
         if !seen.insert(*key) {
             continue;
@@ -46,7 +50,7 @@ pub fn find(
         let mut found = node_issues(document, *key, positioned.contains(key), canvas);
         found.extend(override_issues(document, library, *key));
         if node.node_type() == NodeType::Ref {
-            found.extend(instance_issues(document, library, *key, canvas));
+            found.extend(instance_issues(document, library, *key, canvas, &mut parts));
         }
         for issue in found {
             if issues.len() < MAX_ISSUES {
@@ -169,10 +173,13 @@ fn instance_issues(
     library: &dyn Library,
     instance: NodeKey,
     canvas: Option<&dyn CanvasBoxes>,
+    parts: &mut HashMap<NodeKey, Scene>,
 ) -> Vec<String> {
     let root = document.tree().root_of(instance);
-    let options = SceneOptions { expand_instances: true, substitute_variables: true };
-    let scene = update_scene_of(None, document, library, options, &[root]);
+    let scene = parts.entry(root).or_insert_with(|| {
+        let options = SceneOptions { expand_instances: true, substitute_variables: true };
+        update_scene_of(None, document, library, options, &[root])
+    });
     let id = document.tree().node(instance).id();
     let Some(key) = scene.node_by_id(id) else { return Vec::new() };
     let mut issues = Vec::new();

@@ -163,15 +163,26 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
         canvas_overlaps(scene, layout, list, &mut budget);
     }
     font_fallbacks(scene, layout, within, list);
-    missing_icons(scene, within, list);
-    placeholder_images(scene, within, list);
+    substitutions(scene, within, list);
 }
 
-/// Every image fill that is a placeholder nib drew offline for a G() prompt: listed so an agent
-/// finds it again once an image provider is configured.
-fn placeholder_images(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
+/// What a picture shows in place of what the design names, wherever the node comes from (a
+/// component, an override, a plain node), in one walk of the nodes: every visible icon nib
+/// cannot draw, and every image fill that is a placeholder nib drew offline for a G() prompt
+/// (listed so an agent finds it again once an image provider is configured).
+fn substitutions(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
     for key in nodes_within(scene, within) {
         let node = scene.node(key);
+        if matches!(node.node_type(), NodeType::IconFont | NodeType::Icon)
+            && let Some(missing) = crate::text::missing_icon(&node.props)
+            && visible(scene, key)
+        {
+            list.add(Cause::Kind(ProblemKind::MissingIcon), || LayoutProblem {
+                node: node.id.clone(),
+                kind: ProblemKind::MissingIcon,
+                message: format!("{missing} A placeholder is drawn in its place."),
+            });
+        }
         let Some(Value::Fills(fills)) = node.props.get(&Key::Fill) else { continue };
         let placeholders = fills.as_slice().iter().filter_map(|fill| match fill {
             Fill::Image(image) => image.url.as_deref().filter(|url| is_placeholder_image(url)),
@@ -184,24 +195,6 @@ fn placeholder_images(scene: &Scene, within: Option<SceneKey>, list: &mut Collec
                 message: format!(
                     "its image {url} is a placeholder nib drew offline for a G() prompt (no image provider was configured): run G() on it again once one is, or use an image of your own"
                 ),
-            });
-        }
-    }
-}
-
-/// Every visible icon nib cannot draw, wherever it comes from (a component, an override):
-/// the picture shows a placeholder there.
-fn missing_icons(scene: &Scene, within: Option<SceneKey>, list: &mut Collector) {
-    for key in nodes_within(scene, within) {
-        let node = scene.node(key);
-        if !matches!(node.node_type(), NodeType::IconFont | NodeType::Icon) || !visible(scene, key) {
-            continue;
-        }
-        if let Some(missing) = crate::text::missing_icon(&node.props) {
-            list.add(Cause::Kind(ProblemKind::MissingIcon), || LayoutProblem {
-                node: node.id.clone(),
-                kind: ProblemKind::MissingIcon,
-                message: format!("{missing} A placeholder is drawn in its place."),
             });
         }
     }
