@@ -10,9 +10,12 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Runtime};
+use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Runtime};
 
 /// The limits of one run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,9 +65,17 @@ pub enum JsError {
     /// The run recursed past its stack limit.
     #[error("stack overflow: the run went deeper than its {} KB stack", .0 >> 10)]
     Stack(usize),
+    /// The whole call (the snippet and the operations it asked for) took longer than allowed.
+    #[error("stopped after {}, the most one call may take", duration(*.0))]
+    CallLimit(Duration),
     /// The engine could not start, or the result is not JSON.
     #[error("{0}")]
     Engine(String),
+}
+
+/// `55 s`, or `700 ms` under a second.
+fn duration(d: Duration) -> String {
+    if d >= Duration::from_secs(1) { format!("{} s", d.as_secs()) } else { format!("{} ms", d.as_millis()) }
 }
 
 fn at(line: Option<u32>, column: Option<u32>) -> String {
@@ -108,29 +119,189 @@ pub fn run_function(
     // The body starts on the wrapper's first line, so lines keep their numbers.
     let wrapper = "(function () {";
     let source = format!("{wrapper}{body}\n}})()");
-    run(&source, wrapper.len() as u32, globals, limits)
+    run(&source, Offset { lines: 0, columns: wrapper.len() as u32 }, globals, limits, None)
 }
 
-/// Runs `source` (whose first line begins with `first_line_offset` characters the caller
-/// added) and answers its value as JSON.
+/// One call a snippet made to its host: an API function's name, its arguments as JSON, and
+/// where in the snippet the call is (1-based), when the engine said.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostCall {
+    /// The operation (`insert`, `get`, …), as the API's JavaScript names it.
+    pub name: String,
+    /// Its arguments.
+    pub arguments: serde_json::Value,
+    /// The line of the call in the snippet.
+    pub line: Option<u32>,
+    /// Its column.
+    pub column: Option<u32>,
+}
+
+/// Why the host refused a call: the snippet sees it thrown as an `Error` with this message
+/// (and a `hint` property).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostRefusal {
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it.
+    pub hint: Option<String>,
+}
+
+/// The global function through which a snippet's API reaches its host:
+/// `__nib_host(name, argumentsJson, stack)` answers `{"ok": value}` or `{"error": {message, hint}}`
+/// as JSON text.
+pub const HOST_FUNCTION: &str = "__nib_host";
+
+/// Most native stack a snippet's thread gets: the engine's own limit plus room for nib's frames.
+const SNIPPET_THREAD_STACK: usize = 8 << 20;
+
+/// Runs a snippet: `api` (JavaScript that defines the functions the snippet calls, each
+/// reaching the host through [`HOST_FUNCTION`]) then `body` as the body of a function, so it
+/// may `return` its result. Every call the API makes is answered by `host` on the caller's
+/// thread while the snippet waits, so the host may hold whatever it borrows; the snippet runs
+/// on a thread of its own with `limits` (time spent in the host does not count against the
+/// deadline) and the whole call, host time included, is stopped after `call_limit`.
+pub fn run_snippet(
+    api: &str,
+    body: &str,
+    limits: Limits,
+    call_limit: Duration,
+    host: &mut dyn FnMut(HostCall) -> Result<serde_json::Value, HostRefusal>,
+) -> Result<serde_json::Value, JsError> {
+    let api = api.trim_end_matches('\n');
+    let offset = Offset { lines: api.lines().count() as u32 + 1, columns: 0 };
+    let source = format!("{api}\n(function () {{\n{body}\n}})()");
+    let (to_host, from_snippet) = mpsc::channel::<ToHost>();
+    let (to_snippet, answers) = mpsc::channel::<String>();
+    let stop = Arc::new(AtomicBool::new(false));
+    let bridge = Bridge { to_host: to_host.clone(), answers, stop: Arc::clone(&stop), call_limit };
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("nib-snippet".into())
+            .stack_size(SNIPPET_THREAD_STACK)
+            .spawn_scoped(scope, move || {
+                let done = run(&source, offset, &[], limits, Some(bridge));
+                let _ = to_host.send(ToHost::Done(done));
+            });
+        if let Err(error) = spawned {
+            return Err(JsError::Engine(format!("the JavaScript engine did not start: {error}")));
+        }
+        loop {
+            let message = if stop.load(Ordering::Relaxed) {
+                from_snippet.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
+            } else {
+                from_snippet.recv_timeout(call_limit.saturating_sub(started.elapsed()))
+            };
+            match message {
+                Ok(ToHost::Call(call)) => {
+                    let answer = if stop.load(Ordering::Relaxed) {
+                        Err(HostRefusal { message: JsError::CallLimit(call_limit).to_string(), hint: None })
+                    } else {
+                        host(call)
+                    };
+                    if started.elapsed() > call_limit {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    let envelope = match answer {
+                        Ok(value) => serde_json::json!({ "ok": value }),
+                        Err(refusal) => {
+                            serde_json::json!({ "error": { "message": refusal.message, "hint": refusal.hint } })
+                        }
+                    };
+                    let _ = to_snippet.send(envelope.to_string());
+                }
+                Ok(ToHost::Done(result)) => return result,
+                Err(mpsc::RecvTimeoutError::Timeout) => stop.store(true, Ordering::Relaxed),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(JsError::Engine("the JavaScript engine stopped without an answer".into()));
+                }
+            }
+        }
+    })
+}
+
+/// What a snippet's thread tells the host.
+enum ToHost {
+    /// An API call to answer.
+    Call(HostCall),
+    /// The snippet finished.
+    Done(Result<serde_json::Value, JsError>),
+}
+
+/// The snippet's end of the channel to its host.
+struct Bridge {
+    to_host: mpsc::Sender<ToHost>,
+    answers: mpsc::Receiver<String>,
+    /// Set by the host when the call's time is up; the interrupt handler then stops the run.
+    stop: Arc<AtomicBool>,
+    call_limit: Duration,
+}
+
+/// The [`HOST_FUNCTION`] of a snippet: sends the call, waits for the answer.
+fn host_function<'js>(
+    ctx: Ctx<'js>,
+    bridge: Bridge,
+    offset: Offset,
+    waited: Rc<Cell<Duration>>,
+) -> rquickjs::Result<Function<'js>> {
+    Function::new(ctx, move |name: String, arguments: String, stack: rquickjs::Coerced<String>| -> String {
+        let refused = |message: &str| serde_json::json!({ "error": { "message": message } }).to_string();
+        let arguments = match serde_json::from_str(&arguments) {
+            Ok(arguments) => arguments,
+            Err(error) => return refused(&format!("the arguments are not JSON: {error}")),
+        };
+        let (line, column) = place(&stack.0, offset);
+        let asked = Instant::now();
+        if bridge.to_host.send(ToHost::Call(HostCall { name, arguments, line, column })).is_err() {
+            return refused("the host stopped answering");
+        }
+        let answer = bridge.answers.recv();
+        waited.set(waited.get() + asked.elapsed());
+        answer.unwrap_or_else(|_| refused("the host stopped answering"))
+    })
+}
+
+/// Where the caller's source starts in the source the engine runs: after `lines` whole lines
+/// the caller did not write, and `columns` characters into the first line of its own.
+#[derive(Debug, Clone, Copy)]
+struct Offset {
+    lines: u32,
+    columns: u32,
+}
+
+/// Runs `source` and answers its value as JSON.
 fn run(
     source: &str,
-    first_line_offset: u32,
+    offset: Offset,
     globals: &[(&str, serde_json::Value)],
     limits: Limits,
+    bridge: Option<Bridge>,
 ) -> Result<serde_json::Value, JsError> {
     let runtime = Runtime::new().map_err(|e| JsError::Engine(format!("the JavaScript engine did not start: {e}")))?;
     runtime.set_memory_limit(limits.heap_bytes);
     runtime.set_max_stack_size(limits.stack_bytes);
     let started = Instant::now();
-    let interrupted = Rc::new(Cell::new(false));
+    let interrupted = Rc::new(Cell::new(None::<JsError>));
+    // Time spent waiting for the host's operations does not count against the deadline: the
+    // deadline is for the script's own running.
+    let waited = Rc::new(Cell::new(Duration::ZERO));
+    let stop = bridge.as_ref().map(|b| Arc::clone(&b.stop));
+    let call_limit = bridge.as_ref().map(|b| (Arc::clone(&b.stop), b.call_limit));
     {
         let interrupted = Rc::clone(&interrupted);
+        let waited = Rc::clone(&waited);
         let deadline = limits.deadline;
+        let call_limit = bridge.as_ref().map(|b| b.call_limit);
         runtime.set_interrupt_handler(Some(Box::new(move || {
-            let late = started.elapsed() > deadline;
+            if let (Some(stop), Some(call_limit)) = (&stop, call_limit)
+                && stop.load(Ordering::Relaxed)
+            {
+                interrupted.set(Some(JsError::CallLimit(call_limit)));
+                return true;
+            }
+            let late = started.elapsed().saturating_sub(waited.get()) > deadline;
             if late {
-                interrupted.set(true);
+                interrupted.set(Some(JsError::Deadline(deadline)));
             }
             late
         })));
@@ -138,12 +309,16 @@ fn run(
     let context =
         Context::full(&runtime).map_err(|e| JsError::Engine(format!("the JavaScript engine did not start: {e}")))?;
     let result = context.with(|ctx| -> Result<serde_json::Value, JsError> {
-        let fail = |ctx: &Ctx, error: rquickjs::Error| caught(ctx, error, first_line_offset);
+        let fail = |ctx: &Ctx, error: rquickjs::Error| caught(ctx, error, offset);
         ctx.eval::<(), _>(PRELUDE).map_err(|e| fail(&ctx, e))?;
         let global_object = ctx.globals();
         for (name, value) in globals {
             let parsed = ctx.json_parse(value.to_string()).map_err(|e| fail(&ctx, e))?;
             global_object.set(*name, parsed).map_err(|e| fail(&ctx, e))?;
+        }
+        if let Some(bridge) = bridge {
+            let host = host_function(ctx.clone(), bridge, offset, Rc::clone(&waited)).map_err(|e| fail(&ctx, e))?;
+            global_object.set(HOST_FUNCTION, host).map_err(|e| fail(&ctx, e))?;
         }
         let mut options = rquickjs::context::EvalOptions::default();
         options.strict = false;
@@ -155,8 +330,19 @@ fn run(
         };
         serde_json::from_str(&text).map_err(|e| JsError::Engine(format!("the result is not JSON: {e}")))
     });
+    if result.is_err()
+        && let Some(reason) = interrupted.take()
+    {
+        return Err(reason);
+    }
+    // The host refused a call because the time was up; the snippet saw that as a throw.
+    if result.is_err()
+        && let Some((stop, limit)) = call_limit
+        && stop.load(Ordering::Relaxed)
+    {
+        return Err(JsError::CallLimit(limit));
+    }
     match result {
-        Err(_) if interrupted.get() => Err(JsError::Deadline(limits.deadline)),
         Err(JsError::Thrown { message, .. }) if message.contains("out of memory") => {
             Err(JsError::Heap(limits.heap_bytes))
         }
@@ -170,7 +356,7 @@ fn run(
 }
 
 /// The error a failed call left in the engine, with its place in the source.
-fn caught(ctx: &Ctx, error: rquickjs::Error, first_line_offset: u32) -> JsError {
+fn caught(ctx: &Ctx, error: rquickjs::Error, offset: Offset) -> JsError {
     let caught = Err::<(), _>(error).catch(ctx);
     let Err(caught) = caught else { return JsError::Engine("an error without a reason".into()) };
     match caught {
@@ -178,11 +364,18 @@ fn caught(ctx: &Ctx, error: rquickjs::Error, first_line_offset: u32) -> JsError 
             let message = exception.message().unwrap_or_default();
             let name: Option<String> = exception.get("name").ok();
             let stack = exception.stack().unwrap_or_default();
-            let (line, column) = place(&stack, first_line_offset);
+            let (line, column) = place(&stack, offset);
+            // A syntax error has no stack, only the place the parser stopped.
             let line_number: Option<u32> = exception.get("lineNumber").ok();
             let column_number: Option<u32> = exception.get("columnNumber").ok();
-            let line = line.or(line_number);
-            let column = column.or(column_number.map(|c| shift(line.unwrap_or(0), c, first_line_offset)));
+            let (line, column) = match (line, line_number) {
+                (Some(line), _) => (Some(line), column),
+                (None, Some(number)) if number > offset.lines => {
+                    let line = number - offset.lines;
+                    (Some(line), column_number.map(|c| shift(line, c, offset)))
+                }
+                _ => (None, None),
+            };
             match name.as_deref() {
                 Some("SyntaxError") => {
                     JsError::Syntax { message, line: line.unwrap_or(1), column: column.unwrap_or(1) }
@@ -204,22 +397,27 @@ fn caught(ctx: &Ctx, error: rquickjs::Error, first_line_offset: u32) -> JsError 
     }
 }
 
-/// The first `eval_script:LINE:COLUMN` of a stack, in the caller's source.
-fn place(stack: &str, first_line_offset: u32) -> (Option<u32>, Option<u32>) {
+/// The first `eval_script:LINE:COLUMN` of a stack that is in the caller's source (frames in
+/// the lines nib put before it, the API's own functions, are skipped), as a place in it.
+fn place(stack: &str, offset: Offset) -> (Option<u32>, Option<u32>) {
     for frame in stack.lines() {
         let Some(at) = frame.find("eval_script:") else { continue };
         let rest = &frame[at + "eval_script:".len()..];
         let mut numbers = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
-        let line = numbers.next().and_then(|n| n.parse::<u32>().ok());
+        let Some(line) = numbers.next().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        if line <= offset.lines {
+            continue;
+        }
+        let line = line - offset.lines;
         let column = numbers.next().and_then(|n| n.parse::<u32>().ok());
-        return (line, line.zip(column).map(|(line, column)| shift(line, column, first_line_offset)));
+        return (Some(line), column.map(|column| shift(line, column, offset)));
     }
     (None, None)
 }
 
 /// A column of the wrapped source as a column of the caller's: the first line is shifted.
-fn shift(line: u32, column: u32, first_line_offset: u32) -> u32 {
-    if line == 1 { column.saturating_sub(first_line_offset).max(1) } else { column }
+fn shift(line: u32, column: u32, offset: Offset) -> u32 {
+    if line == 1 { column.saturating_sub(offset.columns).max(1) } else { column }
 }
 
 #[cfg(test)]
@@ -276,5 +474,54 @@ mod tests {
         )
         .unwrap();
         assert_eq!(reachable, json!(["undefined", "undefined", "undefined", "undefined", "undefined", "undefined"]));
+    }
+
+    const API: &str = "function Twice(n) {\n  const r = JSON.parse(__nib_host('twice', JSON.stringify([n]), new Error().stack));\n  if (r.error) throw new Error(r.error.message);\n  return r.ok;\n}\n";
+
+    #[test]
+    fn a_snippet_calls_its_host_and_the_host_sees_where() {
+        let calls = std::cell::RefCell::new(Vec::new());
+        let mut host = |call: HostCall| {
+            calls.borrow_mut().push((call.name.clone(), call.line, call.column.is_some()));
+            let n = call.arguments[0].as_f64().unwrap_or(0.0);
+            if n < 0.0 {
+                return Err(HostRefusal { message: "negative".into(), hint: None });
+            }
+            Ok(json!(n * 2.0))
+        };
+        let value = run_snippet(
+            API,
+            "const a = Twice(2);\nreturn [a, Twice(a)];",
+            Limits::PEN,
+            Duration::from_secs(55),
+            &mut host,
+        )
+        .unwrap();
+        assert_eq!(value, json!([4, 8]));
+        assert_eq!(*calls.borrow(), vec![("twice".into(), Some(1), true), ("twice".into(), Some(2), true)]);
+        let refused =
+            run_snippet(API, "let x = 1;\n  Twice(-1);", Limits::PEN, Duration::from_secs(55), &mut host).unwrap_err();
+        assert!(matches!(&refused, JsError::Thrown { line: Some(2), column: Some(3), .. }), "{refused:?}");
+        let syntax = run_snippet(API, "let x = ;", Limits::PEN, Duration::from_secs(55), &mut host).unwrap_err();
+        assert!(matches!(&syntax, JsError::Syntax { line: 1, .. }), "{syntax:?}");
+    }
+
+    #[test]
+    fn time_in_the_host_does_not_count_against_the_deadline_but_against_the_call() {
+        let limits = Limits { deadline: Duration::from_millis(300), ..Limits::PEN };
+        let mut slow = |_: HostCall| {
+            std::thread::sleep(Duration::from_millis(200));
+            Ok(json!(1))
+        };
+        let value =
+            run_snippet(API, "return Twice(1) + Twice(1) + Twice(1);", limits, Duration::from_secs(55), &mut slow)
+                .unwrap();
+        assert_eq!(value, json!(3));
+        let stopped =
+            run_snippet(API, "while (true) Twice(1);", limits, Duration::from_millis(700), &mut slow).unwrap_err();
+        assert_eq!(stopped, JsError::CallLimit(Duration::from_millis(700)));
+        let mut quick = |_: HostCall| Ok(json!(1));
+        let looped = run_snippet(API, "while (true) {}", limits, Duration::from_secs(55), &mut quick).unwrap_err();
+        assert_eq!(looped, JsError::Deadline(Duration::from_millis(300)));
     }
 }

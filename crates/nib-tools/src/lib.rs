@@ -12,7 +12,7 @@ use nib_export::export;
 use nib_render::{host, render};
 #[cfg(feature = "network-images")]
 use nib_scene::http;
-use nib_scene::{layout, resolve, text};
+use nib_scene::{js, layout, resolve, text};
 
 pub mod images;
 pub mod script;

@@ -46,6 +46,18 @@ pub(crate) enum Change {
 pub(crate) struct History {
     done: Vec<Vec<Change>>,
     undone: Vec<Vec<Change>>,
+    /// Transactions committed since loading, to find the ones after a [`HistoryMark`].
+    commits: u64,
+}
+
+/// The point in a document's history where a group of transactions starts: see
+/// [`Document::join_since`] and [`Document::undo_since`].
+#[derive(Debug, Clone)]
+pub struct HistoryMark {
+    commits: u64,
+    /// The redo stack as it was: the group's first commit clears it, and undoing the group
+    /// gives it back.
+    undone: Vec<Vec<Change>>,
 }
 
 /// When each top-level subtree and the document-level keys last changed, so that data derived
@@ -98,6 +110,43 @@ impl Document {
     /// True when there is an undone transaction to redo.
     pub fn can_redo(&self) -> bool {
         !self.history.undone.is_empty()
+    }
+
+    /// Marks where a group of transactions (one `execute` call) starts.
+    pub fn history_mark(&self) -> HistoryMark {
+        HistoryMark { commits: self.history.commits, undone: self.history.undone.clone() }
+    }
+
+    /// Folds every transaction committed since `mark` into one undo step. Called after each
+    /// transaction of a group, the group never holds more than one entry of the history, so
+    /// the history's limit cannot cut it in two.
+    pub fn join_since(&mut self, mark: &HistoryMark) {
+        let history = &mut self.history;
+        let since = (history.commits.saturating_sub(mark.commits) as usize).min(history.done.len());
+        if since < 2 {
+            return;
+        }
+        let joined: Vec<Change> = history.done.drain(history.done.len() - since..).flatten().collect();
+        history.done.push(joined);
+        history.commits = mark.commits + 1;
+    }
+
+    /// Undoes every transaction committed since `mark` and forgets it (it cannot be redone);
+    /// the redo stack is as it was at the mark.
+    pub fn undo_since(&mut self, mark: HistoryMark) {
+        let since = (self.history.commits.saturating_sub(mark.commits) as usize).min(self.history.done.len());
+        if since == 0 {
+            return;
+        }
+        for _ in 0..since {
+            let Some(log) = self.history.done.pop() else { break };
+            for change in log.into_iter().rev() {
+                self.apply(change, Direction::Backward);
+            }
+        }
+        self.history.commits = mark.commits;
+        self.history.undone = mark.undone;
+        self.revision += 1;
     }
 
     /// Undoes the last committed transaction. Returns false when there is none.
@@ -320,6 +369,7 @@ impl Transaction<'_> {
             let history = &mut self.document.history;
             history.undone.clear();
             history.done.push(log);
+            history.commits += 1;
             if history.done.len() > HISTORY_LIMIT {
                 history.done.remove(0);
             }
@@ -506,5 +556,40 @@ mod tests {
         tx.insert(Some(c), 0, node(NodeType::Text, "t")).unwrap();
         tx.commit();
         assert!(document.to_pen_string().contains("\"id\": \"c\",\n      \"children\": [\n        {"));
+    }
+
+    #[test]
+    fn a_group_of_transactions_is_one_undo_step_or_undone_whole() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let a = document.node_by_id("a").unwrap();
+        let c = document.node_by_id("c").unwrap();
+        let width = |w: f64| Some(Value::Number(VarOr::Value(w)));
+        let mut earlier = document.transaction();
+        earlier.set(c, Key::Name, Some(Value::Text("earlier".into())));
+        earlier.commit();
+        let before_group = document.to_pen_string();
+        let mark = document.history_mark();
+        for w in [2.0, 3.0, 4.0] {
+            let mut tx = document.transaction();
+            tx.set(a, Key::Width, width(w));
+            tx.commit();
+            document.join_since(&mark);
+        }
+        let after_group = document.to_pen_string();
+        assert!(document.undo());
+        assert_eq!(document.to_pen_string(), before_group, "one step undid the whole group and nothing before it");
+        assert!(document.redo());
+        assert_eq!(document.to_pen_string(), after_group);
+        let mark = document.history_mark();
+        for w in [5.0, 6.0] {
+            let mut tx = document.transaction();
+            tx.set(a, Key::Width, width(w));
+            tx.commit();
+            document.join_since(&mark);
+        }
+        document.undo_since(mark);
+        assert_eq!(document.to_pen_string(), after_group);
+        assert!(document.undo());
+        assert_eq!(document.to_pen_string(), before_group);
     }
 }

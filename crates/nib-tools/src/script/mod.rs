@@ -16,6 +16,7 @@ pub mod validate;
 
 pub use ast::{Expr, ExprKind, Operation, Property, Script, Span, Statement};
 pub use exec::place::CanvasBoxes;
+pub use exec::session::{Finished, Session};
 pub use exec::{Context, Options, run};
 pub use parse::{DEFAULT_MAX_STATEMENTS, MAX_NESTING, MAX_SCRIPT_BYTES, RECOMMENDED_STATEMENTS, ScriptError, parse};
 pub use report::{Binding, Failure, InvalidProperty, OpResult, Outcome};

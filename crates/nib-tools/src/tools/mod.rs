@@ -5,6 +5,7 @@
 mod batch_get;
 mod design;
 mod editor;
+mod execute;
 mod export;
 mod guides;
 mod history;
@@ -24,6 +25,7 @@ use serde_json::Value;
 pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub use execute::{CALL_LIMIT, ExecuteAnswer, ExecuteArgs, KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch, execute};
 pub use export::{DEFAULT_EXPORT_FOLDER, ExportAnswer, ExportArgs, MAX_EXPORT_NODES, WrittenFile, export};
 pub use guides::{
     Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, StyleGuideAnswer,
@@ -142,6 +144,7 @@ pub const TOOLS: &[&str] = &[
     "get_style_guide",
     "undo",
     "redo",
+    "execute",
 ];
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
@@ -159,6 +162,7 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
             }
             Ok(value)
         }
+        "execute" => answer(execute(workspace, parse(name, arguments)?)),
         "get_variables" => answer(get_variables(workspace, parse(name, arguments)?)),
         "set_variables" => answer(set_variables(workspace, parse(name, arguments)?)),
         "search_all_unique_properties" => answer(search_all_unique_properties(workspace, parse(name, arguments)?)),

@@ -36,12 +36,16 @@ pub fn get_variables(workspace: &mut Workspace, args: FileArgs) -> Result<Variab
 }
 
 fn answer(document: &crate::doc::Document, note: Option<String>) -> VariablesAnswer {
+    let (themes, variables) = as_json(document);
+    VariablesAnswer { themes, variables, revision: document.revision(), note }
+}
+
+/// The document's themes and variables as JSON, as the file has them.
+pub(crate) fn as_json(document: &crate::doc::Document) -> (serde_json::Value, serde_json::Value) {
     let as_json = |text: Option<String>| {
         text.and_then(|t| serde_json::from_str(&t).ok()).unwrap_or_else(|| serde_json::json!({}))
     };
-    let themes = as_json(document.themes().map(write));
-    let variables = as_json(document.variables().map(write));
-    VariablesAnswer { themes, variables, revision: document.revision(), note }
+    (as_json(document.themes().map(write)), as_json(document.variables().map(write)))
 }
 
 fn write<T: crate::doc::convert::ToJson>(value: &T) -> String {
@@ -66,12 +70,23 @@ pub struct SetArgs {
 /// Merges (or, with `replace`, sets) variables. Theme axes and values the new values use are
 /// added to the document's themes.
 pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<VariablesAnswer, ToolError> {
-    let incoming = read_variables(&args.variables)?;
     let (open, note) = workspace.document(args.file_path.as_deref())?;
-    let mut tx = open.document.transaction();
+    apply(&mut open.document, &args.variables, args.replace)?;
+    open.save()?;
+    Ok(answer(&open.document, note))
+}
+
+/// Merges (or, with `replace`, sets) variables in one transaction, without saving.
+pub(crate) fn apply(
+    document: &mut crate::doc::Document,
+    variables: &serde_json::Value,
+    replace: bool,
+) -> Result<(), ToolError> {
+    let incoming = read_variables(variables)?;
+    let mut tx = document.transaction();
     tx.edit_header(|header| {
         let variables = header.variables();
-        if args.replace {
+        if replace {
             variables.entries.clear();
         }
         let mut used_axes: Vec<(String, String)> = Vec::new();
@@ -100,8 +115,7 @@ pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<Variabl
         }
     });
     tx.commit();
-    open.save()?;
-    Ok(answer(&open.document, note))
+    Ok(())
 }
 
 /// Reads variables given as JSON, with errors that point into the argument.

@@ -33,6 +33,8 @@ pub struct Workspace {
     pub fonts: FontOptions,
     /// The nodes a person selected on the canvas of `nib serve`, which get_editor_state reports.
     selection: Option<Selection>,
+    /// The execute snippets run, by editId, for retries.
+    pub(super) snippets: super::execute::Snippets,
 }
 
 /// Nodes selected in one document.
@@ -217,6 +219,7 @@ impl Workspace {
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
             fonts: FontOptions::default(),
             selection: None,
+            snippets: Default::default(),
         }
     }
 

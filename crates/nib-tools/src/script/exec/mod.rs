@@ -4,6 +4,7 @@
 mod ops;
 mod overrides;
 pub mod place;
+pub mod session;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -82,7 +83,7 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         let statement = &script.statements[index];
         let call = runner.describe_call(statement);
         let (line, column) = error.at.unwrap_or((statement.span.line, statement.span.column));
-        let created = std::mem::take(&mut runner.created);
+        let created = std::mem::take(&mut runner.state.created);
         drop(runner);
         let failure = Failure {
             statement: Some(index),
@@ -106,15 +107,20 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         outcome.discard_created_files();
         return outcome;
     }
-    let mut issues =
-        super::issues::find(runner.tx.document(), context.library, &runner.touched, &runner.positioned, context.canvas);
+    let mut issues = super::issues::find(
+        runner.tx.document(),
+        context.library,
+        &runner.state.touched,
+        &runner.state.positioned,
+        context.canvas,
+    );
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     if script.statements.len() > RECOMMENDED_STATEMENTS {
         issues.push(super::issues::long_batch(script.statements.len()));
     }
-    let results = std::mem::take(&mut runner.results);
-    let bindings = std::mem::take(&mut runner.binding_order);
-    let created_files = std::mem::take(&mut runner.created);
+    let results = std::mem::take(&mut runner.state.results);
+    let bindings = std::mem::take(&mut runner.state.binding_order);
+    let created_files = std::mem::take(&mut runner.state.created);
     let revision = runner.tx.commit();
     Outcome { success: true, results, bindings, issues, revision, failure: None, created_files }
 }
@@ -180,6 +186,12 @@ pub(crate) enum Parent {
 pub(crate) struct Runner<'a, 'd> {
     tx: Transaction<'d>,
     context: &'a Context<'a>,
+    state: State,
+}
+
+/// What a call keeps between its statements besides the transaction: the `execute` tool runs
+/// each statement in a transaction of its own and carries this from one to the next.
+pub(crate) struct State {
     /// Binding name → node path.
     bindings: HashMap<String, String>,
     binding_order: Vec<Binding>,
@@ -198,35 +210,44 @@ pub(crate) struct Runner<'a, 'd> {
     created: Vec<std::path::PathBuf>,
 }
 
-impl<'a, 'd> Runner<'a, 'd> {
-    fn new(tx: Transaction<'d>, context: &'a Context<'a>) -> Runner<'a, 'd> {
-        Runner {
-            tx,
-            context,
+impl State {
+    fn new(options: &Options) -> State {
+        State {
             bindings: HashMap::new(),
             binding_order: Vec::new(),
             aliases: HashMap::new(),
             copies: HashMap::new(),
-            ids: IdGenerator::new(context.options.id_seed),
+            ids: IdGenerator::new(options.id_seed),
             results: Vec::new(),
             touched: Vec::new(),
             positioned: HashSet::new(),
             created: Vec::new(),
         }
     }
+}
+
+impl<'a, 'd> Runner<'a, 'd> {
+    fn new(tx: Transaction<'d>, context: &'a Context<'a>) -> Runner<'a, 'd> {
+        Runner::resume(tx, context, State::new(&context.options))
+    }
+
+    /// A runner that goes on from what earlier statements left in `state`.
+    fn resume(tx: Transaction<'d>, context: &'a Context<'a>, state: State) -> Runner<'a, 'd> {
+        Runner { tx, context, state }
+    }
 
     fn run(&mut self, script: &Script) -> Result<(), (usize, StepError)> {
         for (index, statement) in script.statements.iter().enumerate() {
-            let touched_before = self.touched.len();
+            let touched_before = self.state.touched.len();
             let bound = self.statement(statement).map_err(|e| (index, e))?;
             self.check_depth(touched_before).map_err(|e| (index, e))?;
             if let (Some(name), Some(path)) = (&statement.binding, bound) {
-                self.bindings.insert(name.clone(), path.clone());
-                self.binding_order.retain(|b| b.name != *name);
+                self.state.bindings.insert(name.clone(), path.clone());
+                self.state.binding_order.retain(|b| b.name != *name);
                 // Pencil lists the bindings of nodes a call made; one on U(), M() or D() names
                 // a node that was already there (it still works within the call).
                 if !matches!(statement.operation, Operation::Update | Operation::Move | Operation::Delete) {
-                    self.binding_order.push(Binding { name: name.clone(), id: path });
+                    self.state.binding_order.push(Binding { name: name.clone(), id: path });
                 }
             }
         }
@@ -318,6 +339,7 @@ impl<'a, 'd> Runner<'a, 'd> {
             }
             ExprKind::Reference(name) if ROOT_NAMES.contains(&name.as_str()) => Ok("document".into()),
             ExprKind::Reference(name) => self
+                .state
                 .bindings
                 .get(name)
                 .cloned()
@@ -339,12 +361,28 @@ impl<'a, 'd> Runner<'a, 'd> {
         let path = path.strip_prefix('#').unwrap_or(path);
         let path = match path.split_once('/') {
             Some((first, rest)) => {
-                let first = self.aliases.get(first).map_or(first, String::as_str);
+                let first = self.state.aliases.get(first).map_or(first, String::as_str);
                 format!("{first}/{}", self.through_copy(first, rest))
             }
-            None => self.aliases.get(path).cloned().unwrap_or_else(|| path.to_owned()),
+            None => self.state.aliases.get(path).cloned().unwrap_or_else(|| path.to_owned()),
         };
-        resolve_path(self.document(), self.context.library, &path).map_err(|e| {
+        let found = resolve_path(self.document(), self.context.library, &path).or_else(|e| {
+            // Ids the agent wrote in nodes made by this call name those nodes inside instances
+            // of them too (`I(row, {type: "ref", ref: card})` then `card2/title`).
+            let segments: Vec<&str> = path.split('/').collect();
+            if segments.len() > 1 && segments[1..].iter().any(|s| self.state.aliases.contains_key(*s)) {
+                let aliased: Vec<&str> = segments
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| if i == 0 { s } else { self.state.aliases.get(*s).map_or(*s, String::as_str) })
+                    .collect();
+                if let Ok(found) = resolve_path(self.document(), self.context.library, &aliased.join("/")) {
+                    return Ok(found);
+                }
+            }
+            Err(e)
+        });
+        found.map_err(|e| {
             let hint = if e.names_the_component {
                 format!(
                     "`{}` is the component itself: address nodes inside the instance by their ids in the component, e.g. {}/{}",
@@ -367,7 +405,7 @@ impl<'a, 'd> Runner<'a, 'd> {
     /// turned into the ids its nodes got; segments past the copied nodes (inside an instance
     /// the copy holds, whose ids a copy keeps) stay as written.
     fn through_copy(&self, first: &str, rest: &str) -> String {
-        let Some(renamed) = self.copies.get(first) else { return rest.to_owned() };
+        let Some(renamed) = self.state.copies.get(first) else { return rest.to_owned() };
         let mut copied = true;
         rest.split('/')
             .map(|segment| match renamed.get(segment).filter(|_| copied) {
@@ -422,10 +460,10 @@ impl<'a, 'd> Runner<'a, 'd> {
     /// keys in Pencil's order, as every new node is written. `taken` holds ids that must be avoided besides the document's.
     fn assign_ids(&mut self, tree: &mut NodeTree, taken: &mut HashSet<String>) {
         let document = self.tx.document();
-        let id = self.ids.next(|candidate| document.node_by_id(candidate).is_some() || taken.contains(candidate));
+        let id = self.state.ids.next(|candidate| document.node_by_id(candidate).is_some() || taken.contains(candidate));
         taken.insert(id.clone());
         if let Some(written) = tree.props.id() {
-            self.aliases.insert(written.to_owned(), id.clone());
+            self.state.aliases.insert(written.to_owned(), id.clone());
         }
         tree.props = with_leading_id(std::mem::take(&mut tree.props), &id);
         for child in &mut tree.children {
@@ -446,7 +484,7 @@ impl<'a, 'd> Runner<'a, 'd> {
     /// that does not open again: the statement fails instead.
     fn check_depth(&self, touched_before: usize) -> Step<()> {
         let tree = self.tx.document().tree();
-        let Some(deep) = self.touched[touched_before..].iter().find(|k| tree.depth(**k) >= MAX_NODE_DEPTH) else {
+        let Some(deep) = self.state.touched[touched_before..].iter().find(|k| tree.depth(**k) >= MAX_NODE_DEPTH) else {
             return Ok(());
         };
         Err(StepError::new(format!(
@@ -460,7 +498,7 @@ impl<'a, 'd> Runner<'a, 'd> {
     }
 
     fn touch(&mut self, key: NodeKey) {
-        self.touched.extend(self.tx.document().tree().subtree(key));
+        self.state.touched.extend(self.tx.document().tree().subtree(key));
     }
 }
 

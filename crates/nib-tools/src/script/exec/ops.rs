@@ -40,7 +40,7 @@ impl Runner<'_, '_> {
         let mut tree = self.new_tree(node)?;
         Self::default_name(&mut tree, binding);
         let (id, json) = self.add_tree(parent_target, tree, None, true).map_err(|e| e.at(parent))?;
-        self.results.push(OpResult::Inserted { id: id.clone(), node: json });
+        self.state.results.push(OpResult::Inserted { id: id.clone(), node: json });
         Ok(id)
     }
 
@@ -112,7 +112,7 @@ impl Runner<'_, '_> {
         let source_ids = preorder_ids(&tree);
         let (id, json) = self.add_tree(parent_target, tree, placement, false).map_err(|e| e.at(parent))?;
         self.remember_copy(&id, source_ids);
-        self.results.push(OpResult::Copied { id: id.clone(), node: json });
+        self.state.results.push(OpResult::Copied { id: id.clone(), node: json });
         Ok(id)
     }
 
@@ -126,7 +126,7 @@ impl Runner<'_, '_> {
             return;
         }
         let renamed = source_ids.into_iter().zip(copy_ids).skip(1).collect();
-        self.copies.insert(id.to_owned(), renamed);
+        self.state.copies.insert(id.to_owned(), renamed);
     }
 
     /// `U(path, props)`
@@ -225,7 +225,7 @@ impl Runner<'_, '_> {
         let id = self.document().tree().node(key).id().to_owned();
         let parent_id =
             new_parent.map_or_else(|| "document".to_owned(), |p| self.document().tree().node(p).id().to_owned());
-        self.results.push(OpResult::Moved { id: id.clone(), parent: parent_id });
+        self.state.results.push(OpResult::Moved { id: id.clone(), parent: parent_id });
         Ok(id)
     }
 
@@ -235,7 +235,7 @@ impl Runner<'_, '_> {
         let target = match self.resolve(&path) {
             Ok(target) => target,
             Err(_) => {
-                self.results.push(OpResult::AlreadyAbsent { id: path });
+                self.state.results.push(OpResult::AlreadyAbsent { id: path });
                 return Ok(());
             }
         };
@@ -243,14 +243,14 @@ impl Runner<'_, '_> {
             PathTarget::Node(key) => {
                 let id = self.document().tree().node(key).id().to_owned();
                 self.tx.remove(key);
-                self.results.push(OpResult::Deleted { id });
+                self.state.results.push(OpResult::Deleted { id });
             }
             PathTarget::InInstance(target) if target.in_overrides => {
                 self.edit_overrides(&target, |_, descendants, _| {
                     remove_owned(descendants, &target.id);
                     Ok(())
                 })?;
-                self.results.push(OpResult::Deleted { id: path });
+                self.state.results.push(OpResult::Deleted { id: path });
             }
             PathTarget::InInstance(_) => {
                 return Err(StepError::new(format!("Node '{path}' is inside an instance and cannot be deleted"))
@@ -315,7 +315,7 @@ impl Runner<'_, '_> {
                 confinement: self.context.confinement,
             })
             .map_err(|e| StepError::new(format!("no image for the prompt: {e}")).at(prompt))?;
-        self.created.extend(image.created.clone());
+        self.state.created.extend(image.created.clone());
         let fill = ImageFill {
             enabled: Some(VarOr::Value(true)),
             url: Some(image.url.clone()),
@@ -351,7 +351,7 @@ impl Runner<'_, '_> {
                 })?;
             }
         }
-        self.results.push(OpResult::ImageAdded {
+        self.state.results.push(OpResult::ImageAdded {
             id: path.clone(),
             prompt: prompt_text,
             url: image.url,
@@ -425,7 +425,7 @@ impl Runner<'_, '_> {
                 let key =
                     self.tx.insert(Some(parent_key), usize::MAX, tree).map_err(|e| StepError::new(e.to_string()))?;
                 if positioned {
-                    self.positioned.insert(key);
+                    self.state.positioned.insert(key);
                 }
                 self.touch(key);
                 Ok((self.document().tree().node(key).id().to_owned(), self.document().node_to_json(key, ANSWER_DEPTH)))
@@ -482,9 +482,9 @@ impl Runner<'_, '_> {
         if aliases {
             self.assign_ids(tree, taken);
         } else {
-            let saved = std::mem::take(&mut self.aliases);
+            let saved = std::mem::take(&mut self.state.aliases);
             self.assign_ids(tree, taken);
-            self.aliases = saved;
+            self.state.aliases = saved;
         }
     }
 
@@ -583,7 +583,7 @@ impl Runner<'_, '_> {
         }
         for (name, value) in update.set.iter() {
             if matches!(name, Key::X | Key::Y) {
-                self.positioned.insert(key);
+                self.state.positioned.insert(key);
             }
             self.tx.set(key, name.clone(), Some(value.clone()));
         }
@@ -616,7 +616,7 @@ impl Runner<'_, '_> {
             self.tx.set(key, Key::Descendants, Some(Value::Descendants(descendants)));
         }
         self.touch(key);
-        self.results.push(OpResult::Updated { id: id.clone() });
+        self.state.results.push(OpResult::Updated { id: id.clone() });
         Ok(id)
     }
 
@@ -647,7 +647,7 @@ impl Runner<'_, '_> {
             }
             Ok(())
         })?;
-        self.results.push(OpResult::Updated { id: path_for_results.clone() });
+        self.state.results.push(OpResult::Updated { id: path_for_results.clone() });
         Ok(path_for_results)
     }
 
@@ -684,7 +684,7 @@ impl Runner<'_, '_> {
         let new = self.tx.insert(parent, index, tree).map_err(|e| StepError::new(e.to_string()))?;
         self.touch(new);
         let new_id = self.document().tree().node(new).id().to_owned();
-        self.results.push(OpResult::Replaced {
+        self.state.results.push(OpResult::Replaced {
             old: old_id,
             new: new_id.clone(),
             node: self.document().node_to_json(new, ANSWER_DEPTH),
@@ -703,7 +703,7 @@ impl Runner<'_, '_> {
             replace(descendants, target, tree);
             Ok((format!("{instance_id}/{id}"), json))
         })?;
-        self.results.push(OpResult::Replaced { old, new: new_path.clone(), node: json });
+        self.state.results.push(OpResult::Replaced { old, new: new_path.clone(), node: json });
         Ok(new_path)
     }
 

@@ -1,0 +1,134 @@
+//! execute: a JavaScript snippet against a document, as Pen's current MCP server takes them.
+//!
+//! The snippet runs in QuickJS (see `js`) with Pen's limits and calls `Insert`, `Update`, `Get`,
+//! `TakeScreenshot`… (api.js). Each of those is answered here by the operation nib already has
+//! for it — the batch_design interpreter for writes, batch_get, the variables, screenshot and
+//! export tools for the rest — so both surfaces share wording, validation and limits. One call
+//! is one undo step; any error undoes the whole call and leaves the file as it was, unless the
+//! caller asked for `partial`. Snippets are kept by `editId` so a failed one can be retried with
+//! find/replace patches instead of being sent again.
+
+mod host;
+mod snippets;
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::ToolError;
+use super::export::WrittenFile;
+use super::workspace::Workspace;
+use crate::js::{JsError, Limits};
+pub(super) use snippets::Snippets;
+pub use snippets::{KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch};
+
+/// The most one call may take, the operations it asks for included: Pen's figure.
+pub const CALL_LIMIT: Duration = Duration::from_secs(55);
+
+/// The functions a snippet calls.
+const API: &str = include_str!("api.js");
+
+/// execute's arguments.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ExecuteArgs {
+    /// The document (the current one when absent).
+    pub file_path: Option<String>,
+    /// The snippet: the body of a function, so it may `return` what the answer should show.
+    pub input: Option<String>,
+    /// A snippet sent before (its answer's `editId`), to run again with `edits` applied.
+    pub edit_id: Option<String>,
+    /// Find/replace patches applied to the snippet named by `editId`.
+    #[serde(default)]
+    pub edits: Vec<Patch>,
+    /// Keep the changes made before a failing operation instead of undoing the whole call.
+    #[serde(default)]
+    pub partial: bool,
+}
+
+/// What execute answers.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecuteAnswer {
+    /// True when the snippet ran to its end (false only for a `partial` call that failed).
+    pub success: bool,
+    /// Names this snippet for a retry with find/replace `edits`.
+    pub edit_id: String,
+    /// What the snippet returned (`null` for nothing).
+    pub result: Value,
+    /// The snippet's variables bound to nodes it made (`const card = Insert(…)`) → their ids;
+    /// a list when one name was bound several times (in a loop).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub ids: serde_json::Map<String, Value>,
+    /// What `Print` (and `console.log`) printed, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub printed: Vec<String>,
+    /// Potential problems in the result, as batch_design words them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<String>,
+    /// What nib did differently from what was asked (a missing node deleted, a substitution).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+    /// Pictures `TakeScreenshot` took, in order (an MCP client gets them as images).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub screenshots: Vec<super::Screenshot>,
+    /// Files `Export` wrote.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exported: Vec<WrittenFile>,
+    /// The document's revision after the call.
+    pub revision: u64,
+    /// Why a `partial` call stopped early; what ran before it was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<Value>,
+    /// Said when no filePath was given, or the document was reloaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Runs a snippet against a document and saves it when it changed.
+pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAnswer, ToolError> {
+    let (edit_id, snippet) = workspace.snippets.take_call(args.input, args.edit_id.as_deref(), &args.edits)?;
+    let (open, note) = workspace.document(args.file_path.as_deref())?;
+    let path = open.path.clone();
+    let mut host = host::Host::new(workspace, path, edit_id.clone(), &snippet);
+    let ran = crate::js::run_snippet(API, &snippet, Limits::PEN, CALL_LIMIT, &mut |call| host.answer(call));
+    host.end(ran, args.partial, note)
+}
+
+/// A run's error as the tool's: where in the snippet, what, and how to retry. `refused` is the
+/// last operation nib refused: when that is what the snippet threw, its hint is the one to give.
+fn snippet_error(error: &JsError, edit_id: &str, refused: Option<&ToolError>) -> ToolError {
+    let (place, line, column) = match error {
+        JsError::Syntax { line, column, .. } => (format!("line {line}, column {column}: "), Some(*line), Some(*column)),
+        JsError::Thrown { line: Some(line), column, .. } => {
+            let at = column.map_or(format!("line {line}: "), |c| format!("line {line}, column {c}: "));
+            (at, Some(*line), *column)
+        }
+        _ => (String::new(), None, None),
+    };
+    let said = match error {
+        JsError::Thrown { message, .. } => message.clone(),
+        other => other.to_string(),
+    };
+    let refused_hint = match (error, refused) {
+        (JsError::Thrown { message, .. }, Some(refused))
+            if message.strip_prefix("Error: ") == Some(&refused.message) =>
+        {
+            refused.hint.as_deref()
+        }
+        _ => None,
+    };
+    let hint = match error {
+        _ if refused_hint.is_some() => refused_hint.unwrap_or_default(),
+        JsError::Deadline(_) => {
+            "a snippet may run 2 s of its own JavaScript (time in nib's operations does not count): look for a loop that does not end"
+        }
+        JsError::CallLimit(_) => "one call may take 55 s in all: split the work over several calls",
+        JsError::Heap(_) => "a snippet's heap holds 256 MB: build less at once, or split the work over several calls",
+        JsError::Stack(_) => "a recursion went too deep: walk with Get(visitor) or a loop instead",
+        _ => "fix the snippet and send it again, or send editId with edits: [{find, replace}] to patch it",
+    };
+    let data = serde_json::json!({ "editId": edit_id, "line": line, "column": column });
+    ToolError { message: format!("{place}{said}"), hint: Some(hint.to_owned()), data: Some(data) }
+}

@@ -1,0 +1,182 @@
+//! The execute tool (Pen's current surface) over a workspace: snippets that build and read,
+//! one undo step per call, failures that leave the file as it was, retries by patch, limits.
+
+use std::fs;
+
+use nib::tools::{Workspace, call};
+use serde_json::{Value, json};
+
+struct Session {
+    folder: tempfile::TempDir,
+    workspace: Workspace,
+}
+
+impl Session {
+    /// A session with an empty document `d.pen` open, confined to its folder as the MCP
+    /// server's workspace is.
+    fn new() -> Session {
+        let folder = tempfile::tempdir().unwrap();
+        let mut workspace = Workspace::new(folder.path()).confined();
+        call(&mut workspace, "open_document", json!({ "filePathOrTemplate": "d.pen" })).unwrap();
+        Session { folder, workspace }
+    }
+
+    fn run(&mut self, snippet: &str) -> Result<Value, nib::tools::ToolError> {
+        call(&mut self.workspace, "execute", json!({ "filePath": "d.pen", "input": snippet }))
+    }
+
+    fn ok(&mut self, snippet: &str) -> Value {
+        self.run(snippet).unwrap_or_else(|e| panic!("{snippet}\n→ {e}"))
+    }
+
+    fn file(&self) -> String {
+        fs::read_to_string(self.folder.path().join("d.pen")).unwrap()
+    }
+}
+
+/// A component card, a row of three instances with their own titles, read back by a visitor.
+pub const CARDS: &str = r##"const card = Insert(document, {type: "frame", name: "Card", reusable: true, layout: "vertical",
+  width: 240, padding: 16, gap: 8, fill: "#FFFFFF",
+  children: [{type: "text", id: "title", content: "Title", fontSize: 18}, {type: "text", id: "body", content: "Body"}]});
+const row = Insert(document, {type: "frame", name: "Row", layout: "horizontal", gap: 16, x: 0, y: 400});
+const titles = ["One", "Two", "Three"];
+for (const title of titles) {
+  const instance = Insert(row, {type: "ref", ref: card});
+  Update(instance + "/title", {content: title});
+}
+const seen = Get(row, (ctx) => ctx.node.type === "ref"
+  ? {id: ctx.node.id, width: ctx.bounds.width, depth: ctx.depth, parent: ctx.parentCtx.node.name}
+  : undefined);
+Print("made", seen.length, "cards");
+return {card, seen};
+"##;
+
+#[test]
+fn a_snippet_builds_a_component_and_instances_and_reads_them_with_a_visitor() {
+    let mut session = Session::new();
+    let answer = session.ok(CARDS);
+    let card = answer["result"]["card"].as_str().unwrap().to_owned();
+    let seen = answer["result"]["seen"].as_array().unwrap();
+    assert_eq!(seen.len(), 3, "{answer}");
+    for entry in seen {
+        assert_eq!(entry["width"], json!(240));
+        assert_eq!(entry["depth"], json!(1));
+        assert_eq!(entry["parent"], json!("Row"));
+    }
+    assert_eq!(answer["ids"]["card"], json!(card), "the snippet's names map to the new ids: {answer}");
+    assert_eq!(answer["ids"]["instance"].as_array().map(Vec::len), Some(3), "{answer}");
+    assert_eq!(answer["printed"], json!(["made 3 cards"]));
+    let file = session.file();
+    for title in ["One", "Two", "Three"] {
+        assert!(file.contains(&format!("\"content\": \"{title}\"")), "the override is saved: {file}");
+    }
+    // One call is one undo step.
+    let undone = call(&mut session.workspace, "undo", json!({ "filePath": "d.pen" })).unwrap();
+    assert!(undone.to_string().contains("revision"), "{undone}");
+    assert!(!session.file().contains(&card), "undo removed everything the call made");
+    assert!(call(&mut session.workspace, "undo", json!({ "filePath": "d.pen" })).is_err(), "and only that");
+}
+
+#[test]
+fn a_failing_snippet_leaves_the_file_byte_identical_and_names_the_place() {
+    let mut session = Session::new();
+    session.ok(r#"Insert(document, {type: "frame", name: "Kept", width: 10, height: 10});"#);
+    let before = session.file();
+    let error = session
+        .run("const a = Insert(document, {type: \"frame\", width: 100});\nSetVariables({\"--x\": {type: \"number\", value: 3}});\n  Update(\"nope\", {width: 3});\nreturn a;")
+        .unwrap_err();
+    assert!(error.message.starts_with("line 3, column "), "{error}");
+    assert!(error.message.contains("nope"), "{error}");
+    assert!(error.hint.as_deref().unwrap_or_default().contains("editId"), "{error:?}");
+    assert_eq!(session.file(), before, "the file is byte-identical");
+    // The document in memory is as before too: nothing of the call is left, nothing to undo of it.
+    let read = session.ok("return [Get().length, Object.keys(GetVariables().variables).length];");
+    assert_eq!(read["result"], json!([1, 0]));
+    // A thrown error is the same: undone, with its place.
+    let thrown = session.run("Insert(document, {type: \"frame\"});\nthrow new Error(\"stop here\");").unwrap_err();
+    assert!(thrown.message.starts_with("line 2"), "{thrown}");
+    let syntax = session.run("let x = ;").unwrap_err();
+    assert!(syntax.message.starts_with("line 1, column"), "{syntax}");
+    assert_eq!(session.file(), before);
+    // Catching the error does not keep the half-done call.
+    let caught = session
+        .run("try { Update(\"nope\", {width: 1}); } catch (e) {}\nInsert(document, {type: \"frame\"});")
+        .unwrap_err();
+    assert!(caught.message.contains("nope"), "{caught}");
+    assert_eq!(session.file(), before);
+}
+
+#[test]
+fn a_failed_snippet_is_retried_with_one_patch() {
+    let mut session = Session::new();
+    let error = session
+        .run("const box = Insert(document, {type: \"frame\", width: 100, height: 50});\nUpdate(box, {widht: 120});\nreturn box;")
+        .unwrap_err();
+    let edit_id = error.data.as_ref().unwrap()["editId"].as_str().unwrap().to_owned();
+    let retried = call(
+        &mut session.workspace,
+        "execute",
+        json!({ "filePath": "d.pen", "editId": edit_id, "edits": [{ "find": "widht", "replace": "width" }] }),
+    )
+    .unwrap();
+    let id = retried["result"].as_str().unwrap();
+    assert!(session.file().contains("\"width\": 120"), "{}", session.file());
+    assert!(session.file().contains(id));
+    assert_ne!(retried["editId"].as_str(), Some(edit_id.as_str()));
+}
+
+#[test]
+fn pens_quirks_a_negative_move_index_and_deleting_a_missing_node() {
+    let mut session = Session::new();
+    let answer = session.ok(r#"const row = Insert(document, {type: "frame", layout: "horizontal"});
+const a = Insert(row, {type: "frame", name: "a"});
+const b = Insert(row, {type: "frame", name: "b"});
+Move(a, row, -1);
+const gone = Delete("not-there");
+return [Get(row, {depth: 1}).children.map((c) => c.name), gone];"#);
+    assert_eq!(answer["result"], json!([["b", "a"], false]), "{answer}");
+    assert!(answer["warnings"][0].as_str().unwrap().contains("not-there"), "{answer}");
+}
+
+#[test]
+fn runaway_snippets_stop_at_their_limits_and_the_workspace_goes_on() {
+    let mut session = Session::new();
+    let before = session.file();
+    let started = std::time::Instant::now();
+    let looped = session.run("Insert(document, {type: \"frame\"});\nwhile (true) {}").unwrap_err();
+    assert!(looped.message.contains("interrupted after 2000 ms"), "{looped}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    let grown = session.run("const a = []; while (true) a.push(\"x\".repeat(1 << 20) + a.length);").unwrap_err();
+    assert!(grown.message.contains("heap"), "{grown}");
+    assert_eq!(session.file(), before);
+    assert_eq!(session.ok("return 1 + 1;")["result"], json!(2), "the next call runs");
+}
+
+#[test]
+fn reads_screenshots_and_variables_inside_one_call() {
+    let mut session = Session::new();
+    let answer = session.ok(r##"SetVariables({"--brand": {type: "color", value: "#2563EB"}});
+const f = Insert(document, {type: "frame", width: 120, height: 80, fill: "$--brand"});
+const shot = TakeScreenshot(f);
+const space = FindEmptySpace({direction: "right", width: 100, height: 100, padding: 20, nodeId: f});
+return {shot, vars: Object.keys(GetVariables().variables), space: typeof space.x};"##);
+    assert_eq!(answer["result"]["shot"]["width"], json!(120), "{answer}");
+    assert_eq!(answer["result"]["vars"], json!(["--brand"]));
+    assert_eq!(answer["screenshots"].as_array().map(Vec::len), Some(1));
+    assert!(answer["screenshots"][0]["data"].as_str().unwrap().len() > 100);
+    assert!(session.file().contains("--brand"));
+}
+
+#[test]
+fn no_file_system_network_or_clock_from_a_snippet() {
+    let mut session = Session::new();
+    let answer = session.ok("return [typeof require, typeof fetch, typeof std, typeof os, Date.now()];");
+    assert_eq!(answer["result"], json!(["undefined", "undefined", "undefined", "undefined", 0]));
+    let escaped = session
+        .run("Insert(document, {type: \"frame\", width: 10, height: 10});\nExport(null, \"png\", {outputPath: \"../outside.png\"});")
+        .unwrap_err();
+    assert!(escaped.message.starts_with("line 2, column"), "{escaped}");
+    assert!(escaped.message.contains("outside"), "{escaped}");
+    assert!(escaped.hint.is_some(), "the operation's own hint: {escaped:?}");
+    assert!(!session.folder.path().parent().unwrap().join("outside.png").exists());
+}
