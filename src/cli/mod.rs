@@ -17,6 +17,7 @@ mod apply;
 mod call;
 mod check;
 mod diff;
+mod exec;
 mod export;
 mod fmt;
 mod fonts;
@@ -186,6 +187,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a JavaScript snippet against a document, as the execute tool of `nib mcp --tools
+    /// current` does, and print the answer. The file is saved only when the whole snippet ran;
+    /// exits 1 (the file untouched) when it failed, 2 on a usage problem.
+    #[command(after_help = EXEC_EXAMPLES)]
+    Exec {
+        /// The .pen file.
+        file: PathBuf,
+        /// The snippet's file, or - to read it from standard input.
+        script: String,
+    },
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
     /// arguments exactly as over MCP, and print its JSON answer. Exits 1 on an error answer.
     Call {
@@ -202,6 +213,10 @@ enum Command {
         /// directory).
         #[arg(long)]
         root: Option<PathBuf>,
+        /// Which tools to serve: Pencil's classic design tools, Pen's current surface (execute,
+        /// get_app_state, read_skill, get_style), or all of them.
+        #[arg(long, value_enum, default_value_t)]
+        tools: nib::mcp::ToolSet,
     },
     /// Serve the design tools over MCP on streamable HTTP (at /mcp) and a live canvas of the
     /// documents in a browser (at /), sharing one workspace: people see every agent's change
@@ -228,6 +243,9 @@ enum Command {
         /// Another browser origin allowed to call, e.g. http://localhost:6274 (repeatable).
         #[arg(long = "allow-origin", value_name = "ORIGIN")]
         allow_origin: Vec<String>,
+        /// Which tools MCP clients see: classic, current or all (as `nib mcp --tools`).
+        #[arg(long, value_enum, default_value_t)]
+        tools: nib::mcp::ToolSet,
     },
     /// Snapshot tests for designs: compare every top-level frame with its approved PNG.
     ///
@@ -383,6 +401,11 @@ const SERVE_EXAMPLES: &str = "Examples:
   nib serve --listen 127.0.0.1:0              any free port (printed)
   nib serve --listen 0.0.0.0:7777             reachable from other machines: prints a token and a one-time page link
   claude mcp add --transport http nib http://127.0.0.1:7777/mcp";
+
+const EXEC_EXAMPLES: &str = "Examples:
+  nib exec design.pen card.js                 run the snippet in card.js, save, print the answer
+  echo 'return Get().map((n) => n.name);' | nib exec design.pen -
+  nib mcp --tools current                     the same API for an MCP client (read_skill execute)";
 
 #[derive(Debug, Subcommand)]
 enum FontsAction {
@@ -551,15 +574,16 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary, fonts }))
         }
         Command::Call { tool, args } => Ok(call::run(&tool, &args, fonts())),
-        Command::Mcp { root } => {
+        Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
+        Command::Mcp { root, tools } => {
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
             };
-            nib::mcp::serve_stdio_with_fonts(root, fonts())?;
+            nib::mcp::serve_stdio_with(root, fonts(), tools)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { root, listen, token, allow_host, allow_origin } => {
+        Command::Serve { root, listen, token, allow_host, allow_origin, tools } => {
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
@@ -571,6 +595,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 allowed_hosts: allow_host,
                 allowed_origins: allow_origin,
                 fonts: fonts(),
+                tools,
             };
             nib::serve::serve(options).map_err(std::io::Error::other)?;
             Ok(ExitCode::SUCCESS)

@@ -24,14 +24,32 @@ pub fn success(tool: &str, value: Value) -> CallToolResult {
         }
         return CallToolResult::success(vec![ContentBlock::image(data, mime_type)]);
     }
-    let value = match value {
+    let mut value = match value {
         Value::Object(_) => value,
         other => json!({ "result": other }),
     };
+    // execute's TakeScreenshot pictures go as images after the text, not as base64 in it.
+    let pictures = if tool == "execute" { take_pictures(&mut value) } else { Vec::new() };
     let value = bounded(value, MAX_ANSWER_CHARS);
-    let mut result = CallToolResult::success(vec![ContentBlock::text(value.to_string())]);
+    let mut content = vec![ContentBlock::text(value.to_string())];
+    content.extend(pictures);
+    let mut result = CallToolResult::success(content);
     result.structured_content = Some(value);
     result
+}
+
+/// The pictures in an answer's `screenshots` as image content, leaving their sizes in place.
+fn take_pictures(value: &mut Value) -> Vec<ContentBlock> {
+    let Some(Value::Array(shots)) = value.get_mut("screenshots") else { return Vec::new() };
+    let mut pictures = Vec::with_capacity(shots.len());
+    for shot in shots.iter_mut() {
+        let Some(map) = shot.as_object_mut() else { continue };
+        if let Some(Value::String(data)) = map.remove("data") {
+            let mime_type = map.get("mimeType").and_then(Value::as_str).unwrap_or("image/png").to_owned();
+            pictures.push(ContentBlock::image(data, mime_type));
+        }
+    }
+    pictures
 }
 
 /// A failed tool call: the message and hint as text, the details as structured content.

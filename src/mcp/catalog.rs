@@ -27,7 +27,37 @@ struct Definition {
     /// `properties` of the input schema.
     properties: fn() -> Value,
     required: &'static [&'static str],
+    /// The surfaces that list it.
+    surfaces: &'static [ToolSet],
 }
+
+/// Which tools a server lists: Pencil's classic design tools, the surface of Pen's current MCP
+/// server (`execute` and its companions), or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ToolSet {
+    /// The fourteen design tools of Pencil's MCP server, with undo, redo and export (17): what
+    /// nib's users, its recorded sessions and most published agent skills call.
+    #[default]
+    Classic,
+    /// Pen's current surface: execute, get_app_state, read_skill, get_style, with
+    /// open_document, undo and redo (7).
+    Current,
+    /// Both (21).
+    All,
+}
+
+impl ToolSet {
+    fn lists(self, definition: &Definition) -> bool {
+        self == ToolSet::All || definition.surfaces.contains(&self)
+    }
+}
+
+/// Listed by the classic surface.
+const CLASSIC: &[ToolSet] = &[ToolSet::Classic];
+/// Listed by both surfaces.
+const BOTH: &[ToolSet] = &[ToolSet::Classic, ToolSet::Current];
+/// Listed by the current surface.
+const CURRENT: &[ToolSet] = &[ToolSet::Current];
 
 /// The filePath parameter every document tool takes.
 fn file_path() -> Value {
@@ -50,6 +80,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "include_schema": { "type": "boolean", "description": "Also return the .pen schema and rules (long; once per session is enough)." } }),
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "open_document",
@@ -59,6 +90,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "filePathOrTemplate": { "type": "string", "description": "A .pen path relative to the server's folder, or new / new:desktop / new:tablet / new:mobile." } }),
         required: &["filePathOrTemplate"],
+        surfaces: BOTH,
     },
     Definition {
         name: "batch_get",
@@ -92,6 +124,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "batch_design",
@@ -106,6 +139,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["operations"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "get_variables",
@@ -115,6 +149,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "filePath": file_path() }),
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "set_variables",
@@ -130,6 +165,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["variables"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "search_all_unique_properties",
@@ -145,6 +181,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["properties"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "replace_all_matching_properties",
@@ -171,6 +208,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["properties"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "snapshot_layout",
@@ -187,6 +225,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "get_screenshot",
@@ -203,6 +242,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "export",
@@ -224,6 +264,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["format"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "find_empty_space_on_canvas",
@@ -242,6 +283,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &["direction", "width", "height"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "get_guidelines",
@@ -251,6 +293,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "topic": { "type": "string", "enum": crate::tools::TOPICS, "description": "The kind of work." } }),
         required: &["topic"],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "get_style_guide_tags",
@@ -260,6 +303,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({}),
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "get_style_guide",
@@ -274,6 +318,7 @@ const DEFINITIONS: &[Definition] = &[
             })
         },
         required: &[],
+        surfaces: CLASSIC,
     },
     Definition {
         name: "undo",
@@ -283,6 +328,7 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "filePath": file_path() }),
         required: &[],
+        surfaces: BOTH,
     },
     Definition {
         name: "redo",
@@ -292,22 +338,76 @@ const DEFINITIONS: &[Definition] = &[
         open_world: false,
         properties: || json!({ "filePath": file_path() }),
         required: &[],
+        surfaces: BOTH,
+    },
+    Definition {
+        name: "execute",
+        title: "Run a JavaScript snippet",
+        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 55 s per call.",
+        kind: Kind::Writes { destructive: true, idempotent: false },
+        open_world: true,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "input": { "type": "string", "description": "The snippet, e.g. const card = Insert(document, {type: \"frame\", width: 320, layout: \"vertical\"}); return card;" },
+                "editId": { "type": "string", "description": "A snippet sent before (from its answer or error), to run again with edits." },
+                "edits": { "type": "array", "description": "Find/replace patches for the snippet named by editId; each find occurs once in it.", "items": { "type": "object", "properties": { "find": { "type": "string" }, "replace": { "type": "string" } }, "required": ["find", "replace"], "additionalProperties": false } },
+                "partial": { "type": "boolean", "description": "Keep what ran before a failing operation instead of undoing the whole call." }
+            })
+        },
+        required: &[],
+        surfaces: CURRENT,
+    },
+    Definition {
+        name: "get_app_state",
+        title: "Application state",
+        description: "The active document, the open ones, the nodes a person selected on the canvas of `nib serve`, the active document's version, revision, top-level nodes and components, and the font families nib draws. Call it first.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({}),
+        required: &[],
+        surfaces: CURRENT,
+    },
+    Definition {
+        name: "read_skill",
+        title: "Read a skill",
+        description: "nib's skills as Markdown: without a path, the index of every path; `execute` (the snippet API), `schema` (the .pen format), `generate`, `scripts-and-shaders`, `components`, and guides by kind of work (`guides/landing-page`, `guides/mobile-app`, …).",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || json!({ "path": { "type": "string", "description": "A path from the index; the index when absent." } }),
+        required: &[],
+        surfaces: CURRENT,
+    },
+    Definition {
+        name: "get_style",
+        title: "Style archetypes",
+        description: "Visual directions for a design without a system: without a name, every style with its summary and tags; with a name (or params.tags), the style's palette, type scale, radii, spacing and `variables`, ready for SetVariables(variables) in execute. params.mode \"light\" or \"dark\" gives one palette without themes.",
+        kind: Kind::Reads,
+        open_world: false,
+        properties: || {
+            json!({
+                "name": { "type": "string", "description": "A style's name, from the list." },
+                "params": { "type": "object", "description": "{tags: [\"calm\", \"finance\"], mode: \"dark\"}", "properties": { "tags": { "type": "array", "items": { "type": "string" } }, "mode": { "type": "string", "enum": ["light", "dark"] } }, "additionalProperties": false }
+            })
+        },
+        required: &[],
+        surfaces: CURRENT,
     },
 ];
 
-/// Every tool the server lists.
-pub fn tools() -> Vec<Tool> {
-    DEFINITIONS.iter().map(tool).collect()
+/// The tools `set` lists.
+pub fn tools(set: ToolSet) -> Vec<Tool> {
+    DEFINITIONS.iter().filter(|d| set.lists(d)).map(tool).collect()
 }
 
-/// True when the server lists a tool called `name`.
-pub fn has(name: &str) -> bool {
-    DEFINITIONS.iter().any(|d| d.name == name)
+/// True when `set` lists a tool called `name`.
+pub fn has(set: ToolSet, name: &str) -> bool {
+    DEFINITIONS.iter().any(|d| d.name == name && set.lists(d))
 }
 
-/// The tool called `name`, when there is one.
-pub fn find(name: &str) -> Option<Tool> {
-    DEFINITIONS.iter().find(|d| d.name == name).map(tool)
+/// The tool called `name`, when `set` lists it.
+pub fn find(set: ToolSet, name: &str) -> Option<Tool> {
+    DEFINITIONS.iter().find(|d| d.name == name && set.lists(d)).map(tool)
 }
 
 fn tool(definition: &Definition) -> Tool {
@@ -350,8 +450,24 @@ mod tests {
     }
 
     #[test]
+    fn each_surface_lists_its_tools_within_the_budget() {
+        let names = |set| tools(set).into_iter().map(|t| t.name.to_string()).collect::<Vec<_>>();
+        assert_eq!(names(ToolSet::Classic).len(), 17);
+        assert_eq!(
+            names(ToolSet::Current),
+            ["open_document", "undo", "redo", "execute", "get_app_state", "read_skill", "get_style"]
+        );
+        assert_eq!(names(ToolSet::All).len(), 21);
+        let default = serde_json::to_string(&tools(ToolSet::default())).unwrap();
+        assert!(tools(ToolSet::default()).len() <= 20 && default.len() <= 16 * 1024, "{} bytes", default.len());
+        assert!(
+            !has(ToolSet::Classic, "execute") && has(ToolSet::Current, "execute") && has(ToolSet::All, "batch_design")
+        );
+    }
+
+    #[test]
     fn schemas_are_flat_objects() {
-        for tool in tools() {
+        for tool in tools(ToolSet::All) {
             let schema = tool.input_schema.as_ref();
             assert_eq!(schema["type"], "object", "{}", tool.name);
             for combinator in ["oneOf", "anyOf", "allOf", "not"] {

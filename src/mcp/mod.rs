@@ -20,6 +20,7 @@ mod untyped;
 use std::path::PathBuf;
 
 pub use answer::{MAX_ANSWER_CHARS, bounded};
+pub use catalog::ToolSet;
 pub use framing::MAX_NESTING;
 pub use lines::MAX_MESSAGE_BYTES;
 pub use server::NibServer;
@@ -35,8 +36,13 @@ pub fn serve_stdio(root: PathBuf) -> std::io::Result<()> {
 
 /// [`serve_stdio`] with text measured and drawn with `fonts` (`nib mcp --font-dir …`).
 pub fn serve_stdio_with_fonts(root: PathBuf, fonts: crate::text::FontOptions) -> std::io::Result<()> {
+    serve_stdio_with(root, fonts, ToolSet::default())
+}
+
+/// [`serve_stdio_with_fonts`] listing the tools of `tools` (`nib mcp --tools current`).
+pub fn serve_stdio_with(root: PathBuf, fonts: crate::text::FontOptions, tools: ToolSet) -> std::io::Result<()> {
     init_logging();
-    let server = NibServer::with_fonts(root, fonts)?;
+    let server = NibServer::with_fonts(root, fonts)?.serving(tools);
     tracing::info!(root = %server.root().display(), "nib mcp serving on stdio");
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let stdio = Stdio::start()?;

@@ -15,6 +15,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
+use super::catalog::ToolSet;
 use super::{answer, catalog, untyped};
 use crate::tools::{ToolError, Workspace};
 
@@ -22,6 +23,11 @@ use crate::tools::{ToolError, Workspace};
 const INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
 Workflow: open_document (a path, or new:desktop / new:mobile) → get_editor_state (include_schema: true once) → for a new design get_guidelines and get_style_guide, then set_variables → build with batch_design, about 25 operations per call → after each call snapshot_layout with problemsOnly: true and fix what it reports → get_screenshot to look at the result. undo takes back the last change.\n\
 Rules: bindings from one batch_design call do not exist in the next (use the returned ids); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
+
+/// What a client of the current surface (`--tools current`) is told.
+const CURRENT_INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
+Workflow: get_app_state → read_skill (no path: the index; read `execute` once) → open_document (a path, or new:desktop / new:mobile) → for a new design get_style, then SetVariables in a snippet → build and check with execute: Insert/Update/Copy to edit, Get with a visitor to read, TakeScreenshot to look. undo takes back the last call.\n\
+Rules: a snippet's variables do not survive the call (use the ids in the answer); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
 
 /// Tool calls that panic on purpose when this environment variable names them: the hook the
 /// integration tests use to check that a panic is answered as an error and the server goes on.
@@ -33,6 +39,7 @@ pub struct NibServer {
     workspace: Arc<Mutex<Workspace>>,
     root: PathBuf,
     panic_on: Option<String>,
+    tools: ToolSet,
 }
 
 impl NibServer {
@@ -68,7 +75,13 @@ impl NibServer {
     /// page): each call holds the workspace for its whole run, so calls never interleave.
     pub fn sharing(workspace: Arc<Mutex<Workspace>>) -> NibServer {
         let root = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).root().to_owned();
-        NibServer { workspace, root, panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok() }
+        NibServer { workspace, root, panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok(), tools: ToolSet::default() }
+    }
+
+    /// This server listing and running the tools of `set`.
+    pub fn serving(mut self, set: ToolSet) -> NibServer {
+        self.tools = set;
+        self
     }
 
     /// The folder documents must be in.
@@ -121,7 +134,11 @@ impl ServerHandler for NibServer {
                     .with_title("nib — headless .pen design engine")
                     .with_description("Pencil's design tools for .pen files, headless: edit, lay out, render."),
             )
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(match self.tools {
+                ToolSet::Classic => INSTRUCTIONS.to_owned(),
+                ToolSet::Current => CURRENT_INSTRUCTIONS.to_owned(),
+                ToolSet::All => format!("{INSTRUCTIONS}\n\nPen's current surface is served too: execute runs JavaScript snippets (read_skill {{path: \"execute\"}})."),
+            })
     }
 
     async fn list_tools(
@@ -129,11 +146,11 @@ impl ServerHandler for NibServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(catalog::tools()))
+        Ok(ListToolsResult::with_all_items(catalog::tools(self.tools)))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        catalog::find(name)
+        catalog::find(self.tools, name)
     }
 
     async fn on_custom_request(
@@ -152,8 +169,17 @@ impl ServerHandler for NibServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
-        if !catalog::has(&name) {
-            return Ok(answer::failure(&crate::tools::unknown_tool(&name)).into());
+        if !catalog::has(self.tools, &name) {
+            let error = if catalog::has(ToolSet::All, &name) {
+                ToolError::new(
+                    format!("{name} is not served by this server (it serves the {:?} tools)", self.tools)
+                        .to_lowercase(),
+                )
+                .with_hint("start nib with --tools all (or current / classic) to serve it")
+            } else {
+                crate::tools::unknown_tool(&name)
+            };
+            return Ok(answer::failure(&error).into());
         }
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let server = self.clone();

@@ -389,6 +389,7 @@ mod tests {
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
             fonts: Default::default(),
+            tools: Default::default(),
         };
         (options, address)
     }

@@ -52,6 +52,8 @@ pub struct ServeOptions {
     pub allowed_origins: Vec<String>,
     /// The fonts text is measured and drawn with (`--font-dir`, `NIB_FONT_DIRS`…).
     pub fonts: crate::text::FontOptions,
+    /// Which tools MCP clients see (`--tools`).
+    pub tools: crate::mcp::ToolSet,
 }
 
 /// Why `nib serve` could not start.
@@ -161,7 +163,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let address = listener.local_addr()?;
     let access = Arc::new(access::Access::new(&options, address)?);
 
-    let server = NibServer::with_fonts(root.clone(), options.fonts.clone())?;
+    let server = NibServer::with_fonts(root.clone(), options.fonts.clone())?.serving(options.tools);
     let workspace: Arc<Mutex<Workspace>> = Arc::clone(server.workspace());
     let stop = CancellationToken::new();
     let (changes, _) = tokio::sync::broadcast::channel(events::CHANGE_BACKLOG);
@@ -181,7 +183,10 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
         .with_max_request_body_bytes(crate::mcp::MAX_MESSAGE_BYTES)
         .with_cancellation_token(stop.child_token());
     let mcp = StreamableHttpService::new(
-        move || Ok(NibServer::sharing(Arc::clone(&workspace))),
+        {
+            let tools = options.tools;
+            move || Ok(NibServer::sharing(Arc::clone(&workspace)).serving(tools))
+        },
         Arc::new(sessions::BoundedSessions::new(MAX_SESSIONS, SESSION_IDLE)),
         config,
     );

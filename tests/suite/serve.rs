@@ -44,6 +44,7 @@ async fn start(root: &Path, token: Option<&str>) -> Running {
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
         fonts: Default::default(),
+        tools: Default::default(),
     };
     nib::serve::start(options).await.expect("nib serve starts")
 }
@@ -109,6 +110,42 @@ async fn an_http_client_lists_the_tools_designs_and_takes_a_screenshot() {
         _ => None,
     });
     assert!(image.is_some_and(|data| data.len() > 100), "a PNG comes back: {}", text(&shot));
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_current_surface_runs_snippets_over_http() {
+    let root = root_with_document();
+    let options = ServeOptions {
+        root: root.path().to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: None,
+        allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
+        fonts: Default::default(),
+        tools: nib::mcp::ToolSet::Current,
+    };
+    let server = nib::serve::start(options).await.expect("nib serve starts");
+    let client = connect(&server, None).await.expect("connects over streamable HTTP");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert!(tools.iter().any(|t| t.name == "execute") && tools.len() == 7);
+    structured(&call(&client, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
+    let before = std::fs::read_to_string(root.path().join("design.pen")).unwrap();
+    let ran = call(&client, "execute", json!({"input": "Update(\"card\", {fill: \"#16A34A\"});\nTakeScreenshot(\"screen\");\nreturn Get(\"card\").fill;"})).await;
+    let answer = structured(&ran);
+    assert_eq!(answer["result"], json!("#16A34A"));
+    assert!(ran.content.iter().any(|block| matches!(block, ContentBlock::Image(_))), "the picture comes back");
+    assert!(std::fs::read_to_string(root.path().join("design.pen")).unwrap().contains("#16A34A"));
+    let failed =
+        call(&client, "execute", json!({"input": "Update(\"card\", {fill: \"#000000\"});\nthrow new Error(\"no\");"}))
+            .await;
+    assert_eq!(failed.is_error, Some(true));
+    assert_ne!(std::fs::read_to_string(root.path().join("design.pen")).unwrap(), before);
+    assert!(
+        std::fs::read_to_string(root.path().join("design.pen")).unwrap().contains("#16A34A"),
+        "the failed call left it"
+    );
     client.cancel().await.unwrap();
     server.stop().await;
 }
@@ -487,6 +524,7 @@ async fn unauthenticated_sockets_give_way_to_a_client_with_the_token() {
         allowed_hosts: vec!["127.0.0.1".into()],
         allowed_origins: Vec::new(),
         fonts: Default::default(),
+        tools: Default::default(),
     };
     let server = nib::serve::start(options).await.expect("nib serve starts");
     let port = server.address.port();

@@ -38,6 +38,14 @@ pub async fn connect_with(root: &Path, panic_on: Option<&str>) -> Client {
     ().serve(transport).await.expect("initialize handshake")
 }
 
+/// A client connected to a new server for `root` serving the tools of `tools` (`--tools`).
+pub async fn connect_serving(root: &Path, tools: &str) -> Client {
+    let mut command = command(root, None);
+    command.arg("--tools").arg(tools);
+    let (transport, _) = TokioChildProcess::builder(command).stderr(Stdio::null()).spawn().expect("nib mcp starts");
+    ().serve(transport).await.expect("initialize handshake")
+}
+
 /// Calls `tool`; the transport must answer (an error answer is still an answer).
 pub async fn call(client: &Client, tool: &str, arguments: Value) -> CallToolResult {
     let Value::Object(arguments) = arguments else { panic!("arguments are an object") };

@@ -2,6 +2,7 @@
 //! parameter names of Pencil's tools. This is the only part of nib that knows about files on
 //! disk and open documents; the CLI (`nib call`) and the MCP server call [`call`].
 
+mod app_state;
 mod batch_get;
 mod design;
 mod editor;
@@ -22,14 +23,16 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub use app_state::{AppState, get_app_state};
 pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
 pub use execute::{CALL_LIMIT, ExecuteAnswer, ExecuteArgs, KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch, execute};
 pub use export::{DEFAULT_EXPORT_FOLDER, ExportAnswer, ExportArgs, MAX_EXPORT_NODES, WrittenFile, export};
 pub use guides::{
-    Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, StyleGuideAnswer,
-    StyleGuideArgs, TOPICS, TagCount, TagsAnswer, get_guidelines, get_style_guide, get_style_guide_tags,
+    Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, Skill, SkillArgs,
+    SkillEntry, StyleAnswer, StyleArgs, StyleGuideAnswer, StyleGuideArgs, TOPICS, TagCount, TagsAnswer, get_guidelines,
+    get_style, get_style_guide, get_style_guide_tags, read_skill, skill_paths,
 };
 pub use history::{Stepped, redo, undo};
 pub use layout::{
@@ -145,6 +148,9 @@ pub const TOOLS: &[&str] = &[
     "undo",
     "redo",
     "execute",
+    "get_app_state",
+    "read_skill",
+    "get_style",
 ];
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
@@ -163,6 +169,9 @@ pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
             Ok(value)
         }
         "execute" => answer(execute(workspace, parse(name, arguments)?)),
+        "get_app_state" => answer(get_app_state(workspace, parse(name, arguments)?)),
+        "read_skill" => answer(read_skill(parse(name, arguments)?)),
+        "get_style" => answer(get_style(parse(name, arguments)?)),
         "get_variables" => answer(get_variables(workspace, parse(name, arguments)?)),
         "set_variables" => answer(set_variables(workspace, parse(name, arguments)?)),
         "search_all_unique_properties" => answer(search_all_unique_properties(workspace, parse(name, arguments)?)),

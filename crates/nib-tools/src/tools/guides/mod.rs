@@ -6,10 +6,12 @@
 mod catalog;
 mod payload;
 mod ranking;
+mod skills;
 mod style_guide;
 mod topics;
 
 pub use catalog::{DEFAULT_GUIDE, MODE_AXIS};
+pub use skills::{Skill, SkillArgs, SkillEntry, StyleAnswer, StyleArgs, get_style, read_skill, skill_paths};
 pub use style_guide::{
     Alternative, CategoryTags, NoArgs, StyleGuideAnswer, StyleGuideArgs, TagCount, TagsAnswer, get_style_guide,
     get_style_guide_tags,

@@ -50,3 +50,22 @@ pub fn variables(guide: &StyleGuide) -> Value {
 pub fn is_themed(guide: &StyleGuide) -> bool {
     guide.palette.iter().any(|s| s.light.is_some() || s.dark.is_some())
 }
+
+/// `variables` with each themed colour reduced to its value in `mode` (`light` or `dark`), for
+/// a document that wants one palette without themes.
+pub fn one_mode(variables: &Value, mode: &str) -> Value {
+    let (axis, [light, dark]) = MODE_AXIS;
+    let wanted = if mode == "dark" { dark } else { light };
+    let Value::Object(map) = variables else { return variables.clone() };
+    let reduced = map.iter().map(|(name, variable)| {
+        let mut variable = variable.clone();
+        if let Some(Value::Array(entries)) = variable.get("value").cloned() {
+            let chosen = entries.iter().find(|e| e["theme"][axis] == wanted).or(entries.first());
+            if let Some(value) = chosen.map(|e| e["value"].clone()) {
+                variable["value"] = value;
+            }
+        }
+        (name.clone(), variable)
+    });
+    Value::Object(reduced.collect())
+}

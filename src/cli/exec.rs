@@ -1,0 +1,87 @@
+//! `nib exec FILE SCRIPT|-`: run an `execute` snippet against a document from the command line
+//! (as Pen's CLI runs one from standard input), print the answer, and save only when the whole
+//! snippet ran. The snippet works inside the document's folder, as an MCP client's works inside
+//! the server's: exports and images stay there.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::ExitCode;
+
+use nib::tools::{Workspace, call};
+use serde_json::{Value, json};
+
+pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode {
+    let snippet = match read_script(script) {
+        Ok(snippet) => snippet,
+        Err(message) => return usage(&message, "pass the snippet's file, or - to read it from standard input"),
+    };
+    let Some(name) = file.file_name() else {
+        return usage(&format!("{} is not a file", file.display()), "give the .pen file to run the snippet against");
+    };
+    if !file.is_file() {
+        return usage(
+            &format!("{} does not exist", file.display()),
+            "create it first (nib call open_document --args '{\"filePathOrTemplate\": \"new.pen\"}')",
+        );
+    }
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
+    let mut workspace = Workspace::new(folder).confined();
+    workspace.images = std::sync::Arc::new(super::configured_images());
+    workspace.fonts = fonts;
+    let arguments = json!({ "filePath": name.to_string_lossy(), "input": snippet });
+    match call(&mut workspace, "execute", arguments) {
+        Ok(mut answer) => {
+            let pictures = without_pictures(&mut answer);
+            say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+            if pictures > 0 {
+                eprintln!(
+                    "note: {pictures} screenshot(s) are not printed; Export(node, \"png\") in the snippet writes them as files"
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            say!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn read_script(script: &str) -> Result<String, String> {
+    if script == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .take(nib::tools::MAX_SNIPPET_BYTES as u64 + 1)
+            .read_to_string(&mut text)
+            .map_err(|e| format!("reading the snippet from standard input: {e}"))?;
+        return Ok(text);
+    }
+    let path = Path::new(script);
+    let size = std::fs::metadata(path).map_err(|e| format!("the snippet {}: {e}", path.display()))?.len();
+    if size > nib::tools::MAX_SNIPPET_BYTES as u64 {
+        return Err(format!(
+            "the snippet {} is {size} bytes; a call takes at most {}",
+            path.display(),
+            nib::tools::MAX_SNIPPET_BYTES
+        ));
+    }
+    std::fs::read_to_string(path).map_err(|e| format!("the snippet {}: {e}", path.display()))
+}
+
+/// Drops the pictures' bytes from an answer printed on a terminal; answers how many there were.
+fn without_pictures(answer: &mut Value) -> usize {
+    let Some(Value::Array(shots)) = answer.get_mut("screenshots") else { return 0 };
+    for shot in shots.iter_mut() {
+        if let Some(map) = shot.as_object_mut() {
+            map.remove("data");
+        }
+    }
+    shots.len()
+}
+
+fn usage(message: &str, hint: &str) -> ExitCode {
+    let answer = json!({ "error": message, "hint": hint });
+    say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+    ExitCode::from(2)
+}
