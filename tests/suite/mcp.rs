@@ -67,7 +67,7 @@ async fn tools_are_listed_with_flat_schemas_and_annotations() {
     assert!(tools.len() <= 20, "clients handle few tools well");
     let listed = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
     eprintln!("tools/list: {} tools, {} bytes", tools.len(), listed.len());
-    assert!(listed.len() <= 17 * 1024, "tools/list is {} bytes; keep it at most 17 KB", listed.len());
+    assert!(listed.len() <= 16 * 1024, "tools/list is {} bytes; keep it at most 16 KB", listed.len());
     for tool in &tools {
         let schema = serde_json::to_value(tool.input_schema.as_ref()).unwrap();
         assert_eq!(schema["type"], "object", "{}", tool.name);
