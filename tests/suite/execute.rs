@@ -180,3 +180,20 @@ fn no_file_system_network_or_clock_from_a_snippet() {
     assert!(escaped.hint.is_some(), "the operation's own hint: {escaped:?}");
     assert!(!session.folder.path().parent().unwrap().join("outside.png").exists());
 }
+
+#[test]
+fn partial_keeps_what_ran_before_the_failure_and_globals_do_not_survive_a_call() {
+    let mut session = Session::new();
+    let answer = call(
+        &mut session.workspace,
+        "execute",
+        json!({ "filePath": "d.pen", "partial": true,
+                "input": "globalThis.kept = 1;\nInsert(document, {type: \"frame\", name: \"First\"});\nUpdate(\"nope\", {x: 1});\nInsert(document, {type: \"frame\", name: \"Never\"});" }),
+    )
+    .unwrap();
+    assert_eq!(answer["success"], json!(false), "{answer}");
+    assert!(answer["error"]["error"].as_str().unwrap().starts_with("line 3"), "{answer}");
+    let file = session.file();
+    assert!(file.contains("\"First\"") && !file.contains("\"Never\""), "{file}");
+    assert_eq!(session.ok("return typeof kept;")["result"], json!("undefined"), "each call starts afresh");
+}

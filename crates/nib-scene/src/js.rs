@@ -10,9 +10,6 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use rquickjs::{CatchResultExt, CaughtError, Context, Ctx, Function, Runtime};
@@ -151,114 +148,71 @@ pub struct HostRefusal {
 /// as JSON text.
 pub const HOST_FUNCTION: &str = "__nib_host";
 
-/// Most native stack a snippet's thread gets: the engine's own limit plus room for nib's frames.
-const SNIPPET_THREAD_STACK: usize = 8 << 20;
+/// What answers a snippet's calls.
+pub type Host = Box<dyn FnMut(HostCall) -> Result<serde_json::Value, HostRefusal>>;
 
 /// Runs a snippet: `api` (JavaScript that defines the functions the snippet calls, each
 /// reaching the host through [`HOST_FUNCTION`]) then `body` as the body of a function, so it
-/// may `return` its result. Every call the API makes is answered by `host` on the caller's
-/// thread while the snippet waits, so the host may hold whatever it borrows; the snippet runs
-/// on a thread of its own with `limits` (time spent in the host does not count against the
-/// deadline) and the whole call, host time included, is stopped after `call_limit`.
+/// may `return` its result. Every call the API makes is answered by `host` while the snippet
+/// waits, on this thread (a thread of its own cost two task switches per call, three times the
+/// work of a typical call). Time spent in the host does not count against the deadline, which
+/// is for the snippet's own running; the whole call, host time included, is stopped after
+/// `call_limit`.
 pub fn run_snippet(
     api: &str,
     body: &str,
     limits: Limits,
     call_limit: Duration,
-    host: &mut dyn FnMut(HostCall) -> Result<serde_json::Value, HostRefusal>,
+    host: Host,
 ) -> Result<serde_json::Value, JsError> {
     let api = api.trim_end_matches('\n');
     let offset = Offset { lines: api.lines().count() as u32 + 1, columns: 0 };
     let source = format!("{api}\n(function () {{\n{body}\n}})()");
-    let (to_host, from_snippet) = mpsc::channel::<ToHost>();
-    let (to_snippet, answers) = mpsc::channel::<String>();
-    let stop = Arc::new(AtomicBool::new(false));
-    let bridge = Bridge { to_host: to_host.clone(), answers, stop: Arc::clone(&stop), call_limit };
-    let started = Instant::now();
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("nib-snippet".into())
-            .stack_size(SNIPPET_THREAD_STACK)
-            .spawn_scoped(scope, move || {
-                let done = run(&source, offset, &[], limits, Some(bridge));
-                let _ = to_host.send(ToHost::Done(done));
-            });
-        if let Err(error) = spawned {
-            return Err(JsError::Engine(format!("the JavaScript engine did not start: {error}")));
-        }
-        loop {
-            let message = if stop.load(Ordering::Relaxed) {
-                from_snippet.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
-            } else {
-                from_snippet.recv_timeout(call_limit.saturating_sub(started.elapsed()))
-            };
-            match message {
-                Ok(ToHost::Call(call)) => {
-                    let answer = if stop.load(Ordering::Relaxed) {
-                        Err(HostRefusal { message: JsError::CallLimit(call_limit).to_string(), hint: None })
-                    } else {
-                        host(call)
-                    };
-                    if started.elapsed() > call_limit {
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                    let envelope = match answer {
-                        Ok(value) => serde_json::json!({ "ok": value }),
-                        Err(refusal) => {
-                            serde_json::json!({ "error": { "message": refusal.message, "hint": refusal.hint } })
-                        }
-                    };
-                    let _ = to_snippet.send(envelope.to_string());
-                }
-                Ok(ToHost::Done(result)) => return result,
-                Err(mpsc::RecvTimeoutError::Timeout) => stop.store(true, Ordering::Relaxed),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(JsError::Engine("the JavaScript engine stopped without an answer".into()));
-                }
-            }
-        }
-    })
+    run(&source, offset, &[], limits, Some(Bridge { host, call_limit }))
 }
 
-/// What a snippet's thread tells the host.
-enum ToHost {
-    /// An API call to answer.
-    Call(HostCall),
-    /// The snippet finished.
-    Done(Result<serde_json::Value, JsError>),
-}
-
-/// The snippet's end of the channel to its host.
+/// A snippet's host and the time its call may take.
 struct Bridge {
-    to_host: mpsc::Sender<ToHost>,
-    answers: mpsc::Receiver<String>,
-    /// Set by the host when the call's time is up; the interrupt handler then stops the run.
-    stop: Arc<AtomicBool>,
+    host: Host,
     call_limit: Duration,
 }
 
-/// The [`HOST_FUNCTION`] of a snippet: sends the call, waits for the answer.
-fn host_function<'js>(
-    ctx: Ctx<'js>,
-    bridge: Bridge,
-    offset: Offset,
-    waited: Rc<Cell<Duration>>,
-) -> rquickjs::Result<Function<'js>> {
+/// The [`HOST_FUNCTION`] of a snippet: asks the host, and counts the time it took.
+fn host_function<'js>(ctx: Ctx<'js>, host: Host, offset: Offset, clock: Rc<Clock>) -> rquickjs::Result<Function<'js>> {
+    let host = std::cell::RefCell::new(host);
     Function::new(ctx, move |name: String, arguments: String, stack: rquickjs::Coerced<String>| -> String {
         let refused = |message: &str| serde_json::json!({ "error": { "message": message } }).to_string();
+        if clock.over_call_limit() {
+            return refused(&JsError::CallLimit(clock.call_limit).to_string());
+        }
         let arguments = match serde_json::from_str(&arguments) {
             Ok(arguments) => arguments,
             Err(error) => return refused(&format!("the arguments are not JSON: {error}")),
         };
         let (line, column) = place(&stack.0, offset);
         let asked = Instant::now();
-        if bridge.to_host.send(ToHost::Call(HostCall { name, arguments, line, column })).is_err() {
-            return refused("the host stopped answering");
-        }
-        let answer = bridge.answers.recv();
-        waited.set(waited.get() + asked.elapsed());
-        answer.unwrap_or_else(|_| refused("the host stopped answering"))
+        let Ok(mut host) = host.try_borrow_mut() else { return refused("the host is busy") };
+        let answer = host(HostCall { name, arguments, line, column });
+        clock.waited.set(clock.waited.get() + asked.elapsed());
+        let envelope = match answer {
+            Ok(value) => serde_json::json!({ "ok": value }),
+            Err(refusal) => serde_json::json!({ "error": { "message": refusal.message, "hint": refusal.hint } }),
+        };
+        envelope.to_string()
     })
+}
+
+/// A run's time: since it started, and spent waiting for its host.
+struct Clock {
+    started: Instant,
+    waited: Cell<Duration>,
+    call_limit: Duration,
+}
+
+impl Clock {
+    fn over_call_limit(&self) -> bool {
+        self.started.elapsed() > self.call_limit
+    }
 }
 
 /// Where the caller's source starts in the source the engine runs: after `lines` whole lines
@@ -280,26 +234,20 @@ fn run(
     let runtime = Runtime::new().map_err(|e| JsError::Engine(format!("the JavaScript engine did not start: {e}")))?;
     runtime.set_memory_limit(limits.heap_bytes);
     runtime.set_max_stack_size(limits.stack_bytes);
-    let started = Instant::now();
+    let call_limit = bridge.as_ref().map_or(Duration::MAX, |b| b.call_limit);
+    let clock = Rc::new(Clock { started: Instant::now(), waited: Cell::new(Duration::ZERO), call_limit });
     let interrupted = Rc::new(Cell::new(None::<JsError>));
-    // Time spent waiting for the host's operations does not count against the deadline: the
-    // deadline is for the script's own running.
-    let waited = Rc::new(Cell::new(Duration::ZERO));
-    let stop = bridge.as_ref().map(|b| Arc::clone(&b.stop));
-    let call_limit = bridge.as_ref().map(|b| (Arc::clone(&b.stop), b.call_limit));
     {
         let interrupted = Rc::clone(&interrupted);
-        let waited = Rc::clone(&waited);
+        let clock = Rc::clone(&clock);
         let deadline = limits.deadline;
-        let call_limit = bridge.as_ref().map(|b| b.call_limit);
         runtime.set_interrupt_handler(Some(Box::new(move || {
-            if let (Some(stop), Some(call_limit)) = (&stop, call_limit)
-                && stop.load(Ordering::Relaxed)
-            {
-                interrupted.set(Some(JsError::CallLimit(call_limit)));
+            if clock.over_call_limit() {
+                interrupted.set(Some(JsError::CallLimit(clock.call_limit)));
                 return true;
             }
-            let late = started.elapsed().saturating_sub(waited.get()) > deadline;
+            // Time spent waiting for the host does not count: the deadline is for the script.
+            let late = clock.started.elapsed().saturating_sub(clock.waited.get()) > deadline;
             if late {
                 interrupted.set(Some(JsError::Deadline(deadline)));
             }
@@ -317,7 +265,7 @@ fn run(
             global_object.set(*name, parsed).map_err(|e| fail(&ctx, e))?;
         }
         if let Some(bridge) = bridge {
-            let host = host_function(ctx.clone(), bridge, offset, Rc::clone(&waited)).map_err(|e| fail(&ctx, e))?;
+            let host = host_function(ctx.clone(), bridge.host, offset, Rc::clone(&clock)).map_err(|e| fail(&ctx, e))?;
             global_object.set(HOST_FUNCTION, host).map_err(|e| fail(&ctx, e))?;
         }
         let mut options = rquickjs::context::EvalOptions::default();
@@ -336,11 +284,8 @@ fn run(
         return Err(reason);
     }
     // The host refused a call because the time was up; the snippet saw that as a throw.
-    if result.is_err()
-        && let Some((stop, limit)) = call_limit
-        && stop.load(Ordering::Relaxed)
-    {
-        return Err(JsError::CallLimit(limit));
+    if result.is_err() && clock.over_call_limit() {
+        return Err(JsError::CallLimit(call_limit));
     }
     match result {
         Err(JsError::Thrown { message, .. }) if message.contains("out of memory") => {
@@ -480,48 +425,47 @@ mod tests {
 
     #[test]
     fn a_snippet_calls_its_host_and_the_host_sees_where() {
-        let calls = std::cell::RefCell::new(Vec::new());
-        let mut host = |call: HostCall| {
-            calls.borrow_mut().push((call.name.clone(), call.line, call.column.is_some()));
-            let n = call.arguments[0].as_f64().unwrap_or(0.0);
-            if n < 0.0 {
-                return Err(HostRefusal { message: "negative".into(), hint: None });
-            }
-            Ok(json!(n * 2.0))
+        let calls = Rc::new(std::cell::RefCell::new(Vec::new()));
+        let host = |calls: Rc<std::cell::RefCell<Vec<(String, Option<u32>, bool)>>>| -> Host {
+            Box::new(move |call: HostCall| {
+                calls.borrow_mut().push((call.name.clone(), call.line, call.column.is_some()));
+                let n = call.arguments[0].as_f64().unwrap_or(0.0);
+                if n < 0.0 {
+                    return Err(HostRefusal { message: "negative".into(), hint: None });
+                }
+                Ok(json!(n * 2.0))
+            })
         };
-        let value = run_snippet(
-            API,
-            "const a = Twice(2);\nreturn [a, Twice(a)];",
-            Limits::PEN,
-            Duration::from_secs(55),
-            &mut host,
-        )
-        .unwrap();
+        let long = Duration::from_secs(55);
+        let value =
+            run_snippet(API, "const a = Twice(2);\nreturn [a, Twice(a)];", Limits::PEN, long, host(Rc::clone(&calls)))
+                .unwrap();
         assert_eq!(value, json!([4, 8]));
         assert_eq!(*calls.borrow(), vec![("twice".into(), Some(1), true), ("twice".into(), Some(2), true)]);
         let refused =
-            run_snippet(API, "let x = 1;\n  Twice(-1);", Limits::PEN, Duration::from_secs(55), &mut host).unwrap_err();
+            run_snippet(API, "let x = 1;\n  Twice(-1);", Limits::PEN, long, host(Rc::clone(&calls))).unwrap_err();
         assert!(matches!(&refused, JsError::Thrown { line: Some(2), column: Some(3), .. }), "{refused:?}");
-        let syntax = run_snippet(API, "let x = ;", Limits::PEN, Duration::from_secs(55), &mut host).unwrap_err();
+        let syntax = run_snippet(API, "let x = ;", Limits::PEN, long, host(Rc::clone(&calls))).unwrap_err();
         assert!(matches!(&syntax, JsError::Syntax { line: 1, .. }), "{syntax:?}");
     }
 
     #[test]
     fn time_in_the_host_does_not_count_against_the_deadline_but_against_the_call() {
         let limits = Limits { deadline: Duration::from_millis(300), ..Limits::PEN };
-        let mut slow = |_: HostCall| {
-            std::thread::sleep(Duration::from_millis(200));
-            Ok(json!(1))
+        let slow = || -> Host {
+            Box::new(|_: HostCall| {
+                std::thread::sleep(Duration::from_millis(200));
+                Ok(json!(1))
+            })
         };
-        let value =
-            run_snippet(API, "return Twice(1) + Twice(1) + Twice(1);", limits, Duration::from_secs(55), &mut slow)
-                .unwrap();
+        let value = run_snippet(API, "return Twice(1) + Twice(1) + Twice(1);", limits, Duration::from_secs(55), slow())
+            .unwrap();
         assert_eq!(value, json!(3));
         let stopped =
-            run_snippet(API, "while (true) Twice(1);", limits, Duration::from_millis(700), &mut slow).unwrap_err();
+            run_snippet(API, "while (true) Twice(1);", limits, Duration::from_millis(700), slow()).unwrap_err();
         assert_eq!(stopped, JsError::CallLimit(Duration::from_millis(700)));
-        let mut quick = |_: HostCall| Ok(json!(1));
-        let looped = run_snippet(API, "while (true) {}", limits, Duration::from_secs(55), &mut quick).unwrap_err();
+        let quick: Host = Box::new(|_: HostCall| Ok(json!(1)));
+        let looped = run_snippet(API, "while (true) {}", limits, Duration::from_secs(55), quick).unwrap_err();
         assert_eq!(looped, JsError::Deadline(Duration::from_millis(300)));
     }
 }

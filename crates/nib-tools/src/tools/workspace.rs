@@ -400,6 +400,29 @@ impl Workspace {
         &mut self.documents[last]
     }
 
+    /// A workspace with this one's settings (root, confinement, image provider, limits, fonts)
+    /// and no documents: what stands in for it while a call borrows it.
+    pub(super) fn stand_in(&self) -> Workspace {
+        Workspace {
+            root: self.root.clone(),
+            confined: self.confined.clone(),
+            documents: Vec::new(),
+            current: None,
+            images: Arc::clone(&self.images),
+            max_statements: self.max_statements,
+            fonts: self.fonts.clone(),
+            selection: None,
+            snippets: Default::default(),
+        }
+    }
+
+    /// The open document at `path` (absolute, as [`OpenDocument::path`]) as it is in memory,
+    /// without looking at the disk: for the steps of one call that checked the file once at its
+    /// start (an execute snippet's operations).
+    pub(super) fn already_open(&mut self, path: &Path) -> Option<&mut OpenDocument> {
+        self.documents.iter_mut().find(|d| d.path == path)
+    }
+
     /// The document a tool works on: `file_path` (opened on first use; reloaded when it
     /// changed on disk), or the most recently used one when `file_path` is `None`. The note says
     /// what was chosen or reloaded.

@@ -1,7 +1,7 @@
 //! What answers a snippet's calls: each API function is one of nib's operations on the open
 //! document, and the call's changes are gathered into one undo step as they are made.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
@@ -23,8 +23,9 @@ pub const MAX_WALKED_NODES: usize = 20_000;
 pub const MAX_PRINTED_CHARS: usize = 64 * 1024;
 
 /// The state of one execute call.
-pub(super) struct Host<'w> {
-    workspace: &'w mut Workspace,
+pub(super) struct Host {
+    /// The workspace, lent to the call (see `execute`).
+    pub(super) workspace: Workspace,
     /// The document, as the tools take it.
     file_path: String,
     edit_id: String,
@@ -48,8 +49,8 @@ pub(super) struct Host<'w> {
     exported: Vec<crate::tools::WrittenFile>,
 }
 
-impl<'w> Host<'w> {
-    pub(super) fn new(workspace: &'w mut Workspace, path: PathBuf, edit_id: String, snippet: &str) -> Host<'w> {
+impl Host {
+    pub(super) fn new(mut workspace: Workspace, path: PathBuf, edit_id: String, snippet: &str) -> Host {
         let images = workspace.images.clone();
         let (mark, revision_before) = match workspace.document(Some(&path.to_string_lossy())) {
             Ok((open, _)) => (open.document.history_mark(), open.document.revision()),
@@ -138,7 +139,7 @@ impl<'w> Host<'w> {
     ) -> Result<Value, ToolError> {
         let session = &mut self.session;
         let mark = &self.mark;
-        let (stepped, last) = in_context(self.workspace, &self.file_path, &self.images, |document, context| {
+        let (stepped, last) = in_context(&mut self.workspace, &self.file_path, &self.images, |document, context| {
             let session = session.get_or_insert_with(|| Session::new(document, context));
             let stepped = session.step(document, context, operation, arguments, at);
             document.join_since(mark);
@@ -219,7 +220,7 @@ impl<'w> Host<'w> {
         &mut self,
         tool: impl FnOnce(&mut Workspace, String) -> Result<T, ToolError>,
     ) -> Result<Value, ToolError> {
-        let answer = tool(self.workspace, self.file_path.clone())?;
+        let answer = tool(&mut self.workspace, self.file_path.clone())?;
         serde_json::to_value(answer).map_err(|e| ToolError::new(e.to_string()))
     }
 
@@ -247,7 +248,7 @@ impl<'w> Host<'w> {
             args.insert("nodeIds".into(), json!(wanted));
         }
         let parsed: super::super::BatchGetArgs = super::super::parse("Get", Value::Object(args))?;
-        let found = super::super::batch_get(self.workspace, parsed)?;
+        let found = super::super::batch_get(&mut self.workspace, parsed)?;
         let Some(wanted) = wanted else { return Ok(Value::Array(found.nodes)) };
         Ok(Value::Array(
             wanted
@@ -361,7 +362,7 @@ impl<'w> Host<'w> {
                 .with_hint("use Export(node, \"png\", {outputPath}) to write one"));
         }
         let parsed: super::super::ScreenshotArgs = super::super::parse("TakeScreenshot", Value::Object(args))?;
-        let shot = super::super::get_screenshot(self.workspace, parsed)?;
+        let shot = super::super::get_screenshot(&mut self.workspace, parsed)?;
         let said =
             json!({ "width": shot.width, "height": shot.height, "bytes": shot.bytes, "index": self.screenshots.len() });
         self.screenshots.push(shot);
@@ -386,7 +387,7 @@ impl<'w> Host<'w> {
             args.insert("nodeIds".into(), nodes);
         }
         let parsed: super::super::ExportArgs = super::super::parse("Export", Value::Object(args))?;
-        let answer = super::super::export(self.workspace, parsed)?;
+        let answer = super::super::export(&mut self.workspace, parsed)?;
         self.exported.extend(answer.files.iter().cloned());
         for warning in &answer.warnings {
             self.warnings.push(format!("Export: {warning}"));
@@ -419,7 +420,7 @@ impl<'w> Host<'w> {
     /// The call's answer: saved and answered when the snippet ran, undone and an error when it
     /// did not (with `partial`, what ran before the error is kept and saved).
     pub(super) fn end(
-        mut self,
+        &mut self,
         ran: Result<Value, JsError>,
         partial: bool,
         note: Option<String>,
@@ -449,14 +450,14 @@ impl<'w> Host<'w> {
         let revision = open.document.revision();
         Ok(ExecuteAnswer {
             success: error.is_none(),
-            edit_id: self.edit_id,
+            edit_id: self.edit_id.clone(),
             result: ran.unwrap_or(Value::Null),
-            ids: self.ids,
-            printed: self.printed,
+            ids: std::mem::take(&mut self.ids),
+            printed: std::mem::take(&mut self.printed),
             issues: finished.issues,
-            warnings: self.warnings,
-            screenshots: self.screenshots,
-            exported: self.exported,
+            warnings: std::mem::take(&mut self.warnings),
+            screenshots: std::mem::take(&mut self.screenshots),
+            exported: std::mem::take(&mut self.exported),
             revision,
             error: error.map(|e| e.to_json()),
             note,
@@ -466,8 +467,10 @@ impl<'w> Host<'w> {
     fn finish_session(&mut self) -> crate::script::Finished {
         let nothing = || crate::script::Finished { results: Vec::new(), issues: Vec::new(), created_files: Vec::new() };
         let Some(session) = self.session.take() else { return nothing() };
-        in_context(self.workspace, &self.file_path, &self.images, |document, context| session.finish(document, context))
-            .unwrap_or_else(|_| nothing())
+        in_context(&mut self.workspace, &self.file_path, &self.images, |document, context| {
+            session.finish(document, context)
+        })
+        .unwrap_or_else(|_| nothing())
     }
 }
 
@@ -482,7 +485,9 @@ fn in_context<T>(
     let fonts = workspace.fonts.clone();
     let max_statements = workspace.max_statements;
     let confinement = workspace.confinement().cloned();
-    let (open, _) = workspace.document(Some(file_path))?;
+    let open = workspace
+        .already_open(Path::new(file_path))
+        .ok_or_else(|| ToolError::new(format!("{file_path} was closed during the call")))?;
     let folder = open.folder().to_owned();
     let engine = open.take_text_engine(&fonts);
     let canvas = LaidOutCanvas::new(&open.imports, open.last_full_scene(), engine);

@@ -11,6 +11,8 @@
 mod host;
 mod snippets;
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -91,9 +93,51 @@ pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAn
     let (edit_id, snippet) = workspace.snippets.take_call(args.input, args.edit_id.as_deref(), &args.edits)?;
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     let path = open.path.clone();
-    let mut host = host::Host::new(workspace, path, edit_id.clone(), &snippet);
-    let ran = crate::js::run_snippet(API, &snippet, Limits::PEN, CALL_LIMIT, &mut |call| host.answer(call));
-    host.end(ran, args.partial, note)
+    // The snippet's functions are answered from inside the engine, which keeps them for as long
+    // as it lives: the workspace is lent to the call and comes back when the call ends, also
+    // when it unwinds.
+    let lent = Lent::new(workspace, |workspace| host::Host::new(workspace, path, edit_id, &snippet));
+    let answering = Rc::clone(&lent.host);
+    let ran = crate::js::run_snippet(
+        API,
+        &snippet,
+        Limits::PEN,
+        CALL_LIMIT,
+        Box::new(move |call| match answering.try_borrow_mut() {
+            Ok(mut host) => host.answer(call),
+            Err(_) => Err(crate::js::HostRefusal { message: "nib is busy with another operation".into(), hint: None }),
+        }),
+    );
+    let answer = match lent.host.try_borrow_mut() {
+        Ok(mut host) => host.end(ran, args.partial, note),
+        Err(_) => Err(ToolError::new("the call could not finish: its operations were still running")),
+    };
+    drop(lent);
+    answer
+}
+
+/// A workspace lent to a call's host; given back when dropped. The one left in its place has
+/// the same settings (root, confinement, fonts, images), so even a call that unwinds leaves a
+/// workspace that refuses what the real one refuses.
+struct Lent<'a> {
+    home: &'a mut Workspace,
+    host: Rc<RefCell<host::Host>>,
+}
+
+impl<'a> Lent<'a> {
+    fn new(home: &'a mut Workspace, host: impl FnOnce(Workspace) -> host::Host) -> Lent<'a> {
+        let stand_in = home.stand_in();
+        let real = std::mem::replace(home, stand_in);
+        Lent { home, host: Rc::new(RefCell::new(host(real))) }
+    }
+}
+
+impl Drop for Lent<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut host) = self.host.try_borrow_mut() {
+            std::mem::swap(self.home, &mut host.workspace);
+        }
+    }
 }
 
 /// A run's error as the tool's: where in the snippet, what, and how to retry. `refused` is the
