@@ -425,8 +425,9 @@ mod tests {
 
     #[test]
     fn a_snippet_calls_its_host_and_the_host_sees_where() {
-        let calls = Rc::new(std::cell::RefCell::new(Vec::new()));
-        let host = |calls: Rc<std::cell::RefCell<Vec<(String, Option<u32>, bool)>>>| -> Host {
+        type Calls = Rc<std::cell::RefCell<Vec<(String, Option<u32>, bool)>>>;
+        let calls: Calls = Rc::default();
+        let host = |calls: Calls| -> Host {
             Box::new(move |call: HostCall| {
                 calls.borrow_mut().push((call.name.clone(), call.line, call.column.is_some()));
                 let n = call.arguments[0].as_f64().unwrap_or(0.0);
