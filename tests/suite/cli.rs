@@ -727,6 +727,11 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::js::Limits::PEN.deadline.as_secs()
         ),
         format!("{} nodes drawn", nib::resolve::MAX_SCRIPT_NODES),
+        format!("{} KiB of snippet", nib::tools::MAX_SNIPPET_BYTES >> 10),
+        format!("{} s per call", nib::tools::CALL_LIMIT.as_secs()),
+        format!("{} nodes per `Get(visitor)` walk", nib::tools::MAX_WALKED_NODES),
+        format!("{} characters of `Print`", nib::tools::MAX_PRINTED_CHARS),
+        format!("the last {} snippets kept", nib::tools::KEPT_SNIPPETS),
         format!("{} MB a file", nib::review::snapshot::MAX_GOLDEN_BYTES / 1_000_000),
         format!("{} of PNG", mib(nib::tools::MAX_SCREENSHOT_BYTES as u64)),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),

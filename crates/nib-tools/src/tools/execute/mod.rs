@@ -22,6 +22,7 @@ use super::ToolError;
 use super::export::WrittenFile;
 use super::workspace::Workspace;
 use crate::js::{JsError, Limits};
+pub use host::{MAX_PRINTED_CHARS, MAX_WALKED_NODES};
 pub(super) use snippets::Snippets;
 pub use snippets::{KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch};
 
