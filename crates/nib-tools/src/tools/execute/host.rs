@@ -105,6 +105,10 @@ impl Host {
                 self.write(Operation::Move, &arguments, at, "Move")
             }
             "delete" => self.write(Operation::Delete, &arguments, at, "Delete"),
+            "generate" if arguments.get(1).and_then(Value::as_str) == Some("svg") => Err(ToolError::new(
+                "Generate(node, \"svg\", …) is not supported by nib: it does not turn SVG markup into nodes",
+            )
+            .with_hint("insert a path node instead: Insert(parent, {type: \"path\", geometry: \"<the d attribute>\", fill: \"#111827\", width: 24, height: 24})")),
             "generate" => self.write(Operation::Generate, &arguments, at, "Generate"),
             "setVariables" => self.set_variables(argument(0), argument(1)),
             "getVariables" => self
