@@ -1,7 +1,9 @@
-//! Tool results as MCP results: JSON answers as structuredContent plus the same JSON as text
-//! (some clients show the model only one of the two), screenshots as image content alone, and
-//! errors as `isError` results whose text says what to do. Answers are kept to a size a model
-//! can read.
+//! Tool results as MCP results, each payload once: JSON answers as one text block of compact
+//! JSON (nib declares no output schemas, so clients read the content; the same JSON again as
+//! structuredContent doubled every answer), Markdown as itself rather than a JSON string,
+//! batch_design as Pencil's answer text with the facts it lacks (binding ids, the revision) on
+//! a last line, screenshots as image content alone, and errors as `isError` results whose text
+//! says what to do. Answers are kept to a size a model can read.
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{Value, json};
@@ -24,6 +26,14 @@ pub fn success(tool: &str, value: Value) -> CallToolResult {
         }
         return CallToolResult::success(vec![ContentBlock::image(data, mime_type)]);
     }
+    match tool {
+        // Markdown to read, as itself.
+        "get_guidelines" | "read_skill" if value["text"].is_string() => {
+            return CallToolResult::success(vec![ContentBlock::text(value["text"].as_str().unwrap_or_default())]);
+        }
+        "batch_design" if value["text"].is_string() => return design_answer(&value),
+        _ => {}
+    }
     let mut value = match value {
         Value::Object(_) => value,
         other => json!({ "result": other }),
@@ -33,9 +43,21 @@ pub fn success(tool: &str, value: Value) -> CallToolResult {
     let value = bounded(value, MAX_ANSWER_CHARS);
     let mut content = vec![ContentBlock::text(value.to_string())];
     content.extend(pictures);
-    let mut result = CallToolResult::success(content);
-    result.structured_content = Some(value);
-    result
+    CallToolResult::success(content)
+}
+
+/// batch_design's answer: Pencil's text (what agents and skills are written against), then on
+/// its last line the facts the text does not give — which id each binding got, the revision, a
+/// note — as JSON.
+fn design_answer(value: &Value) -> CallToolResult {
+    let mut facts = serde_json::Map::new();
+    for key in ["bindings", "revision", "note"] {
+        if let Some(fact) = value.get(key).filter(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty())) {
+            facts.insert(key.to_owned(), fact.clone());
+        }
+    }
+    let text = format!("{}\n{}", value["text"].as_str().unwrap_or_default().trim_end(), Value::Object(facts));
+    CallToolResult::success(vec![ContentBlock::text(text)])
 }
 
 /// The pictures in an answer's `screenshots` as image content, leaving their sizes in place.
@@ -52,10 +74,13 @@ fn take_pictures(value: &mut Value) -> Vec<ContentBlock> {
     pictures
 }
 
-/// A failed tool call: the message and hint as text, the details as structured content.
+/// A failed tool call: the message and hint as text, the details (when the tool has some, as
+/// batch_design's outcome or execute's editId) as structured content `{"data": …}`.
 pub fn failure(error: &ToolError) -> CallToolResult {
     let mut result = CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
-    result.structured_content = Some(bounded(error.to_json(), MAX_ANSWER_CHARS));
+    if let Some(data) = &error.data {
+        result.structured_content = Some(bounded(json!({ "data": data }), MAX_ANSWER_CHARS));
+    }
     result
 }
 

@@ -27,6 +27,7 @@ mod layout_corpus;
 mod layout_expected;
 mod load_errors;
 mod mcp;
+mod mcp_answers;
 mod mcp_execute;
 mod mcp_framing;
 #[cfg(unix)]

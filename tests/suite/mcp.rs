@@ -119,9 +119,11 @@ async fn a_design_session_edits_saves_reads_lays_out_renders_and_undoes() {
 
     let script = "card=I(document, {type: \"frame\", name: \"MCP card\", x: 5000, y: 0, width: 320, layout: \"vertical\", padding: 24, gap: 8, fill: \"#FFFFFF\"})\n\
                   title=I(card, {type: \"text\", content: \"Hello from MCP\", fontSize: 20, fill: \"#111827\"})";
-    let designed =
-        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
-    let answer_text = designed["text"].as_str().expect("Pencil's answer text as a field");
+    let designed_result =
+        call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await;
+    let designed = structured(&designed_result);
+    let answer_text = text(&designed_result);
+    assert!(answer_text.starts_with("# Successfully executed all operations."), "Pencil's answer text: {answer_text}");
     assert!(answer_text.contains("card"), "{answer_text}");
     let revision = designed["revision"].as_u64().expect("the revision");
     assert!(revision > 0);
@@ -237,24 +239,24 @@ async fn a_missing_icon_inside_an_instance_is_reported() {
     let script = "bar=I(document, {type: \"frame\", name: \"Bar\", reusable: true, x: 9000, y: 0, width: 200, height: 48, layout: \"horizontal\"})\n\
                   glyph=I(bar, {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"house\", width: 24, height: 24})\n\
                   tab=I(document, {type: \"ref\", ref: bar, x: 9300, y: 0})";
-    let designed =
-        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
-    let issues = designed["issues"].to_string();
+    let designed_result =
+        call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await;
+    let designed = structured(&designed_result);
+    let issues = text(&designed_result);
     assert!(!issues.contains("was not found"), "a known icon is no issue: {issues}");
     let id = |name: &str| bound(&designed, name);
     let (tab, glyph) = (id("tab"), id("glyph"));
     let path = format!("{tab}/{glyph}");
 
-    let overridden = structured(
-        &call(
-            &client,
-            "batch_design",
-            json!({ "filePath": "design.pen", "operations": format!("U(\"{path}\", {{iconFontName: \"no-such-glyph\"}})") }),
-        )
-        .await,
-    );
-    let issues: Vec<String> =
-        overridden["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect();
+    let overridden = call(
+        &client,
+        "batch_design",
+        json!({ "filePath": "design.pen", "operations": format!("U(\"{path}\", {{iconFontName: \"no-such-glyph\"}})") }),
+    )
+    .await;
+    structured(&overridden);
+    // The issues are in Pencil's text, one per line.
+    let issues: Vec<String> = text(&overridden).lines().map(str::to_owned).collect();
     assert!(
         issues
             .iter()
@@ -385,9 +387,10 @@ async fn an_offline_image_follows_its_prompt_and_stays_findable() {
     let client = connect(root.path()).await;
     let script = "hero=I(document, {type: \"rectangle\", name: \"Hero\", x: 9000, y: 0, width: 320, height: 200})\n\
                   G(hero, \"ai\", \"abstract hero background in indigo and white\")";
-    let designed =
-        structured(&call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await);
-    let answer = designed.to_string();
+    let designed_result =
+        call(&client, "batch_design", json!({ "filePath": "design.pen", "operations": script })).await;
+    let designed = structured(&designed_result);
+    let answer = text(&designed_result);
     assert!(answer.contains("indigo, white"), "the answer says which colours were drawn: {answer}");
     let hero = bound(&designed, "hero");
     let images: Vec<PathBuf> =

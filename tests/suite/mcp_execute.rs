@@ -97,15 +97,21 @@ async fn the_current_surface_builds_reads_and_retries_with_snippets() {
 async fn skills_and_styles_answer_every_path_and_a_style_applies() {
     let root = root_with_empty_document();
     let client = connect_serving(root.path(), "current").await;
-    let index = structured(&call(&client, "read_skill", json!({})).await);
-    let paths: Vec<String> =
-        index["paths"].as_array().unwrap().iter().map(|p| p["path"].as_str().unwrap().to_owned()).collect();
+    // Skills come as their Markdown; the index lists each path as "- `path`: what it covers".
+    let index = text(&call(&client, "read_skill", json!({})).await);
+    let paths: Vec<String> = index
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix("- `").and_then(|rest| rest.split_once('`')).map(|(path, _)| path.to_owned())
+        })
+        .collect();
     assert!(
         paths.len() >= 13 && paths.contains(&"execute".to_owned()) && paths.contains(&"guides/mobile-app".to_owned())
     );
     for path in &paths {
-        let skill = structured(&call(&client, "read_skill", json!({ "path": path })).await);
-        assert!(skill["text"].as_str().is_some_and(|t| t.len() > 400), "{path}");
+        let skill = call(&client, "read_skill", json!({ "path": path })).await;
+        assert_ne!(skill.is_error, Some(true));
+        assert!(text(&skill).len() > 400, "{path}");
     }
     let wrong = call(&client, "read_skill", json!({ "path": "execut" })).await;
     assert!(error_text(&wrong).contains("execute"), "a suggestion: {}", text(&wrong));

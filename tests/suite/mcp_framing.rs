@@ -121,7 +121,7 @@ impl Raw {
         assert_eq!(edited["id"], id + 1);
         assert_ne!(edited["result"]["isError"], true, "{edited}");
         let read = self.request(call(id + 2, "batch_get", json!({ "patterns": [{ "name": "still here" }] })));
-        assert_eq!(read["result"]["structuredContent"]["nodes"][0]["name"], "still here", "{read}");
+        assert_eq!(answer_json(&read)["nodes"][0]["name"], "still here", "{read}");
     }
 
     /// Closes stdin and waits for a clean exit; the server's log.
@@ -301,7 +301,7 @@ fn a_2025_03_26_session_takes_batches_and_answers_each_in_one_array() {
     let by_id = |id: Value| answers.iter().find(|a| a["id"] == id).unwrap_or_else(|| panic!("{id} in {answers:?}"));
     assert_eq!(answers.len(), 5, "one answer per request, none for the notification: {answers:?}");
     assert!(by_id(json!(1)).get("result").is_some());
-    assert!(by_id(json!(2))["result"]["structuredContent"].get("openDocuments").is_some(), "{answers:?}");
+    assert!(answer_json(by_id(json!(2))).get("openDocuments").is_some(), "{answers:?}");
     assert_eq!(by_id(json!(3))["error"]["code"], -32600);
     assert_eq!(by_id(Value::Null)["error"]["code"], -32600);
     assert_eq!(by_id(json!(4))["error"]["code"], -32602);
@@ -379,4 +379,10 @@ fn the_server_survives_every_hostile_message_in_one_session() {
     raw.still_serves(10);
     let logs = raw.finish();
     assert!(!logs.contains("panicked"), "{logs}");
+}
+
+/// The JSON a tool answered: the text of its first content block.
+fn answer_json(response: &Value) -> Value {
+    let text = response["result"]["content"][0]["text"].as_str().unwrap_or_else(|| panic!("a text answer: {response}"));
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("the answer is JSON ({e}): {text}"))
 }

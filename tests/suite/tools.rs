@@ -329,7 +329,10 @@ fn variables_merge_replace_and_register_theme_axes() {
         }}),
     );
     assert_eq!(merged["variables"]["--primary"]["value"], "#7C3AED");
-    assert_eq!(merged["variables"]["--foreground"]["value"], "#0A0A0A", "merging keeps the others");
+    assert!(merged["variables"].get("--foreground").is_none(), "the answer holds what was set, not all again");
+    let after = s.ok("get_variables", json!({"filePath": kit}));
+    assert_eq!(after["variables"]["--foreground"]["value"], "#0A0A0A", "merging keeps the others");
+    assert_eq!(merged["total"], json!(after["variables"].as_object().unwrap().len()));
     assert_eq!(merged["themes"]["Mode"], json!(["Light", "Dark"]));
     assert!(s.read(&kit).contains("\"--surface\""));
     let replaced = s.ok(

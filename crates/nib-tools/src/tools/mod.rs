@@ -47,7 +47,7 @@ pub use properties::{
 pub use screenshot::{
     DEFAULT_LONG_EDGE, MAX_SCREENSHOT_BYTES, Screenshot, ScreenshotArgs, get_screenshot, render_screenshot,
 };
-pub use variables::{FileArgs, SetArgs, VariablesAnswer, get_variables, set_variables};
+pub use variables::{FileArgs, SetAnswer, SetArgs, VariablesAnswer, get_variables, set_variables};
 pub use workspace::{MAX_SELECTED, OpenDocument, Selection, Workspace};
 
 /// Why a tool call failed: a message an agent can act on, a hint, and structured data when the

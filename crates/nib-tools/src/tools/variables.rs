@@ -67,13 +67,39 @@ pub struct SetArgs {
     pub replace: bool,
 }
 
+/// What set_variables answers: the variables it set as the file now has them, not every
+/// variable again (get_variables lists them all), and the themes they may have added to.
+#[derive(Debug, Serialize)]
+pub struct SetAnswer {
+    /// The variables this call set, by name, as stored.
+    pub variables: serde_json::Value,
+    /// How many variables the document has now.
+    pub total: usize,
+    /// Theme axes and their values.
+    pub themes: serde_json::Value,
+    /// The document's revision.
+    pub revision: u64,
+    /// When no filePath was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
 /// Merges (or, with `replace`, sets) variables. Theme axes and values the new values use are
 /// added to the document's themes.
-pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<VariablesAnswer, ToolError> {
+pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnswer, ToolError> {
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     apply(&mut open.document, &args.variables, args.replace)?;
     open.save()?;
-    Ok(answer(&open.document, note))
+    let (themes, all) = as_json(&open.document);
+    let given: Vec<&String> = args.variables.as_object().map(|m| m.keys().collect()).unwrap_or_default();
+    let total = all.as_object().map_or(0, serde_json::Map::len);
+    let variables = match all {
+        serde_json::Value::Object(all) => {
+            serde_json::Value::Object(all.into_iter().filter(|(name, _)| given.contains(&name)).collect())
+        }
+        other => other,
+    };
+    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), note })
 }
 
 /// Merges (or, with `replace`, sets) variables in one transaction, without saving.

@@ -172,7 +172,16 @@ fn snippet_error(error: &JsError, edit_id: &str, refused: Option<&ToolError>) ->
         JsError::CallLimit(_) => "one call may take 55 s in all: split the work over several calls",
         JsError::Heap(_) => "a snippet's heap holds 256 MB: build less at once, or split the work over several calls",
         JsError::Stack(_) => "a recursion went too deep: walk with Get(visitor) or a loop instead",
-        _ => "fix the snippet and send it again, or send editId with edits: [{find, replace}] to patch it",
+        _ => "",
+    };
+    let retry;
+    let hint = if hint.is_empty() {
+        retry = format!(
+            "fix the snippet: send {{\"editId\": \"{edit_id}\", \"edits\": [{{\"find\": …, \"replace\": …}}]}} to patch it, or send it again whole; nothing was changed"
+        );
+        retry.as_str()
+    } else {
+        hint
     };
     let data = serde_json::json!({ "editId": edit_id, "line": line, "column": column });
     ToolError { message: format!("{place}{said}"), hint: Some(hint.to_owned()), data: Some(data) }
