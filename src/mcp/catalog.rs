@@ -67,6 +67,11 @@ fn file_path() -> Value {
     })
 }
 
+/// The theme parameter of the picture tools.
+fn theme() -> Value {
+    json!({ "type": "object", "description": "Draw under a theme, e.g. {\"Mode\": \"Dark\"}: no copy of the screen needed.", "additionalProperties": { "type": "string" } })
+}
+
 fn ids(description: &str) -> Value {
     json!({ "type": "array", "items": { "type": "string" }, "description": description })
 }
@@ -243,7 +248,8 @@ const DEFINITIONS: &[Definition] = &[
                 "filePath": file_path(),
                 "nodeId": { "type": "string", "description": "The node to render (the whole canvas when absent)." },
                 "scale": { "type": "number", "exclusiveMinimum": 0, "description": "Pixels per canvas unit (default 1, less when the long edge would pass 1568 px)." },
-                "outputPath": { "type": "string", "description": "Write the PNG to this file; answer its path, not the image." }
+                "outputPath": { "type": "string", "description": "Write the PNG to this file; answer its path, not the image." },
+                "theme": theme()
             })
         },
         required: &[],
@@ -265,7 +271,8 @@ const DEFINITIONS: &[Definition] = &[
                 "quality": { "type": "integer", "minimum": 1, "maximum": 100 },
                 "text": { "type": "string", "enum": ["outlines", "live"], "description": "svg text" },
                 "embed": { "type": "boolean", "description": "html: self-contained pages" },
-                "outputPath": { "type": "string", "description": "A file, or a folder (default exports/)." }
+                "outputPath": { "type": "string", "description": "A file, or a folder (default exports/)." },
+                "theme": theme()
             })
         },
         required: &["format"],

@@ -186,6 +186,7 @@ async fn render(State(state): State<AppState>, Query(query): Query<RenderQuery>)
                 node_id: query.node,
                 scale: Some(fit),
                 output_path: None,
+                theme: None,
             };
             render_screenshot(workspace, args).map(|(png, _)| png)
         })

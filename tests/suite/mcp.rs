@@ -670,3 +670,71 @@ async fn deep_chains_and_copied_values_are_answered_and_the_server_goes_on() {
     assert!(layout["text"].is_string(), "{layout}");
     client.cancel().await.unwrap();
 }
+
+#[tokio::test]
+async fn pictures_take_a_theme_without_copying_the_screen() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("themed.pen"),
+        r##"{"version": "2.10", "themes": {"Mode": ["Light", "Dark"]},
+  "variables": {"--bg": {"type": "color", "value": [{"value": "#FFFFFF", "theme": {"Mode": "Light"}}, {"value": "#111111", "theme": {"Mode": "Dark"}}]}},
+  "children": [{"type": "frame", "id": "screen", "x": 0, "y": 0, "width": 40, "height": 30, "fill": "$--bg"}]}"##,
+    )
+    .unwrap();
+    let before = std::fs::read(root.path().join("themed.pen")).unwrap();
+    let client = connect(root.path()).await;
+    let image = |result: &rmcp::model::CallToolResult| {
+        result.content.iter().find_map(|block| match block {
+            ContentBlock::Image(image) => Some(image.data.clone()),
+            _ => None,
+        })
+    };
+    let shot = |theme: Value| {
+        let client = &client;
+        async move {
+            let mut arguments = json!({ "filePath": "themed.pen", "nodeId": "screen" });
+            if !theme.is_null() {
+                arguments["theme"] = theme;
+            }
+            call(client, "get_screenshot", arguments).await
+        }
+    };
+    let light = image(&shot(Value::Null).await).expect("a picture");
+    let dark = image(&shot(json!({ "Mode": "Dark" })).await).expect("a dark picture");
+    let light_again = image(&shot(json!({ "Mode": "Light" })).await).expect("a light picture");
+    assert_ne!(light, dark, "the theme changes the picture");
+    assert_eq!(light, light_again, "the document's first value is Light");
+    let pixel = |data: &str| {
+        let png = base64_decode(data);
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+        reader.next_frame(&mut buffer).unwrap();
+        buffer[..3].to_vec()
+    };
+    assert_eq!(pixel(&dark), vec![0x11, 0x11, 0x11]);
+    let wrong =
+        call(&client, "get_screenshot", json!({ "filePath": "themed.pen", "theme": { "Colour": "Dark" } })).await;
+    let said = error_text(&wrong);
+    assert!(said.contains("no theme axis 'Colour'") && said.contains("Mode: Light, Dark"), "{said}");
+
+    let exported = structured(
+        &call(
+            &client,
+            "export",
+            json!({ "filePath": "themed.pen", "format": "png", "nodeIds": ["screen"], "theme": { "Mode": "Dark" }, "outputPath": "dark.png" }),
+        )
+        .await,
+    );
+    assert_eq!(exported["files"][0]["path"], "dark.png");
+    let written = std::fs::read(root.path().join("dark.png")).unwrap();
+    let mut reader = png::Decoder::new(std::io::Cursor::new(written)).read_info().unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    reader.next_frame(&mut buffer).unwrap();
+    assert_eq!(buffer[..3], [0x11, 0x11, 0x11]);
+    assert_eq!(std::fs::read(root.path().join("themed.pen")).unwrap(), before, "the document is not touched");
+
+    let guide = call(&client, "get_guidelines", json!({ "topic": "mobile-app" })).await;
+    assert!(text(&guide).contains("theme: {\"Mode\": \"Dark\"}}"), "the guidelines suggest themed pictures");
+    client.cancel().await.unwrap();
+}

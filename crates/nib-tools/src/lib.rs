@@ -9,7 +9,7 @@
 // The stages below, under the names this crate's modules use for them.
 use nib_doc::{doc, files, hash, numbers, random};
 use nib_export::export;
-use nib_render::{host, render};
+use nib_render::{compile, host, render};
 #[cfg(feature = "network-images")]
 use nib_scene::http;
 use nib_scene::{js, layout, resolve, text};

@@ -98,6 +98,10 @@ pub fn write_unlinked(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
 /// anything) a place outside the confinement; returns it with symbolic links resolved.
 pub fn create_folder(folder: &Path, confinement: Option<&Confinement>) -> Result<PathBuf, FileError> {
     if let Some(confinement) = confinement {
+        // The root itself is there already (a file exported straight into it).
+        if super::confine::lexical_normal(folder) == confinement.root() {
+            return Ok(confinement.root().to_owned());
+        }
         let relative = confinement.relative(folder)?;
         confinement.tree()?.create_folder(&relative, Links::Inside)?;
         return confinement.check(folder);

@@ -15,7 +15,7 @@ mod repeats;
 mod rows;
 mod surface;
 
-use tiny_skia::{IntRect, Pixmap, Transform};
+use tiny_skia::{IntRect, Transform};
 
 pub use crate::display::pictures::{
     ImageError, MAX_DECODED_PIXELS, MAX_IMAGE_SIDE, MAX_JPEG_PIXELS, Pictures, decode as decode_image,
@@ -27,6 +27,8 @@ use effects::ShadowCache;
 use painter::Painter;
 pub use png::encode_png;
 use surface::Surface;
+/// The picture a render makes.
+pub use tiny_skia::Pixmap;
 
 use crate::layout::Layout;
 use crate::resolve::Scene;

@@ -8,10 +8,14 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
+use crate::compile::{CompileOptions, compile};
 use crate::export::job::{ExportSettings, Format, Source, Targets, run};
 use crate::export::raster::DEFAULT_QUALITY;
 use crate::export::svg::TextMode;
 use crate::host::DiskHost;
+use crate::layout::Layout;
+use crate::resolve::Scene;
+use crate::text::TextEngine;
 
 /// The folder exports go to when no outputPath is given (relative to the workspace root).
 pub const DEFAULT_EXPORT_FOLDER: &str = "exports";
@@ -41,6 +45,8 @@ pub struct ExportArgs {
     pub embed: Option<bool>,
     /// A file (for one file) or a folder, relative to the workspace (default `exports/`).
     pub output_path: Option<String>,
+    /// Draw under this theme (`{"Mode": "Dark"}`), as themed instances of the nodes would look.
+    pub theme: Option<serde_json::Value>,
 }
 
 /// A file the export wrote.
@@ -108,8 +114,27 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let asked = args.file_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     let guard = workspace.output_guard(asked.as_deref());
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(&fonts)?;
-    let text = open.render_resources(&fonts).0.fork();
+    let host = DiskHost::new(&open.path, fonts.clone()).confined(confinement.clone());
+    // Under a theme: a copy of the document with the theme on the exported nodes' top-level
+    // frames, compiled on its own (the document's caches hold its own look).
+    let ids: Vec<&str> = node_ids.iter().map(String::as_str).collect();
+    let themed = args.theme.as_ref().map(|theme| super::theme::themed(&open.document, &ids, theme)).transpose()?;
+    let compiled = match &themed {
+        Some(document) => Some(
+            compile(&host, document, &CompileOptions::default())
+                .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?,
+        ),
+        None => None,
+    };
+    let own;
+    let (scene, layout, text): (&Scene, &Layout, &TextEngine) = match &compiled {
+        Some(compiled) => (&compiled.scene, &compiled.layout, &compiled.text),
+        None => {
+            let (scene, layout) = open.layout(&fonts)?;
+            own = (scene, layout, open.render_resources(&fonts).0.fork());
+            (&own.0, &own.1, &own.2)
+        }
+    };
     let mut keys = Vec::with_capacity(node_ids.len());
     for id in &node_ids {
         keys.push(scene.node_by_id(id).ok_or_else(|| {
@@ -132,13 +157,12 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
     let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
-    let host = DiskHost::new(&open.path, fonts.clone()).confined(confinement.clone());
     let source = Source {
-        document: &open.document,
+        document: themed.as_ref().unwrap_or(&open.document),
         library: &open.imports,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
+        scene,
+        layout,
+        text,
         host: &host,
         title,
     };

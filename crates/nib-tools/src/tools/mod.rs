@@ -15,6 +15,7 @@ mod properties;
 pub mod render_cache;
 mod screenshot;
 mod summary;
+mod theme;
 mod variables;
 pub mod workspace;
 

@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::render_cache::{Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
+use crate::compile::{CompileOptions, compile};
+use crate::host::{DiskHost, Host as _};
 use crate::render::{RenderOptions, RenderTarget, encode_png, render, target_bounds};
 
 /// Longest side of a screenshot when no scale is given, in pixels.
@@ -27,6 +29,8 @@ pub struct ScreenshotArgs {
     /// Write the PNG to this file (relative to the workspace) and answer its path instead of
     /// the image.
     pub output_path: Option<String>,
+    /// Draw under this theme (`{"Mode": "Dark"}`), as a themed instance of the node would look.
+    pub theme: Option<serde_json::Value>,
 }
 
 /// A rendered PNG.
@@ -95,6 +99,9 @@ pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Res
 /// The screenshot, from the document's render cache or drawn (and kept there); `full_size`
 /// keeps a picture too heavy for an answer at the scale asked (it goes to a file).
 fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Result<Shot, ToolError> {
+    if let Some(theme) = &args.theme {
+        return themed_shot(workspace, args, theme, full_size);
+    }
     let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
@@ -103,20 +110,8 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
         Some(id) => open.layout_for_node(&fonts, id)?,
         None => open.layout(&fonts)?,
     };
-    let target = match node_id {
-        None => RenderTarget::Canvas,
-        Some(id) => RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
-            ToolError::new(format!("Node '{id}' not found"))
-                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
-        })?),
-    };
-    let bounds = target_bounds(&scene, &layout, target).map_err(|e| ToolError::new(e.to_string()))?;
-    let long_edge = bounds.width().max(bounds.height()).max(1.0);
-    let mut scale = match args.scale {
-        Some(scale) if scale.is_finite() && scale > 0.0 => scale,
-        Some(scale) => return Err(ToolError::new(format!("scale must be a number above 0; got {scale}"))),
-        None => (DEFAULT_LONG_EDGE / long_edge).min(1.0),
-    };
+    let target = target_of(&scene, node_id)?;
+    let scale = scale_of(&scene, &layout, target, args.scale)?;
     let folder = open.folder().to_owned();
     let key = ShotKey {
         node: node_id.map(str::to_owned),
@@ -133,14 +128,11 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     if let Some(shot) = open.screenshots().get(&key, &parts) {
         return Ok(shot);
     }
-    loop {
-        let options = RenderOptions { scale, ..RenderOptions::default() };
+    let (shot, too_heavy) = picture(scale, full_size, |options| {
         let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
-        let rendered =
-            render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, &options).map_err(|e| {
-                ToolError::new(e.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
-            })?;
+        let rendered = render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, options)
+            .map_err(render_error)?;
         // Every replaced family of the picture is said once, with its stand-in.
         let mut warnings = rendered.warnings;
         warnings.extend(text.document_fonts().problems.iter().cloned());
@@ -150,25 +142,99 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
         };
         warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
         warnings.extend(scene.problem_lines(within));
-        let png = encode_png(&rendered.pixmap);
-        // A picture too heavy to send is shown smaller rather than refused.
+        Ok((rendered.pixmap, warnings))
+    })?;
+    // A picture too heavy to answer stays out of the cache answers come from.
+    if !too_heavy {
+        open.screenshots().put(key, parts, shot.clone());
+    }
+    Ok(shot)
+}
+
+/// A screenshot under a theme: the document's copy with the theme on the node's top-level
+/// frame, compiled and drawn on its own (the render cache holds the document's own pictures).
+fn themed_shot(
+    workspace: &mut Workspace,
+    args: &ScreenshotArgs,
+    theme: &serde_json::Value,
+    full_size: bool,
+) -> Result<Shot, ToolError> {
+    let fonts = workspace.fonts.clone();
+    let confinement = workspace.confinement().cloned();
+    let (open, _) = workspace.document(args.file_path.as_deref())?;
+    let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
+    let themed = super::theme::themed(&open.document, node_id.as_slice(), theme)?;
+    let host = DiskHost::new(&open.path, fonts).confined(confinement);
+    let options = CompileOptions { parts_of: node_id.map(|id| vec![id.to_owned()]) };
+    let mut compiled = compile(&host, &themed, &options)
+        .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
+    let target = target_of(&compiled.scene, node_id)?;
+    let scale = scale_of(&compiled.scene, &compiled.layout, target, args.scale)?;
+    let (shot, _) = picture(scale, full_size, |options| {
+        let rendered = compiled.render(&mut *host.pictures(), target, options).map_err(render_error)?;
+        let mut warnings = rendered.warnings;
+        warnings.extend(compiled.diagnostics_for(target).into_iter().map(ToString::to_string));
+        Ok((rendered.pixmap, warnings))
+    })?;
+    Ok(shot)
+}
+
+/// What to draw: the node `node_id`, or the canvas.
+fn target_of(scene: &crate::resolve::Scene, node_id: Option<&str>) -> Result<RenderTarget, ToolError> {
+    match node_id {
+        None => Ok(RenderTarget::Canvas),
+        Some(id) => Ok(RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
+            ToolError::new(format!("Node '{id}' not found"))
+                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
+        })?)),
+    }
+}
+
+/// The scale asked, or the one that makes the long edge at most [`DEFAULT_LONG_EDGE`].
+fn scale_of(
+    scene: &crate::resolve::Scene,
+    layout: &crate::layout::Layout,
+    target: RenderTarget,
+    asked: Option<f32>,
+) -> Result<f32, ToolError> {
+    let bounds = target_bounds(scene, layout, target).map_err(|e| ToolError::new(e.to_string()))?;
+    let long_edge = bounds.width().max(bounds.height()).max(1.0);
+    match asked {
+        Some(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
+        Some(scale) => Err(ToolError::new(format!("scale must be a number above 0; got {scale}"))),
+        None => Ok((DEFAULT_LONG_EDGE / long_edge).min(1.0)),
+    }
+}
+
+fn render_error(error: crate::render::RenderError) -> ToolError {
+    ToolError::new(error.to_string()).with_hint("pass a smaller scale, or a nodeId to show one part")
+}
+
+/// Draws with `draw` at `scale` and encodes the PNG; a picture too heavy to send is drawn again
+/// smaller rather than refused, unless `full_size`. Answers the shot and whether it is too
+/// heavy for an answer.
+fn picture(
+    mut scale: f32,
+    full_size: bool,
+    mut draw: impl FnMut(&RenderOptions) -> Result<(crate::render::Pixmap, Vec<String>), ToolError>,
+) -> Result<(Shot, bool), ToolError> {
+    loop {
+        let options = RenderOptions { scale, ..RenderOptions::default() };
+        let (pixmap, warnings) = draw(&options)?;
+        let png = encode_png(&pixmap);
         let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
-        if !full_size && too_heavy && rendered.pixmap.width().max(rendered.pixmap.height()) > 256 {
+        if !full_size && too_heavy && pixmap.width().max(pixmap.height()) > 256 {
             scale *= 0.7;
             continue;
         }
         let shot = Shot {
             data: base64::engine::general_purpose::STANDARD.encode(&png).into(),
-            width: rendered.pixmap.width(),
-            height: rendered.pixmap.height(),
+            width: pixmap.width(),
+            height: pixmap.height(),
             scale,
             warnings,
         };
-        // A picture too heavy to answer stays out of the cache answers come from.
-        if !too_heavy {
-            open.screenshots().put(key, parts, shot.clone());
-        }
-        return Ok(shot);
+        return Ok((shot, too_heavy));
     }
 }
 
