@@ -520,3 +520,18 @@ fn every_topic_example_runs_on_a_fresh_document_without_issues_or_layout_problem
         assert!(shot.to_string().len() > 1000, "{topic}: the examples render");
     }
 }
+
+/// The mobile guideline's example follows its own "variables first" rule (issue 29: it wrote
+/// hex colours), and the landing guideline defers to a style guide's display size.
+#[test]
+fn the_examples_follow_their_own_rules() {
+    let mut s = Session::new();
+    let mobile = s.ok("get_guidelines", json!({"topic": "mobile-app"}))["text"].as_str().unwrap().to_owned();
+    for (kind, body) in examples(&mobile) {
+        if kind == "batch_design" {
+            assert!(!body.contains("\"#"), "a hex colour in the mobile example: {body}");
+        }
+    }
+    let landing = s.ok("get_guidelines", json!({"topic": "landing-page"}))["text"].as_str().unwrap().to_owned();
+    assert!(landing.contains("$--text-display"), "the headline size defers to the style guide's display size");
+}

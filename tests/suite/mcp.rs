@@ -152,9 +152,13 @@ async fn a_design_session_edits_saves_reads_lays_out_renders_and_undoes() {
 
     let undone = structured(&call(&client, "undo", json!({})).await);
     assert_eq!(undone["canRedo"], true);
+    // The answer says what it took back (issue 29: it did not).
+    let title = bound(&designed, "title");
+    assert_eq!(undone["undid"], json!(format!("inserted 2 nodes ({card}, {title})")), "{undone}");
     assert_eq!(std::fs::read(&file).unwrap(), original, "undo restores the file byte for byte");
     let redone = structured(&call(&client, "redo", json!({ "filePath": "design.pen" })).await);
     assert_eq!(redone["canRedo"], false);
+    assert_eq!(redone["redid"], undone["undid"]);
     assert!(std::fs::read_to_string(&file).unwrap().contains("Hello from MCP"));
     client.cancel().await.unwrap();
 }
@@ -736,5 +740,33 @@ async fn pictures_take_a_theme_without_copying_the_screen() {
 
     let guide = call(&client, "get_guidelines", json!({ "topic": "mobile-app" })).await;
     assert!(text(&guide).contains("theme: {\"Mode\": \"Dark\"}}"), "the guidelines suggest themed pictures");
+    client.cancel().await.unwrap();
+}
+
+/// Issue 29: a section's screenshot showed it on nothing (white in a viewer) instead of on its
+/// page's background.
+#[tokio::test]
+async fn a_section_is_pictured_on_its_pages_background() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("page.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "page", "x": 0, "y": 0, "width": 200, "height": 200,
+  "fill": "#0F172A", "layout": "vertical", "padding": 20,
+  "children": [{"type": "frame", "id": "section", "width": 100, "height": 60, "padding": 8,
+    "children": [{"type": "rectangle", "id": "dot", "width": 10, "height": 10, "fill": "#F8FAFC"}]}]}]}"##,
+    )
+    .unwrap();
+    let client = connect(root.path()).await;
+    let shot = call(&client, "get_screenshot", json!({ "filePath": "page.pen", "nodeId": "section" })).await;
+    let ContentBlock::Image(image) = &shot.content[0] else { panic!("an image: {}", text(&shot)) };
+    let mut reader = png::Decoder::new(std::io::Cursor::new(base64_decode(&image.data))).read_info().unwrap();
+    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buffer).unwrap();
+    let channels = frame.color_type.samples();
+    let corner = &buffer[buffer.len() - channels..];
+    assert_eq!(&corner[..3], &[0x0F, 0x17, 0x2A], "the page's background behind the section");
+    if channels == 4 {
+        assert_eq!(corner[3], 255);
+    }
     client.cancel().await.unwrap();
 }

@@ -149,6 +149,75 @@ impl Document {
         self.revision += 1;
     }
 
+    /// What the step `undo` would take back (or, with `redo`, the step redo would make again)
+    /// did, in a sentence: `inserted 3 nodes (a, b, c); changed fill on 1 node (d)`.
+    pub fn describe_step(&self, redo: bool) -> Option<String> {
+        let log = if redo { self.history.undone.last()? } else { self.history.done.last()? };
+        Some(self.describe(log))
+    }
+
+    fn describe(&self, log: &[Change]) -> String {
+        let mut linked: Vec<NodeKey> = Vec::new();
+        let mut unlinked: Vec<NodeKey> = Vec::new();
+        let mut keys: Vec<&str> = Vec::new();
+        let mut changed: Vec<NodeKey> = Vec::new();
+        let mut header = false;
+        for change in log {
+            match change {
+                Change::Link { node, .. } => linked.push(*node),
+                Change::Unlink { node, .. } => unlinked.push(*node),
+                // A children list set is how linking records itself in some cases: said as such.
+                Change::SetProp { key: Key::Children, .. } => {}
+                Change::SetProp { node, key, .. } => {
+                    if !keys.contains(&key.name()) {
+                        keys.push(key.name());
+                    }
+                    if !changed.contains(node) {
+                        changed.push(*node);
+                    }
+                }
+                Change::SetHeader { .. } => header = true,
+            }
+        }
+        let mut moved: Vec<NodeKey> = linked.iter().filter(|k| unlinked.contains(k)).copied().collect();
+        moved.dedup();
+        let only = |list: &[NodeKey]| -> Vec<NodeKey> {
+            let mut kept: Vec<NodeKey> = Vec::new();
+            for key in list.iter().filter(|k| !moved.contains(k)) {
+                if !kept.contains(key) {
+                    kept.push(*key);
+                }
+            }
+            kept
+        };
+        let (inserted, removed) = (only(&linked), only(&unlinked));
+        // Properties set on nodes the step inserted are part of inserting them.
+        let changed: Vec<NodeKey> = changed.into_iter().filter(|k| !inserted.contains(k)).collect();
+        let named = |keys: &[NodeKey]| -> String {
+            let ids: Vec<&str> = keys.iter().take(5).map(|k| self.tree().node(*k).id()).collect();
+            let more = if keys.len() > 5 { format!(", and {} more", keys.len() - 5) } else { String::new() };
+            let plural = if keys.len() == 1 { "" } else { "s" };
+            format!("{} node{plural} ({}{more})", keys.len(), ids.join(", "))
+        };
+        let mut parts = Vec::new();
+        if !inserted.is_empty() {
+            parts.push(format!("inserted {}", named(&inserted)));
+        }
+        if !removed.is_empty() {
+            parts.push(format!("deleted {}", named(&removed)));
+        }
+        if !moved.is_empty() {
+            parts.push(format!("moved {}", named(&moved)));
+        }
+        if !changed.is_empty() {
+            parts.push(format!("changed {} on {}", keys.join(", "), named(&changed)));
+        }
+        if header {
+            parts.push("changed the variables, themes or imports".to_owned());
+        }
+        if parts.is_empty() { "changed nothing".to_owned() } else { parts.join("; ") }
+    }
+
     /// Undoes the last committed transaction. Returns false when there is none.
     pub fn undo(&mut self) -> bool {
         let Some(log) = self.history.done.pop() else { return false };
@@ -591,5 +660,18 @@ mod tests {
         assert_eq!(document.to_pen_string(), after_group);
         assert!(document.undo());
         assert_eq!(document.to_pen_string(), before_group);
+    }
+
+    #[test]
+    fn a_step_says_what_it_did() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        edit_everything(&mut document).commit();
+        let said = document.describe_step(false).unwrap();
+        assert_eq!(
+            said,
+            "inserted 1 node (n); deleted 1 node (b); moved 1 node (a); changed width, height, name on 2 nodes (a, c)"
+        );
+        document.undo();
+        assert_eq!(document.describe_step(true).as_deref(), Some(said.as_str()), "redo would make the same step");
     }
 }

@@ -22,6 +22,12 @@ pub struct Stepped {
     pub can_undo: bool,
     /// Whether a redo is possible.
     pub can_redo: bool,
+    /// What undo took back, in a sentence (`inserted 3 nodes (a, b, c); changed fill on 1 node (d)`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub undid: Option<String>,
+    /// What redo made again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redid: Option<String>,
     /// Which document was used, when no filePath was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -50,6 +56,7 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         Direction::Back => (Document::undo, Document::redo, "undo"),
         Direction::Forward => (Document::redo, Document::undo, "redo"),
     };
+    let what = open.document.describe_step(matches!(direction, Direction::Forward));
     if !stepped(&mut open.document) {
         let hint = match direction {
             Direction::Back => {
@@ -69,6 +76,8 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         revision: open.document.revision(),
         can_undo: open.document.can_undo(),
         can_redo: open.document.can_redo(),
+        undid: what.clone().filter(|_| matches!(direction, Direction::Back)),
+        redid: what.filter(|_| matches!(direction, Direction::Forward)),
         note,
     })
 }

@@ -112,11 +112,12 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     };
     let target = target_of(&scene, node_id)?;
     let scale = scale_of(&scene, &layout, target, args.scale)?;
+    let background = backdrop(&scene, target);
     let folder = open.folder().to_owned();
     let key = ShotKey {
         node: node_id.map(str::to_owned),
         scale,
-        options: RenderOptions { scale, ..RenderOptions::default() },
+        options: RenderOptions { scale, background, ..RenderOptions::default() },
     };
     let parts = parts_shown(
         &layout,
@@ -128,7 +129,7 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     if let Some(shot) = open.screenshots().get(&key, &parts) {
         return Ok(shot);
     }
-    let (shot, too_heavy) = picture(scale, full_size, |options| {
+    let (shot, too_heavy) = picture(scale, background, full_size, |options| {
         let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
         let rendered = render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, options)
@@ -170,13 +171,48 @@ fn themed_shot(
         .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
     let target = target_of(&compiled.scene, node_id)?;
     let scale = scale_of(&compiled.scene, &compiled.layout, target, args.scale)?;
-    let (shot, _) = picture(scale, full_size, |options| {
+    let background = backdrop(&compiled.scene, target);
+    let (shot, _) = picture(scale, background, full_size, |options| {
         let rendered = compiled.render(&mut *host.pictures(), target, options).map_err(render_error)?;
         let mut warnings = rendered.warnings;
         warnings.extend(compiled.diagnostics_for(target).into_iter().map(ToString::to_string));
         Ok((rendered.pixmap, warnings))
     })?;
     Ok(shot)
+}
+
+/// What shows behind a node inside a frame: the nearest enclosing node's topmost opaque colour
+/// fill, so a section is seen on its page's background rather than on nothing. `None` for the
+/// canvas, a top-level node, or ancestors without such a fill (a gradient, an image, nothing).
+fn backdrop(scene: &crate::resolve::Scene, target: RenderTarget) -> Option<[u8; 4]> {
+    use crate::doc::values::Fill;
+    use crate::doc::{Key, Value, VarOr};
+    let RenderTarget::Node(mut key) = target else { return None };
+    while let Some(parent) = scene.parent(key) {
+        key = parent;
+        let node = scene.node(key);
+        if node.props.get(&Key::Enabled).is_some_and(|v| matches!(v, Value::Bool(VarOr::Value(false)))) {
+            continue;
+        }
+        let Some(Value::Fills(fills)) = node.props.get(&Key::Fill) else { continue };
+        let topmost = fills.as_slice().iter().rev().find_map(|fill| match fill {
+            Fill::Solid(VarOr::Value(color)) => Some(color.rgba()),
+            Fill::Color(fill) if !matches!(fill.enabled, Some(VarOr::Value(false))) => {
+                match (&fill.color, &fill.opacity) {
+                    (Some(VarOr::Value(color)), None | Some(VarOr::Value(1.0))) => Some(color.rgba()),
+                    _ => None,
+                }
+            }
+            // A paint of another kind on top hides what is under it: no single colour to show.
+            _ => Some([0, 0, 0, 0]),
+        });
+        match topmost {
+            Some(rgba) if rgba[3] == 255 => return Some(rgba),
+            Some(_) => return None,
+            None => continue,
+        }
+    }
+    None
 }
 
 /// What to draw: the node `node_id`, or the canvas.
@@ -215,11 +251,12 @@ fn render_error(error: crate::render::RenderError) -> ToolError {
 /// heavy for an answer.
 fn picture(
     mut scale: f32,
+    background: Option<[u8; 4]>,
     full_size: bool,
     mut draw: impl FnMut(&RenderOptions) -> Result<(crate::render::Pixmap, Vec<String>), ToolError>,
 ) -> Result<(Shot, bool), ToolError> {
     loop {
-        let options = RenderOptions { scale, ..RenderOptions::default() };
+        let options = RenderOptions { scale, background, ..RenderOptions::default() };
         let (pixmap, warnings) = draw(&options)?;
         let png = encode_png(&pixmap);
         let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
