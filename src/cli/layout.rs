@@ -26,6 +26,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         parent_id: settings.node,
         max_depth: Some(settings.depth),
         problems_only: settings.problems,
+        lint: None,
     };
     let answer = match snapshot_layout(&mut workspace, args) {
         Ok(answer) => answer,
@@ -43,12 +44,12 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     if settings.json {
         say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
     } else {
-        match &answer {
+        match &answer.layout {
             SnapshotAnswer::Full(snapshot) => say_part!("{}", nib::layout::snapshot::snapshot_text(snapshot)),
             SnapshotAnswer::Problems { text, .. } => say_part!("{text}"),
         }
     }
-    match answer {
+    match answer.layout {
         SnapshotAnswer::Problems { problems, .. } if !problems.is_empty() => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     }

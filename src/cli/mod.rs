@@ -22,6 +22,7 @@ mod export;
 mod fmt;
 mod fonts;
 mod layout;
+mod lint;
 mod merge;
 mod migrate;
 mod outline;
@@ -247,6 +248,29 @@ enum Command {
         #[arg(long, value_enum, default_value_t)]
         tools: nib::mcp::ToolSet,
     },
+    /// Design lint: contrast (WCAG AA, against what is painted beneath), touch targets, small
+    /// and covered text, colours and scales off the document's system, empty hugging frames,
+    /// invisible text. Levels come from a preset, then `nib-lint.json` beside each file (or
+    /// --config), then --rule. Exits 1 when a finding is a warning or an error, 2 when a file
+    /// cannot be read.
+    #[command(after_help = LINT_EXAMPLES)]
+    Lint {
+        /// The .pen files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// How to write the findings.
+        #[arg(long, value_enum, default_value = "text")]
+        format: lint::Format,
+        /// recommended (default), strict or accessibility.
+        #[arg(long)]
+        preset: Option<String>,
+        /// A rule's level, e.g. contrast=error or off-scale-spacing=off (repeatable).
+        #[arg(long = "rule", value_name = "RULE=LEVEL")]
+        rules: Vec<String>,
+        /// A configuration file instead of nib-lint.json beside each document.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
     /// Snapshot tests for designs: compare every top-level frame with its approved PNG.
     ///
     /// Renders every top-level frame of the .pen files under PATHS and compares it with its
@@ -450,6 +474,16 @@ const EXPORT_EXAMPLES: &str = "Examples:
   nib export app.pen --format html -o site/
   nib export app.pen --format tokens-css -o tokens.css";
 
+const LINT_EXAMPLES: &str = "Examples:
+  nib lint design.pen                               findings as text; exit 1 on a warning or an error
+  nib lint --preset accessibility designs/*.pen     contrast, touch targets, small and covered text
+  nib lint --rule off-scale-spacing=off design.pen  one rule's level (off, note, warning, error)
+  nib lint --format sarif designs/*.pen > lint.sarif   for GitHub code scanning (upload-sarif)
+
+Rules: contrast, touch-target, small-text, raw-color, near-color, off-scale-font-size,
+off-scale-spacing, covered-text, empty-fit-content, invisible-text-fill.
+nib-lint.json beside the files: {\"preset\": \"strict\", \"rules\": {\"near-color\": \"off\"}}";
+
 const SNAPSHOT_EXAMPLES: &str = "Examples:
   nib snapshot designs/                       first run: creates the goldens
   nib snapshot designs/                       later runs: compare, exit 1 on a difference
@@ -574,6 +608,9 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary, fonts }))
         }
         Command::Call { tool, args } => Ok(call::run(&tool, &args, fonts())),
+        Command::Lint { files, format, preset, rules, config } => {
+            Ok(lint::run(&files, lint::Settings { format, preset, rules, config, fonts: fonts() }))
+        }
         Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
         Command::Mcp { root, tools } => {
             let root = match root {

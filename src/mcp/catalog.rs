@@ -231,7 +231,8 @@ const DEFINITIONS: &[Definition] = &[
                 "filePath": file_path(),
                 "parentId": { "type": "string", "description": "The node to show (the whole canvas when absent)." },
                 "maxDepth": { "type": "integer", "minimum": 0, "description": "Levels of children below (default 1)." },
-                "problemsOnly": { "type": "boolean" }
+                "problemsOnly": { "type": "boolean" },
+                "lint": { "type": ["boolean", "string", "object"], "description": "Design lint too (contrast, touch targets, small text, colours off the variables…): true, a preset (strict, accessibility) or {preset, rules}." }
             })
         },
         required: &[],

@@ -40,6 +40,7 @@ pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/files", get(files))
         .route("/api/document", get(document))
+        .route("/api/lint", get(lint))
         .route("/api/render", get(render))
         .route("/api/node", get(node))
         .route("/api/select", post(select))
@@ -162,6 +163,20 @@ async fn document(State(state): State<AppState>, Query(query): Query<FileQuery>)
             snapshot["canUndo"] = json!(can_undo);
             snapshot["canRedo"] = json!(can_redo);
             Ok(Json(snapshot))
+        })
+    })
+    .await
+}
+
+/// `GET /api/lint?file=`: the design lint's findings for the document, with `nib-lint.json`
+/// beside it when there is one (asked apart from the boxes: it draws the frames to measure
+/// contrast, and the page shows the boxes first).
+async fn lint(State(state): State<AppState>, Query(query): Query<FileQuery>) -> Result<Json<Value>, Failure> {
+    with_workspace(&state, move |workspace| {
+        workspace.keeping_current(|workspace| {
+            let arguments = json!({ "filePath": query.file, "problemsOnly": true, "lint": true });
+            let answer = tool(workspace, "snapshot_layout", arguments)?;
+            Ok(Json(json!({ "file": query.file, "findings": answer["lint"] })))
         })
     })
     .await

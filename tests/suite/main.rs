@@ -25,6 +25,7 @@ mod hostile_files;
 mod layers;
 mod layout_corpus;
 mod layout_expected;
+mod lint;
 mod load_errors;
 mod mcp;
 mod mcp_answers;

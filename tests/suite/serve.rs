@@ -650,3 +650,28 @@ async fn an_output_path_cannot_replace_an_open_document() {
     client.cancel().await.unwrap();
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_shows_the_design_lint() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("lint.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "page", "x": 0, "y": 0, "width": 300, "height": 100,
+  "fill": "#FFFFFF", "layout": "vertical", "padding": 24,
+  "children": [{"type": "text", "id": "faint", "content": "Read me", "fontSize": 10, "fill": "#CCCCCC"}]}]}"##,
+    )
+    .unwrap();
+    let server = start(root.path(), None).await;
+    let (status, body) = get(&server, "/api/lint?file=lint.pen", "").await;
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    let rules: Vec<&str> = answer["findings"].as_array().unwrap().iter().filter_map(|f| f["rule"].as_str()).collect();
+    assert!(rules.contains(&"contrast") && rules.contains(&"small-text"), "{answer}");
+    assert!(answer["findings"].as_array().unwrap().iter().all(|f| f["node"] == "faint"));
+    let (status, page) = get(&server, "/", "").await;
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"lint\""), "the page has a place for the findings");
+    let (_, script) = get(&server, "/app.js", "").await;
+    assert!(script.contains("/api/lint?"), "and fetches them");
+    server.stop().await;
+}

@@ -9,6 +9,7 @@
 use nib_doc::{diagnostic, doc, files, hash, markup, printable};
 use nib_render::{compile, host, render};
 #[cfg(test)]
-use nib_scene::{layout, resolve, text};
+use nib_scene::text;
+use nib_scene::{layout, resolve};
 
 pub mod review;

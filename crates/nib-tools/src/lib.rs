@@ -10,6 +10,7 @@
 use nib_doc::{doc, files, hash, numbers, random};
 use nib_export::export;
 use nib_render::{compile, host, render};
+use nib_review::review;
 #[cfg(feature = "network-images")]
 use nib_scene::http;
 use nib_scene::{js, layout, resolve, text};

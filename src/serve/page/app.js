@@ -106,6 +106,7 @@ async function reload(fit) {
     if (fit) fitAll();
     draw();
     showSelection();
+    lint(doc.file, doc.revision);
   } catch (error) {
     state.doc = null;
     state.nodes = [];
@@ -370,6 +371,38 @@ function showProblems() {
     item.addEventListener("click", () => select([problem.node]));
     return item;
   }));
+}
+
+// The design lint of the document at this revision: fetched after the boxes, since it draws the
+// frames to measure contrast; an answer for an older revision or another file is dropped.
+async function lint(file, revision) {
+  const list = $("lint");
+  try {
+    const answer = await request("/api/lint?" + query({ file }));
+    if (!state.doc || state.doc.file !== file || state.doc.revision !== revision) return;
+    const findings = answer.findings || [];
+    $("lint-count").textContent = findings.length ? "(" + findings.length + ")" : "";
+    if (!findings.length) {
+      list.innerHTML = '<li class="muted">None.</li>';
+      return;
+    }
+    list.replaceChildren(...findings.map((finding) => {
+      const item = document.createElement("li");
+      const rule = document.createElement("code");
+      rule.textContent = finding.rule;
+      const id = document.createElement("code");
+      id.textContent = finding.node || "";
+      item.append(rule, " ", id, " " + finding.message + (finding.fix ? " — " + finding.fix : ""));
+      if (finding.node) item.addEventListener("click", () => select([finding.node]));
+      return item;
+    }));
+  } catch (error) {
+    list.innerHTML = "";
+    const item = document.createElement("li");
+    item.className = "muted";
+    item.textContent = "Lint: " + error.message;
+    list.append(item);
+  }
 }
 
 // ---- input ----

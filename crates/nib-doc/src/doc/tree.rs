@@ -139,6 +139,14 @@ impl Tree {
         (parent, index)
     }
 
+    /// The JSON pointer of a node in the file: `/children/0/children/3`.
+    pub fn pointer(&self, key: NodeKey) -> String {
+        let mut indices: Vec<usize> =
+            std::iter::successors(Some(key), |k| self.node(*k).parent()).map(|k| self.index_in_parent(k)).collect();
+        indices.reverse();
+        indices.iter().map(|index| format!("/children/{index}")).collect()
+    }
+
     /// The position of `key` among its siblings.
     pub fn index_in_parent(&self, key: NodeKey) -> usize {
         self.children_of(self.node(key).parent).iter().position(|k| *k == key).unwrap_or(0)

@@ -11,6 +11,7 @@
 //! approved images stored beside the designs.
 
 pub mod diff;
+pub mod lint;
 pub mod merge;
 pub mod outline;
 pub mod pictures;

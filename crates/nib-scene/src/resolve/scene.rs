@@ -1047,11 +1047,7 @@ struct Base<'a> {
 
 /// The JSON pointer of a document node: `/children/0/children/3`.
 fn pointer_of(document: &Document, key: NodeKey) -> String {
-    let tree = document.tree();
-    let mut indices: Vec<usize> =
-        std::iter::successors(Some(key), |k| tree.node(*k).parent()).map(|k| tree.index_in_parent(k)).collect();
-    indices.reverse();
-    indices.iter().map(|index| format!("/children/{index}")).collect()
+    document.tree().pointer(key)
 }
 
 /// The overrides an instance node carries.

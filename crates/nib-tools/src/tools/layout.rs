@@ -27,6 +27,21 @@ pub struct SnapshotArgs {
     /// Only the problems.
     #[serde(default)]
     pub problems_only: bool,
+    /// Also run the design lint: `true` (the recommended preset, or `nib-lint.json` beside the
+    /// document), a preset name (`"strict"`, `"accessibility"`), or
+    /// `{"preset": …, "rules": {"contrast": "error", …}}`.
+    pub lint: Option<serde_json::Value>,
+}
+
+/// snapshot_layout's answer: the boxes or problems, and the lint's findings when asked.
+#[derive(Debug, Serialize)]
+pub struct LaidOut {
+    /// The boxes and problems.
+    #[serde(flatten)]
+    pub layout: SnapshotAnswer,
+    /// Design lint findings, each `{rule, level, node, message, fix, line}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lint: Option<Vec<serde_json::Value>>,
 }
 
 /// What snapshot_layout answers.
@@ -51,8 +66,20 @@ pub enum SnapshotAnswer {
     },
 }
 
-/// The computed boxes under a node (or of the whole canvas) and the layout problems there.
-pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
+/// The computed boxes under a node (or of the whole canvas) and the layout problems there, and
+/// the design lint's findings when asked.
+pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<LaidOut, ToolError> {
+    let lint = match &args.lint {
+        None | Some(serde_json::Value::Bool(false)) | Some(serde_json::Value::Null) => None,
+        Some(asked) => {
+            Some(super::lint::findings(workspace, args.file_path.as_deref(), args.parent_id.as_deref(), asked)?)
+        }
+    };
+    let layout = boxes_and_problems(workspace, args)?;
+    Ok(LaidOut { layout, lint })
+}
+
+fn boxes_and_problems(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
     let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;

@@ -11,6 +11,7 @@ mod export;
 mod guides;
 mod history;
 mod layout;
+mod lint;
 mod properties;
 pub mod render_cache;
 mod screenshot;
@@ -40,7 +41,8 @@ pub use guides::{
 };
 pub use history::{Stepped, redo, undo};
 pub use layout::{
-    MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas, snapshot_layout,
+    LaidOut, MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas,
+    snapshot_layout,
 };
 pub use properties::{
     PROPERTIES, ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
