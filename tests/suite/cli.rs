@@ -728,6 +728,7 @@ fn the_readme_states_the_limits_the_code_has() {
         ),
         format!("{} nodes drawn", nib::resolve::MAX_SCRIPT_NODES),
         format!("{} KiB of snippet", nib::tools::MAX_SNIPPET_BYTES >> 10),
+        format!("{} KiB of markup and {} shapes", nib::tools::MAX_SVG_BYTES >> 10, nib::tools::MAX_SVG_SHAPES),
         format!("{} nodes a document", nib::review::lint::MAX_LINT_NODES),
         format!("{} s per call", nib::tools::CALL_LIMIT.as_secs()),
         format!("{} nodes per `Get(visitor)` walk", nib::tools::MAX_WALKED_NODES),

@@ -197,3 +197,22 @@ fn partial_keeps_what_ran_before_the_failure_and_globals_do_not_survive_a_call()
     assert!(file.contains("\"First\"") && !file.contains("\"Never\""), "{file}");
     assert_eq!(session.ok("return typeof kept;")["result"], json!("undefined"), "each call starts afresh");
 }
+
+#[test]
+fn generate_with_svg_draws_the_markup_as_path_nodes_in_the_node() {
+    let mut session = Session::new();
+    let answer = session.ok(
+        r##"const box = Insert(document, {type: "frame", width: 48, height: 48});
+const drawn = Generate(box, "svg", '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="M4 4h16v16H4z" fill="#16A34A"/><text x="2" y="20">A</text></svg>');
+return Get(drawn, {depth: 1});"##,
+    );
+    let frame = &answer["result"];
+    assert_eq!(frame["type"], "frame", "{answer}");
+    assert_eq!(frame["children"][0]["type"], "path");
+    assert_eq!(frame["children"][0]["fill"], "#16A34A");
+    assert_eq!(frame["children"][0]["width"], 32);
+    assert!(answer["warnings"][0].as_str().unwrap().contains("text inside the SVG"), "{answer}");
+    let bad =
+        session.run("const b = Insert(document, {type: \"frame\"});\nGenerate(b, \"svg\", \"<svg\");").unwrap_err();
+    assert!(bad.message.starts_with("line 2") && bad.message.contains("SVG could not be read"), "{bad}");
+}

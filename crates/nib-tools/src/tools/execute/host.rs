@@ -105,10 +105,7 @@ impl Host {
                 self.write(Operation::Move, &arguments, at, "Move")
             }
             "delete" => self.write(Operation::Delete, &arguments, at, "Delete"),
-            "generate" if arguments.get(1).and_then(Value::as_str) == Some("svg") => Err(ToolError::new(
-                "Generate(node, \"svg\", …) is not supported by nib: it does not turn SVG markup into nodes",
-            )
-            .with_hint("insert a path node instead: Insert(parent, {type: \"path\", geometry: \"<the d attribute>\", fill: \"#111827\", width: 24, height: 24})")),
+            "generate" if arguments.get(1).and_then(Value::as_str) == Some("svg") => self.generate_svg(&arguments, at),
             "generate" => self.write(Operation::Generate, &arguments, at, "Generate"),
             "setVariables" => self.set_variables(argument(0), argument(1)),
             "getVariables" => self
@@ -180,6 +177,29 @@ impl Host {
             }
         }
         Ok(Value::String(path))
+    }
+
+    /// `Generate(node, "svg", markup)`: the markup's shapes as path nodes in a frame inserted
+    /// into the node, fitted to its box.
+    fn generate_svg(&mut self, arguments: &[Value], at: Span) -> Result<Value, ToolError> {
+        let (Some(target), Some(markup)) =
+            (arguments.first().and_then(Value::as_str), arguments.get(2).and_then(Value::as_str))
+        else {
+            return Err(ToolError::new("Generate(node, \"svg\", markup) takes a node and the SVG markup as a string"));
+        };
+        let fonts = self.workspace.fonts.clone();
+        let (open, _) = self.workspace.document(Some(&self.file_path))?;
+        let version = crate::doc::format::Version::read_as(open.document.version());
+        let (scene, layout) = open.layout(&fonts)?;
+        let (width, height) = scene
+            .node_by_id(target)
+            .and_then(|key| layout.node_box(key))
+            .map_or((0.0, 0.0), |b| (f64::from(b.width), f64::from(b.height)));
+        let converted = super::svg::convert(markup, width, height, version)?;
+        for note in converted.notes {
+            self.warnings.push(format!("Generate svg: {note}"));
+        }
+        self.write(Operation::Insert, &[Value::String(target.to_owned()), converted.frame], at, "Generate")
     }
 
     /// The snippet's variable a call's result is assigned to: `name` in `const name = Insert(`.

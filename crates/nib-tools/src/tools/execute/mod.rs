@@ -10,6 +10,7 @@
 
 mod host;
 mod snippets;
+mod svg;
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -25,6 +26,7 @@ use crate::js::{JsError, Limits};
 pub use host::{MAX_PRINTED_CHARS, MAX_WALKED_NODES};
 pub(super) use snippets::Snippets;
 pub use snippets::{KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch};
+pub use svg::{MAX_SVG_BYTES, MAX_SVG_SHAPES};
 
 /// The most one call may take, the operations it asks for included: Pen's figure.
 pub const CALL_LIMIT: Duration = Duration::from_secs(55);
