@@ -187,7 +187,13 @@ class Mcp:
         result = self.request("tools/call", {"name": name, "arguments": arguments})
         if result.get("isError"):
             raise RuntimeError(f"{name}: {result['content']}")
-        return result.get("structuredContent")
+        # Each payload comes once, as text: JSON, or (batch_design) Pencil's text with the facts
+        # it lacks as JSON on its last line.
+        text = next((c["text"] for c in result.get("content", []) if c.get("type") == "text"), "")
+        try:
+            return json.loads(text)
+        except ValueError:
+            return json.loads(text.strip().splitlines()[-1])
 
 
 def pixel(page, node_id, dx=0.0, dy=0.0):
@@ -262,6 +268,10 @@ def main():
         before = page.screenshot(os.path.join(work, "before.png"))
         check("the frame is drawn (non-blank pixels where it is)", frame_pixel[3] > 200 and frame_pixel[:3] == [255, 255, 255], str(frame_pixel))
         check("the card is drawn in its colour", card_pixel[2] > 200 and card_pixel[0] < 80, str(card_pixel))
+
+        # 1b. The design lint is listed beside the layout problems (or says there is none).
+        lint = page.wait_for("(() => { const l = document.getElementById('lint'); return l && l.children.length > 0 && l.textContent; })()", "the lint list")
+        check("the design lint is listed on the page", isinstance(lint, str) and len(lint) > 0, str(lint)[:200])
 
         # 2. A click selects the card; an agent sees it as the selection.
         point = page.evaluate("nibPage.screenPoint('card')")

@@ -1,0 +1,208 @@
+//! The agent's path to a picture (issue 31): get_screenshot of every corpus frame up to
+//! 1440 × 1000 as an MCP client sees it over stdio — the first picture of each frame in an open
+//! document, a repeat (the render cache), and the first after a one-property edit — then the
+//! same first pictures split by stage in this process (resolve and lay out the frame's part,
+//! build the display list, paint, encode the PNG, base64), so the next bottleneck is visible;
+//! and the whole `nib render --node` process on one frame of the largest file.
+//! `cargo bench --bench screenshot`. Budgets (issue 31): first p50 ≤ 8 ms and max ≤ 30 ms,
+//! after an edit p50 ≤ 4 ms, a repeat ≤ 1.5 ms, the whole process ≤ 30 ms.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use nib::compile::{CompileOptions, compile};
+use nib::doc::Document;
+use nib::host::{DiskHost, Host as _};
+use nib::render::{RenderOptions, RenderTarget, encode_png};
+use nib::text::FontOptions;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+const LARGEST: &str = "LIU9293__cirrus__design.pen";
+const LARGEST_FRAME: &str = "TBCqR";
+
+/// A frame to picture.
+struct Frame {
+    file: String,
+    id: String,
+}
+
+/// Timings of one frame.
+#[derive(Default, Clone, Copy)]
+struct Stages {
+    first: Duration,
+    repeat: Duration,
+    edited: Duration,
+    compile: Duration,
+    display: Duration,
+    paint: Duration,
+    encode: Duration,
+    base64: Duration,
+}
+
+fn main() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pen");
+    let root = tempfile::tempdir().expect("a folder");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .expect("the corpus")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "pen"))
+        .collect();
+    files.sort();
+    let mut frames = Vec::new();
+    for file in &files {
+        let name = file.file_name().expect("a name").to_string_lossy().into_owned();
+        std::fs::copy(file, root.path().join(&name)).expect("copied");
+        frames.extend(frames_of(file, &name));
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+    let client = runtime.block_on(connect(root.path()));
+    let call = |tool: &str, arguments: Value| -> Duration {
+        let Value::Object(arguments) = arguments else { unreachable!("objects") };
+        let started = Instant::now();
+        let result = runtime
+            .block_on(client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)))
+            .expect("an answer");
+        let took = started.elapsed();
+        assert_ne!(result.is_error, Some(true), "{tool}: {:?}", result.content);
+        took
+    };
+    let mut timed: Vec<(usize, Stages)> = Vec::new();
+    let mut opened = String::new();
+    for (index, frame) in frames.iter().enumerate() {
+        if frame.file != opened {
+            call("open_document", json!({ "filePathOrTemplate": frame.file }));
+            opened = frame.file.clone();
+        }
+        let shot = json!({ "filePath": frame.file, "nodeId": frame.id });
+        let mut stages = Stages { first: call("get_screenshot", shot.clone()), ..Stages::default() };
+        stages.repeat = call("get_screenshot", shot.clone());
+        let edit = format!("U(\"{}\", {{name: \"edited {index}\"}})", frame.id);
+        call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
+        stages.edited = call("get_screenshot", shot);
+        in_process(&corpus.join(&frame.file), &frame.id, &mut stages);
+        timed.push((index, stages));
+    }
+    runtime.block_on(client.cancel()).expect("closes");
+
+    println!("get_screenshot over MCP (stdio), {} frames up to 1440 × 1000 of {} files:", timed.len(), files.len());
+    let report = |what: &str, pick: fn(&Stages) -> Duration| {
+        let mut times: Vec<Duration> = timed.iter().map(|(_, s)| pick(s)).collect();
+        times.sort();
+        let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
+        println!("  {what:34} p50 {:6.2} ms  p95 {:6.2} ms  max {:6.2} ms", ms(at(0.5)), ms(at(0.95)), ms(at(1.0)));
+    };
+    report("first picture (open document)", |s| s.first);
+    report("repeat (render cache)", |s| s.repeat);
+    report("after a one-property U()", |s| s.edited);
+    println!("the first picture by stage, in this process (a fresh compile of the frame's part):");
+    report("resolve + fonts + layout (part)", |s| s.compile);
+    report("display list", |s| s.display);
+    report("paint", |s| s.paint);
+    report("PNG encode", |s| s.encode);
+    report("base64", |s| s.base64);
+    report("transport and the rest (MCP − stages)", |s| {
+        s.first.saturating_sub(s.compile + s.display + s.paint + s.encode + s.base64)
+    });
+    timed.sort_by_key(|(_, s)| s.first);
+    println!("the five slowest first pictures:");
+    for (index, stages) in timed.iter().rev().take(5) {
+        let frame = &frames[*index];
+        println!(
+            "  {:6.2} ms  {} {} (compile {:.1}, display {:.1}, paint {:.1}, encode {:.1})",
+            ms(stages.first),
+            frame.file,
+            frame.id,
+            ms(stages.compile),
+            ms(stages.display),
+            ms(stages.paint),
+            ms(stages.encode)
+        );
+    }
+    whole_process(&corpus.join(LARGEST));
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+async fn connect(root: &Path) -> RunningService<RoleClient, ()> {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_nib"));
+    command.arg("mcp").arg("--root").arg(root).env("RUST_LOG", "error").env("NIB_IMAGES", "offline");
+    let (transport, _) = TokioChildProcess::builder(command).spawn().expect("nib mcp starts");
+    ().serve(transport).await.expect("handshake")
+}
+
+/// The top-level frames of `file` up to 1440 × 1000.
+fn frames_of(file: &Path, name: &str) -> Vec<Frame> {
+    let Some(document) = std::fs::read_to_string(file).ok().and_then(|t| Document::load(&t).ok()) else {
+        return Vec::new();
+    };
+    let host = DiskHost::new(file, FontOptions::default());
+    let Ok(compiled) = compile(&host, &document.document, &CompileOptions::default()) else { return Vec::new() };
+    compiled
+        .scene
+        .roots()
+        .into_iter()
+        .filter(|key| {
+            compiled.layout.node_box(*key).is_some_and(|b| b.width <= 1440.0 && b.height <= 1000.0 && b.width >= 1.0)
+        })
+        .map(|key| Frame { file: name.to_owned(), id: compiled.scene.node(key).id.clone() })
+        .collect()
+}
+
+/// The first picture of `id` in this process, stage by stage.
+fn in_process(file: &Path, id: &str, stages: &mut Stages) {
+    let Some(document) = std::fs::read_to_string(file).ok().and_then(|t| Document::load(&t).ok()) else { return };
+    let host = DiskHost::new(file, FontOptions::default());
+    let started = Instant::now();
+    let Ok(mut compiled) = compile(&host, &document.document, &CompileOptions { parts_of: Some(vec![id.to_owned()]) })
+    else {
+        return;
+    };
+    stages.compile = started.elapsed();
+    let Some(key) = compiled.scene.node_by_id(id) else { return };
+    let target = RenderTarget::Node(key);
+    let mut pictures = host.pictures();
+    let started = Instant::now();
+    let display = compiled.display(&mut *pictures, target);
+    stages.display = started.elapsed();
+    std::hint::black_box(display.is_ok());
+    let started = Instant::now();
+    let Ok(rendered) = compiled.render(&mut *pictures, target, &RenderOptions::default()) else { return };
+    // Rendering builds the display list again: the paint is what is beyond it.
+    stages.paint = started.elapsed().saturating_sub(stages.display);
+    let started = Instant::now();
+    let png = encode_png(&rendered.pixmap);
+    stages.encode = started.elapsed();
+    let started = Instant::now();
+    std::hint::black_box(base64::engine::general_purpose::STANDARD.encode(&png));
+    stages.base64 = started.elapsed();
+}
+
+/// `nib render --node` of one frame of the largest file, whole processes: the median of 11.
+fn whole_process(file: &Path) {
+    let out = std::env::temp_dir().join(format!("nib-screenshot-bench-{}.png", std::process::id()));
+    let mut times: Vec<Duration> = (0..11)
+        .map(|_| {
+            let started = Instant::now();
+            let status = Command::new(env!("CARGO_BIN_EXE_nib"))
+                .arg("render")
+                .arg(file)
+                .args(["--node", LARGEST_FRAME, "-o"])
+                .arg(&out)
+                .status()
+                .expect("nib runs");
+            assert!(status.success());
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    let _ = std::fs::remove_file(&out);
+    println!("`nib render {LARGEST} --node {LARGEST_FRAME}`, whole process: median {:.1} ms", ms(times[5]));
+}
