@@ -196,6 +196,7 @@ fn whole_process(file: &Path) {
                 .arg(file)
                 .args(["--node", LARGEST_FRAME, "-o"])
                 .arg(&out)
+                .stdout(std::process::Stdio::null())
                 .status()
                 .expect("nib runs");
             assert!(status.success());
