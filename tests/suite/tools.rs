@@ -1033,3 +1033,16 @@ fn confined_writes_hold_while_a_folder_is_swapped_for_a_link() {
     assert!(root.join("race/after.png").is_file());
     assert!(fs::read_dir(&outside).unwrap().next().is_none());
 }
+
+/// Issue 31: going back to a frame answered earlier (with another frame in between, nothing
+/// changed) is a render-cache hit, not a second resolve, layout and paint.
+#[test]
+fn going_back_to_a_frame_is_answered_from_the_cache() {
+    let mut s = Session::new();
+    let file = s.copy("pen/Achelous1__smalti__docs__design__design.pen");
+    for node in ["9M1Ya", "PEZED", "9M1Ya", "PEZED"] {
+        s.ok("get_screenshot", json!({"filePath": file, "nodeId": node}));
+    }
+    let (open, _) = s.workspace.document(Some(&file)).unwrap();
+    assert_eq!(open.screenshots().hits_and_misses(), (2, 2), "two drawn, two answered from the cache");
+}

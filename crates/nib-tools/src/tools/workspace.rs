@@ -37,6 +37,10 @@ pub struct Workspace {
     pub(super) snippets: super::execute::Snippets,
 }
 
+/// How many frames' parts a document keeps laid out at its current revision for screenshots
+/// of single nodes: an agent moves between a handful of screens.
+const KEPT_PARTS: usize = 16;
+
 /// Nodes selected in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Selection {
@@ -84,9 +88,9 @@ struct Caches {
     fonts: Option<(Option<crate::doc::json::RawJson>, Arc<DocumentFonts>)>,
     /// Decoded image fills.
     images: ImageCache,
-    /// The Scene and layout of one top-level part, for a node shown while the full layout is
-    /// not current: (revision, part root, Scene, layout).
-    part: Option<(u64, NodeKey, Arc<Scene>, Arc<Layout>)>,
+    /// The Scenes and layouts of single top-level parts, for nodes shown while the full layout
+    /// is not current: (revision, part root, Scene, layout), the most recent last.
+    part: Vec<(u64, NodeKey, Arc<Scene>, Arc<Layout>)>,
     /// Screenshots drawn, answered again while what they show is unchanged.
     screenshots: RenderCache,
 }
@@ -586,15 +590,19 @@ impl OpenDocument {
         let full_is_current = self.caches.layout.as_ref().is_some_and(|(at, _)| *at == revision);
         let root = part_root(&self.document, id);
         let Some(root) = root.filter(|_| !full_is_current) else { return self.layout(fonts) };
-        if let Some((at, part_root, scene, layout)) = &self.caches.part
-            && *at == revision
-            && *part_root == root
+        // Each frame an agent looked at keeps its part at this revision, so going back to one
+        // answers from the same part (and its screenshot from the render cache) instead of
+        // resolving and laying it out again.
+        if let Some((_, _, scene, layout)) =
+            self.caches.part.iter().find(|(at, part_root, ..)| *at == revision && *part_root == root)
         {
             return Ok((Arc::clone(scene), Arc::clone(layout)));
         }
         // Parts of the last full or partial Scene that are still current are reused as they are.
-        let (previous_scene, previous_layout) = match self.caches.part.take() {
-            Some((_, _, scene, layout)) if self.caches.layout.is_none() => (Some(scene), Some(layout)),
+        let (previous_scene, previous_layout) = match self.caches.part.last() {
+            Some((_, _, scene, layout)) if self.caches.layout.is_none() => {
+                (Some(Arc::clone(scene)), Some(Arc::clone(layout)))
+            }
             _ => (self.last_full_scene(), self.caches.layout.as_ref().map(|(_, layout)| Arc::clone(layout))),
         };
         let scene = Arc::new(update_scene_of(
@@ -609,7 +617,12 @@ impl OpenDocument {
         }
         let text = self.text_engine(fonts);
         let layout = Arc::new(Layout::update(previous_layout.as_deref(), &scene, text));
-        self.caches.part = Some((revision, root, Arc::clone(&scene), Arc::clone(&layout)));
+        // Parts laid out at an older revision were the starting point; they answer nothing now.
+        self.caches.part.retain(|(at, ..)| *at == revision);
+        self.caches.part.push((revision, root, Arc::clone(&scene), Arc::clone(&layout)));
+        if self.caches.part.len() > KEPT_PARTS {
+            self.caches.part.remove(0);
+        }
         Ok((scene, layout))
     }
 
@@ -626,7 +639,7 @@ impl OpenDocument {
         if stale {
             // Other fonts measure differently: nothing measured before is valid.
             self.caches.layout = None;
-            self.caches.part = None;
+            self.caches.part.clear();
             self.caches.text = None;
         }
         let document_fonts = self.document_fonts(fonts.fetch);
@@ -634,7 +647,7 @@ impl OpenDocument {
         if **engine.document_fonts() != *document_fonts {
             engine.set_document_fonts(document_fonts);
             self.caches.layout = None;
-            self.caches.part = None;
+            self.caches.part.clear();
         }
         engine
     }
