@@ -82,18 +82,9 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
     if let Err((index, error)) = runner.run(&script) {
         let statement = &script.statements[index];
         let call = runner.describe_call(statement);
-        let (line, column) = error.at.unwrap_or((statement.span.line, statement.span.column));
         let created = std::mem::take(&mut runner.state.created);
         drop(runner);
-        let failure = Failure {
-            statement: Some(index),
-            line,
-            column,
-            call: Some(call),
-            message: error.message,
-            hint: error.hint,
-            invalid: error.invalid.into_iter().map(Into::into).collect(),
-        };
+        let failure = error.into_failure(index, statement.span, call);
         let mut outcome = Outcome {
             success: false,
             results: Vec::new(),
@@ -157,6 +148,21 @@ pub(crate) struct StepError {
 }
 
 impl StepError {
+    /// The failure of statement `index` (at `span`, unless the error knows a closer place),
+    /// shown as `call`.
+    fn into_failure(self, index: usize, span: super::ast::Span, call: String) -> Failure {
+        let (line, column) = self.at.unwrap_or((span.line, span.column));
+        Failure {
+            statement: Some(index),
+            line,
+            column,
+            call: Some(call),
+            message: self.message,
+            hint: self.hint,
+            invalid: self.invalid.into_iter().map(Into::into).collect(),
+        }
+    }
+
     fn new(message: impl Into<String>) -> StepError {
         StepError { message: message.into(), hint: None, invalid: Vec::new(), at: None }
     }

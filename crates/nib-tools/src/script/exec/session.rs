@@ -97,16 +97,7 @@ impl Session {
                 state.touched.truncate(touched);
                 state.results.truncate(results);
                 self.state = Some(state);
-                let (line, column) = error.at.unwrap_or((at.line, at.column));
-                Err(Failure {
-                    statement: Some(index),
-                    line,
-                    column,
-                    call: Some(call),
-                    message: error.message,
-                    hint: error.hint,
-                    invalid: error.invalid.into_iter().map(Into::into).collect(),
-                })
+                Err(error.into_failure(index, at, call))
             }
         }
     }

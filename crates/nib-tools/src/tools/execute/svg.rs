@@ -134,16 +134,8 @@ fn shape(
 fn color(paint: &usvg::Paint, opacity: f32, notes: &mut Vec<String>) -> Option<String> {
     let (color, stop_opacity) = match paint {
         usvg::Paint::Color(color) => (*color, 1.0),
-        usvg::Paint::LinearGradient(g) => {
-            note(notes, "gradients are drawn with their first colour");
-            let stop = g.stops().first()?;
-            (stop.color(), stop.opacity().get())
-        }
-        usvg::Paint::RadialGradient(g) => {
-            note(notes, "gradients are drawn with their first colour");
-            let stop = g.stops().first()?;
-            (stop.color(), stop.opacity().get())
-        }
+        usvg::Paint::LinearGradient(g) => first_stop(g.stops(), notes)?,
+        usvg::Paint::RadialGradient(g) => first_stop(g.stops(), notes)?,
         usvg::Paint::Pattern(_) => {
             note(notes, "pattern fills are left out");
             return None;
@@ -155,6 +147,12 @@ fn color(paint: &usvg::Paint, opacity: f32, notes: &mut Vec<String>) -> Option<S
     } else {
         format!("#{:02X}{:02X}{:02X}{alpha:02X}", color.red, color.green, color.blue)
     })
+}
+
+/// A gradient's first stop, its colour and opacity; said once.
+fn first_stop(stops: &[usvg::Stop], notes: &mut Vec<String>) -> Option<(usvg::Color, f32)> {
+    note(notes, "gradients are drawn with their first colour");
+    stops.first().map(|stop| (stop.color(), stop.opacity().get()))
 }
 
 /// SVG path data of `path`, moved so its box starts at the origin.
