@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nib::resolve::{SceneOptions, build_scene};
-use nib::text::{FontBook, FontOptions, Origin};
+use nib::text::{FontOptions, Origin};
 
 /// Lists the families nib can use, or what `file` needs.
 pub fn run(file: Option<&Path>, json: bool, options: &FontOptions) -> ExitCode {
@@ -16,7 +16,7 @@ pub fn run(file: Option<&Path>, json: bool, options: &FontOptions) -> ExitCode {
 }
 
 fn list(json: bool, options: &FontOptions) -> ExitCode {
-    let book = FontBook::new(options.clone());
+    let book = nib::host::DiskFonts::book(options.clone());
     for warning in book.warnings() {
         eprintln!("nib: warning: {warning}");
     }
@@ -85,7 +85,9 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
     slugs
         .iter()
         .filter_map(|slug| nib::text::catalog::google_family_by_slug(slug).map(|g| g.name.to_owned()))
-        .filter(|name| FontBook::new(options.clone()).sources(name).iter().any(|e| e.origin == Origin::Cache))
+        .filter(|name| {
+            nib::host::DiskFonts::book(options.clone()).sources(name).iter().any(|e| e.origin == Origin::Cache)
+        })
         .collect()
 }
 
@@ -131,7 +133,7 @@ pub fn fetch(families: &[String], options: &FontOptions) -> ExitCode {
         eprintln!("nib: fetching is off (NIB_FONTS=offline): unset it to fetch");
         return ExitCode::from(2);
     }
-    let book = FontBook::new(options.clone());
+    let book = nib::host::DiskFonts::book(options.clone());
     let mut code = ExitCode::SUCCESS;
     for family in families {
         let Some(google) = nib::text::google_family(family) else {

@@ -17,7 +17,7 @@ pub struct Settings {
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut workspace = Workspace::new(root);
-    for warning in nib::text::FontBook::new(settings.fonts.clone()).warnings() {
+    for warning in nib::host::DiskFonts::book(settings.fonts.clone()).warnings() {
         eprintln!("nib: warning: {warning}");
     }
     workspace.fonts = settings.fonts;

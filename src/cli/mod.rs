@@ -554,7 +554,7 @@ fn configured_images() -> nib::images::ConfiguredImages {
 /// The fonts a command uses: `--system-fonts`, `--font-dir` and the environment (what it says
 /// that nib does not understand goes to standard error).
 fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontOptions {
-    let (options, warnings) = nib::text::FontOptions::for_user(system_fonts, font_dirs);
+    let (options, warnings) = nib::host::user_font_options(system_fonts, font_dirs);
     for warning in warnings {
         eprintln!("nib: warning: {warning}");
     }

@@ -31,7 +31,7 @@ use stdio::Stdio;
 /// only folder documents may be in. Every line of stdin gets the answer JSON-RPC 2.0 asks for,
 /// and no line, however malformed, long or deep, ends the server.
 pub fn serve_stdio(root: PathBuf) -> std::io::Result<()> {
-    serve_stdio_with_fonts(root, crate::text::FontOptions::for_user(false, Vec::new()).0)
+    serve_stdio_with_fonts(root, crate::host::user_font_options(false, Vec::new()).0)
 }
 
 /// [`serve_stdio`] with text measured and drawn with `fonts` (`nib mcp --font-dir …`).

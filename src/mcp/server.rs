@@ -46,7 +46,7 @@ impl NibServer {
     /// A server whose documents must lie in `root` (which must exist), with the fonts the
     /// environment gives (`NIB_FONT_DIRS`, `NIB_FONTS`, the cache folder).
     pub fn new(root: PathBuf) -> std::io::Result<NibServer> {
-        let (fonts, warnings) = crate::text::FontOptions::for_user(false, Vec::new());
+        let (fonts, warnings) = crate::host::user_font_options(false, Vec::new());
         for warning in &warnings {
             tracing::warn!("{warning}");
         }
@@ -64,7 +64,7 @@ impl NibServer {
             tracing::warn!("{warning}");
         }
         workspace.images = Arc::new(crate::images::ConfiguredImages::new(&images));
-        for warning in crate::text::FontBook::new(fonts.clone()).warnings() {
+        for warning in crate::host::DiskFonts::book(fonts.clone()).warnings() {
             tracing::warn!("{warning}");
         }
         workspace.fonts = fonts;

@@ -1,7 +1,7 @@
 //! A host whose files are held in memory: imported documents and image files by the path a
 //! document writes, read by nothing else. For tests, and for library users who keep documents
-//! somewhere other than a disk. It offers the bundled fonts only; a document's own font files
-//! are not read.
+//! somewhere other than a disk. It offers the bundled fonts, and a document's own font files
+//! (its `fonts` list) from the files it holds.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,7 +14,7 @@ use crate::diagnostic::Diagnostic;
 use crate::display::pictures::{ImageError, MAX_DECODED_PIXELS, Pictures, decode_within};
 use crate::doc::Document;
 use crate::resolve::Library;
-use crate::text::{FontBook, FontOptions, TextEngine};
+use crate::text::{DocumentFonts, FontBook, FontOptions, TextEngine};
 
 /// Documents and files in memory, by path (as a document writes it: `lib/kit.pen`, `a.png`).
 #[derive(Debug, Default, Clone)]
@@ -77,8 +77,16 @@ impl Host for MemoryHost {
         (Box::new(MemoryImports { documents, scripts: self.files.clone() }), diagnostics)
     }
 
-    fn text(&self, _document: &Document) -> (TextEngine, Vec<Diagnostic>) {
-        (TextEngine::new(FontBook::new(FontOptions::default())), Vec::new())
+    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let read = |url: &str| match self.files.get(url) {
+            Some(bytes) => Ok(bytes.to_vec()),
+            None => Err(format!("{url}: no such file in this in-memory host")),
+        };
+        let fonts = DocumentFonts::load(document, &read);
+        let diagnostics = fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)).collect();
+        engine.set_document_fonts(Arc::new(fonts));
+        (engine, diagnostics)
     }
 
     fn pictures(&self) -> Box<dyn Pictures + Send + '_> {

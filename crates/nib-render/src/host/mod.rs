@@ -7,6 +7,7 @@
 //! server and `nib serve`); [`MemoryHost`] serves documents and images held in memory (tests,
 //! and library users who keep their files elsewhere).
 
+mod fonts;
 pub mod image_files;
 mod images;
 mod imports;
@@ -19,8 +20,9 @@ use crate::display::pictures::Pictures;
 use crate::doc::Document;
 use crate::files::Confinement;
 use crate::resolve::Library;
-use crate::text::{DocumentFontAccess, DocumentFonts, FontBook, FontOptions, TextEngine};
+use crate::text::{FontOptions, TextEngine};
 
+pub use fonts::{DiskFonts, DocumentFontAccess, default_cache_folder, user_font_options};
 pub use images::{FolderImages, FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
 pub use imports::{FileImports, MAX_SCRIPT_FILE_BYTES};
 pub use memory::MemoryHost;
@@ -99,7 +101,7 @@ impl Host for DiskHost {
     }
 
     fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
-        let book = FontBook::new(self.fonts.clone());
+        let book = DiskFonts::book(self.fonts.clone());
         let mut diagnostics: Vec<Diagnostic> =
             book.warnings().iter().map(|warning| Diagnostic::warning("font-folder", warning)).collect();
         let mut engine = TextEngine::new(book);
@@ -108,7 +110,7 @@ impl Host for DiskHost {
             confinement: self.confinement.as_ref(),
             fetch: self.fonts.fetch,
         };
-        let fonts = DocumentFonts::load(document, access);
+        let fonts = access.load(document);
         diagnostics.extend(fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)));
         engine.set_document_fonts(std::sync::Arc::new(fonts));
         (engine, diagnostics)

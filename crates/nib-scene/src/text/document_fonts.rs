@@ -9,21 +9,20 @@
 //! ```
 //!
 //! `url` is a path relative to the `.pen` file (confined to the root folder where the caller
-//! confines files) or an `https` URL fetched through the guarded HTTPS. `weight` is a number or
+//! confines files) or an `https` URL fetched through the guarded HTTPS; the host reads it (see
+//! [`FontUrlReader`]), this module only reads the list and the fonts. `weight` is a number or
 //! a range (`[100, 900]`, `"100 900"`); a variable face's `axes.wght` gives the range too.
 //! Without `style` and `weight` the font's own are used. The families come before every other
 //! source. The format's specification does not describe this key (unsure): nib reads it as
 //! above, and an entry it cannot use is a problem with its place (`fonts[2].url`), never a
 //! silent substitution.
 
-use std::path::Path;
 use std::sync::Arc;
 
-use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, faces_in, sfnt_bytes};
+use super::faces::{Face, FaceData, Origin, faces_in, sfnt_bytes};
 use super::fonts::FamilyEntry;
 use crate::doc::Document;
 use crate::doc::json::{Json, JsonValue};
-use crate::files::{Confinement, read_regular};
 
 /// Most entries read from a document's `fonts` list.
 pub const MAX_DOCUMENT_FONTS: usize = 64;
@@ -44,20 +43,13 @@ impl PartialEq for DocumentFonts {
     }
 }
 
-/// Where and how document fonts are read.
-#[derive(Debug, Clone, Copy)]
-pub struct DocumentFontAccess<'a> {
-    /// The folder of the `.pen` file (relative URLs start there).
-    pub folder: Option<&'a Path>,
-    /// Files must stay inside this folder (the MCP server's root).
-    pub confinement: Option<&'a Confinement>,
-    /// `https` URLs may be fetched.
-    pub fetch: bool,
-}
+/// How the host reads the file an entry's `url` names: the bytes of a font file (TrueType,
+/// OpenType or WOFF2), or why they cannot be had, as a sentence.
+pub type FontUrlReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
 
 impl DocumentFonts {
-    /// The fonts `document` lists, read as `access` allows.
-    pub fn load(document: &Document, access: DocumentFontAccess<'_>) -> DocumentFonts {
+    /// The fonts `document` lists, their files read by `read`.
+    pub fn load(document: &Document, read: FontUrlReader<'_>) -> DocumentFonts {
         let mut fonts = DocumentFonts::default();
         let Some((_, list)) = document.unknown_keys().iter().find(|(key, _)| key == "fonts") else { return fonts };
         // The loader keeps keys it does not interpret as text; the list is small (at most
@@ -75,7 +67,7 @@ impl DocumentFonts {
                 .push(format!("fonts: {} entries; only the first {MAX_DOCUMENT_FONTS} are read", entries.len()));
         }
         for (index, entry) in entries.iter().take(MAX_DOCUMENT_FONTS).enumerate() {
-            match read_entry(entry, access) {
+            match read_entry(entry, read) {
                 Ok(faces) => {
                     for face in faces {
                         fonts.signature.push((face.family.clone(), face.file.clone()));
@@ -109,7 +101,7 @@ impl DocumentFonts {
 }
 
 /// The faces of one entry, or `.key: what is wrong` for the problem list.
-fn read_entry(entry: &Json, access: DocumentFontAccess<'_>) -> Result<Vec<Face>, String> {
+fn read_entry(entry: &Json, read: FontUrlReader<'_>) -> Result<Vec<Face>, String> {
     let name = match entry.get("name").or_else(|| entry.get("family")) {
         Some(Json { value: JsonValue::String(name), .. }) if !name.trim().is_empty() => name.trim().to_owned(),
         Some(other) => return Err(format!(".name: {} where the family's name was expected", other.kind_name())),
@@ -132,7 +124,8 @@ fn read_entry(entry: &Json, access: DocumentFontAccess<'_>) -> Result<Vec<Face>,
         }
         None => entry.get("axes").and_then(|axes| axes.get("wght")).and_then(weight_range),
     };
-    let bytes = read_url(&url, access).map_err(|problem| format!(".url: {problem}"))?;
+    let bytes = read(&url).and_then(|bytes| sfnt_bytes(bytes, &url).map_err(|e| e.to_string()));
+    let bytes = bytes.map_err(|problem| format!(".url: {problem}"))?;
     let data = Arc::new(bytes);
     let faces = faces_in(&data, || FaceData::Bytes(Arc::clone(&data)), Origin::Document, &url, Some(&name));
     if faces.is_empty() {
@@ -185,30 +178,23 @@ fn number(value: &Json) -> Option<f64> {
     }
 }
 
-/// The bytes (TrueType/OpenType) the entry's url names.
-fn read_url(url: &str, access: DocumentFontAccess<'_>) -> Result<Vec<u8>, String> {
-    if let Some(scheme) = url.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase()) {
-        if scheme != "https" {
-            return Err(format!("{url}: only https URLs and paths relative to the .pen file are read"));
-        }
-        return fetch(url, access);
+/// The bytes of an entry's `url` when it is a URL rather than a path: `None` for a path (the
+/// host reads those), an error for any scheme but `https` and when `fetch` is off, else the
+/// file fetched through the guarded HTTPS (once per process). The network is not a file: the
+/// host decides whether to fetch, this module does how.
+pub fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, String>> {
+    let scheme = url.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase())?;
+    if scheme != "https" {
+        return Some(Err(format!("{url}: only https URLs and paths relative to the .pen file are read")));
     }
-    let folder = access.folder.unwrap_or(Path::new("."));
-    let path = Confinement::apply(access.confinement, &folder.join(url)).map_err(|e| e.to_string())?;
-    // Confined, through the root opened once (no folder swapped for a link leads out).
-    let bytes = match access.confinement {
-        Some(confinement) => confinement.read(&path, MAX_FONT_FILE_BYTES),
-        None => read_regular(&path, MAX_FONT_FILE_BYTES),
-    }
-    .map_err(|e| e.to_string())?;
-    sfnt_bytes(bytes, url).map_err(|e| e.to_string())
+    Some(fetch_once(url, fetch))
 }
 
 #[cfg(feature = "network-fonts")]
-fn fetch(url: &str, access: DocumentFontAccess<'_>) -> Result<Vec<u8>, String> {
+fn fetch_once(url: &str, fetch: bool) -> Result<Vec<u8>, String> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
-    if !access.fetch {
+    if !fetch {
         return Err(format!(
             "{url} is not fetched: fetching is off (NIB_FONTS=offline); give a path to the file instead"
         ));
@@ -226,7 +212,7 @@ fn fetch(url: &str, access: DocumentFontAccess<'_>) -> Result<Vec<u8>, String> {
 }
 
 #[cfg(not(feature = "network-fonts"))]
-fn fetch(url: &str, _access: DocumentFontAccess<'_>) -> Result<Vec<u8>, String> {
+fn fetch_once(url: &str, _fetch: bool) -> Result<Vec<u8>, String> {
     Err(format!("{url} is not fetched: this nib was built without fetching fonts; give a path to the file instead"))
 }
 
@@ -238,19 +224,25 @@ mod tests {
         Document::load(&format!(r#"{{"version":"2.10","fonts":{fonts},"children":[]}}"#)).expect("valid").document
     }
 
-    fn access(folder: &Path) -> DocumentFontAccess<'_> {
-        DocumentFontAccess { folder: Some(folder), confinement: None, fetch: false }
+    /// A host holding `files` (url → bytes): any other url is missing.
+    fn host(files: &[(&str, Vec<u8>)]) -> impl Fn(&str) -> Result<Vec<u8>, String> {
+        let files: Vec<(String, Vec<u8>)> =
+            files.iter().map(|(url, bytes)| ((*url).to_owned(), bytes.clone())).collect();
+        move |url: &str| {
+            files
+                .iter()
+                .find(|(name, _)| name == url)
+                .map(|(_, bytes)| bytes.clone())
+                .ok_or(format!("{url}: no such file"))
+        }
     }
 
     #[test]
     fn a_listed_font_is_a_family_with_the_style_and_weights_given() {
-        let folder = tempfile::tempdir().expect("a folder");
-        std::fs::create_dir(folder.path().join("fonts")).expect("folder");
-        let font = super::super::bundled::bytes(0).expect("a bundled font");
-        std::fs::write(folder.path().join("fonts/brand.ttf"), (*font).as_ref()).expect("written");
+        let font = (*super::super::bundled::bytes(0).expect("a bundled font")).as_ref().to_vec();
         let fonts = DocumentFonts::load(
             &document(r#"[{"name":"Brand","url":"fonts/brand.ttf","style":"italic","weight":"200 800"}]"#),
-            access(folder.path()),
+            &host(&[("fonts/brand.ttf", font)]),
         );
         assert!(fonts.problems.is_empty(), "{:?}", fonts.problems);
         let brand = fonts.family("brand").expect("the family");
@@ -259,31 +251,25 @@ mod tests {
 
     #[test]
     fn entries_that_cannot_be_used_are_problems_with_their_place() {
-        let folder = tempfile::tempdir().expect("a folder");
         let fonts = DocumentFonts::load(
             &document(
-                r#"[{"url":"a.ttf"},{"name":"A","url":"missing.ttf"},{"name":"B","url":"http://example.com/b.ttf"},{"name":"C","url":"c.ttf","weight":5000},{"name":"D","url":"https://example.com/d.ttf"}]"#,
+                r#"[{"url":"a.ttf"},{"name":"A","url":"missing.ttf"},{"name":"B","url":"page.ttf"},{"name":"C","url":"c.ttf","weight":5000},{"name":"D","url":7}]"#,
             ),
-            access(folder.path()),
+            &host(&[("page.ttf", b"<html>".to_vec())]),
         );
         let problems = fonts.problems.join("\n");
         assert!(problems.contains("fonts[0]: no name"), "{problems}");
-        assert!(problems.contains("fonts[1].url:") && problems.contains("missing.ttf"), "{problems}");
-        assert!(problems.contains("fonts[2].url: http://example.com/b.ttf: only https"), "{problems}");
+        assert!(problems.contains("fonts[1].url: missing.ttf: no such file"), "{problems}");
+        assert!(problems.contains("fonts[2].url:") && problems.contains("does not start like a font"), "{problems}");
         assert!(problems.contains("fonts[3].weight"), "{problems}");
-        assert!(problems.contains("fonts[4].url:") && problems.contains("not fetched"), "{problems}");
+        assert!(problems.contains("fonts[4].url: a number"), "{problems}");
         assert!(fonts.families().is_empty());
-        let not_a_list = DocumentFonts::load(&document(r#"{"name":"A"}"#), access(folder.path()));
+        let plain = remote_font("http://example.com/b.ttf", true).expect("a URL").unwrap_err();
+        assert!(plain.contains("only https"), "{plain}");
+        let off = remote_font("https://example.com/d.ttf", false).expect("a URL").unwrap_err();
+        assert!(off.contains("not fetched"), "{off}");
+        assert!(remote_font("fonts/a.ttf", true).is_none(), "a path is the host's");
+        let not_a_list = DocumentFonts::load(&document(r#"{"name":"A"}"#), &host(&[]));
         assert!(not_a_list.problems[0].contains("a list of fonts"), "{:?}", not_a_list.problems);
-    }
-
-    #[test]
-    fn a_path_outside_the_confined_root_is_refused() {
-        let root = tempfile::tempdir().expect("a folder");
-        let confinement = Confinement::new(root.path());
-        let access = DocumentFontAccess { folder: Some(root.path()), confinement: Some(&confinement), fetch: false };
-        let fonts = DocumentFonts::load(&document(r#"[{"name":"A","url":"../../etc/a.ttf"}]"#), access);
-        assert_eq!(fonts.problems.len(), 1);
-        assert!(fonts.problems[0].starts_with("fonts[0].url:"), "{:?}", fonts.problems);
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use cosmic_text::fontdb;
 use cosmic_text::skrifa::{FontRef, MetadataProvider};
 
-use crate::files::read_regular;
+use super::files::FontFiles;
 
 /// Largest font file read (the largest CJK collections are about 60 MB).
 pub const MAX_FONT_FILE_BYTES: u64 = 100 << 20;
@@ -215,10 +215,10 @@ pub fn faces_in(
         .collect()
 }
 
-/// Reads the font file at `path` and describes its faces.
-pub fn read_font_file(path: &Path, origin: Origin) -> Result<Vec<Face>, FaceError> {
+/// Reads the font file at `path` through `files` and describes its faces.
+pub fn read_font_file(files: &dyn FontFiles, path: &Path, origin: Origin) -> Result<Vec<Face>, FaceError> {
     let shown = path.display().to_string();
-    let bytes = sfnt_bytes(read_regular(path, MAX_FONT_FILE_BYTES)?, &shown)?;
+    let bytes = sfnt_bytes(files.read(path, MAX_FONT_FILE_BYTES)?, &shown)?;
     let faces = faces_in(&bytes, || FaceData::File(path.to_owned()), origin, &shown, None);
     if faces.is_empty() {
         return Err(FaceError::NotAFont { path: shown, reason: "it has no face".into() });
@@ -230,41 +230,6 @@ pub fn read_font_file(path: &Path, origin: Origin) -> Result<Vec<Face>, FaceErro
 pub fn is_font_file(path: &Path) -> bool {
     let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
     matches!(extension.as_deref(), Some("ttf" | "otf" | "ttc" | "otc" | "woff2"))
-}
-
-/// Every font file under `folder` (sub-folders included, within the limits above), sorted so
-/// the same folder gives the same faces in the same order on every run.
-pub fn font_files(folder: &Path) -> Result<Vec<PathBuf>, std::io::Error> {
-    let mut found = Vec::new();
-    let mut pending = vec![(folder.to_owned(), 0usize)];
-    // A folder reached twice (through links) is read once.
-    let mut seen = std::collections::HashSet::new();
-    while let Some((dir, depth)) = pending.pop() {
-        let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
-        if !seen.insert(canonical) {
-            continue;
-        }
-        let entries = match std::fs::read_dir(&dir) {
-            Ok(entries) => entries,
-            Err(error) if depth == 0 => return Err(error),
-            Err(_) => continue,
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let Ok(kind) = std::fs::metadata(&path).map(|m| m.file_type()) else { continue };
-            if kind.is_dir() && depth < MAX_FONT_FOLDER_DEPTH {
-                pending.push((path, depth + 1));
-            } else if kind.is_file() && is_font_file(&path) {
-                found.push(path);
-                if found.len() >= MAX_FONT_FILES_PER_FOLDER {
-                    found.sort();
-                    return Ok(found);
-                }
-            }
-        }
-    }
-    found.sort();
-    Ok(found)
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use std::time::Duration;
 use super::cache;
 use super::catalog::GoogleFamily;
 use super::faces::{FaceData, FaceError, Origin, faces_in, sfnt_bytes};
+use super::files::FontFiles;
 use crate::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
 
 /// The Google Fonts CSS API.
@@ -84,8 +85,13 @@ impl FontFetcher {
         FontFetcher { http: Fetcher::for_test_servers(&[address]), api: format!("http://{address}") }
     }
 
-    /// Fetches every face of `family` into `folder` (see [`cache`]).
-    pub fn fetch_family(&self, family: &GoogleFamily, folder: &Path) -> Result<(), FontFetchError> {
+    /// Fetches every face of `family` into `folder` (see [`cache`]), written through `files`.
+    pub fn fetch_family(
+        &self,
+        family: &GoogleFamily,
+        folder: &Path,
+        files: &dyn FontFiles,
+    ) -> Result<(), FontFetchError> {
         let url = format!("{}/css2?family={}&display=swap", self.api, family_query(family));
         let sheet = self.http.fetch(&Request {
             url: &url,
@@ -107,7 +113,7 @@ impl FontFetcher {
             if faces_in(&bytes, || FaceData::Bytes(Default::default()), Origin::Cache, &url, None).is_empty() {
                 return Err(FaceError::NotAFont { path: url, reason: "it has no face".into() }.into());
             }
-            cache::store(folder, family.name, face.weight, face.italic, &bytes)?;
+            cache::store(files, folder, family.name, face.weight, face.italic, &bytes)?;
         }
         Ok(())
     }
@@ -171,6 +177,10 @@ mod tests {
     use super::*;
     use crate::http::test_server::{Reply, TestServer};
     use crate::text::catalog::google_family;
+    use crate::text::files::MemoryFontFiles;
+
+    /// Where the tests' cache folder is (in memory).
+    const CACHE: &str = "/cache";
 
     #[test]
     fn the_query_names_every_weight_and_style() {
@@ -220,38 +230,41 @@ mod tests {
     #[test]
     fn a_family_is_fetched_into_the_cache() {
         let server = google_like("/s/lobster/v30/lobster.ttf", a_font(), 200);
-        let folder = tempfile::tempdir().expect("a folder");
-        FontFetcher::for_test_server(server.address).fetch_family(lobster(), folder.path()).expect("fetched");
+        let files = MemoryFontFiles::new();
+        FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).expect("fetched");
         let seen = server.seen();
         assert_eq!(seen.len(), 2);
         assert_eq!(seen[0].target, "/css2?family=Lobster:wght@400&display=swap");
         assert_eq!(seen[1].target, "/s/lobster/v30/lobster.ttf");
-        let faces = cache::read_family(folder.path(), "Lobster");
+        let faces = cache::read_family(&files, CACHE.as_ref(), "Lobster");
         assert_eq!((faces.len(), faces[0].weights, faces[0].origin), (1, (400, 400), Origin::Cache));
     }
 
     #[test]
     fn a_missing_file_is_a_status_error_and_nothing_is_cached() {
         let server = google_like("/s/lobster/missing.ttf", Vec::new(), 404);
-        let folder = tempfile::tempdir().expect("a folder");
-        let error = FontFetcher::for_test_server(server.address).fetch_family(lobster(), folder.path()).unwrap_err();
+        let files = MemoryFontFiles::new();
+        let error =
+            FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).unwrap_err();
         assert!(matches!(error, FontFetchError::Http(FetchError::Status { status: 404, .. })), "{error}");
-        assert!(cache::read_family(folder.path(), "Lobster").is_empty());
+        assert!(cache::read_family(&files, CACHE.as_ref(), "Lobster").is_empty());
     }
 
     #[test]
     fn an_oversized_file_is_refused() {
         let server = google_like("/s/lobster/huge.ttf", vec![0; (FONT_LIMITS.max_bytes + 1) as usize], 200);
-        let folder = tempfile::tempdir().expect("a folder");
-        let error = FontFetcher::for_test_server(server.address).fetch_family(lobster(), folder.path()).unwrap_err();
+        let files = MemoryFontFiles::new();
+        let error =
+            FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).unwrap_err();
         assert!(matches!(error, FontFetchError::Http(FetchError::TooLarge { .. })), "{error}");
     }
 
     #[test]
     fn a_file_at_a_private_address_is_refused_before_connecting() {
         let server = google_like("https://10.0.0.1/lobster.ttf", Vec::new(), 200);
-        let folder = tempfile::tempdir().expect("a folder");
-        let error = FontFetcher::for_test_server(server.address).fetch_family(lobster(), folder.path()).unwrap_err();
+        let files = MemoryFontFiles::new();
+        let error =
+            FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).unwrap_err();
         assert!(matches!(error, FontFetchError::Http(FetchError::Forbidden { .. })), "{error}");
         assert_eq!(server.count(), 1, "only the style sheet was asked for");
     }
@@ -259,8 +272,9 @@ mod tests {
     #[test]
     fn something_else_than_a_font_is_refused() {
         let server = google_like("/s/lobster/page.ttf", b"<html>".to_vec(), 200);
-        let folder = tempfile::tempdir().expect("a folder");
-        let error = FontFetcher::for_test_server(server.address).fetch_family(lobster(), folder.path()).unwrap_err();
+        let files = MemoryFontFiles::new();
+        let error =
+            FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).unwrap_err();
         assert!(matches!(error, FontFetchError::NotAFont(_)), "{error}");
     }
 }

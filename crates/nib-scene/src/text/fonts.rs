@@ -16,7 +16,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::bundled;
 use super::cache;
 use super::catalog::{Category, google_family};
-use super::faces::{Face, FaceData, Origin, font_files, read_font_file};
+use super::faces::{Face, FaceData, Origin, read_font_file};
+use super::files::{FontFiles, NoFontFiles};
 
 /// Families that hold icons, not letters: never a stand-in for text.
 pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
@@ -89,16 +90,10 @@ pub struct FontOptions {
 }
 
 impl FontOptions {
-    /// What a command a person runs uses: `font_dirs` (from `--font-dir`) then the folders in
-    /// `NIB_FONT_DIRS`, the cache folder (see [`cache::default_folder`]), and fetching unless
-    /// `NIB_FONTS=offline`. Also returns what the environment says that nib does not understand.
-    pub fn for_user(system_fonts: bool, font_dirs: Vec<PathBuf>) -> (FontOptions, Vec<String>) {
-        let fonts = std::env::var(FONTS_VARIABLE).ok();
-        let dirs = std::env::var_os(FONT_DIRS_VARIABLE);
-        FontOptions::from_settings(system_fonts, font_dirs, fonts.as_deref(), dirs.as_deref(), cache::default_folder())
-    }
-
-    /// [`FontOptions::for_user`] from given values instead of the environment.
+    /// The options from a person's settings: `font_dirs` (from `--font-dir`) then the folders
+    /// of `dirs` (`NIB_FONT_DIRS`, separated like `PATH`), the cache folder, and fetching unless
+    /// `fonts` (`NIB_FONTS`) is `offline`. Also returns what the settings say that nib does not
+    /// understand. The host reads the environment (`nib_render::host::user_font_options`).
     pub fn from_settings(
         system_fonts: bool,
         mut font_dirs: Vec<PathBuf>,
@@ -218,63 +213,95 @@ pub struct FontBook {
     failed: Mutex<HashMap<String, String>>,
     /// What went wrong reading the user's folders.
     warnings: Vec<String>,
+    /// How font files are listed, read and written: the host's.
+    files: Arc<dyn FontFiles>,
     #[cfg(feature = "network-fonts")]
     fetcher: Option<super::fetch::FontFetcher>,
 }
 
 impl FontBook {
-    /// The book for `options`, made once per process and shared: the same book means measured
-    /// text and layouts stay valid. Fonts installed or cached later are seen by the next run.
+    /// The book for `options` without file access: the bundled families only (what tests and
+    /// library users without a host get). Font folders, the cache and the system's fonts need
+    /// a host's files ([`FontBook::with_files`]); asked for without one, the book says so.
     pub fn new(options: FontOptions) -> Arc<FontBook> {
-        static BOOKS: OnceLock<Mutex<HashMap<FontOptions, Arc<FontBook>>>> = OnceLock::new();
+        FontBook::with_files(options, Arc::new(NoFontFiles))
+    }
+
+    /// The book for `options` whose font files are listed, read and written through `files`,
+    /// made once per process for each options and kind of files, and shared: the same book means
+    /// measured text and layouts stay valid. Fonts installed or cached later are seen by the
+    /// next run.
+    pub fn with_files(options: FontOptions, files: Arc<dyn FontFiles>) -> Arc<FontBook> {
+        type Books = Mutex<HashMap<(FontOptions, &'static str), Arc<FontBook>>>;
+        static BOOKS: OnceLock<Books> = OnceLock::new();
+        // The bundled fonts read no file: one book whatever the files.
+        let kind = if options == FontOptions::default() { "bundled" } else { files.kind() };
         let books = BOOKS.get_or_init(|| Mutex::new(HashMap::new()));
         let mut books = books.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(book) = books.get(&options) {
+        let key = (options, kind);
+        if let Some(book) = books.get(&key) {
             return Arc::clone(book);
         }
         #[cfg(feature = "network-fonts")]
-        let fetcher = options.fetch.then(super::fetch::FontFetcher::google);
+        let fetcher = key.0.fetch.then(super::fetch::FontFetcher::google);
         let book = Arc::new(FontBook::build(
-            options.clone(),
+            key.0.clone(),
+            files,
             #[cfg(feature = "network-fonts")]
             fetcher,
         ));
-        books.insert(options, Arc::clone(&book));
+        books.insert(key, Arc::clone(&book));
         book
     }
 
-    /// A book whose fetches go to the test server at `address` (not shared).
+    /// A book over `files` whose fetches go to the test server at `address` (not shared).
     #[cfg(all(test, feature = "network-fonts"))]
-    pub(crate) fn with_test_server(options: FontOptions, address: std::net::SocketAddr) -> Arc<FontBook> {
+    pub(crate) fn with_test_server(
+        options: FontOptions,
+        files: Arc<dyn FontFiles>,
+        address: std::net::SocketAddr,
+    ) -> Arc<FontBook> {
         let fetcher = options.fetch.then(|| super::fetch::FontFetcher::for_test_server(address));
-        Arc::new(FontBook::build(options, fetcher))
+        Arc::new(FontBook::build(options, files, fetcher))
+    }
+
+    /// A book over `files`, not shared (tests of the folders it reads).
+    #[cfg(test)]
+    pub(crate) fn unshared(options: FontOptions, files: Arc<dyn FontFiles>) -> Arc<FontBook> {
+        Arc::new(FontBook::build(
+            options,
+            files,
+            #[cfg(feature = "network-fonts")]
+            None,
+        ))
     }
 
     fn build(
         options: FontOptions,
+        files: Arc<dyn FontFiles>,
         #[cfg(feature = "network-fonts")] fetcher: Option<super::fetch::FontFetcher>,
     ) -> FontBook {
         let mut warnings = Vec::new();
         let mut user: HashMap<String, FamilyEntry> = HashMap::new();
         for folder in &options.font_dirs {
-            let files = match font_files(folder) {
+            let found = match files.font_files(folder) {
                 Ok(files) => files,
                 Err(error) => {
                     warnings.push(format!("font folder {}: {error}", folder.display()));
                     continue;
                 }
             };
-            if files.is_empty() {
+            if found.is_empty() {
                 warnings.push(format!("font folder {} has no font files (.ttf, .otf, .ttc, .woff2)", folder.display()));
             }
-            for file in files {
-                match read_font_file(&file, Origin::User) {
+            for file in found {
+                match read_font_file(&*files, &file, Origin::User) {
                     Ok(faces) => add_faces(&mut user, faces, Origin::User),
                     Err(error) => warnings.push(format!("font folder {}: {error}", folder.display())),
                 }
             }
         }
-        let system = if options.system_fonts { system_families() } else { HashMap::new() };
+        let system = if options.system_fonts { system_families(&*files) } else { HashMap::new() };
         FontBook {
             options,
             user,
@@ -282,6 +309,7 @@ impl FontBook {
             cached: Mutex::new(HashMap::new()),
             failed: Mutex::new(HashMap::new()),
             warnings,
+            files,
             #[cfg(feature = "network-fonts")]
             fetcher,
         }
@@ -290,6 +318,11 @@ impl FontBook {
     /// The options the book was made with.
     pub fn options(&self) -> &FontOptions {
         &self.options
+    }
+
+    /// How its font files are read: the host's.
+    pub fn files(&self) -> &Arc<dyn FontFiles> {
+        &self.files
     }
 
     /// What went wrong reading the user's font folders (files that are not fonts, folders that
@@ -357,7 +390,7 @@ impl FontBook {
             .or_insert_with(|| {
                 // Only catalogue families are cached, under the catalogue's spelling.
                 let name = google_family(family).map_or(family.trim(), |g| g.name);
-                let faces = cache::read_family(folder, name);
+                let faces = cache::read_family(&*self.files, folder, name);
                 (!faces.is_empty()).then(|| FamilyEntry { name: name.to_owned(), origin: Origin::Cache, faces })
             })
             .clone()
@@ -420,7 +453,7 @@ impl FontBook {
             if let Some(reason) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).get(lower) {
                 return Err(Some(reason.clone()));
             }
-            match fetcher.fetch_family(google, folder) {
+            match fetcher.fetch_family(google, folder, &*self.files) {
                 Ok(()) => {
                     self.cached.lock().unwrap_or_else(|e| e.into_inner()).remove(lower);
                     self.cached(lower, google.name)
@@ -462,35 +495,26 @@ fn add_faces(families: &mut HashMap<String, FamilyEntry>, faces: Vec<Face>, orig
     }
 }
 
-/// The system's families, from fontdb's scan of the usual folders (names and styles only; the
-/// files are read when a text uses them).
-fn system_families() -> HashMap<String, FamilyEntry> {
-    let mut scan = cosmic_text::fontdb::Database::new();
-    scan.load_system_fonts();
+/// The system's families, from the host's scan (names and styles only; the files are read when
+/// a text uses them).
+fn system_families(files: &dyn FontFiles) -> HashMap<String, FamilyEntry> {
     let mut families = HashMap::new();
-    let mut faces = Vec::new();
-    for info in scan.faces() {
-        let path = match &info.source {
-            cosmic_text::fontdb::Source::File(path) | cosmic_text::fontdb::Source::SharedFile(path, _) => path.clone(),
-            cosmic_text::fontdb::Source::Binary(_) => continue,
-        };
-        let Some((name, _)) = info.families.first() else { continue };
+    let faces = files
+        .system_fonts()
+        .into_iter()
         // A bundled family is never replaced by a system copy of another version.
-        if bundled::has_family(&name.to_lowercase()) {
-            continue;
-        }
-        let weight = info.weight.0.clamp(1, 1000);
-        faces.push(Face {
-            family: name.clone(),
-            file: path.display().to_string(),
-            data: FaceData::File(path),
-            index: info.index,
-            italic: info.style != cosmic_text::fontdb::Style::Normal,
-            weights: (weight, weight),
+        .filter(|font| !bundled::has_family(&font.family.to_lowercase()))
+        .map(|font| Face {
+            family: font.family,
+            file: font.path.display().to_string(),
+            data: FaceData::File(font.path),
+            index: font.index,
+            italic: font.italic,
+            weights: (font.weight, font.weight),
             ranges: &[],
             origin: Origin::System,
-        });
-    }
+        })
+        .collect();
     add_faces(&mut families, faces, Origin::System);
     families
 }
@@ -504,7 +528,16 @@ mod tests {
         let system = FontOptions { system_fonts: true, ..FontOptions::default() };
         assert!(Arc::ptr_eq(&FontBook::new(system.clone()), &FontBook::new(system.clone())));
         assert!(Arc::ptr_eq(&FontBook::new(FontOptions::default()), &FontBook::new(FontOptions::default())));
-        assert!(!Arc::ptr_eq(&FontBook::new(system), &FontBook::new(FontOptions::default())));
+        assert!(!Arc::ptr_eq(&FontBook::new(system.clone()), &FontBook::new(FontOptions::default())));
+        let memory = || -> Arc<dyn FontFiles> { Arc::new(super::super::files::MemoryFontFiles::new()) };
+        assert!(
+            Arc::ptr_eq(
+                &FontBook::with_files(FontOptions::default(), memory()),
+                &FontBook::new(FontOptions::default())
+            ),
+            "the bundled fonts read no file: one book"
+        );
+        assert!(!Arc::ptr_eq(&FontBook::with_files(system.clone(), memory()), &FontBook::new(system)));
     }
 
     #[test]
@@ -587,24 +620,28 @@ mod tests {
 
     #[test]
     fn user_font_folders_add_families_and_report_what_is_not_a_font() {
-        let folder = tempfile::tempdir().expect("a folder");
-        let sub = folder.path().join("brand");
-        std::fs::create_dir_all(&sub).expect("folder");
-        std::fs::write(sub.join("Brand.ttf"), (*bundled::bytes(0).expect("a font")).as_ref()).expect("written");
-        std::fs::write(folder.path().join("broken.otf"), b"not a font").expect("written");
-        let options = FontOptions { font_dirs: vec![folder.path().to_owned()], ..FontOptions::default() };
-        let book = FontBook::new(options);
+        let font = (*bundled::bytes(0).expect("a font")).as_ref().to_vec();
+        let files = super::super::files::MemoryFontFiles::new()
+            .with("/fonts/brand/Brand.ttf", font)
+            .with("/fonts/broken.otf", b"not a font".to_vec());
+        let options = FontOptions { font_dirs: vec![PathBuf::from("/fonts")], ..FontOptions::default() };
+        let book = FontBook::unshared(options.clone(), Arc::new(files));
         // The file is a copy of a bundled Caveat face: the user's copy comes first.
         let sources = book.sources("caveat");
         assert_eq!(sources[0].origin, Origin::User);
         assert_eq!(sources[1].origin, Origin::Bundled);
         assert!(book.warnings().iter().any(|w| w.contains("broken.otf")), "{:?}", book.warnings());
+        // Without a host's files, the folder is not read, and the book says why.
+        let bare = FontBook::new(options);
+        assert_eq!(bare.sources("caveat")[0].origin, Origin::Bundled);
+        assert!(bare.warnings().iter().any(|w| w.contains("without a host")), "{:?}", bare.warnings());
     }
 
     #[cfg(feature = "network-fonts")]
     mod fetching {
         use super::*;
         use crate::http::test_server::{Reply, TestServer};
+        use crate::text::files::MemoryFontFiles;
         use crate::text::{TextEngine, TextStyle};
 
         fn google_like() -> TestServer {
@@ -628,10 +665,9 @@ mod tests {
         #[test]
         fn offline_no_socket_is_opened_and_the_family_is_replaced() {
             let server = google_like();
-            let cache = tempfile::tempdir().expect("a folder");
             let (options, _) =
-                FontOptions::from_settings(false, Vec::new(), Some("offline"), None, Some(cache.path().to_owned()));
-            let book = FontBook::with_test_server(options, server.address);
+                FontOptions::from_settings(false, Vec::new(), Some("offline"), None, Some("/cache".into()));
+            let book = FontBook::with_test_server(options, Arc::new(MemoryFontFiles::new()), server.address);
             let choice = book.choose_family("Lobster");
             assert_eq!(choice.substitution, Some(Substitution::NotFetched(Category::Display)));
             assert_eq!(lobster_text(book).family, "Inter");
@@ -641,9 +677,9 @@ mod tests {
         #[test]
         fn online_a_missing_family_is_fetched_once_and_then_read_from_the_cache() {
             let server = google_like();
-            let cache = tempfile::tempdir().expect("a folder");
-            let (options, _) = FontOptions::from_settings(false, Vec::new(), None, None, Some(cache.path().to_owned()));
-            let book = FontBook::with_test_server(options.clone(), server.address);
+            let files: Arc<dyn FontFiles> = Arc::new(MemoryFontFiles::new());
+            let (options, _) = FontOptions::from_settings(false, Vec::new(), None, None, Some("/cache".into()));
+            let book = FontBook::with_test_server(options.clone(), Arc::clone(&files), server.address);
             let choice = book.choose_family("lobster");
             assert_eq!(
                 (choice.family.as_str(), choice.origin, choice.replaced.clone()),
@@ -653,7 +689,7 @@ mod tests {
             assert_eq!(server.count(), 2, "the style sheet and one file, once");
             // A later run finds it in the cache, offline.
             let offline = FontOptions { fetch: false, ..options };
-            let later = FontBook::with_test_server(offline, server.address);
+            let later = FontBook::with_test_server(offline, files, server.address);
             assert_eq!(later.choose_family("Lobster").origin, Origin::Cache);
             assert_eq!(server.count(), 2);
         }

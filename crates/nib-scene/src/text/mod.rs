@@ -9,6 +9,7 @@ pub mod document_fonts;
 pub mod faces;
 #[cfg(feature = "network-fonts")]
 pub mod fetch;
+pub mod files;
 pub mod fonts;
 pub mod icons;
 mod lucide;
@@ -20,8 +21,9 @@ pub mod style;
 
 pub use bundled::PARTIAL_FAMILIES;
 pub use catalog::{Category, IconSet, google_family, is_known_family, missing_icon, suggest_family};
-pub use document_fonts::{DocumentFontAccess, DocumentFonts};
+pub use document_fonts::{DocumentFonts, FontUrlReader, remote_font};
 pub use faces::Origin;
+pub use files::{FontFiles, MemoryFontFiles, NoFontFiles, SystemFont};
 pub use fonts::{FamilyChoice, FamilyEntry, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub use outline::{Decorations, GlyphOutline};

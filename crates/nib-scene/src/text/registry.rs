@@ -14,6 +14,7 @@ use cosmic_text::skrifa::{FontRef, MetadataProvider};
 
 use super::bundled;
 use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, sfnt_bytes};
+use super::files::FontFiles;
 
 /// The family name every registered face also has.
 pub(super) const REGISTERED: &str = "nib registered face";
@@ -48,8 +49,10 @@ pub struct UsedFont {
 }
 
 /// The faces an engine has read and registered.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(super) struct Registry {
+    /// Where the files of faces on disk are read: the host's.
+    files: Arc<dyn FontFiles>,
     faces: Vec<Arc<Face>>,
     keys: HashMap<usize, usize>,
     /// `None` once a face failed to read: it is not tried again.
@@ -62,6 +65,20 @@ pub(super) struct Registry {
 }
 
 impl Registry {
+    /// A registry reading the files of faces through `files`.
+    pub fn new(files: Arc<dyn FontFiles>) -> Registry {
+        Registry {
+            files,
+            faces: Vec::new(),
+            keys: HashMap::new(),
+            loaded: HashMap::new(),
+            registered: HashMap::new(),
+            uses: HashMap::new(),
+            used: BTreeSet::new(),
+            failures: Vec::new(),
+        }
+    }
+
     /// The registry's key for `face` (the same `Arc` gives the same key).
     pub fn key(&mut self, face: &Arc<Face>) -> usize {
         let address = Arc::as_ptr(face) as usize;
@@ -85,7 +102,7 @@ impl Registry {
     fn loaded(&mut self, key: usize) -> Option<&Loaded> {
         if !self.loaded.contains_key(&key) {
             let face = Arc::clone(&self.faces[key]);
-            let loaded = match read(&face) {
+            let loaded = match read(&*self.files, &face) {
                 Ok(loaded) => Some(loaded),
                 Err(reason) => {
                     self.failures.push(format!("{}: {reason}", face.file));
@@ -200,11 +217,11 @@ pub(super) fn internal_name(key: usize, oblique: bool) -> String {
     if oblique { format!("nib face {key} oblique") } else { format!("nib face {key}") }
 }
 
-fn read(face: &Face) -> Result<Loaded, String> {
+fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
     let data: Arc<dyn AsRef<[u8]> + Send + Sync> = match &face.data {
         FaceData::Bundled(index) => bundled::bytes(*index).ok_or("the bundled file does not decode")?,
         FaceData::File(path) => {
-            let bytes = crate::files::read_regular(path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
+            let bytes = files.read(path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
             Arc::new(sfnt_bytes(bytes, &face.file).map_err(|e| e.to_string())?)
         }
         FaceData::Bytes(bytes) => Arc::clone(bytes) as Arc<dyn AsRef<[u8]> + Send + Sync>,

@@ -257,7 +257,8 @@ impl std::fmt::Debug for TextEngine {
 impl TextEngine {
     /// An engine over `book`. Nothing is read until a text is shaped.
     pub fn new(book: Arc<FontBook>) -> TextEngine {
-        TextEngine::with_database(book, fontdb::Database::new(), Registry::default())
+        let registry = Registry::new(Arc::clone(book.files()));
+        TextEngine::with_database(book, fontdb::Database::new(), registry)
     }
 
     /// A new engine for another thread that names every face as this one does, so it can draw

@@ -11,11 +11,12 @@ use crate::doc::MAX_FILE_BYTES;
 use crate::doc::NodeKey;
 use crate::doc::io::{read_document_bytes_within, write_atomic_within};
 use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
+use crate::host::DocumentFontAccess;
 use crate::host::{FileImports, ImageCache};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
 use crate::resolve::{Scene, SceneOptions, part_root, update_scene, update_scene_of};
-use crate::text::{DocumentFontAccess, DocumentFonts, FontBook, FontOptions, TextEngine};
+use crate::text::{DocumentFonts, FontOptions, TextEngine};
 
 /// The documents a session has open, by absolute path, and the most recently used one.
 pub struct Workspace {
@@ -634,7 +635,7 @@ impl OpenDocument {
     /// The text engine, made with `fonts` (again when the options changed), with the
     /// document's own fonts.
     pub fn text_engine(&mut self, fonts: &FontOptions) -> &mut TextEngine {
-        let book = FontBook::new(fonts.clone());
+        let book = crate::host::DiskFonts::book(fonts.clone());
         let stale = self.caches.text.as_ref().is_some_and(|engine| !Arc::ptr_eq(engine.book(), &book));
         if stale {
             // Other fonts measure differently: nothing measured before is valid.
@@ -661,7 +662,7 @@ impl OpenDocument {
             return Arc::clone(fonts);
         }
         let access = DocumentFontAccess { folder: self.path.parent(), confinement: self.confinement.as_ref(), fetch };
-        let fonts = Arc::new(DocumentFonts::load(&self.document, access));
+        let fonts = Arc::new(access.load(&self.document));
         self.caches.fonts = Some((list, Arc::clone(&fonts)));
         fonts
     }
@@ -670,7 +671,7 @@ impl OpenDocument {
     pub fn render_resources(&mut self, fonts: &FontOptions) -> (&mut TextEngine, &mut ImageCache) {
         self.text_engine(fonts);
         let Caches { text, images, .. } = &mut self.caches;
-        let text = text.get_or_insert_with(|| TextEngine::new(FontBook::new(fonts.clone())));
+        let text = text.get_or_insert_with(|| TextEngine::new(crate::host::DiskFonts::book(fonts.clone())));
         (text, images)
     }
 
@@ -678,7 +679,7 @@ impl OpenDocument {
     /// [`OpenDocument::return_text_engine`].
     pub(super) fn take_text_engine(&mut self, fonts: &FontOptions) -> TextEngine {
         self.text_engine(fonts);
-        self.caches.text.take().unwrap_or_else(|| TextEngine::new(FontBook::new(fonts.clone())))
+        self.caches.text.take().unwrap_or_else(|| TextEngine::new(crate::host::DiskFonts::book(fonts.clone())))
     }
 
     /// Puts back a text engine taken with [`OpenDocument::take_text_engine`].
