@@ -3,10 +3,10 @@
 //! version control, build output, hidden tools' state) left out and symbolic link loops cut.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::SnapshotError;
-use crate::files::FileError;
+use crate::files::{FileError, PathKind, WalkError, WalkRules, find_files, first_sight, path_kind};
 
 /// Folders never walked: goldens (`__snapshots__`), version control, build output and installed
 /// packages. Folders whose name starts with a dot are skipped too. A path given on the command
@@ -36,97 +36,56 @@ pub struct PenFile {
 /// walked recursively with entries sorted by name. Paths are taken in the order given; a file
 /// reached twice (two paths, or a link) is kept where it is first found.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
-    let mut walk = Walk::default();
+    let rules = WalkRules { extension: "pen", skipped_folders: &SKIPPED_FOLDERS, max_depth: MAX_DEPTH };
+    let mut seen = HashSet::new();
+    let mut found: Vec<PenFile> = Vec::new();
     for (number, root) in paths.iter().enumerate() {
-        let metadata = std::fs::metadata(root).map_err(|e| SnapshotError::Path(FileError::io(root, e)))?;
-        let before = walk.found.len();
-        if metadata.is_file() {
-            let name = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
-            let folder = match root.parent() {
-                Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-                _ => PathBuf::from("."),
-            };
-            walk.add(root.clone(), name.into_owned(), &folder);
-        } else if metadata.is_dir() {
-            walk.folder(root, root, 0)?;
-        } else {
-            return Err(SnapshotError::Path(FileError::NotRegular {
-                path: root.clone(),
-                kind: "neither a file nor a folder",
-            }));
+        let before = found.len();
+        match path_kind(root).map_err(SnapshotError::Path)? {
+            PathKind::File => {
+                let name = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
+                let folder = match root.parent() {
+                    Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+                    _ => PathBuf::from("."),
+                };
+                if first_sight(root, &mut seen) {
+                    found.push(PenFile { path: root.clone(), key: name.into_owned(), root: folder });
+                }
+            }
+            PathKind::Folder => {
+                let files = find_files(root, rules, &mut seen).map_err(|error| match error {
+                    WalkError::File(error) => SnapshotError::Path(error),
+                    WalkError::TooDeep { path, .. } => SnapshotError::TooDeep { path },
+                })?;
+                found.extend(files.into_iter().map(|file| PenFile {
+                    path: file.path,
+                    key: file.relative,
+                    root: root.clone(),
+                }));
+            }
+            PathKind::Other => {
+                return Err(SnapshotError::Path(FileError::NotRegular {
+                    path: root.clone(),
+                    kind: "neither a file nor a folder",
+                }));
+            }
         }
         // Two paths can hold files with the same relative path (a/x.pen and b/x.pen): the later
         // ones are told apart by the path's number, so reports and diff folders never collide.
-        for index in before..walk.found.len() {
-            let key = walk.found[index].key.clone();
-            if walk.found[..before].iter().any(|earlier| earlier.key == key) {
-                walk.found[index].key = format!("{}/{key}", number + 1);
+        for index in before..found.len() {
+            let key = found[index].key.clone();
+            if found[..before].iter().any(|earlier| earlier.key == key) {
+                found[index].key = format!("{}/{key}", number + 1);
             }
         }
     }
-    Ok(walk.found)
-}
-
-#[derive(Default)]
-struct Walk {
-    found: Vec<PenFile>,
-    /// Canonical paths of the files found, so a file reached twice is taken once.
-    files: HashSet<PathBuf>,
-    /// Canonical paths of the folders entered, so a link back up is not followed again.
-    folders: HashSet<PathBuf>,
-}
-
-impl Walk {
-    fn add(&mut self, path: PathBuf, key: String, root: &Path) {
-        let canonical = std::fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
-        if self.files.insert(canonical) {
-            self.found.push(PenFile { path, key, root: root.to_owned() });
-        }
-    }
-
-    fn folder(&mut self, root: &Path, folder: &Path, depth: usize) -> Result<(), SnapshotError> {
-        let io = |e| SnapshotError::Path(FileError::io(folder, e));
-        if !self.folders.insert(std::fs::canonicalize(folder).map_err(io)?) {
-            return Ok(());
-        }
-        if depth > MAX_DEPTH {
-            return Err(SnapshotError::TooDeep { path: folder.to_owned() });
-        }
-        let mut entries: Vec<(std::ffi::OsString, PathBuf)> = std::fs::read_dir(folder)
-            .map_err(io)?
-            .map(|entry| entry.map(|e| (e.file_name(), e.path())))
-            .collect::<Result<_, _>>()
-            .map_err(io)?;
-        entries.sort();
-        for (name, path) in entries {
-            let text = name.to_string_lossy();
-            if text.starts_with('.') {
-                continue;
-            }
-            let is_pen = Path::new(&name).extension().is_some_and(|e| e.eq_ignore_ascii_case("pen"));
-            // Links are followed: a linked folder of designs is walked like a real one.
-            let metadata = match std::fs::metadata(&path) {
-                Ok(metadata) => metadata,
-                // A dangling link is no design unless it claims to be one.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && !is_pen => continue,
-                Err(e) => return Err(SnapshotError::Path(FileError::io(&path, e))),
-            };
-            if metadata.is_dir() {
-                if !SKIPPED_FOLDERS.contains(&text.as_ref()) {
-                    self.folder(root, &path, depth + 1)?;
-                }
-            } else if metadata.is_file() && is_pen {
-                let relative = path.strip_prefix(root).unwrap_or(&path);
-                let key = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
-                self.add(path, key, root);
-            }
-        }
-        Ok(())
-    }
+    Ok(found)
 }
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
 
     fn touch(path: &Path) {

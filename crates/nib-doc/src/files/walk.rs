@@ -1,0 +1,138 @@
+//! Finding the files of one kind under a folder: entries sorted by name so every run finds them
+//! in the same order, hidden entries and the named folders skipped below the start, links
+//! followed (a linked folder of designs is walked like a real one) with loops cut. On walkdir,
+//! which handles loops, depth and sorting as well as this needs.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::FileError;
+
+/// What a path is, following links.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathKind {
+    /// A regular file.
+    File,
+    /// A folder.
+    Folder,
+    /// Anything else (a FIFO, a device, a socket).
+    Other,
+}
+
+/// What `path` is, following links.
+pub fn path_kind(path: &Path) -> Result<PathKind, FileError> {
+    let metadata = std::fs::metadata(path).map_err(|e| FileError::io(path, e))?;
+    Ok(if metadata.is_file() {
+        PathKind::File
+    } else if metadata.is_dir() {
+        PathKind::Folder
+    } else {
+        PathKind::Other
+    })
+}
+
+/// `path` with every link resolved, when it exists.
+pub fn canonical(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// How to walk.
+#[derive(Debug, Clone, Copy)]
+pub struct WalkRules<'a> {
+    /// The file name extension looked for, compared without case (`pen`).
+    pub extension: &'a str,
+    /// Folder names never entered below the start (a start with such a name is walked).
+    pub skipped_folders: &'a [&'a str],
+    /// How many folders deep the walk goes; a folder deeper than this is an error.
+    pub max_depth: usize,
+}
+
+/// A file found by [`find_files`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundFile {
+    /// Its path, starting with the folder walked.
+    pub path: PathBuf,
+    /// Its path relative to that folder, with `/` between folders.
+    pub relative: String,
+}
+
+/// Why a walk stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum WalkError {
+    /// A folder could not be read, or a link that claims to be a wanted file leads nowhere.
+    #[error("{0}")]
+    File(#[from] FileError),
+    /// Folders nested deeper than the rules allow.
+    #[error("{} is more than {max_depth} folders deep", path.display())]
+    TooDeep {
+        /// The first folder too deep.
+        path: PathBuf,
+        /// The limit.
+        max_depth: usize,
+    },
+}
+
+/// The files with the rules' extension under `folder`, in name order, each file once across
+/// walks that share `seen` (canonical paths): a file reached again (through a link, or by
+/// another walk) is left out.
+pub fn find_files(
+    folder: &Path,
+    rules: WalkRules<'_>,
+    seen: &mut HashSet<PathBuf>,
+) -> Result<Vec<FoundFile>, WalkError> {
+    let wanted = |path: &Path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(rules.extension));
+    let walk = walkdir::WalkDir::new(folder)
+        .follow_links(true)
+        .sort_by_file_name()
+        .min_depth(1)
+        .max_depth(rules.max_depth.saturating_add(1))
+        .into_iter()
+        // The start itself is walked whatever its name (walkdir asks about it too).
+        .filter_entry(|entry| {
+            if entry.depth() == 0 {
+                return true;
+            }
+            let name = entry.file_name().to_string_lossy();
+            let skipped_folder = entry.file_type().is_dir() && rules.skipped_folders.contains(&name.as_ref());
+            !name.starts_with('.') && !skipped_folder
+        });
+    let mut found = Vec::new();
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            // A link back up: the folder is being walked already.
+            Err(error) if error.loop_ancestor().is_some() => continue,
+            Err(error) => {
+                let path = error.path().unwrap_or(folder).to_owned();
+                let io = error.into_io_error().unwrap_or_else(|| std::io::Error::other("the walk failed"));
+                // A dangling link is no wanted file unless it claims to be one.
+                if io.kind() == std::io::ErrorKind::NotFound && !wanted(&path) {
+                    continue;
+                }
+                return Err(FileError::io(path, io).into());
+            }
+        };
+        if entry.file_type().is_dir() {
+            if entry.depth() > rules.max_depth {
+                return Err(WalkError::TooDeep { path: entry.into_path(), max_depth: rules.max_depth });
+            }
+            continue;
+        }
+        if !entry.file_type().is_file() || !wanted(entry.path()) {
+            continue;
+        }
+        let path = entry.into_path();
+        if seen.insert(canonical(&path).unwrap_or_else(|| path.clone())) {
+            let relative = path.strip_prefix(folder).unwrap_or(&path);
+            let relative = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            found.push(FoundFile { path, relative });
+        }
+    }
+    Ok(found)
+}
+
+/// Marks the file at `path` as found (a file given by name rather than walked to): false when
+/// it was found before.
+pub fn first_sight(path: &Path, seen: &mut HashSet<PathBuf>) -> bool {
+    seen.insert(canonical(path).unwrap_or_else(|| path.to_owned()))
+}
