@@ -391,7 +391,7 @@ fn png_bombs_as_image_fills_are_drawn_from_reduced_copies_within_the_budget() {
     std::fs::write(&path, document.to_string()).expect("write");
     let (rendered, peak) = render_file(&path, 1.0);
     let rendered = rendered.expect("drawn");
-    let said = rendered.warnings.join("\n");
+    let said = nib::diagnostic::lines(&rendered.warnings).join("\n");
     assert!(said.contains("16384 × 2100 pixels") && said.contains("reduced to 8192 × 1050"), "{said}");
     // Four reduced copies (34 MB each) and the picture; before, 4 × 275 MB at the worst moment.
     assert!(peak < 400_000_000, "the bombs took {}", mb(peak as f64));

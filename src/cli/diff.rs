@@ -120,7 +120,7 @@ fn write_pictures(
     let mut failure = None;
     let found = draw(result, &old_side, &new_side, &mut |pictures: FramePictures| {
         let written = &mut images[pictures.index];
-        written.problems = pictures.warnings;
+        written.problems = nib::diagnostic::lines(&pictures.warnings);
         let stem = &pictures.stem;
         written.old = side_file(pictures.old.as_ref(), folder, stem, "old", &mut written.problems, &mut failure);
         written.new = side_file(pictures.new.as_ref(), folder, stem, "new", &mut written.problems, &mut failure);

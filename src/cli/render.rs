@@ -180,7 +180,7 @@ impl Job<'_> {
         match render(self.scene, self.layout, text, images, target, self.options) {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
-                    self.output.warning(warning);
+                    self.output.warning(&warning.to_string());
                 }
                 let written = self
                     .guard
@@ -238,7 +238,7 @@ impl Job<'_> {
             match result {
                 Ok((width, height, warnings)) => {
                     for warning in warnings {
-                        self.output.warning(&warning);
+                        self.output.warning(&warning.to_string());
                     }
                     self.output.written(&out, width, height);
                 }

@@ -55,7 +55,7 @@ fn record() -> (String, usize) {
             match render(&scene, &layout, &mut text, &mut images, RenderTarget::Node(root), &options) {
                 Ok(rendered) => {
                     assert!(
-                        rendered.warnings.iter().all(|w| w.starts_with("node '")),
+                        rendered.warnings.iter().all(|w| w.node.is_some() && w.to_string().starts_with("node '")),
                         "{name}: {:?}",
                         rendered.warnings
                     );

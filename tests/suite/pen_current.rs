@@ -358,7 +358,10 @@ fn shader_fills_are_never_silent_and_mesh_gradients_draw() {
     )
     .unwrap();
     assert!(
-        rendered.warnings.iter().any(|w| w.contains("'glow.frag' is a GLSL program nib does not run")),
+        rendered
+            .warnings
+            .iter()
+            .any(|w| w.code == "shader" && w.message.contains("'glow.frag' is a GLSL program nib does not run")),
         "{:?}",
         rendered.warnings
     );

@@ -125,6 +125,48 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// Findings gathered while building something, each said once and kept in the order of their
+/// one-line form (node first), so the same document lists them the same way on every run.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics {
+    by_line: std::collections::BTreeMap<String, Diagnostic>,
+}
+
+impl Diagnostics {
+    /// None yet.
+    pub fn new() -> Diagnostics {
+        Diagnostics::default()
+    }
+
+    /// Adds `diagnostic` unless one with the same one-line form is there.
+    pub fn insert(&mut self, diagnostic: Diagnostic) {
+        self.by_line.entry(diagnostic.to_string()).or_insert(diagnostic);
+    }
+
+    /// True when a finding reads `line` (its one-line form).
+    pub fn says(&self, line: &str) -> bool {
+        self.by_line.contains_key(line)
+    }
+
+    /// True when there is none.
+    pub fn is_empty(&self) -> bool {
+        self.by_line.is_empty()
+    }
+
+    /// The findings, in order.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.by_line.into_values().collect()
+    }
+}
+
+impl Extend<Diagnostic> for Diagnostics {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, items: I) {
+        for item in items {
+            self.insert(item);
+        }
+    }
+}
+
 /// The one-line forms of `diagnostics`, in order.
 pub fn lines(diagnostics: &[Diagnostic]) -> Vec<String> {
     diagnostics.iter().map(ToString::to_string).collect()

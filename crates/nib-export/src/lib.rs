@@ -7,7 +7,7 @@
 #![warn(missing_docs)]
 
 // The stages below, under the names this crate's modules use for them.
-use nib_doc::{doc, files, geometry, hash, markup};
+use nib_doc::{diagnostic, doc, files, geometry, hash, markup};
 use nib_render::{compile, host, render};
 use nib_scene::{display, layout, resolve, text};
 

@@ -10,7 +10,7 @@
 // the display list asked for "/// Its x." filler, not for documentation.
 
 // The stage below, under the names this crate's modules use for it.
-use nib_doc::{doc, files, geometry, hash, numbers, printable};
+use nib_doc::{diagnostic, doc, files, geometry, hash, numbers, printable};
 
 pub mod display;
 #[cfg(feature = "fetch")]

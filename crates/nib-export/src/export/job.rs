@@ -13,6 +13,7 @@ pub use super::source::{RunError, Source};
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
 use crate::compile::frames::{frames, map_with_engines, safe_name};
+use crate::diagnostic::Diagnostic;
 use crate::display::pictures::Pictures;
 use crate::render::{RenderOptions, RenderTarget, encode_png, render};
 use crate::resolve::SceneKey;
@@ -193,8 +194,8 @@ pub struct ExportReport {
     /// The files, in the order of the targets (canvas order for frames), whatever order the
     /// threads made them in.
     pub files: Vec<ExportedFile>,
-    /// What could not be exported as written, once each.
-    pub warnings: Vec<String>,
+    /// What could not be exported as written, once each, in the order of their text.
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// Receives each file: its name (see [`ExportedFile::name`]) and bytes; an error stops the run.
@@ -224,7 +225,7 @@ pub fn run(
         report.files.push(ExportedFile { name, bytes: bytes.len() as u64, node });
         Ok(())
     };
-    let warn = |warnings: Vec<String>| {
+    let warn = |warnings: Vec<Diagnostic>| {
         let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
         for warning in warnings {
             if !report.warnings.contains(&warning) {
@@ -318,7 +319,7 @@ pub fn run(
         }
     }
     let mut report = report.into_inner().unwrap_or_else(|e| e.into_inner());
-    report.warnings.sort();
+    report.warnings.sort_by_cached_key(ToString::to_string);
     Ok(report)
 }
 
@@ -331,7 +332,7 @@ fn make_one(
     text: &mut TextEngine,
     images: &mut dyn Pictures,
     target: RenderTarget,
-) -> Result<(Vec<u8>, Vec<String>), RunError> {
+) -> Result<(Vec<u8>, Vec<Diagnostic>), RunError> {
     if settings.format == Format::Svg {
         let svg = to_svg(source.scene, source.layout, text, images, target, svg_options)?;
         return Ok((svg.markup.into_bytes(), svg.warnings));

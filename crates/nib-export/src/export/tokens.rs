@@ -14,6 +14,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::doc::values::{VariableScalar, VariableType, VariableValue};
 use crate::resolve::{Library, ThemeContext, lookup};
@@ -86,7 +87,7 @@ pub struct TokenSet {
     /// The variables in the document's order.
     pub tokens: Vec<Token>,
     /// What could not be resolved or written.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl TokenSet {
@@ -117,7 +118,7 @@ impl TokenSet {
                     match lookup(document, document, library, &reference, &combination.context) {
                         Ok(found) => Some(token_value(found.value)),
                         Err(error) => {
-                            let message = format!("variable '{name}': {error}");
+                            let message = Diagnostic::warning("unresolved", format!("variable '{name}': {error}"));
                             if !warnings.contains(&message) {
                                 warnings.push(message);
                             }
@@ -300,7 +301,11 @@ impl TokenSet {
 }
 
 /// Every combination of axis values, the defaults first, at most [`MAX_THEME_COMBINATIONS`].
-fn combinations(document: &Document, axes: &[(String, Vec<String>)], warnings: &mut Vec<String>) -> Vec<Combination> {
+fn combinations(
+    document: &Document,
+    axes: &[(String, Vec<String>)],
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<Combination> {
     let mut all: Vec<Vec<(String, String)>> = vec![Vec::new()];
     for (axis, values) in axes.iter().filter(|(_, values)| !values.is_empty()) {
         let mut next = Vec::with_capacity(all.len() * values.len());
@@ -318,8 +323,10 @@ fn combinations(document: &Document, axes: &[(String, Vec<String>)], warnings: &
     }
     let total: usize = axes.iter().map(|(_, v)| v.len().max(1)).product();
     if total > MAX_THEME_COMBINATIONS {
-        warnings
-            .push(format!("the themes combine into {total} variants; the first {MAX_THEME_COMBINATIONS} are written"));
+        warnings.push(Diagnostic::warning(
+            "budget",
+            format!("the themes combine into {total} variants; the first {MAX_THEME_COMBINATIONS} are written"),
+        ));
     }
     let defaults = ThemeContext::defaults(document);
     all.into_iter()

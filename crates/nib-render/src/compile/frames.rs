@@ -40,7 +40,7 @@ pub struct FrameRender {
     /// The pixels, or why there are none.
     pub image: Result<Pixmap, String>,
     /// What could not be drawn as written.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// How long drawing it took.
     pub time: std::time::Duration,
 }

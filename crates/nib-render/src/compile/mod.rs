@@ -158,7 +158,13 @@ mod tests {
         // The missing image is said by the display list of the frame that holds it.
         let key = compiled.scene.node_by_id("f").expect("frame");
         let list = compiled.display(host.pictures().as_mut(), RenderTarget::Node(key)).expect("builds");
-        assert!(list.warnings.iter().any(|w| w.contains("gone.png")), "{:?}", list.warnings);
+        assert!(
+            list.warnings
+                .iter()
+                .any(|w| w.code == "image" && w.node.as_deref() == Some("f") && w.message.contains("gone.png")),
+            "{:?}",
+            list.warnings
+        );
         // Only what is inside a node is said for a picture of it.
         assert!(compiled.diagnostics_for(RenderTarget::Node(key)).iter().all(|d| d.node.is_none()));
     }

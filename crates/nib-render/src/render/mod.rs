@@ -61,7 +61,7 @@ pub struct Rendered {
     /// The canvas point at the image's top-left corner.
     pub origin: (f32, f32),
     /// What could not be drawn as written (missing images, unknown icons, invalid colors).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// Why nothing was rendered.

@@ -45,7 +45,7 @@ pub struct FramePictures {
     /// Where old and new differ, when both could be drawn.
     pub difference: Option<(Comparison, Pixmap)>,
     /// What could not be drawn as written, on either side.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// A side ready to draw: compiled, with its visible top-level frames by id; or why it cannot be
@@ -89,7 +89,7 @@ impl<'a> Prepared<'a> {
         id: &str,
         side: &str,
         drawn: &mut HashMap<String, FrameRender>,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> Option<Result<Pixmap, String>> {
         match &self.drawn {
             Err(error) => Some(Err(error.clone())),
@@ -99,7 +99,9 @@ impl<'a> Prepared<'a> {
                     Some(render.image)
                 }
                 None => {
-                    warnings.push(format!("no {side} picture: the frame is hidden or has no size there"));
+                    // The picture is the frame's already: the text names the side only.
+                    let message = format!("no {side} picture: the frame is hidden or has no size there");
+                    warnings.push(Diagnostic::note("frame", message));
                     None
                 }
             },
@@ -213,7 +215,7 @@ mod tests {
         let side = |document| Side { document, host: &host, options: RenderOptions::default() };
         let mut seen = Vec::new();
         draw(&result, &side(&old), &side(&new), &mut |p| {
-            seen.push((p.old.is_some(), p.new.is_some(), p.warnings));
+            seen.push((p.old.is_some(), p.new.is_some(), crate::diagnostic::lines(&p.warnings)));
         });
         assert_eq!(seen, [(true, false, vec!["no new picture: the frame is hidden or has no size there".to_owned()])]);
     }

@@ -16,11 +16,12 @@ pub mod pictures;
 pub mod stroke;
 pub mod text;
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use tiny_skia::{Path, Pixmap, Rect, Transform};
 
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::doc::values::Fill;
 use crate::doc::{Key, NodeType, Props, Value};
 use crate::layout::{Layout, NodeBox};
@@ -88,8 +89,8 @@ pub struct DisplayList {
     pictures: HashMap<String, Result<Arc<Pixmap>, ImageError>>,
     /// The icon drawn on a placeholder where an image is missing.
     missing_image_icon: Option<Arc<IconDrawing>>,
-    /// What could not be drawn as written, each line naming its node, sorted.
-    pub warnings: Vec<String>,
+    /// What could not be drawn as written, each naming its node, in the order of their text.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl std::fmt::Debug for DisplayList {
@@ -379,7 +380,7 @@ pub fn build(
         pictures,
         nodes: Vec::new(),
         map: HashMap::new(),
-        warnings: BTreeSet::new(),
+        warnings: Diagnostics::new(),
         missing_image: false,
     };
     let keys: Vec<SceneKey> = match target {
@@ -395,7 +396,7 @@ pub fn build(
         bounds,
         pictures,
         missing_image_icon,
-        warnings: builder.warnings.into_iter().collect(),
+        warnings: builder.warnings.into_vec(),
     })
 }
 
@@ -407,7 +408,7 @@ struct Builder<'a> {
     pictures: &'a mut dyn Pictures,
     nodes: Vec<DisplayNode>,
     map: HashMap<String, Result<Arc<Pixmap>, ImageError>>,
-    warnings: BTreeSet<String>,
+    warnings: Diagnostics,
     /// An image fill that is drawn has no image.
     missing_image: bool,
 }
@@ -485,9 +486,13 @@ impl Builder<'_> {
                         .literal::<String>(&Key::IconFontName)
                         .or_else(|| props.literal::<String>(&Key::Icon))
                         .unwrap_or_default();
-                    self.warnings.insert(format!(
-                        "node '{id}': icon '{name}' is not in the bundled icon sets; a placeholder is drawn"
-                    ));
+                    self.warnings.insert(
+                        Diagnostic::note(
+                            "icon-missing",
+                            format!("icon '{name}' is not in the bundled icon sets; a placeholder is drawn"),
+                        )
+                        .at_node(id.to_string()),
+                    );
                     Content::MissingIcon
                 }
             },
@@ -496,8 +501,10 @@ impl Builder<'_> {
                 Content::Annotation { color: annotation_color(node_type), text }
             }
             NodeType::Ref => {
-                self.warnings
-                    .insert(format!("node '{id}': its component could not be resolved; a dashed outline is drawn"));
+                self.warnings.insert(
+                    Diagnostic::warning("unresolved", "its component could not be resolved; a dashed outline is drawn")
+                        .at_node(id.to_string()),
+                );
                 Content::Unresolved
             }
             _ if shape.as_ref().is_some_and(|s| s.closed) => Content::Fill,
@@ -620,12 +627,12 @@ impl Builder<'_> {
             match picture {
                 Ok(_) => {
                     if let Some(note) = self.pictures.note(url) {
-                        self.warnings.insert(format!("node '{node}': {note}"));
+                        self.warnings.insert(Diagnostic::note("image", note).at_node(node));
                     }
                 }
                 Err(error) => {
                     self.missing_image = true;
-                    self.warnings.insert(format!("node '{node}': {error}"));
+                    self.warnings.insert(Diagnostic::warning("image", error.to_string()).at_node(node));
                 }
             }
         }

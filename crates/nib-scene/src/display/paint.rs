@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tiny_skia::Transform;
 
 use super::mesh::MeshSpec;
+use crate::diagnostic::Diagnostic;
 use crate::doc::VarOr;
 use crate::doc::values::{BlendMode as PenBlend, Color, Fill, Gradient, GradientType, ImageMode};
 
@@ -60,22 +61,29 @@ pub enum PaintIssue {
 }
 
 impl PaintIssue {
-    /// The warning a render or export gives for this issue on `node`.
-    pub fn warning(&self, node: &str) -> String {
-        match self {
-            PaintIssue::ColorKeyword(word) => format!(
-                "node '{node}': '{word}' is not a color and paints nothing (use a #RRGGBBAA color with alpha 00)"
+    /// What a render or export says about this issue on `node`.
+    pub fn warning(&self, node: &str) -> Diagnostic {
+        let diagnostic = match self {
+            PaintIssue::ColorKeyword(word) => Diagnostic::warning(
+                "paint",
+                format!("'{word}' is not a color and paints nothing (use a #RRGGBBAA color with alpha 00)"),
             ),
             PaintIssue::Unresolved(name) => {
-                format!("node '{node}': variable '{name}' has no value here and paints nothing")
+                Diagnostic::warning("unresolved", format!("variable '{name}' has no value here and paints nothing"))
             }
-            PaintIssue::Shader { url, fallback } => format!(
-                "node '{node}': the shader fill '{url}' is a GLSL program nib does not run; {fallback} (check the design in Pen)"
+            // Nib draws something else in place of what is written: said, not the document's fault.
+            PaintIssue::Shader { url, fallback } => Diagnostic::note(
+                "shader",
+                format!(
+                    "the shader fill '{url}' is a GLSL program nib does not run; {fallback} (check the design in Pen)"
+                ),
             ),
-            PaintIssue::Mesh(reason) => {
-                format!("node '{node}': the mesh gradient draws nothing: {reason} (Pen removes such a fill)")
-            }
-        }
+            PaintIssue::Mesh(reason) => Diagnostic::warning(
+                "paint",
+                format!("the mesh gradient draws nothing: {reason} (Pen removes such a fill)"),
+            ),
+        };
+        diagnostic.at_node(node)
     }
 }
 

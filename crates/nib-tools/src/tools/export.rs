@@ -200,5 +200,5 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         })
         .collect();
     let total_bytes = files.iter().map(|f| f.bytes).sum();
-    Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: report.warnings })
+    Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: crate::diagnostic::lines(&report.warnings) })
 }

@@ -135,7 +135,7 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
         let rendered = render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, options)
             .map_err(render_error)?;
         // Every replaced family of the picture is said once, with its stand-in.
-        let mut warnings = rendered.warnings;
+        let mut warnings = crate::diagnostic::lines(&rendered.warnings);
         warnings.extend(text.document_fonts().problems.iter().cloned());
         let within = match target {
             RenderTarget::Node(key) => Some(key),
@@ -174,7 +174,7 @@ fn themed_shot(
     let background = backdrop(&compiled.scene, target);
     let (shot, _) = picture(scale, background, full_size, |options| {
         let rendered = compiled.render(&mut *host.pictures(), target, options).map_err(render_error)?;
-        let mut warnings = rendered.warnings;
+        let mut warnings = crate::diagnostic::lines(&rendered.warnings);
         warnings.extend(compiled.diagnostics_for(target).into_iter().map(ToString::to_string));
         Ok((rendered.pixmap, warnings))
     })?;

@@ -24,6 +24,7 @@ use super::source::{RunError, Source};
 use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::display::effects::effects_of;
 use crate::display::geometry::shape_of;
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
@@ -89,7 +90,7 @@ pub(crate) struct Page {
     /// `(name, bytes)`: the HTML, and its stylesheet unless embedded.
     pub files: Vec<(String, Vec<u8>)>,
     /// What could not be exported as written.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 /// The shared files: tokens, fonts and images.
@@ -97,7 +98,7 @@ pub(crate) struct Assets {
     /// `(name, bytes)`.
     pub files: Vec<(String, Vec<u8>)>,
     /// What could not be written.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl<'s, 'a> HtmlPages<'s, 'a> {
@@ -138,7 +139,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             classes: HashMap::new(),
             css: String::new(),
             faces: BTreeSet::new(),
-            warnings: BTreeSet::new(),
+            warnings: Diagnostics::new(),
             next_svg: 0,
             images_used: Vec::new(),
         };
@@ -170,13 +171,13 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         }
         let html = format!("{head}</head>\n<body>\n{body}\n</body>\n</html>\n");
         files.insert(0, (format!("{stem}.html"), html.into_bytes()));
-        Ok(Page { id: scene.node(key).id.clone(), files, warnings: warnings.into_iter().collect() })
+        Ok(Page { id: scene.node(key).id.clone(), files, warnings: warnings.into_vec() })
     }
 
     /// The files the pages share: `tokens.css`, `fonts.css` with the font files, and the images.
     pub fn finish(self, text: &TextEngine) -> Assets {
         let shared = self.shared.into_inner().unwrap_or_else(|e| e.into_inner());
-        let mut warnings = BTreeSet::new();
+        let mut warnings = Diagnostics::new();
         let mut files = Vec::new();
         if self.options.embed {
             return Assets { files, warnings: self.tokens.warnings.clone() };
@@ -192,7 +193,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             files.push((format!("images/{name}"), bytes));
         }
         warnings.extend(self.tokens.warnings.iter().cloned());
-        Assets { files, warnings: warnings.into_iter().collect() }
+        Assets { files, warnings: warnings.into_vec() }
     }
 
     /// `@font-face` rules for `faces`, their fonts as data URIs when `embed`.
@@ -201,7 +202,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         faces: &BTreeSet<FaceUse>,
         text: &TextEngine,
         embed: bool,
-        warnings: &mut BTreeSet<String>,
+        warnings: &mut Diagnostics,
     ) -> String {
         let mut css = String::new();
         for (name, bytes, rule) in faces_with_files(faces, text, warnings) {
@@ -221,7 +222,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
 fn faces_with_files(
     faces: &BTreeSet<FaceUse>,
     text: &TextEngine,
-    warnings: &mut BTreeSet<String>,
+    warnings: &mut Diagnostics,
 ) -> Vec<(String, Vec<u8>, String)> {
     use cosmic_text::fontdb::{Family, Query, Style, Weight};
     let db = &text.named_database();
@@ -235,8 +236,10 @@ fn faces_with_files(
             ..Query::default()
         };
         let Some(id) = db.query(&query) else {
-            warnings
-                .insert(format!("font '{}' is not among nib's fonts; the page names it without a file", face.family));
+            warnings.insert(Diagnostic::note(
+                "font-missing",
+                format!("font '{}' is not among nib's fonts; the page names it without a file", face.family),
+            ));
             continue;
         };
         let Some(info) = db.face(id) else { continue };
@@ -284,7 +287,7 @@ struct Builder<'p, 's, 'a, 't> {
     classes: HashMap<String, String>,
     css: String,
     faces: BTreeSet<FaceUse>,
-    warnings: BTreeSet<String>,
+    warnings: Diagnostics,
     next_svg: usize,
     /// Images this page references: URL, file name, bytes.
     images_used: Vec<(String, String, Vec<u8>)>,
@@ -581,9 +584,13 @@ impl Builder<'_, '_, '_, '_> {
                     let Some(href) = self.image_href(url, id) else { continue };
                     let t = placement.transform;
                     if t.kx != 0.0 || t.ky != 0.0 {
-                        self.warnings.insert(format!(
-                            "node '{id}': a turned or skewed image crop has no CSS equivalent: the image is drawn uncropped"
-                        ));
+                        self.warnings.insert(
+                            Diagnostic::note(
+                                "export",
+                                "a turned or skewed image crop has no CSS equivalent: the image is drawn uncropped",
+                            )
+                            .at_node(id),
+                        );
                         (
                             format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
                             String::new(),
@@ -665,7 +672,7 @@ impl Builder<'_, '_, '_, '_> {
                 Some(format!("images/{name}"))
             }
             Err(error) => {
-                self.warnings.insert(format!("node '{id}': {error}"));
+                self.warnings.insert(Diagnostic::warning("image", error.to_string()).at_node(id));
                 None
             }
         }
@@ -694,8 +701,10 @@ impl Builder<'_, '_, '_, '_> {
             return;
         };
         if specs.iter().any(|s| !matches!(s, PaintSpec::Solid { .. })) {
-            self.warnings
-                .insert(format!("node '{id}': a gradient or image stroke is written as its middle color in CSS"));
+            self.warnings.insert(
+                Diagnostic::note("export", "a gradient or image stroke is written as its middle color in CSS")
+                    .at_node(id),
+            );
         }
         let style = if spec.dash.is_some() { "dashed" } else { "solid" };
         let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);

@@ -88,7 +88,7 @@ pub struct Svg {
     /// Height in output pixels.
     pub height: u32,
     /// What could not be exported as written (missing images, unknown icons, background blur).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// Exports `target` of a laid-out scene as SVG. `text` must be the engine the layout was made

@@ -9,6 +9,7 @@ use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathBuilder, Rect, Transform}
 
 use super::markup::{EM_DECIMALS, PIXEL_DECIMALS, color, escape, number, number_with, path_data, transform};
 use super::{ANGULAR_WEDGES, ImageRefs, SvgOptions, TextMode};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::display::effects::{ShadowSpec, grown};
 use crate::display::geometry::Shape;
 use crate::display::mesh::MeshSpec;
@@ -37,7 +38,7 @@ pub(crate) struct Writer<'a> {
     id_prefix: String,
     /// Glyph outlines already in `defs`, by face, glyph and weight.
     glyphs: HashMap<(cosmic_text::fontdb::ID, u16, u16), String>,
-    warnings: BTreeSet<String>,
+    warnings: Diagnostics,
     /// Warnings of the display list that do not hold here (a network image is linked).
     answered: BTreeSet<String>,
 }
@@ -61,16 +62,16 @@ impl<'a> Writer<'a> {
             next_id: 0,
             id_prefix: String::new(),
             glyphs: HashMap::new(),
-            warnings: BTreeSet::new(),
+            warnings: Diagnostics::new(),
             answered: BTreeSet::new(),
         }
     }
 
     /// The `<defs>` content, the body and the warnings (the display list's and the writer's).
-    pub fn finish(self) -> (String, String, Vec<String>) {
+    pub fn finish(self) -> (String, String, Vec<Diagnostic>) {
         let mut warnings = self.warnings;
-        warnings.extend(self.list.warnings.iter().filter(|w| !self.answered.contains(*w)).cloned());
-        (self.defs, self.body, warnings.into_iter().collect())
+        warnings.extend(self.list.warnings.iter().filter(|w| !self.answered.contains(&w.to_string())).cloned());
+        (self.defs, self.body, warnings.into_vec())
     }
 
     fn id(&mut self, prefix: &str) -> String {
@@ -128,10 +129,13 @@ impl<'a> Writer<'a> {
         let shape = node.shape.as_ref();
         if let Some(shape) = shape {
             if effects.background_blur > 0.0 {
-                self.warnings.insert(format!(
-                    "node '{}': background blur has no SVG equivalent and is left out (the fills above it are kept)",
-                    node.id
-                ));
+                self.warnings.insert(
+                    Diagnostic::note(
+                        "export",
+                        "background blur has no SVG equivalent and is left out (the fills above it are kept)",
+                    )
+                    .at_node(node.id.clone()),
+                );
             }
             if node.fills_visible {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
@@ -350,7 +354,7 @@ impl<'a> Writer<'a> {
                     format!("data:{mime};base64,{}", base64::engine::general_purpose::STANDARD.encode(bytes))
                 }
                 Err(error) => {
-                    self.warnings.insert(format!("node '{node}': {error}"));
+                    self.warnings.insert(Diagnostic::warning("image", error.to_string()).at_node(node));
                     return;
                 }
             },
@@ -515,9 +519,10 @@ impl<'a> Writer<'a> {
         }
         for spec in specs {
             let Some(paint) = self.paint("fill", spec) else {
-                self.warnings.insert(
-                    "live text is painted with colors and gradients only; an image fill on text is left out".to_owned(),
-                );
+                self.warnings.insert(Diagnostic::note(
+                    "export",
+                    "live text is painted with colors and gradients only; an image fill on text is left out",
+                ));
                 continue;
             };
             self.body.push_str(&format!(
@@ -660,9 +665,10 @@ impl<'a> Writer<'a> {
                     self.paint("stroke", &middle)
                 }
                 PaintSpec::Image { .. } | PaintSpec::Mesh { .. } => {
-                    self.warnings.insert(format!(
-                        "node '{node}': an image or mesh stroke has no SVG equivalent and is left out"
-                    ));
+                    self.warnings.insert(
+                        Diagnostic::note("export", "an image or mesh stroke has no SVG equivalent and is left out")
+                            .at_node(node),
+                    );
                     None
                 }
                 _ => self.paint("stroke", spec),

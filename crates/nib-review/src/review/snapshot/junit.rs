@@ -194,7 +194,7 @@ mod tests {
                 actual: "out/x1.png".into(),
             },
         );
-        failing.warnings.push("font 'Foo' is missing".into());
+        failing.warnings.push(crate::diagnostic::Diagnostic::note("font-missing", "font 'Foo' is missing"));
         let report = Report {
             files: vec![FileReport {
                 file: PenFile { path: "designs/a&b.pen".into(), key: "a&b.pen".into(), root: "designs".into() },

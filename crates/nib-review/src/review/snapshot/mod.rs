@@ -27,6 +27,7 @@ pub use summary::markdown;
 
 use crate::compile::Compiled;
 use crate::compile::frames::{Frame, FrameRender, frames, render_frames_into};
+use crate::diagnostic::Diagnostic;
 use crate::files::{Durability, FileError, Links, Tree};
 use crate::host::Host;
 use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
@@ -201,7 +202,7 @@ pub struct FrameReport {
     /// What became of it.
     pub outcome: Outcome,
     /// What the renderer could not draw as written (a missing font, an unreadable image).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     /// How long rendering, comparing and writing took.
     pub time: Duration,
 }
@@ -223,7 +224,7 @@ pub struct FileReport {
     /// Why the file could not be checked at all (it does not load or resolve).
     pub error: Option<String>,
     /// What loading or rendering noticed without failing.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     /// Its frames this run checked, in canvas order.
     pub frames: Vec<FrameReport>,
     /// Its goldens without a frame.
@@ -376,7 +377,7 @@ pub fn run(
 /// `Design.PEN` in one folder); else `file` takes it.
 fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<String> {
     let folder = goldens::folder(&file.path);
-    let parent = folder.parent().and_then(|p| std::fs::canonicalize(p.parent()?.join(".")).ok());
+    let parent = folder.parent().and_then(|p| crate::files::canonical(&p.parent()?.join(".")));
     let stem = folder.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let place = parent.unwrap_or_default().join(stem);
     match folders.get(&place) {
@@ -483,7 +484,7 @@ fn check_file(
     let Prepared { host, compiled } = prepared;
     let Compiled { scene, layout, text, diagnostics, .. } = compiled;
     let host = host.as_ref();
-    let mut warnings = crate::diagnostic::lines(diagnostics);
+    let mut warnings = diagnostics.to_vec();
     let all = frames(scene, layout);
     let names = goldens::names(&all);
     let current: HashSet<&str> = names.iter().map(String::as_str).collect();
@@ -516,7 +517,7 @@ fn check_file(
             }
         }
         // Every frame's golden will be unreadable too and fail with the reason.
-        Err(error) => warnings.push(format!("the goldens cannot be listed: {error}")),
+        Err(error) => warnings.push(Diagnostic::warning("goldens", format!("the goldens cannot be listed: {error}"))),
     }
     let chosen: Vec<Frame> = all
         .into_iter()
