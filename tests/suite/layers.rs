@@ -137,3 +137,65 @@ fn test_module_start(text: &str) -> Option<usize> {
         next_line.starts_with("mod ") || next_line.starts_with("pub mod ") || next_line.starts_with("pub(crate) mod ")
     })
 }
+
+/// The layers that may touch the file system (DESIGN.md, "Who touches the file system"): the
+/// file layer, the hosts, the snapshot runner (a host of its own kind), the tools and the binary.
+const FILE_SYSTEM_LAYERS: &[&str] = &["files", "host", "images", "script", "tools", "mcp", "serve", "cli", "main"];
+
+/// What touching the file system looks like in code: opening, reading, writing or listing a
+/// path, directly or through the file layer's functions.
+const FILE_SYSTEM_CALLS: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::open",
+    "File::create",
+    "read_dir",
+    "canonicalize",
+    "files::read",
+    "files::write",
+    "files::create_folder",
+    "read_regular",
+    "write_atomic",
+    "create_folder",
+    "Confinement",
+    "load_system_fonts",
+];
+
+#[test]
+fn only_the_hosts_touch_the_file_system() {
+    let mut touches = Vec::new();
+    for krate in CRATES {
+        let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        files.sort();
+        for file in files {
+            let layer = layer_of(&src, &file);
+            let relative = file.strip_prefix(&src).expect("inside src").to_string_lossy().replace('\\', "/");
+            // The snapshot runner keeps goldens and finds documents: a host of its own kind.
+            // doc/io.rs is the file layer's for `.pen` files (load and save, for the hosts).
+            let host_like = relative.starts_with("review/snapshot/") || relative == "doc/io.rs";
+            if FILE_SYSTEM_LAYERS.contains(&layer.as_str()) || host_like {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("readable");
+            let code = test_module_start(&text).map_or(text.as_str(), |at| &text[..at]);
+            for (number, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                if let Some(call) = FILE_SYSTEM_CALLS.iter().find(|call| names(line, call)) {
+                    touches.push(format!("{}:{}: {call}: {line}", file.display(), number + 1));
+                }
+            }
+        }
+    }
+    assert!(touches.is_empty(), "file system access outside the hosts:\n{}", touches.join("\n"));
+}
+
+/// True when `line` names `call` as a whole word at its start (`fs::` but not `ImageRefs::`).
+fn names(line: &str, call: &str) -> bool {
+    line.match_indices(call)
+        .any(|(at, _)| !line[..at].chars().next_back().is_some_and(|before| before.is_alphanumeric() || before == '_'))
+}
