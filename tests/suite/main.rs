@@ -44,4 +44,5 @@ mod review_git;
 mod review_snapshot;
 mod schema;
 mod serve;
+mod text_conformance;
 mod tools;
