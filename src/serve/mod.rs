@@ -4,7 +4,7 @@
 //!
 //! This room hosts [`crate::mcp`] and the page and owns no document logic: every answer the
 //! page gets comes from the tools over the same shared [`Workspace`], so a person and every
-//! agent see one state. Each request passes [`access`] first (Host, Origin, token, body size).
+//! agent see one state. Each request passes `access` first (Host, Origin, token, body size).
 
 mod access;
 mod api;
