@@ -1,6 +1,10 @@
 //! Shaping and measuring text with cosmic-text over the [`FontBook`], with the rules Pencil's
-//! text boxes follow: a line is `round(lineHeight × fontSize)` pixels, or the font's ascent and
-//! descent each rounded when the line height is the font's own (Inter 14 → 17 px); letter
+//! text boxes follow: a line is `round(lineHeight × fontSize)` pixels; when the line height is
+//! the font's own (`normal`), a line is built as the browser builds it — every face that draws
+//! on the line (the text's own, and fallback faces for symbols, emoji or other scripts) brings
+//! its ascent, descent and line gap, each rounded to whole pixels, the gap split half above and
+//! half below, and the line is their union (Inter 14 → 17 px; "⬡ 0 plugins" in JetBrains Mono
+//! grows to the symbol face's height); letter
 //! spacing is added after every character; `\n` starts a line; an empty text still has one line;
 //! fixed-width text wraps at word boundaries and breaks words longer than the line.
 //!
@@ -53,6 +57,9 @@ pub struct ShapedGlyph {
 pub struct ShapedLine {
     /// Top of the line box, in pixels from the top of the text.
     pub top: f32,
+    /// Height of the line box: the text's line height, or more when a fallback face on a line
+    /// of `normal` height is taller.
+    pub height: f32,
     /// Baseline, in pixels from the top of the text.
     pub baseline: f32,
     /// Advance width of the line's content (trailing letter spacing included).
@@ -68,7 +75,9 @@ pub struct ShapedLine {
 pub struct ShapedText {
     /// The lines, top to bottom; at least one.
     pub lines: Vec<ShapedLine>,
-    /// Height of every line, in whole pixels (unless the size itself is fractional and tiny).
+    /// Height of a line in the text's own face, in whole pixels (unless the size itself is
+    /// fractional and tiny); a line of `normal` height with taller fallback faces is taller
+    /// ([`ShapedLine::height`]).
     pub line_height: f32,
     /// Width of the widest line, unrounded.
     pub width: f32,
@@ -81,7 +90,7 @@ pub struct ShapedText {
 impl ShapedText {
     /// Height of all lines.
     pub fn height(&self) -> f32 {
-        self.line_height * self.lines.len() as f32
+        self.lines.last().map_or(0.0, |line| line.top + line.height)
     }
 
     /// Where line `index` starts, in pixels from the left edge of a box `box_width` wide, for
@@ -153,6 +162,39 @@ struct ShapedBuffer {
     signature: Signature,
     buffer: Buffer,
     line_height: f32,
+    /// The text's own face's part of every line (above and below the baseline): its rounded
+    /// ascent and descent, and for a `normal` line height half its line gap each.
+    own_face: Option<LineExtent>,
+    /// The line height is the font's own (`normal`): lines grow to every face they draw with.
+    normal: bool,
+}
+
+/// How far a face's line box reaches above and below the baseline, in pixels: its ascent and
+/// descent rounded, plus half its rounded line gap each (how Chromium builds a line of
+/// `line-height: normal` from each font it uses).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct LineExtent {
+    above: f32,
+    below: f32,
+}
+
+impl LineExtent {
+    /// The extent of a face at `size`, with its line gap when `with_gap` (a `normal` line).
+    fn of(metrics: &cosmic_text::skrifa::metrics::Metrics, size: f32, with_gap: bool) -> Option<LineExtent> {
+        if metrics.units_per_em == 0 {
+            return None;
+        }
+        let scale = size / f32::from(metrics.units_per_em);
+        let gap = if with_gap { (metrics.leading * scale).round().max(0.0) } else { 0.0 };
+        Some(LineExtent {
+            above: (metrics.ascent * scale).round() + gap / 2.0,
+            below: (-metrics.descent * scale).round() + gap / 2.0,
+        })
+    }
+
+    fn union(self, other: LineExtent) -> LineExtent {
+        LineExtent { above: self.above.max(other.above), below: self.below.max(other.below) }
+    }
 }
 
 /// The parts of a style that change the shapes (alignment only matters when justified).
@@ -415,13 +457,15 @@ impl TextEngine {
     fn shape_uncached(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> ShapedText {
         self.ensure_shaped(prepared);
         let TextEngine { buffers, system, .. } = self;
-        let Some(ShapedBuffer { buffer, line_height, .. }) = buffers.get_mut(&prepared.hash) else {
+        let Some(ShapedBuffer { buffer, line_height, own_face, normal, .. }) = buffers.get_mut(&prepared.hash) else {
             // ensure_shaped has just put it there; an empty text is the harmless answer.
-            let line = ShapedLine { top: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
+            let line =
+                ShapedLine { top: 0.0, height: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
             let family = prepared.family.family.clone();
             return ShapedText { lines: vec![line], line_height: 0.0, width: 0.0, family, missing_glyphs: 0 };
         };
         let line_height = *line_height;
+        let (own_face, normal) = (*own_face, *normal);
         let wrap = if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None };
         if buffer.wrap() != wrap {
             buffer.set_wrap(system, wrap);
@@ -435,14 +479,33 @@ impl TextEngine {
         // Where each paragraph (a line of the text as written) starts.
         let paragraph_starts: Vec<usize> =
             std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let mut lines = Vec::new();
+        let mut lines: Vec<ShapedLine> = Vec::new();
         let mut missing_glyphs = 0;
+        // Each face's extent, looked up once per text.
+        let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
         for run in buffer.layout_runs() {
             let offset = paragraph_starts.get(run.line_i).copied().unwrap_or(text.len());
-            let top = line_height * lines.len() as f32;
-            // cosmic-text centres the glyphs' ascent and descent in the line; keep that offset
-            // but on our whole-pixel line grid.
-            let baseline = top + (run.line_y - run.line_top);
+            let top = lines.last().map_or(0.0, |line| line.top + line.height);
+            let (height, baseline) = match own_face {
+                // A line of `normal` height: the union of the extents of the faces it draws with.
+                Some(own) if normal => {
+                    let mut extent = own;
+                    for glyph in run.glyphs.iter().filter(|g| g.glyph_id != 0) {
+                        let face = (glyph.font_id, glyph.font_weight.0);
+                        let found = *extents.entry(face).or_insert_with(|| {
+                            let font = system.get_font(face.0, glyph.font_weight)?;
+                            LineExtent::of(font.metrics(), glyph.font_size, true)
+                        });
+                        extent = found.map_or(extent, |found| extent.union(found));
+                    }
+                    (extent.above + extent.below, top + extent.above)
+                }
+                // A numeric line height: the text's own face centred in it, as CSS places it
+                // (half the leading above); fallback faces do not move the baseline.
+                Some(own) => (line_height, top + (line_height - (own.above + own.below)) / 2.0 + own.above),
+                // No metrics: cosmic-text's own placement, on our whole-pixel line grid.
+                None => (line_height, top + (run.line_y - run.line_top)),
+            };
             let glyphs = run
                 .glyphs
                 .iter()
@@ -461,12 +524,13 @@ impl TextEngine {
                 .collect::<Vec<_>>();
             let start = glyphs.iter().map(|g| g.start).min().unwrap_or(offset);
             let end = glyphs.iter().map(|g| g.end).max().unwrap_or(offset);
-            lines.push(ShapedLine { top, baseline, width: run.line_w, text_range: start..end, glyphs });
+            lines.push(ShapedLine { top, height, baseline, width: run.line_w, text_range: start..end, glyphs });
         }
         if lines.is_empty() {
             lines.push(ShapedLine {
                 top: 0.0,
-                baseline: line_height * 0.8,
+                height: line_height,
+                baseline: own_face.map_or(line_height * 0.8, |own| own.above),
                 width: 0.0,
                 text_range: 0..0,
                 glyphs: Vec::new(),
@@ -509,6 +573,8 @@ impl TextEngine {
                 signature,
                 buffer,
                 line_height: 0.0,
+                own_face: None,
+                normal: false,
             };
             self.buffers.insert(prepared.hash, entry);
             return;
@@ -530,8 +596,7 @@ impl TextEngine {
             });
             run_names.push(position);
         }
-        let primary = Some(first);
-        let line_height = self.line_height(primary, style);
+        let (line_height, own_face) = self.line_height(first, style);
         let spacing = style.letter_spacing / style.size;
         let attrs = |name| run_attrs(name, spacing);
         // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
@@ -552,6 +617,8 @@ impl TextEngine {
             signature,
             buffer,
             line_height,
+            own_face,
+            normal: style.line_height <= 0.0,
         };
         self.buffers.insert(prepared.hash, entry);
     }
@@ -593,32 +660,38 @@ impl TextEngine {
         fallbacks
     }
 
-    /// `round(lineHeight × size)`, or the first face's ascent and descent each rounded.
-    fn line_height(&mut self, primary: Option<(usize, u16, bool)>, style: &TextStyle) -> f32 {
-        if style.line_height > 0.0 {
-            return (style.line_height * style.size).round();
-        }
-        let metrics = primary.and_then(|(key, weight, oblique)| {
-            let id = self.registry.register(self.system.db_mut(), key, weight, oblique)?;
-            self.system.get_font(id, fontdb::Weight(weight)).map(|font| *font.metrics())
-        });
-        match metrics {
-            Some(m) if m.units_per_em > 0 => {
-                let scale = style.size / f32::from(m.units_per_em);
-                (m.ascent * scale).round() + (-m.descent * scale).round()
-            }
-            _ => (1.2 * style.size).round(),
-        }
+    /// The height of a line in the text's own face (`primary`): `round(lineHeight × size)`, or
+    /// for `normal` its rounded ascent, descent and line gap; with the face's extent, for placing
+    /// the baseline and building each line (see [`LineExtent`]).
+    fn line_height(&mut self, primary: (usize, u16, bool), style: &TextStyle) -> (f32, Option<LineExtent>) {
+        let normal = style.line_height <= 0.0;
+        let (key, weight, oblique) = primary;
+        let extent = self
+            .registry
+            .register(self.system.db_mut(), key, weight, oblique)
+            .and_then(|id| self.system.get_font(id, fontdb::Weight(weight)))
+            .and_then(|font| LineExtent::of(font.metrics(), style.size, normal));
+        let height = match extent {
+            _ if !normal => (style.line_height * style.size).round(),
+            Some(extent) => extent.above + extent.below,
+            None => (1.2 * style.size).round(),
+        };
+        (height, extent)
     }
 }
 
 /// The attributes of a run in the face registered as `name` at its weight.
 fn run_attrs(name: &(String, u16), letter_spacing: f32) -> Attrs<'_> {
-    Attrs::new()
-        .family(Family::Name(&name.0))
-        .weight(Weight(name.1))
-        .style(Style::Normal)
-        .letter_spacing(letter_spacing)
+    let attrs = Attrs::new().family(Family::Name(&name.0)).weight(Weight(name.1)).style(Style::Normal);
+    if letter_spacing == 0.0 {
+        return attrs;
+    }
+    // Spaced letters are not joined: with letter spacing the browser turns the optional
+    // ligatures off (CSS Text 3, "letter-spacing"; Blink disables liga and clig), so "fi" stays
+    // two spaced letters instead of one ligature glyph with one spacing.
+    let mut features = cosmic_text::FontFeatures::new();
+    features.disable(cosmic_text::FeatureTag::new(b"liga")).disable(cosmic_text::FeatureTag::new(b"clig"));
+    attrs.letter_spacing(letter_spacing).font_features(features)
 }
 
 /// No fallback of cosmic-text's own: every run names the face that has its characters (see
@@ -677,6 +750,48 @@ mod tests {
         let mut engine = engine();
         let shaped = engine.shape("a\nb\nc", &TextStyle { line_height: 1.45, ..style(14.0) }, None);
         assert_eq!((shaped.line_height, shaped.lines.len(), shaped.height()), (20.0, 3, 60.0));
+    }
+
+    #[test]
+    fn a_fallback_face_grows_a_line_of_normal_height_and_moves_its_baseline() {
+        // Chromium, the same faces: "⬡ 0 plugins" in JetBrains Mono 11 px is 19 px high with its
+        // baseline at 12 px (the symbol face reaches higher and lower), where JetBrains Mono alone
+        // is 14 px with its baseline at 11 (tests/fixtures/text, pen-dc7eeb39a5).
+        let mut engine = engine();
+        let mono = |size| TextStyle { family: "JetBrains Mono".into(), ..style(size) };
+        let plain = engine.shape("0 plugins", &mono(11.0), None);
+        let symbol = engine.shape("⬡ 0 plugins", &mono(11.0), None);
+        assert_eq!((plain.height(), plain.lines[0].baseline), (14.0, 11.0));
+        assert_eq!((symbol.height(), symbol.lines[0].baseline), (19.0, 12.0));
+        assert_eq!(symbol.line_height, 14.0, "the text's own line height does not change");
+        // Only the line that holds the symbol grows; the next starts below it.
+        let two = engine.shape("⬡ 0 plugins\nplain", &mono(11.0), None);
+        assert_eq!((two.lines[1].top, two.lines[1].height, two.height()), (19.0, 14.0, 33.0));
+        assert!(two.lines[1].glyphs.iter().all(|g| g.baseline == 19.0 + 11.0));
+        // A numeric line height keeps every line at its height, baseline on the text's own face.
+        let numeric = engine.shape("⬡ 0 plugins", &TextStyle { line_height: 1.5, ..mono(11.0) }, None);
+        // 11 × 1.5 = 16.5 → 17 px; the 14 px face centred: 1.5 px above, baseline at 12.5.
+        assert_eq!((numeric.height(), numeric.lines[0].baseline), (17.0, 12.5));
+    }
+
+    #[test]
+    fn a_line_of_normal_height_includes_the_line_gap() {
+        // Poppins has a line gap of a tenth of its size: 40 px text has 60 px lines in Chromium
+        // (tests/fixtures/text, gen-poppins-15), the gap split above and below the glyphs.
+        let mut engine = engine();
+        let poppins = engine.shape("Ag", &TextStyle { family: "Poppins".into(), ..style(40.0) }, None);
+        assert_eq!((poppins.height(), poppins.lines[0].baseline), (60.0, 44.0));
+    }
+
+    #[test]
+    fn letter_spacing_turns_ligatures_off() {
+        // Chromium draws "fi" spaced as two letters, not as the ligature glyph plus one spacing.
+        let mut engine = engine();
+        let font = |spacing| TextStyle { family: "Playfair Display".into(), letter_spacing: spacing, ..style(20.0) };
+        let joined = engine.shape("fi", &font(0.0), None);
+        let spaced = engine.shape("fi", &font(1.0), None);
+        assert_eq!(joined.lines[0].glyphs.len(), 1, "the ligature without spacing");
+        assert_eq!(spaced.lines[0].glyphs.len(), 2, "two letters with spacing");
     }
 
     #[test]
