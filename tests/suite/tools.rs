@@ -294,12 +294,14 @@ fn edits_made_outside_nib_are_picked_up_not_overwritten() {
 
 #[test]
 fn an_edit_of_the_same_size_to_a_file_left_alone_for_a_while_is_still_seen() {
-    // A file untouched for a few seconds is checked by its metadata instead of being read
-    // again: an edit in place that keeps its size must still be noticed (its change time moves).
+    // A file left alone since its time stamps last ticked is checked by its metadata instead
+    // of being read again: an edit in place that keeps its size must still be noticed (its
+    // change time moves). 300 ms is past the tick of nanosecond stamps (a whole-second file
+    // system is read again instead, which sees the edit too).
     let mut s = Session::new();
     let kit = s.copy("scripts/kit.pen");
     s.ok("open_document", json!({"filePathOrTemplate": kit}));
-    std::thread::sleep(std::time::Duration::from_millis(3100));
+    std::thread::sleep(std::time::Duration::from_millis(300));
     s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["parent"]}));
     let again = s.ok("batch_get", json!({"filePath": kit, "nodeIds": ["parent"]}));
     assert!(again.get("note").is_none(), "unchanged: {again}");
