@@ -785,6 +785,11 @@ impl Builder<'_, '_, '_, '_> {
             rules.set("line-height", px(shaped.line_height));
             if shaped.lines.len() == 1 && shaped.lines[0].glyphs.is_empty() {
                 rules.set("min-height", px(shaped.line_height));
+            } else if shaped.height() > shaped.line_height * shaped.lines.len() as f32 + 0.01 {
+                // A fallback face grew a line of normal height (nib builds lines from every face
+                // on them, as the browser does). The page's lines keep the text's own height in
+                // px (its font list does not name nib's fallback faces): the box keeps nib's.
+                rules.set("min-height", px(shaped.height()));
             }
         }
         match style.align {
