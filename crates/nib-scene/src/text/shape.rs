@@ -530,7 +530,9 @@ impl TextEngine {
             lines.push(ShapedLine {
                 top: 0.0,
                 height: line_height,
-                baseline: own_face.map_or(line_height * 0.8, |own| own.above),
+                // Where the text's own face puts it, as on any line without fallback faces.
+                baseline: own_face
+                    .map_or(line_height * 0.8, |own| (line_height - (own.above + own.below)) / 2.0 + own.above),
                 width: 0.0,
                 text_range: 0..0,
                 glyphs: Vec::new(),
