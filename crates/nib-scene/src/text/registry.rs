@@ -130,37 +130,29 @@ impl Registry {
             handles.into_iter().flat_map(|handle| handle.join().unwrap_or_default()).collect()
         });
         for (key, result) in read_all {
-            let loaded = match result {
-                Ok(loaded) => Some(loaded),
-                Err(reason) => {
-                    self.failures.push(format!("{}: {reason}", self.faces[key].file));
-                    None
-                }
-            };
-            self.loaded.insert(key, loaded);
+            self.keep(key, result);
         }
     }
 
-    /// True when face `key` is declared for `ch`, and whether it declares a slice of the
-    /// characters (rather than being a whole file, declared for everything).
-    pub fn declares(&self, key: usize, ch: char) -> (bool, bool) {
+    /// True when face `key` is a slice of its family's characters that names `ch` (a whole
+    /// file is declared for everything, whether it has the character or not).
+    pub fn slice_declares(&self, key: usize, ch: char) -> bool {
         let face = &self.faces[key];
-        (face.declared_for(ch), !face.ranges.is_empty())
+        !face.ranges.is_empty() && face.declared_for(ch)
     }
 
     fn loaded(&mut self, key: usize) -> Option<&Loaded> {
         if !self.loaded.contains_key(&key) {
-            let face = Arc::clone(&self.faces[key]);
-            let loaded = match read(&*self.files, &face) {
-                Ok(loaded) => Some(loaded),
-                Err(reason) => {
-                    self.failures.push(format!("{}: {reason}", face.file));
-                    None
-                }
-            };
-            self.loaded.insert(key, loaded);
+            let read = read(&*self.files, &self.faces[key]);
+            self.keep(key, read);
         }
         self.loaded.get(&key).and_then(Option::as_ref)
+    }
+
+    /// Keeps what reading face `key` gave; a face that failed is said once and not tried again.
+    fn keep(&mut self, key: usize, read: Result<Loaded, String>) {
+        let loaded = read.map_err(|reason| self.failures.push(format!("{}: {reason}", self.faces[key].file))).ok();
+        self.loaded.insert(key, loaded);
     }
 
     /// The database entry of face `key` at `weight`, made on first use; `None` when the face

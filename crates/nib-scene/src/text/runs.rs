@@ -145,7 +145,7 @@ impl Chain {
             if self.picks.contains_key(&(ch, false)) || !seen.insert(ch) {
                 continue;
             }
-            if let Some(face) = self.faces.iter().find(|face| registry.declares(face.key, ch) == (true, true)) {
+            if let Some(face) = self.faces.iter().find(|face| registry.slice_declares(face.key, ch)) {
                 keys.push(face.key);
             }
         }

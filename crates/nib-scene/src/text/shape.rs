@@ -165,8 +165,6 @@ struct ShapedBuffer {
     /// The text's own face's part of every line (above and below the baseline): its rounded
     /// ascent and descent, and for a `normal` line height half its line gap each.
     own_face: Option<LineExtent>,
-    /// The line height is the font's own (`normal`): lines grow to every face they draw with.
-    normal: bool,
 }
 
 /// How far a face's line box reaches above and below the baseline, in pixels: its ascent and
@@ -457,7 +455,7 @@ impl TextEngine {
     fn shape_uncached(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> ShapedText {
         self.ensure_shaped(prepared);
         let TextEngine { buffers, system, .. } = self;
-        let Some(ShapedBuffer { buffer, line_height, own_face, normal, .. }) = buffers.get_mut(&prepared.hash) else {
+        let Some(ShapedBuffer { buffer, line_height, own_face, .. }) = buffers.get_mut(&prepared.hash) else {
             // ensure_shaped has just put it there; an empty text is the harmless answer.
             let line =
                 ShapedLine { top: 0.0, height: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
@@ -465,7 +463,9 @@ impl TextEngine {
             return ShapedText { lines: vec![line], line_height: 0.0, width: 0.0, family, missing_glyphs: 0 };
         };
         let line_height = *line_height;
-        let (own_face, normal) = (*own_face, *normal);
+        let own_face = *own_face;
+        // The line height is the font's own (`normal`): lines grow to every face they draw with.
+        let normal = prepared.style.line_height <= 0.0;
         let wrap = if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None };
         if buffer.wrap() != wrap {
             buffer.set_wrap(system, wrap);
@@ -576,7 +576,6 @@ impl TextEngine {
                 buffer,
                 line_height: 0.0,
                 own_face: None,
-                normal: false,
             };
             self.buffers.insert(prepared.hash, entry);
             return;
@@ -620,7 +619,6 @@ impl TextEngine {
             buffer,
             line_height,
             own_face,
-            normal: style.line_height <= 0.0,
         };
         self.buffers.insert(prepared.hash, entry);
     }
