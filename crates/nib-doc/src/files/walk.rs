@@ -39,12 +39,20 @@ pub fn canonical(path: &Path) -> Option<PathBuf> {
 /// How to walk.
 #[derive(Debug, Clone, Copy)]
 pub struct WalkRules<'a> {
-    /// The file name extension looked for, compared without case (`pen`).
-    pub extension: &'a str,
+    /// The files looked for, by their path (`.pen` files; font files).
+    pub wanted: fn(&Path) -> bool,
     /// Folder names never entered below the start (a start with such a name is walked).
     pub skipped_folders: &'a [&'a str],
-    /// How many folders deep the walk goes; a folder deeper than this is an error.
+    /// Leave out entries whose name starts with a dot (below the start).
+    pub skip_hidden: bool,
+    /// How many folders deep the walk goes.
     pub max_depth: usize,
+    /// Most files found; the walk stops there.
+    pub max_files: usize,
+    /// What below the start cannot be read, and folders deeper than `max_depth`, are errors;
+    /// otherwise they are passed over (a font folder pointed at a home folder must not fail on
+    /// a folder it may not read). The start itself must always be readable.
+    pub strict: bool,
 }
 
 /// A file found by [`find_files`].
@@ -72,15 +80,15 @@ pub enum WalkError {
     },
 }
 
-/// The files with the rules' extension under `folder`, in name order, each file once across
-/// walks that share `seen` (canonical paths): a file reached again (through a link, or by
-/// another walk) is left out.
+/// The files the rules want under `folder`, in name order, each file once across walks that
+/// share `seen` (canonical paths): a file reached again (through a link, or by another walk) is
+/// left out.
 pub fn find_files(
     folder: &Path,
     rules: WalkRules<'_>,
     seen: &mut HashSet<PathBuf>,
 ) -> Result<Vec<FoundFile>, WalkError> {
-    let wanted = |path: &Path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case(rules.extension));
+    let wanted = rules.wanted;
     let walk = walkdir::WalkDir::new(folder)
         .follow_links(true)
         .sort_by_file_name()
@@ -94,7 +102,8 @@ pub fn find_files(
             }
             let name = entry.file_name().to_string_lossy();
             let skipped_folder = entry.file_type().is_dir() && rules.skipped_folders.contains(&name.as_ref());
-            !name.starts_with('.') && !skipped_folder
+            let hidden = rules.skip_hidden && name.starts_with('.');
+            !(hidden || skipped_folder)
         });
     let mut found = Vec::new();
     for entry in walk {
@@ -103,17 +112,19 @@ pub fn find_files(
             // A link back up: the folder is being walked already.
             Err(error) if error.loop_ancestor().is_some() => continue,
             Err(error) => {
+                let below_start = error.depth() > 0;
                 let path = error.path().unwrap_or(folder).to_owned();
                 let io = error.into_io_error().unwrap_or_else(|| std::io::Error::other("the walk failed"));
                 // A dangling link is no wanted file unless it claims to be one.
-                if io.kind() == std::io::ErrorKind::NotFound && !wanted(&path) {
+                let dangling = io.kind() == std::io::ErrorKind::NotFound && !wanted(&path);
+                if below_start && (dangling || !rules.strict) {
                     continue;
                 }
                 return Err(FileError::io(path, io).into());
             }
         };
         if entry.file_type().is_dir() {
-            if entry.depth() > rules.max_depth {
+            if entry.depth() > rules.max_depth && rules.strict {
                 return Err(WalkError::TooDeep { path: entry.into_path(), max_depth: rules.max_depth });
             }
             continue;
@@ -126,6 +137,9 @@ pub fn find_files(
             let relative = path.strip_prefix(folder).unwrap_or(&path);
             let relative = relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
             found.push(FoundFile { path, relative });
+            if found.len() >= rules.max_files {
+                break;
+            }
         }
     }
     Ok(found)

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::doc::Document;
-use crate::files::{Confinement, FileError, create_folder, read_regular, write_atomic};
+use crate::files::{
+    Confinement, FileError, WalkError, WalkRules, create_folder, find_files, read_regular, write_atomic,
+};
 use crate::text::faces::{MAX_FONT_FILE_BYTES, MAX_FONT_FILES_PER_FOLDER, MAX_FONT_FOLDER_DEPTH, is_font_file};
 use crate::text::fonts::{FONT_DIRS_VARIABLE, FONTS_VARIABLE};
 use crate::text::{DocumentFonts, FontBook, FontFiles, FontOptions, SystemFont, remote_font};
@@ -29,36 +31,20 @@ impl FontFiles for DiskFonts {
     }
 
     fn font_files(&self, folder: &Path) -> std::io::Result<Vec<PathBuf>> {
-        let mut found = Vec::new();
-        let mut pending = vec![(folder.to_owned(), 0usize)];
-        // A folder reached twice (through links) is read once.
-        let mut seen = HashSet::new();
-        while let Some((dir, depth)) = pending.pop() {
-            let canonical = dir.canonicalize().unwrap_or_else(|_| dir.clone());
-            if !seen.insert(canonical) {
-                continue;
-            }
-            let entries = match std::fs::read_dir(&dir) {
-                Ok(entries) => entries,
-                Err(error) if depth == 0 => return Err(error),
-                Err(_) => continue,
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let Ok(kind) = std::fs::metadata(&path).map(|m| m.file_type()) else { continue };
-                if kind.is_dir() && depth < MAX_FONT_FOLDER_DEPTH {
-                    pending.push((path, depth + 1));
-                } else if kind.is_file() && is_font_file(&path) {
-                    found.push(path);
-                    if found.len() >= MAX_FONT_FILES_PER_FOLDER {
-                        found.sort();
-                        return Ok(found);
-                    }
-                }
-            }
+        // The walk snapshot runs use, lenient: a font folder may hold folders nib cannot read.
+        let rules = WalkRules {
+            wanted: is_font_file,
+            skipped_folders: &[],
+            skip_hidden: false,
+            max_depth: MAX_FONT_FOLDER_DEPTH,
+            max_files: MAX_FONT_FILES_PER_FOLDER,
+            strict: false,
+        };
+        match find_files(folder, rules, &mut HashSet::new()) {
+            Ok(found) => Ok(found.into_iter().map(|file| file.path).collect()),
+            Err(WalkError::File(FileError::Io { source, .. })) => Err(source),
+            Err(error) => Err(std::io::Error::other(error.to_string())),
         }
-        found.sort();
-        Ok(found)
     }
 
     fn files_in(&self, folder: &Path) -> Vec<PathBuf> {

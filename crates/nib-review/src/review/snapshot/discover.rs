@@ -36,7 +36,14 @@ pub struct PenFile {
 /// walked recursively with entries sorted by name. Paths are taken in the order given; a file
 /// reached twice (two paths, or a link) is kept where it is first found.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
-    let rules = WalkRules { extension: "pen", skipped_folders: &SKIPPED_FOLDERS, max_depth: MAX_DEPTH };
+    let rules = WalkRules {
+        wanted: |path| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pen")),
+        skipped_folders: &SKIPPED_FOLDERS,
+        skip_hidden: true,
+        max_depth: MAX_DEPTH,
+        max_files: usize::MAX,
+        strict: true,
+    };
     let mut seen = HashSet::new();
     let mut found: Vec<PenFile> = Vec::new();
     for (number, root) in paths.iter().enumerate() {
