@@ -337,8 +337,10 @@ def rust_table(rows):
     ]
     for family, path, italic, lo, hi, ranges in rows:
         spans = ", ".join(f"(0x{a:X}, 0x{b:X})" for a, b in ranges)
+        # WOFF2 files are decoded by crates/nib-fonts/build.rs; the others are embedded as they are.
+        data = f'face!("{path}")' if path.endswith(".woff2") else f'include_bytes!("../../../assets/fonts/{path}")'
         out.append(
-            f'    BundledFile {{ family: "{family}", path: "{path}", data: include_bytes!("../../../assets/fonts/{path}"), '
+            f'    BundledFile {{ family: "{family}", path: "{path}", data: {data}, '
             f"italic: {'true' if italic else 'false'}, weights: ({lo}, {hi}), ranges: &[{spans}] }},"
         )
     out.append("];")

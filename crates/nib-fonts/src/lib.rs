@@ -7,6 +7,14 @@
 // API is the `nib` crate's (src/lib.rs), which keeps the lint. Modules and types say why they
 // exist; the lint asked for a line on every field, which got filler, not documentation.
 
+/// The face of the WOFF2 file at `path` under `assets/fonts`, decoded to TrueType/OpenType by
+/// `build.rs`.
+macro_rules! face {
+    ($path:literal) => {
+        include_bytes!(concat!(env!("OUT_DIR"), "/", $path, ".sfnt"))
+    };
+}
+
 mod table;
 
 pub use table::FILES;
@@ -18,7 +26,7 @@ pub struct BundledFile {
     pub family: &'static str,
     /// Its path under `assets/fonts`.
     pub path: &'static str,
-    /// The file as shipped (WOFF2, TrueType or OpenType).
+    /// The face as TrueType or OpenType (a WOFF2 file is decoded at build time).
     pub data: &'static [u8],
     /// Italic rather than upright.
     pub italic: bool,

@@ -9,7 +9,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Caveat",
         path: "caveat/caveat-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/caveat/caveat-latin-wght-normal.woff2"),
+        data: face!("caveat/caveat-latin-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -37,7 +37,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Caveat",
         path: "caveat/caveat-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/caveat/caveat-latin-ext-wght-normal.woff2"),
+        data: face!("caveat/caveat-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -63,7 +63,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Caveat",
         path: "caveat/caveat-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/caveat/caveat-cyrillic-wght-normal.woff2"),
+        data: face!("caveat/caveat-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -71,7 +71,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Caveat",
         path: "caveat/caveat-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/caveat/caveat-cyrillic-ext-wght-normal.woff2"),
+        data: face!("caveat/caveat-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -86,7 +86,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-300-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -114,7 +114,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-400-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -142,7 +142,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-500-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -170,7 +170,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-300-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -198,7 +198,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-400-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -226,7 +226,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-500-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -254,7 +254,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-300-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -280,7 +280,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-400-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -306,7 +306,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-500-normal.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -332,7 +332,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-300-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -358,7 +358,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-400-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -384,7 +384,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Mono",
         path: "dm-mono/dm-mono-latin-ext-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-mono/dm-mono-latin-ext-500-italic.woff2"),
+        data: face!("dm-mono/dm-mono-latin-ext-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -410,7 +410,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Sans",
         path: "dm-sans/dm-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-sans/dm-sans-latin-wght-normal.woff2"),
+        data: face!("dm-sans/dm-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 1000),
         ranges: &[
@@ -438,7 +438,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Sans",
         path: "dm-sans/dm-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-sans/dm-sans-latin-wght-italic.woff2"),
+        data: face!("dm-sans/dm-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 1000),
         ranges: &[
@@ -466,7 +466,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Sans",
         path: "dm-sans/dm-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-sans/dm-sans-latin-ext-wght-normal.woff2"),
+        data: face!("dm-sans/dm-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 1000),
         ranges: &[
@@ -492,7 +492,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "DM Sans",
         path: "dm-sans/dm-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/dm-sans/dm-sans-latin-ext-wght-italic.woff2"),
+        data: face!("dm-sans/dm-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 1000),
         ranges: &[
@@ -518,7 +518,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Figtree",
         path: "figtree/figtree-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/figtree/figtree-latin-wght-normal.woff2"),
+        data: face!("figtree/figtree-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -546,7 +546,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Figtree",
         path: "figtree/figtree-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/figtree/figtree-latin-wght-italic.woff2"),
+        data: face!("figtree/figtree-latin-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -574,7 +574,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Figtree",
         path: "figtree/figtree-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/figtree/figtree-latin-ext-wght-normal.woff2"),
+        data: face!("figtree/figtree-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -600,7 +600,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Figtree",
         path: "figtree/figtree-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/figtree/figtree-latin-ext-wght-italic.woff2"),
+        data: face!("figtree/figtree-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -626,7 +626,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-latin-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -654,7 +654,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-latin-ext-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -680,7 +680,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-cyrillic-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -688,7 +688,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-cyrillic-ext-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -703,7 +703,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-greek-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-greek-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -711,7 +711,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-greek-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-greek-ext-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-greek-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -719,7 +719,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fira Code",
         path: "fira-code/fira-code-symbols2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fira-code/fira-code-symbols2-wght-normal.woff2"),
+        data: face!("fira-code/fira-code-symbols2-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[(0x2000, 0x2001), (0x2004, 0x2008), (0x200A, 0x200A), (0x23B8, 0x23BD), (0x2500, 0x259F)],
@@ -727,7 +727,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-latin-wght-normal.woff2"),
+        data: face!("fraunces/fraunces-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -755,7 +755,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-latin-wght-italic.woff2"),
+        data: face!("fraunces/fraunces-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -783,7 +783,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-latin-ext-wght-normal.woff2"),
+        data: face!("fraunces/fraunces-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -809,7 +809,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-latin-ext-wght-italic.woff2"),
+        data: face!("fraunces/fraunces-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -835,7 +835,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-vietnamese-wght-normal.woff2"),
+        data: face!("fraunces/fraunces-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -857,7 +857,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Fraunces",
         path: "fraunces/fraunces-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/fraunces/fraunces-vietnamese-wght-italic.woff2"),
+        data: face!("fraunces/fraunces-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -879,7 +879,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Funnel Display",
         path: "funnel-display/funnel-display-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/funnel-display/funnel-display-latin-wght-normal.woff2"),
+        data: face!("funnel-display/funnel-display-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -907,7 +907,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Funnel Display",
         path: "funnel-display/funnel-display-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/funnel-display/funnel-display-latin-ext-wght-normal.woff2"),
+        data: face!("funnel-display/funnel-display-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -933,7 +933,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-latin-wght-normal.woff2"),
+        data: face!("geist/geist-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -961,7 +961,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-latin-wght-italic.woff2"),
+        data: face!("geist/geist-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -989,7 +989,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-latin-ext-wght-normal.woff2"),
+        data: face!("geist/geist-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1015,7 +1015,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-latin-ext-wght-italic.woff2"),
+        data: face!("geist/geist-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1041,7 +1041,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-cyrillic-wght-normal.woff2"),
+        data: face!("geist/geist-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -1049,7 +1049,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-cyrillic-wght-italic.woff2"),
+        data: face!("geist/geist-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -1057,7 +1057,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-cyrillic-ext-wght-normal.woff2"),
+        data: face!("geist/geist-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1072,7 +1072,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-cyrillic-ext-wght-italic.woff2"),
+        data: face!("geist/geist-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1087,7 +1087,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-vietnamese-wght-normal.woff2"),
+        data: face!("geist/geist-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1109,7 +1109,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist",
         path: "geist/geist-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist/geist-vietnamese-wght-italic.woff2"),
+        data: face!("geist/geist-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1131,7 +1131,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-latin-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1159,7 +1159,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-latin-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1187,7 +1187,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-latin-ext-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1213,7 +1213,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-latin-ext-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1239,7 +1239,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-cyrillic-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -1247,7 +1247,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-cyrillic-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -1255,7 +1255,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-cyrillic-ext-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1270,7 +1270,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-cyrillic-ext-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1285,7 +1285,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-symbols2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-symbols2-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-symbols2-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x2000, 0x2001), (0x2004, 0x2008), (0x200A, 0x200A), (0x23B8, 0x23BD), (0x2500, 0x259F)],
@@ -1293,7 +1293,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-symbols2-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-symbols2-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-symbols2-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x2000, 0x2001), (0x2004, 0x2008), (0x200A, 0x200A), (0x23B8, 0x23BD), (0x2500, 0x259F)],
@@ -1301,7 +1301,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-vietnamese-wght-normal.woff2"),
+        data: face!("geist-mono/geist-mono-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -1323,7 +1323,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Geist Mono",
         path: "geist-mono/geist-mono-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/geist-mono/geist-mono-vietnamese-wght-italic.woff2"),
+        data: face!("geist-mono/geist-mono-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -1345,7 +1345,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-100-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -1373,7 +1373,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-200-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -1401,7 +1401,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-300-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -1429,7 +1429,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-400-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -1457,7 +1457,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-500-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -1485,7 +1485,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-600-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -1513,7 +1513,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-700-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -1541,7 +1541,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-100-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -1569,7 +1569,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-200-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -1597,7 +1597,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-300-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -1625,7 +1625,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-400-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -1653,7 +1653,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-500-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -1681,7 +1681,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-600-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -1709,7 +1709,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-700-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -1737,7 +1737,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-100-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -1763,7 +1763,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-200-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -1789,7 +1789,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-300-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -1815,7 +1815,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-400-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -1841,7 +1841,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-500-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -1867,7 +1867,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-600-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -1893,7 +1893,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-700-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -1919,7 +1919,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-100-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -1945,7 +1945,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-200-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -1971,7 +1971,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-300-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -1997,7 +1997,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-400-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -2023,7 +2023,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-500-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -2049,7 +2049,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-600-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -2075,7 +2075,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-latin-ext-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-latin-ext-700-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-latin-ext-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -2101,7 +2101,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-100-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2109,7 +2109,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-200-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2117,7 +2117,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-300-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2125,7 +2125,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-400-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2133,7 +2133,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-500-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2141,7 +2141,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-600-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2149,7 +2149,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-700-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2157,7 +2157,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-100-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2165,7 +2165,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-200-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2173,7 +2173,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-300-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2181,7 +2181,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-400-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2189,7 +2189,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-500-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2197,7 +2197,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-600-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2205,7 +2205,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-700-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2213,7 +2213,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -2228,7 +2228,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -2243,7 +2243,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -2258,7 +2258,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -2273,7 +2273,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -2288,7 +2288,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -2303,7 +2303,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -2318,7 +2318,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -2333,7 +2333,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -2348,7 +2348,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -2363,7 +2363,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -2378,7 +2378,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -2393,7 +2393,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -2408,7 +2408,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-cyrillic-ext-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -2423,7 +2423,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-100-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -2445,7 +2445,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-200-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -2467,7 +2467,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-300-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -2489,7 +2489,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-400-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -2511,7 +2511,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-500-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -2533,7 +2533,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-600-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -2555,7 +2555,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-700-normal.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -2577,7 +2577,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-100-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -2599,7 +2599,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-200-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -2621,7 +2621,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-300-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -2643,7 +2643,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-400-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -2665,7 +2665,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-500-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -2687,7 +2687,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-600-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -2709,7 +2709,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Mono",
         path: "ibm-plex-mono/ibm-plex-mono-vietnamese-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-mono/ibm-plex-mono-vietnamese-700-italic.woff2"),
+        data: face!("ibm-plex-mono/ibm-plex-mono-vietnamese-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -2731,7 +2731,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-latin-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -2759,7 +2759,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-latin-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -2787,7 +2787,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-latin-ext-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -2813,7 +2813,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-latin-ext-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -2839,7 +2839,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-cyrillic-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2847,7 +2847,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-cyrillic-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -2855,7 +2855,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -2870,7 +2870,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -2885,7 +2885,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-greek-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-greek-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -2893,7 +2893,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-greek-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-greek-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -2901,7 +2901,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-vietnamese-wght-normal.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -2923,7 +2923,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "IBM Plex Sans",
         path: "ibm-plex-sans/ibm-plex-sans-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/ibm-plex-sans/ibm-plex-sans-vietnamese-wght-italic.woff2"),
+        data: face!("ibm-plex-sans/ibm-plex-sans-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -2945,7 +2945,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Inconsolata",
         path: "inconsolata/inconsolata-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/inconsolata/inconsolata-latin-wght-normal.woff2"),
+        data: face!("inconsolata/inconsolata-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -2973,7 +2973,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Inconsolata",
         path: "inconsolata/inconsolata-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/inconsolata/inconsolata-latin-ext-wght-normal.woff2"),
+        data: face!("inconsolata/inconsolata-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -2999,7 +2999,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Inconsolata",
         path: "inconsolata/inconsolata-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/inconsolata/inconsolata-vietnamese-wght-normal.woff2"),
+        data: face!("inconsolata/inconsolata-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -3021,7 +3021,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Sans",
         path: "instrument-sans/instrument-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-sans/instrument-sans-latin-wght-normal.woff2"),
+        data: face!("instrument-sans/instrument-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -3049,7 +3049,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Sans",
         path: "instrument-sans/instrument-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-sans/instrument-sans-latin-wght-italic.woff2"),
+        data: face!("instrument-sans/instrument-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -3077,7 +3077,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Sans",
         path: "instrument-sans/instrument-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-sans/instrument-sans-latin-ext-wght-normal.woff2"),
+        data: face!("instrument-sans/instrument-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -3103,7 +3103,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Sans",
         path: "instrument-sans/instrument-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-sans/instrument-sans-latin-ext-wght-italic.woff2"),
+        data: face!("instrument-sans/instrument-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -3129,7 +3129,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Serif",
         path: "instrument-serif/instrument-serif-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-serif/instrument-serif-latin-400-normal.woff2"),
+        data: face!("instrument-serif/instrument-serif-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -3157,7 +3157,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Serif",
         path: "instrument-serif/instrument-serif-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-serif/instrument-serif-latin-400-italic.woff2"),
+        data: face!("instrument-serif/instrument-serif-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -3185,7 +3185,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Serif",
         path: "instrument-serif/instrument-serif-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-serif/instrument-serif-latin-ext-400-normal.woff2"),
+        data: face!("instrument-serif/instrument-serif-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -3211,7 +3211,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Instrument Serif",
         path: "instrument-serif/instrument-serif-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/instrument-serif/instrument-serif-latin-ext-400-italic.woff2"),
+        data: face!("instrument-serif/instrument-serif-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -3509,7 +3509,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-100-normal.woff2"),
+        data: face!("lato/lato-latin-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -3537,7 +3537,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-300-normal.woff2"),
+        data: face!("lato/lato-latin-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -3565,7 +3565,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-400-normal.woff2"),
+        data: face!("lato/lato-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -3593,7 +3593,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-700-normal.woff2"),
+        data: face!("lato/lato-latin-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -3621,7 +3621,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-900-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-900-normal.woff2"),
+        data: face!("lato/lato-latin-900-normal.woff2"),
         italic: false,
         weights: (900, 900),
         ranges: &[
@@ -3649,7 +3649,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-100-italic.woff2"),
+        data: face!("lato/lato-latin-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -3677,7 +3677,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-300-italic.woff2"),
+        data: face!("lato/lato-latin-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -3705,7 +3705,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-400-italic.woff2"),
+        data: face!("lato/lato-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -3733,7 +3733,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-700-italic.woff2"),
+        data: face!("lato/lato-latin-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -3761,7 +3761,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-900-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-900-italic.woff2"),
+        data: face!("lato/lato-latin-900-italic.woff2"),
         italic: true,
         weights: (900, 900),
         ranges: &[
@@ -3789,7 +3789,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-100-normal.woff2"),
+        data: face!("lato/lato-latin-ext-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -3815,7 +3815,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-300-normal.woff2"),
+        data: face!("lato/lato-latin-ext-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -3841,7 +3841,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-400-normal.woff2"),
+        data: face!("lato/lato-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -3867,7 +3867,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-700-normal.woff2"),
+        data: face!("lato/lato-latin-ext-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -3893,7 +3893,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-900-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-900-normal.woff2"),
+        data: face!("lato/lato-latin-ext-900-normal.woff2"),
         italic: false,
         weights: (900, 900),
         ranges: &[
@@ -3919,7 +3919,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-100-italic.woff2"),
+        data: face!("lato/lato-latin-ext-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -3945,7 +3945,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-300-italic.woff2"),
+        data: face!("lato/lato-latin-ext-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -3971,7 +3971,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-400-italic.woff2"),
+        data: face!("lato/lato-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -3997,7 +3997,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-700-italic.woff2"),
+        data: face!("lato/lato-latin-ext-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -4023,7 +4023,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lato",
         path: "lato/lato-latin-ext-900-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lato/lato-latin-ext-900-italic.woff2"),
+        data: face!("lato/lato-latin-ext-900-italic.woff2"),
         italic: true,
         weights: (900, 900),
         ranges: &[
@@ -4049,7 +4049,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lexend",
         path: "lexend/lexend-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lexend/lexend-latin-wght-normal.woff2"),
+        data: face!("lexend/lexend-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -4077,7 +4077,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lexend",
         path: "lexend/lexend-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lexend/lexend-latin-ext-wght-normal.woff2"),
+        data: face!("lexend/lexend-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -4103,7 +4103,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lexend",
         path: "lexend/lexend-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lexend/lexend-vietnamese-wght-normal.woff2"),
+        data: face!("lexend/lexend-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -4125,7 +4125,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Mono",
         path: "liberation/LiberationMono-Regular.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationMono-Regular.woff2"),
+        data: face!("liberation/LiberationMono-Regular.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[],
@@ -4133,7 +4133,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Mono",
         path: "liberation/LiberationMono-Italic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationMono-Italic.woff2"),
+        data: face!("liberation/LiberationMono-Italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[],
@@ -4141,7 +4141,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Mono",
         path: "liberation/LiberationMono-Bold.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationMono-Bold.woff2"),
+        data: face!("liberation/LiberationMono-Bold.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[],
@@ -4149,7 +4149,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Mono",
         path: "liberation/LiberationMono-BoldItalic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationMono-BoldItalic.woff2"),
+        data: face!("liberation/LiberationMono-BoldItalic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[],
@@ -4157,7 +4157,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Sans",
         path: "liberation/LiberationSans-Regular.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSans-Regular.woff2"),
+        data: face!("liberation/LiberationSans-Regular.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[],
@@ -4165,7 +4165,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Sans",
         path: "liberation/LiberationSans-Italic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSans-Italic.woff2"),
+        data: face!("liberation/LiberationSans-Italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[],
@@ -4173,7 +4173,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Sans",
         path: "liberation/LiberationSans-Bold.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSans-Bold.woff2"),
+        data: face!("liberation/LiberationSans-Bold.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[],
@@ -4181,7 +4181,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Sans",
         path: "liberation/LiberationSans-BoldItalic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSans-BoldItalic.woff2"),
+        data: face!("liberation/LiberationSans-BoldItalic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[],
@@ -4189,7 +4189,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Serif",
         path: "liberation/LiberationSerif-Regular.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSerif-Regular.woff2"),
+        data: face!("liberation/LiberationSerif-Regular.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[],
@@ -4197,7 +4197,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Serif",
         path: "liberation/LiberationSerif-Italic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSerif-Italic.woff2"),
+        data: face!("liberation/LiberationSerif-Italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[],
@@ -4205,7 +4205,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Serif",
         path: "liberation/LiberationSerif-Bold.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSerif-Bold.woff2"),
+        data: face!("liberation/LiberationSerif-Bold.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[],
@@ -4213,7 +4213,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Liberation Serif",
         path: "liberation/LiberationSerif-BoldItalic.woff2",
-        data: include_bytes!("../../../assets/fonts/liberation/LiberationSerif-BoldItalic.woff2"),
+        data: face!("liberation/LiberationSerif-BoldItalic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[],
@@ -4221,7 +4221,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-latin-wght-normal.woff2"),
+        data: face!("lora/lora-latin-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4249,7 +4249,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-latin-wght-italic.woff2"),
+        data: face!("lora/lora-latin-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4277,7 +4277,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-latin-ext-wght-normal.woff2"),
+        data: face!("lora/lora-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4303,7 +4303,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-latin-ext-wght-italic.woff2"),
+        data: face!("lora/lora-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4329,7 +4329,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-cyrillic-wght-normal.woff2"),
+        data: face!("lora/lora-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -4337,7 +4337,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-cyrillic-wght-italic.woff2"),
+        data: face!("lora/lora-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -4345,7 +4345,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-cyrillic-ext-wght-normal.woff2"),
+        data: face!("lora/lora-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4360,7 +4360,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-cyrillic-ext-wght-italic.woff2"),
+        data: face!("lora/lora-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4375,7 +4375,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-math-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-math-wght-normal.woff2"),
+        data: face!("lora/lora-math-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4463,7 +4463,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-math-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-math-wght-italic.woff2"),
+        data: face!("lora/lora-math-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4551,7 +4551,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-symbols-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-symbols-wght-normal.woff2"),
+        data: face!("lora/lora-symbols-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4688,7 +4688,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-symbols-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-symbols-wght-italic.woff2"),
+        data: face!("lora/lora-symbols-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4825,7 +4825,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-vietnamese-wght-normal.woff2"),
+        data: face!("lora/lora-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (400, 700),
         ranges: &[
@@ -4847,7 +4847,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Lora",
         path: "lora/lora-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/lora/lora-vietnamese-wght-italic.woff2"),
+        data: face!("lora/lora-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (400, 700),
         ranges: &[
@@ -4869,7 +4869,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-latin-wght-normal.woff2"),
+        data: face!("manrope/manrope-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -4897,7 +4897,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-latin-ext-wght-normal.woff2"),
+        data: face!("manrope/manrope-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -4923,7 +4923,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-cyrillic-wght-normal.woff2"),
+        data: face!("manrope/manrope-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -4931,7 +4931,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-cyrillic-ext-wght-normal.woff2"),
+        data: face!("manrope/manrope-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -4946,7 +4946,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-greek-wght-normal.woff2"),
+        data: face!("manrope/manrope-greek-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -4954,7 +4954,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Manrope",
         path: "manrope/manrope-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/manrope/manrope-vietnamese-wght-normal.woff2"),
+        data: face!("manrope/manrope-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -5000,7 +5000,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-latin-wght-normal.woff2"),
+        data: face!("merriweather/merriweather-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -5028,7 +5028,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-latin-wght-italic.woff2"),
+        data: face!("merriweather/merriweather-latin-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -5056,7 +5056,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-latin-ext-wght-normal.woff2"),
+        data: face!("merriweather/merriweather-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -5082,7 +5082,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-latin-ext-wght-italic.woff2"),
+        data: face!("merriweather/merriweather-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -5108,7 +5108,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-cyrillic-wght-normal.woff2"),
+        data: face!("merriweather/merriweather-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -5116,7 +5116,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-cyrillic-wght-italic.woff2"),
+        data: face!("merriweather/merriweather-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -5124,7 +5124,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-cyrillic-ext-wght-normal.woff2"),
+        data: face!("merriweather/merriweather-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -5139,7 +5139,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-cyrillic-ext-wght-italic.woff2"),
+        data: face!("merriweather/merriweather-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -5154,7 +5154,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-vietnamese-wght-normal.woff2"),
+        data: face!("merriweather/merriweather-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -5176,7 +5176,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Merriweather",
         path: "merriweather/merriweather-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/merriweather/merriweather-vietnamese-wght-italic.woff2"),
+        data: face!("merriweather/merriweather-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -5198,7 +5198,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-latin-wght-normal.woff2"),
+        data: face!("montserrat/montserrat-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -5226,7 +5226,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-latin-wght-italic.woff2"),
+        data: face!("montserrat/montserrat-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -5254,7 +5254,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-latin-ext-wght-normal.woff2"),
+        data: face!("montserrat/montserrat-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -5280,7 +5280,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-latin-ext-wght-italic.woff2"),
+        data: face!("montserrat/montserrat-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -5306,7 +5306,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-cyrillic-wght-normal.woff2"),
+        data: face!("montserrat/montserrat-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -5314,7 +5314,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-cyrillic-wght-italic.woff2"),
+        data: face!("montserrat/montserrat-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -5322,7 +5322,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-cyrillic-ext-wght-normal.woff2"),
+        data: face!("montserrat/montserrat-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -5337,7 +5337,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-cyrillic-ext-wght-italic.woff2"),
+        data: face!("montserrat/montserrat-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -5352,7 +5352,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-vietnamese-wght-normal.woff2"),
+        data: face!("montserrat/montserrat-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -5374,7 +5374,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Montserrat",
         path: "montserrat/montserrat-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/montserrat/montserrat-vietnamese-wght-italic.woff2"),
+        data: face!("montserrat/montserrat-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -5396,7 +5396,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-latin-wght-normal.woff2"),
+        data: face!("newsreader/newsreader-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -5424,7 +5424,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-latin-wght-italic.woff2"),
+        data: face!("newsreader/newsreader-latin-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -5452,7 +5452,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-latin-ext-wght-normal.woff2"),
+        data: face!("newsreader/newsreader-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -5478,7 +5478,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-latin-ext-wght-italic.woff2"),
+        data: face!("newsreader/newsreader-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -5504,7 +5504,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-vietnamese-wght-normal.woff2"),
+        data: face!("newsreader/newsreader-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -5526,7 +5526,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Newsreader",
         path: "newsreader/newsreader-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/newsreader/newsreader-vietnamese-wght-italic.woff2"),
+        data: face!("newsreader/newsreader-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -5548,7 +5548,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-0-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-0-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-0-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[(0x1F1E6, 0x1F1FF)],
@@ -5556,7 +5556,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-1-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-1-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-1-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5582,7 +5582,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-2-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-2-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5706,7 +5706,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-3-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-3-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-3-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5797,7 +5797,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-4-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-4-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-4-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5853,7 +5853,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-5-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-5-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-5-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5904,7 +5904,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-6-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-6-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-6-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5930,7 +5930,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-7-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-7-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-7-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -5984,7 +5984,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-8-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-8-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-8-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -6055,7 +6055,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Emoji",
         path: "noto-emoji/noto-emoji-9-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-emoji/noto-emoji-9-wght-normal.woff2"),
+        data: face!("noto-emoji/noto-emoji-9-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -6152,7 +6152,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-latin-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6180,7 +6180,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-latin-ext-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6206,7 +6206,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-0-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-0-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-0-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6426,7 +6426,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-cyrillic-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -6434,7 +6434,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-vietnamese-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6456,7 +6456,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-1-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-1-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-1-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6661,7 +6661,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-2-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-2-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6681,7 +6681,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-3-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-3-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-3-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6712,7 +6712,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-4-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-4-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-4-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0xF92D, 0xF959), (0xF95B, 0xF9F2), (0xF9F4, 0xFA0B), (0xFA0E, 0xFA0F)],
@@ -6720,7 +6720,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-5-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-5-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-5-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6794,7 +6794,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-6-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-6-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-6-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6890,7 +6890,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-7-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-7-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-7-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -6976,7 +6976,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-8-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-8-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-8-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7076,7 +7076,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-9-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-9-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-9-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7186,7 +7186,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-10-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-10-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-10-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7295,7 +7295,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-11-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-11-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-11-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7398,7 +7398,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-12-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-12-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-12-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7485,7 +7485,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-13-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-13-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-13-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7602,7 +7602,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-14-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-14-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-14-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7700,7 +7700,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-15-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-15-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-15-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7823,7 +7823,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-16-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-16-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-16-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -7939,7 +7939,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-17-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-17-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-17-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8044,7 +8044,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-18-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-18-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-18-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8151,7 +8151,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-19-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-19-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-19-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8255,7 +8255,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-20-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-20-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-20-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8373,7 +8373,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-21-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-21-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-21-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8485,7 +8485,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-22-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-22-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-22-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8610,7 +8610,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-23-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-23-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-23-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8710,7 +8710,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-24-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-24-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-24-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8817,7 +8817,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-25-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-25-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-25-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -8927,7 +8927,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-26-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-26-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-26-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9035,7 +9035,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-27-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-27-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-27-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9153,7 +9153,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-28-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-28-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-28-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9244,7 +9244,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-29-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-29-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-29-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9353,7 +9353,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-30-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-30-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-30-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9486,7 +9486,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-31-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-31-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-31-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9614,7 +9614,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-32-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-32-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-32-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9729,7 +9729,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-33-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-33-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-33-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9853,7 +9853,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-34-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-34-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-34-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -9969,7 +9969,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-35-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-35-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-35-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10071,7 +10071,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-36-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-36-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-36-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10196,7 +10196,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-37-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-37-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-37-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10309,7 +10309,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-38-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-38-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-38-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10432,7 +10432,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-39-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-39-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-39-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10543,7 +10543,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-40-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-40-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-40-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10652,7 +10652,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-41-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-41-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-41-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10777,7 +10777,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-42-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-42-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-42-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -10900,7 +10900,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-43-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-43-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-43-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11047,7 +11047,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-44-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-44-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-44-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11167,7 +11167,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-45-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-45-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-45-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11271,7 +11271,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-46-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-46-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-46-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11377,7 +11377,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-47-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-47-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-47-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11483,7 +11483,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-48-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-48-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-48-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11595,7 +11595,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-49-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-49-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-49-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11692,7 +11692,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-50-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-50-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-50-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11860,7 +11860,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-51-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-51-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-51-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -11984,7 +11984,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-52-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-52-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-52-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x32B5, 0x332B), (0x332D, 0x3394)],
@@ -11992,7 +11992,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-53-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-53-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-53-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x31C8, 0x31E3), (0x31F0, 0x321E), (0x3220, 0x3230), (0x3232, 0x32B4)],
@@ -12000,7 +12000,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-54-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-54-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-54-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12020,7 +12020,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-55-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-55-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-55-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12036,7 +12036,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-56-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-56-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-56-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12076,7 +12076,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-57-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-57-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-57-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12099,7 +12099,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-58-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-58-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-58-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12168,7 +12168,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-59-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-59-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-59-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12239,7 +12239,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-60-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-60-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-60-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12298,7 +12298,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-61-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-61-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-61-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12357,7 +12357,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-62-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-62-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-62-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12416,7 +12416,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-63-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-63-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-63-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12473,7 +12473,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-64-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-64-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-64-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12531,7 +12531,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-65-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-65-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-65-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12590,7 +12590,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-66-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-66-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-66-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12649,7 +12649,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-67-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-67-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-67-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12708,7 +12708,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-68-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-68-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-68-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12767,7 +12767,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-69-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-69-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-69-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12826,7 +12826,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-70-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-70-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-70-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12885,7 +12885,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-71-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-71-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-71-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -12944,7 +12944,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-72-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-72-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-72-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13003,7 +13003,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-73-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-73-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-73-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13062,7 +13062,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-74-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-74-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-74-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13121,7 +13121,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-75-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-75-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-75-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13180,7 +13180,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-76-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-76-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-76-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13238,7 +13238,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-77-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-77-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-77-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13297,7 +13297,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-78-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-78-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-78-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13356,7 +13356,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-79-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-79-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-79-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13415,7 +13415,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-80-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-80-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-80-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13473,7 +13473,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-81-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-81-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-81-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13532,7 +13532,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-82-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-82-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-82-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13591,7 +13591,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-83-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-83-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-83-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13649,7 +13649,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-84-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-84-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-84-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13706,7 +13706,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-85-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-85-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-85-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13765,7 +13765,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-86-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-86-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-86-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13821,7 +13821,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-87-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-87-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-87-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13880,7 +13880,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-88-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-88-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-88-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13939,7 +13939,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-89-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-89-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-89-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -13997,7 +13997,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-90-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-90-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-90-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14055,7 +14055,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-91-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-91-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-91-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14114,7 +14114,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-92-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-92-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-92-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14173,7 +14173,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-93-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-93-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-93-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14231,7 +14231,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-94-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-94-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-94-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14290,7 +14290,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-95-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-95-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-95-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14349,7 +14349,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-96-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-96-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-96-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14407,7 +14407,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-97-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-97-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-97-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14465,7 +14465,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-98-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-98-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-98-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14522,7 +14522,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-99-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-99-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-99-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14581,7 +14581,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-100-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-100-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-100-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14640,7 +14640,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-101-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-101-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-101-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14699,7 +14699,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-102-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-102-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-102-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14757,7 +14757,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-103-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-103-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-103-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14816,7 +14816,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-104-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-104-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-104-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14875,7 +14875,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-105-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-105-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-105-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14934,7 +14934,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-106-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-106-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-106-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -14992,7 +14992,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-107-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-107-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-107-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15050,7 +15050,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-108-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-108-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-108-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15107,7 +15107,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-109-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-109-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-109-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15163,7 +15163,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-110-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-110-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-110-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15221,7 +15221,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-111-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-111-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-111-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15279,7 +15279,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-112-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-112-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-112-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15337,7 +15337,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-113-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-113-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-113-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15395,7 +15395,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-114-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-114-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-114-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15454,7 +15454,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-115-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-115-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-115-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15513,7 +15513,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-116-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-116-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-116-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15570,7 +15570,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-117-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-117-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-117-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15627,7 +15627,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-118-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-118-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-118-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15678,7 +15678,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans JP",
         path: "noto-sans-jp/noto-sans-jp-119-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-jp/noto-sans-jp-119-wght-normal.woff2"),
+        data: face!("noto-sans-jp/noto-sans-jp-119-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15702,7 +15702,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-latin-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15730,7 +15730,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-latin-ext-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15756,7 +15756,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-0-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-0-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-0-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15776,7 +15776,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-cyrillic-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -15784,7 +15784,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-vietnamese-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15806,7 +15806,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-1-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-1-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-1-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0xF92F, 0xF980), (0xF982, 0xF9C9)],
@@ -15814,7 +15814,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-2-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-2-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15843,7 +15843,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-3-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-3-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-3-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15867,7 +15867,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-4-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-4-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-4-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15904,7 +15904,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-5-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-5-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-5-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15935,7 +15935,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-6-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-6-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-6-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15953,7 +15953,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-7-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-7-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-7-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -15971,7 +15971,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-8-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-8-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-8-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16008,7 +16008,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-9-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-9-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-9-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16029,7 +16029,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-10-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-10-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-10-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16046,7 +16046,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-11-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-11-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-11-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16071,7 +16071,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-12-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-12-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-12-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16103,7 +16103,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-13-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-13-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-13-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16125,7 +16125,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-14-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-14-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-14-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16154,7 +16154,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-15-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-15-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-15-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16184,7 +16184,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-16-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-16-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-16-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16206,7 +16206,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-17-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-17-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-17-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16223,7 +16223,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-18-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-18-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-18-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16250,7 +16250,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-19-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-19-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-19-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16273,7 +16273,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-20-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-20-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-20-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0xCAF4, 0xCB47), (0xCB4A, 0xCB90)],
@@ -16281,7 +16281,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-21-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-21-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-21-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16304,7 +16304,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-22-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-22-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-22-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16332,7 +16332,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-23-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-23-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-23-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16357,7 +16357,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-24-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-24-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-24-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16376,7 +16376,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-25-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-25-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-25-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16415,7 +16415,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-26-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-26-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-26-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16453,7 +16453,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-27-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-27-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-27-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16494,7 +16494,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-28-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-28-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-28-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16545,7 +16545,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-29-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-29-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-29-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16560,7 +16560,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-30-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-30-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-30-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16577,7 +16577,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-31-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-31-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-31-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16594,7 +16594,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-32-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-32-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-32-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16634,7 +16634,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-33-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-33-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-33-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16660,7 +16660,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-34-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-34-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-34-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16693,7 +16693,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-35-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-35-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-35-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16725,7 +16725,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-36-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-36-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-36-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16741,7 +16741,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-37-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-37-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-37-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0xBF07, 0xBF07), (0xBF09, 0xBF3F), (0xBF41, 0xBF4F), (0xBF52, 0xBF54), (0xBF56, 0xBFA6)],
@@ -16749,7 +16749,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-38-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-38-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-38-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16774,7 +16774,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-39-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-39-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-39-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16792,7 +16792,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-40-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-40-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-40-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16816,7 +16816,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-41-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-41-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-41-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16845,7 +16845,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-42-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-42-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-42-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16880,7 +16880,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-43-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-43-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-43-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16902,7 +16902,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-44-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-44-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-44-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16934,7 +16934,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-45-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-45-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-45-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16969,7 +16969,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-46-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-46-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-46-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -16995,7 +16995,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-47-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-47-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-47-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17021,7 +17021,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-48-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-48-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-48-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17051,7 +17051,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-49-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-49-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-49-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17070,7 +17070,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-50-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-50-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-50-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17085,7 +17085,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-51-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-51-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-51-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17102,7 +17102,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-52-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-52-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-52-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17135,7 +17135,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-53-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-53-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-53-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17159,7 +17159,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-54-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-54-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-54-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17190,7 +17190,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-55-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-55-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-55-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17227,7 +17227,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-56-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-56-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-56-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17246,7 +17246,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-57-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-57-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-57-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17275,7 +17275,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-58-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-58-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-58-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17309,7 +17309,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-59-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-59-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-59-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17339,7 +17339,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-60-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-60-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-60-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17358,7 +17358,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-61-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-61-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-61-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17382,7 +17382,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-62-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-62-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-62-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17417,7 +17417,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-63-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-63-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-63-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17450,7 +17450,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-64-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-64-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-64-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17484,7 +17484,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-65-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-65-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-65-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17618,7 +17618,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-66-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-66-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-66-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17741,7 +17741,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-67-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-67-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-67-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17866,7 +17866,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-68-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-68-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-68-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -17978,7 +17978,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-69-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-69-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-69-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18090,7 +18090,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-70-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-70-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-70-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18224,7 +18224,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-71-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-71-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-71-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18358,7 +18358,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-72-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-72-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-72-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18482,7 +18482,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-73-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-73-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-73-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18603,7 +18603,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-74-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-74-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-74-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18728,7 +18728,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-75-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-75-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-75-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18856,7 +18856,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-76-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-76-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-76-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -18979,7 +18979,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-77-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-77-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-77-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19112,7 +19112,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-78-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-78-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-78-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19226,7 +19226,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-79-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-79-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-79-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19349,7 +19349,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-80-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-80-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-80-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19463,7 +19463,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-81-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-81-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-81-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19578,7 +19578,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-82-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-82-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-82-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19697,7 +19697,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-83-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-83-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-83-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19807,7 +19807,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-84-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-84-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-84-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -19926,7 +19926,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-85-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-85-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-85-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20040,7 +20040,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-86-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-86-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-86-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20153,7 +20153,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-87-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-87-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-87-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20279,7 +20279,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-88-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-88-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-88-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20389,7 +20389,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-89-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-89-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-89-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20515,7 +20515,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-90-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-90-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-90-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20643,7 +20643,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-91-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-91-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-91-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20760,7 +20760,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-92-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-92-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-92-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20874,7 +20874,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-93-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-93-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-93-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20950,7 +20950,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-94-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-94-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-94-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -20983,7 +20983,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-95-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-95-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-95-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21051,7 +21051,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-96-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-96-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-96-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21118,7 +21118,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-97-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-97-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-97-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21137,7 +21137,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-98-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-98-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-98-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21196,7 +21196,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-99-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-99-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-99-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21272,7 +21272,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-100-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-100-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-100-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21378,7 +21378,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-101-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-101-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-101-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21486,7 +21486,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-102-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-102-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-102-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21594,7 +21594,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-103-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-103-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-103-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21699,7 +21699,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-104-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-104-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-104-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21806,7 +21806,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-105-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-105-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-105-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -21909,7 +21909,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-106-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-106-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-106-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22013,7 +22013,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-107-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-107-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-107-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22119,7 +22119,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-108-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-108-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-108-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22226,7 +22226,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-109-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-109-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-109-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22331,7 +22331,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-110-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-110-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-110-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22439,7 +22439,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-111-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-111-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-111-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22547,7 +22547,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-112-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-112-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-112-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22655,7 +22655,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-113-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-113-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-113-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22761,7 +22761,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-114-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-114-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-114-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22868,7 +22868,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-115-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-115-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-115-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -22975,7 +22975,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-116-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-116-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-116-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23081,7 +23081,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-117-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-117-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-117-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23186,7 +23186,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-118-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-118-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-118-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23293,7 +23293,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans KR",
         path: "noto-sans-kr/noto-sans-kr-119-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-kr/noto-sans-kr-119-wght-normal.woff2"),
+        data: face!("noto-sans-kr/noto-sans-kr-119-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23334,7 +23334,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Math",
         path: "noto-sans-math/noto-sans-math-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-math/noto-sans-math-latin-400-normal.woff2"),
+        data: face!("noto-sans-math/noto-sans-math-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[],
@@ -23342,7 +23342,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-latin-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23370,7 +23370,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-latin-ext-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23396,7 +23396,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-cyrillic-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -23404,7 +23404,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-vietnamese-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23426,7 +23426,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-4-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-4-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-4-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23452,7 +23452,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-5-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-5-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-5-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23494,7 +23494,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-6-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-6-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-6-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23582,7 +23582,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-21-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-21-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-21-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23682,7 +23682,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-22-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-22-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-22-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23759,7 +23759,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-23-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-23-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-23-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23835,7 +23835,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-24-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-24-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-24-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -23935,7 +23935,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-25-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-25-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-25-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24035,7 +24035,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-26-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-26-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-26-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24124,7 +24124,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-27-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-27-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-27-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24217,7 +24217,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-28-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-28-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-28-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24260,7 +24260,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-29-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-29-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-29-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24300,7 +24300,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-30-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-30-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-30-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24356,7 +24356,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-31-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-31-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-31-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24453,7 +24453,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-32-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-32-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-32-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24546,7 +24546,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-33-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-33-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-33-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24643,7 +24643,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-34-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-34-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-34-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24742,7 +24742,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-35-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-35-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-35-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24821,7 +24821,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-36-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-36-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-36-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -24923,7 +24923,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-37-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-37-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-37-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25024,7 +25024,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-38-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-38-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-38-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25127,7 +25127,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-39-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-39-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-39-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25229,7 +25229,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-40-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-40-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-40-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25334,7 +25334,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-41-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-41-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-41-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25413,7 +25413,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-42-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-42-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-42-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25500,7 +25500,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-43-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-43-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-43-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25577,7 +25577,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-44-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-44-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-44-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25657,7 +25657,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-45-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-45-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-45-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25738,7 +25738,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-46-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-46-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-46-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25806,7 +25806,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-47-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-47-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-47-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25879,7 +25879,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-48-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-48-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-48-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -25934,7 +25934,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-49-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-49-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-49-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26024,7 +26024,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-50-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-50-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-50-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26119,7 +26119,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-51-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-51-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-51-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26195,7 +26195,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-52-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-52-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-52-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26269,7 +26269,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-53-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-53-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-53-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26347,7 +26347,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-54-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-54-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-54-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26432,7 +26432,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-55-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-55-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-55-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26509,7 +26509,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-56-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-56-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-56-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26595,7 +26595,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-57-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-57-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-57-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26696,7 +26696,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-58-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-58-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-58-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26773,7 +26773,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-59-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-59-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-59-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26850,7 +26850,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-60-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-60-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-60-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -26928,7 +26928,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-61-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-61-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-61-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27004,7 +27004,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-62-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-62-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-62-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27095,7 +27095,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-63-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-63-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-63-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27171,7 +27171,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-64-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-64-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-64-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27254,7 +27254,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-65-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-65-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-65-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27348,7 +27348,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-66-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-66-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-66-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27435,7 +27435,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-67-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-67-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-67-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27513,7 +27513,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-68-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-68-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-68-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27608,7 +27608,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-69-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-69-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-69-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27694,7 +27694,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-70-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-70-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-70-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27779,7 +27779,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-71-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-71-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-71-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27861,7 +27861,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-72-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-72-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-72-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -27949,7 +27949,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-73-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-73-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-73-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28034,7 +28034,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-74-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-74-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-74-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28117,7 +28117,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-75-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-75-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-75-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28197,7 +28197,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-76-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-76-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-76-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28291,7 +28291,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-77-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-77-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-77-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28371,7 +28371,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-78-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-78-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-78-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28441,7 +28441,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-79-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-79-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-79-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28503,7 +28503,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-80-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-80-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-80-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28579,7 +28579,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-81-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-81-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-81-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28667,7 +28667,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-82-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-82-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-82-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28758,7 +28758,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-83-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-83-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-83-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28840,7 +28840,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-84-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-84-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-84-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -28914,7 +28914,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-85-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-85-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-85-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29014,7 +29014,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-86-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-86-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-86-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29098,7 +29098,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-87-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-87-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-87-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29156,7 +29156,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-88-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-88-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-88-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29206,7 +29206,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-89-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-89-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-89-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29239,7 +29239,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-90-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-90-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-90-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29328,7 +29328,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-91-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-91-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-91-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29402,7 +29402,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-97-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-97-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-97-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29449,7 +29449,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-98-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-98-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-98-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29515,7 +29515,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-99-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-99-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-99-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29566,7 +29566,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-100-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-100-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-100-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29759,7 +29759,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-101-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-101-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-101-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -29949,7 +29949,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-102-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-102-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-102-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -30143,7 +30143,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-103-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-103-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-103-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -30336,7 +30336,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-104-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-104-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-104-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -30531,7 +30531,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-105-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-105-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-105-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -30728,7 +30728,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-106-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-106-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-106-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -30921,7 +30921,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-107-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-107-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-107-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -31115,7 +31115,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-108-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-108-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-108-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -31309,7 +31309,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-109-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-109-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-109-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -31503,7 +31503,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-110-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-110-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-110-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -31698,7 +31698,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-111-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-111-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-111-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -31891,7 +31891,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-112-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-112-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-112-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -32082,7 +32082,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-113-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-113-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-113-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -32273,7 +32273,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-114-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-114-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-114-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -32470,7 +32470,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-115-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-115-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-115-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -32662,7 +32662,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-116-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-116-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-116-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -32852,7 +32852,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-117-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-117-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-117-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -33041,7 +33041,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-118-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-118-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-118-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -33223,7 +33223,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans SC",
         path: "noto-sans-sc/noto-sans-sc-119-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-sc/noto-sans-sc-119-wght-normal.woff2"),
+        data: face!("noto-sans-sc/noto-sans-sc-119-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -33313,7 +33313,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-latin-400-normal.woff2"),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -33341,9 +33341,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-latin-ext-400-normal.woff2",
-        data: include_bytes!(
-            "../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-latin-ext-400-normal.woff2"
-        ),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -33369,7 +33367,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-braille-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-braille-400-normal.woff2"),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-braille-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[(0x2800, 0x28FF)],
@@ -33377,7 +33375,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-math-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-math-400-normal.woff2"),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-math-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -33465,9 +33463,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-mayan-numerals-400-normal.woff2",
-        data: include_bytes!(
-            "../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-mayan-numerals-400-normal.woff2"
-        ),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-mayan-numerals-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[(0x1D2E0, 0x1D2F3)],
@@ -33475,7 +33471,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Symbols 2",
         path: "noto-sans-symbols-2/noto-sans-symbols-2-symbols-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-symbols-2/noto-sans-symbols-2-symbols-400-normal.woff2"),
+        data: face!("noto-sans-symbols-2/noto-sans-symbols-2-symbols-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -33612,7 +33608,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Thai",
         path: "noto-sans-thai/noto-sans-thai-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-thai/noto-sans-thai-latin-wght-normal.woff2"),
+        data: face!("noto-sans-thai/noto-sans-thai-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -33640,7 +33636,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Thai",
         path: "noto-sans-thai/noto-sans-thai-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-thai/noto-sans-thai-latin-ext-wght-normal.woff2"),
+        data: face!("noto-sans-thai/noto-sans-thai-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -33666,7 +33662,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Sans Thai",
         path: "noto-sans-thai/noto-sans-thai-thai-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-sans-thai/noto-sans-thai-thai-wght-normal.woff2"),
+        data: face!("noto-sans-thai/noto-sans-thai-thai-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x2D7, 0x2D7), (0x303, 0x303), (0x331, 0x331), (0xE01, 0xE5B), (0x200C, 0x200D), (0x25CC, 0x25CC)],
@@ -33674,7 +33670,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-latin-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -33702,7 +33698,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-latin-ext-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -33728,7 +33724,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-0-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-0-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-0-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -33948,7 +33944,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-cyrillic-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -33956,7 +33952,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-vietnamese-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -33978,7 +33974,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-1-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-1-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-1-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34183,7 +34179,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-2-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-2-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-2-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34203,7 +34199,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-3-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-3-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-3-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34234,7 +34230,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-4-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-4-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-4-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0xF92D, 0xF959), (0xF95B, 0xF9F2), (0xF9F4, 0xFA0B), (0xFA0E, 0xFA0F)],
@@ -34242,7 +34238,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-5-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-5-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-5-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34316,7 +34312,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-6-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-6-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-6-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34412,7 +34408,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-7-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-7-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-7-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34498,7 +34494,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-8-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-8-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-8-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34598,7 +34594,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-9-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-9-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-9-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34708,7 +34704,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-10-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-10-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-10-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34817,7 +34813,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-11-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-11-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-11-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -34920,7 +34916,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-12-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-12-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-12-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35007,7 +35003,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-13-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-13-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-13-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35124,7 +35120,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-14-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-14-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-14-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35222,7 +35218,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-15-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-15-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-15-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35345,7 +35341,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-16-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-16-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-16-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35461,7 +35457,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-17-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-17-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-17-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35566,7 +35562,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-18-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-18-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-18-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35673,7 +35669,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-19-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-19-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-19-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35777,7 +35773,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-20-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-20-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-20-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -35895,7 +35891,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-21-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-21-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-21-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36007,7 +36003,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-22-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-22-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-22-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36132,7 +36128,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-23-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-23-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-23-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36232,7 +36228,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-24-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-24-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-24-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36339,7 +36335,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-25-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-25-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-25-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36449,7 +36445,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-26-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-26-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-26-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36557,7 +36553,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-27-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-27-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-27-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36675,7 +36671,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-28-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-28-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-28-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36766,7 +36762,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-29-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-29-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-29-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -36875,7 +36871,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-30-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-30-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-30-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37008,7 +37004,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-31-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-31-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-31-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37136,7 +37132,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-32-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-32-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-32-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37251,7 +37247,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-33-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-33-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-33-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37375,7 +37371,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-34-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-34-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-34-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37491,7 +37487,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-35-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-35-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-35-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37593,7 +37589,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-36-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-36-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-36-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37718,7 +37714,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-37-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-37-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-37-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37831,7 +37827,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-38-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-38-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-38-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -37954,7 +37950,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-39-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-39-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-39-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38065,7 +38061,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-40-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-40-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-40-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38174,7 +38170,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-41-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-41-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-41-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38299,7 +38295,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-42-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-42-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-42-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38422,7 +38418,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-43-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-43-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-43-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38569,7 +38565,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-44-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-44-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-44-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38689,7 +38685,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-45-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-45-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-45-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38793,7 +38789,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-46-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-46-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-46-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -38899,7 +38895,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-47-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-47-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-47-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39005,7 +39001,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-48-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-48-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-48-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39117,7 +39113,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-49-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-49-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-49-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39214,7 +39210,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-50-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-50-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-50-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39382,7 +39378,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-51-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-51-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-51-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39506,7 +39502,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-52-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-52-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-52-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x32B5, 0x332B), (0x332D, 0x3394)],
@@ -39514,7 +39510,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-53-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-53-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-53-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x31C8, 0x31E3), (0x31F0, 0x321E), (0x3220, 0x3230), (0x3232, 0x32B4)],
@@ -39522,7 +39518,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-54-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-54-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-54-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39542,7 +39538,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-55-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-55-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-55-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39558,7 +39554,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-56-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-56-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-56-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39598,7 +39594,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-57-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-57-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-57-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39621,7 +39617,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-58-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-58-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-58-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39690,7 +39686,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-59-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-59-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-59-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39761,7 +39757,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-60-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-60-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-60-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39820,7 +39816,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-61-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-61-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-61-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39879,7 +39875,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-62-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-62-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-62-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39938,7 +39934,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-63-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-63-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-63-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -39995,7 +39991,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-64-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-64-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-64-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40053,7 +40049,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-65-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-65-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-65-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40112,7 +40108,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-66-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-66-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-66-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40171,7 +40167,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-67-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-67-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-67-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40230,7 +40226,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-68-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-68-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-68-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40289,7 +40285,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-69-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-69-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-69-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40348,7 +40344,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-70-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-70-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-70-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40407,7 +40403,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-71-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-71-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-71-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40466,7 +40462,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-72-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-72-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-72-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40525,7 +40521,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-73-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-73-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-73-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40584,7 +40580,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-74-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-74-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-74-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40643,7 +40639,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-75-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-75-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-75-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40702,7 +40698,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-76-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-76-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-76-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40760,7 +40756,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-77-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-77-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-77-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40819,7 +40815,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-78-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-78-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-78-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40878,7 +40874,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-79-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-79-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-79-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40937,7 +40933,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-80-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-80-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-80-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -40995,7 +40991,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-81-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-81-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-81-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41054,7 +41050,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-82-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-82-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-82-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41113,7 +41109,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-83-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-83-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-83-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41171,7 +41167,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-84-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-84-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-84-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41228,7 +41224,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-85-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-85-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-85-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41287,7 +41283,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-86-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-86-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-86-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41343,7 +41339,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-87-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-87-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-87-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41402,7 +41398,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-88-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-88-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-88-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41461,7 +41457,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-89-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-89-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-89-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41519,7 +41515,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-90-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-90-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-90-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41577,7 +41573,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-91-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-91-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-91-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41636,7 +41632,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-92-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-92-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-92-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41695,7 +41691,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-93-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-93-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-93-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41753,7 +41749,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-94-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-94-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-94-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41812,7 +41808,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-95-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-95-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-95-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41871,7 +41867,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-96-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-96-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-96-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41929,7 +41925,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-97-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-97-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-97-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -41987,7 +41983,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-98-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-98-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-98-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42044,7 +42040,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-99-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-99-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-99-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42103,7 +42099,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-100-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-100-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-100-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42162,7 +42158,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-101-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-101-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-101-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42221,7 +42217,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-102-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-102-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-102-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42279,7 +42275,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-103-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-103-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-103-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42338,7 +42334,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-104-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-104-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-104-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42397,7 +42393,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-105-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-105-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-105-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42456,7 +42452,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-106-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-106-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-106-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42514,7 +42510,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-107-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-107-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-107-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42572,7 +42568,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-108-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-108-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-108-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42629,7 +42625,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-109-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-109-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-109-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42685,7 +42681,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-110-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-110-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-110-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42743,7 +42739,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-111-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-111-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-111-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42801,7 +42797,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-112-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-112-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-112-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42859,7 +42855,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-113-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-113-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-113-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42917,7 +42913,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-114-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-114-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-114-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -42976,7 +42972,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-115-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-115-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-115-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -43035,7 +43031,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-116-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-116-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-116-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -43092,7 +43088,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-117-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-117-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-117-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -43149,7 +43145,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-118-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-118-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-118-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -43200,7 +43196,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Noto Serif JP",
         path: "noto-serif-jp/noto-serif-jp-119-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/noto-serif-jp/noto-serif-jp-119-wght-normal.woff2"),
+        data: face!("noto-serif-jp/noto-serif-jp-119-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -43224,7 +43220,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-latin-wght-normal.woff2"),
+        data: face!("nunito/nunito-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 1000),
         ranges: &[
@@ -43252,7 +43248,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-latin-wght-italic.woff2"),
+        data: face!("nunito/nunito-latin-wght-italic.woff2"),
         italic: true,
         weights: (200, 1000),
         ranges: &[
@@ -43280,7 +43276,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-latin-ext-wght-normal.woff2"),
+        data: face!("nunito/nunito-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 1000),
         ranges: &[
@@ -43306,7 +43302,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-latin-ext-wght-italic.woff2"),
+        data: face!("nunito/nunito-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 1000),
         ranges: &[
@@ -43332,7 +43328,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-cyrillic-wght-normal.woff2"),
+        data: face!("nunito/nunito-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (200, 1000),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -43340,7 +43336,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-cyrillic-wght-italic.woff2"),
+        data: face!("nunito/nunito-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (200, 1000),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -43348,7 +43344,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-cyrillic-ext-wght-normal.woff2"),
+        data: face!("nunito/nunito-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 1000),
         ranges: &[
@@ -43363,7 +43359,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-cyrillic-ext-wght-italic.woff2"),
+        data: face!("nunito/nunito-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 1000),
         ranges: &[
@@ -43378,7 +43374,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-vietnamese-wght-normal.woff2"),
+        data: face!("nunito/nunito-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 1000),
         ranges: &[
@@ -43400,7 +43396,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Nunito",
         path: "nunito/nunito-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/nunito/nunito-vietnamese-wght-italic.woff2"),
+        data: face!("nunito/nunito-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (200, 1000),
         ranges: &[
@@ -43422,7 +43418,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-latin-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43450,7 +43446,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-latin-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -43478,7 +43474,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-latin-ext-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43504,7 +43500,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-latin-ext-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -43530,7 +43526,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-cyrillic-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -43538,7 +43534,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-cyrillic-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -43546,7 +43542,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-cyrillic-ext-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43561,7 +43557,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-cyrillic-ext-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -43576,7 +43572,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-greek-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-greek-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -43584,7 +43580,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-greek-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-greek-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -43592,7 +43588,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-greek-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-greek-ext-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-greek-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -43600,7 +43596,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-greek-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-greek-ext-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-greek-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -43608,7 +43604,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-hebrew-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-hebrew-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-hebrew-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43623,7 +43619,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-hebrew-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-hebrew-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-hebrew-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -43638,7 +43634,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-math-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-math-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-math-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43726,7 +43722,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-math-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-math-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-math-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -43814,7 +43810,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-symbols-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-symbols-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-symbols-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -43951,7 +43947,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-symbols-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-symbols-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-symbols-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -44088,7 +44084,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-vietnamese-wght-normal.woff2"),
+        data: face!("open-sans/open-sans-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (300, 800),
         ranges: &[
@@ -44110,7 +44106,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Open Sans",
         path: "open-sans/open-sans-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/open-sans/open-sans-vietnamese-wght-italic.woff2"),
+        data: face!("open-sans/open-sans-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (300, 800),
         ranges: &[
@@ -44132,7 +44128,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Outfit",
         path: "outfit/outfit-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/outfit/outfit-latin-wght-normal.woff2"),
+        data: face!("outfit/outfit-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -44160,7 +44156,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Outfit",
         path: "outfit/outfit-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/outfit/outfit-latin-ext-wght-normal.woff2"),
+        data: face!("outfit/outfit-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -44186,7 +44182,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-latin-wght-normal.woff2"),
+        data: face!("playfair-display/playfair-display-latin-wght-normal.woff2"),
         italic: false,
         weights: (400, 900),
         ranges: &[
@@ -44214,7 +44210,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-latin-wght-italic.woff2"),
+        data: face!("playfair-display/playfair-display-latin-wght-italic.woff2"),
         italic: true,
         weights: (400, 900),
         ranges: &[
@@ -44242,7 +44238,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-latin-ext-wght-normal.woff2"),
+        data: face!("playfair-display/playfair-display-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 900),
         ranges: &[
@@ -44268,7 +44264,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-latin-ext-wght-italic.woff2"),
+        data: face!("playfair-display/playfair-display-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (400, 900),
         ranges: &[
@@ -44294,7 +44290,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-cyrillic-wght-normal.woff2"),
+        data: face!("playfair-display/playfair-display-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (400, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -44302,7 +44298,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-cyrillic-wght-italic.woff2"),
+        data: face!("playfair-display/playfair-display-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (400, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -44310,7 +44306,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-vietnamese-wght-normal.woff2"),
+        data: face!("playfair-display/playfair-display-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (400, 900),
         ranges: &[
@@ -44332,7 +44328,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Playfair Display",
         path: "playfair-display/playfair-display-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/playfair-display/playfair-display-vietnamese-wght-italic.woff2"),
+        data: face!("playfair-display/playfair-display-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (400, 900),
         ranges: &[
@@ -44354,7 +44350,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-latin-wght-normal.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -44382,7 +44378,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-latin-wght-italic.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -44410,7 +44406,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-normal.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -44436,7 +44432,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-italic.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -44462,9 +44458,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!(
-            "../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-normal.woff2"
-        ),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -44479,9 +44473,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!(
-            "../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-italic.woff2"
-        ),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -44496,7 +44488,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-normal.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 800),
         ranges: &[
@@ -44518,7 +44510,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Plus Jakarta Sans",
         path: "plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-italic.woff2"),
+        data: face!("plus-jakarta-sans/plus-jakarta-sans-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (200, 800),
         ranges: &[
@@ -44540,7 +44532,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-100-normal.woff2"),
+        data: face!("poppins/poppins-latin-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -44568,7 +44560,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-200-normal.woff2"),
+        data: face!("poppins/poppins-latin-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -44596,7 +44588,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-300-normal.woff2"),
+        data: face!("poppins/poppins-latin-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -44624,7 +44616,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-400-normal.woff2"),
+        data: face!("poppins/poppins-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -44652,7 +44644,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-500-normal.woff2"),
+        data: face!("poppins/poppins-latin-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -44680,7 +44672,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-600-normal.woff2"),
+        data: face!("poppins/poppins-latin-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -44708,7 +44700,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-700-normal.woff2"),
+        data: face!("poppins/poppins-latin-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -44736,7 +44728,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-800-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-800-normal.woff2"),
+        data: face!("poppins/poppins-latin-800-normal.woff2"),
         italic: false,
         weights: (800, 800),
         ranges: &[
@@ -44764,7 +44756,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-900-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-900-normal.woff2"),
+        data: face!("poppins/poppins-latin-900-normal.woff2"),
         italic: false,
         weights: (900, 900),
         ranges: &[
@@ -44792,7 +44784,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-100-italic.woff2"),
+        data: face!("poppins/poppins-latin-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -44820,7 +44812,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-200-italic.woff2"),
+        data: face!("poppins/poppins-latin-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -44848,7 +44840,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-300-italic.woff2"),
+        data: face!("poppins/poppins-latin-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -44876,7 +44868,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-400-italic.woff2"),
+        data: face!("poppins/poppins-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -44904,7 +44896,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-500-italic.woff2"),
+        data: face!("poppins/poppins-latin-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -44932,7 +44924,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-600-italic.woff2"),
+        data: face!("poppins/poppins-latin-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -44960,7 +44952,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-700-italic.woff2"),
+        data: face!("poppins/poppins-latin-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -44988,7 +44980,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-800-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-800-italic.woff2"),
+        data: face!("poppins/poppins-latin-800-italic.woff2"),
         italic: true,
         weights: (800, 800),
         ranges: &[
@@ -45016,7 +45008,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-900-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-900-italic.woff2"),
+        data: face!("poppins/poppins-latin-900-italic.woff2"),
         italic: true,
         weights: (900, 900),
         ranges: &[
@@ -45044,7 +45036,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-100-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -45070,7 +45062,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-200-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -45096,7 +45088,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-300-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -45122,7 +45114,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-400-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -45148,7 +45140,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-500-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -45174,7 +45166,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-600-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -45200,7 +45192,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-700-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -45226,7 +45218,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-800-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-800-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-800-normal.woff2"),
         italic: false,
         weights: (800, 800),
         ranges: &[
@@ -45252,7 +45244,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-900-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-900-normal.woff2"),
+        data: face!("poppins/poppins-latin-ext-900-normal.woff2"),
         italic: false,
         weights: (900, 900),
         ranges: &[
@@ -45278,7 +45270,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-100-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -45304,7 +45296,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-200-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -45330,7 +45322,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-300-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -45356,7 +45348,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-400-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -45382,7 +45374,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-500-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -45408,7 +45400,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-600-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -45434,7 +45426,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-700-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -45460,7 +45452,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-800-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-800-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-800-italic.woff2"),
         italic: true,
         weights: (800, 800),
         ranges: &[
@@ -45486,7 +45478,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-latin-ext-900-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-latin-ext-900-italic.woff2"),
+        data: face!("poppins/poppins-latin-ext-900-italic.woff2"),
         italic: true,
         weights: (900, 900),
         ranges: &[
@@ -45512,7 +45504,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-100-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-100-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-100-normal.woff2"),
         italic: false,
         weights: (100, 100),
         ranges: &[
@@ -45531,7 +45523,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-200-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-200-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-200-normal.woff2"),
         italic: false,
         weights: (200, 200),
         ranges: &[
@@ -45550,7 +45542,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-300-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-300-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-300-normal.woff2"),
         italic: false,
         weights: (300, 300),
         ranges: &[
@@ -45569,7 +45561,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-400-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -45588,7 +45580,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-500-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-500-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-500-normal.woff2"),
         italic: false,
         weights: (500, 500),
         ranges: &[
@@ -45607,7 +45599,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-600-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-600-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-600-normal.woff2"),
         italic: false,
         weights: (600, 600),
         ranges: &[
@@ -45626,7 +45618,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-700-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -45645,7 +45637,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-800-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-800-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-800-normal.woff2"),
         italic: false,
         weights: (800, 800),
         ranges: &[
@@ -45664,7 +45656,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-900-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-900-normal.woff2"),
+        data: face!("poppins/poppins-devanagari-900-normal.woff2"),
         italic: false,
         weights: (900, 900),
         ranges: &[
@@ -45683,7 +45675,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-100-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-100-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-100-italic.woff2"),
         italic: true,
         weights: (100, 100),
         ranges: &[
@@ -45702,7 +45694,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-200-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-200-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-200-italic.woff2"),
         italic: true,
         weights: (200, 200),
         ranges: &[
@@ -45721,7 +45713,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-300-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-300-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-300-italic.woff2"),
         italic: true,
         weights: (300, 300),
         ranges: &[
@@ -45740,7 +45732,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-400-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -45759,7 +45751,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-500-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-500-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-500-italic.woff2"),
         italic: true,
         weights: (500, 500),
         ranges: &[
@@ -45778,7 +45770,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-600-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-600-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-600-italic.woff2"),
         italic: true,
         weights: (600, 600),
         ranges: &[
@@ -45797,7 +45789,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-700-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -45816,7 +45808,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-800-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-800-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-800-italic.woff2"),
         italic: true,
         weights: (800, 800),
         ranges: &[
@@ -45835,7 +45827,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Poppins",
         path: "poppins/poppins-devanagari-900-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/poppins/poppins-devanagari-900-italic.woff2"),
+        data: face!("poppins/poppins-devanagari-900-italic.woff2"),
         italic: true,
         weights: (900, 900),
         ranges: &[
@@ -45854,7 +45846,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Press Start 2P",
         path: "press-start-2p/press-start-2p-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/press-start-2p/press-start-2p-latin-400-normal.woff2"),
+        data: face!("press-start-2p/press-start-2p-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -45882,7 +45874,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Press Start 2P",
         path: "press-start-2p/press-start-2p-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/press-start-2p/press-start-2p-latin-ext-400-normal.woff2"),
+        data: face!("press-start-2p/press-start-2p-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -45908,7 +45900,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Press Start 2P",
         path: "press-start-2p/press-start-2p-cyrillic-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/press-start-2p/press-start-2p-cyrillic-400-normal.woff2"),
+        data: face!("press-start-2p/press-start-2p-cyrillic-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -45916,7 +45908,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Press Start 2P",
         path: "press-start-2p/press-start-2p-cyrillic-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/press-start-2p/press-start-2p-cyrillic-ext-400-normal.woff2"),
+        data: face!("press-start-2p/press-start-2p-cyrillic-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -45931,7 +45923,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Press Start 2P",
         path: "press-start-2p/press-start-2p-greek-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/press-start-2p/press-start-2p-greek-400-normal.woff2"),
+        data: face!("press-start-2p/press-start-2p-greek-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -45939,7 +45931,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-latin-wght-normal.woff2"),
+        data: face!("raleway/raleway-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -45967,7 +45959,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-latin-wght-italic.woff2"),
+        data: face!("raleway/raleway-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -45995,7 +45987,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-latin-ext-wght-normal.woff2"),
+        data: face!("raleway/raleway-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46021,7 +46013,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-latin-ext-wght-italic.woff2"),
+        data: face!("raleway/raleway-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46047,7 +46039,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-cyrillic-wght-normal.woff2"),
+        data: face!("raleway/raleway-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46055,7 +46047,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-cyrillic-wght-italic.woff2"),
+        data: face!("raleway/raleway-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46063,7 +46055,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-cyrillic-ext-wght-normal.woff2"),
+        data: face!("raleway/raleway-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46078,7 +46070,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-cyrillic-ext-wght-italic.woff2"),
+        data: face!("raleway/raleway-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46093,7 +46085,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-vietnamese-wght-normal.woff2"),
+        data: face!("raleway/raleway-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46115,7 +46107,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Raleway",
         path: "raleway/raleway-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/raleway/raleway-vietnamese-wght-italic.woff2"),
+        data: face!("raleway/raleway-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46137,7 +46129,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-latin-wght-normal.woff2"),
+        data: face!("roboto/roboto-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46165,7 +46157,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-latin-wght-italic.woff2"),
+        data: face!("roboto/roboto-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46193,7 +46185,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-latin-ext-wght-normal.woff2"),
+        data: face!("roboto/roboto-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46219,7 +46211,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-latin-ext-wght-italic.woff2"),
+        data: face!("roboto/roboto-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46245,7 +46237,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-cyrillic-wght-normal.woff2"),
+        data: face!("roboto/roboto-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46253,7 +46245,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-cyrillic-wght-italic.woff2"),
+        data: face!("roboto/roboto-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46261,7 +46253,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-cyrillic-ext-wght-normal.woff2"),
+        data: face!("roboto/roboto-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46276,7 +46268,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-cyrillic-ext-wght-italic.woff2"),
+        data: face!("roboto/roboto-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46291,7 +46283,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-greek-wght-normal.woff2"),
+        data: face!("roboto/roboto-greek-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -46299,7 +46291,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-greek-wght-italic.woff2"),
+        data: face!("roboto/roboto-greek-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -46307,7 +46299,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-greek-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-greek-ext-wght-normal.woff2"),
+        data: face!("roboto/roboto-greek-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -46315,7 +46307,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-greek-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-greek-ext-wght-italic.woff2"),
+        data: face!("roboto/roboto-greek-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -46323,7 +46315,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-math-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-math-wght-normal.woff2"),
+        data: face!("roboto/roboto-math-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46411,7 +46403,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-math-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-math-wght-italic.woff2"),
+        data: face!("roboto/roboto-math-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46499,7 +46491,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-symbols-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-symbols-wght-normal.woff2"),
+        data: face!("roboto/roboto-symbols-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46636,7 +46628,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-symbols-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-symbols-wght-italic.woff2"),
+        data: face!("roboto/roboto-symbols-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46773,7 +46765,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-vietnamese-wght-normal.woff2"),
+        data: face!("roboto/roboto-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -46795,7 +46787,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto",
         path: "roboto/roboto-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto/roboto-vietnamese-wght-italic.woff2"),
+        data: face!("roboto/roboto-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -46817,7 +46809,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-latin-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -46845,7 +46837,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-latin-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -46873,7 +46865,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-latin-ext-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -46899,7 +46891,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-latin-ext-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -46925,7 +46917,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-cyrillic-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46933,7 +46925,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-cyrillic-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -46941,7 +46933,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-cyrillic-ext-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -46956,7 +46948,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-cyrillic-ext-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -46971,7 +46963,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-greek-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-greek-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -46979,7 +46971,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-greek-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-greek-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -46987,7 +46979,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-vietnamese-wght-normal.woff2"),
+        data: face!("roboto-mono/roboto-mono-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 700),
         ranges: &[
@@ -47009,7 +47001,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Roboto Mono",
         path: "roboto-mono/roboto-mono-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/roboto-mono/roboto-mono-vietnamese-wght-italic.woff2"),
+        data: face!("roboto-mono/roboto-mono-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 700),
         ranges: &[
@@ -47031,7 +47023,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-latin-wght-normal.woff2"),
+        data: face!("rubik/rubik-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -47059,7 +47051,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-latin-wght-italic.woff2"),
+        data: face!("rubik/rubik-latin-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -47087,7 +47079,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-latin-ext-wght-normal.woff2"),
+        data: face!("rubik/rubik-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -47113,7 +47105,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-latin-ext-wght-italic.woff2"),
+        data: face!("rubik/rubik-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -47139,7 +47131,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-arabic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-arabic-wght-normal.woff2"),
+        data: face!("rubik/rubik-arabic-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -47199,7 +47191,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-arabic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-arabic-wght-italic.woff2"),
+        data: face!("rubik/rubik-arabic-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -47259,7 +47251,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-cyrillic-wght-normal.woff2"),
+        data: face!("rubik/rubik-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47267,7 +47259,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-cyrillic-wght-italic.woff2"),
+        data: face!("rubik/rubik-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47275,7 +47267,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-cyrillic-ext-wght-normal.woff2"),
+        data: face!("rubik/rubik-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -47290,7 +47282,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-cyrillic-ext-wght-italic.woff2"),
+        data: face!("rubik/rubik-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -47305,7 +47297,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-hebrew-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-hebrew-wght-normal.woff2"),
+        data: face!("rubik/rubik-hebrew-wght-normal.woff2"),
         italic: false,
         weights: (300, 900),
         ranges: &[
@@ -47320,7 +47312,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Rubik",
         path: "rubik/rubik-hebrew-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/rubik/rubik-hebrew-wght-italic.woff2"),
+        data: face!("rubik/rubik-hebrew-wght-italic.woff2"),
         italic: true,
         weights: (300, 900),
         ranges: &[
@@ -47335,7 +47327,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Sora",
         path: "sora/sora-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/sora/sora-latin-wght-normal.woff2"),
+        data: face!("sora/sora-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 800),
         ranges: &[
@@ -47363,7 +47355,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Sora",
         path: "sora/sora-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/sora/sora-latin-ext-wght-normal.woff2"),
+        data: face!("sora/sora-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 800),
         ranges: &[
@@ -47389,7 +47381,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-latin-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47417,7 +47409,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-latin-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-latin-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47445,7 +47437,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-latin-ext-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47471,7 +47463,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-latin-ext-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47497,7 +47489,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-cyrillic-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47505,7 +47497,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-cyrillic-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47513,7 +47505,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-cyrillic-ext-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47528,7 +47520,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-cyrillic-ext-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47543,7 +47535,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-greek-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-greek-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -47551,7 +47543,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-greek-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-greek-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -47559,7 +47551,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-greek-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-greek-ext-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-greek-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -47567,7 +47559,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-greek-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-greek-ext-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-greek-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -47575,7 +47567,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-vietnamese-wght-normal.woff2"),
+        data: face!("source-code-pro/source-code-pro-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47597,7 +47589,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Code Pro",
         path: "source-code-pro/source-code-pro-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-code-pro/source-code-pro-vietnamese-wght-italic.woff2"),
+        data: face!("source-code-pro/source-code-pro-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47619,7 +47611,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-latin-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-latin-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47647,7 +47639,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-latin-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-latin-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47675,7 +47667,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-latin-ext-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47701,7 +47693,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-latin-ext-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47727,7 +47719,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-cyrillic-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-cyrillic-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-cyrillic-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47735,7 +47727,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-cyrillic-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-cyrillic-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-cyrillic-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x301, 0x301), (0x400, 0x45F), (0x490, 0x491), (0x4B0, 0x4B1), (0x2116, 0x2116)],
@@ -47743,7 +47735,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-cyrillic-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-cyrillic-ext-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-cyrillic-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47758,7 +47750,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-cyrillic-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-cyrillic-ext-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-cyrillic-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47773,7 +47765,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-greek-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-greek-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -47781,7 +47773,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-greek-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-greek-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-greek-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -47789,7 +47781,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-greek-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-greek-ext-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-greek-ext-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -47797,7 +47789,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-greek-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-greek-ext-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-greek-ext-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[(0x1F00, 0x1FFF)],
@@ -47805,7 +47797,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-vietnamese-wght-normal.woff2"),
+        data: face!("source-sans-3/source-sans-3-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (200, 900),
         ranges: &[
@@ -47827,7 +47819,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Source Sans 3",
         path: "source-sans-3/source-sans-3-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/source-sans-3/source-sans-3-vietnamese-wght-italic.woff2"),
+        data: face!("source-sans-3/source-sans-3-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (200, 900),
         ranges: &[
@@ -47849,7 +47841,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Grotesk",
         path: "space-grotesk/space-grotesk-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-grotesk/space-grotesk-latin-wght-normal.woff2"),
+        data: face!("space-grotesk/space-grotesk-latin-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -47877,7 +47869,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Grotesk",
         path: "space-grotesk/space-grotesk-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-grotesk/space-grotesk-latin-ext-wght-normal.woff2"),
+        data: face!("space-grotesk/space-grotesk-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -47903,7 +47895,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Grotesk",
         path: "space-grotesk/space-grotesk-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-grotesk/space-grotesk-vietnamese-wght-normal.woff2"),
+        data: face!("space-grotesk/space-grotesk-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (300, 700),
         ranges: &[
@@ -47925,7 +47917,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-400-normal.woff2"),
+        data: face!("space-mono/space-mono-latin-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -47953,7 +47945,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-700-normal.woff2"),
+        data: face!("space-mono/space-mono-latin-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -47981,7 +47973,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-400-italic.woff2"),
+        data: face!("space-mono/space-mono-latin-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -48009,7 +48001,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-700-italic.woff2"),
+        data: face!("space-mono/space-mono-latin-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -48037,7 +48029,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-ext-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-ext-400-normal.woff2"),
+        data: face!("space-mono/space-mono-latin-ext-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -48063,7 +48055,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-ext-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-ext-700-normal.woff2"),
+        data: face!("space-mono/space-mono-latin-ext-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -48089,7 +48081,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-ext-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-ext-400-italic.woff2"),
+        data: face!("space-mono/space-mono-latin-ext-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -48115,7 +48107,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-latin-ext-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-latin-ext-700-italic.woff2"),
+        data: face!("space-mono/space-mono-latin-ext-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -48141,7 +48133,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-vietnamese-400-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-vietnamese-400-normal.woff2"),
+        data: face!("space-mono/space-mono-vietnamese-400-normal.woff2"),
         italic: false,
         weights: (400, 400),
         ranges: &[
@@ -48163,7 +48155,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-vietnamese-700-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-vietnamese-700-normal.woff2"),
+        data: face!("space-mono/space-mono-vietnamese-700-normal.woff2"),
         italic: false,
         weights: (700, 700),
         ranges: &[
@@ -48185,7 +48177,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-vietnamese-400-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-vietnamese-400-italic.woff2"),
+        data: face!("space-mono/space-mono-vietnamese-400-italic.woff2"),
         italic: true,
         weights: (400, 400),
         ranges: &[
@@ -48207,7 +48199,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Space Mono",
         path: "space-mono/space-mono-vietnamese-700-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/space-mono/space-mono-vietnamese-700-italic.woff2"),
+        data: face!("space-mono/space-mono-vietnamese-700-italic.woff2"),
         italic: true,
         weights: (700, 700),
         ranges: &[
@@ -48229,7 +48221,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Syne",
         path: "syne/syne-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/syne/syne-latin-wght-normal.woff2"),
+        data: face!("syne/syne-latin-wght-normal.woff2"),
         italic: false,
         weights: (400, 800),
         ranges: &[
@@ -48257,7 +48249,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Syne",
         path: "syne/syne-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/syne/syne-latin-ext-wght-normal.woff2"),
+        data: face!("syne/syne-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (400, 800),
         ranges: &[
@@ -48283,7 +48275,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Syne",
         path: "syne/syne-greek-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/syne/syne-greek-wght-normal.woff2"),
+        data: face!("syne/syne-greek-wght-normal.woff2"),
         italic: false,
         weights: (400, 800),
         ranges: &[(0x370, 0x377), (0x37A, 0x37F), (0x384, 0x38A), (0x38C, 0x38C), (0x38E, 0x3A1), (0x3A3, 0x3FF)],
@@ -48291,7 +48283,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Urbanist",
         path: "urbanist/urbanist-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/urbanist/urbanist-latin-wght-normal.woff2"),
+        data: face!("urbanist/urbanist-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -48319,7 +48311,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Urbanist",
         path: "urbanist/urbanist-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/urbanist/urbanist-latin-wght-italic.woff2"),
+        data: face!("urbanist/urbanist-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -48347,7 +48339,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Urbanist",
         path: "urbanist/urbanist-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/urbanist/urbanist-latin-ext-wght-normal.woff2"),
+        data: face!("urbanist/urbanist-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -48373,7 +48365,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Urbanist",
         path: "urbanist/urbanist-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/urbanist/urbanist-latin-ext-wght-italic.woff2"),
+        data: face!("urbanist/urbanist-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -48399,7 +48391,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-latin-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-latin-wght-normal.woff2"),
+        data: face!("work-sans/work-sans-latin-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -48427,7 +48419,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-latin-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-latin-wght-italic.woff2"),
+        data: face!("work-sans/work-sans-latin-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -48455,7 +48447,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-latin-ext-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-latin-ext-wght-normal.woff2"),
+        data: face!("work-sans/work-sans-latin-ext-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -48481,7 +48473,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-latin-ext-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-latin-ext-wght-italic.woff2"),
+        data: face!("work-sans/work-sans-latin-ext-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[
@@ -48507,7 +48499,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-vietnamese-wght-normal.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-vietnamese-wght-normal.woff2"),
+        data: face!("work-sans/work-sans-vietnamese-wght-normal.woff2"),
         italic: false,
         weights: (100, 900),
         ranges: &[
@@ -48529,7 +48521,7 @@ pub static FILES: &[BundledFile] = &[
     BundledFile {
         family: "Work Sans",
         path: "work-sans/work-sans-vietnamese-wght-italic.woff2",
-        data: include_bytes!("../../../assets/fonts/work-sans/work-sans-vietnamese-wght-italic.woff2"),
+        data: face!("work-sans/work-sans-vietnamese-wght-italic.woff2"),
         italic: true,
         weights: (100, 900),
         ranges: &[

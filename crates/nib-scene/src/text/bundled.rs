@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use super::faces::{Face, FaceData, Origin, sfnt_bytes};
+use super::faces::{Face, FaceData, Origin};
 use nib_fonts::FILES;
 
 /// Families bundled in part (see `assets/fonts/refresh.py`): their whole files are fetched.
@@ -78,19 +78,10 @@ pub fn family_names() -> impl Iterator<Item = &'static str> {
     index().values().map(|family| family.name)
 }
 
-/// The bytes of bundled file `index` as TrueType/OpenType, decoded once per process and shared
-/// by every text engine; `None` for an index out of the table or a file that does not decode
-/// (a test checks that every file does).
+/// The bytes of bundled file `index` as TrueType/OpenType (decoded from WOFF2 when nib was
+/// built, so opening a face costs nothing); `None` for an index out of the table.
 pub fn bytes(index: usize) -> Option<Arc<dyn AsRef<[u8]> + Send + Sync>> {
-    type Slot = OnceLock<Option<Arc<Vec<u8>>>>;
-    static DECODED: OnceLock<Vec<Slot>> = OnceLock::new();
-    let file = FILES.get(index)?;
-    if !file.data.starts_with(b"wOF2") {
-        return Some(Arc::new(file.data));
-    }
-    let slots = DECODED.get_or_init(|| FILES.iter().map(|_| OnceLock::new()).collect());
-    let decoded = slots.get(index)?.get_or_init(|| sfnt_bytes(file.data.to_vec(), file.path).ok().map(Arc::new));
-    decoded.clone().map(|bytes| bytes as Arc<dyn AsRef<[u8]> + Send + Sync>)
+    Some(Arc::new(FILES.get(index)?.data))
 }
 
 /// The decoded bytes of the bundled file at `path` (under `assets/fonts`), for tests.
@@ -110,9 +101,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_bundled_file_decodes_to_a_font_of_its_family() {
+    fn every_bundled_file_is_a_font_of_its_family() {
         for (index, file) in FILES.iter().enumerate() {
-            let bytes = bytes(index).unwrap_or_else(|| panic!("{} does not decode", file.path));
+            // Decoded when nib was built: opening a face decodes nothing.
+            assert!(!file.data.starts_with(b"wOF2"), "{} is embedded as WOFF2", file.path);
+            let bytes = bytes(index).unwrap_or_else(|| panic!("{} is not in the table", file.path));
             let faces = super::super::faces::faces_in(
                 (*bytes).as_ref(),
                 || FaceData::Bundled(index),

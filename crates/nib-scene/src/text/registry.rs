@@ -99,48 +99,6 @@ impl Registry {
         self.loaded(key).is_some_and(|loaded| loaded.coverage.contains(&u32::from(ch)))
     }
 
-    /// Reads the faces `keys` that are not read yet, several at once. The first text in a
-    /// script reads many faces (Korean labels: thirty slices of Noto Sans KR, 2–3 ms each to
-    /// decode from WOFF2); read one by one they were most of a document's first picture. The
-    /// faces come out as [`Registry::covers`] would read them, so nothing else changes.
-    pub fn read_ahead(&mut self, keys: &[usize]) {
-        let mut pending: Vec<usize> = keys.iter().copied().filter(|key| !self.loaded.contains_key(key)).collect();
-        pending.sort_unstable();
-        pending.dedup();
-        if pending.len() < 2 {
-            return;
-        }
-        let workers = std::thread::available_parallelism().map_or(1, usize::from).min(pending.len()).min(8);
-        let files = &*self.files;
-        let faces: Vec<(usize, Arc<Face>)> = pending.iter().map(|key| (*key, Arc::clone(&self.faces[*key]))).collect();
-        let read_all: Vec<(usize, Result<Loaded, String>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
-                .map(|worker| {
-                    let faces = &faces;
-                    scope.spawn(move || {
-                        faces
-                            .iter()
-                            .skip(worker)
-                            .step_by(workers)
-                            .map(|(key, face)| (*key, read(files, face)))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
-            handles.into_iter().flat_map(|handle| handle.join().unwrap_or_default()).collect()
-        });
-        for (key, result) in read_all {
-            self.keep(key, result);
-        }
-    }
-
-    /// True when face `key` is a slice of its family's characters that names `ch` (a whole
-    /// file is declared for everything, whether it has the character or not).
-    pub fn slice_declares(&self, key: usize, ch: char) -> bool {
-        let face = &self.faces[key];
-        !face.ranges.is_empty() && face.declared_for(ch)
-    }
-
     fn loaded(&mut self, key: usize) -> Option<&Loaded> {
         if !self.loaded.contains_key(&key) {
             let read = read(&*self.files, &self.faces[key]);
@@ -260,7 +218,7 @@ pub(super) fn internal_name(key: usize, oblique: bool) -> String {
 
 fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
     let data: Arc<dyn AsRef<[u8]> + Send + Sync> = match &face.data {
-        FaceData::Bundled(index) => bundled::bytes(*index).ok_or("the bundled file does not decode")?,
+        FaceData::Bundled(index) => bundled::bytes(*index).ok_or("not in the bundled table")?,
         FaceData::File(path) => {
             let bytes = files.read(path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
             Arc::new(sfnt_bytes(bytes, &face.file).map_err(|e| e.to_string())?)
@@ -272,28 +230,3 @@ fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
     Ok(Loaded { data, coverage: Arc::new(coverage) })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::text::files::NoFontFiles;
-
-    #[test]
-    fn reading_ahead_reads_every_face_once_and_answers_as_reading_on_demand() {
-        let (_, faces) = bundled::family("noto sans kr").expect("bundled");
-        let faces: Vec<&Arc<Face>> = faces.iter().filter(|f| !f.italic).take(12).collect();
-        let mut ahead = Registry::new(Arc::new(NoFontFiles));
-        let mut on_demand = Registry::new(Arc::new(NoFontFiles));
-        let keys: Vec<usize> = faces.iter().map(|face| ahead.key(face)).collect();
-        for face in &faces {
-            on_demand.key(face);
-        }
-        ahead.read_ahead(&keys);
-        assert!(keys.iter().all(|key| ahead.loaded.contains_key(key)), "all read");
-        for ch in "심포지엄 가감 검격 한국어 ABC".chars() {
-            for key in &keys {
-                assert_eq!(ahead.covers(*key, ch), on_demand.covers(*key, ch), "{ch} in face {key}");
-            }
-        }
-        assert!(ahead.failures().is_empty() && on_demand.failures().is_empty());
-    }
-}

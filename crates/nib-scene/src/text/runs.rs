@@ -115,7 +115,6 @@ impl Chain {
     /// `text` cut into runs of one face each: byte ranges with the index of their face in the
     /// chain. A character no face has goes to the first face.
     pub fn split(&mut self, registry: &mut Registry, text: &str) -> Vec<(Range<usize>, usize)> {
-        self.read_ahead(registry, text);
         let mut runs: Vec<(Range<usize>, usize)> = Vec::new();
         for (start, end, cluster) in clusters(text) {
             let first = cluster.chars().next().unwrap_or(' ');
@@ -131,25 +130,6 @@ impl Chain {
             }
         }
         runs
-    }
-
-    /// Reads, several at once, the slices picking a face for the characters of `text` not
-    /// picked before will read: for each character, the first face of the chain that declares a
-    /// slice holding it. Whole files (declared for everything) are left to [`Chain::pick`],
-    /// which reads them one by one as before: reading them ahead would read big faces (the
-    /// mathematical one) for characters an earlier face has.
-    fn read_ahead(&self, registry: &mut Registry, text: &str) {
-        let mut keys = Vec::new();
-        let mut seen = std::collections::HashSet::new();
-        for ch in text.chars().filter(|c| !c.is_control() && !is_invisible_joiner(*c)) {
-            if self.picks.contains_key(&(ch, false)) || !seen.insert(ch) {
-                continue;
-            }
-            if let Some(face) = self.faces.iter().find(|face| registry.slice_declares(face.key, ch)) {
-                keys.push(face.key);
-            }
-        }
-        registry.read_ahead(&keys);
     }
 
     /// The first face with a glyph for the cluster's base character and its other visible
