@@ -229,4 +229,3 @@ fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
     let coverage: HashSet<u32> = font.charmap().mappings().map(|(ch, _)| ch).collect();
     Ok(Loaded { data, coverage: Arc::new(coverage) })
 }
-
