@@ -1,6 +1,7 @@
 //! The agent's path to a picture (issue 31): get_screenshot of every corpus frame up to
 //! 1440 × 1000 as an MCP client sees it over stdio — the first picture of each frame in an open
-//! document, a repeat (the render cache), and the first after a one-property edit — then the
+//! document, a repeat (the render cache), the first after a one-property edit that changes
+//! nothing visible (its name) and after one that does (the fill of a leaf inside) — then the
 //! same first pictures split by stage in this process (resolve and lay out the frame's part,
 //! build the display list, paint, encode the PNG, base64), so the next bottleneck is visible;
 //! and the whole `nib render --node` process on one frame of the largest file.
@@ -30,6 +31,8 @@ const LARGEST_FRAME: &str = "TBCqR";
 struct Frame {
     file: String,
     id: String,
+    /// A node without children inside it (not inside an instance), to edit visibly.
+    leaf: Option<String>,
 }
 
 /// Timings of one frame.
@@ -38,6 +41,7 @@ struct Stages {
     first: Duration,
     repeat: Duration,
     edited: Duration,
+    repainted: Duration,
     compile: Duration,
     display: Duration,
     paint: Duration,
@@ -84,7 +88,13 @@ fn main() {
         stages.repeat = call("get_screenshot", shot.clone());
         let edit = format!("U(\"{}\", {{name: \"edited {index}\"}})", frame.id);
         call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
-        stages.edited = call("get_screenshot", shot);
+        stages.edited = call("get_screenshot", shot.clone());
+        if let Some(leaf) = &frame.leaf {
+            let colour = ["#E11D48", "#2563EB"][index % 2];
+            let edit = format!("U(\"{leaf}\", {{fill: \"{colour}\"}})");
+            call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
+            stages.repainted = call("get_screenshot", shot);
+        }
         in_process(&corpus.join(&frame.file), &frame.id, &mut stages);
         timed.push((index, stages));
     }
@@ -92,14 +102,16 @@ fn main() {
 
     println!("get_screenshot over MCP (stdio), {} frames up to 1440 × 1000 of {} files:", timed.len(), files.len());
     let report = |what: &str, pick: fn(&Stages) -> Duration| {
-        let mut times: Vec<Duration> = timed.iter().map(|(_, s)| pick(s)).collect();
+        // A frame without a leaf to edit has no time for that edit.
+        let mut times: Vec<Duration> = timed.iter().map(|(_, s)| pick(s)).filter(|t| !t.is_zero()).collect();
         times.sort();
         let at = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize];
         println!("  {what:34} p50 {:6.2} ms  p95 {:6.2} ms  max {:6.2} ms", ms(at(0.5)), ms(at(0.95)), ms(at(1.0)));
     };
     report("first picture (open document)", |s| s.first);
     report("repeat (render cache)", |s| s.repeat);
-    report("after a one-property U()", |s| s.edited);
+    report("after a U() of its name", |s| s.edited);
+    report("after a U() of a leaf's fill", |s| s.repainted);
     println!("the first picture by stage, in this process (a fresh compile of the frame's part):");
     report("resolve + fonts + layout (part)", |s| s.compile);
     report("display list", |s| s.display);
@@ -152,8 +164,23 @@ fn frames_of(file: &Path, name: &str) -> Vec<Frame> {
         .filter(|key| {
             compiled.layout.node_box(*key).is_some_and(|b| b.width <= 1440.0 && b.height <= 1000.0 && b.width >= 1.0)
         })
-        .map(|key| Frame { file: name.to_owned(), id: compiled.scene.node(key).id.clone() })
+        .map(|key| Frame {
+            file: name.to_owned(),
+            id: compiled.scene.node(key).id.clone(),
+            leaf: leaf(&compiled.scene, key),
+        })
         .collect()
+}
+
+/// The first node without children under `key`, depth first, outside instances.
+fn leaf(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> Option<String> {
+    scene.children(key).find_map(|child| {
+        let id = &scene.node(child).id;
+        if id.contains('/') {
+            return None;
+        }
+        if scene.children(child).len() == 0 { Some(id.clone()) } else { leaf(scene, child) }
+    })
 }
 
 /// The first picture of `id` in this process, stage by stage.

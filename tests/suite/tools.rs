@@ -1048,3 +1048,58 @@ fn going_back_to_a_frame_is_answered_from_the_cache() {
     let (open, _) = s.workspace.document(Some(&file)).unwrap();
     assert_eq!(open.screenshots().hits_and_misses(), (2, 2), "two drawn, two answered from the cache");
 }
+
+/// Issue 31: the screenshot after an edit is repainted from the one before, only where the
+/// edit changed it, and has the bytes of a screenshot drawn from nothing — over edits of a real
+/// file's frame: colours, moves, opacity, text, deletions, insertions and undo.
+#[test]
+fn a_screenshot_after_an_edit_is_repainted_with_the_bytes_of_a_fresh_one() {
+    let mut s = Session::new();
+    let file = s.copy("pen/Pregum__pencil_viewer__public__samples__dashboard.pen");
+    let document: Value = serde_json::from_str(&s.read(&file)).unwrap();
+    let frame = document["children"].as_array().unwrap().iter().find(|n| n["children"].is_array()).unwrap();
+    let frame_id = frame["id"].as_str().unwrap().to_owned();
+    let mut nodes = Vec::new();
+    fn walk(node: &Value, out: &mut Vec<(String, String)>) {
+        for child in node["children"].as_array().into_iter().flatten() {
+            // Only leaves are deleted below: every id edited later is still there.
+            let kind = if child["children"].is_array() { "parent" } else { child["type"].as_str().unwrap() };
+            out.push((child["id"].as_str().unwrap().to_owned(), kind.to_owned()));
+            walk(child, out);
+        }
+    }
+    walk(frame, &mut nodes);
+    let shot = |s: &mut Session| {
+        s.ok("get_screenshot", json!({"filePath": file, "nodeId": frame_id}))["data"].as_str().unwrap().to_owned()
+    };
+    let fresh = |s: &mut Session| {
+        s.workspace.document(Some(&file)).unwrap().0.screenshots().clear();
+        shot(s)
+    };
+    shot(&mut s);
+    let edits: Vec<String> = nodes
+        .iter()
+        .enumerate()
+        .take(16)
+        .map(|(i, (id, kind))| match (i % 5, kind.as_str()) {
+            (0, "text") => format!("U(\"{id}\", {{content: \"Edited {i}\"}})"),
+            (0, _) | (1, _) => format!("U(\"{id}\", {{fill: \"#{:06X}\"}})", 0x1F2937 + i * 0x0A0B0C),
+            (2, _) => format!("U(\"{id}\", {{opacity: 0.4}})"),
+            (3, _) | (4, "parent") => format!("U(\"{id}\", {{name: \"renamed {i}\"}})"),
+            _ => format!("D(\"{id}\")"),
+        })
+        .chain([format!("I(\"{frame_id}\", {{type: \"rectangle\", width: 30, height: 20, fill: \"#EF4444\"}})")])
+        .collect();
+    for edit in &edits {
+        s.ok("batch_design", json!({"filePath": file, "operations": edit}));
+        let repainted = shot(&mut s);
+        assert!(repainted == fresh(&mut s), "after {edit}: the repainted screenshot differs from a fresh one");
+        // Undo brings back the picture before, again by repainting.
+        s.ok("undo", json!({"filePath": file}));
+        let undone = shot(&mut s);
+        assert!(undone == fresh(&mut s), "after undoing {edit}: the repainted screenshot differs");
+        s.ok("redo", json!({"filePath": file}));
+    }
+    let repaints = s.workspace.document(Some(&file)).unwrap().0.screenshots().repainted();
+    assert!(repaints >= edits.len() as u64, "only {repaints} screenshots were repainted");
+}

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tiny_skia::{BlendMode, Color as SkColor, Mask, Transform};
+use tiny_skia::{BlendMode, Color as SkColor, IntRect, Mask, Transform};
 
 use super::blur::{Edges, blur, blur_mask};
 use super::paint::blend_mode;
@@ -83,9 +83,11 @@ pub(crate) fn outer_shadow(
     };
     let Some(area) = surface.clip_area(bounds) else { return };
     // The same shadow at another whole-pixel place has the same coverage, unless the surface
-    // cuts it off (the layer would then hold only part of it).
+    // cuts it off (the layer would then hold only part of it). The key holds the coverage's
+    // size and where the shape sits in it, so a kept coverage is the very one this shadow
+    // would compute: a repaint that leaves out the node drawing it first paints the same bytes.
     let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
-        .then(|| shadow_key(shape, width, height, shadow, transform));
+        .then(|| shadow_key(shape, width, height, shadow, transform, area));
     if let Some(coverage) = key.and_then(|key| cache.layers.get(&key)) {
         let (color, blend) = ink(shadow);
         surface.draw_color(color, coverage, area, blend);
@@ -110,10 +112,16 @@ pub(crate) fn outer_shadow(
 }
 
 /// A hash of what decides a drop shadow's coverage, its whole-pixel place and color aside.
-fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, transform: Transform) -> u64 {
-    let mut bytes = Vec::with_capacity(64 + shape.path.len() * 8);
+fn shadow_key(shape: &Shape, width: f32, height: f32, shadow: &ShadowSpec, transform: Transform, area: IntRect) -> u64 {
+    let mut bytes = Vec::with_capacity(80 + shape.path.len() * 8);
     let mut add = |value: f32| bytes.extend_from_slice(&value.to_bits().to_le_bytes());
     for value in [width, height, shadow.dx, shadow.dy, shadow.blur, shadow.spread] {
+        add(value);
+    }
+    // Whole numbers well inside f32's exact range: the shape's offset in the coverage is exact.
+    for value in
+        [area.width() as f32, area.height() as f32, area.x() as f32 - transform.tx, area.y() as f32 - transform.ty]
+    {
         add(value);
     }
     for value in [transform.sx, transform.kx, transform.ky, transform.sy] {

@@ -27,6 +27,19 @@ pub(crate) struct Painter<'a> {
     pub memory: std::sync::Arc<super::memory::Account>,
     /// The node being painted when the memory ran out.
     pub memory_node: Option<String>,
+    /// For a repaint: the nodes that do not reach the damaged rectangle are left out.
+    pub cull: Option<Cull<'a>>,
+    /// How many layer blurs the node being painted is inside: a blur spreads what is outside
+    /// the damage into it, so nothing under one is left out.
+    pub whole: u32,
+}
+
+/// What a repaint paints: the nodes whose bounds reach the damaged rectangle.
+pub(crate) struct Cull<'a> {
+    /// The damaged rectangle, in the picture's pixels.
+    pub rect: Rect,
+    /// Each node's bounds with its children in the picture, by index in the list.
+    pub bounds: &'a [Option<Rect>],
 }
 
 impl Painter<'_> {
@@ -43,6 +56,12 @@ impl Painter<'_> {
         if node.opacity <= 0.0 {
             return;
         }
+        if let Some(cull) = &self.cull
+            && self.whole == 0
+            && cull.bounds.get(index).copied().flatten().is_some_and(|bounds| bounds.intersect(&cull.rect).is_none())
+        {
+            return;
+        }
         let opacity = node.opacity;
         let transform = list.transform(index, parent, as_target);
         if node.effects.layer_blur <= 0.0 && (opacity >= 1.0 || node.single_paint) {
@@ -53,7 +72,10 @@ impl Painter<'_> {
         let Some(bounds) = list.subtree_bounds(index, transform) else { return };
         let Some(area) = surface.clip_area(bounds) else { return };
         let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(node) };
+        let blurred = u32::from(node.effects.layer_blur > 0.0);
+        self.whole += blurred;
         self.paint_content(&mut layer, node, transform, 1.0);
+        self.whole -= blurred;
         if node.effects.layer_blur > 0.0 {
             // The blur's buffer, as large as the pixels it blurs.
             let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(node) };

@@ -9,7 +9,7 @@ use crate::doc::values::{BlendMode as PenBlend, Effect, ShadowType};
 use crate::doc::{Key, Props, Value, VarOr};
 
 /// A shadow, resolved.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShadowSpec {
     pub inner: bool,
     /// Straight RGBA.
@@ -22,7 +22,7 @@ pub struct ShadowSpec {
 }
 
 /// A node's effects, resolved, in order.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Effects {
     pub shadows: Vec<ShadowSpec>,
     pub layer_blur: f32,

@@ -12,7 +12,7 @@ use crate::doc::values::{CornerRadius, FillRule};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 
 /// A node's outline and how to fill it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Shape {
     pub path: Path,
     pub fill_rule: tiny_skia::FillRule,

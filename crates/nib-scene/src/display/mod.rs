@@ -13,6 +13,7 @@ pub mod geometry;
 pub mod mesh;
 pub mod paint;
 pub mod pictures;
+mod same;
 pub mod stroke;
 pub mod text;
 
@@ -260,6 +261,16 @@ impl DisplayList {
     /// The node at `index`.
     pub fn node(&self, index: usize) -> &DisplayNode {
         &self.nodes[index]
+    }
+
+    /// How many nodes the list has.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the list has no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
     }
 
     /// The nodes drawn at the top: the target node, or every top-level node of the canvas.

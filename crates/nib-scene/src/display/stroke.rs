@@ -20,7 +20,7 @@ pub enum Align {
 }
 
 /// A node's stroke, resolved.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct StrokeSpec {
     pub fills: Vec<Fill>,
     pub align: Align,

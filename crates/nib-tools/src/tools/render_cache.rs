@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::layout::{Layout, PartLayout};
-use crate::render::RenderOptions;
+use crate::render::{Painted, RenderOptions};
 
 /// Most screenshots kept per document.
 pub const MAX_ENTRIES: usize = 32;
@@ -18,6 +18,10 @@ pub const MAX_ENTRIES: usize = 32;
 /// Most bytes of base64 PNG kept per document: a few full-size screenshots (each at most
 /// 4 MiB of PNG).
 pub const MAX_BYTES: usize = 32 * 1024 * 1024;
+
+/// Most pixels of the last picture kept unencoded for a repaint (a 16 MB pixmap): a picture
+/// larger than 2048 × 2048 after an edit is painted whole again.
+pub const MAX_KEPT_PIXELS: u64 = 4 * 1024 * 1024;
 
 /// What a screenshot is of: a node id (or `None` for the canvas), at a scale, with options.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,6 +62,11 @@ pub struct RenderCache {
     bytes: usize,
     hits: u64,
     misses: u64,
+    /// The last screenshot drawn, kept unencoded with its display list: the next screenshot
+    /// of the same target after an edit repaints only what the edit changed (issue 31).
+    last: Option<(ShotKey, Painted, Shot)>,
+    /// Pictures painted only where an edit changed them, or not at all.
+    repainted: u64,
 }
 
 /// The parts a screenshot of `part` (one top-level part, or every part for the canvas) shows.
@@ -111,6 +120,39 @@ impl RenderCache {
         }
     }
 
+    /// Takes the last picture drawn for `key` (kept by [`RenderCache::keep_painted`]), to
+    /// repaint it after an edit.
+    pub fn take_painted(&mut self, key: &ShotKey) -> Option<(Painted, Shot)> {
+        match self.last.take() {
+            Some((kept, painted, shot)) if kept == *key => Some((painted, shot)),
+            other => {
+                self.last = other;
+                None
+            }
+        }
+    }
+
+    /// Keeps `painted` (drawn for `key`, answered as `shot`) as the last picture, unless it is
+    /// larger than [`MAX_KEPT_PIXELS`].
+    pub fn keep_painted(&mut self, key: ShotKey, painted: Painted, shot: Shot) {
+        let pixmap = &painted.rendered().pixmap;
+        self.last =
+            (u64::from(pixmap.width()) * u64::from(pixmap.height()) <= MAX_KEPT_PIXELS).then_some((key, painted, shot));
+    }
+
+    /// Counts a picture drawn with `damage` painted again.
+    pub fn count_repaint(&mut self, damage: crate::render::Damage) {
+        if damage != crate::render::Damage::Everything {
+            self.repainted += 1;
+        }
+    }
+
+    /// How many pictures were painted only where an edit changed them (or not at all, when
+    /// nothing visible changed).
+    pub fn repainted(&self) -> u64 {
+        self.repainted
+    }
+
     /// How many screenshots were answered from the cache, and how many had to be drawn.
     pub fn hits_and_misses(&self) -> (u64, u64) {
         (self.hits, self.misses)
@@ -130,6 +172,7 @@ impl RenderCache {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.bytes = 0;
+        self.last = None;
     }
 }
 

@@ -8,7 +8,9 @@ use super::render_cache::{Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
 use crate::compile::{CompileOptions, compile};
 use crate::host::{DiskHost, Host as _};
-use crate::render::{RenderOptions, RenderTarget, encode_png, render, target_bounds};
+use crate::render::{
+    Damage, Painted, RenderOptions, RenderTarget, encode_png, paint_after, render_after, target_bounds,
+};
 
 /// Longest side of a screenshot when no scale is given, in pixels.
 pub const DEFAULT_LONG_EDGE: f32 = 1568.0;
@@ -129,11 +131,17 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     if let Some(shot) = open.screenshots().get(&key, &parts) {
         return Ok(shot);
     }
-    let (shot, too_heavy) = picture(scale, background, full_size, |options| {
+    // The last picture of this target, drawn before an edit: only what changed is painted.
+    let mut previous = open.screenshots().take_painted(&key);
+    let mut damage = Damage::Everything;
+    let (shot, too_heavy, painted) = picture(scale, background, full_size, |options| {
         let (text, images) = open.render_resources(&fonts);
         images.confine(confinement.as_ref());
-        let rendered = render(&scene, &layout, text, &mut images.in_folder(Some(&folder)), target, options)
-            .map_err(render_error)?;
+        let (before, answered) = previous.take().unzip();
+        let pictures = &mut images.in_folder(Some(&folder));
+        let (painted, changed) =
+            render_after(&scene, &layout, text, pictures, target, options, before).map_err(render_error)?;
+        let rendered = painted.rendered();
         // Every replaced family of the picture is said once, with its stand-in.
         let mut warnings = crate::diagnostic::lines(&rendered.warnings);
         warnings.extend(text.document_fonts().problems.iter().cloned());
@@ -143,13 +151,27 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
         };
         warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
         warnings.extend(scene.problem_lines(within));
-        Ok((rendered.pixmap, warnings))
+        // Nothing visible changed: the PNG answered before is this picture's.
+        let unchanged = answered.filter(|_| changed == Damage::Nothing);
+        damage = changed;
+        Ok(Drawn { painted, warnings, unchanged })
     })?;
+    open.screenshots().count_repaint(damage);
     // A picture too heavy to answer stays out of the cache answers come from.
     if !too_heavy {
-        open.screenshots().put(key, parts, shot.clone());
+        open.screenshots().put(key.clone(), parts, shot.clone());
+        open.screenshots().keep_painted(key, painted, shot.clone());
     }
     Ok(shot)
+}
+
+/// A picture drawn for a screenshot.
+struct Drawn {
+    painted: Painted,
+    /// What could not be drawn as written.
+    warnings: Vec<String>,
+    /// The screenshot answered before, when the picture is unchanged since.
+    unchanged: Option<Shot>,
 }
 
 /// A screenshot under a theme: the document's copy with the theme on the node's top-level
@@ -172,11 +194,12 @@ fn themed_shot(
     let target = target_of(&compiled.scene, node_id)?;
     let scale = scale_of(&compiled.scene, &compiled.layout, target, args.scale)?;
     let background = backdrop(&compiled.scene, target);
-    let (shot, _) = picture(scale, background, full_size, |options| {
-        let rendered = compiled.render(&mut *host.pictures(), target, options).map_err(render_error)?;
-        let mut warnings = crate::diagnostic::lines(&rendered.warnings);
+    let (shot, _, _) = picture(scale, background, full_size, |options| {
+        let list = compiled.display(&mut *host.pictures(), target).map_err(|e| render_error(e.into()))?;
+        let (painted, _) = paint_after(list, options, None).map_err(render_error)?;
+        let mut warnings = crate::diagnostic::lines(&painted.rendered().warnings);
         warnings.extend(compiled.diagnostics_for(target).into_iter().map(ToString::to_string));
-        Ok((rendered.pixmap, warnings))
+        Ok(Drawn { painted, warnings, unchanged: None })
     })?;
     Ok(shot)
 }
@@ -247,18 +270,22 @@ fn render_error(error: crate::render::RenderError) -> ToolError {
 }
 
 /// Draws with `draw` at `scale` and encodes the PNG; a picture too heavy to send is drawn again
-/// smaller rather than refused, unless `full_size`. Answers the shot and whether it is too
-/// heavy for an answer.
+/// smaller rather than refused, unless `full_size`. Answers the shot, whether it is too heavy
+/// for an answer, and the picture.
 fn picture(
     mut scale: f32,
     background: Option<[u8; 4]>,
     full_size: bool,
-    mut draw: impl FnMut(&RenderOptions) -> Result<(crate::render::Pixmap, Vec<String>), ToolError>,
-) -> Result<(Shot, bool), ToolError> {
+    mut draw: impl FnMut(&RenderOptions) -> Result<Drawn, ToolError>,
+) -> Result<(Shot, bool, Painted), ToolError> {
     loop {
         let options = RenderOptions { scale, background, ..RenderOptions::default() };
-        let (pixmap, warnings) = draw(&options)?;
-        let png = encode_png(&pixmap);
+        let Drawn { painted, warnings, unchanged } = draw(&options)?;
+        if let Some(before) = unchanged {
+            return Ok((Shot { warnings, ..before }, false, painted));
+        }
+        let pixmap = &painted.rendered().pixmap;
+        let png = encode_png(pixmap);
         let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
         if !full_size && too_heavy && pixmap.width().max(pixmap.height()) > 256 {
             scale *= 0.7;
@@ -271,7 +298,7 @@ fn picture(
             scale,
             warnings,
         };
-        return Ok((shot, too_heavy));
+        return Ok((shot, too_heavy, painted));
     }
 }
 
