@@ -12,9 +12,90 @@ pub fn fnv1a_from(state: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(state, |hash, byte| (hash ^ u64::from(*byte)).wrapping_mul(0x100_0000_01b3))
 }
 
+/// A hash of a byte stream eight bytes at a time, for telling whether a large file changed:
+/// FNV-1a's step on 64-bit words (a changed word always changes the result, as a changed byte
+/// does in FNV-1a) at about eight times its speed — hashing a 1.5 MB document took 1.5 ms byte
+/// by byte, and a tool call after each save paid it twice (issue 31). The same bytes give the
+/// same state however they are split into calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WordHash {
+    state: u64,
+    len: u64,
+    /// The last bytes of the stream, short of a whole word.
+    tail: [u8; 8],
+}
+
+impl Default for WordHash {
+    fn default() -> WordHash {
+        WordHash { state: 0xcbf2_9ce4_8422_2325, len: 0, tail: [0; 8] }
+    }
+}
+
+impl WordHash {
+    /// Takes in `bytes` after those seen so far.
+    pub fn add(&mut self, mut bytes: &[u8]) {
+        let pending = (self.len % 8) as usize;
+        self.len += bytes.len() as u64;
+        if pending > 0 {
+            let take = bytes.len().min(8 - pending);
+            self.tail[pending..pending + take].copy_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if pending + take < 8 {
+                return;
+            }
+            self.state = step(self.state, self.tail);
+            self.tail = [0; 8];
+        }
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            self.state = step(self.state, word.try_into().unwrap_or([0; 8]));
+        }
+        let rest = words.remainder();
+        self.tail[..rest.len()].copy_from_slice(rest);
+    }
+
+    /// How many bytes were taken in.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// True when no byte was taken in.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+fn step(state: u64, word: [u8; 8]) -> u64 {
+    (state ^ u64::from_le_bytes(word)).wrapping_mul(0x100_0000_01b3)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_hash_is_the_same_however_the_bytes_are_split_and_changes_with_any_byte() {
+        let text: Vec<u8> = (0..1000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        let mut whole = WordHash::default();
+        whole.add(&text);
+        for split in [1, 3, 7, 8, 9, 64, 999] {
+            let mut parts = WordHash::default();
+            for chunk in text.chunks(split) {
+                parts.add(chunk);
+            }
+            assert_eq!(parts, whole, "split every {split} bytes");
+        }
+        for at in [0, 5, 8, 500, 996, 999] {
+            let mut changed = text.clone();
+            changed[at] ^= 1;
+            let mut other = WordHash::default();
+            other.add(&changed);
+            assert_ne!(other, whole, "byte {at} changed");
+        }
+        let mut shorter = WordHash::default();
+        shorter.add(&text[..999]);
+        assert_ne!(shorter, whole);
+    }
 
     #[test]
     fn matches_the_published_fnv1a_values() {

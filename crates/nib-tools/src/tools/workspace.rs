@@ -97,16 +97,9 @@ struct Caches {
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 struct Fingerprint {
-    len: u64,
-    hash: u64,
-}
-
-impl Default for Fingerprint {
-    fn default() -> Self {
-        Fingerprint { len: 0, hash: crate::hash::fnv1a(b"") }
-    }
+    hash: crate::hash::WordHash,
 }
 
 impl Fingerprint {
@@ -118,8 +111,7 @@ impl Fingerprint {
 
     /// Takes `bytes` in after those seen so far.
     fn add(&mut self, bytes: &[u8]) {
-        self.len += bytes.len() as u64;
-        self.hash = crate::hash::fnv1a_from(self.hash, bytes);
+        self.hash.add(bytes);
     }
 
     /// The fingerprint of the file now, read in chunks; `None` when it is gone or no longer a
