@@ -9,7 +9,7 @@ use nib::compile::frames::{frames, render_frames, safe_name};
 use nib::compile::{CompileOptions, Compiled, compile};
 use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
-use nib::render::{Pictures, RenderOptions, RenderTarget, encode_png, render};
+use nib::render::{Pictures, RenderOptions, RenderTarget, encode_png, encode_rendered, render};
 use nib::resolve::Scene;
 use nib::text::{FontOptions, TextEngine};
 
@@ -185,7 +185,7 @@ impl Job<'_> {
                 let written = self
                     .guard
                     .check(out, None)
-                    .and_then(|()| nib::files::write_output(out, &encode_png(&rendered.pixmap), None));
+                    .and_then(|()| nib::files::write_output(out, &encode_rendered(&rendered), None));
                 if let Err(error) = written {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);

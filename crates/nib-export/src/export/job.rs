@@ -15,7 +15,7 @@ use super::tokens::TokenSet;
 use crate::compile::frames::{frames, map_with_engines, safe_name};
 use crate::diagnostic::Diagnostic;
 use crate::display::pictures::Pictures;
-use crate::render::{RenderOptions, RenderTarget, encode_png, render};
+use crate::render::{RenderOptions, RenderTarget, encode_rendered, render};
 use crate::resolve::SceneKey;
 use crate::text::TextEngine;
 
@@ -342,7 +342,7 @@ fn make_one(
     let bytes = match settings.format {
         Format::Jpeg => encode_jpeg(&rendered.pixmap, settings.quality)?,
         Format::Webp => encode_webp(&rendered.pixmap, settings.quality)?,
-        _ => encode_png(&rendered.pixmap),
+        _ => encode_rendered(&rendered),
     };
     Ok((bytes, rendered.warnings))
 }

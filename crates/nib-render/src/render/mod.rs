@@ -27,7 +27,7 @@ pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
 use effects::ShadowCache;
 use painter::{Cull, Painter};
-pub use png::encode_png;
+pub use png::{encode_png, encode_rendered};
 use surface::Surface;
 /// The picture a render makes.
 pub use tiny_skia::Pixmap;
@@ -64,6 +64,9 @@ pub struct Rendered {
     pub origin: (f32, f32),
     /// What could not be drawn as written (missing images, unknown icons, invalid colors).
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
+    /// Every pixel is opaque (known from how it was painted): its PNG is written as it is,
+    /// without reading every pixel first to find out (see [`encode_rendered`]).
+    pub opaque: bool,
 }
 
 /// Why nothing was rendered.
@@ -194,7 +197,8 @@ pub fn paint_after(
             let cull = Cull { rect: rect.to_rect(), bounds: &bounds };
             let fresh = paint_culled(&list, options, Some(cull))?;
             copy_area(&fresh.pixmap, &mut picture.pixmap, rect);
-            Rendered { warnings: fresh.warnings, ..picture }
+            // The list says whether it covers every pixel opaquely, not the old picture.
+            Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }
         }
         Damage::Everything => paint(&list, options)?,
     };
@@ -295,7 +299,47 @@ fn paint_with(
         let node = painter.memory_node.take().unwrap_or_else(|| "(the picture itself)".to_owned());
         return Err(memory_error(account, node, width as u64, height as u64));
     }
-    Ok(Rendered { pixmap: surface.pixmap, origin: (bounds.left(), bounds.top()), warnings: list.warnings.clone() })
+    let opaque = options.background.is_some_and(|[.., alpha]| alpha == 255) || covered_opaquely(list, device, area);
+    Ok(Rendered {
+        pixmap: surface.pixmap,
+        origin: (bounds.left(), bounds.top()),
+        warnings: list.warnings.clone(),
+        opaque,
+    })
+}
+
+/// True when the target's one root fills every pixel of `area` with an opaque colour before
+/// anything else is painted: an unturned, unrounded, unblurred box at full opacity with an
+/// opaque solid fill, whose edges lie on or beyond the picture's. Everything painted after it
+/// keeps the pixels opaque (every blend mode nib paints with composites over them, and blurs
+/// and layers of opaque pixels stay opaque).
+fn covered_opaquely(list: &DisplayList, device: Transform, area: IntRect) -> bool {
+    use crate::display::Content;
+    use crate::display::paint::PaintSpec;
+    let [root] = list.roots() else { return false };
+    let node = list.node(*root);
+    let Some(shape) = node.shape.as_ref() else { return false };
+    let placement = node.placement;
+    let plain = node.opacity >= 1.0
+        && placement.rotation == 0.0
+        && !placement.flip_x
+        && !placement.flip_y
+        && node.effects.layer_blur <= 0.0
+        && shape.closed
+        && !shape.oval
+        && shape.radii.is_none_or(|radii| radii.iter().all(|r| *r == 0.0))
+        && matches!(node.content, Content::Fill);
+    let opaque_fill = node.fills.iter().any(|fill| {
+        matches!(fill, PaintSpec::Solid { color: [.., 255], blend: crate::doc::values::BlendMode::Normal })
+    });
+    let transform = list.transform(*root, device, true);
+    let covers = shape.path.bounds().transform(transform).is_some_and(|bounds| {
+        bounds.left() <= area.left() as f32
+            && bounds.top() <= area.top() as f32
+            && bounds.right() >= area.right() as f32
+            && bounds.bottom() >= area.bottom() as f32
+    });
+    plain && opaque_fill && covers
 }
 
 /// The error for a render whose memory was refused: out of memory for `node`, or, when the
@@ -374,6 +418,45 @@ mod tests {
         // Under the fifth card (200, 190, 80 × 50) the shadow darkens the page.
         let below = reused.pixel(240, 250).expect("inside");
         assert!(below.red() < 0xF0, "{below:?}");
+    }
+
+    /// Issue 31: a picture whose root covers it with an opaque colour is known opaque, and its
+    /// PNG is written without reading every pixel first — with the bytes of the PNG written
+    /// after reading them. Rounded, translucent, blurred or part-pixel roots are not.
+    #[test]
+    fn a_picture_covered_by_an_opaque_root_is_known_opaque_and_encodes_to_the_same_bytes() {
+        let frame = |extra: &str| {
+            let document = Document::load(&format!(
+                r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "f", "width": 60, "height": 40, "layout": "none",
+                    "fill": "#336699"{extra}, "children": [
+                    {{"type": "ellipse", "id": "e", "x": 10, "y": 5, "width": 30, "height": 30, "fill": "#FFFFFF80", "opacity": 0.5}}]}}]}}"##
+            ))
+            .expect("valid")
+            .document;
+            let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+            let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+            let layout = Layout::compute(&scene, &mut engine);
+            let key = scene.node_by_id("f").expect("the frame");
+            let host = crate::host::MemoryHost::new();
+            let mut pictures = host.pictures();
+            render(&scene, &layout, &mut engine, &mut *pictures, RenderTarget::Node(key), &RenderOptions::default())
+                .expect("renders")
+        };
+        let plain = frame("");
+        assert!(plain.opaque);
+        assert_eq!(encode_rendered(&plain), encode_png(&plain.pixmap));
+        for extra in [
+            r#", "cornerRadius": 6"#,
+            r##", "fill": "#33669980""##,
+            r#", "opacity": 0.9"#,
+            r#", "width": 60.5"#,
+            r#", "rotation": 3"#,
+            r#", "effect": {"type": "blur", "radius": 4}"#,
+        ] {
+            let rendered = frame(extra);
+            assert!(!rendered.opaque, "{extra}");
+            assert_eq!(encode_rendered(&rendered), encode_png(&rendered.pixmap), "{extra}");
+        }
     }
 
     /// Issue 13: a clipping frame skipped its clip when every child's box fitted inside, and

@@ -8,13 +8,7 @@ use tiny_skia::Pixmap;
 /// The pixmap as PNG bytes.
 pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(pixmap.data().len() / 4);
-    let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
-    // The Sub filter alone compresses designs (flat areas, gradients) better than adaptive
-    // filtering at a third of its time.
-    encoder.set_filter(png::Filter::Sub);
+    let encoder = encoder(&mut bytes, pixmap);
     // Opaque and fully transparent pixels are the same premultiplied or not: an image made only
     // of those (any render over a background) is written as it is. Otherwise rows are
     // demultiplied one at a time into a small buffer and streamed to the encoder, so a large
@@ -38,6 +32,36 @@ pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
     });
     debug_assert!(written.is_ok(), "{written:?}");
     bytes
+}
+
+/// Encodes a rendered picture: as [`encode_png`], without reading every pixel first when the
+/// render knows them all opaque (a full pass over a 5 MB picture, a third of its encoding).
+pub fn encode_rendered(rendered: &super::Rendered) -> Vec<u8> {
+    if !rendered.opaque {
+        return encode_png(&rendered.pixmap);
+    }
+    debug_assert!(
+        rendered.pixmap.data().chunks_exact(4).all(|pixel| pixel[3] == 255),
+        "a picture said to be opaque has a translucent pixel"
+    );
+    let pixmap = &rendered.pixmap;
+    let mut bytes = Vec::with_capacity(pixmap.data().len() / 4);
+    let written =
+        encoder(&mut bytes, pixmap).write_header().and_then(|mut writer| writer.write_image_data(pixmap.data()));
+    debug_assert!(written.is_ok(), "{written:?}");
+    bytes
+}
+
+/// The encoder of every PNG nib writes.
+fn encoder<'a>(bytes: &'a mut Vec<u8>, pixmap: &Pixmap) -> png::Encoder<'a, &'a mut Vec<u8>> {
+    let mut encoder = png::Encoder::new(bytes, pixmap.width(), pixmap.height());
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    // The Sub filter alone compresses designs (flat areas, gradients) better than adaptive
+    // filtering at a third of its time.
+    encoder.set_filter(png::Filter::Sub);
+    encoder
 }
 
 /// Premultiplied RGBA pixels to straight ones, in place.

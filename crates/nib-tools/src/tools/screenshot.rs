@@ -9,7 +9,7 @@ use super::workspace::Workspace;
 use crate::compile::{CompileOptions, compile};
 use crate::host::{DiskHost, Host as _};
 use crate::render::{
-    Damage, Painted, RenderOptions, RenderTarget, encode_png, paint_after, render_after, target_bounds,
+    Damage, Painted, RenderOptions, RenderTarget, encode_rendered, paint_after, render_after, target_bounds,
 };
 
 /// Longest side of a screenshot when no scale is given, in pixels.
@@ -285,7 +285,7 @@ fn picture(
             return Ok((Shot { warnings, ..before }, false, painted));
         }
         let pixmap = &painted.rendered().pixmap;
-        let png = encode_png(pixmap);
+        let png = encode_rendered(painted.rendered());
         let too_heavy = png.len() > MAX_SCREENSHOT_BYTES;
         if !full_size && too_heavy && pixmap.width().max(pixmap.height()) > 256 {
             scale *= 0.7;
