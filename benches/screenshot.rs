@@ -16,7 +16,7 @@ use base64::Engine as _;
 use nib::compile::{CompileOptions, compile};
 use nib::doc::Document;
 use nib::host::{DiskHost, Host as _};
-use nib::render::{RenderOptions, RenderTarget, encode_png};
+use nib::render::{RenderOptions, RenderTarget, encode_rendered};
 use nib::text::FontOptions;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
@@ -205,7 +205,7 @@ fn in_process(file: &Path, id: &str, stages: &mut Stages) {
     // Rendering builds the display list again: the paint is what is beyond it.
     stages.paint = started.elapsed().saturating_sub(stages.display);
     let started = Instant::now();
-    let png = encode_png(&rendered.pixmap);
+    let png = encode_rendered(&rendered);
     stages.encode = started.elapsed();
     let started = Instant::now();
     std::hint::black_box(base64::engine::general_purpose::STANDARD.encode(&png));
