@@ -743,6 +743,12 @@ fn the_readme_states_the_limits_the_code_has() {
         format!("the last {} snippets kept", nib::tools::KEPT_SNIPPETS),
         format!("{} MB a file", nib::review::snapshot::MAX_GOLDEN_BYTES / 1_000_000),
         format!("{} of PNG", mib(nib::tools::MAX_SCREENSHOT_BYTES as u64)),
+        format!(
+            "{} a document and {} of PNG",
+            nib::tools::render_cache::MAX_ENTRIES,
+            mib(nib::tools::render_cache::MAX_BYTES as u64)
+        ),
+        format!("up to {} pixels", nib::tools::render_cache::MAX_KEPT_PIXELS),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
         format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),
         format!("{} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),
