@@ -30,9 +30,6 @@ pub const FALLBACK_FAMILIES: &[&str] = &[
     "JetBrains Mono",
 ];
 
-/// The emoji family: clusters asking for emoji presentation try it first.
-pub const EMOJI_FAMILY: &str = "Noto Emoji";
-
 /// Families of the user's cache folder or system looked at for CJK characters the bundled
 /// Japanese, Chinese and Korean faces lack (rare hanzi and kanji, traditional forms, old Hangul),
 /// in this order.
@@ -66,8 +63,6 @@ pub(super) struct ChainFace {
     pub weight: u16,
     /// Slanted (italic asked, the family has none).
     pub oblique: bool,
-    /// An emoji face.
-    pub emoji: bool,
 }
 
 /// The faces tried for the characters of texts in one family, weight and style, with the choice
@@ -75,7 +70,7 @@ pub(super) struct ChainFace {
 #[derive(Debug, Clone, Default)]
 pub(super) struct Chain {
     faces: Vec<ChainFace>,
-    picks: HashMap<(char, bool), Option<usize>>,
+    picks: HashMap<char, Option<usize>>,
 }
 
 impl Chain {
@@ -91,11 +86,10 @@ impl Chain {
         let mut faces: Vec<ChainFace> = Vec::new();
         for entry in family.iter().chain(fallbacks) {
             let Some(selection) = select(&entry.faces, weight, italic) else { continue };
-            let emoji = entry.name == EMOJI_FAMILY;
             for face in &selection.faces {
                 let key = registry.key(face);
                 if !faces.iter().any(|f| f.key == key) {
-                    faces.push(ChainFace { key, weight: selection.weight, oblique: selection.oblique, emoji });
+                    faces.push(ChainFace { key, weight: selection.weight, oblique: selection.oblique });
                 }
             }
         }
@@ -132,34 +126,29 @@ impl Chain {
         runs
     }
 
-    /// The first face with a glyph for the cluster's base character and its other visible
-    /// characters (emoji faces first when the cluster asks for an emoji).
+    /// The first face in the chain's order with a glyph for the cluster's base character and
+    /// its other visible characters. An emoji variation selector (U+FE0F) does not move the
+    /// emoji face ahead: Chromium prefers emoji presentation only from colour fonts, and nib's
+    /// emoji face is outlines (Chromium laid "⚠️" in Inter 16 px 17 px wide, the width of
+    /// Symbols 2's glyph, where the emoji face's is 21; issue 30).
     fn pick(&mut self, registry: &mut Registry, cluster: &str) -> Option<usize> {
         let mut chars = cluster.chars();
         let base = chars.next()?;
-        let wants_emoji = cluster.contains('\u{FE0F}') || u32::from(base) >= 0x1F000;
         if cluster.len() == base.len_utf8()
-            && let Some(found) = self.picks.get(&(base, wants_emoji))
+            && let Some(found) = self.picks.get(&base)
         {
             return *found;
         }
         let others: Vec<char> = chars.filter(|c| !is_invisible_joiner(*c)).collect();
-        let order: Vec<usize> = if wants_emoji {
-            let emoji = (0..self.faces.len()).filter(|i| self.faces[*i].emoji);
-            emoji.chain((0..self.faces.len()).filter(|i| !self.faces[*i].emoji)).collect()
-        } else {
-            (0..self.faces.len()).collect()
-        };
-        let whole = order
-            .iter()
-            .copied()
+        let faces = &self.faces;
+        let whole = (0..faces.len())
             .find(|i| {
-                let key = self.faces[*i].key;
+                let key = faces[*i].key;
                 registry.covers(key, base) && others.iter().all(|c| registry.covers(key, *c))
             })
-            .or_else(|| order.iter().copied().find(|i| registry.covers(self.faces[*i].key, base)));
+            .or_else(|| (0..faces.len()).find(|i| registry.covers(faces[*i].key, base)));
         if cluster.len() == base.len_utf8() {
-            self.picks.insert((base, wants_emoji), whole);
+            self.picks.insert(base, whole);
         }
         whole
     }
