@@ -53,16 +53,6 @@ impl WordHash {
         let rest = words.remainder();
         self.tail[..rest.len()].copy_from_slice(rest);
     }
-
-    /// How many bytes were taken in.
-    pub fn len(&self) -> u64 {
-        self.len
-    }
-
-    /// True when no byte was taken in.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
 }
 
 fn step(state: u64, word: [u8; 8]) -> u64 {
