@@ -8,7 +8,8 @@
 //! What is not local falls back to painting everything: another picture size, other images,
 //! nodes in another paint order or under another parent, ids that repeat. A background blur
 //! reads the pixels under its outline, so a damaged rectangle that touches one grows to hold
-//! all it reads.
+//! all it reads; a change under a layer blur damages the blurred ancestor's bounds, which its
+//! blur spreads it over.
 
 use std::collections::HashMap;
 
@@ -35,6 +36,9 @@ struct Placed<'a> {
     transform: Transform,
     /// Every pixel of the node and its children, in the picture.
     subtree: Option<Rect>,
+    /// The outermost ancestor with a layer blur (its place in the walk): a change under it is
+    /// spread by the blur over that ancestor's bounds.
+    blurred_by: Option<usize>,
 }
 
 /// The nodes of `list` in paint order, placed by `device` (the target → the picture's pixels),
@@ -43,7 +47,7 @@ fn placed(list: &DisplayList, device: Transform) -> (Vec<Placed<'_>>, Vec<Option
     fn visit<'a>(
         list: &'a DisplayList,
         index: usize,
-        parent: (Option<&'a str>, Transform),
+        parent: (Option<&'a str>, Transform, Option<usize>),
         as_target: bool,
         out: &mut Vec<Placed<'a>>,
         bounds: &mut Vec<Option<Rect>>,
@@ -51,10 +55,12 @@ fn placed(list: &DisplayList, device: Transform) -> (Vec<Placed<'_>>, Vec<Option
         let node = list.node(index);
         let transform = list.transform(index, parent.1, as_target);
         let at = out.len();
-        out.push(Placed { id: &node.id, index, parent: parent.0, transform, subtree: None });
+        let blurred_by = parent.2;
+        out.push(Placed { id: &node.id, index, parent: parent.0, transform, subtree: None, blurred_by });
+        let children_blurred_by = blurred_by.or((node.effects.layer_blur > 0.0).then_some(at));
         let mut subtree = list.paint_bounds(index, transform);
         for &child in &node.children {
-            let child = visit(list, child, (Some(&node.id), transform), false, out, bounds);
+            let child = visit(list, child, (Some(&node.id), transform, children_blurred_by), false, out, bounds);
             // A clipping node's children paint inside its outline, which its own bounds hold.
             if !node.clip {
                 subtree = match (subtree, child) {
@@ -72,7 +78,7 @@ fn placed(list: &DisplayList, device: Transform) -> (Vec<Placed<'_>>, Vec<Option
     let mut out = Vec::new();
     let mut bounds = vec![None; list.len()];
     for &root in list.roots() {
-        visit(list, root, (None, device), true, &mut out, &mut bounds);
+        visit(list, root, (None, device, None), true, &mut out, &mut bounds);
     }
     (out, bounds)
 }
@@ -114,6 +120,9 @@ fn changed<'a>(
             damage = Some(damage.map_or(rect, |d| d.join(&rect).unwrap_or(d)));
         }
     };
+    // Under a layer blur a change spreads over the blurred ancestor's bounds.
+    let reach =
+        |placed: &Placed<'_>, all: &[Placed<'_>]| placed.blurred_by.map_or(placed.subtree, |at| all[at].subtree);
     for placed in now {
         match was.get(placed.id).map(|at| &before[*at]) {
             Some(old_placed) => {
@@ -121,15 +130,15 @@ fn changed<'a>(
                     && old.node(old_placed.index).paints_like(new.node(placed.index))
                     && old.node(old_placed.index).children.len() == new.node(placed.index).children.len();
                 if !same {
-                    add(old_placed.subtree);
-                    add(placed.subtree);
+                    add(reach(old_placed, before));
+                    add(reach(placed, now));
                 }
             }
-            None => add(placed.subtree),
+            None => add(reach(placed, now)),
         }
     }
     for placed in before.iter().filter(|p| !is.contains_key(p.id)) {
-        add(placed.subtree);
+        add(reach(placed, before));
     }
     Some(damage)
 }
@@ -191,7 +200,7 @@ mod tests {
     use crate::text::{FontBook, FontOptions, TextEngine};
 
     /// A page with what repaints must get right: shadows (two cards casting the same one),
-    /// blurs of the layer and of the background, a clip, opacity, rotation, strokes, text and
+    /// blurs of the layer (over a child) and of the background, a clip, opacity, rotation, strokes, text and
     /// an icon.
     fn page() -> Value {
         let card = |id: &str, x: i32, y: i32| {
@@ -215,8 +224,10 @@ mod tests {
                 {"type": "text", "id": "long", "x": 10, "y": 8, "width": 180, "fontSize": 13, "fill": "#1F2937",
                  "textGrowth": "fixed-width", "content": "A paragraph long enough to wrap on a few lines inside the clip"}
              ]},
-            {"type": "rectangle", "id": "blurred", "x": 260, "y": 170, "width": 80, "height": 60, "fill": "#10B981",
-             "effect": {"type": "blur", "radius": 6}},
+            {"type": "frame", "id": "blurred", "x": 260, "y": 170, "width": 80, "height": 60, "fill": "#10B981",
+             "layout": "none", "effect": {"type": "blur", "radius": 6}, "children": [
+                {"type": "rectangle", "id": "inside-blur", "x": 50, "y": 10, "width": 20, "height": 20, "fill": "#1E3A8A"}
+             ]},
             {"type": "rectangle", "id": "turned", "x": 370, "y": 170, "width": 70, "height": 40, "rotation": 20,
              "fill": "#EF4444", "stroke": {"align": "center", "thickness": 3, "fill": "#111827"}, "opacity": 0.8},
             {"type": "icon_font", "id": "icon", "x": 250, "y": 280, "width": 32, "height": 32,
