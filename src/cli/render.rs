@@ -66,14 +66,23 @@ impl Output {
 }
 
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
-    let document = match super::read_document(file) {
-        Ok(document) => document,
-        Err(code) => return code,
+    // Nodes alone need only their top-level parts (and the components these use) read, not the
+    // whole file; the JSON report lists the families of the whole document, so it reads all.
+    let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
+    let read = match &parts_of {
+        Some(ids) if !settings.json => nib::doc::io::read_excerpt(file, ids),
+        _ => nib::doc::io::read_file(file),
+    };
+    let document = match read {
+        Ok(loaded) => loaded.document,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return ExitCode::from(1);
+        }
     };
     let host = DiskHost::new(file, settings.fonts.clone());
-    // Nodes alone need only their top-level parts resolved and laid out, not the whole file.
-    let options =
-        CompileOptions { parts_of: (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone()) };
+    // Nor resolved and laid out.
+    let options = CompileOptions { parts_of };
     let Compiled { scene, layout, mut text, diagnostics, .. } = match compile(&host, &document, &options) {
         Ok(compiled) => compiled,
         Err(error) => {

@@ -17,7 +17,7 @@ use nib::text::{FontBook, FontOptions, TextEngine};
 
 /// A 64-bit hash of the pixel bytes, eight at a time (FNV-1a's prime on words: fast enough in a
 /// debug build for 2 GB of pixels, and any change of a byte changes it).
-fn hash(bytes: &[u8]) -> u64 {
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     let words = bytes.chunks_exact(8);
     let rest = words.remainder();

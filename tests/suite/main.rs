@@ -12,6 +12,7 @@ mod batch_props;
 mod cli;
 mod corpus;
 mod corpus_pixels;
+mod excerpt;
 mod execute;
 mod export;
 mod fonts;

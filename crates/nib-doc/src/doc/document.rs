@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::convert::{FromJson, ReadContext, ToJson};
 use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
+use super::excerpt::parts_to_read;
 use super::ids::IdIndex;
 use super::json::{self, Json, JsonValue, JsonWriter, RawJson};
 use super::keyword::suggest;
@@ -39,6 +40,8 @@ pub struct Document {
     pub(crate) revision: u64,
     pub(crate) history: History,
     pub(crate) changes: ChangeMarks,
+    /// Read by [`Document::load_excerpt`] with top-level nodes left out: never saved.
+    excerpt: bool,
 }
 
 /// The document-level keys and where they sat.
@@ -136,6 +139,7 @@ impl Document {
             revision: 0,
             history: History::default(),
             changes: ChangeMarks::default(),
+            excerpt: false,
         }
     }
 
@@ -169,10 +173,36 @@ impl Document {
     /// and builds nothing; the second converts one node at a time, so the peak is the
     /// Document itself, not a tree of the whole file beside it.
     pub fn load(text: &str) -> Result<Loaded, LoadError> {
+        Document::load_parts(text, None)
+    }
+
+    /// Reads from `.pen` text only what drawing the nodes `ids` needs (ids, or instance paths
+    /// such as `card/title`): the document-level keys, the top-level nodes holding those nodes,
+    /// and those holding the components they use, transitively. Drawing one frame of a large
+    /// file then costs the frame, not the file.
+    ///
+    /// The whole text is still checked as JSON (a syntax error anywhere is the same error as
+    /// [`Document::load`]'s), but the other top-level nodes are skipped unread: problems in
+    /// them are neither found nor reported. When an id is held by no top-level node, everything
+    /// is read. The result is an excerpt ([`Document::is_excerpt`]), which cannot be saved.
+    pub fn load_excerpt(text: &str, ids: &[String]) -> Result<Loaded, LoadError> {
+        Document::load_parts(text, Some(ids))
+    }
+
+    /// True for a document read by [`Document::load_excerpt`] (some of its top-level nodes
+    /// missing), which [`super::io::save_file`] refuses to write.
+    pub fn is_excerpt(&self) -> bool {
+        self.excerpt
+    }
+
+    fn load_parts(text: &str, ids: Option<&[String]>) -> Result<Loaded, LoadError> {
         if text.len() > MAX_FILE_BYTES {
             return Document::load_bytes(text.as_bytes());
         }
-        let mut outline = json::outline(text, MAX_NODES).map_err(|e| syntax_error(text, e))?;
+        let (mut outline, names) = match ids {
+            None => (json::outline(text, MAX_NODES).map_err(|e| syntax_error(text, e))?, Vec::new()),
+            Some(_) => json::outline_with_names(text, MAX_NODES).map_err(|e| syntax_error(text, e))?,
+        };
         if let Some(offset) = outline.past_limit {
             let error = ValueError::new(offset, ErrorKind::TooManyNodes { limit: MAX_NODES }).with_hint(
                 "split the design into several files (a library of components can be imported with \"imports\")",
@@ -190,13 +220,19 @@ impl Document {
             None => Document::new(),
             Some(root) => {
                 let source = Source { text, outline: &outline };
-                Document::from_source(source, root, &mut cx).map_err(|e| place_error(text, e))?
+                let wanted = ids.map(|ids| Wanted { ids, names: &names });
+                Document::from_source(source, root, wanted, &mut cx).map_err(|e| place_error(text, e))?
             }
         };
         Ok(Loaded { document, problems: place_problems(text, cx.into_problems()) })
     }
 
-    fn from_source(source: Source, root: u32, cx: &mut ReadContext) -> Result<Document, ValueError> {
+    fn from_source(
+        source: Source,
+        root: u32,
+        wanted: Option<Wanted>,
+        cx: &mut ReadContext,
+    ) -> Result<Document, ValueError> {
         // Only an object is read: anything else is refused without building it.
         if !source.text[root as usize..].starts_with('{') {
             let root = json::read_outer(source.text, source.outline, root).map_err(from_syntax)?;
@@ -227,9 +263,31 @@ impl Document {
                     if !matches!(member.value.value, JsonValue::Array(_)) {
                         return Err(super::convert::wrong_type_expecting(&member.value, "a list of nodes".into()));
                     }
-                    for item in json::Items::new(source.text, source.outline, member.value.offset) {
-                        let item = item.map_err(from_syntax)?;
-                        builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
+                    let mut items = json::Items::new(source.text, source.outline, member.value.offset);
+                    match wanted {
+                        None => {
+                            for item in items {
+                                let item = item.map_err(from_syntax)?;
+                                builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
+                            }
+                        }
+                        Some(wanted) => {
+                            // Each top-level node's own keys are read (its children skipped) to
+                            // know where it ends; only the parts wanted are planted.
+                            let mut parts = Vec::new();
+                            while let Some(item) = items.next() {
+                                let item = item.map_err(from_syntax)?;
+                                parts.push((item.offset, items.position(), item));
+                            }
+                            let spans: Vec<(u32, u32)> = parts.iter().map(|(start, end, _)| (*start, *end)).collect();
+                            let keep = parts_to_read(&spans, wanted.names, wanted.ids);
+                            document.excerpt = keep.as_ref().is_some_and(|keep| keep.contains(&false));
+                            for (index, (.., item)) in parts.into_iter().enumerate() {
+                                if keep.as_ref().is_none_or(|keep| keep[index]) {
+                                    builder.plant(&mut document.tree, &mut document.ids, item, None, cx)?;
+                                }
+                            }
+                        }
                     }
                     HeaderKey::Children
                 }
@@ -442,6 +500,14 @@ fn version_string(json: Json) -> Result<String, ValueError> {
         JsonValue::String(version) => Ok(version),
         _ => Err(super::convert::wrong_type_expecting(&json, "a version string such as \"2.11\"".into())),
     }
+}
+
+/// What a [`Document::load_excerpt`] is for: the nodes to draw and the names the first pass
+/// noted.
+#[derive(Clone, Copy)]
+struct Wanted<'a> {
+    ids: &'a [String],
+    names: &'a [json::Name<'a>],
 }
 
 /// The text being loaded and what its first pass found.

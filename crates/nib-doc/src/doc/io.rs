@@ -33,6 +33,19 @@ pub fn read_file(path: &Path) -> Result<Loaded, FileError> {
     Document::load_bytes(&bytes).map_err(|error| FileError::Load { path: path.to_owned(), error })
 }
 
+/// Reads from the document at `path` only what drawing the nodes `ids` needs (see
+/// [`Document::load_excerpt`]), with the checks of [`read_file`].
+pub fn read_excerpt(path: &Path, ids: &[String]) -> Result<Loaded, FileError> {
+    let bytes = read_document_bytes(path)?;
+    let text = std::str::from_utf8(&bytes).ok();
+    match text {
+        Some(text) => Document::load_excerpt(text, ids),
+        // Not UTF-8: the full load says where.
+        None => Document::load_bytes(&bytes),
+    }
+    .map_err(|error| FileError::Load { path: path.to_owned(), error })
+}
+
 /// The bytes of the document file at `path`, with the same checks as [`read_file`].
 pub fn read_document_bytes(path: &Path) -> Result<Vec<u8>, files::FileError> {
     files::read_regular(path, MAX_FILE_BYTES as u64)
@@ -53,6 +66,14 @@ pub fn read_document_bytes_within(
 /// Saves `document` to `path` atomically (see [`write_atomic`]), writing the text as it is
 /// printed rather than holding it whole.
 pub fn save_file(document: &Document, path: &Path) -> Result<(), files::FileError> {
+    if document.is_excerpt() {
+        // Writing it would drop the top-level nodes it was read without.
+        let refusal = "this document was read in part (Document::load_excerpt) and is never saved";
+        return Err(files::FileError::Io {
+            path: path.to_owned(),
+            source: io::Error::new(io::ErrorKind::InvalidInput, refusal),
+        });
+    }
     write_atomic_with(path, |file| {
         let mut out = io::BufWriter::new(file);
         document.write_pen(&mut out)?;

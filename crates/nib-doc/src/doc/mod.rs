@@ -11,6 +11,7 @@ pub mod convert;
 mod document;
 mod edit;
 pub mod error;
+mod excerpt;
 pub mod ids;
 pub mod io;
 pub mod json;

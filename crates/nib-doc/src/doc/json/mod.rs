@@ -12,7 +12,7 @@ pub(crate) mod read;
 mod write;
 
 pub use number::{js_number, write_js_number};
-pub use outline::{Items, Outline, outline, read_outer};
+pub use outline::{Items, Name, NameKind, Outline, outline, outline_with_names, read_outer};
 pub use raw::RawJson;
 pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
 pub use write::{JsonWriter, write_js_string};

@@ -34,20 +34,59 @@ pub struct Outline {
 /// `children` arrays beyond `item_limit` are noted in [`Outline::past_limit`] (the text is
 /// still checked to the end, so a syntax error anywhere comes first).
 pub fn outline(text: &str, item_limit: usize) -> Result<Outline, SyntaxError> {
-    let mut reader = Reader::new(text, Check::default())?;
+    outline_with(text, item_limit, Check::default()).map(|(outline, _)| outline)
+}
+
+/// Like [`outline`], also noting every string value of a key `id` or `ref` with where it
+/// starts: which top-level nodes hold a node, and which components they use, can then be told
+/// without reading them (see `Document::load_excerpt`). The strings are those a full read
+/// gives (escapes decoded), so nothing written differently is missed.
+pub fn outline_with_names(text: &str, item_limit: usize) -> Result<(Outline, Vec<Name<'_>>), SyntaxError> {
+    let check = Check { names: Some(Vec::new()), ..Check::default() };
+    outline_with(text, item_limit, check).map(|(outline, names)| (outline, names.unwrap_or_default()))
+}
+
+fn outline_with<'a>(
+    text: &'a str,
+    item_limit: usize,
+    check: Check<'a>,
+) -> Result<(Outline, Option<Vec<Name<'a>>>), SyntaxError> {
+    let mut reader = Reader::new(text, check)?;
     reader.children = ChildrenArrays::Record(ChildrenRecord { item_limit, ..ChildrenRecord::default() });
     let root = reader.whole_text()?.flatten();
     let ChildrenArrays::Record(record) = std::mem::take(&mut reader.children) else {
         unreachable!("the reader keeps the mode it was given")
     };
-    Ok(Outline {
+    let names = reader.sink.names.take();
+    let outline = Outline {
         root,
         duplicate_keys: reader.duplicates,
         first_comment: reader.first_comment,
         children_items: record.items,
         past_limit: record.past_limit,
         spans: record.spans,
-    })
+    };
+    Ok((outline, names))
+}
+
+/// A string value of a key `id` or `ref`, wherever it is in the text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Name<'a> {
+    /// Byte offset of the string's opening quote.
+    pub offset: u32,
+    /// Which key it is the value of.
+    pub kind: NameKind,
+    /// The string, escapes decoded.
+    pub value: Cow<'a, str>,
+}
+
+/// The keys whose values [`outline_with_names`] notes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameKind {
+    /// `"id"`: a node's id (or an id inside other values, which only widens what is read).
+    Id,
+    /// `"ref"`: the component an instance copies.
+    Ref,
 }
 
 /// Reads the value at `offset` of a text that [`outline`] accepted. When it is an object, the
@@ -73,6 +112,13 @@ impl<'a, 'o> Items<'a, 'o> {
         let mut reader = Reader::at(text, offset, Tree);
         reader.children = ChildrenArrays::Defer(&outline.spans);
         Items { reader, first: true, done: false }
+    }
+}
+
+impl Items<'_, '_> {
+    /// Where the reader is: just past the item given last (or past the array once it is done).
+    pub fn position(&self) -> u32 {
+        self.reader.position()
     }
 }
 
@@ -103,6 +149,11 @@ impl Iterator for Items<'_, '_> {
 #[derive(Default)]
 struct Check<'a> {
     keys: Vec<Cow<'a, str>>,
+    /// The names noted, when asked for.
+    names: Option<Vec<Name<'a>>>,
+    /// The key just read is `id` or `ref` (while names are noted): its value is noted if it is
+    /// a string.
+    naming: Option<NameKind>,
 }
 
 impl<'a> Sink<'a> for Check<'a> {
@@ -110,11 +161,27 @@ impl<'a> Sink<'a> for Check<'a> {
     type Object = (usize, MemberIndex);
     type Array = ();
 
-    fn scalar(&mut self, offset: u32, _scalar: super::read::Scalar<'a>) -> Option<u32> {
+    fn scalar(&mut self, offset: u32, scalar: super::read::Scalar<'a>) -> Option<u32> {
+        if let Some(kind) = self.naming.take()
+            && let (Some(names), super::read::Scalar::String(value)) = (&mut self.names, scalar)
+        {
+            names.push(Name { offset, kind, value });
+        }
         Some(offset)
     }
 
+    fn key(&mut self, _offset: u32, key: &str) {
+        if self.names.is_some() {
+            self.naming = match key {
+                "id" => Some(NameKind::Id),
+                "ref" => Some(NameKind::Ref),
+                _ => None,
+            };
+        }
+    }
+
     fn begin_object(&mut self, _offset: u32) -> Self::Object {
+        self.naming = None;
         (self.keys.len(), MemberIndex::default())
     }
 
@@ -143,7 +210,9 @@ impl<'a> Sink<'a> for Check<'a> {
         Some(offset)
     }
 
-    fn begin_array(&mut self, _offset: u32) {}
+    fn begin_array(&mut self, _offset: u32) {
+        self.naming = None;
+    }
 
     fn item(&mut self, _array: &mut (), _value: Option<u32>) {}
 

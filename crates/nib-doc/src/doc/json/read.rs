@@ -312,6 +312,11 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
         Ok(Some(value))
     }
 
+    /// The byte offset the reader is at.
+    pub fn position(&self) -> u32 {
+        self.pos as u32
+    }
+
     /// Reads the value at the reader's position.
     pub fn next_value(&mut self) -> Result<S::Value, SyntaxError> {
         self.value().map_err(Unwinding::finish)
