@@ -613,6 +613,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         }
         Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
         Command::Mcp { root, tools } => {
+            crate::allocator::for_a_server();
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
@@ -621,6 +622,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { root, listen, token, allow_host, allow_origin, tools } => {
+            crate::allocator::for_a_server();
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
