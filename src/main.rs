@@ -1,6 +1,5 @@
 //! The `nib` command line.
 
-mod allocator;
 mod cli;
 
 use std::process::ExitCode;
@@ -8,7 +7,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    allocator::keep_freed_memory();
+    cli::allocator::keep_freed_memory();
     let args = cli::Args::parse();
     match cli::run(args) {
         Ok(code) => code,

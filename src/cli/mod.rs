@@ -13,6 +13,7 @@ macro_rules! say_part {
     ($($arg:tt)*) => { $crate::cli::write_out(format_args!($($arg)*)) };
 }
 
+pub mod allocator;
 mod apply;
 mod call;
 mod check;
@@ -613,7 +614,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         }
         Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
         Command::Mcp { root, tools } => {
-            crate::allocator::for_a_server();
+            allocator::for_a_server();
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
@@ -622,7 +623,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Serve { root, listen, token, allow_host, allow_origin, tools } => {
-            crate::allocator::for_a_server();
+            allocator::for_a_server();
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,
