@@ -17,6 +17,7 @@ pub mod outline;
 mod registry;
 mod runs;
 pub mod shape;
+mod spacing;
 pub mod style;
 
 pub use bundled::PARTIAL_FAMILIES;

@@ -23,6 +23,7 @@ use super::faces::Origin;
 use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
 use super::registry::{FaceUse, REGISTERED, Registry, UsedFont, internal_name};
 use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
+use super::spacing::{self, LineRun};
 use super::style::TextStyle;
 use crate::doc::values::{TextAlign, TextAlignVertical};
 
@@ -483,7 +484,23 @@ impl TextEngine {
         let mut missing_glyphs = 0;
         // Each face's extent, looked up once per text.
         let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
-        for run in buffer.layout_runs() {
+        // Letter spacing once per cluster (see `spacing`): the same em value the runs were
+        // shaped with.
+        let respaced = spacing::per_cluster(buffer, system, prepared.style.letter_spacing / prepared.style.size);
+        let runs: Vec<LineRun<'_>> = match &respaced {
+            Some(paragraphs) => spacing::runs(paragraphs, buffer.metrics().line_height),
+            None => buffer
+                .layout_runs()
+                .map(|run| LineRun {
+                    line_i: run.line_i,
+                    glyphs: run.glyphs,
+                    line_y: run.line_y,
+                    line_top: run.line_top,
+                    line_w: run.line_w,
+                })
+                .collect(),
+        };
+        for run in runs {
             let offset = paragraph_starts.get(run.line_i).copied().unwrap_or(text.len());
             let top = lines.last().map_or(0.0, |line| line.top + line.height);
             let (height, baseline) = match own_face {
@@ -820,6 +837,30 @@ mod tests {
         let plain = engine.shape("abcd", &style(16.0), None).width;
         let spaced = engine.shape("abcd", &TextStyle { letter_spacing: 2.0, ..style(16.0) }, None).width;
         assert!((spaced - plain - 8.0).abs() < 0.01, "{plain} → {spaced}");
+    }
+
+    #[test]
+    fn letter_spacing_is_added_once_per_cluster_as_browsers_add_it() {
+        let mut engine = engine();
+        // Four clusters: ส, วั, ส, ดี (two of them a letter with a mark above).
+        for (text, clusters) in [("สวัสดี", 4.0), ("สวัสดี Hello", 10.0)] {
+            let plain = engine.shape(text, &style(24.0), None);
+            let spaced = engine.shape(text, &TextStyle { letter_spacing: -1.0, ..style(24.0) }, None);
+            assert!((plain.width - spaced.width - clusters).abs() < 0.01, "{text}: {} → {}", plain.width, spaced.width);
+            // Each mark stays on its letter: it moves with the spacing of the clusters before it.
+            let marks = |shaped: &ShapedText| -> Vec<f32> {
+                let glyphs = &shaped.lines[0].glyphs;
+                glyphs.windows(2).filter(|pair| pair[0].start == pair[1].start).map(|p| p[1].x - p[0].x).collect()
+            };
+            assert_eq!(marks(&plain).len(), 2, "{text}");
+            for (was, is) in marks(&plain).iter().zip(marks(&spaced)) {
+                assert!((was - is).abs() < 0.01, "{text}: a mark moved off its letter ({was} → {is})");
+            }
+        }
+        // Wrapped lines are laid out the same way.
+        let wrapped = engine.shape("สวัสดี สวัสดี", &TextStyle { letter_spacing: -1.0, ..style(24.0) }, Some(80.0));
+        assert_eq!(wrapped.lines.len(), 2);
+        assert!(wrapped.lines.iter().all(|line| !line.glyphs.is_empty()));
     }
 
     #[test]
