@@ -29,12 +29,15 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
-    let document = match super::read_document(file) {
+    // Nodes alone need only their top-level parts (and the components these use) read, resolved
+    // and laid out, as for `nib render --node`.
+    let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
+    let document = match super::read_document(file, parts_of.as_deref()) {
         Ok(document) => document,
         Err(code) => return code,
     };
     let host = DiskHost::new(file, settings.fonts.clone());
-    let compiled = match compile(&host, &document, &CompileOptions::default()) {
+    let compiled = match compile(&host, &document, &CompileOptions { parts_of }) {
         Ok(compiled) => compiled,
         Err(error) => {
             eprintln!("nib: {}", super::diagnostic_text(file, *error));

@@ -498,8 +498,14 @@ const SNAPSHOT_EXAMPLES: &str = "Examples:
 /// Reads `file` and the documents it imports, saying on standard error what could not be
 /// imported; `Err` is the exit code when the file itself could not be read.
 /// Reads the document at `file`; the error is printed.
-fn read_document(file: &Path) -> Result<nib::doc::Document, ExitCode> {
-    nib::doc::io::read_file(file).map(|loaded| loaded.document).map_err(|error| {
+/// Reads the document `file`; with `parts`, only what drawing those nodes needs (an excerpt,
+/// see `Document::load_excerpt`).
+fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Document, ExitCode> {
+    let read = match parts {
+        Some(ids) => nib::doc::io::read_excerpt(file, ids),
+        None => nib::doc::io::read_file(file),
+    };
+    read.map(|loaded| loaded.document).map_err(|error| {
         eprintln!("nib: {error}");
         ExitCode::from(1)
     })
@@ -510,7 +516,7 @@ fn read_with_imports(
     file: &Path,
     fonts: &nib::text::FontOptions,
 ) -> Result<(nib::doc::Document, nib::host::FileImports, nib::host::DiskHost), ExitCode> {
-    let document = read_document(file)?;
+    let document = read_document(file, None)?;
     let host = nib::host::DiskHost::new(file, fonts.clone());
     let (imports, diagnostics) = host.file_imports(&document);
     for diagnostic in diagnostics {

@@ -69,16 +69,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     // Nodes alone need only their top-level parts (and the components these use) read, not the
     // whole file; the JSON report lists the families of the whole document, so it reads all.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
-    let read = match &parts_of {
-        Some(ids) if !settings.json => nib::doc::io::read_excerpt(file, ids),
-        _ => nib::doc::io::read_file(file),
-    };
-    let document = match read {
-        Ok(loaded) => loaded.document,
-        Err(error) => {
-            eprintln!("nib: {error}");
-            return ExitCode::from(1);
-        }
+    let excerpt = parts_of.as_deref().filter(|_| !settings.json);
+    let document = match super::read_document(file, excerpt) {
+        Ok(document) => document,
+        Err(code) => return code,
     };
     let host = DiskHost::new(file, settings.fonts.clone());
     // Nor resolved and laid out.
