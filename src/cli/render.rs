@@ -9,7 +9,7 @@ use nib::compile::frames::{frames, render_frames, safe_name};
 use nib::compile::{CompileOptions, Compiled, compile};
 use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
-use nib::render::{Pictures, RenderOptions, RenderTarget, encode_png, encode_rendered, render};
+use nib::render::{Pictures, RenderOptions, RenderTarget, encode_painted, encode_rendered, render};
 use nib::resolve::Scene;
 use nib::text::{FontOptions, TextEngine};
 
@@ -219,7 +219,7 @@ impl Job<'_> {
             let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
             let result = match &render.image {
                 Ok(pixmap) => (self.guard.check(&out, None))
-                    .and_then(|()| nib::files::write_output(&out, &encode_png(pixmap), None))
+                    .and_then(|()| nib::files::write_output(&out, &encode_painted(pixmap, render.opaque), None))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
                 Err(error) => Err(error.clone()),

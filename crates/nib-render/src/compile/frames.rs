@@ -39,6 +39,9 @@ pub struct FrameRender {
     pub frame: Frame,
     /// The pixels, or why there are none.
     pub image: Result<Pixmap, String>,
+    /// Every pixel is opaque, as the render knew it ([`crate::render::encode_painted`] then
+    /// skips looking).
+    pub opaque: bool,
     /// What could not be drawn as written.
     pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// How long drawing it took.
@@ -93,8 +96,16 @@ pub fn render_frames_into<T: Send>(
         let rendered = render(scene, layout, text, pictures, RenderTarget::Node(frame.key), options);
         let time = started.elapsed();
         each(match rendered {
-            Ok(rendered) => FrameRender { frame, image: Ok(rendered.pixmap), warnings: rendered.warnings, time },
-            Err(error) => FrameRender { frame, image: Err(error.to_string()), warnings: Vec::new(), time },
+            Ok(rendered) => FrameRender {
+                frame,
+                image: Ok(rendered.pixmap),
+                opaque: rendered.opaque,
+                warnings: rendered.warnings,
+                time,
+            },
+            Err(error) => {
+                FrameRender { frame, image: Err(error.to_string()), opaque: false, warnings: Vec::new(), time }
+            }
         })
     })
 }

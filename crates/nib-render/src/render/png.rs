@@ -37,14 +37,19 @@ pub fn encode_png(pixmap: &Pixmap) -> Vec<u8> {
 /// Encodes a rendered picture: as [`encode_png`], without reading every pixel first when the
 /// render knows them all opaque (a full pass over a 5 MB picture, a third of its encoding).
 pub fn encode_rendered(rendered: &super::Rendered) -> Vec<u8> {
-    if !rendered.opaque {
-        return encode_png(&rendered.pixmap);
+    encode_painted(&rendered.pixmap, rendered.opaque)
+}
+
+/// Encodes pixels a render painted, `opaque` when it knows every one of them opaque (see
+/// [`encode_rendered`]).
+pub fn encode_painted(pixmap: &Pixmap, opaque: bool) -> Vec<u8> {
+    if !opaque {
+        return encode_png(pixmap);
     }
     debug_assert!(
-        rendered.pixmap.data().chunks_exact(4).all(|pixel| pixel[3] == 255),
+        pixmap.data().chunks_exact(4).all(|pixel| pixel[3] == 255),
         "a picture said to be opaque has a translucent pixel"
     );
-    let pixmap = &rendered.pixmap;
     let mut bytes = Vec::with_capacity(pixmap.data().len() / 4);
     let written =
         encoder(&mut bytes, pixmap).write_header().and_then(|mut writer| writer.write_image_data(pixmap.data()));

@@ -575,7 +575,7 @@ struct Target<'a> {
 impl Target<'_> {
     /// Compares one render with its golden and writes what the outcome asks for.
     fn check(self, render: FrameRender, options: &Options, started: Instant) -> FrameReport {
-        let FrameRender { frame, image, warnings, time } = render;
+        let FrameRender { frame, image, warnings, time, .. } = render;
         let outcome = match image {
             Err(error) => Outcome::RenderError(error),
             Ok(pixmap) => self.compare(&pixmap, options),
