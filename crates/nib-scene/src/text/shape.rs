@@ -486,7 +486,7 @@ impl TextEngine {
         let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
         // Letter spacing once per cluster (see `spacing`): the same em value the runs were
         // shaped with.
-        let respaced = spacing::per_cluster(buffer, system, prepared.style.letter_spacing / prepared.style.size);
+        let respaced = spacing::per_cluster(buffer, system, spacing::in_ems(&prepared.style));
         let runs: Vec<LineRun<'_>> = match &respaced {
             Some(paragraphs) => spacing::runs(paragraphs, buffer.metrics().line_height),
             None => buffer
@@ -615,7 +615,7 @@ impl TextEngine {
             run_names.push(position);
         }
         let (line_height, own_face) = self.line_height(first, style);
-        let spacing = style.letter_spacing / style.size;
+        let spacing = spacing::in_ems(style);
         let attrs = |name| run_attrs(name, spacing);
         // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
         let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));

@@ -28,11 +28,15 @@ pub(crate) fn per_cluster(buffer: &mut Buffer, system: &mut FontSystem, spacing:
     if spacing == 0.0 {
         return None;
     }
-    let mut shapes: Vec<ShapeLine> = Vec::with_capacity(buffer.lines.len());
+    // Looked for before anything is copied: most spaced texts (Latin labels) have none.
+    let mut clustered = false;
     for index in 0..buffer.lines.len() {
-        shapes.push(buffer.line_shape(system, index)?.clone());
+        clustered |= has_clusters(buffer.line_shape(system, index)?);
     }
-    let mut respaced = false;
+    if !clustered {
+        return None;
+    }
+    let mut shapes: Vec<ShapeLine> = buffer.lines.iter().filter_map(|line| line.shape_opt().cloned()).collect();
     for shape in &mut shapes {
         for word in shape.spans.iter_mut().flat_map(|span| span.words.iter_mut()) {
             // The glyphs of one cluster are next to each other and share its start.
@@ -40,13 +44,9 @@ pub(crate) fn per_cluster(buffer: &mut Buffer, system: &mut FontSystem, spacing:
             for index in 0..count.saturating_sub(1) {
                 if word.glyphs[index].start == word.glyphs[index + 1].start {
                     word.glyphs[index].x_advance -= spacing;
-                    respaced = true;
                 }
             }
         }
-    }
-    if !respaced {
-        return None;
     }
     let size = buffer.metrics().font_size;
     let width = buffer.size().0;
@@ -58,6 +58,17 @@ pub(crate) fn per_cluster(buffer: &mut Buffer, system: &mut FontSystem, spacing:
         })
         .collect();
     Some(layouts)
+}
+
+/// True when a cluster of `shape` has more than one glyph.
+fn has_clusters(shape: &ShapeLine) -> bool {
+    let words = shape.spans.iter().flat_map(|span| &span.words);
+    words.into_iter().any(|word| word.glyphs.windows(2).any(|pair| pair[0].start == pair[1].start))
+}
+
+/// The em value of a text's letter spacing, as its runs are shaped with it.
+pub(crate) fn in_ems(style: &super::style::TextStyle) -> f32 {
+    style.letter_spacing / style.size
 }
 
 /// The lines of `paragraphs` placed one under the other as cosmic-text's layout runs place
