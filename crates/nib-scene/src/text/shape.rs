@@ -22,8 +22,9 @@ use super::document_fonts::DocumentFonts;
 use super::faces::Origin;
 use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
 use super::registry::{FaceUse, REGISTERED, Registry, UsedFont, internal_name};
+use super::relayout::{self, LineRun};
 use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
-use super::spacing::{self, LineRun};
+use super::spacing;
 use super::style::TextStyle;
 use crate::doc::values::{TextAlign, TextAlignVertical};
 
@@ -162,6 +163,9 @@ struct ShapedBuffer {
     family: String,
     signature: Signature,
     buffer: Buffer,
+    /// Its paragraphs as shaped, corrected where the browser shapes otherwise (`relayout`);
+    /// `None` when the buffer's own shaping is right.
+    corrected: Option<Vec<cosmic_text::ShapeLine>>,
     line_height: f32,
     /// The text's own face's part of every line (above and below the baseline): its rounded
     /// ascent and descent, and for a `normal` line height half its line gap each.
@@ -456,7 +460,8 @@ impl TextEngine {
     fn shape_uncached(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> ShapedText {
         self.ensure_shaped(prepared);
         let TextEngine { buffers, system, .. } = self;
-        let Some(ShapedBuffer { buffer, line_height, own_face, .. }) = buffers.get_mut(&prepared.hash) else {
+        let Some(ShapedBuffer { buffer, corrected, line_height, own_face, .. }) = buffers.get_mut(&prepared.hash)
+        else {
             // ensure_shaped has just put it there; an empty text is the harmless answer.
             let line =
                 ShapedLine { top: 0.0, height: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
@@ -484,11 +489,9 @@ impl TextEngine {
         let mut missing_glyphs = 0;
         // Each face's extent, looked up once per text.
         let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
-        // Letter spacing once per cluster (see `spacing`): the same em value the runs were
-        // shaped with.
-        let respaced = spacing::per_cluster(buffer, system, spacing::in_ems(&prepared.style));
-        let runs: Vec<LineRun<'_>> = match &respaced {
-            Some(paragraphs) => spacing::runs(paragraphs, buffer.metrics().line_height),
+        let laid_out = corrected.as_deref().map(|shapes| relayout::lay_out(shapes, buffer));
+        let runs: Vec<LineRun<'_>> = match &laid_out {
+            Some(paragraphs) => relayout::runs(paragraphs, buffer.metrics().line_height),
             None => buffer
                 .layout_runs()
                 .map(|run| LineRun {
@@ -591,6 +594,7 @@ impl TextEngine {
                 family: family.family.clone(),
                 signature,
                 buffer,
+                corrected: None,
                 line_height: 0.0,
                 own_face: None,
             };
@@ -629,11 +633,13 @@ impl TextEngine {
                 runs.iter().zip(&run_names).map(|((range, _), name)| (&text[range.clone()], attrs(&names[*name])));
             buffer.set_rich_text(&mut self.system, spans, &attrs(&names[0]), Shaping::Advanced, Some(align));
         }
+        let corrected = relayout::corrected(&mut buffer, &mut self.system, spacing);
         let entry = ShapedBuffer {
             text: prepared.text.clone().into_owned(),
             family: family.family.clone(),
             signature,
             buffer,
+            corrected,
             line_height,
             own_face,
         };
@@ -703,11 +709,10 @@ fn run_attrs(name: &(String, u16), letter_spacing: f32) -> Attrs<'_> {
     if letter_spacing == 0.0 {
         return attrs;
     }
-    // Spaced letters are not joined: with letter spacing the browser turns the optional
-    // ligatures off (CSS Text 3, "letter-spacing"; Blink disables liga and clig), so "fi" stays
-    // two spaced letters instead of one ligature glyph with one spacing.
     let mut features = cosmic_text::FontFeatures::new();
-    features.disable(cosmic_text::FeatureTag::new(b"liga")).disable(cosmic_text::FeatureTag::new(b"clig"));
+    for tag in relayout::OFF_WHEN_SPACED {
+        features.disable(cosmic_text::FeatureTag::new(tag));
+    }
     attrs.letter_spacing(letter_spacing).font_features(features)
 }
 
@@ -809,6 +814,46 @@ mod tests {
         let spaced = engine.shape("fi", &font(1.0), None);
         assert_eq!(joined.lines[0].glyphs.len(), 1, "the ligature without spacing");
         assert_eq!(spaced.lines[0].glyphs.len(), 2, "two letters with spacing");
+    }
+
+    #[test]
+    fn letter_spacing_turns_contextual_forms_off() {
+        // Caveat's handwriting alternates: Chromium measures "Dashboard" at 24 px 90.27 px wide,
+        // 91.16 without contextual forms, and 86.66 (91.16 − 9 × 0.5) with −0.5 px spacing.
+        let mut engine = engine();
+        let caveat = |spacing| TextStyle { family: "Caveat".into(), letter_spacing: spacing, ..style(24.0) };
+        let plain = engine.shape("Dashboard", &caveat(0.0), None).width;
+        let spaced = engine.shape("Dashboard", &caveat(-0.5), None).width;
+        assert!((plain - 90.27).abs() < 0.02, "{plain}");
+        assert!((spaced - 86.66).abs() < 0.02, "{spaced}");
+    }
+
+    #[test]
+    fn pairs_are_kerned_across_spaces_and_break_opportunities_as_in_the_browser() {
+        // Widths Chromium 156 gives (tests/fixtures/text); cosmic-text alone shapes each word and
+        // each space apart and gets the sums of the words: 652.02, 52.00 and 71.03.
+        let mut engine = engine();
+        let inter = TextStyle { weight: 600, ..style(64.0) };
+        let headline = engine.shape("Green. Clean. Future.", &inter, None).width;
+        assert!((headline - 649.12).abs() < 0.02, "{headline}");
+        // Each kana is a break opportunity; Noto Sans JP (the fallback for them) kerns ン and プ.
+        let kana = engine.shape("サンプル", &TextStyle { weight: 600, ..style(13.0) }, None).width;
+        assert!((kana - 51.625).abs() < 0.02, "{kana}");
+        // A contextual alternate chosen across a space changes the glyph and its advance.
+        let caveat = TextStyle { family: "Caveat".into(), ..style(12.0) };
+        let handwriting = engine.shape("After a blank line", &caveat, None).width;
+        assert!((handwriting - 70.28).abs() < 0.02, "{handwriting}");
+        // Wrapping keeps the whole line's advances: the first line of the wrapped text ends
+        // where the space after "Clean." starts on the single line ("." kerned against it).
+        let single = engine.shape("Green. Clean. Future.", &inter, None);
+        let space = single.lines[0].glyphs.iter().find(|g| g.start == 13).map(|g| g.x);
+        let wrapped = engine.shape("Green. Clean. Future.", &inter, Some(420.0));
+        assert_eq!(wrapped.lines.len(), 2);
+        assert!(
+            space.is_some_and(|x| (wrapped.lines[0].width - x).abs() < 0.01),
+            "{} against {space:?}",
+            wrapped.lines[0].width
+        );
     }
 
     #[test]

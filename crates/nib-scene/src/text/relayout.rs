@@ -1,0 +1,97 @@
+//! cosmic-text's shaping, put right where the browser shapes otherwise, and laid out again.
+//!
+//! Two things differ (each in its own module): letter spacing is added once per cluster, not
+//! per glyph (`spacing`), and pairs are kerned across spaces and break opportunities (`kerning`).
+//! cosmic-text has no hook between shaping and wrapping, so a text that either changes keeps a
+//! corrected copy of its shaped paragraphs, made once when it is shaped, and each wrapping
+//! width lays that copy out. Texts neither changes keep cosmic-text's own layout.
+
+use cosmic_text::{Buffer, FontSystem, LayoutGlyph, LayoutLine, ShapeLine};
+
+use super::{kerning, spacing};
+
+/// The OpenType features letter spacing turns off: spaced letters are not joined (CSS Text 3,
+/// "letter-spacing"), so "fi" stays two spaced letters. Blink turns off `liga` and `clig`, and
+/// `calt` too: Caveat's "Dashboard" at 24 px is 90.27 px wide in Chromium, 91.16 with
+/// `font-variant-ligatures: no-contextual`, and 86.66 with −0.5 px letter spacing, with or
+/// without contextual forms (91.16 − 9 × 0.5).
+pub(crate) const OFF_WHEN_SPACED: [&[u8; 4]; 3] = [b"liga", b"clig", b"calt"];
+
+/// The shaped paragraphs of `buffer` (shaped with `spacing` ems after each glyph), corrected;
+/// `None` when no correction changes them.
+pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f32) -> Option<Vec<ShapeLine>> {
+    for index in 0..buffer.lines.len() {
+        buffer.line_shape(system, index)?;
+    }
+    let features: Vec<harfrust::Feature> = if spacing == 0.0 {
+        Vec::new()
+    } else {
+        OFF_WHEN_SPACED.iter().map(|tag| harfrust::Feature::new(harfrust::Tag::new(tag), 0, ..)).collect()
+    };
+    // Looked for before anything is copied: most texts need neither correction.
+    let mut kerned = Vec::with_capacity(buffer.lines.len());
+    let mut changes = false;
+    for line in &buffer.lines {
+        let shape = line.shape_opt()?;
+        let clustered = spacing != 0.0 && spacing::has_clusters(shape);
+        let found = kerning::across_words(shape, line.text(), system, &features, spacing);
+        changes |= clustered || !found.is_empty();
+        kerned.push(found);
+    }
+    if !changes {
+        return None;
+    }
+    let mut shapes: Vec<ShapeLine> = buffer.lines.iter().filter_map(|line| line.shape_opt().cloned()).collect();
+    for (shape, kerned) in shapes.iter_mut().zip(&kerned) {
+        kerning::apply(shape, kerned);
+        if spacing != 0.0 {
+            spacing::once_per_cluster(shape, spacing);
+        }
+    }
+    Some(shapes)
+}
+
+/// The lines of each of `shapes` (a buffer's corrected paragraphs) laid out as `buffer` lays
+/// out its own: at its width, wrapping and alignment.
+pub(crate) fn lay_out(shapes: &[ShapeLine], buffer: &Buffer) -> Vec<Vec<LayoutLine>> {
+    let size = buffer.metrics().font_size;
+    let width = buffer.size().0;
+    shapes
+        .iter()
+        .zip(&buffer.lines)
+        .map(|(shape, line)| {
+            shape.layout(size, width, buffer.wrap(), line.align(), buffer.monospace_width(), buffer.hinting())
+        })
+        .collect()
+}
+
+/// One laid-out line: what nib reads of cosmic-text's `LayoutRun`.
+pub(crate) struct LineRun<'a> {
+    /// The paragraph (line of the text as written) it belongs to.
+    pub line_i: usize,
+    pub glyphs: &'a [LayoutGlyph],
+    /// Its baseline and top as cosmic-text places them.
+    pub line_y: f32,
+    pub line_top: f32,
+    pub line_w: f32,
+}
+
+/// The lines of `paragraphs` placed one under the other as cosmic-text's layout runs place
+/// them, each `line_height` tall unless a span asks for more.
+pub(crate) fn runs(paragraphs: &[Vec<LayoutLine>], line_height: f32) -> Vec<LineRun<'_>> {
+    let mut runs = Vec::new();
+    let mut top = 0.0;
+    for (line_i, lines) in paragraphs.iter().enumerate() {
+        for line in lines {
+            let height = line.line_height_opt.unwrap_or(line_height);
+            let line_top = top;
+            let line_y = line_top + (height - (line.max_ascent + line.max_descent)) / 2.0 + line.max_ascent;
+            top += height;
+            if line_y + line.max_descent < 0.0 {
+                continue;
+            }
+            runs.push(LineRun { line_i, glyphs: &line.glyphs, line_y, line_top, line_w: line.w });
+        }
+    }
+    runs
+}
