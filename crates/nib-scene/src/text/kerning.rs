@@ -14,6 +14,16 @@
 //! handwriting forms) changes the glyph, not the clusters. Where a substitution reaches across
 //! a gap and joins or splits clusters, the words keep cosmic-text's shaping. Right-to-left
 //! spans are left as they are.
+//!
+//! A line never ends kerned against the next line: Chromium shapes the end of a line again
+//! when it breaks where the shaper says it is not safe to, so "いので、ど" (kerned against the
+//! "こ" after it, 199.7 px) does not fit a 200 px line, and "ど" starts the next one. A pair
+//! kerned across a break opportunity between two words (no space between: kana, or after a
+//! hyphen) therefore keeps the first word's own advance and carries the kerning on the second
+//! word's first glyph, moved back by it: the line that ends with the first word is measured
+//! unkerned, and the line that starts with the second is put right once laid out
+//! ([`Kerned::carried`], `relayout`). Across a space nothing is carried: the space is kerned
+//! and it hangs at the end of a line or is dropped at the start of one.
 
 use cosmic_text::{FontSystem, ShapeGlyph, ShapeLine};
 use unicode_script::{Script, UnicodeScript};
@@ -29,10 +39,16 @@ type Placed<'a> = (GlyphAt, &'a ShapeGlyph);
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Kerned {
     at: GlyphAt,
+    /// Where its characters start in the paragraph.
+    pub start: usize,
     glyph_id: u16,
     x_advance: f32,
     x_offset: f32,
     y_offset: f32,
+    /// The kerning of the pair this glyph ends, carried from the glyph before it (the last of
+    /// the word before, with no space between), in ems; 0 for most. A line that starts with
+    /// this glyph takes it back out.
+    pub carried: f32,
 }
 
 /// The glyphs of `shape` (paragraph `text`, shaped by cosmic-text with `spacing` ems of letter
@@ -65,7 +81,8 @@ pub(crate) fn across_words(
             if run.iter().all(|(at, _)| at.1 == first_word) {
                 continue;
             }
-            reshape(run, text, system, features, spacing, &mut kerned);
+            let blank = |at: GlyphAt| span.words[at.1].blank;
+            reshape(run, &blank, text, system, features, spacing, &mut kerned);
         }
     }
     kerned
@@ -130,9 +147,10 @@ fn is_neutral(script: Script) -> bool {
 }
 
 /// Shapes `run` whole and notes every glyph that changes, if the glyphs still stand one for one
-/// for the clusters cosmic-text found word by word.
+/// for the clusters cosmic-text found word by word; `blank` tells the words that are spaces.
 fn reshape(
     run: &[Placed<'_>],
+    blank: &dyn Fn(GlyphAt) -> bool,
     text: &str,
     system: &mut FontSystem,
     features: &[harfrust::Feature],
@@ -157,19 +175,40 @@ fn reshape(
     if !one_for_one {
         return;
     }
-    let mut found = Vec::new();
+    let mut whole: Vec<Kerned> = Vec::with_capacity(run.len());
     for (((at, glyph), info), position) in run.iter().zip(infos).zip(positions) {
         let Ok(glyph_id) = u16::try_from(info.glyph_id) else { return };
-        let x_advance = position.x_advance as f32 / units + spacing;
-        let x_offset = position.x_offset as f32 / units;
-        let y_offset = position.y_offset as f32 / units;
-        let changed = glyph_id != glyph.glyph_id
-            || x_advance != glyph.x_advance
-            || x_offset != glyph.x_offset
-            || y_offset != glyph.y_offset;
-        if changed {
-            found.push(Kerned { at: *at, glyph_id, x_advance, x_offset, y_offset });
+        whole.push(Kerned {
+            at: *at,
+            start: glyph.start,
+            glyph_id,
+            x_advance: position.x_advance as f32 / units + spacing,
+            x_offset: position.x_offset as f32 / units,
+            y_offset: position.y_offset as f32 / units,
+            carried: 0.0,
+        });
+    }
+    // A pair across a break opportunity with no space: the first word keeps its own advance,
+    // the second word's first glyph carries the kerning (see the module's notes).
+    for index in 1..whole.len() {
+        let (before, after) = (whole[index - 1].at, whole[index].at);
+        let same_glyph = whole[index - 1].glyph_id == run[index - 1].1.glyph_id;
+        if before.1 != after.1 && !blank(before) && !blank(after) && same_glyph {
+            let own = run[index - 1].1.x_advance;
+            let carried = whole[index - 1].x_advance - own;
+            whole[index - 1].x_advance = own;
+            let next = &mut whole[index];
+            next.x_advance += carried;
+            next.x_offset += carried;
+            next.carried = carried;
         }
     }
+    let found = run.iter().zip(whole).filter(|((_, glyph), k)| {
+        k.glyph_id != glyph.glyph_id
+            || k.x_advance != glyph.x_advance
+            || k.x_offset != glyph.x_offset
+            || k.y_offset != glyph.y_offset
+    });
+    let found: Vec<Kerned> = found.map(|(_, k)| k).collect();
     kerned.extend(found);
 }

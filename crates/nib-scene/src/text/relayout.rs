@@ -17,9 +17,18 @@ use super::{kerning, spacing};
 /// without contextual forms (91.16 − 9 × 0.5).
 pub(crate) const OFF_WHEN_SPACED: [&[u8; 4]; 3] = [b"liga", b"clig", b"calt"];
 
+/// A text's shaped paragraphs, corrected.
+#[derive(Debug)]
+pub(crate) struct Corrected {
+    shapes: Vec<ShapeLine>,
+    /// Per paragraph, where a glyph carrying the kerning of the pair before it starts (its
+    /// byte offset) and how much it carries, in ems (see `kerning`).
+    carried: Vec<Vec<(usize, f32)>>,
+}
+
 /// The shaped paragraphs of `buffer` (shaped with `spacing` ems after each glyph), corrected;
 /// `None` when no correction changes them.
-pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f32) -> Option<Vec<ShapeLine>> {
+pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f32) -> Option<Corrected> {
     for index in 0..buffer.lines.len() {
         buffer.line_shape(system, index)?;
     }
@@ -48,19 +57,39 @@ pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f
             spacing::once_per_cluster(shape, spacing);
         }
     }
-    Some(shapes)
+    let carried = kerned
+        .iter()
+        .map(|found| found.iter().filter(|k| k.carried != 0.0).map(|k| (k.start, k.carried)).collect())
+        .collect();
+    Some(Corrected { shapes, carried })
 }
 
-/// The lines of each of `shapes` (a buffer's corrected paragraphs) laid out as `buffer` lays
-/// out its own: at its width, wrapping and alignment.
-pub(crate) fn lay_out(shapes: &[ShapeLine], buffer: &Buffer) -> Vec<Vec<LayoutLine>> {
+/// The lines of each corrected paragraph laid out as `buffer` lays out its own: at its width,
+/// wrapping and alignment. A line that starts with a glyph carrying the kerning of a pair
+/// whose first glyph ended the line before is moved back by it: nothing kerns it there.
+pub(crate) fn lay_out(corrected: &Corrected, buffer: &Buffer) -> Vec<Vec<LayoutLine>> {
     let size = buffer.metrics().font_size;
     let width = buffer.size().0;
-    shapes
-        .iter()
-        .zip(&buffer.lines)
-        .map(|(shape, line)| {
-            shape.layout(size, width, buffer.wrap(), line.align(), buffer.monospace_width(), buffer.hinting())
+    let paragraphs = corrected.shapes.iter().zip(&buffer.lines).zip(&corrected.carried);
+    paragraphs
+        .map(|((shape, line), carried)| {
+            let mut lines =
+                shape.layout(size, width, buffer.wrap(), line.align(), buffer.monospace_width(), buffer.hinting());
+            for line in lines.iter_mut().skip(1) {
+                let Some(first) = line.glyphs.first() else { continue };
+                let Some(&(_, ems)) = carried.iter().find(|(start, _)| *start == first.start) else { continue };
+                if first.level.is_rtl() {
+                    continue;
+                }
+                let moved = ems * first.font_size;
+                line.glyphs[0].x_offset -= ems;
+                line.glyphs[0].w -= moved;
+                for glyph in line.glyphs.iter_mut().skip(1) {
+                    glyph.x -= moved;
+                }
+                line.w -= moved;
+            }
+            lines
         })
         .collect()
 }

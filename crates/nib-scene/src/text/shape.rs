@@ -165,7 +165,7 @@ struct ShapedBuffer {
     buffer: Buffer,
     /// Its paragraphs as shaped, corrected where the browser shapes otherwise (`relayout`);
     /// `None` when the buffer's own shaping is right.
-    corrected: Option<Vec<cosmic_text::ShapeLine>>,
+    corrected: Option<relayout::Corrected>,
     line_height: f32,
     /// The text's own face's part of every line (above and below the baseline): its rounded
     /// ascent and descent, and for a `normal` line height half its line gap each.
@@ -489,7 +489,7 @@ impl TextEngine {
         let mut missing_glyphs = 0;
         // Each face's extent, looked up once per text.
         let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
-        let laid_out = corrected.as_deref().map(|shapes| relayout::lay_out(shapes, buffer));
+        let laid_out = corrected.as_ref().map(|corrected| relayout::lay_out(corrected, buffer));
         let runs: Vec<LineRun<'_>> = match &laid_out {
             Some(paragraphs) => relayout::runs(paragraphs, buffer.metrics().line_height),
             None => buffer
@@ -854,6 +854,31 @@ mod tests {
             "{} against {space:?}",
             wrapped.lines[0].width
         );
+    }
+
+    #[test]
+    fn a_line_does_not_end_kerned_against_the_next_one() {
+        // Chromium breaks "…いので、どこでも…" at 200 px after "、": "ど" kerned against "こ"
+        // would just fit (199.7 px), unkerned it does not (200.9), and a line's end is shaped
+        // without what follows. The next line starts with "ど" at 0, unkerned against nothing.
+        let mut engine = engine();
+        let jp = TextStyle { family: "Noto Sans JP".into(), weight: 900, letter_spacing: 0.5, ..style(40.0) };
+        let text = "いので、どこでも";
+        let wrapped = engine.shape(text, &jp, Some(200.0));
+        let lines: Vec<&str> = wrapped.lines.iter().map(|line| &text[line.text_range.clone()]).collect();
+        assert_eq!(lines, ["いので、", "どこでも"]);
+        let second = &wrapped.lines[1];
+        let alone = engine.shape("どこでも", &jp, None);
+        assert!(second.glyphs[0].x.abs() < 0.01, "{}", second.glyphs[0].x);
+        assert!((second.width - alone.width).abs() < 0.01, "{} against {}", second.width, alone.width);
+        for (a, b) in second.glyphs.iter().zip(&alone.lines[0].glyphs) {
+            assert!((a.x - b.x).abs() < 0.01, "{} against {}", a.x, b.x);
+        }
+        // On one line, the pair is kerned: "ど" sits where the whole run puts it.
+        let single = engine.shape(text, &jp, None);
+        let kerned = engine.shape("いので、ど", &jp, None);
+        assert!((kerned.width - 200.9).abs() < 0.02, "{}", kerned.width);
+        assert!((single.width - (4.0 * 40.5 - 1.6 + alone.width)).abs() < 0.02, "{}", single.width);
     }
 
     #[test]
