@@ -22,7 +22,7 @@ pub(crate) const OFF_WHEN_SPACED: [&[u8; 4]; 3] = [b"liga", b"clig", b"calt"];
 pub(crate) struct Corrected {
     shapes: Vec<ShapeLine>,
     /// Per paragraph, where a glyph carrying the kerning of the pair before it starts (its
-    /// byte offset) and how much it carries, in ems (see `kerning`).
+    /// byte offset) and how much it carries, in ems (see `kerning`), by start.
     carried: Vec<Vec<(usize, f32)>>,
 }
 
@@ -59,7 +59,13 @@ pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f
     }
     let carried = kerned
         .iter()
-        .map(|found| found.iter().filter(|k| k.carried != 0.0).map(|k| (k.start, k.carried)).collect())
+        .map(|found| {
+            let mut carried: Vec<(usize, f32)> =
+                found.iter().filter(|k| k.carried != 0.0).map(|k| (k.start, k.carried)).collect();
+            // Looked up by start for each line (a long paragraph has many of both).
+            carried.sort_by_key(|&(start, _)| start);
+            carried
+        })
         .collect();
     Some(Corrected { shapes, carried })
 }
@@ -77,7 +83,8 @@ pub(crate) fn lay_out(corrected: &Corrected, buffer: &Buffer) -> Vec<Vec<LayoutL
                 shape.layout(size, width, buffer.wrap(), line.align(), buffer.monospace_width(), buffer.hinting());
             for line in lines.iter_mut().skip(1) {
                 let Some(first) = line.glyphs.first() else { continue };
-                let Some(&(_, ems)) = carried.iter().find(|(start, _)| *start == first.start) else { continue };
+                let Ok(found) = carried.binary_search_by_key(&first.start, |&(start, _)| start) else { continue };
+                let ems = carried[found].1;
                 if first.level.is_rtl() {
                     continue;
                 }
