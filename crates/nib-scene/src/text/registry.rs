@@ -91,6 +91,12 @@ impl Registry {
         key
     }
 
+    /// True when face `key` is declared for `ch` (its unicode-range), whether or not it has
+    /// a glyph for it.
+    pub fn declares(&self, key: usize, ch: char) -> bool {
+        self.faces.get(key).is_some_and(|face| face.declared_for(ch))
+    }
+
     /// True when face `key` has a glyph for `ch` (reading the face the first time).
     pub fn covers(&mut self, key: usize, ch: char) -> bool {
         if !self.faces[key].declared_for(ch) {

@@ -618,7 +618,20 @@ impl TextEngine {
             });
             run_names.push(position);
         }
-        let (line_height, own_face) = self.line_height(first, style);
+        // The face whose metrics make every line (CSS's "first available font"): the first in
+        // the chain declared for the space, as the browser picks it from the unicode-range
+        // slices; Noto Emoji declares only emoji, so its texts' lines are Inter's (Chromium: an
+        // emoji-only text in Noto Emoji 14 px is 17 px tall with its baseline at 14, Inter's
+        // line, where Noto Emoji's own would be 16 and 13).
+        let primary = (0..self.chains[chain].len())
+            .map(|index| self.chains[chain].face(index))
+            .find(|face| self.registry.declares(face.key, ' '))
+            .and_then(|face| {
+                self.registry.register(self.system.db_mut(), face.key, face.weight, face.oblique)?;
+                Some((face.key, face.weight, face.oblique))
+            })
+            .unwrap_or(first);
+        let (line_height, own_face) = self.line_height(primary, style);
         let spacing = spacing::in_ems(style);
         let attrs = |name| run_attrs(name, spacing);
         // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
@@ -879,6 +892,18 @@ mod tests {
         let kerned = engine.shape("いので、ど", &jp, None);
         assert!((kerned.width - 200.9).abs() < 0.02, "{}", kerned.width);
         assert!((single.width - (4.0 * 40.5 - 1.6 + alone.width)).abs() < 0.02, "{}", single.width);
+    }
+
+    #[test]
+    fn the_lines_are_made_by_the_first_face_declared_for_the_space() {
+        // Noto Emoji's slices declare only emoji, so the browser's first available font for a
+        // Noto Emoji text is Inter: "😀🎉📊👍" at 14 px is 17 px tall in Chromium with its
+        // baseline at 14 (Noto Emoji's own metrics would give 16 and 13).
+        let mut engine = engine();
+        let emoji =
+            engine.shape("😀🎉📊👍", &TextStyle { family: "Noto Emoji".into(), weight: 300, ..style(14.0) }, None);
+        assert_eq!((emoji.height(), emoji.lines[0].baseline), (17.0, 14.0));
+        assert!(emoji.lines[0].glyphs.iter().all(|g| g.glyph != 0), "the emoji are still Noto Emoji's");
     }
 
     #[test]
