@@ -10,13 +10,6 @@ use cosmic_text::{Buffer, FontSystem, LayoutGlyph, LayoutLine, ShapeLine};
 
 use super::{kerning, spacing};
 
-/// The OpenType features letter spacing turns off: spaced letters are not joined (CSS Text 3,
-/// "letter-spacing"), so "fi" stays two spaced letters. Blink turns off `liga` and `clig`, and
-/// `calt` too: Caveat's "Dashboard" at 24 px is 90.27 px wide in Chromium, 91.16 with
-/// `font-variant-ligatures: no-contextual`, and 86.66 with −0.5 px letter spacing, with or
-/// without contextual forms (91.16 − 9 × 0.5).
-pub(crate) const OFF_WHEN_SPACED: [&[u8; 4]; 3] = [b"liga", b"clig", b"calt"];
-
 /// A text's shaped paragraphs, corrected.
 #[derive(Debug)]
 pub(crate) struct Corrected {
@@ -32,11 +25,7 @@ pub(crate) fn corrected(buffer: &mut Buffer, system: &mut FontSystem, spacing: f
     for index in 0..buffer.lines.len() {
         buffer.line_shape(system, index)?;
     }
-    let features: Vec<harfrust::Feature> = if spacing == 0.0 {
-        Vec::new()
-    } else {
-        OFF_WHEN_SPACED.iter().map(|tag| harfrust::Feature::new(harfrust::Tag::new(tag), 0, ..)).collect()
-    };
+    let features = spacing::shaping_features(spacing);
     // Looked for before anything is copied: most texts need neither correction.
     let mut kerned = Vec::with_capacity(buffer.lines.len());
     let mut changes = false;
@@ -82,23 +71,29 @@ pub(crate) fn lay_out(corrected: &Corrected, buffer: &Buffer) -> Vec<Vec<LayoutL
             let mut lines =
                 shape.layout(size, width, buffer.wrap(), line.align(), buffer.monospace_width(), buffer.hinting());
             for line in lines.iter_mut().skip(1) {
-                let Some(first) = line.glyphs.first() else { continue };
-                let Ok(found) = carried.binary_search_by_key(&first.start, |&(start, _)| start) else { continue };
-                let ems = carried[found].1;
-                if first.level.is_rtl() {
-                    continue;
-                }
-                let moved = ems * first.font_size;
-                line.glyphs[0].x_offset -= ems;
-                line.glyphs[0].w -= moved;
-                for glyph in line.glyphs.iter_mut().skip(1) {
-                    glyph.x -= moved;
-                }
-                line.w -= moved;
+                take_back_carried(line, carried);
             }
             lines
         })
         .collect()
+}
+
+/// Moves `line` back by the kerning its first glyph carries (see `kerning`), if it carries any:
+/// at the start of a line nothing kerns it.
+fn take_back_carried(line: &mut LayoutLine, carried: &[(usize, f32)]) {
+    let Some(first) = line.glyphs.first() else { return };
+    if first.level.is_rtl() {
+        return;
+    }
+    let Ok(found) = carried.binary_search_by_key(&first.start, |&(start, _)| start) else { return };
+    let ems = carried[found].1;
+    let moved = ems * first.font_size;
+    line.glyphs[0].x_offset -= ems;
+    line.glyphs[0].w -= moved;
+    for glyph in line.glyphs.iter_mut().skip(1) {
+        glyph.x -= moved;
+    }
+    line.w -= moved;
 }
 
 /// One laid-out line: what nib reads of cosmic-text's `LayoutRun`.
