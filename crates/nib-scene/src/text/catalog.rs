@@ -67,16 +67,17 @@ pub struct GoogleFamily {
 fn google_families() -> &'static HashMap<String, GoogleFamily> {
     static GOOGLE: OnceLock<HashMap<String, GoogleFamily>> = OnceLock::new();
     GOOGLE.get_or_init(|| {
-        google_lines()
-            .filter_map(|line| {
-                let mut fields = line.split('\t');
-                let name = fields.next()?.trim();
-                let category = Category::parse(fields.next()?.trim())?;
-                let weights = fields.next()?.split(',').filter_map(|w| w.trim().parse().ok()).collect();
-                let italic = fields.next()?.split(',').any(|s| s.trim() == "italic");
-                Some((name.to_lowercase(), GoogleFamily { name, category, weights, italic }))
-            })
-            .collect()
+        // Sized once: grown from empty, the table was rehashed ten times, each time into fresh memory.
+        let mut families = HashMap::with_capacity(google_lines().count());
+        families.extend(google_lines().filter_map(|line| {
+            let mut fields = line.split('\t');
+            let name = fields.next()?.trim();
+            let category = Category::parse(fields.next()?.trim())?;
+            let weights = fields.next()?.split(',').filter_map(|w| w.trim().parse().ok()).collect();
+            let italic = fields.next()?.split(',').any(|s| s.trim() == "italic");
+            Some((name.to_lowercase(), GoogleFamily { name, category, weights, italic }))
+        }));
+        families
     })
 }
 
