@@ -85,21 +85,14 @@ pub struct Face {
 impl Face {
     /// True when the face is declared for `ch` (whether it has a glyph shows once it is read).
     pub fn declared_for(&self, ch: char) -> bool {
-        let ch = u32::from(ch);
-        self.ranges.is_empty()
-            || self
-                .ranges
-                .binary_search_by(|&(lo, hi)| {
-                    if hi < ch {
-                        std::cmp::Ordering::Less
-                    } else if lo > ch {
-                        std::cmp::Ordering::Greater
-                    } else {
-                        std::cmp::Ordering::Equal
-                    }
-                })
-                .is_ok()
+        self.ranges.is_empty() || in_ranges(self.ranges, u32::from(ch))
     }
+}
+
+/// True when `ch` is in one of `ranges` (inclusive, sorted and disjoint).
+pub(super) fn in_ranges(ranges: &[(u32, u32)], ch: u32) -> bool {
+    let after = ranges.partition_point(|&(lo, _)| lo <= ch);
+    after > 0 && ch <= ranges[after - 1].1
 }
 
 /// The faces of one family that a style selects: the files (one per subset) of one weight range

@@ -6,14 +6,14 @@
 //! never picks one by itself: each entry also carries [`REGISTERED`], the name the shaper's own
 //! fallback is forbidden to use.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use cosmic_text::fontdb;
 use cosmic_text::skrifa::{FontRef, MetadataProvider};
 
 use super::bundled;
-use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, sfnt_bytes};
+use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, in_ranges, sfnt_bytes};
 use super::files::FontFiles;
 
 /// The family name every registered face also has.
@@ -23,7 +23,50 @@ pub(super) const REGISTERED: &str = "nib registered face";
 #[derive(Clone)]
 struct Loaded {
     data: Arc<dyn AsRef<[u8]> + Send + Sync>,
-    coverage: Arc<HashSet<u32>>,
+    coverage: Arc<Coverage>,
+}
+
+/// The characters a face has glyphs for, as sorted, disjoint, inclusive ranges. Fonts map runs
+/// of consecutive characters (a script's block, the CJK ideographs), so a few hundred ranges
+/// stand for tens of thousands of characters. A set of every character cost a hash and an
+/// insert each, about a millisecond of a one-frame render's fonts.
+struct Coverage(Vec<(u32, u32)>);
+
+impl Coverage {
+    fn of(chars: impl Iterator<Item = u32>) -> Coverage {
+        // Ranges are grown as the characters come, without a list of them all: a CJK face maps
+        // tens of thousands, and that list cost more fresh memory than the set did. A cmap
+        // subtable lists its characters in order; a font that does not is still read right.
+        let mut ranges: Vec<(u32, u32)> = Vec::new();
+        let mut in_order = true;
+        for ch in chars {
+            match ranges.last_mut() {
+                Some((start, end)) if *start <= ch && ch <= end.saturating_add(1) => *end = (*end).max(ch),
+                Some((start, _)) if ch < *start => {
+                    in_order = false;
+                    ranges.push((ch, ch));
+                }
+                _ => ranges.push((ch, ch)),
+            }
+        }
+        if !in_order {
+            ranges.sort_unstable();
+            let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+            for (start, end) in ranges {
+                match merged.last_mut() {
+                    Some((_, last)) if start <= last.saturating_add(1) => *last = (*last).max(end),
+                    _ => merged.push((start, end)),
+                }
+            }
+            ranges = merged;
+        }
+        ranges.shrink_to_fit();
+        Coverage(ranges)
+    }
+
+    fn contains(&self, ch: u32) -> bool {
+        in_ranges(&self.0, ch)
+    }
 }
 
 /// How a registered face is used: which face, at which weight, slanted or not.
@@ -102,7 +145,7 @@ impl Registry {
         if !self.faces[key].declared_for(ch) {
             return false;
         }
-        self.loaded(key).is_some_and(|loaded| loaded.coverage.contains(&u32::from(ch)))
+        self.loaded(key).is_some_and(|loaded| loaded.coverage.contains(u32::from(ch)))
     }
 
     fn loaded(&mut self, key: usize) -> Option<&Loaded> {
@@ -232,6 +275,35 @@ fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
         FaceData::Bytes(bytes) => Arc::clone(bytes) as Arc<dyn AsRef<[u8]> + Send + Sync>,
     };
     let font = FontRef::from_index((*data).as_ref(), face.index).map_err(|e| format!("not a font: {e}"))?;
-    let coverage: HashSet<u32> = font.charmap().mappings().map(|(ch, _)| ch).collect();
+    let coverage = Coverage::of(font.charmap().mappings().map(|(ch, _)| ch));
     Ok(Loaded { data, coverage: Arc::new(coverage) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coverage_is_the_characters_given_in_any_order() {
+        let chars = [0x41, 0x42, 0x43, 0x61, 0x4E00, 0x4E01, 0x44, 0x41, 0x10FFFF, 0x60, 0x3F, 0x40];
+        let coverage = Coverage::of(chars.into_iter());
+        assert_eq!(coverage.0, [(0x3F, 0x44), (0x60, 0x61), (0x4E00, 0x4E01), (0x10FFFF, 0x10FFFF)]);
+        for ch in 0..0x5000 {
+            assert_eq!(coverage.contains(ch), chars.contains(&ch), "U+{ch:04X}");
+        }
+        assert!(coverage.contains(0x10FFFF) && !coverage.contains(0x10FFFE));
+        assert!(!Coverage::of(std::iter::empty()).contains(0));
+    }
+
+    #[test]
+    fn a_bundled_face_covers_what_its_character_map_maps() {
+        let inter = bundled::family("inter").expect("Inter is bundled").1[0].clone();
+        let loaded = read(&super::super::files::NoFontFiles, &inter).expect("reads");
+        let data = (*loaded.data).as_ref();
+        let font = FontRef::from_index(data, inter.index).expect("a font");
+        let charmap = font.charmap();
+        for ch in 0..0x3000 {
+            assert_eq!(loaded.coverage.contains(ch), charmap.map(ch).is_some(), "U+{ch:04X}");
+        }
+    }
 }
