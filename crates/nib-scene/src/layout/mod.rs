@@ -9,6 +9,7 @@ mod canvas;
 pub mod fonts;
 mod overlaps;
 mod problems;
+mod reuse;
 pub mod rules;
 pub mod snapshot;
 pub mod space;
@@ -17,6 +18,7 @@ mod tree;
 #[cfg(test)]
 mod tests;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::resolve::{Scene, SceneKey, ScenePart};
@@ -60,6 +62,13 @@ impl NodeBox {
 #[derive(Debug)]
 pub struct PartLayout {
     part: Arc<ScenePart>,
+    arranged: Arc<Arranged>,
+}
+
+/// What laying out a part found, by node index: shared by the layouts of every resolution of
+/// the part that lays out the same ([`reuse`]).
+#[derive(Debug, PartialEq)]
+struct Arranged {
     boxes: Vec<Option<NodeBox>>,
     texts: Vec<Option<Arc<ShapedText>>>,
     kinds: Vec<Option<Kind>>,
@@ -115,7 +124,13 @@ impl PartLayout {
         if nodes.capacity() <= KEPT_TREE_NODES {
             NODE_BUFFER.with(|buffer| *buffer.borrow_mut() = nodes);
         }
-        PartLayout { part: Arc::clone(part), boxes, texts, kinds, notes }
+        PartLayout { part: Arc::clone(part), arranged: Arc::new(Arranged { boxes, texts, kinds, notes }) }
+    }
+
+    /// This layout for `part`, a resolution of the same node that lays out the same
+    /// ([`reuse::same_inputs`]).
+    fn for_part(&self, part: &Arc<ScenePart>) -> PartLayout {
+        PartLayout { part: Arc::clone(part), arranged: Arc::clone(&self.arranged) }
     }
 
     /// The resolved part this lays out.
@@ -125,22 +140,22 @@ impl PartLayout {
 
     /// The box of the node at `index` in the part; `None` when it is hidden.
     pub fn node_box(&self, index: usize) -> Option<NodeBox> {
-        self.boxes.get(index).copied().flatten()
+        self.arranged.boxes.get(index).copied().flatten()
     }
 
     /// The laid-out text of a text node.
     pub fn shaped_text(&self, index: usize) -> Option<&Arc<ShapedText>> {
-        self.texts.get(index).and_then(Option::as_ref)
+        self.arranged.texts.get(index).and_then(Option::as_ref)
     }
 
     /// How the node at `index` lays out its children; `None` when it is hidden.
     pub(crate) fn kind(&self, index: usize) -> Option<Kind> {
-        self.kinds.get(index).copied().flatten()
+        self.arranged.kinds.get(index).copied().flatten()
     }
 
     /// What the sizing rules noticed, by node index.
     pub fn notes(&self) -> &[(usize, SizingNote)] {
-        &self.notes
+        &self.arranged.notes
     }
 }
 
@@ -183,18 +198,32 @@ impl Layout {
     }
 
     /// Lays out `scene`, reusing the part layouts of `previous` whose resolved part is the very
-    /// same (unchanged since). `previous` must have been made with the same fonts.
+    /// same (unchanged since), or was resolved again with nothing the layout reads changed (an
+    /// edit of a fill, say: see [`reuse`]). `previous` must have been made with the same fonts.
     pub fn update(previous: Option<&Layout>, scene: &Scene, text: &mut TextEngine) -> Layout {
         // By the resolved part's address: a search per part would be quadratic in the number of
         // top-level nodes, and a document can have hundreds of thousands.
-        let reusable: std::collections::HashMap<*const ScenePart, &Arc<PartLayout>> =
-            previous.map(|p| p.parts.iter().map(|old| (Arc::as_ptr(&old.part), old)).collect()).unwrap_or_default();
+        let old_parts = previous.map_or(&[][..], |p| &p.parts[..]);
+        let reusable: HashMap<*const ScenePart, &Arc<PartLayout>> =
+            old_parts.iter().map(|old| (Arc::as_ptr(&old.part), old)).collect();
+        // The previous layout of the top-level node with the same id, looked up only when a
+        // part was resolved again (an edit touches one or a few). By id, not by document key:
+        // the layout of equal inputs is equal whichever document they come from.
+        let mut by_root: Option<HashMap<&str, &Arc<PartLayout>>> = None;
         let parts = scene
             .parts()
             .iter()
-            .map(|part| match reusable.get(&Arc::as_ptr(part)) {
-                Some(old) => Arc::clone(old),
-                None => Arc::new(PartLayout::compute(part, text)),
+            .map(|part| {
+                if let Some(old) = reusable.get(&Arc::as_ptr(part)) {
+                    return Arc::clone(old);
+                }
+                let by_root = by_root.get_or_insert_with(|| {
+                    old_parts.iter().filter_map(|old| Some((old.part.root_id()?, old))).collect()
+                });
+                match part.root_id().and_then(|id| by_root.get(id)) {
+                    Some(old) if reuse::same_inputs(&old.part, part) => Arc::new(old.for_part(part)),
+                    _ => Arc::new(PartLayout::compute(part, text)),
+                }
             })
             .collect();
         Layout { parts }

@@ -126,9 +126,9 @@ pub enum SizingNote {
 
 /// The layout keys of a node, read in one pass over its properties: layout reads them for every
 /// node on every relayout, and one pass costs a fraction of a lookup per key.
-#[derive(Debug, Clone, Copy)]
-struct LayoutKeys {
-    node_type: NodeType,
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct LayoutKeys {
+    pub(super) node_type: NodeType,
     enabled: bool,
     layout: Option<Layout>,
     absolute: bool,
@@ -143,7 +143,7 @@ struct LayoutKeys {
     growth: TextGrowth,
 }
 
-fn read_keys(props: &Props) -> LayoutKeys {
+pub(super) fn read_keys(props: &Props) -> LayoutKeys {
     let mut keys = LayoutKeys {
         node_type: NodeType::Frame,
         enabled: true,

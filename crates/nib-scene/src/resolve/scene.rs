@@ -137,6 +137,11 @@ impl ScenePart {
         self.root
     }
 
+    /// The id of the top-level node this part resolves; `None` for a part with no nodes.
+    pub fn root_id(&self) -> Option<&str> {
+        self.nodes.first().map(|node| node.id.as_str())
+    }
+
     /// The nodes, the top-level one first, in document order.
     pub fn nodes(&self) -> &[SceneNode] {
         &self.nodes
