@@ -1049,6 +1049,32 @@ fn going_back_to_a_frame_is_answered_from_the_cache() {
     assert_eq!(open.screenshots().hits_and_misses(), (2, 2), "two drawn, two answered from the cache");
 }
 
+/// Issue 31: an agent going back and forth between two frames, editing each, gets every
+/// screenshot after an edit repainted from that frame's last picture, with a fresh one's bytes.
+#[test]
+fn frames_edited_in_turn_are_each_repainted_from_their_last_picture() {
+    let mut s = Session::new();
+    let file = s.copy("pen/Achelous1__smalti__docs__design__design.pen");
+    let shot = |s: &mut Session, frame: &str| {
+        s.ok("get_screenshot", json!({"filePath": file, "nodeId": frame}))["data"].as_str().unwrap().to_owned()
+    };
+    let frames = [("PEZED", "BJ1ut"), ("9M1Ya", "Agtci")];
+    let mut last = frames.map(|(frame, _)| shot(&mut s, frame));
+    for colour in ["#E11D48", "#2563EB", "#16A34A"] {
+        for (index, (frame, leaf)) in frames.iter().enumerate() {
+            let edit = format!("U(\"{leaf}\", {{fill: \"{colour}\"}})");
+            s.ok("batch_design", json!({"filePath": file, "operations": edit}));
+            last[index] = shot(&mut s, frame);
+        }
+    }
+    let screenshots = s.workspace.document(Some(&file)).unwrap().0.screenshots();
+    assert_eq!(screenshots.repainted(), 6, "every screenshot after an edit is a repaint");
+    screenshots.clear();
+    for (index, (frame, _)) in frames.iter().enumerate() {
+        assert!(last[index] == shot(&mut s, frame), "{frame}: the repainted screenshot differs from a fresh one");
+    }
+}
+
 /// Issue 31: the screenshot after an edit is repainted from the one before, only where the
 /// edit changed it, and has the bytes of a screenshot drawn from nothing — over edits of a real
 /// file's frame: colours, moves, opacity, text, deletions, insertions and undo.

@@ -19,9 +19,13 @@ pub const MAX_ENTRIES: usize = 32;
 /// 4 MiB of PNG).
 pub const MAX_BYTES: usize = 32 * 1024 * 1024;
 
-/// Most pixels of the last picture kept unencoded for a repaint (a 16 MB pixmap): a picture
-/// larger than 2048 × 2048 after an edit is painted whole again.
+/// Most pixels of the pictures kept unencoded for a repaint, all together (16 MB of pixmaps):
+/// a picture larger than 2048 × 2048 after an edit is painted whole again.
 pub const MAX_KEPT_PIXELS: u64 = 4 * 1024 * 1024;
+
+/// Most pictures kept unencoded for a repaint: an agent going back and forth between a few
+/// frames (a screen and the component it edits, two screens of a flow) repaints each one.
+pub const MAX_KEPT_PICTURES: usize = 4;
 
 /// What a screenshot is of: a node id (or `None` for the canvas), at a scale, with options.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,11 +66,26 @@ pub struct RenderCache {
     bytes: usize,
     hits: u64,
     misses: u64,
-    /// The last screenshot drawn, kept unencoded with its display list: the next screenshot
-    /// of the same target after an edit repaints only what the edit changed (issue 31).
-    last: Option<(ShotKey, Painted, Shot)>,
+    /// The last screenshots drawn, kept unencoded with their display lists, most recent last:
+    /// the next screenshot of one of their targets after an edit repaints only what the edit
+    /// changed (issue 31).
+    kept: VecDeque<Kept>,
     /// Pictures painted only where an edit changed them, or not at all.
     repainted: u64,
+}
+
+/// A picture kept for a repaint: its target, the picture with its display list, its answer.
+struct Kept {
+    key: ShotKey,
+    painted: Painted,
+    shot: Shot,
+}
+
+impl Kept {
+    fn pixels(&self) -> u64 {
+        let pixmap = &self.painted.rendered().pixmap;
+        u64::from(pixmap.width()) * u64::from(pixmap.height())
+    }
 }
 
 /// The parts a screenshot of `part` (one top-level part, or every part for the canvas) shows.
@@ -123,21 +142,23 @@ impl RenderCache {
     /// Takes the last picture drawn for `key` (kept by [`RenderCache::keep_painted`]), to
     /// repaint it after an edit.
     pub fn take_painted(&mut self, key: &ShotKey) -> Option<(Painted, Shot)> {
-        match self.last.take() {
-            Some((kept, painted, shot)) if kept == *key => Some((painted, shot)),
-            other => {
-                self.last = other;
-                None
-            }
-        }
+        let index = self.kept.iter().position(|kept| kept.key == *key)?;
+        self.kept.remove(index).map(|kept| (kept.painted, kept.shot))
     }
 
-    /// Keeps `painted` (drawn for `key`, answered as `shot`) as the last picture, unless it is
-    /// larger than [`MAX_KEPT_PIXELS`].
+    /// Keeps `painted` (drawn for `key`, answered as `shot`) as the most recent picture,
+    /// dropping the oldest beyond [`MAX_KEPT_PICTURES`] or [`MAX_KEPT_PIXELS`] in all; a picture
+    /// larger than that alone is not kept.
     pub fn keep_painted(&mut self, key: ShotKey, painted: Painted, shot: Shot) {
-        let pixmap = &painted.rendered().pixmap;
-        self.last =
-            (u64::from(pixmap.width()) * u64::from(pixmap.height()) <= MAX_KEPT_PIXELS).then_some((key, painted, shot));
+        self.kept.retain(|kept| kept.key != key);
+        let kept = Kept { key, painted, shot };
+        if kept.pixels() > MAX_KEPT_PIXELS {
+            return;
+        }
+        self.kept.push_back(kept);
+        while self.kept.len() > MAX_KEPT_PICTURES || self.kept.iter().map(Kept::pixels).sum::<u64>() > MAX_KEPT_PIXELS {
+            self.kept.pop_front();
+        }
     }
 
     /// Counts a picture drawn with `damage` painted again.
@@ -172,7 +193,7 @@ impl RenderCache {
     pub fn clear(&mut self) {
         self.entries.clear();
         self.bytes = 0;
-        self.last = None;
+        self.kept.clear();
     }
 }
 
