@@ -1,5 +1,6 @@
 //! Layout (budgets: a full layout of 10k nodes ≤ 8 ms; a relayout after one U() ≤ 1 ms; a
-//! `layout: "none"` frame of 300,000 children laid out with its problems ≤ 2 s).
+//! `layout: "none"` frame of 300,000 children laid out with its problems ≤ 2 s), and the same
+//! update after a U() of a fill, which changes nothing the layout reads.
 //!
 //! `warm` runs keep the text engine between iterations, as an open document does: text already
 //! measured is a cache hit. `cold` runs start from a new engine every time.
@@ -7,6 +8,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use nib::doc::values::{Color, Fill, Fills};
 use nib::doc::{Document, Key, Value, VarOr};
 use nib::layout::{Layout, find_problems};
 use nib::resolve::{NoImports, Scene, SceneOptions, build_scene, update_scene};
@@ -64,18 +66,26 @@ fn full(c: &mut Criterion, name: &str, document: &Document) {
     });
 }
 
-/// One U() on a text in one top-level frame, then the scene and the layout brought up to date.
-fn relayout(c: &mut Criterion, name: &str, mut document: Document, text_id: &str) {
+/// One U() on a text in one top-level frame (of its font size, or with `paint_only` of its
+/// fill), then the scene and the layout brought up to date.
+fn relayout(c: &mut Criterion, name: &str, mut document: Document, text_id: &str, paint_only: bool) {
     let mut engine = engine();
     let mut scene: Scene = build_scene(&document, &NoImports, SceneOptions::FULL);
     let mut layout = Layout::compute(&scene, &mut engine);
     let key = document.node_by_id(text_id).expect("text node");
     let mut round = 0u32;
-    c.bench_function(&format!("relayout_after_one_update/{name}"), |b| {
+    let what = if paint_only { "fill" } else { "font_size" };
+    c.bench_function(&format!("relayout_after_one_update/{name}/{what}"), |b| {
         b.iter(|| {
             round += 1;
+            let (key_set, value) = if paint_only {
+                let colour = Color::from_rgba([(round % 200) as u8, 40, 90, 255]);
+                (Key::Fill, Value::Fills(Fills::One(Fill::Solid(VarOr::Value(colour)))))
+            } else {
+                (Key::FontSize, Value::Number(VarOr::Value(f64::from(12 + round % 8))))
+            };
             let mut edit = document.transaction();
-            edit.set(key, Key::FontSize, Some(Value::Number(VarOr::Value(f64::from(12 + round % 8)))));
+            edit.set(key, key_set, Some(value));
             edit.commit();
             scene = update_scene(Some(&scene), &document, &NoImports, SceneOptions::FULL);
             layout = Layout::update(Some(&layout), &scene, &mut engine);
@@ -147,8 +157,10 @@ fn benches(c: &mut Criterion) {
         .find(|k| largest.tree().node(*k).node_type() == nib::doc::NodeType::Text)
         .map(|k| largest.tree().node(k).id().to_owned())
         .expect("a text");
-    relayout(c, "largest_corpus_file", largest, &text_in_largest);
-    relayout(c, "generated_10k", generated, "t7_25");
+    for paint_only in [false, true] {
+        relayout(c, "largest_corpus_file", largest.clone(), &text_in_largest, paint_only);
+        relayout(c, "generated_10k", generated.clone(), "t7_25", paint_only);
+    }
     siblings_with_problems(c);
 }
 
