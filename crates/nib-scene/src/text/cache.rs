@@ -27,12 +27,22 @@ pub fn slug(family: &str) -> String {
 /// The cached faces of `family` (named as the catalogue spells it); empty when none is cached.
 /// Files that do not read are skipped: the next fetch writes them again.
 pub fn read_family(files: &dyn FontFiles, folder: &Path, family: &str) -> Vec<Arc<Face>> {
+    read_files(files, &family_files(files, folder, family), family)
+}
+
+/// The files in the cache folder of `family`, however it is spelled (its folder is its slug).
+pub fn family_files(files: &dyn FontFiles, folder: &Path, family: &str) -> Vec<PathBuf> {
+    files.files_in(&folder.join(slug(family)))
+}
+
+/// The faces of `paths` (from [`family_files`]), named `family` as the catalogue spells it.
+pub fn read_files(files: &dyn FontFiles, paths: &[PathBuf], family: &str) -> Vec<Arc<Face>> {
     let slug = slug(family);
     let mut faces = Vec::new();
-    for path in files.files_in(&folder.join(&slug)) {
-        let Some((weight, italic)) = face_of_name(&path, &slug) else { continue };
+    for path in paths {
+        let Some((weight, italic)) = face_of_name(path, &slug) else { continue };
         let shown = path.display().to_string();
-        let Ok(bytes) = files.read(&path, MAX_FONT_FILE_BYTES) else { continue };
+        let Ok(bytes) = files.read(path, MAX_FONT_FILE_BYTES) else { continue };
         let Ok(bytes) = sfnt_bytes(bytes, &shown) else { continue };
         let read = faces_in(&bytes, || FaceData::File(path.clone()), Origin::Cache, &shown, Some(family));
         for mut face in read.into_iter().take(1) {

@@ -392,11 +392,12 @@ impl FontBook {
                 // folder is named the same for every spelling (its slug), so the catalogue,
                 // which is built on first use (a millisecond of a one-frame render), is only
                 // read for a family the cache holds.
-                if self.files.files_in(&folder.join(cache::slug(family))).is_empty() {
+                let paths = cache::family_files(&*self.files, folder, family);
+                if paths.is_empty() {
                     return None;
                 }
                 let name = google_family(family).map_or(family.trim(), |g| g.name);
-                let faces = cache::read_family(&*self.files, folder, name);
+                let faces = cache::read_files(&*self.files, &paths, name);
                 (!faces.is_empty()).then(|| FamilyEntry { name: name.to_owned(), origin: Origin::Cache, faces })
             })
             .clone()
