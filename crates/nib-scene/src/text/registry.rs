@@ -40,25 +40,15 @@ impl Coverage {
         let mut ranges: Vec<(u32, u32)> = Vec::new();
         let mut in_order = true;
         for ch in chars {
-            match ranges.last_mut() {
-                Some((start, end)) if *start <= ch && ch <= end.saturating_add(1) => *end = (*end).max(ch),
-                Some((start, _)) if ch < *start => {
-                    in_order = false;
-                    ranges.push((ch, ch));
-                }
-                _ => ranges.push((ch, ch)),
-            }
+            in_order &= ranges.last().is_none_or(|&(start, _)| start <= ch);
+            extend(&mut ranges, (ch, ch));
         }
         if !in_order {
             ranges.sort_unstable();
-            let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
-            for (start, end) in ranges {
-                match merged.last_mut() {
-                    Some((_, last)) if start <= last.saturating_add(1) => *last = (*last).max(end),
-                    _ => merged.push((start, end)),
-                }
-            }
-            ranges = merged;
+            ranges = ranges.into_iter().fold(Vec::new(), |mut merged, range| {
+                extend(&mut merged, range);
+                merged
+            });
         }
         ranges.shrink_to_fit();
         Coverage(ranges)
@@ -66,6 +56,15 @@ impl Coverage {
 
     fn contains(&self, ch: u32) -> bool {
         in_ranges(&self.0, ch)
+    }
+}
+
+/// Adds `range` after `ranges`, joined to the last one when it starts inside it or right after
+/// (ranges out of order are only pushed, to be sorted and joined again).
+fn extend(ranges: &mut Vec<(u32, u32)>, (start, end): (u32, u32)) {
+    match ranges.last_mut() {
+        Some((first, last)) if *first <= start && start <= last.saturating_add(1) => *last = (*last).max(end),
+        _ => ranges.push((start, end)),
     }
 }
 
