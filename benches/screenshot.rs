@@ -44,7 +44,8 @@ struct Stages {
     edited: Duration,
     repainted: Duration,
     compile: Duration,
-    /// The part's resolution alone (timed apart; the compile is resolution, fonts and layout).
+    /// The imports and the part's resolution alone (timed apart; the compile is these, fonts
+    /// and layout).
     resolve: Duration,
     display: Duration,
     paint: Duration,
@@ -118,7 +119,7 @@ fn main() {
     report("after a U() of its name", |s| s.edited);
     report("after a U() of a leaf's fill", |s| s.repainted);
     println!("the first picture by stage, in this process (a fresh compile of the frame's part):");
-    report("resolve (part)", |s| s.resolve);
+    report("imports + resolve (part)", |s| s.resolve);
     report("fonts + layout (compile − resolve)", |s| s.compile.saturating_sub(s.resolve));
     report("display list", |s| s.display);
     report("paint", |s| s.paint);
@@ -202,7 +203,7 @@ fn leaf(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> Option<Stri
 fn in_process(file: &Path, id: &str, stages: &mut Stages) {
     let Some(document) = std::fs::read_to_string(file).ok().and_then(|t| Document::load(&t).ok()) else { return };
     let host = DiskHost::new(file, FontOptions::default());
-    // The resolution of the part alone, for its share of the compile timed below.
+    // The imports and the resolution of the part alone, for their share of the compile below.
     let started = Instant::now();
     let (imports, _) = host.imports(&document.document);
     if let Some(root) = part_root(&document.document, id) {
