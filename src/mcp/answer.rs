@@ -15,10 +15,14 @@ use crate::tools::ToolError;
 pub const MAX_ANSWER_CHARS: usize = 80_000;
 
 /// A successful tool answer.
-pub fn success(tool: &str, value: Value) -> CallToolResult {
+pub fn success(tool: &str, mut value: Value) -> CallToolResult {
     // A screenshot written to a file (outputPath) is answered as JSON with its path.
     if tool == "get_screenshot" && value.get("path").is_none() {
-        let data = value["data"].as_str().unwrap_or_default();
+        // Taken, not copied: it is the whole answer's weight.
+        let data = match value["data"].take() {
+            Value::String(data) => data,
+            _ => String::new(),
+        };
         let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
         // The answer is the picture alone; what could not be drawn goes to the log.
         for warning in value["warnings"].as_array().into_iter().flatten() {

@@ -12,6 +12,7 @@ mod catalog;
 mod envelope;
 mod framing;
 mod lines;
+mod outgoing;
 mod server;
 mod shallow;
 mod stdio;

@@ -18,6 +18,7 @@ use tokio::sync::{Mutex, mpsc};
 use super::batch::{Batches, Sending};
 use super::framing::{self, Framed};
 use super::lines::{LineReader, MAX_MESSAGE_BYTES};
+use super::outgoing;
 
 /// Lines read ahead of rmcp. Few: a line may be 16 MiB, and when rmcp is busy the reader should
 /// wait rather than fill memory.
@@ -127,7 +128,7 @@ impl Transport<RoleServer> for StdioTransport {
     fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = io::Result<()>> + Send + 'static {
         let outgoing = self.outgoing.clone();
         let line = match self.batches().sending(item) {
-            Sending::Alone(message) => encode(&message).map(Some),
+            Sending::Alone(message) => outgoing::to_json(*message).map(as_line).map(Some).map_err(io::Error::from),
             Sending::Held => Ok(None),
             Sending::Completed(line) => Ok(Some(line)),
         };
@@ -231,9 +232,13 @@ fn write_lines(mut lines: mpsc::Receiver<Vec<u8>>, mut output: impl Write) -> io
 
 /// `message` as one line of JSON.
 fn encode(message: &impl Serialize) -> io::Result<Vec<u8>> {
-    let mut line = serde_json::to_vec(message)?;
-    line.push(b'\n');
-    Ok(line)
+    Ok(as_line(serde_json::to_vec(message)?))
+}
+
+/// JSON text ended as a line.
+fn as_line(mut json: Vec<u8>) -> Vec<u8> {
+    json.push(b'\n');
+    json
 }
 
 #[cfg(test)]
