@@ -30,6 +30,7 @@ mod outline;
 mod render;
 mod revision;
 mod snapshot;
+mod stdout_pipe;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -621,6 +622,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
         Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
         Command::Mcp { root, tools } => {
             allocator::for_a_server();
+            stdout_pipe::widen();
             let root = match root {
                 Some(root) => root,
                 None => std::env::current_dir()?,

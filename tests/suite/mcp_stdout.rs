@@ -86,3 +86,35 @@ fn stdout_carries_only_json_rpc_messages() {
     assert_eq!(answered.len(), 7);
     assert_eq!(parse_errors, 1, "the line that is not JSON is answered once");
 }
+
+/// A screenshot's answer is hundreds of KB: the pipe it goes through is widened so the server
+/// writes it in one go instead of 64 KiB at a time (src/cli/stdout_pipe.rs).
+#[cfg(target_os = "linux")]
+#[test]
+fn the_pipe_on_stdout_is_widened() {
+    use std::os::fd::AsRawFd;
+    let root = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["mcp", "--root"])
+        .arg(root.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nib mcp starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let initialize = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": { "name": "test", "version": "1" } } });
+    writeln!(stdin, "{initialize}").unwrap();
+    let mut line = String::new();
+    stdout.read_line(&mut line).unwrap();
+    assert!(line.contains("\"result\""), "{line}");
+    // SAFETY: F_GETPIPE_SZ takes no argument; the descriptor is the pipe's read end, open here.
+    let size = unsafe { libc::fcntl(stdout.get_ref().as_raw_fd(), libc::F_GETPIPE_SZ) };
+    let limit: i32 = std::fs::read_to_string("/proc/sys/fs/pipe-max-size").unwrap().trim().parse().unwrap();
+    // 64 KiB when the server leaves it alone.
+    assert_eq!(size, limit.min(1 << 20), "the size of the pipe the server writes its answers to");
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
