@@ -445,7 +445,16 @@ fn frames_rendered_side_by_side_share_the_budget() {
         assert_eq!(answer["files"].as_array().map(Vec::len), Some(8), "{answer}");
         peak
     };
-    let unbounded = export(u64::MAX / 2, "free");
+    // On a machine with fewer cores than threads, whether the eight frames are painted at the
+    // same time is up to the scheduler (one run in six on two cores had them overlap less,
+    // 130 MB): the case is run again until it shows it needs its memory at once.
+    let mut unbounded = 0;
+    for _ in 0..6 {
+        unbounded = unbounded.max(export(u64::MAX / 2, "free"));
+        if unbounded > 150_000_000 {
+            break;
+        }
+    }
     let bounded = export(64_000_000, "bounded");
     nib::render::memory::set_render_memory(nib::render::memory::RENDER_MEMORY);
     eprintln!(
