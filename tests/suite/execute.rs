@@ -107,6 +107,24 @@ fn a_failing_snippet_leaves_the_file_byte_identical_and_names_the_place() {
 }
 
 #[test]
+fn a_snippet_written_with_await_runs_and_fails_as_one_without() {
+    let mut session = Session::new();
+    let answer =
+        session.ok(r##"const box = await Insert(document, {type: "frame", name: "Awaited", width: 100, height: 50});
+await Update(box, {fill: "#2563EB"});
+return (await Get(box)).fill;"##);
+    assert_eq!(answer["result"], json!("#2563EB"), "{answer}");
+    let id = answer["ids"]["box"].as_str().unwrap_or_else(|| panic!("names map to ids: {answer}")).to_owned();
+    assert!(session.file().contains(&id));
+    let before = session.file();
+    let failed =
+        session.run("await Insert(document, {type: \"frame\"});\nawait Update(\"nope\", {width: 3});").unwrap_err();
+    assert!(failed.message.starts_with("line 2"), "{failed}");
+    assert!(failed.message.contains("nope"), "{failed}");
+    assert_eq!(session.file(), before, "undone, the file byte-identical");
+}
+
+#[test]
 fn a_failed_snippet_is_retried_with_one_patch() {
     let mut session = Session::new();
     let error = session

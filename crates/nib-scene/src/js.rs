@@ -152,8 +152,10 @@ pub const HOST_FUNCTION: &str = "__nib_host";
 pub type Host = Box<dyn FnMut(HostCall) -> Result<serde_json::Value, HostRefusal>>;
 
 /// Runs a snippet: `api` (JavaScript that defines the functions the snippet calls, each
-/// reaching the host through [`HOST_FUNCTION`]) then `body` as the body of a function, so it
-/// may `return` its result. Every call the API makes is answered by `host` while the snippet
+/// reaching the host through [`HOST_FUNCTION`]) then `body` as the body of an async function,
+/// so it may `return` its result and `await` (agents write `await TakeScreenshot(…)` out of
+/// habit; the API answers at once, so an `await` only waits for the job queue, which the run
+/// drives to its end). Every call the API makes is answered by `host` while the snippet
 /// waits, on this thread (a thread of its own cost two task switches per call, three times the
 /// work of a typical call). Time spent in the host does not count against the deadline, which
 /// is for the snippet's own running; the whole call, host time included, is stopped after
@@ -167,7 +169,7 @@ pub fn run_snippet(
 ) -> Result<serde_json::Value, JsError> {
     let api = api.trim_end_matches('\n');
     let offset = Offset { lines: api.lines().count() as u32 + 1, columns: 0 };
-    let source = format!("{api}\n(function () {{\n{body}\n}})()");
+    let source = format!("{api}\n(async function () {{\n{body}\n}})()");
     run(&source, offset, &[], limits, Some(Bridge { host, call_limit }))
 }
 
@@ -271,6 +273,7 @@ fn run(
         let mut options = rquickjs::context::EvalOptions::default();
         options.strict = false;
         let value: rquickjs::Value = ctx.eval_with_options(source, options).map_err(|e| fail(&ctx, e))?;
+        let value = settled(&ctx, value).map_err(|e| fail(&ctx, e))?;
         let text = ctx.json_stringify(value).map_err(|e| fail(&ctx, e))?;
         let text = match text {
             Some(text) => text.to_string().map_err(|e| JsError::Engine(e.to_string()))?,
@@ -296,6 +299,21 @@ fn run(
         {
             Err(JsError::Stack(limits.stack_bytes))
         }
+        other => other,
+    }
+}
+
+/// What a run's value settles to: a promise's result once the job queue has run (a rejection
+/// is thrown, as an uncaught error would be), anything else as it is. Nothing outside the run
+/// can settle a promise (there are no timers, files or network), so one still pending when the
+/// queue is empty never will be: that is an error, not a wait.
+fn settled<'js>(ctx: &Ctx<'js>, value: rquickjs::Value<'js>) -> rquickjs::Result<rquickjs::Value<'js>> {
+    let Some(promise) = value.as_promise() else { return Ok(value) };
+    match promise.finish::<rquickjs::Value>() {
+        Err(rquickjs::Error::WouldBlock) => Err(rquickjs::Exception::throw_message(
+            ctx,
+            "the run awaits a promise that nothing settles (a run has no timers, files or network)",
+        )),
         other => other,
     }
 }
@@ -448,6 +466,38 @@ mod tests {
         assert!(matches!(&refused, JsError::Thrown { line: Some(2), column: Some(3), .. }), "{refused:?}");
         let syntax = run_snippet(API, "let x = ;", Limits::PEN, long, host(Rc::clone(&calls))).unwrap_err();
         assert!(matches!(&syntax, JsError::Syntax { line: 1, .. }), "{syntax:?}");
+    }
+
+    #[test]
+    fn a_snippet_may_await_and_its_errors_keep_their_place() {
+        let quick =
+            || -> Host { Box::new(|call: HostCall| Ok(json!(call.arguments[0].as_f64().unwrap_or(0.0) * 2.0))) };
+        let long = Duration::from_secs(55);
+        let value = run_snippet(
+            API,
+            "const a = await Twice(2);\nreturn [a, await Promise.resolve(Twice(a))];",
+            Limits::PEN,
+            long,
+            quick(),
+        )
+        .unwrap();
+        assert_eq!(value, json!([4, 8]));
+        // Without an await, a snippet runs as it always did.
+        assert_eq!(run_snippet(API, "return Twice(3);", Limits::PEN, long, quick()).unwrap(), json!(6));
+        let thrown = run_snippet(API, "await null;\nnull.x;", Limits::PEN, long, quick()).unwrap_err();
+        assert!(matches!(&thrown, JsError::Thrown { line: Some(2), .. }), "{thrown:?}");
+        assert!(thrown.to_string().contains("TypeError"), "{thrown}");
+        let rejected =
+            run_snippet(API, "await Promise.reject(new RangeError('no'));", Limits::PEN, long, quick()).unwrap_err();
+        assert!(
+            matches!(&rejected, JsError::Thrown { message, line: Some(1), .. } if message == "RangeError: no"),
+            "{rejected:?}"
+        );
+        let forever = run_snippet(API, "await new Promise(() => {});", Limits::PEN, long, quick()).unwrap_err();
+        assert!(forever.to_string().contains("nothing settles"), "{forever}");
+        let limits = Limits { deadline: Duration::from_millis(200), ..Limits::PEN };
+        let spinning = run_snippet(API, "while (true) await null;", limits, long, quick()).unwrap_err();
+        assert_eq!(spinning, JsError::Deadline(Duration::from_millis(200)));
     }
 
     #[test]

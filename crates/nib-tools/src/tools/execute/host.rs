@@ -202,12 +202,19 @@ impl Host {
         self.write(Operation::Insert, &[Value::String(target.to_owned()), converted.frame], at, "Generate")
     }
 
-    /// The snippet's variable a call's result is assigned to: `name` in `const name = Insert(`.
+    /// The snippet's variable a call's result is assigned to: `name` in `const name = Insert(`
+    /// (or `= await Insert(`).
     fn bound_name(&self, at: Span, function: &str) -> Option<String> {
         let line = self.snippet_lines.get(at.line.checked_sub(1)? as usize)?;
         // The engine places a call at its name or just after it: look up to the name's end.
         let end: usize = line.char_indices().nth(at.column as usize + function.len()).map_or(line.len(), |(i, _)| i);
         let before = &line[..line[..end].rfind(function)?];
+        // `const name = await Insert(` binds the same node (a snippet is an async function's body).
+        let before = before.trim_end();
+        let before = before
+            .strip_suffix("await")
+            .filter(|b| !b.ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(before);
         let before = before.trim_end().strip_suffix('=')?.trim_end();
         if before.ends_with(['=', '!', '<', '>', '+', '-', '*', '/']) {
             return None;

@@ -40,7 +40,8 @@ const API: &str = include_str!("api.js");
 pub struct ExecuteArgs {
     /// The document (the current one when absent).
     pub file_path: Option<String>,
-    /// The snippet: the body of a function, so it may `return` what the answer should show.
+    /// The snippet: the body of an async function, so it may `return` what the answer should
+    /// show (and `await`, which nothing needs).
     pub input: Option<String>,
     /// A snippet sent before (its answer's `editId`), to run again with `edits` applied.
     pub edit_id: Option<String>,
