@@ -281,9 +281,9 @@ fn run(
         };
         serde_json::from_str(&text).map_err(|e| JsError::Engine(format!("the result is not JSON: {e}")))
     });
-    if result.is_err()
-        && let Some(reason) = interrupted.take()
-    {
+    // An interruption ends the run even when what it cut short was a job left behind after the
+    // run's value was settled.
+    if let Some(reason) = interrupted.take() {
         return Err(reason);
     }
     // The host refused a call because the time was up; the snippet saw that as a throw.
@@ -306,16 +306,21 @@ fn run(
 /// What a run's value settles to: a promise's result once the job queue has run (a rejection
 /// is thrown, as an uncaught error would be), anything else as it is. Nothing outside the run
 /// can settle a promise (there are no timers, files or network), so one still pending when the
-/// queue is empty never will be: that is an error, not a wait.
+/// queue is empty never will be: that is an error, not a wait. The queue is run to its end
+/// either way, so a `.then` the run left behind does its work before the run is judged.
 fn settled<'js>(ctx: &Ctx<'js>, value: rquickjs::Value<'js>) -> rquickjs::Result<rquickjs::Value<'js>> {
-    let Some(promise) = value.as_promise() else { return Ok(value) };
-    match promise.finish::<rquickjs::Value>() {
-        Err(rquickjs::Error::WouldBlock) => Err(rquickjs::Exception::throw_message(
-            ctx,
-            "the run awaits a promise that nothing settles (a run has no timers, files or network)",
-        )),
-        other => other,
-    }
+    let settled = match value.as_promise() {
+        None => Ok(value),
+        Some(promise) => match promise.finish::<rquickjs::Value>() {
+            Err(rquickjs::Error::WouldBlock) => Err(rquickjs::Exception::throw_message(
+                ctx,
+                "the run awaits a promise that nothing settles (a run has no timers, files or network)",
+            )),
+            other => other,
+        },
+    };
+    while ctx.execute_pending_job() {}
+    settled
 }
 
 /// The error a failed call left in the engine, with its place in the source.
@@ -498,6 +503,21 @@ mod tests {
         let limits = Limits { deadline: Duration::from_millis(200), ..Limits::PEN };
         let spinning = run_snippet(API, "while (true) await null;", limits, long, quick()).unwrap_err();
         assert_eq!(spinning, JsError::Deadline(Duration::from_millis(200)));
+        // Work a snippet leaves queued when it returns is done, not dropped; a queue that never
+        // empties is stopped by the deadline.
+        let calls = Rc::new(Cell::new(0));
+        let counted = Rc::clone(&calls);
+        let counting: Host = Box::new(move |_: HostCall| {
+            counted.set(counted.get() + 1);
+            Ok(json!(0))
+        });
+        let value = run_snippet(API, "Promise.resolve().then(() => Twice(5));\nreturn 1;", Limits::PEN, long, counting)
+            .unwrap();
+        assert_eq!((value, calls.get()), (json!(1), 1));
+        let endless =
+            run_snippet(API, "const f = () => Promise.resolve().then(f);\nf();\nreturn 1;", limits, long, quick())
+                .unwrap_err();
+        assert_eq!(endless, JsError::Deadline(Duration::from_millis(200)));
     }
 
     #[test]
