@@ -3,8 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::io::save_file;
-use nib::files::{LimitedRead, read_limited};
+use nib::doc::io::{read_file, save_file};
 use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
@@ -18,10 +17,10 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
-    let source = match read_script(script) {
+    let source = match super::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("nib: cannot read the script {}: {error}", script.display());
+            eprintln!("nib: {error}");
             return ExitCode::from(2);
         }
     };
@@ -59,13 +58,23 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         }
         return ExitCode::from(1);
     }
+    if let Some(refusal) =
+        super::past_limits_refusal(&document, &imports, || read_file(file).ok().map(|read| read.document))
+    {
+        outcome.discard_created_files();
+        eprintln!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
+        return ExitCode::from(1);
+    }
     // Success is said only once it is true: after the file is saved.
     if settings.dry_run {
         eprintln!("nib: dry run: {} not written", file.display());
     } else if let Err(error) = save_file(&document, file) {
         outcome.discard_created_files();
-        eprintln!("nib: the operations ran but could not be saved, so nothing changed: {error}");
-        return ExitCode::from(2);
+        eprintln!(
+            "nib: the operations ran but could not be saved, so nothing changed: {}",
+            super::save_error_text(&error)
+        );
+        return ExitCode::from(if super::over_limit(&error).is_some() { 1 } else { 2 });
     }
     if settings.json {
         say!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
@@ -73,28 +82,4 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         say_part!("{}", outcome.text());
     }
     ExitCode::SUCCESS
-}
-
-/// The script from a file, a pipe (`<(…)`) or standard input (`-`), refused as soon as it
-/// passes the size batch_design accepts, so an endless stream cannot fill memory.
-fn read_script(path: &Path) -> std::io::Result<String> {
-    // One byte more than the parser takes, so it reports the size itself.
-    let limit = nib::script::MAX_SCRIPT_BYTES as u64 + 1;
-    let bytes = if path == Path::new("-") {
-        read_limited(std::io::stdin().lock(), limit, 0)
-    } else {
-        let file = std::fs::File::open(path)?;
-        if file.metadata()?.is_dir() {
-            return Err(std::io::Error::other("it is a folder"));
-        }
-        read_limited(file, limit, 0)
-    };
-    let bytes = bytes.map_err(|e| match e {
-        LimitedRead::Io(error) => error,
-        LimitedRead::TooLarge => std::io::Error::other(format!(
-            "it is larger than {} bytes, the most a script may have; split the work into several scripts",
-            nib::script::MAX_SCRIPT_BYTES
-        )),
-    })?;
-    String::from_utf8(bytes).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
 }

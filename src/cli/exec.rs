@@ -3,7 +3,6 @@
 //! snippet ran. The snippet works inside the document's folder, as an MCP client's works inside
 //! the server's: exports and images stay there.
 
-use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -11,7 +10,7 @@ use nib::tools::{Workspace, call};
 use serde_json::{Value, json};
 
 pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode {
-    let snippet = match read_script(script) {
+    let snippet = match super::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet") {
         Ok(snippet) => snippet,
         Err(message) => return usage(&message, "pass the snippet's file, or - to read it from standard input"),
     };
@@ -46,27 +45,6 @@ pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode
             ExitCode::from(1)
         }
     }
-}
-
-fn read_script(script: &str) -> Result<String, String> {
-    if script == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .take(nib::tools::MAX_SNIPPET_BYTES as u64 + 1)
-            .read_to_string(&mut text)
-            .map_err(|e| format!("reading the snippet from standard input: {e}"))?;
-        return Ok(text);
-    }
-    let path = Path::new(script);
-    let size = std::fs::metadata(path).map_err(|e| format!("the snippet {}: {e}", path.display()))?.len();
-    if size > nib::tools::MAX_SNIPPET_BYTES as u64 {
-        return Err(format!(
-            "the snippet {} is {size} bytes; a call takes at most {}",
-            path.display(),
-            nib::tools::MAX_SNIPPET_BYTES
-        ));
-    }
-    std::fs::read_to_string(path).map_err(|e| format!("the snippet {}: {e}", path.display()))
 }
 
 /// Drops the pictures' bytes from an answer printed on a terminal; answers how many there were.

@@ -76,8 +76,8 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("  saved"),
             Err(error) => {
-                eprintln!("nib: {shown}: could not write: {error}");
-                code = code.max(2);
+                eprintln!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
+                code = code.max(if super::over_limit(&error).is_some() { 1 } else { 2 });
             }
         }
     }

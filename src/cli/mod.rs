@@ -526,6 +526,99 @@ fn read_with_imports(
     Ok((document, imports, host))
 }
 
+/// A batch_design script or an execute snippet (`what` names it) from a file, a pipe such as
+/// `<(…)`, or standard input (`-`), refused as soon as it passes `limit` bytes, so an endless
+/// stream cannot fill memory. Devices (`/dev/zero`), sockets and folders are refused before
+/// they are read, as the document reader refuses them; a pipe is read (a shell's `<(…)` is
+/// one), within the same limit.
+fn read_script_text(path: &Path, limit: usize, what: &str) -> Result<String, String> {
+    use nib::files::{FileError, LimitedRead, read_limited, read_regular};
+    let shown = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
+    let too_large = || {
+        format!(
+            "the {what} in {shown} is larger than {limit} bytes, the most one call takes; split the work over several calls"
+        )
+    };
+    let limited = |read: Result<Vec<u8>, LimitedRead>| {
+        read.map_err(|e| match e {
+            LimitedRead::Io(error) => format!("reading the {what} from {shown}: {error}"),
+            LimitedRead::TooLarge => too_large(),
+        })
+    };
+    let bytes = if path == Path::new("-") {
+        limited(read_limited(std::io::stdin().lock(), limit as u64, 0))?
+    } else if is_pipe(path) {
+        let file = std::fs::File::open(path).map_err(|e| format!("the {what} {shown}: {e}"))?;
+        limited(read_limited(file, limit as u64, 0))?
+    } else {
+        read_regular(path, limit as u64).map_err(|e| match e {
+            FileError::TooLarge { .. } => too_large(),
+            FileError::NotRegular { kind, .. } => {
+                format!("the {what} {shown} is {kind}: give a file, a pipe such as <(…), or - for standard input")
+            }
+            other => format!("the {what}: {other}"),
+        })?
+    };
+    String::from_utf8(bytes)
+        .map_err(|e| format!("the {what} in {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+}
+
+/// True for a pipe (a shell's `<(…)`, a FIFO).
+fn is_pipe(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo())
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// Why a document could not be saved, for a person: the limit it would go past and what to do,
+/// when that is the reason (the file is then as it was).
+fn save_error_text(error: &nib::files::FileError) -> String {
+    match over_limit(error) {
+        Some(over) => format!("{over}; the file is unchanged\n  hint: {}", over.hint()),
+        None => error.to_string(),
+    }
+}
+
+/// The limit a failed save would have gone past, when that is why it failed.
+fn over_limit(error: &nib::files::FileError) -> Option<nib::doc::json::OverLimit> {
+    match error {
+        nib::files::FileError::Io { source, .. } => nib::doc::over_limit(source),
+        _ => None,
+    }
+}
+
+/// The refusal of a changed `document` that holds more nodes than a file may, or whose instances
+/// expand past the document's budget, so that `nib check` would call the saved file invalid
+/// (the other limits of the reader are counted as the file is written). A document already past the budget
+/// before the change (`before`: the file as it is on disk) may still be saved, so it can be
+/// repaired a step at a time, as the MCP tools allow (DECISIONS.md, Limits).
+fn past_limits_refusal(
+    document: &nib::doc::Document,
+    imports: &nib::host::FileImports,
+    before: impl FnOnce() -> Option<nib::doc::Document>,
+) -> Option<String> {
+    use nib::resolve::{SceneOptions, update_scene};
+    if let Some(over) = document.past_node_limit() {
+        return Some(format!("{over}; the file is unchanged\n  hint: {}", over.hint()));
+    }
+    let after = update_scene(None, document, imports, SceneOptions::FULL);
+    let error = after.error()?;
+    let refusal = format!("{error}\n  hint: {}", error.hint());
+    drop(after);
+    let earlier = before()?;
+    match update_scene(None, &earlier, imports, SceneOptions::FULL).error() {
+        Some(_) => None,
+        None => Some(refusal),
+    }
+}
+
 /// A diagnostic about the file `path`, placed at its line and column (the file is read again:
 /// only an error needs them).
 fn diagnostic_text(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> String {

@@ -718,6 +718,9 @@ fn the_readme_states_the_limits_the_code_has() {
         mib(nib::doc::MAX_FILE_BYTES as u64),
         format!("{} nodes", nib::doc::MAX_NODES),
         format!("{} unknown keys", nib::doc::MAX_UNKNOWN_KEYS),
+        format!("JSON nested {} deep", nib::doc::json::MAX_DEPTH),
+        format!("{} KiB of script", nib::script::MAX_SCRIPT_BYTES >> 10),
+        format!("| {} KiB, read from a file, a pipe or standard input", nib::tools::MAX_SNIPPET_BYTES >> 10),
         format!("{} nodes created", nib::resolve::MAX_EXPANDED_NODES),
         format!("{} of values copied", mib(nib::resolve::MAX_COPIED_BYTES as u64)),
         format!("{} statements", nib::script::DEFAULT_MAX_STATEMENTS),
@@ -764,6 +767,11 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::serve::MAX_EVENT_STREAMS
         ),
     ];
+    assert_eq!(
+        nib::script::MAX_SCRIPT_BYTES,
+        nib::tools::MAX_SNIPPET_BYTES,
+        "the row of script and snippet files states one size for both"
+    );
     for value in expected {
         assert!(table.contains(&value), "the Limits table does not say {value:?}");
     }

@@ -142,13 +142,44 @@ fn a_failed_apply_leaves_no_generated_images_behind() {
 }
 
 #[test]
-fn a_script_from_an_endless_stream_is_cut_at_the_size_limit() {
-    let (_folder, path) = small_document();
-    // /dev/zero as the script: read only up to the limit, then refused.
-    let output = nib(&["apply", arg(&path), "/dev/zero"], None);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("larger than"), "{}", stderr(&output));
-    assert_eq!(fs::read_to_string(&path).unwrap(), SMALL);
+fn a_script_or_snippet_from_a_device_or_an_endless_stream_is_refused_at_the_size_limit() {
+    let (folder, path) = small_document();
+    for (command, limit) in [("apply", nib::script::MAX_SCRIPT_BYTES), ("exec", nib::tools::MAX_SNIPPET_BYTES)] {
+        // A device is refused before it is read (it read /dev/zero past 1 GB until killed).
+        for device in ["/dev/zero", "/dev/urandom"] {
+            let output = nib(&[command, arg(&path), device], None);
+            let said = format!("{}{}", stdout(&output), stderr(&output));
+            assert_eq!(output.status.code(), Some(2), "{command} {device}: {said}");
+            assert!(said.contains("is a character device"), "{command} {device}: {said}");
+        }
+        // A file, standard input and a pipe that never ends: all cut at the same limit with the
+        // same answer and exit code.
+        let large = folder.path().join("large.txt");
+        fs::write(&large, " ".repeat(limit + 1)).unwrap();
+        let from_file = nib(&[command, arg(&path), arg(&large)], None);
+        let from_stdin = nib(&[command, arg(&path), "-"], Some(&" ".repeat(limit + 1)));
+        let fifo = folder.path().join("endless");
+        mkfifo(&fifo);
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let Ok(mut pipe) = fs::OpenOptions::new().write(true).open(&fifo) else { return };
+                let block = [b' '; 65536];
+                // Until the reader stops reading: an endless stream.
+                while pipe.write_all(&block).is_ok() {}
+            })
+        };
+        let from_pipe = nib(&[command, arg(&path), arg(&fifo)], None);
+        writer.join().unwrap();
+        fs::remove_file(&fifo).unwrap();
+        for (source, output) in [("file", from_file), ("stdin", from_stdin), ("pipe", from_pipe)] {
+            let said = format!("{}{}", stdout(&output), stderr(&output));
+            assert_eq!(output.status.code(), Some(2), "{command} from {source}: {said}");
+            assert!(said.contains(&format!("larger than {limit} bytes")), "{command} from {source}: {said}");
+        }
+        assert_eq!(fs::read_to_string(&path).unwrap(), SMALL);
+    }
 }
 
 #[test]

@@ -43,6 +43,7 @@ mod resolve;
 mod review_diff;
 mod review_git;
 mod review_snapshot;
+mod save_limits;
 mod schema;
 mod serve;
 mod text_conformance;

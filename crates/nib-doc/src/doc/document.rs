@@ -8,7 +8,7 @@ use super::edit::{ChangeMarks, History};
 use super::error::{ErrorKind, LoadError, Location, Problem, ProblemKind, ValueError};
 use super::excerpt::parts_to_read;
 use super::ids::IdIndex;
-use super::json::{self, Json, JsonValue, JsonWriter, RawJson};
+use super::json::{self, Json, JsonValue, JsonWriter, OverLimit, RawJson, WriteLimits};
 use super::keyword::suggest;
 use super::locate::{line_column, locate_all};
 use super::node::{NodeRole, NodeType, read_node};
@@ -329,11 +329,27 @@ impl Document {
 
     /// Writes the text [`Document::to_pen_string`] gives to `out` as it is made, without holding
     /// it whole (a deeply nested document can print far larger than the file it came from).
+    ///
+    /// What the reader would refuse is not written: the text is counted against
+    /// [`Document::SAVE_LIMITS`] as it is printed, and the first limit it goes past ends the
+    /// write with an error whose inner error is the [`OverLimit`] (see [`over_limit`]).
     pub fn write_pen(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut w = JsonWriter::streaming(out);
+        self.write_pen_within(out, Document::SAVE_LIMITS)
+    }
+
+    fn write_pen_within(&self, out: &mut dyn std::io::Write, limits: WriteLimits) -> std::io::Result<()> {
+        let mut w = JsonWriter::streaming_within(out, limits);
         self.write_document(&mut w);
         w.finish_stream()
     }
+
+    /// What a saved document may hold: exactly what [`Document::load`] reads.
+    pub const SAVE_LIMITS: WriteLimits = WriteLimits {
+        bytes: MAX_FILE_BYTES as u64,
+        nodes: MAX_NODES,
+        depth: json::MAX_DEPTH,
+        unknown_keys: super::convert::MAX_UNKNOWN_KEYS,
+    };
 
     fn write_document(&self, w: &mut JsonWriter) {
         let header = &self.header;
@@ -359,7 +375,7 @@ impl Document {
                 HeaderKey::Variables => write_optional(w, "variables", &header.variables),
                 HeaderKey::Unknown(index) => {
                     let (key, value) = &header.unknown[index];
-                    w.key(key);
+                    w.unknown_key(key);
                     value.write(w);
                 }
             }
@@ -453,6 +469,13 @@ impl Document {
         self.ids.len()
     }
 
+    /// The node limit, when the tree alone holds more nodes than a saved document may: a
+    /// quick look before anything costlier (resolving, printing) is done with such a document.
+    /// Nodes in overrides are counted by [`Document::write_pen`].
+    pub fn past_node_limit(&self) -> Option<OverLimit> {
+        (self.node_count() > MAX_NODES).then_some(OverLimit::Nodes { limit: MAX_NODES })
+    }
+
     /// Node counts per type: in the tree, and inside instance overrides (replacement nodes and
     /// slot children held in `descendants`).
     pub fn node_counts(&self) -> NodeCounts {
@@ -486,6 +509,11 @@ fn count_override_tree(tree: &super::node::NodeTree, counts: &mut BTreeMap<NodeT
     for child in &tree.children {
         count_override_tree(child, counts);
     }
+}
+
+/// The limit a failed [`Document::write_pen`] went past, when that is why it failed.
+pub fn over_limit(error: &std::io::Error) -> Option<OverLimit> {
+    error.get_ref().and_then(|inner| inner.downcast_ref::<OverLimit>()).copied()
 }
 
 fn write_optional<T: ToJson>(w: &mut JsonWriter, key: &str, value: &Option<T>) {
@@ -585,4 +613,61 @@ fn place_problems(text: &str, raw: Vec<super::error::RawProblem>) -> Vec<Problem
         .collect();
     problems.sort_by_key(|p| (p.location.line, p.location.column));
     problems
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes `document` within `limits`; the limit it went past, if any.
+    fn over(document: &Document, limits: WriteLimits) -> Option<OverLimit> {
+        let mut sink = Vec::new();
+        match document.write_pen_within(&mut sink, limits) {
+            Ok(()) => None,
+            Err(error) => Some(over_limit(&error).expect("the only error a Vec gives is a limit")),
+        }
+    }
+
+    /// Every real file: the meter counts exactly what the reader counts, so a save within the
+    /// limits opens again and one past them is refused at the same number.
+    #[test]
+    fn a_save_is_counted_as_the_reader_counts() {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/pen");
+        let mut files = 0;
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let Ok(loaded) = Document::load(&text) else { continue };
+            let document = loaded.document;
+            let written = document.to_pen_string();
+            let nodes = json::outline(&written, usize::MAX).unwrap().children_items;
+            let exact = WriteLimits { bytes: written.len() as u64, nodes, ..Document::SAVE_LIMITS };
+            assert_eq!(over(&document, exact), None, "{}", path.display());
+            let fewer_bytes = WriteLimits { bytes: written.len() as u64 - 1, ..exact };
+            assert_eq!(over(&document, fewer_bytes), Some(OverLimit::Bytes { limit: fewer_bytes.bytes }));
+            if nodes > 0 {
+                let fewer_nodes = WriteLimits { nodes: nodes - 1, ..exact };
+                assert_eq!(over(&document, fewer_nodes), Some(OverLimit::Nodes { limit: nodes - 1 }));
+            }
+            files += 1;
+        }
+        assert!(files >= 40, "{files} files read");
+    }
+
+    #[test]
+    fn nesting_and_unknown_keys_are_counted_as_the_reader_counts() {
+        // Five levels of JSON: the document, its children, the node, its unknown "soon" and the
+        // array in it; three unknown keys: one at the top, one on the node, one in its fill.
+        let text = r##"{"version": "2.20", "later": 1, "children": [{"type": "rectangle", "id": "r", "soon": {"a": [1]}, "fill": {"type": "color", "color": "#ff0000", "extra": true}}]}"##;
+        let document = Document::load(text).unwrap().document;
+        let limits = Document::SAVE_LIMITS;
+        assert_eq!(over(&document, limits), None);
+        assert_eq!(over(&document, WriteLimits { depth: 5, ..limits }), None);
+        assert_eq!(over(&document, WriteLimits { depth: 4, ..limits }), Some(OverLimit::Depth { limit: 4 }));
+        assert_eq!(over(&document, WriteLimits { unknown_keys: 3, ..limits }), None);
+        assert_eq!(
+            over(&document, WriteLimits { unknown_keys: 2, ..limits }),
+            Some(OverLimit::UnknownKeys { limit: 2 })
+        );
+    }
 }

@@ -31,7 +31,9 @@ pub mod migrate;
 pub mod spelling;
 
 pub use convert::{MAX_UNKNOWN_KEYS, OneOrList, OrderedMap, VarOr, VarRef};
-pub use document::{Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts};
+pub use document::{
+    Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts, over_limit,
+};
 pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, HistoryMark, Transaction};
 pub use error::{ErrorKind, LoadError, Location, MAX_PROBLEMS, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};

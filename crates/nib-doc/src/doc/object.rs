@@ -94,7 +94,7 @@ pub(crate) fn write_typed_object<T: TypedObject>(object: &T, w: &mut JsonWriter)
     index_keys.sort_by_key(|i| order.unknown[*i].0.parse::<u64>().unwrap_or(0));
     for i in &index_keys {
         let (key, value) = &order.unknown[*i];
-        w.key(key);
+        w.unknown_key(key);
         value.write(w);
     }
     if let Some(tag) = T::TAG
@@ -123,7 +123,7 @@ pub(crate) fn write_typed_object<T: TypedObject>(object: &T, w: &mut JsonWriter)
                     continue;
                 }
                 let (key, value) = &order.unknown[index as usize];
-                w.key(key);
+                w.unknown_key(key);
                 value.write(w);
             }
         }

@@ -647,12 +647,15 @@ impl Props {
             let mut first: Vec<&(Key, Value)> = self.entries.iter().filter(|(k, _)| index_like(k)).collect();
             first.sort_by_key(|(k, _)| k.name().parse::<u64>().unwrap_or(0));
             for (key, value) in first {
-                w.key(key.name());
+                w.unknown_key(key.name());
                 value.write(w);
             }
         }
         for (key, value) in self.entries.iter().filter(|(k, _)| !index_like(k)) {
-            w.key(key.name());
+            match key {
+                Key::Other(name) => w.unknown_key(name),
+                known => w.key(known.name()),
+            }
             match value {
                 Value::Children => write_children(w),
                 other => other.write(w),

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::ToolError;
 use super::variables::FileArgs;
-use super::workspace::Workspace;
+use super::workspace::{Step, Workspace};
 use crate::doc::Document;
 
 /// What undo and redo answer.
@@ -51,8 +51,8 @@ enum Direction {
 
 fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Result<Stepped, ToolError> {
     let (open, note) = workspace.document(args.file_path.as_deref())?;
-    type Step = fn(&mut Document) -> bool;
-    let (stepped, opposite, word): (Step, Step, &str) = match direction {
+    type Move = fn(&mut Document) -> bool;
+    let (stepped, opposite, word): (Move, Move, &str) = match direction {
         Direction::Back => (Document::undo, Document::redo, "undo"),
         Direction::Forward => (Document::redo, Document::undo, "redo"),
     };
@@ -70,7 +70,7 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         Direction::Back => "not undone",
         Direction::Forward => "not redone",
     };
-    open.save_or_revert(opposite, reverted)?;
+    open.save_or_revert(Step { revert: opposite, again: stepped, reverted })?;
     Ok(Stepped {
         file_path: open.path.display().to_string(),
         revision: open.document.revision(),

@@ -198,6 +198,35 @@ impl<W: std::io::Write> std::io::Write for Fingerprinting<W> {
     }
 }
 
+/// The last step of a document's history and how to take it back and make it again.
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    /// Takes it back: an undo for a change, a redo for an undo.
+    pub revert: fn(&mut Document) -> bool,
+    /// Makes it again after `revert`.
+    pub again: fn(&mut Document) -> bool,
+    /// What the error says became of it ("undone", "not redone").
+    pub reverted: &'static str,
+}
+
+/// The error of a save that did not happen: the limit the document would go past, when that
+/// was the reason, with what to do about it.
+fn save_refused(error: &crate::files::FileError, reverted: &str) -> ToolError {
+    if let crate::files::FileError::Io { source, .. } = error
+        && let Some(over) = crate::doc::over_limit(source)
+    {
+        return over_limit_refusal(over, reverted);
+    }
+    ToolError::new(format!("could not save: {error}; the change was {reverted}"))
+        .with_hint("nothing was written; fix what the message names, then call the tool again")
+}
+
+/// The error of a change refused because the document would go past `over`.
+fn over_limit_refusal(over: crate::doc::json::OverLimit, reverted: &str) -> ToolError {
+    ToolError::new(format!("the change was not saved: {over}; it was {reverted}, and the file is unchanged"))
+        .with_hint(over.hint())
+}
+
 /// Writes `document` to `path` atomically as it is printed, never holding the text whole;
 /// returns the fingerprint of what was written.
 fn save_streaming(
@@ -497,24 +526,29 @@ impl OpenDocument {
     /// Writes the document to its file atomically. If that fails the last change is undone, so
     /// what is in memory stays what is on disk.
     pub fn save(&mut self) -> Result<(), ToolError> {
-        self.save_or_revert(Document::undo, "undone")
+        self.save_or_revert(Step { revert: Document::undo, again: Document::redo, reverted: "undone" })
     }
 
-    /// Writes the document to its file atomically; if that fails, `revert` takes the last step
-    /// back (an undo for a change, a redo for an undo) and the error says it was `reverted`.
-    pub(super) fn save_or_revert(
-        &mut self,
-        revert: fn(&mut Document) -> bool,
-        reverted: &str,
-    ) -> Result<(), ToolError> {
+    /// Writes the document to its file atomically, unless it no longer fits nib's limits; if it
+    /// cannot be written, `step.revert` takes the last step back (an undo for a change, a redo
+    /// for an undo) and the error says it was `step.reverted`. Nothing nib would refuse to open
+    /// is ever written: the text is counted against the reader's limits as it is printed
+    /// (`Document::write_pen`), and a change that makes the instances expand past the
+    /// document's budget is refused before anything is written.
+    pub(super) fn save_or_revert(&mut self, step: Step) -> Result<(), ToolError> {
         if Fingerprint::of_file(&self.path).is_some_and(|f| f != self.on_disk) {
-            revert(&mut self.document);
+            (step.revert)(&mut self.document);
             return Err(ToolError::new(format!(
                 "{} was changed by someone else since nib read it; the change was not saved",
                 self.path.display()
             ))
             .with_hint("call the tool again: nib reloads the file first"));
         }
+        if let Some(over) = self.document.past_node_limit() {
+            (step.revert)(&mut self.document);
+            return Err(over_limit_refusal(over, step.reverted));
+        }
+        self.check_expansion(step)?;
         match save_streaming(&self.document, &self.path, self.confinement.as_ref()) {
             Ok(fingerprint) => {
                 self.on_disk = fingerprint;
@@ -522,11 +556,30 @@ impl OpenDocument {
                 Ok(())
             }
             Err(error) => {
-                revert(&mut self.document);
-                Err(ToolError::new(format!("could not save: {error}; the change was {reverted}"))
-                    .with_hint("nothing was written; fix what the message names, then call the tool again"))
+                (step.revert)(&mut self.document);
+                Err(save_refused(&error, step.reverted))
             }
         }
+    }
+
+    /// Refuses the last step when it takes the document's instance expansion past its budget
+    /// (`nib check` would call the file invalid and every tool would refuse to show it). A
+    /// document that was past the budget before the step (a file made elsewhere) may still be
+    /// saved, so it can be repaired a step at a time.
+    fn check_expansion(&mut self, step: Step) -> Result<(), ToolError> {
+        let after = self.partial_scene(SceneOptions::FULL);
+        let Some(error) = after.error() else { return Ok(()) };
+        let mut refusal: ToolError = error.into();
+        (step.revert)(&mut self.document);
+        if self.partial_scene(SceneOptions::FULL).error().is_some() {
+            (step.again)(&mut self.document);
+            return Ok(());
+        }
+        refusal.message = format!(
+            "the change was not saved: {}; it was {}, and the file is unchanged",
+            refusal.message, step.reverted
+        );
+        Err(refusal)
     }
 
     /// Saves through the standard path; used for new files.

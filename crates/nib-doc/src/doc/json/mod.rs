@@ -5,12 +5,14 @@
 //! (errors point at a line and column), JavaScript's duplicate-key behaviour, comments, and
 //! JavaScript number formatting on the way out.
 
+mod meter;
 mod number;
 mod outline;
 mod raw;
 pub(crate) mod read;
 mod write;
 
+pub use meter::{OverLimit, WriteLimits};
 pub use number::{js_number, write_js_number};
 pub use outline::{Items, Name, NameKind, Outline, outline, outline_with_names, read_outer};
 pub use raw::RawJson;

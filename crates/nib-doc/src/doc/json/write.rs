@@ -3,6 +3,7 @@
 use std::fmt;
 use std::io;
 
+use super::meter::{Meter, WriteLimits};
 use super::number::write_js_number;
 
 /// Bytes a streaming writer gathers before it passes them on: large enough for few system
@@ -29,6 +30,8 @@ pub struct JsonWriter<'w> {
     after_key: bool,
     /// No newlines, indentation or spaces: `JSON.stringify(value)`.
     compact: bool,
+    /// What a write within limits has counted (see [`JsonWriter::streaming_within`]).
+    meter: Option<Box<Meter>>,
 }
 
 /// The destination of a streaming writer, and the first error it gave.
@@ -71,6 +74,13 @@ impl<'w> JsonWriter<'w> {
         }
     }
 
+    /// Like [`JsonWriter::streaming`], counting what is written against `limits`: at the first
+    /// one gone past, nothing more is passed on and [`JsonWriter::finish_stream`] answers an
+    /// error whose inner error is the [`OverLimit`](super::OverLimit).
+    pub fn streaming_within(out: &'w mut dyn io::Write, limits: WriteLimits) -> JsonWriter<'w> {
+        JsonWriter { meter: Some(Box::new(Meter::new(limits))), ..JsonWriter::streaming(out) }
+    }
+
     /// The text written so far (all of it, unless the writer streams).
     pub fn finish(self) -> String {
         self.out
@@ -88,6 +98,14 @@ impl<'w> JsonWriter<'w> {
     /// Gives the buffered text to the stream, if the writer streams.
     fn pass_on(&mut self) {
         if let Some(stream) = &mut self.stream {
+            if let Some(meter) = &mut self.meter {
+                meter.passed_on(self.out.len());
+                if let Some(over) = meter.over
+                    && stream.error.is_none()
+                {
+                    stream.error = Some(io::Error::other(over));
+                }
+            }
             if stream.error.is_none()
                 && let Err(error) = stream.out.write_all(self.out.as_bytes())
             {
@@ -126,10 +144,22 @@ impl<'w> JsonWriter<'w> {
 
     /// Starts an object member; the next value written is its value.
     pub fn key(&mut self, key: &str) {
+        if let Some(meter) = &mut self.meter {
+            meter.key(key, false);
+        }
         self.new_member();
         write_js_string(&mut self.out, key);
         self.out.push_str(if self.compact { ":" } else { ": " });
         self.after_key = true;
+    }
+
+    /// Starts a member whose key nib does not know (kept verbatim from a file): counted by a
+    /// writer within limits, as the reader counts it.
+    pub fn unknown_key(&mut self, key: &str) {
+        if let Some(meter) = &mut self.meter {
+            meter.unknown_key();
+        }
+        self.key(key);
     }
 
     /// Writes `null`.
@@ -158,6 +188,9 @@ impl<'w> JsonWriter<'w> {
 
     /// Starts a member whose key is already quoted and escaped as `JSON.stringify` does.
     pub(crate) fn raw_key(&mut self, quoted: &str) {
+        if let Some(meter) = &mut self.meter {
+            meter.key(quoted, true);
+        }
         self.new_member();
         self.out.push_str(quoted);
         self.out.push_str(if self.compact { ":" } else { ": " });
@@ -172,6 +205,9 @@ impl<'w> JsonWriter<'w> {
 
     fn open(&mut self, bracket: char) {
         self.before_value();
+        if let Some(meter) = &mut self.meter {
+            meter.open(bracket == '[');
+        }
         self.out.push(bracket);
         self.depth += 1;
         self.container_empty = true;
@@ -179,6 +215,9 @@ impl<'w> JsonWriter<'w> {
 
     fn close(&mut self, bracket: char) {
         self.spill();
+        if let Some(meter) = &mut self.meter {
+            meter.close();
+        }
         self.depth = self.depth.saturating_sub(1);
         if !self.container_empty && !self.compact {
             self.out.push('\n');
@@ -191,6 +230,9 @@ impl<'w> JsonWriter<'w> {
 
     fn before_value(&mut self) {
         self.spill();
+        if let Some(meter) = &mut self.meter {
+            meter.value(self.after_key);
+        }
         if self.after_key {
             self.after_key = false;
         } else if self.depth > 0 {
