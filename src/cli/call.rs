@@ -1,11 +1,13 @@
 //! `nib call TOOL --args JSON`: run a design tool exactly as an MCP client would, and print its
-//! JSON answer.
+//! JSON answer. Like `nib mcp`, it works inside one folder (`--root`, else the working
+//! directory): a path outside it, absolute or through `..` or a link, is refused.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use nib::tools::{Workspace, call};
 
-pub fn run(tool: &str, args: &str, fonts: nib::text::FontOptions) -> ExitCode {
+pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::FontOptions) -> ExitCode {
     let arguments: serde_json::Value = match args.trim() {
         "" => serde_json::json!({}),
         text => match serde_json::from_str(text) {
@@ -17,13 +19,32 @@ pub fn run(tool: &str, args: &str, fonts: nib::text::FontOptions) -> ExitCode {
             }
         },
     };
-    let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
-    let mut workspace = Workspace::new(root);
+    let given = match root {
+        Some(root) => root,
+        None => std::env::current_dir().unwrap_or_else(|_| ".".into()),
+    };
+    let root = match std::fs::canonicalize(&given) {
+        Ok(root) if root.is_dir() => root,
+        Ok(_) | Err(_) => {
+            let answer = serde_json::json!({
+                "error": format!("the root folder {} is not a folder nib can use", given.display()),
+                "hint": "pass an existing folder with --root"
+            });
+            say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+            return ExitCode::from(2);
+        }
+    };
+    let mut workspace = Workspace::new(root).confined();
     workspace.images = std::sync::Arc::new(super::configured_images());
     workspace.fonts = fonts;
     match call(&mut workspace, tool, arguments) {
         Ok(answer) => {
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
+            // An answer can report a failure of its own (execute with `partial`, a batch that
+            // stopped): the exit code says it too, as the help promises.
+            if answer.get("success") == Some(&serde_json::Value::Bool(false)) {
+                return ExitCode::from(1);
+            }
             ExitCode::SUCCESS
         }
         Err(error) => {

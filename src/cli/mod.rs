@@ -201,13 +201,20 @@ enum Command {
         script: String,
     },
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
-    /// arguments exactly as over MCP, and print its JSON answer. Exits 1 on an error answer.
+    /// arguments exactly as over MCP, and print its JSON answer. As over MCP, every file it
+    /// reads or writes must be inside the root folder. Exits 1 on an error answer (and on an
+    /// answer with `"success": false`), 2 when the arguments are not JSON or the root cannot be
+    /// used.
     Call {
         /// The tool's name.
         tool: String,
-        /// The arguments as a JSON object; relative paths are against the working directory.
+        /// The arguments as a JSON object; relative paths are against the root.
         #[arg(long, default_value = "{}")]
         args: String,
+        /// The folder documents are in and relative paths start from (default: the working
+        /// directory); paths outside it are refused, as `nib mcp --root` refuses them.
+        #[arg(long)]
+        root: Option<PathBuf>,
     },
     /// Serve the design tools over MCP on stdin/stdout (register this command in an MCP client).
     /// Documents must be inside the root folder.
@@ -708,7 +715,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let fonts = nib::text::FontOptions { font_dirs: fonts().font_dirs, ..nib::text::FontOptions::default() };
             Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary, fonts }))
         }
-        Command::Call { tool, args } => Ok(call::run(&tool, &args, fonts())),
+        Command::Call { tool, args, root } => Ok(call::run(&tool, &args, root, fonts())),
         Command::Lint { files, format, preset, rules, config } => {
             Ok(lint::run(&files, lint::Settings { format, preset, rules, config, fonts: fonts() }))
         }

@@ -261,6 +261,58 @@ fn call_runs_a_tool_with_json_arguments() {
 }
 
 #[test]
+fn call_works_inside_its_root_as_over_mcp() {
+    let (outer, _) = kit_copy();
+    let inner = outer.path().join("project");
+    fs::create_dir(&inner).unwrap();
+    fs::copy(outer.path().join("kit.pen"), inner.join("kit.pen")).unwrap();
+    let call = |folder: &Path, args: &[&str]| {
+        let mut command = nib_command();
+        command.current_dir(folder).arg("call").args(args);
+        command.output().unwrap()
+    };
+    let outside = outer.path().join("kit.pen");
+    let before = fs::read(&outside).unwrap();
+    // Reads outside the folder: through .., by an absolute path.
+    for path in ["../kit.pen".to_owned(), outside.display().to_string(), "/etc/passwd".to_owned()] {
+        let args = serde_json::json!({"filePath": path, "nodeIds": ["parent"]}).to_string();
+        let output = call(&inner, &["batch_get", "--args", &args]);
+        assert_eq!(output.status.code(), Some(1), "{path}: {}", stdout(&output));
+        assert!(stdout(&output).contains("is outside the folder"), "{path}: {}", stdout(&output));
+    }
+    // Writes outside it: an export's outputPath, a batch_design on the document above.
+    let export = r#"{"filePath": "kit.pen", "format": "svg", "nodeIds": ["parent"], "outputPath": "../x.svg"}"#;
+    let output = call(&inner, &["export", "--args", export]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    assert!(!outer.path().join("x.svg").exists());
+    let design = r#"{"filePath": "../kit.pen", "operations": "U(\"parent\", {gap: 3})"}"#;
+    assert_eq!(call(&inner, &["batch_design", "--args", design]).status.code(), Some(1));
+    assert_eq!(fs::read(&outside).unwrap(), before, "the file outside the root is untouched");
+    // Inside the folder every path works, and --root names another folder.
+    let inside = call(&inner, &["export", "--args", &export.replace("../x.svg", "x.svg")]);
+    assert!(inside.status.success(), "{}", stdout(&inside));
+    assert!(inner.join("x.svg").is_file());
+    let rooted = call(
+        outer.path(),
+        &["--root", "project", "batch_get", "--args", r#"{"filePath": "kit.pen", "nodeIds": ["parent"]}"#],
+    );
+    assert!(rooted.status.success(), "{}", stdout(&rooted));
+    let missing = call(outer.path(), &["--root", "nowhere", "get_editor_state"]);
+    assert_eq!(missing.status.code(), Some(2), "{}", stdout(&missing));
+}
+
+#[test]
+fn call_exits_1_when_the_answer_says_it_failed() {
+    let (folder, _) = kit_copy();
+    // execute with partial: the answer is not an error, but its success is false.
+    let args = r#"{"filePath": "kit.pen", "partial": true, "input": "Update(\"parent\", {gap: 5});\nthrow new Error(\"stop\")"}"#;
+    let output = nib_command().current_dir(folder.path()).args(["call", "execute", "--args", args]).output().unwrap();
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(answer["success"], false, "{answer}");
+    assert_eq!(output.status.code(), Some(1), "{answer}");
+}
+
+#[test]
 fn layout_prints_boxes_and_problems() {
     let path = fixture("Pregum__pencil_viewer__public__samples__dashboard.pen");
     let output = nib(&["layout", path.to_str().unwrap(), "--depth", "2"]);
