@@ -525,3 +525,85 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
 fn fixtures_host() -> nib::host::DiskHost {
     nib::host::DiskHost::new(common::fixtures().join("document.pen"), nib::text::FontOptions::default())
 }
+
+/// A document's strings reach the page's CSS (font families, theme values in selectors and
+/// comments, string variables, image addresses) and its HTML (names, ids, texts): none of them
+/// may end the `<style>` element or open an element of its own (issue 46: a font family
+/// `x'</style><script>alert(3)</script>` ran its script when an `--embed` page was opened).
+#[test]
+fn a_documents_strings_never_end_the_style_element_or_make_elements_of_their_own() {
+    let attack = "x'\"</style><script>alert(3)</script><img src=x onerror=alert(4)>*/";
+    let document = serde_json::json!({
+        "version": "2.20",
+        "themes": { "Mode": ["Light", attack] },
+        "variables": {
+            "--brand": { "type": "color", "value": [
+                {"value": "#2563EB", "theme": {"Mode": "Light"}},
+                {"value": "#60A5FA", "theme": {"Mode": attack}}
+            ]},
+            "--family": { "type": "string", "value": attack }
+        },
+        "children": [{
+            "type": "frame", "id": "page", "name": attack, "width": 400, "height": 300, "layout": "vertical",
+            "theme": {"Mode": attack}, "fill": "$--brand",
+            "children": [
+                {"type": "text", "id": "t1", "content": attack, "fontFamily": attack, "fill": "#000000"},
+                {"type": "text", "id": "t2", "content": "variable family", "fontFamily": "$--family", "fill": "#000000"},
+                {"type": "rectangle", "id": "r1", "width": 40, "height": 40,
+                 "fill": {"type": "image", "url": format!("https://example.com/a.png?{attack}"), "mode": "fill"}}
+            ]
+        }]
+    });
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("hostile.pen");
+    std::fs::write(&path, document.to_string()).expect("written");
+    for embed in [true, false] {
+        let out = folder.path().join(if embed { "embedded" } else { "linked" });
+        let mut args = vec!["export".to_owned(), path.display().to_string(), "--format".into(), "html".into()];
+        args.extend(["--all".into(), "-o".into(), out.display().to_string()]);
+        if embed {
+            args.push("--embed".into());
+        }
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+            .env("NIB_IMAGES", "offline")
+            .env("NIB_FONTS", "offline")
+            .args(&args)
+            .output()
+            .expect("nib runs");
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        let mut pages = 0;
+        let mut written: Vec<std::path::PathBuf> = Vec::new();
+        let mut folders = vec![out.clone()];
+        while let Some(at) = folders.pop() {
+            for entry in std::fs::read_dir(at).expect("folder") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() { folders.push(path) } else { written.push(path) }
+            }
+        }
+        for file in written {
+            let name = file.file_name().expect("name").to_string_lossy().into_owned();
+            if !(name.ends_with(".html") || name.ends_with(".css")) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).expect("text").to_lowercase();
+            assert!(!text.contains("<script"), "{name}: {text}");
+            assert!(!text.contains("<img"), "{name}: {text}");
+            if name.ends_with(".html") {
+                pages += 1;
+                // Exactly the style element nib writes, when it writes one, and nothing after
+                // it that a browser would read as markup.
+                let styles = text.matches("<style").count();
+                assert_eq!(styles, usize::from(embed), "{name}");
+                assert_eq!(text.matches("</style").count(), styles, "{name}: {text}");
+            } else {
+                assert!(!text.contains("</style"), "{name}: {text}");
+                // No comment is closed before its end.
+                for comment in text.split("/*").skip(1) {
+                    let body = comment.split("*/").next().unwrap_or_default();
+                    assert!(!body.contains('<'), "{name}: {comment}");
+                }
+            }
+        }
+        assert_eq!(pages, 1, "one page for the one frame");
+    }
+}

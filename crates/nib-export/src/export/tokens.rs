@@ -163,7 +163,7 @@ impl TokenSet {
             if changed.is_empty() {
                 continue;
             }
-            let _ = writeln!(css, "\n/* {} */\n{} {{", combination.label(), combination.selector());
+            let _ = writeln!(css, "\n/* {} */\n{} {{", css_comment(&combination.label()), combination.selector());
             for (token, value) in changed {
                 let _ = writeln!(css, "  {}: {value};", token.property);
             }
@@ -420,7 +420,10 @@ pub fn theme_attribute(axis: &str) -> String {
     name
 }
 
-/// Text safe inside a double-quoted CSS string.
+/// Text safe inside a double-quoted CSS string, also when the CSS is inside an HTML `<style>`
+/// element: `<` and `>` are written as CSS escapes, so a document's string (a font family, a
+/// theme value, an image address) can never spell `</style>` and end the element early (a
+/// family `x'</style><script>…` ran its script when the page was opened).
 pub(crate) fn css_string(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());
     for c in text.chars() {
@@ -428,11 +431,19 @@ pub(crate) fn css_string(text: &str) -> String {
             '"' => escaped.push_str("\\\""),
             '\\' => escaped.push_str("\\\\"),
             '\n' => escaped.push_str("\\a "),
+            '<' => escaped.push_str("\\3c "),
+            '>' => escaped.push_str("\\3e "),
             c if c.is_control() => {}
             c => escaped.push(c),
         }
     }
     escaped
+}
+
+/// Text safe inside a CSS comment, also inside an HTML `<style>` element: nothing in it ends
+/// the comment (`*/`) or the element (`<`).
+pub(crate) fn css_comment(text: &str) -> String {
+    text.replace("*/", "* /").replace('<', "\u{2039}").chars().filter(|c| !c.is_control()).collect()
 }
 
 /// A token's key in JSON and Tailwind: the property without its leading dashes.

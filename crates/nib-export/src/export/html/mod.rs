@@ -574,7 +574,11 @@ impl Builder<'_, '_, '_, '_> {
                 PaintSpec::Image { url, mode, crop: None, blend, .. } => {
                     let Some(href) = self.image_href(url, id) else { continue };
                     (
-                        format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
+                        format!(
+                            "url(\"{}\") center / {} no-repeat",
+                            super::tokens::css_string(&href),
+                            image_size(*mode)
+                        ),
                         String::new(),
                         *blend,
                     )
@@ -592,7 +596,11 @@ impl Builder<'_, '_, '_, '_> {
                             .at_node(id),
                         );
                         (
-                            format!("url(\"{}\") center / {} no-repeat", escape(&href), image_size(*mode)),
+                            format!(
+                                "url(\"{}\") center / {} no-repeat",
+                                super::tokens::css_string(&href),
+                                image_size(*mode)
+                            ),
                             String::new(),
                             *blend,
                         )
@@ -601,7 +609,7 @@ impl Builder<'_, '_, '_, '_> {
                         (
                             format!(
                                 "url(\"{}\") {}px {}px / {}px {}px no-repeat",
-                                escape(&href),
+                                super::tokens::css_string(&href),
                                 number(t.tx),
                                 number(t.ty),
                                 number(width * t.sx),
