@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use nib::compile::{CompileOptions, compile};
 use nib::doc::io::read_file;
 use nib::host::DiskHost;
+use nib::printable::one_line;
 use nib::review::snapshot::{
     self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, Verdict,
 };
@@ -43,7 +44,7 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
     let report = snapshot::run(&files, &settings.options, &load, &|event| match event {
         Progress::File { key, frames } => {
             bar.inc_length(frames as u64);
-            bar.set_message(key.to_owned());
+            bar.set_message(one_line(key).into_owned());
         }
         Progress::Frame => bar.inc(1),
     });
@@ -85,18 +86,24 @@ fn progress_bar() -> ProgressBar {
 
 /// The problems and changes, one line each, and the counts.
 fn print_report(report: &Report) {
+    // Names, ids, paths and the messages quoting them are the authors': printed on one line,
+    // control characters escaped, so none of them sends a command to the terminal.
     for FileReport { file, error, warnings, frames, obsolete } in &report.files {
-        let path = file.path.display();
+        let path = one_line(&file.path.to_string_lossy()).into_owned();
         if let Some(error) = error {
-            say!("ERROR    {path}: {}", error.replace('\n', "\n         "));
+            let lines: Vec<String> = error.lines().map(|line| one_line(line).into_owned()).collect();
+            say!("ERROR    {path}: {}", lines.join("\n         "));
         }
         for warning in warnings {
-            eprintln!("nib: warning: {path}: {warning}");
+            eprintln!("nib: warning: {path}: {}", one_line(&warning.to_string()));
         }
         for frame in frames {
-            let label =
-                if frame.name == frame.id { frame.id.clone() } else { format!("'{}' ({})", frame.name, frame.id) };
-            let golden = frame.golden.display();
+            let label = if frame.name == frame.id {
+                one_line(&frame.id).into_owned()
+            } else {
+                format!("'{}' ({})", one_line(&frame.name), one_line(&frame.id))
+            };
+            let golden = one_line(&frame.golden.to_string_lossy()).into_owned();
             match &frame.outcome {
                 Outcome::Passed => {}
                 Outcome::Created => say!("NEW      {path} {label}: {golden}"),
@@ -111,8 +118,8 @@ fn print_report(report: &Report) {
                 Outcome::Missing { actual } => {
                     say!("MISSING  {path} {label}: no golden {golden}; render in {}", actual.display())
                 }
-                Outcome::RenderError(error) => say!("ERROR    {path} {label}: {error}"),
-                Outcome::WriteError(error) => eprintln!("nib: {path} {label}: {error}"),
+                Outcome::RenderError(error) => say!("ERROR    {path} {label}: {}", one_line(error)),
+                Outcome::WriteError(error) => eprintln!("nib: {path} {label}: {}", one_line(error)),
             }
         }
         for Obsolete { golden, removed } in obsolete {

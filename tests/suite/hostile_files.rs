@@ -367,6 +367,30 @@ fn names_with_terminal_commands_are_printed_escaped() {
     }
     let markdown = stdout(&runs[1]);
     assert!(!markdown.contains(" @everyone"), "a name mentions nobody: {markdown}");
+
+    // nib snapshot: the lines it prints (a new golden, then a failure) and its Markdown summary.
+    let designs = folder.path().join("designs");
+    fs::create_dir(&designs).unwrap();
+    let design = designs.join("d.pen");
+    fs::write(&design, document(200)).unwrap();
+    let created = nib(&["snapshot", arg(&designs)], None);
+    fs::write(&design, document(100)).unwrap();
+    let summary = folder.path().join("summary.md");
+    let failed = nib(&["snapshot", "--ci", "--summary", arg(&summary), arg(&designs)], None);
+    assert_eq!(failed.status.code(), Some(1), "{}", stdout(&failed));
+    let summary = fs::read_to_string(&summary).unwrap();
+    for printed in [
+        format!("{}{}", stdout(&created), stderr(&created)),
+        format!("{}{}", stdout(&failed), stderr(&failed)),
+        summary.clone(),
+    ] {
+        assert!(printed.contains("FAKE"), "the name is shown: {printed}");
+        assert!(!printed.chars().any(|c| c.is_control() && c != '\n'), "{printed:?}");
+        for line in printed.lines() {
+            assert!(!line.trim_start().starts_with("- @everyone"), "a name started a line of its own: {printed}");
+        }
+    }
+    assert!(!summary.contains(" @everyone"), "a name mentions nobody: {summary}");
 }
 
 // Issue 25, item 7: a fetch never goes to this machine, whatever range its address is in.

@@ -97,7 +97,7 @@ fn items(out: &mut String, items: &[String], what: &str) {
 /// `text` on one line (control characters and line breaks escaped: a newline in a name would
 /// start a list item of its own) with the characters Markdown would read as markup escaped, and
 /// `@` so that a name never mentions a person.
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let text = one_line(text);
     let mut out = String::with_capacity(text.len() + 8);
     for (i, c) in text.chars().enumerate() {
@@ -111,8 +111,8 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// `text` as inline code, whatever backticks it holds.
-fn code(text: &str) -> String {
+/// `text` as inline code, whatever backticks it holds (on one line, safe in a table cell).
+pub(crate) fn code(text: &str) -> String {
     let text = one_line(text);
     let fence = if text.contains('`') { "``" } else { "`" };
     format!("{fence}{}{fence}", text.replace('|', "\\|"))

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use super::{Counts, Outcome, Report, Verdict};
+use crate::review::report::markdown::{code, escape as cell};
 
 /// `report` as Markdown. Image links are the paths as the run wrote them; `base` (the folder
 /// the summary is written to, when known) makes them relative to it so they open from there.
@@ -96,28 +97,6 @@ impl std::fmt::Display for Counts {
     }
 }
 
-/// `text` as inline code, or as escaped text when it holds a backtick.
-fn code(text: &str) -> String {
-    if text.contains('`') || text.contains('\n') { cell(text) } else { format!("`{}`", text.replace('|', "\\|")) }
-}
-
-/// `text` safe inside a table cell: on one line, with the characters Markdown would read as
-/// markup (or as the end of the cell) escaped.
-fn cell(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\n' | '\r' => escaped.push(' '),
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#' | '!' => {
-                escaped.push('\\');
-                escaped.push(c);
-            }
-            c => escaped.push(c),
-        }
-    }
-    escaped
-}
-
 /// A Markdown link to `path`, relative to `base` when both are relative or both absolute.
 fn link(label: &str, path: &Path, base: Option<&Path>) -> String {
     let target = base.and_then(|base| relative(path, base)).unwrap_or_else(|| path.to_owned());
@@ -168,7 +147,10 @@ mod tests {
 
     #[test]
     fn cells_stay_in_their_column_and_links_survive_spaces() {
-        assert_eq!(cell("a|b\n*c*"), "a\\|b \\*c\\*");
+        assert_eq!(cell("a|b\n*c*"), "a\\|b\\\\n\\*c\\*");
+        // Names are the author's: no control character reaches the page, no one is mentioned.
+        assert_eq!(cell("\u{1b}[2K@team hi"), "\\\\u{1b}\\[2K\\@team hi");
+        assert_eq!(code("a\u{7}b"), "`a\\u{7}b`");
         assert_eq!(code("ab|c"), "`ab\\|c`");
         assert_eq!(link("diff", Path::new("out dir/x (1).png"), None), "[diff](out%20dir/x%20%281%29.png)");
         assert_eq!(link("diff", Path::new("out/a/x.png"), Some(Path::new("out"))), "[diff](a/x.png)");
