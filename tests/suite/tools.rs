@@ -1129,3 +1129,40 @@ fn a_screenshot_after_an_edit_is_repainted_with_the_bytes_of_a_fresh_one() {
     let repaints = s.workspace.document(Some(&file)).unwrap().0.screenshots().repainted();
     assert!(repaints >= edits.len() as u64, "only {repaints} screenshots were repainted");
 }
+
+/// Issue 46, item 11: a copy of an absolutely placed node keeps its place inside a flex layout
+/// (both copies landed at 0, 0 on top of each other), and snapshot_layout says when absolutely
+/// placed siblings overlap or a copy lies exactly on its source.
+#[test]
+fn copies_of_absolute_nodes_keep_their_place_and_stacks_are_reported() {
+    let mut s = Session::new();
+    let text = r##"{"version": "2.20", "children": [{"type": "frame", "id": "f", "width": 300, "height": 300, "layout": "vertical", "children": [
+        {"type": "rectangle", "id": "r", "layoutPosition": "absolute", "x": 40, "y": 50, "width": 50, "height": 50, "fill": "#ff0000"},
+        {"type": "rectangle", "id": "flow", "width": 300, "height": 20, "fill": "#00ff00"}]}]}"##;
+    fs::write(s.folder.path().join("a.pen"), text).unwrap();
+    let clean = s.ok("snapshot_layout", json!({"filePath": "a.pen", "problemsOnly": true}));
+    assert_eq!(clean["problems"].as_array().map(Vec::len), Some(0), "{clean}");
+    s.ok(
+        "batch_design",
+        json!({"filePath": "a.pen", "operations": "c1=C(\"r\", \"f\", {})\nc2=C(\"r\", \"f\", {x: 70})"}),
+    );
+    let saved: Value = serde_json::from_str(&s.read("a.pen")).unwrap();
+    let children = saved["children"][0]["children"].as_array().unwrap();
+    assert_eq!((children[2]["x"].clone(), children[2]["y"].clone()), (json!(40), json!(50)), "{saved}");
+    assert_eq!((children[3]["x"].clone(), children[3]["y"].clone()), (json!(70), json!(50)), "{saved}");
+    let problems = s.ok("snapshot_layout", json!({"filePath": "a.pen", "problemsOnly": true}));
+    let messages: Vec<&str> =
+        problems["problems"].as_array().unwrap().iter().filter_map(|p| p["message"].as_str()).collect();
+    let copy = children[2]["id"].as_str().unwrap();
+    assert!(
+        messages.iter().any(|m| m.contains(&format!("({copy}) lies exactly on 'r'"))),
+        "the copy on its source: {messages:?}"
+    );
+    let moved = children[3]["id"].as_str().unwrap();
+    assert!(
+        messages.iter().any(|m| m.contains(&format!("({moved}) overlaps")) && m.contains("placed absolutely")),
+        "absolutely placed siblings overlapping: {messages:?}"
+    );
+    // c2 overlaps both r and c1; the flowing sibling under them is the layout's, not a problem.
+    assert_eq!(messages.len(), 3, "{messages:?}");
+}

@@ -21,12 +21,12 @@ use consequences::Consequences;
 pub(crate) use list::thousands;
 use list::{Cause, Collector};
 pub use list::{MoreProblems, Problems};
-use siblings::{OVERLAP_PAIRS_PER_REQUEST, overlapping_siblings};
+use siblings::{OVERLAP_PAIRS_PER_REQUEST, overlapping_siblings, same_place};
 
 use super::rules::{Axis, Kind, SizingNote};
 use super::{Layout, NodeBox, PartLayout};
-use crate::doc::values::TextGrowth;
 use crate::doc::values::{Fill, is_placeholder_image};
+use crate::doc::values::{LayoutPosition, TextGrowth};
 use crate::doc::{Key, NodeType, Value};
 use crate::resolve::{Scene, SceneKey, ScenePart};
 
@@ -427,23 +427,47 @@ impl<'a> Finder<'a> {
         });
     }
 
-    /// Overlapping visible children of a node that does not lay them out.
+    /// Overlapping visible children of a node that does not lay them out, and the absolutely
+    /// placed children of one that does (the layout places the others, never on each other).
     fn check_overlaps(&mut self, index: usize) {
-        if !matches!(self.layout.kind(index), Some(Kind::Free { .. })) {
+        let part = self.part;
+        let placed_by_hand = |child: usize| match self.layout.kind(index) {
+            Some(Kind::Free { .. }) => true,
+            Some(Kind::Flex(_)) => {
+                part.node(child).props.literal::<LayoutPosition>(&Key::LayoutPosition) == Some(LayoutPosition::Absolute)
+            }
+            _ => false,
+        };
+        let children: Vec<(usize, NodeBox)> = part
+            .node(index)
+            .children_local()
+            .filter(|c| placed_by_hand(*c))
+            .filter_map(|c| self.layout.node_box(c).map(|b| (c, b)))
+            .collect();
+        if children.len() < 2 {
             return;
         }
-        let children: Vec<(usize, NodeBox)> =
-            self.part.node(index).children_local().filter_map(|c| self.layout.node_box(c).map(|b| (c, b))).collect();
-        let part = self.part;
-        let found = overlapping_siblings(&children, self.overlap_budget, self.list.room());
+        let same_kind = |a: usize, b: usize| part.node(a).node_type() == part.node(b).node_type();
+        let found = overlapping_siblings(&children, self.overlap_budget, self.list.room(), &same_kind);
+        let flex = matches!(self.layout.kind(index), Some(Kind::Flex(_)));
         for (a, b, size) in &found.shown {
+            let stacked = match (self.layout.node_box(*a), self.layout.node_box(*b)) {
+                (Some(box_a), Some(box_b)) => same_place(&box_a, &box_b),
+                _ => false,
+            };
             self.add(*b, Cause::Children(ProblemKind::Overlap, self.part_index, index), ProblemKind::Overlap, || {
-                format!(
-                    "{} overlaps {} by {size} (their parent {} has no layout): move one of them, or give the parent a layout",
-                    describe(part, *b),
-                    describe(part, *a),
-                    describe(part, index)
-                )
+                let (b, a, parent) = (describe(part, *b), describe(part, *a), describe(part, index));
+                match (stacked, flex) {
+                    (true, _) => format!(
+                        "{b} lies exactly on {a} (same type, size and place: a copy left where it was made?) in {parent}: move one of them, or delete it"
+                    ),
+                    (false, true) => format!(
+                        "{b} overlaps {a} by {size}; both are placed absolutely in {parent}, so its layout does not keep them apart: move one of them"
+                    ),
+                    (false, false) => format!(
+                        "{b} overlaps {a} by {size} (their parent {parent} has no layout): move one of them, or give the parent a layout"
+                    ),
+                }
             });
         }
         if found.more > 0 || !found.complete {
@@ -462,7 +486,8 @@ fn canvas_overlaps(scene: &Scene, layout: &Layout, list: &mut Collector, budget:
     let roots: Vec<(usize, NodeBox)> = (0..scene.parts().len())
         .filter_map(|i| layout.parts().get(i).and_then(|p| p.node_box(0)).map(|b| (i, b)))
         .collect();
-    let found = overlapping_siblings(&roots, budget, list.room());
+    let same_kind = |a: usize, b: usize| scene.parts()[a].node(0).node_type() == scene.parts()[b].node(0).node_type();
+    let found = overlapping_siblings(&roots, budget, list.room(), &same_kind);
     for (a, b, size) in found.shown {
         list.add(Cause::Canvas, || {
             let (part_a, part_b) = (&scene.parts()[a], &scene.parts()[b]);

@@ -1,6 +1,7 @@
 //! Which siblings overlap, by the rules of problems: a later box over an earlier one, unless
-//! the earlier contains it (content on a background is layering on purpose); hairlines and
-//! overlaps within the slack do not count. The pairs are found with a sweep
+//! the earlier contains it (content on a background is layering on purpose) — but a node of the
+//! same type on exactly the same box is a stack, not layering (two copies left where they were
+//! made); hairlines and overlaps within the slack do not count. The pairs are found with a sweep
 //! ([`crate::layout::overlaps`]) and only the ones listed are described.
 
 use std::collections::BinaryHeap;
@@ -30,9 +31,15 @@ pub(super) struct Overlaps<T> {
 }
 
 /// The overlaps among `boxes` (given in paint order): a later box overlapping an earlier one
-/// it does not lie inside. The first `room` pairs (by the earlier box, then the later) are
-/// described; the others are counted while the budget lasts.
-pub(super) fn overlapping_siblings<T: Copy>(boxes: &[(T, NodeBox)], budget: &mut u64, room: usize) -> Overlaps<T> {
+/// it does not lie inside, or lying exactly on an earlier one of the same kind (`same_kind`).
+/// The first `room` pairs (by the earlier box, then the later) are described; the others are
+/// counted while the budget lasts.
+pub(super) fn overlapping_siblings<T: Copy>(
+    boxes: &[(T, NodeBox)],
+    budget: &mut u64,
+    room: usize,
+    same_kind: &dyn Fn(T, T) -> bool,
+) -> Overlaps<T> {
     // Hairlines never overlap, and boxes with no coordinates cannot be compared.
     let kept: Vec<usize> = (0..boxes.len())
         .filter(|i| {
@@ -53,7 +60,10 @@ pub(super) fn overlapping_siblings<T: Copy>(boxes: &[(T, NodeBox)], budget: &mut
     // float rounding, and the exact rule below decides.
     let sweep = intersecting_pairs(&rects, SLACK / 2.0, &mut allowed, |a, b| {
         let (box_a, box_b) = (&rects[a], &rects[b]);
-        if overlap_size(box_a, box_b).is_none() || contains(box_a, box_b) {
+        if overlap_size(box_a, box_b).is_none() {
+            return;
+        }
+        if contains(box_a, box_b) && !(same_place(box_a, box_b) && same_kind(boxes[kept[a]].0, boxes[kept[b]].0)) {
             return;
         }
         total += 1;
@@ -83,6 +93,14 @@ fn contains(outer: &NodeBox, inner: &NodeBox) -> bool {
         && inner.top >= outer.top - SLACK
         && inner.right() <= outer.right() + SLACK
         && inner.bottom() <= outer.bottom() + SLACK
+}
+
+/// True when two boxes are the same within the slack: one node stacked exactly on another.
+pub(super) fn same_place(a: &NodeBox, b: &NodeBox) -> bool {
+    (a.left - b.left).abs() <= SLACK
+        && (a.top - b.top).abs() <= SLACK
+        && (a.width - b.width).abs() <= SLACK
+        && (a.height - b.height).abs() <= SLACK
 }
 
 /// Nodes thinner than this are lines and dividers: crossing something is how they are drawn.

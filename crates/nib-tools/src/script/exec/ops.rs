@@ -101,8 +101,11 @@ impl Runner<'_, '_> {
         }
         if let Parent::Target(PathTarget::Node(parent_key)) = &parent_target
             && self.is_flex(*parent_key)
+            && !placed_absolutely(&tree.props)
         {
-            // Inside a flex layout x and y mean nothing; leaving them would only mislead.
+            // Inside a flex layout x and y mean nothing; leaving them would only mislead. An
+            // absolutely placed node keeps them: they are where it is (dropping them stacked
+            // every copy at 0, 0).
             tree.props.remove(&Key::X);
             tree.props.remove(&Key::Y);
         }
@@ -409,13 +412,7 @@ impl Runner<'_, '_> {
                 let parent_node = self.document().tree().node(parent_key);
                 check_container(Some(parent_node.node_type()), parent_node.id())?;
                 let positioned = tree.props.contains(&Key::X) || tree.props.contains(&Key::Y);
-                let absolute = tree.props.get(&Key::LayoutPosition).is_some_and(|v| {
-                    matches!(
-                        v,
-                        Value::LayoutPosition(crate::doc::VarOr::Value(crate::doc::values::LayoutPosition::Absolute))
-                    )
-                });
-                if positioned && !absolute && self.is_flex(parent_key) {
+                if positioned && !placed_absolutely(&tree.props) && self.is_flex(parent_key) {
                     // As Pencil does: the layout places the node, so x and y would only mislead
                     // (the answer still says they were ignored).
                     tree.props.remove(&Key::X);
@@ -784,4 +781,13 @@ fn preorder_ids(tree: &NodeTree) -> Vec<String> {
         ids.extend(preorder_ids(child));
     }
     ids
+}
+
+/// True for a node with `layoutPosition: "absolute"`: its x and y place it even inside a flex
+/// layout.
+fn placed_absolutely(props: &crate::doc::Props) -> bool {
+    matches!(
+        props.get(&Key::LayoutPosition),
+        Some(Value::LayoutPosition(crate::doc::VarOr::Value(crate::doc::values::LayoutPosition::Absolute)))
+    )
 }
