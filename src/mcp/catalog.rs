@@ -413,6 +413,11 @@ pub fn tools(set: ToolSet) -> Vec<Tool> {
     DEFINITIONS.iter().filter(|d| set.lists(d)).map(tool).collect()
 }
 
+/// The names of the tools `set` lists.
+pub fn tool_names(set: ToolSet) -> Vec<&'static str> {
+    DEFINITIONS.iter().filter(|d| set.lists(d)).map(|d| d.name).collect()
+}
+
 /// True when `set` lists a tool called `name`.
 pub fn has(set: ToolSet, name: &str) -> bool {
     DEFINITIONS.iter().any(|d| d.name == name && set.lists(d))

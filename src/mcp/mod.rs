@@ -21,7 +21,7 @@ mod untyped;
 use std::path::PathBuf;
 
 pub use answer::{MAX_ANSWER_CHARS, bounded};
-pub use catalog::ToolSet;
+pub use catalog::{ToolSet, tool_names};
 pub use framing::MAX_NESTING;
 pub use lines::MAX_MESSAGE_BYTES;
 pub use server::NibServer;

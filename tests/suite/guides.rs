@@ -535,3 +535,43 @@ fn the_examples_follow_their_own_rules() {
     let landing = s.ok("get_guidelines", json!({"topic": "landing-page"}))["text"].as_str().unwrap().to_owned();
     assert!(landing.contains("$--text-display"), "the headline size defers to the style guide's display size");
 }
+
+/// Issue 46, item 11: read through `read_skill` (Pen's current surface), a guide names only
+/// tools that surface has, and every example is a snippet that runs on a new document without
+/// an error, a potential issue or a layout problem.
+#[test]
+fn guides_read_on_the_current_surface_name_its_tools_and_their_snippets_run() {
+    let current = nib::mcp::tool_names(nib::mcp::ToolSet::Current);
+    let missing: Vec<&str> =
+        nib::mcp::tool_names(nib::mcp::ToolSet::All).into_iter().filter(|name| !current.contains(name)).collect();
+    assert!(missing.contains(&"batch_design") && missing.contains(&"snapshot_layout"), "{missing:?}");
+    let letter_call = regex::Regex::new(r"`([A-Za-z_][A-Za-z0-9_]*=)?[ICURMDG]\(").unwrap();
+    let named: Vec<(&str, regex::Regex)> = missing
+        .iter()
+        .map(|name| (*name, regex::Regex::new(&format!(r"(^|[^A-Za-z_]){name}([^A-Za-z_]|$)")).unwrap()))
+        .collect();
+    let mut s = Session::new();
+    for topic in TOPICS {
+        let text = s.ok("read_skill", json!({"path": format!("guides/{topic}")}))["text"].as_str().unwrap().to_owned();
+        for (name, pattern) in &named {
+            assert!(!pattern.is_match(&text), "guides/{topic} names {name}, which the current surface lacks");
+        }
+        assert!(!letter_call.is_match(&text), "guides/{topic} still writes batch_design's letters");
+        assert!(!text.contains("Inserted node"), "guides/{topic} quotes batch_design's answer");
+        assert!(!text.contains("readDepth") && !text.contains("patterns: ["), "guides/{topic}: batch_get's options");
+        let snippets: Vec<String> = text
+            .split("```js\n")
+            .skip(1)
+            .map(|block| block.split("```").next().unwrap_or_default().to_owned())
+            .collect();
+        assert!(!snippets.is_empty(), "guides/{topic} has no snippet");
+        let file = s.fresh();
+        for (index, snippet) in snippets.iter().enumerate() {
+            let answer = call(&mut s.workspace, "execute", json!({"filePath": file, "input": snippet}))
+                .unwrap_or_else(|e| panic!("guides/{topic} snippet {}: {e}\n{snippet}", index + 1));
+            assert_eq!(answer["success"], true, "{answer}");
+            assert!(answer.get("issues").is_none(), "guides/{topic} snippet {}: {answer}", index + 1);
+        }
+        assert_eq!(s.problems(&file), json!([]), "guides/{topic}: layout problems in the snippets");
+    }
+}

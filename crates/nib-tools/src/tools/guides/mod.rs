@@ -7,6 +7,7 @@ mod catalog;
 mod payload;
 mod ranking;
 mod skills;
+mod snippet_form;
 mod style_guide;
 mod topics;
 

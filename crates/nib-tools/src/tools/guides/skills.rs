@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::catalog::catalog;
 use super::payload;
 use super::ranking::normalize;
+use super::snippet_form::for_snippets;
 use super::style_guide::{StyleGuideAnswer, StyleGuideArgs, get_style_guide};
 use super::topics::{GuidelinesArgs, TOPICS, get_guidelines};
 use crate::doc::format::{Version, describe_version};
@@ -52,10 +53,9 @@ const GUIDES: &[(&str, &str)] = &[
     ("slides", "presentation slides"),
 ];
 
-/// How the guides' batch_design examples read in a snippet.
-const LETTERS: &str = "> In a snippet for `execute`, the examples' operations are functions: `I(parent, node)` is \
-`Insert(parent, node)`, `C` is `Copy`, `U` is `Update`, `R` is `Replace`, `M` is `Move`, `D` is `Delete`, `G` is \
-`Generate`, and a binding `x=I(…)` is `const x = Insert(…)`.\n\n";
+/// What a guide read here says first: its examples are snippets.
+const SNIPPETS: &str = "> Each example below is one `execute` snippet; run them in order on a new document. \
+Keep a snippet to a section or two (about 25 operations), as the examples do.\n\n";
 
 /// read_skill's arguments.
 #[derive(Debug, Default, Deserialize)]
@@ -110,7 +110,7 @@ pub fn read_skill(args: SkillArgs) -> Result<Skill, ToolError> {
         let guide = get_guidelines(GuidelinesArgs { topic: Some(topic.clone()) })?;
         return Ok(Skill {
             path: format!("guides/{topic}"),
-            text: format!("{LETTERS}{}", guide.text),
+            text: format!("{SNIPPETS}{}", for_snippets(&guide.text)),
             paths: Vec::new(),
         });
     }
