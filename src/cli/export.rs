@@ -81,6 +81,13 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     // without -o.
     let named_folder = settings.output.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
     let into_folder = format == Format::Html || (several && !format.single_file()) || named_folder;
+    if into_folder
+        && let Some(named) = &settings.output
+        && let Err(error) = format.one_file_for_many(named, files_written(&targets), named.is_dir())
+    {
+        eprintln!("nib: {error}\n  hint: give a folder with -o (frames/), or export one node");
+        return ExitCode::from(2);
+    }
     let output = settings.output.clone().unwrap_or_else(|| {
         if into_folder { PathBuf::from(format!("{stem}-{}", format.name())) } else { PathBuf::new() }
     });
@@ -180,5 +187,15 @@ pub fn parse_quality(text: &str) -> Result<u8, String> {
     match text.trim().parse::<u8>() {
         Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
         _ => Err(format!("'{text}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")),
+    }
+}
+
+/// How many files an export of `targets` writes, as far as it matters for naming the output:
+/// several for frames and for more than one node.
+fn files_written(targets: &Targets) -> usize {
+    match targets {
+        Targets::Frames => 2,
+        Targets::Nodes(keys) => keys.len(),
+        Targets::Canvas => 1,
     }
 }

@@ -1166,3 +1166,68 @@ fn copies_of_absolute_nodes_keep_their_place_and_stacks_are_reported() {
     // c2 overlaps both r and c1; the flowing sibling under them is the layout's, not a problem.
     assert_eq!(messages.len(), 3, "{messages:?}");
 }
+
+/// Issue 46, item 7: a `replace` that removes variables nodes still use says so, naming them and
+/// the nodes, on set_variables and on execute's SetVariables.
+#[test]
+fn replacing_variables_that_nodes_use_warns() {
+    let mut s = Session::new();
+    let text = r##"{"version": "2.20", "variables": {"--primary": {"type": "color", "value": "#2563EB"}, "--gap": {"type": "number", "value": 8}}, "children": [
+        {"type": "frame", "id": "f", "width": 100, "height": 100, "gap": "$--gap", "fill": "$--primary", "children": [
+            {"type": "rectangle", "id": "r", "width": 10, "height": 10, "fill": "$--primary"}]}]}"##;
+    fs::write(s.folder.path().join("v.pen"), text).unwrap();
+    // Merging never removes anything; a replace that keeps what is used says nothing either.
+    let merged =
+        s.ok("set_variables", json!({"filePath": "v.pen", "variables": {"--new": {"type": "number", "value": 1}}}));
+    assert!(merged.get("warnings").is_none(), "{merged}");
+    let kept = s.ok(
+        "set_variables",
+        json!({"filePath": "v.pen", "replace": true, "variables": {
+        "--primary": {"type": "color", "value": "#000000"}, "--gap": {"type": "number", "value": 4}}}),
+    );
+    assert!(kept.get("warnings").is_none(), "{kept}");
+    let dropped = s.ok(
+        "set_variables",
+        json!({"filePath": "v.pen", "replace": true, "variables": {
+        "--gap": {"type": "number", "value": 4}}}),
+    );
+    let warnings = dropped["warnings"].as_array().expect("a warning");
+    assert_eq!(warnings.len(), 1, "{dropped}");
+    let warning = warnings[0].as_str().unwrap();
+    assert!(warning.contains("--primary") && warning.contains("2 nodes") && warning.contains("'f', 'r'"), "{warning}");
+    // The same through execute.
+    let snippet = "SetVariables({\"--other\": {type: \"number\", value: 2}}, {replace: true})";
+    let answer = s.ok("execute", json!({"filePath": "v.pen", "input": snippet}));
+    let said = answer["warnings"].to_string();
+    assert!(said.contains("--gap") && said.contains("still used by one node ('f')"), "{answer}");
+    assert!(!said.contains("--primary"), "only what this call removed: {answer}");
+}
+
+/// Issue 46, item 7: two nodes exported to `one.png` made a folder called `one.png`; a name of
+/// one file for an export of several is refused before anything is drawn, on the tool and the
+/// command line, while a folder (or one node) still works.
+#[test]
+fn several_files_are_never_written_into_a_folder_named_like_one_file() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let two =
+        json!({"filePath": kit, "format": "png", "nodeIds": ["sidebarId", "sidebarSlotId"], "outputPath": "one.png"});
+    let error = s.err("export", two.clone());
+    assert!(error.message.contains("one.png names one file") && error.message.contains("2 nodes"), "{error}");
+    assert!(!s.folder.path().join("one.png").exists(), "nothing was made");
+    let mut into_folder = two.clone();
+    into_folder["outputPath"] = json!("shots/");
+    assert_eq!(s.ok("export", into_folder)["files"].as_array().map(Vec::len), Some(2));
+    let mut one = two;
+    one["nodeIds"] = json!(["sidebarId"]);
+    s.ok("export", one);
+    assert!(s.folder.path().join("one.png").is_file());
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+        .current_dir(s.folder.path())
+        .args(["export", &kit, "--format", "svg", "--node", "sidebarId", "--node", "sidebarSlotId", "-o", "two.svg"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("two.svg names one file"));
+    assert!(!s.folder.path().join("two.svg").exists(), "nothing was made");
+}

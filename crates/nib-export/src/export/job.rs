@@ -2,7 +2,7 @@
 //! what each file is called. Files are handed to a sink as they are made (the caller writes
 //! them where it may), so a long run over many frames holds a few at a time.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
@@ -121,6 +121,24 @@ impl Format {
     /// True when one run writes a single file whatever the targets (PDF pages, tokens).
     pub fn single_file(self) -> bool {
         self == Format::Pdf || self.is_tokens()
+    }
+
+    /// The refusal of `output` for an export that writes `files` files when it names a single
+    /// file (an extension of an export format) and is not a folder already (`is_folder`, which
+    /// the caller looks up): two nodes exported to `one.png` made a folder called `one.png`
+    /// instead of saying that one file cannot hold two pictures.
+    pub fn one_file_for_many(self, output: &Path, files: usize, is_folder: bool) -> Result<(), String> {
+        let extension = output.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let names_a_file =
+            extension.is_some_and(|extension| Format::ALL.iter().any(|f| f.extensions().contains(&extension.as_str())));
+        if files <= 1 || !names_a_file || is_folder {
+            return Ok(());
+        }
+        Err(format!(
+            "{} names one file, but this export writes a {} file for each of {files} nodes",
+            output.display(),
+            self.name()
+        ))
     }
 }
 

@@ -151,7 +151,13 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     };
     let one_file = format.single_file()
         || (format != Format::Html && matches!(&targets, Targets::Canvas | Targets::Nodes(_)) && node_ids.len() <= 1);
-    // A path with an extension names the file of a one-file export; anything else is a folder.
+    // A path with an extension names the file of a one-file export; anything else is a folder,
+    // but never one named like a file of several (`one.png` for two nodes is a mistake).
+    if !one_file {
+        format.one_file_for_many(&output, node_ids.len().max(2), output.is_dir()).map_err(|e| {
+            ToolError::new(e).with_hint("give a folder as outputPath (\"exports/\"), or export one node")
+        })?;
+    }
     let into_file = one_file && output.extension().is_some();
     // Before anything is rendered: the file named must be of the format, and never a document.
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;

@@ -79,6 +79,9 @@ pub struct SetAnswer {
     pub themes: serde_json::Value,
     /// The document's revision.
     pub revision: u64,
+    /// What the change left behind: variables a `replace` removed that nodes still use.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
     /// When no filePath was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -88,7 +91,7 @@ pub struct SetAnswer {
 /// added to the document's themes.
 pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnswer, ToolError> {
     let (open, note) = workspace.document(args.file_path.as_deref())?;
-    apply(&mut open.document, &args.variables, args.replace)?;
+    let warnings = apply(&mut open.document, &args.variables, args.replace)?;
     open.save()?;
     let (themes, all) = as_json(&open.document);
     let given: Vec<&String> = args.variables.as_object().map(|m| m.keys().collect()).unwrap_or_default();
@@ -99,15 +102,22 @@ pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnsw
         }
         other => other,
     };
-    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), note })
+    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), warnings, note })
 }
 
-/// Merges (or, with `replace`, sets) variables in one transaction, without saving.
+/// Merges (or, with `replace`, sets) variables in one transaction, without saving. Answers a
+/// warning for each variable a `replace` removed that nodes still use (they then draw without
+/// it), so the agent learns it before the screenshot does.
 pub(crate) fn apply(
     document: &mut crate::doc::Document,
     variables: &serde_json::Value,
     replace: bool,
-) -> Result<(), ToolError> {
+) -> Result<Vec<String>, ToolError> {
+    let defined_names = |document: &crate::doc::Document| -> Vec<String> {
+        document.variables().map(|v| v.entries.iter().map(|(name, _)| name.clone()).collect()).unwrap_or_default()
+    };
+    let defined_before = defined_names(document);
+    let used_before = if replace { used_variables(document) } else { Vec::new() };
     let incoming = read_variables(variables)?;
     let mut tx = document.transaction();
     tx.edit_header(|header| {
@@ -141,7 +151,54 @@ pub(crate) fn apply(
         }
     });
     tx.commit();
-    Ok(())
+    let defined_after = defined_names(document);
+    let warnings = used_before
+        .into_iter()
+        .filter(|(name, _)| defined_before.contains(name) && !defined_after.contains(name))
+        .map(|(name, users)| {
+            let shown: Vec<String> = users.iter().take(USERS_NAMED).map(|id| format!("'{id}'")).collect();
+            let more = users.len().saturating_sub(USERS_NAMED);
+            let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+            let count = if users.len() == 1 { "one node".to_owned() } else { format!("{} nodes", users.len()) };
+            format!(
+                "replace removed the variable {name}, still used by {count} ({}{more}), which now draw without it: set it again, or update those nodes",
+                shown.join(", ")
+            )
+        })
+        .collect();
+    Ok(warnings)
+}
+
+/// Nodes named for each variable a warning is about; the rest are counted.
+const USERS_NAMED: usize = 5;
+
+/// Every local variable the document's nodes (and the content of their overrides) refer to,
+/// in order of first use, with the ids of the nodes that do. References into imported
+/// documents (`alias:--name`) are theirs to keep, not this document's.
+fn used_variables(document: &crate::doc::Document) -> Vec<(String, Vec<String>)> {
+    use crate::doc::vars::VisitVars;
+    let mut used: Vec<(String, Vec<String>)> = Vec::new();
+    for key in document.tree().walk() {
+        let node = document.tree().node(key);
+        // Visiting takes the values mutably (it can also fill them in): a copy is visited.
+        let mut props = node.props.clone();
+        let mut names: Vec<String> = Vec::new();
+        props.visit_vars(&mut |slot| {
+            if let Some(reference) = slot.reference()
+                && !reference.name().contains(':')
+                && !names.iter().any(|n| n == reference.name())
+            {
+                names.push(reference.name().to_owned());
+            }
+        });
+        for name in names {
+            match used.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, users)) => users.push(node.id().to_owned()),
+                None => used.push((name, vec![node.id().to_owned()])),
+            }
+        }
+    }
+    used
 }
 
 /// Reads variables given as JSON, with errors that point into the argument.

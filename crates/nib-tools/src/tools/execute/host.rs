@@ -238,7 +238,8 @@ impl Host {
             Some(_) => return Err(ToolError::new("SetVariables: replace must be true or false")),
         };
         let (open, _) = self.workspace.document(Some(&self.file_path))?;
-        super::super::variables::apply(&mut open.document, &variables, replace)?;
+        let warnings = super::super::variables::apply(&mut open.document, &variables, replace)?;
+        self.warnings.extend(warnings);
         open.document.join_since(&self.mark);
         let (themes, variables) = super::super::variables::as_json(&open.document);
         Ok(json!({ "themes": themes, "variables": variables }))
