@@ -84,6 +84,15 @@ fn cases() -> Vec<(&'static str, String, String)> {
             json!([{ "type": "frame", "id": "page", "x": 0, "y": 0, "width": 200, "height": 80, "fill": "#FFFFFF", "layout": "vertical", "children": [text] }]),
         )
     };
+    // A component that contains an instance of itself (issue 46: lint said nothing of it).
+    let components = |cyclic: bool| {
+        let inner = if cyclic { "card" } else { "badge" };
+        document(json!([
+            { "type": "frame", "id": "badge", "reusable": true, "x": 0, "y": 0, "width": 40, "height": 40, "fill": "#2563EB" },
+            { "type": "frame", "id": "card", "reusable": true, "x": 100, "y": 0, "width": 100, "height": 100, "fill": "#FFFFFF",
+              "layout": "vertical", "children": [{ "type": "ref", "id": "inner", "ref": inner }] }
+        ]))
+    };
     let mut scale = vec![16.0; 9];
     scale.extend([24.0, 24.0, 24.0]);
     let mut off_scale = scale.clone();
@@ -99,6 +108,7 @@ fn cases() -> Vec<(&'static str, String, String)> {
         ("covered-text", stack(true), stack(false)),
         ("empty-fit-content", hugging(false), hugging(true)),
         ("invisible-text-fill", text_fill(None), text_fill(Some("#111111"))),
+        ("unresolved", components(true), components(false)),
     ]
 }
 

@@ -37,6 +37,10 @@ pub const RULES: &[(&str, &str)] = &[
     ("covered-text", "Text more than half covered by a layer painted over it"),
     ("empty-fit-content", "A frame that hugs its content but has none"),
     ("invisible-text-fill", "Text whose fills paint nothing"),
+    (
+        "unresolved",
+        "An instance or variable that cannot be resolved (a missing component, a component that contains itself, a missing variable): drawn otherwise than written",
+    ),
 ];
 
 /// How much a rule's findings matter.
@@ -231,8 +235,30 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
             add(rule, finding);
         }
     }
+    // What cannot be resolved draws otherwise than the file says (or not at all): compile
+    // found it, and a lint that passes such a document would say nothing is wrong.
+    if let Some(severity) = config.on("unresolved") {
+        for diagnostic in compiled.diagnostics.iter().filter(|d| d.code == "unresolved") {
+            let mut finding = Diagnostic { severity, ..diagnostic.clone() }.with_hint(UNRESOLVED_FIX);
+            // The node may be one expansion stopped at (an instance of its own component): the
+            // nearest node on its path that was resolved, or else the last of its ids the
+            // document itself holds, is where to look.
+            let path = diagnostic.node.as_deref().unwrap_or_default();
+            let nearest = std::iter::successors(Some(path), |p| p.rsplit_once('/').map(|(head, _)| head))
+                .find_map(|p| compiled.scene.node_by_id(p))
+                .and_then(|key| compiled.scene.node(key).source)
+                .or_else(|| path.rsplit('/').find_map(|id| document.node_by_id(id)));
+            if let Some(source) = nearest {
+                finding = finding.at_pointer(document.tree().pointer(source));
+            }
+            found.push(finding);
+        }
+    }
     Ok(found)
 }
+
+/// The fix of an `unresolved` finding.
+const UNRESOLVED_FIX: &str = "point the instance at a component that exists and does not contain it, and define every variable the node uses (nib check lists each problem)";
 
 /// True when a finding of this severity fails a lint run: warnings and errors do, notes do not.
 pub fn fails(diagnostic: &Diagnostic) -> bool {
