@@ -200,8 +200,10 @@ fn no_output_replaces_the_document_or_takes_a_wrong_extension() {
     let (folder, path) = small_document();
     let doc = arg(&path);
     let spelled_other = folder.path().join("sub/../doc.pen");
+    // nib call works inside its root (issue 46): the document's folder.
+    let root = arg(folder.path()).to_owned();
     let call = |tool: &str, arguments: serde_json::Value| -> Vec<String> {
-        vec!["call".into(), tool.into(), "--args".into(), arguments.to_string()]
+        vec!["call".into(), "--root".into(), root.clone(), tool.into(), "--args".into(), arguments.to_string()]
     };
     let other = arg(&spelled_other);
     let mut cases: Vec<Vec<String>> = [
