@@ -397,9 +397,9 @@ impl Value {
         }
     }
 
-    /// The literal numbers of a length-valued property (variables are checked where they
-    /// are defined).
-    fn lengths(&self) -> Vec<f64> {
+    /// The literal numbers of a number, size, padding, radius or stroke width (variables are
+    /// checked where they are defined); empty for any other value.
+    pub fn lengths(&self) -> Vec<f64> {
         fn literal(values: &[VarOr<f64>]) -> Vec<f64> {
             values.iter().filter_map(|v| v.value().copied()).collect()
         }

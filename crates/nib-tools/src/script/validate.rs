@@ -286,6 +286,10 @@ impl Validator {
                     ok = false;
                     self.problem(&copy, problem, pointer);
                 }
+                if let Some((got, range)) = out_of_range(key, &value) {
+                    ok = false;
+                    self.error(pointer, &format!("is {got}; {} is {range}", key.name()), Some(range_hint(key).into()));
+                }
                 ok.then_some(value)
             }
             Err(e) => {
@@ -408,6 +412,37 @@ impl Validator {
                 message: not.to_string(),
                 hint: Some(not.hint()),
             });
+        }
+    }
+}
+
+/// The first literal number of `value` outside the range its key allows, with the range in
+/// words. A file may hold such a number (it loads as written); a write may not, because the
+/// renderer would draw it clamped or not at all and the agent could not see why.
+fn out_of_range(key: &Key, value: &Value) -> Option<(f64, &'static str)> {
+    let (low, high, words) = match key {
+        Key::Opacity => (0.0, 1.0, "from 0 (transparent) to 1 (opaque)"),
+        Key::InnerRadius => (0.0, 1.0, "from 0 to 1 (a part of the radius)"),
+        Key::Width
+        | Key::Height
+        | Key::FontSize
+        | Key::LineHeight
+        | Key::CornerRadius
+        | Key::Padding
+        | Key::StrokeWidth => (0.0, f64::INFINITY, "0 or more"),
+        _ => return None,
+    };
+    value.lengths().into_iter().find(|n| !(low..=high).contains(n)).map(|n| (n, words))
+}
+
+/// What to write instead of a number out of its range.
+fn range_hint(key: &Key) -> &'static str {
+    match key {
+        Key::Opacity => "0.5 is half transparent; to hide a node use enabled: false",
+        Key::InnerRadius => "0 is a full ellipse, 0.5 a ring half the radius wide",
+        Key::LineHeight => "a line height is a multiple of the font size: 1.5, or 0 for the font's own",
+        _ => {
+            "sizes, font sizes, radii, padding and stroke widths are pixels, 0 or more; to overlap children use a negative gap"
         }
     }
 }
@@ -578,6 +613,29 @@ mod tests {
         assert!(icon.props.contains(&Key::Library) && icon.props.contains(&Key::Icon));
         let font = node("2.8", r#"{"type": "icon", "library": "lucide", "icon": "x"}"#).unwrap();
         assert_eq!(font.props.node_type(), Some(NodeType::IconFont));
+    }
+
+    #[test]
+    fn numbers_out_of_their_range_are_refused() {
+        let mut v = Validator::new(Some("2.20"));
+        v.update(
+            json(r#"{"opacity": 1.5, "width": -5, "cornerRadius": [4, -1, 4, 4], "gap": -1, "x": -40}"#),
+            Some(NodeType::Frame),
+            None,
+        );
+        let said: Vec<String> = v.errors.iter().map(|e| e.to_string()).collect();
+        assert_eq!(
+            said,
+            [
+                "/opacity is 1.5; opacity is from 0 (transparent) to 1 (opaque) (0.5 is half transparent; to hide a node use enabled: false)",
+                "/width is -5; width is 0 or more (sizes, font sizes, radii, padding and stroke widths are pixels, 0 or more; to overlap children use a negative gap)",
+                "/cornerRadius is -1; cornerRadius is 0 or more (sizes, font sizes, radii, padding and stroke widths are pixels, 0 or more; to overlap children use a negative gap)",
+            ]
+        );
+        let errors =
+            node("2.20", r#"{"type": "text", "content": "a", "fontSize": -1, "lineHeight": 1.4}"#).unwrap_err();
+        assert_eq!(errors.iter().map(|e| e.pointer.as_str()).collect::<Vec<_>>(), ["/fontSize"]);
+        assert!(node("2.20", r#"{"type": "frame", "opacity": 0, "width": 0, "padding": [0, 8]}"#).is_ok());
     }
 
     #[test]
