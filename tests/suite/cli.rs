@@ -760,6 +760,38 @@ fn export_into_a_folder_named_with_a_slash_writes_the_file_inside_it() {
     assert!(fs::read(written[0].path()).unwrap().starts_with(b"%PDF"));
 }
 
+/// A snippet's dates are the same whatever the machine's time zone (a POSIX TZ string needs
+/// no time zone database, so the test cannot pass for want of one).
+#[test]
+fn exec_dates_do_not_depend_on_the_time_zone() {
+    let folder = tempfile::tempdir().unwrap();
+    let document = folder.path().join("d.pen");
+    fs::write(&document, "{\n  \"version\": \"2.20\",\n  \"children\": []\n}\n").unwrap();
+    let snippet = folder.path().join("dates.js");
+    fs::write(
+        &snippet,
+        "return [new Date(2020, 0, 1).getTime(), new Date(0).getHours(), String(new Date(0)), Date.parse('2020-01-01T00:00'), new Date(0).getTimezoneOffset()];",
+    )
+    .unwrap();
+    let mut answers = Vec::new();
+    for zone in ["UTC0", "IST-5:30", "EST5EDT"] {
+        let done = nib_command()
+            .env("TZ", zone)
+            .args(["exec", &document.to_string_lossy(), &snippet.to_string_lossy()])
+            .output()
+            .expect("nib runs");
+        assert!(done.status.success(), "{}", stderr(&done));
+        let answer: serde_json::Value = serde_json::from_str(&stdout(&done)).unwrap();
+        answers.push(answer["result"].clone());
+    }
+    assert_eq!(
+        answers[0],
+        serde_json::json!([1577836800000i64, 0, "Thu Jan 01 1970 00:00:00 GMT+0000", 1577836800000i64, 0])
+    );
+    assert_eq!(answers[1], answers[0], "India");
+    assert_eq!(answers[2], answers[0], "New York");
+}
+
 /// The README's table of limits states the values the code has.
 #[test]
 fn the_readme_states_the_limits_the_code_has() {

@@ -112,6 +112,8 @@ pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAn
             Err(_) => Err(crate::js::HostRefusal { message: "nib is busy with another operation".into(), hint: None }),
         }),
     );
+    // Strings the engine repaired in the result are not said yet.
+    let ran = ran.map(|ran| ran.value);
     let answer = match lent.host.try_borrow_mut() {
         Ok(mut host) => host.end(ran, args.partial, note),
         Err(_) => Err(ToolError::new("the call could not finish: its operations were still running")),
