@@ -234,3 +234,198 @@ return Get(drawn, {depth: 1});"##,
         session.run("const b = Insert(document, {type: \"frame\"});\nGenerate(b, \"svg\", \"<svg\");").unwrap_err();
     assert!(bad.message.starts_with("line 2") && bad.message.contains("SVG could not be read"), "{bad}");
 }
+
+/// A session with a 100 × 80 frame `f` (its id in the answer) saved in `d.pen`.
+fn session_with_a_frame() -> (Session, String) {
+    let mut session = Session::new();
+    let made = session.ok(
+        r#"return Insert(document, {type: "frame", name: "F", width: 100, height: 80, opacity: 0.5, layout: "vertical",
+  children: [{type: "text", content: "Hi", fontSize: 14}]});"#,
+    );
+    (session, made["result"].as_str().unwrap().to_owned())
+}
+
+#[test]
+fn nan_infinity_undefined_and_out_of_range_numbers_are_refused_naming_the_property() {
+    let (mut session, f) = session_with_a_frame();
+    let before = session.file();
+    let refused = [
+        (format!("Update(\"{f}\", {{width: Infinity}});"), "Update: properties.width is Infinity"),
+        (format!("Update(\"{f}\", {{opacity: NaN}});"), "Update: properties.opacity is NaN"),
+        (format!("let o;\nUpdate(\"{f}\", {{opacity: o}});"), "Update: properties.opacity is undefined"),
+        (
+            format!("Insert(\"{f}\", {{type: \"frame\", children: [{{type: \"frame\", height: 1 / 0}}]}});"),
+            "Insert: node.children[0].height is Infinity",
+        ),
+        (format!("Move(\"{f}\", document, NaN);"), "Move: index is NaN"),
+        (format!("TakeScreenshot(\"{f}\", {{scale: NaN}});"), "TakeScreenshot: options.scale is NaN"),
+        (
+            "FindEmptySpace({direction: \"right\", width: -Infinity, height: 10, padding: 0});".into(),
+            "FindEmptySpace: options.width is -Infinity",
+        ),
+        // Out of range: refused by the validator batch_design shares.
+        (format!("Update(\"{f}\", {{opacity: 2}});"), "/opacity: is 2; opacity is from 0 (transparent) to 1 (opaque)"),
+        (format!("Update(\"{f}\", {{width: -5}});"), "/width: is -5; width is 0 or more"),
+        (
+            format!("Update(Get(\"{f}\", {{depth: 1}}).children[0], {{fontSize: -1}});"),
+            "/fontSize: is -1; fontSize is 0 or more",
+        ),
+        // Caught by the snippet, a refused write still fails the call.
+        (
+            format!("try {{ Update(\"{f}\", {{opacity: NaN}}); }} catch (e) {{}}\nreturn 1;"),
+            "Update: properties.opacity is NaN",
+        ),
+    ];
+    for (snippet, said) in refused {
+        let error = session.run(&snippet).unwrap_err();
+        assert!(error.message.starts_with("line "), "{snippet}\n→ {error}");
+        assert!(error.message.contains(said), "{snippet}\n→ {error}");
+        assert!(error.hint.as_deref().is_some_and(|h| h.contains("editId")), "{snippet}\n→ {error:?}");
+        assert_eq!(session.file(), before, "{snippet}: the file is byte-identical");
+    }
+    // batch_design says the same of the same values.
+    let design = call(
+        &mut session.workspace,
+        "batch_design",
+        json!({ "filePath": "d.pen", "operations": format!("U(\"{f}\", {{opacity: 2, width: -5}})") }),
+    );
+    let said = match design {
+        Ok(answer) => answer.to_string(),
+        Err(error) => error.to_string(),
+    };
+    assert!(said.contains("opacity is from 0 (transparent) to 1 (opaque)"), "{said}");
+    assert!(said.contains("width is 0 or more"), "{said}");
+    assert_eq!(session.file(), before);
+    // Within range, the same calls work; null still removes a property.
+    session.ok(&format!("Update(\"{f}\", {{opacity: 1, width: 0}});\nUpdate(\"{f}\", {{opacity: null}});"));
+    assert!(!session.file().contains("opacity"), "{}", session.file());
+}
+
+#[test]
+fn a_snippet_cannot_close_its_function_and_every_error_has_a_place_and_a_hint() {
+    let mut session = Session::new();
+    let before = session.file();
+    let escaped = session
+        .run("return 1 }; Insert(document, {type: \"frame\", name: \"Escaped\"}); const x = async function () {");
+    let escaped = escaped.unwrap_err();
+    assert!(escaped.message.starts_with("line 1, column 10: SyntaxError: this `}` closes the function"), "{escaped}");
+    assert_eq!(session.file(), before, "the code after the brace did not run");
+    // The place is said once.
+    let syntax = session.run("let x = 1;\nlet y = ;").unwrap_err();
+    assert_eq!(syntax.message.matches("line 2").count(), 1, "{syntax}");
+    assert!(syntax.message.starts_with("line 2, column ") && syntax.message.contains(": SyntaxError: "), "{syntax}");
+    let thrown = session.run("let x = 1;\nthrow 42;").unwrap_err();
+    assert!(thrown.message.starts_with("line 2, column 1: uncaught 42"), "{thrown}");
+    assert!(thrown.hint.as_deref().is_some_and(|h| h.contains("throw new Error")), "{thrown:?}");
+    let classed =
+        session.run("class Invalid extends Error {}\nlet x = 1;\nif (x) throw new Invalid(\"x is set\");").unwrap_err();
+    assert!(
+        classed.message.starts_with("line 3, column ") && classed.message.ends_with(": Invalid: x is set"),
+        "{classed}"
+    );
+    let circular = session.run("const a = {};\na.self = a;\nreturn a;").unwrap_err();
+    assert!(
+        circular.message.starts_with("line 3, column 1: the returned value cannot be sent back as JSON: result.self"),
+        "{circular}"
+    );
+    assert!(circular.hint.as_deref().is_some_and(|h| h.contains("plain data") && h.contains("editId")), "{circular:?}");
+    let big = session.run("return 2n ** 64n;").unwrap_err();
+    assert!(big.message.contains("result is a BigInt (18446744073709551616n)"), "{big}");
+    assert_eq!(session.file(), before);
+    // A partial call's error says what was kept, not that nothing was.
+    let answer = call(
+        &mut session.workspace,
+        "execute",
+        json!({ "filePath": "d.pen", "partial": true,
+                "input": "Insert(document, {type: \"frame\", name: \"Kept\"});\nUpdate(\"nope\", {x: 1});" }),
+    )
+    .unwrap();
+    let hint = answer["error"]["hint"].as_str().unwrap_or_default();
+    assert!(hint.contains("was kept") && !hint.contains("nothing was changed"), "{answer}");
+    let undone = session.run("Insert(document, {type: \"frame\"});\nUpdate(\"nope\", {x: 1});").unwrap_err();
+    let hint = undone.hint.unwrap_or_default();
+    assert_eq!(hint.matches("nothing was changed").count(), 1, "{hint}");
+}
+
+#[test]
+fn lone_surrogates_the_document_object_and_clocks() {
+    let (mut session, f) = session_with_a_frame();
+    let before = session.file();
+    let lone = session.run(&format!("Update(\"{f}\", {{name: \"a\\uD800b\"}});")).unwrap_err();
+    assert!(lone.message.contains("Update: properties.name is a string with half of a UTF-16 pair"), "{lone}");
+    let lone = session.run("Insert(document, {type: \"text\", content: \"\\uDC00\"});").unwrap_err();
+    assert!(lone.message.contains("node.content is a string with half"), "{lone}");
+    assert_eq!(session.file(), before);
+    // Printed and returned, a lone half is shown as U+FFFD and said.
+    let shown = session.ok("Print(\"p\\uD800\");\nreturn \"r\\uDC00\";");
+    assert_eq!(shown["printed"], json!(["p\u{FFFD}"]));
+    assert_eq!(shown["result"], json!("r\u{FFFD}"));
+    assert_eq!(shown["warnings"].as_array().map(Vec::len), Some(2), "{shown}");
+    for (snippet, verb) in [
+        ("Update(document, {name: \"x\"});", "cannot be updated"),
+        ("Delete(root);", "cannot be deleted"),
+        ("Move(document, document);", "cannot be moved"),
+    ] {
+        let error = session.run(snippet).unwrap_err();
+        assert!(error.message.contains("`document` is the top level of the file, not a node"), "{snippet} → {error}");
+        assert!(error.message.contains(verb), "{snippet} → {error}");
+        assert!(error.hint.as_deref().is_some_and(|h| h.contains("Insert(document")), "{error:?}");
+    }
+    assert_eq!(session.file(), before);
+    let clocks = session.ok("return [performance.now(), performance.timeOrigin, Date.now(), typeof crypto];");
+    assert_eq!(clocks["result"], json!([0, 0, 0, "undefined"]));
+}
+
+#[test]
+fn a_call_is_bounded_in_writes_nodes_exported_files_and_time() {
+    let (mut session, f) = session_with_a_frame();
+    let before = session.file();
+    session.workspace.execute_limits =
+        nib::tools::ExecuteLimits { writes: 5, nodes: 10, exported_files: 3, ..nib::tools::ExecuteLimits::DEFAULT };
+    let looped = session
+        .run(&format!(
+            "for (let i = 0; i < 100; i++) {{\n  try {{ Insert(\"{f}\", {{type: \"frame\"}}); }} catch (e) {{}}\n}}"
+        ))
+        .unwrap_err();
+    assert!(looped.message.starts_with("line 2, column"), "{looped}");
+    assert!(looped.message.contains("one call makes at most 5 writes"), "{looped}");
+    assert!(looped.hint.as_deref().is_some_and(|h| h.contains("several calls")), "{looped:?}");
+    let children = (0..12).map(|_| "{type: \"frame\"}").collect::<Vec<_>>().join(", ");
+    let big = session.run(&format!("Insert(\"{f}\", {{type: \"frame\", children: [{children}]}});")).unwrap_err();
+    assert!(big.message.contains("this call has added 13 nodes; one call adds at most 10"), "{big}");
+    assert_eq!(session.file(), before);
+
+    // Exports: the files a failed call created are removed, one it wrote over is kept and said.
+    let out = session.folder.path().join("out");
+    fs::create_dir(&out).unwrap();
+    fs::write(out.join("old.png"), b"the user's").unwrap();
+    let exported = session
+        .run(&format!(
+            "Export(\"{f}\", \"png\", {{outputPath: \"out/old.png\"}});\nfor (let i = 0; i < 10; i++) Export(\"{f}\", \"png\", {{outputPath: `out/${{i}}.png`}});"
+        ))
+        .unwrap_err();
+    assert!(exported.message.starts_with("line 2"), "{exported}");
+    assert!(exported.message.contains("one call writes at most 3 files"), "{exported}");
+    assert!(exported.message.contains("The 2 files its exports created were removed"), "{exported}");
+    assert!(exported.message.contains("1 files its exports wrote over files already there were kept"), "{exported}");
+    assert!(exported.message.contains("out/old.png"), "{exported}");
+    let left: Vec<_> = fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, ["old.png"], "only the file that was there before is left");
+    assert!(exported.message.len() < 2000, "{exported}");
+    assert_eq!(session.file(), before);
+
+    // A call that succeeds lists the first files and counts them all.
+    session.workspace.execute_limits = nib::tools::ExecuteLimits::DEFAULT;
+    let many = session
+        .ok(&format!("for (let i = 0; i < 12; i++) Export(\"{f}\", \"svg\", {{outputPath: `out/${{i}}.svg`}});"));
+    assert_eq!(many["exported"].as_array().map(Vec::len), Some(nib::tools::MAX_LISTED_FILES), "{many}");
+    assert_eq!(many["exportedCount"], json!(12));
+
+    // The wall clock: with no time at all, the first operation is refused and nothing is kept.
+    session.workspace.execute_limits =
+        nib::tools::ExecuteLimits { call: std::time::Duration::ZERO, ..nib::tools::ExecuteLimits::DEFAULT };
+    let late = session.run(&format!("Update(\"{f}\", {{name: \"late\"}});")).unwrap_err();
+    assert!(late.message.contains("stopped after 0 ms, the most one call may take"), "{late}");
+    assert!(late.hint.as_deref().is_some_and(|h| h.contains("split the work")), "{late:?}");
+    assert_eq!(session.file(), before);
+}

@@ -60,6 +60,10 @@ pub struct WrittenFile {
     /// The node it shows.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_id: Option<String>,
+    /// A file was at its path before (and was replaced): removing it would not bring that one
+    /// back, so an undone execute call keeps it.
+    #[serde(skip)]
+    pub replaced: bool,
 }
 
 /// What export answers.
@@ -184,9 +188,14 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         output_folder: Some(folder.clone()),
     };
     let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
+    // The paths that held a file before this export wrote them.
+    let replaced = std::sync::Mutex::new(std::collections::HashSet::new());
     let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
         let path = path_of(name);
         guard.check(&path, None).map_err(|e| e.to_string())?;
+        if path.exists() {
+            replaced.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone());
+        }
         if let Some(parent) = path.parent() {
             crate::files::create_folder(parent, confinement.as_ref())
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
@@ -196,13 +205,19 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
         ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")
     })?;
+    let replaced = replaced.into_inner().unwrap_or_else(|e| e.into_inner());
     let files: Vec<WrittenFile> = report
         .files
         .iter()
         .map(|file| {
             let path = path_of(&file.name);
             let shown = path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().replace('\\', "/");
-            WrittenFile { path: shown, bytes: file.bytes, node_id: file.node.clone() }
+            WrittenFile {
+                path: shown,
+                bytes: file.bytes,
+                node_id: file.node.clone(),
+                replaced: replaced.contains(&path),
+            }
         })
         .collect();
     let total_bytes = files.iter().map(|f| f.bytes).sum();

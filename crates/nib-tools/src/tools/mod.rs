@@ -30,8 +30,9 @@ pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
 pub use design::{DesignArgs, batch_design};
 pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
 pub use execute::{
-    CALL_LIMIT, ExecuteAnswer, ExecuteArgs, KEPT_SNIPPETS, MAX_PRINTED_CHARS, MAX_SNIPPET_BYTES, MAX_SVG_BYTES,
-    MAX_SVG_SHAPES, MAX_WALKED_NODES, Patch, execute,
+    CALL_LIMIT, ExecuteAnswer, ExecuteArgs, ExecuteLimits, KEPT_SNIPPETS, MAX_CALL_EXPORTED_FILES, MAX_CALL_NODES,
+    MAX_CALL_WRITES, MAX_LISTED_FILES, MAX_PRINTED_CHARS, MAX_SNIPPET_BYTES, MAX_SVG_BYTES, MAX_SVG_SHAPES,
+    MAX_WALKED_NODES, Patch, execute,
 };
 pub use export::{DEFAULT_EXPORT_FOLDER, ExportAnswer, ExportArgs, MAX_EXPORT_NODES, WrittenFile, export};
 pub use guides::{

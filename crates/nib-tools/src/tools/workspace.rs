@@ -30,6 +30,8 @@ pub struct Workspace {
     pub images: Arc<dyn ImageProvider + Send + Sync>,
     /// Most statements per batch_design call.
     pub max_statements: usize,
+    /// The bounds of one execute call.
+    pub execute_limits: super::execute::ExecuteLimits,
     /// Which fonts text is measured and drawn with.
     pub fonts: FontOptions,
     /// The nodes a person selected on the canvas of `nib serve`, which get_editor_state reports.
@@ -255,6 +257,7 @@ impl Workspace {
             current: None,
             images: Arc::new(OfflineImages),
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
+            execute_limits: super::execute::ExecuteLimits::DEFAULT,
             fonts: FontOptions::default(),
             selection: None,
             snippets: Default::default(),
@@ -448,6 +451,7 @@ impl Workspace {
             current: None,
             images: Arc::clone(&self.images),
             max_statements: self.max_statements,
+            execute_limits: self.execute_limits,
             fonts: self.fonts.clone(),
             selection: None,
             snippets: Default::default(),

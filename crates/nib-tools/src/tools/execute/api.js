@@ -1,7 +1,36 @@
 // The functions an `execute` snippet calls. Each one reaches nib through __nib_host and throws
 // an Error (with a `hint`) when nib refuses; the work itself is done by nib's operations.
+//
+// JSON.stringify would write NaN and ±Infinity as null (which removes a property), drop
+// undefined and functions, and write half of a UTF-16 pair that no file can hold: each such
+// value is sent as a marker instead, which nib refuses naming the property. An argument left
+// out (undefined at the top) is null, as JSON has it.
+const __NOT_JSON = "\u0000nib:not-json";
+const __mark = (what) => ({ [__NOT_JSON]: what });
+function __encode(key, value) {
+  switch (typeof value) {
+    case "number": return Number.isFinite(value) ? value : __mark(String(value));
+    case "undefined": return __mark("undefined");
+    case "function": return __mark("a function");
+    case "symbol": return __mark("a symbol");
+    case "bigint": return __mark(`a BigInt (${value}n)`);
+    case "string": return value.isWellFormed() ? value : __mark("a string with half of a UTF-16 pair (a lone surrogate)");
+    case "object":
+      return value !== null && !Array.isArray(value) && Object.keys(value).some((k) => !k.isWellFormed())
+        ? __mark("an object with a property name that holds half of a UTF-16 pair (a lone surrogate)")
+        : value;
+    default: return value;
+  }
+}
 const __nib = (name, args) => {
-  const text = JSON.stringify(args, (key, value) => (value === undefined ? null : value));
+  let text;
+  try {
+    text = JSON.stringify(args.map((a) => (a === undefined ? null : a)), __encode);
+  } catch (cause) {
+    const error = new Error(`${name}: the arguments cannot be sent to nib: ${cause.message}`);
+    error.hint = "pass plain data: an object that holds itself (a circular reference) cannot be sent; copy the properties you need into a new object";
+    throw error;
+  }
   const answer = JSON.parse(__nib_host(name, text, new Error().stack));
   if (answer.error) {
     const error = new Error(answer.error.message);
@@ -14,23 +43,33 @@ const __nib = (name, args) => {
 const __ref = (node) => (node !== null && typeof node === "object" && typeof node.id === "string" ? node.id : node);
 const document = Object.freeze({ id: "document", type: "document" });
 const root = document;
-function Insert(parent, node) { return __nib("insert", [__ref(parent), node]); }
-function Copy(source, parent, overrides) { return __nib("copy", [__ref(source), __ref(parent), overrides]); }
-function Update(node, properties) { return __nib("update", [__ref(node), properties]); }
-function Replace(node, replacement) { return __nib("replace", [__ref(node), replacement]); }
-function Move(node, parent, index) { return __nib("move", [__ref(node), __ref(parent), index]); }
-function Delete(node) { return __nib("delete", [__ref(node)]); }
-function Generate(node, kind, prompt) { return __nib("generate", [__ref(node), kind, prompt]); }
-function SetVariables(variables, options) { return __nib("setVariables", [variables, options]); }
-function GetVariables() { return __nib("getVariables", []); }
-function FindEmptySpace(options) { return __nib("findEmptySpace", [options]); }
-function TakeScreenshot(node, options) { return __nib("screenshot", [__ref(node), options]); }
+function Insert(parent, node) { return __nib("Insert", [__ref(parent), node]); }
+function Copy(source, parent, overrides) { return __nib("Copy", [__ref(source), __ref(parent), overrides]); }
+function Update(node, properties) { return __nib("Update", [__ref(node), properties]); }
+function Replace(node, replacement) { return __nib("Replace", [__ref(node), replacement]); }
+function Move(node, parent, index) { return __nib("Move", [__ref(node), __ref(parent), index]); }
+function Delete(node) { return __nib("Delete", [__ref(node)]); }
+function Generate(node, kind, prompt) { return __nib("Generate", [__ref(node), kind, prompt]); }
+function SetVariables(variables, options) { return __nib("SetVariables", [variables, options]); }
+function GetVariables() { return __nib("GetVariables", []); }
+function FindEmptySpace(options) { return __nib("FindEmptySpace", [options]); }
+function TakeScreenshot(node, options) { return __nib("TakeScreenshot", [__ref(node), options]); }
 function Export(nodes, format, options) {
   const list = nodes === undefined || nodes === null ? null : (Array.isArray(nodes) ? nodes : [nodes]).map(__ref);
-  return __nib("export", [list, format, options]);
+  return __nib("Export", [list, format, options]);
 }
+// Print shows values as text: a string as it is, anything else as JSON where it can be
+// (NaN, undefined and a circular object as JavaScript writes them). Half of a UTF-16 pair is
+// shown as U+FFFD, which the answer says.
+const __printable = (v) => {
+  if (typeof v === "string") return v;
+  if (v === undefined || typeof v === "number" || typeof v === "bigint" || typeof v === "symbol" || typeof v === "function") return String(v);
+  try { return JSON.stringify(v); } catch (e) { return String(v); }
+};
 function Print(...values) {
-  __nib("print", [values.map((v) => (typeof v === "string" ? v : JSON.stringify(v)))]);
+  const texts = values.map(__printable);
+  const repaired = texts.filter((t) => !t.isWellFormed()).length;
+  __nib("Print", [texts.map((t) => t.toWellFormed()), repaired]);
 }
 const console = Object.freeze({ log: Print, info: Print, warn: Print, error: Print });
 // Get(): the top-level nodes; Get(node or [nodes], options): nodes as saved (null for a missing
@@ -41,10 +80,10 @@ function Get(target, visitor, options) {
   if (typeof visitor !== "function") {
     options = visitor;
     const many = Array.isArray(target);
-    const nodes = __nib("get", [target === undefined || target === null ? null : (many ? target : [target]).map(__ref), options]);
+    const nodes = __nib("Get", [target === undefined || target === null ? null : (many ? target : [target]).map(__ref), options]);
     return target === undefined || target === null || many ? nodes : nodes[0];
   }
-  const tree = __nib("tree", [target === undefined || target === null ? null : __ref(target), options]);
+  const tree = __nib("Get(visitor)", [target === undefined || target === null ? null : __ref(target), options]);
   const found = [];
   const visit = (entry, parentCtx, depth, index) => {
     let skip = false;

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{ExecuteAnswer, snippet_error};
+use super::exports::Exports;
+use super::{ExecuteAnswer, ExecuteLimits, arguments, retry, snippet_error};
 use crate::doc::HistoryMark;
 use crate::images::ImageProvider;
-use crate::js::{HostCall, HostRefusal, JsError};
+use crate::js::{HostCall, HostRefusal, JsError, Ran};
 use crate::layout::LaidOutCanvas;
 use crate::resolve::SceneOptions;
 use crate::script::{Context, Failure, OpResult, Operation, Options, Session, Span};
@@ -44,17 +45,25 @@ pub(super) struct Host {
     ids: Map<String, Value>,
     printed: Vec<String>,
     printed_chars: usize,
+    /// Texts `Print` showed with U+FFFD for half of a UTF-16 pair.
+    printed_repaired: usize,
     warnings: Vec<String>,
     screenshots: Vec<crate::tools::Screenshot>,
-    exported: Vec<crate::tools::WrittenFile>,
+    exports: Exports,
+    limits: ExecuteLimits,
+    /// Writes made so far.
+    writes: usize,
+    /// The document's node count when the call started.
+    nodes_before: usize,
 }
 
 impl Host {
     pub(super) fn new(mut workspace: Workspace, path: PathBuf, edit_id: String, snippet: &str) -> Host {
         let images = workspace.images.clone();
-        let (mark, revision_before) = match workspace.document(Some(&path.to_string_lossy())) {
-            Ok((open, _)) => (open.document.history_mark(), open.document.revision()),
-            Err(_) => (crate::doc::Document::default().history_mark(), 0),
+        let limits = workspace.execute_limits;
+        let (mark, revision_before, nodes_before) = match workspace.document(Some(&path.to_string_lossy())) {
+            Ok((open, _)) => (open.document.history_mark(), open.document.revision(), open.document.node_count()),
+            Err(_) => (crate::doc::Document::default().history_mark(), 0, 0),
         };
         Host {
             workspace,
@@ -70,9 +79,13 @@ impl Host {
             ids: Map::new(),
             printed: Vec::new(),
             printed_chars: 0,
+            printed_repaired: 0,
             warnings: Vec::new(),
             screenshots: Vec::new(),
-            exported: Vec::new(),
+            exports: Exports::default(),
+            limits,
+            writes: 0,
+            nodes_before,
         }
     }
 
@@ -91,41 +104,147 @@ impl Host {
             other => vec![other],
         };
         let argument = |i: usize| arguments.get(i).cloned().unwrap_or(Value::Null);
-        let answered = match call.name.as_str() {
-            "insert" => self.write(Operation::Insert, &arguments, at, "Insert"),
-            "copy" => self.write(Operation::Copy, &arguments, at, "Copy"),
-            "update" => self.write(Operation::Update, &arguments, at, "Update"),
-            "replace" => self.write(Operation::Replace, &arguments, at, "Replace"),
-            "move" => {
-                // A negative index means the end, as in Pen.
-                let mut arguments = arguments.clone();
-                if arguments.get(2).and_then(Value::as_f64).is_some_and(|i| i < 0.0) {
-                    arguments[2] = Value::Null;
+        let marked = arguments::find(&call.name, &arguments);
+        let answered = if !marked.is_empty() {
+            Err(self.not_json(&call.name, &marked, at))
+        } else {
+            match call.name.as_str() {
+                "Insert" => self.write(Operation::Insert, &arguments, at, "Insert"),
+                "Copy" => self.write(Operation::Copy, &arguments, at, "Copy"),
+                "Update" => self.write(Operation::Update, &arguments, at, "Update"),
+                "Replace" => self.write(Operation::Replace, &arguments, at, "Replace"),
+                "Move" => {
+                    // A negative index means the end, as in Pen.
+                    let mut arguments = arguments.clone();
+                    if arguments.get(2).and_then(Value::as_f64).is_some_and(|i| i < 0.0) {
+                        arguments[2] = Value::Null;
+                    }
+                    self.write(Operation::Move, &arguments, at, "Move")
                 }
-                self.write(Operation::Move, &arguments, at, "Move")
+                "Delete" => self.write(Operation::Delete, &arguments, at, "Delete"),
+                "Generate" if arguments.get(1).and_then(Value::as_str) == Some("svg") => {
+                    self.generate_svg(&arguments, at)
+                }
+                "Generate" => self.write(Operation::Generate, &arguments, at, "Generate"),
+                "SetVariables" => self.set_variables(argument(0), argument(1), at),
+                "GetVariables" => self
+                    .read(|w, file| super::super::get_variables(w, super::super::FileArgs { file_path: Some(file) }))
+                    .map(|answer| json!({ "themes": answer["themes"], "variables": answer["variables"] })),
+                "Get" => self.get(argument(0), argument(1)),
+                "Get(visitor)" => self.tree(argument(0), argument(1)),
+                "FindEmptySpace" => self.find_empty_space(argument(0)),
+                "TakeScreenshot" => self.screenshot(argument(0), argument(1)),
+                "Export" => self.export(argument(0), argument(1), argument(2), at),
+                "Print" => {
+                    self.print(argument(0), argument(1).as_u64().unwrap_or(0) as usize);
+                    Ok(Value::Null)
+                }
+                other => Err(ToolError::new(format!("there is no operation '{other}'"))),
             }
-            "delete" => self.write(Operation::Delete, &arguments, at, "Delete"),
-            "generate" if arguments.get(1).and_then(Value::as_str) == Some("svg") => self.generate_svg(&arguments, at),
-            "generate" => self.write(Operation::Generate, &arguments, at, "Generate"),
-            "setVariables" => self.set_variables(argument(0), argument(1)),
-            "getVariables" => self
-                .read(|w, file| super::super::get_variables(w, super::super::FileArgs { file_path: Some(file) }))
-                .map(|answer| json!({ "themes": answer["themes"], "variables": answer["variables"] })),
-            "get" => self.get(argument(0), argument(1)),
-            "tree" => self.tree(argument(0), argument(1)),
-            "findEmptySpace" => self.find_empty_space(argument(0)),
-            "screenshot" => self.screenshot(argument(0), argument(1)),
-            "export" => self.export(argument(0), argument(1), argument(2)),
-            "print" => {
-                self.print(argument(0));
-                Ok(Value::Null)
-            }
-            other => Err(ToolError::new(format!("there is no operation '{other}'"))),
         };
         answered.map_err(|error| {
             self.refused = Some(error.clone());
             HostRefusal { message: error.message, hint: error.hint }
         })
+    }
+
+    // Refusals ---------------------------------------------------------------------------------
+
+    /// Fails the call with `message`: a write that cannot be made is not half-done work for the
+    /// snippet to catch and build on, so the call fails even if the snippet catches it.
+    fn fail(&mut self, at: Span, message: String, hint: String) -> ToolError {
+        let error = ToolError::new(message.clone()).with_hint(hint.clone());
+        self.failure.get_or_insert(Failure {
+            statement: None,
+            line: at.line,
+            column: at.column,
+            call: None,
+            message,
+            hint: Some(hint),
+            invalid: Vec::new(),
+        });
+        error
+    }
+
+    /// The refusal of a call that passed values JSON cannot carry (NaN, undefined…): nothing
+    /// of it is done, and a write's refusal fails the call.
+    fn not_json(&mut self, function: &str, marked: &[arguments::NotJson], at: Span) -> ToolError {
+        let (message, hint) = arguments::refusal(function, marked);
+        if !is_write(function) {
+            return ToolError::new(message).with_hint(hint);
+        }
+        // The message names each value already; a list of them would say it twice.
+        self.fail(at, message, hint)
+    }
+
+    /// Counts one write against the call's limit.
+    fn count_write(&mut self, function: &str, at: Span) -> Result<(), ToolError> {
+        self.writes += 1;
+        if self.writes <= self.limits.writes {
+            return Ok(());
+        }
+        let limit = self.limits.writes;
+        Err(self.fail(
+            at,
+            format!("{function}: one call makes at most {limit} writes (Insert, Copy, Update, Replace, Move, Delete, Generate, SetVariables)"),
+            "split the work over several calls (each is its own undo step), or give a node its children in one Insert".into(),
+        ))
+    }
+
+    /// Checks the nodes the call has added against its limit.
+    fn count_nodes(&mut self, function: &str, at: Span) -> Result<(), ToolError> {
+        let Ok((open, _)) = self.workspace.document(Some(&self.file_path)) else { return Ok(()) };
+        let added = open.document.node_count().saturating_sub(self.nodes_before);
+        if added <= self.limits.nodes {
+            return Ok(());
+        }
+        let limit = self.limits.nodes;
+        Err(self.fail(
+            at,
+            format!("{function}: this call has added {added} nodes; one call adds at most {limit}"),
+            "build the design over several calls (each is its own undo step), or reuse a component with instances instead of copies".into(),
+        ))
+    }
+
+    /// `Update(document, …)`: `document` is where top-level nodes go, not a node to change.
+    fn refuse_document_as_node(
+        &mut self,
+        operation: Operation,
+        arguments: &[Value],
+        at: Span,
+        function: &str,
+    ) -> Result<(), ToolError> {
+        let takes_a_node = matches!(
+            operation,
+            Operation::Update
+                | Operation::Replace
+                | Operation::Move
+                | Operation::Delete
+                | Operation::Copy
+                | Operation::Generate
+        );
+        if !takes_a_node || arguments.first().and_then(Value::as_str) != Some("document") {
+            return Ok(());
+        }
+        // A node may be called `document` by its own id: then it is that node.
+        if let Ok((open, _)) = self.workspace.document(Some(&self.file_path))
+            && open.document.node_by_id("document").is_some()
+        {
+            return Ok(());
+        }
+        let what = match operation {
+            Operation::Update => "updated",
+            Operation::Replace => "replaced",
+            Operation::Move => "moved",
+            Operation::Delete => "deleted",
+            Operation::Copy => "copied",
+            _ => "given an image",
+        };
+        Err(self.fail(
+            at,
+            format!("{function}: `document` is the top level of the file, not a node: it cannot be {what}"),
+            "pass a node: an id an Insert returned, or a node from Get() (the top-level nodes); `document` is only a parent (Insert(document, …)); variables change with SetVariables".into(),
+        ))
     }
 
     // Writes -----------------------------------------------------------------------------------
@@ -138,6 +257,8 @@ impl Host {
         at: Span,
         function: &str,
     ) -> Result<Value, ToolError> {
+        self.count_write(function, at)?;
+        self.refuse_document_as_node(operation, arguments, at, function)?;
         let session = &mut self.session;
         let mark = &self.mark;
         let (stepped, last) = in_context(&mut self.workspace, &self.file_path, &self.images, |document, context| {
@@ -148,12 +269,15 @@ impl Host {
         })?;
         let path = match stepped {
             Ok(path) => path,
-            Err(failure) => {
+            Err(mut failure) => {
+                // batch_design's failures name no function: the snippet's call does.
+                failure.message = format!("{function}: {}", failure.message);
                 let error = ToolError::new(failure.message.clone()).with_optional_hint(failure.hint.clone());
                 self.failure = Some(failure);
                 return Err(error);
             }
         };
+        self.count_nodes(function, at)?;
         match last {
             Some(OpResult::AlreadyAbsent { id }) => {
                 self.warnings.push(format!("Delete: there is no node '{id}'; nothing was deleted"));
@@ -231,7 +355,8 @@ impl Host {
         (starts_well && !name.is_empty()).then_some(name)
     }
 
-    fn set_variables(&mut self, variables: Value, options: Value) -> Result<Value, ToolError> {
+    fn set_variables(&mut self, variables: Value, options: Value, at: Span) -> Result<Value, ToolError> {
+        self.count_write("SetVariables", at)?;
         let replace = match options.get("replace") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(replace)) => *replace,
@@ -401,7 +526,19 @@ impl Host {
         Ok(said)
     }
 
-    fn export(&mut self, nodes: Value, format: Value, options: Value) -> Result<Value, ToolError> {
+    fn export(&mut self, nodes: Value, format: Value, options: Value, at: Span) -> Result<Value, ToolError> {
+        let limit = self.limits.exported_files;
+        if self.exports.count() >= limit {
+            return Err(self.fail(
+                at,
+                format!(
+                    "Export: one call writes at most {limit} files, and this one has written {}",
+                    self.exports.count()
+                ),
+                "export fewer nodes per call, or export a folder of frames once with all: true in a call of its own"
+                    .into(),
+            ));
+        }
         let mut args = options_object(options, "Export")?;
         let format = match format.as_str().map(str::to_ascii_lowercase).as_deref() {
             Some("html-css") => "html".to_owned(),
@@ -420,14 +557,25 @@ impl Host {
         }
         let parsed: super::super::ExportArgs = super::super::parse("Export", Value::Object(args))?;
         let answer = super::super::export(&mut self.workspace, parsed)?;
-        self.exported.extend(answer.files.iter().cloned());
+        self.exports.add(&answer.files);
         for warning in &answer.warnings {
             self.warnings.push(format!("Export: {warning}"));
+        }
+        if self.exports.count() > limit {
+            return Err(self.fail(
+                at,
+                format!(
+                    "Export: one call writes at most {limit} files; this export took the call to {}",
+                    self.exports.count()
+                ),
+                "export fewer nodes per call: the call is undone and the files it created are removed".into(),
+            ));
         }
         serde_json::to_value(answer).map_err(|e| ToolError::new(e.to_string()))
     }
 
-    fn print(&mut self, values: Value) {
+    fn print(&mut self, values: Value, repaired: usize) {
+        self.printed_repaired += repaired;
         let line = match values {
             Value::Array(values) => values
                 .iter()
@@ -453,43 +601,61 @@ impl Host {
     /// did not (with `partial`, what ran before the error is kept and saved).
     pub(super) fn end(
         &mut self,
-        ran: Result<Value, JsError>,
+        ran: Result<Ran, JsError>,
         partial: bool,
         note: Option<String>,
     ) -> Result<ExecuteAnswer, ToolError> {
         let failure = self.failure.take();
         let error: Option<ToolError> = match (&ran, &failure) {
-            (_, Some(failure)) => Some(failure_error(failure, &self.edit_id)),
-            (Err(error), None) => Some(snippet_error(error, &self.edit_id, self.refused.as_ref())),
+            (_, Some(failure)) => Some(failure_error(failure, &self.edit_id, partial)),
+            (Err(error), None) => Some(snippet_error(error, &self.edit_id, self.refused.as_ref(), partial)),
             (Ok(_), None) => None,
         };
         let finished = self.finish_session();
         let keep = error.is_none() || partial;
+        let root = self.workspace.root().to_owned();
         let (open, _) = self.workspace.document(Some(&self.file_path))?;
         if !keep {
             open.document.undo_since(self.mark.clone());
             remove_created(finished.created_files);
             let error = error.unwrap_or_else(|| ToolError::new("the snippet failed"));
-            return Err(with_exported(error, &self.exported));
+            return Err(with_exports(error, self.exports.undo(&root)));
         }
         if open.document.revision() != self.revision_before
             && let Err(saving) = open.save()
         {
             open.document.undo_since(self.mark.clone());
             remove_created(finished.created_files);
-            return Err(saving);
+            return Err(with_exports(saving, self.exports.undo(&root)));
         }
         let revision = open.document.revision();
+        let (result, repaired) = match ran {
+            Ok(Ran { value, repaired }) => (value, repaired),
+            Err(_) => (Value::Null, 0),
+        };
+        if repaired > 0 {
+            self.warnings.push(format!(
+                "{repaired} strings of the returned value held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD"
+            ));
+        }
+        if self.printed_repaired > 0 {
+            self.warnings.push(format!(
+                "{} printed texts held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD",
+                self.printed_repaired
+            ));
+        }
+        let (exported, exported_count) = self.exports.listed();
         Ok(ExecuteAnswer {
             success: error.is_none(),
             edit_id: self.edit_id.clone(),
-            result: ran.unwrap_or(Value::Null),
+            result,
             ids: std::mem::take(&mut self.ids),
             printed: std::mem::take(&mut self.printed),
             issues: finished.issues,
             warnings: std::mem::take(&mut self.warnings),
             screenshots: std::mem::take(&mut self.screenshots),
-            exported: std::mem::take(&mut self.exported),
+            exported,
+            exported_count,
             revision,
             error: error.map(|e| e.to_json()),
             note,
@@ -536,26 +702,25 @@ fn in_context<T>(
     Ok(done)
 }
 
-/// A failed operation as the tool's error: where in the snippet, what, and how to retry.
-fn failure_error(failure: &Failure, edit_id: &str) -> ToolError {
+/// A failed operation as the tool's error: where in the snippet, what, and how to fix and
+/// retry. `kept` says the call's earlier changes were kept (`partial`).
+fn failure_error(failure: &Failure, edit_id: &str, kept: bool) -> ToolError {
     let mut message = format!("line {}, column {}: {}", failure.line, failure.column, failure.message);
     for invalid in &failure.invalid {
         message.push_str(&format!("\n- {}: {}", invalid.pointer, invalid.message));
     }
-    let retry = format!(
-        "fix it and send {{\"editId\": \"{edit_id}\", \"edits\": [{{\"find\": …, \"replace\": …}}]}}; nothing was changed"
-    );
-    let hint = match &failure.hint {
-        Some(hint) => format!("{hint}; {retry}"),
-        None => retry,
+    let retry = retry(edit_id, kept);
+    // batch_design's hints end by saying nothing was changed; the retry says what became of
+    // the call's changes, once.
+    let hint = match failure.hint.as_deref().map(|h| h.trim_end_matches("; nothing was changed")) {
+        Some(hint) if !hint.is_empty() => format!("{hint}; {retry}"),
+        _ => retry,
     };
     let data = json!({ "editId": edit_id, "line": failure.line, "column": failure.column, "call": failure.call, "invalid": failure.invalid });
     ToolError { message, hint: Some(hint), data: Some(data) }
 }
 
-/// Image files the call's Generate wrote that nothing refers to once it is undone. (Exported
-/// files stay: an export may have replaced a file the user had, and removing it would lose it;
-/// the error lists them instead.)
+/// Image files the call's Generate wrote that nothing refers to once it is undone.
 fn remove_created(created: Vec<PathBuf>) {
     let mut outcome = crate::script::Outcome {
         success: false,
@@ -569,17 +734,19 @@ fn remove_created(created: Vec<PathBuf>) {
     outcome.discard_created_files();
 }
 
-/// The error of an undone call, with the files its exports wrote before it failed.
-fn with_exported(mut error: ToolError, exported: &[crate::tools::WrittenFile]) -> ToolError {
-    if exported.is_empty() {
-        return error;
-    }
-    let paths: Vec<&str> = exported.iter().map(|f| f.path.as_str()).collect();
-    error.message.push_str(&format!("\nFiles exported before the failure were kept: {}", paths.join(", ")));
-    if let Some(Value::Object(data)) = &mut error.data {
-        data.insert("exported".into(), json!(paths));
+/// The error of an undone call, with what became of the files its exports wrote.
+fn with_exports(mut error: ToolError, exports: Option<(String, Value)>) -> ToolError {
+    let Some((said, data)) = exports else { return error };
+    error.message.push_str(&said);
+    if let Some(Value::Object(map)) = &mut error.data {
+        map.insert("exported".into(), data);
     }
     error
+}
+
+/// True for the functions that change the document.
+fn is_write(function: &str) -> bool {
+    matches!(function, "Insert" | "Copy" | "Update" | "Replace" | "Move" | "Delete" | "Generate" | "SetVariables")
 }
 
 /// An options argument: an object, or nothing.

@@ -8,6 +8,8 @@
 //! caller asked for `partial`. Snippets are kept by `editId` so a failed one can be retried with
 //! find/replace patches instead of being sent again.
 
+mod arguments;
+mod exports;
 mod host;
 mod snippets;
 mod svg;
@@ -23,13 +25,60 @@ use super::ToolError;
 use super::export::WrittenFile;
 use super::workspace::Workspace;
 use crate::js::{JsError, Limits};
+pub use exports::MAX_LISTED_FILES;
 pub use host::{MAX_PRINTED_CHARS, MAX_WALKED_NODES};
 pub(super) use snippets::Snippets;
 pub use snippets::{KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch};
 pub use svg::{MAX_SVG_BYTES, MAX_SVG_SHAPES};
 
-/// The most one call may take, the operations it asks for included: Pen's figure.
-pub const CALL_LIMIT: Duration = Duration::from_secs(55);
+/// The most wall time one call may take, the operations it asks for included. Pen allows 55 s;
+/// nib stops a call at 10 s because the call holds the workspace, which `nib serve` shares
+/// between sessions: another agent's call waits for it. Measured: a 500-node page built,
+/// pictured and walked in one call takes 0.2–0.4 s, the most writes a call may make 2.2 s
+/// (DECISIONS.md, execute).
+pub const CALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// The most writes (Insert, Copy, Update, Replace, Move, Delete, Generate, SetVariables) one
+/// call may make: twenty batch_design calls' worth. A loop past it is a loop that lost its
+/// way, or work to split over calls (each call is its own undo step).
+pub const MAX_CALL_WRITES: usize = 10_000;
+
+/// The most nodes one call may add to the document (one Insert may hold many): a sixth of the
+/// most a document may hold, more than the largest real documents hold in all.
+pub const MAX_CALL_NODES: usize = 50_000;
+
+/// The most files one call's Exports may write: every top-level frame of the largest real
+/// documents, several times.
+pub const MAX_CALL_EXPORTED_FILES: usize = 500;
+
+/// The bounds of one execute call; a workspace carries them so a test can make them small.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecuteLimits {
+    /// The wall time of the whole call.
+    pub call: Duration,
+    /// Writes one call may make.
+    pub writes: usize,
+    /// Nodes one call may add.
+    pub nodes: usize,
+    /// Files one call's Exports may write.
+    pub exported_files: usize,
+}
+
+impl ExecuteLimits {
+    /// The limits every server and `nib exec` use.
+    pub const DEFAULT: ExecuteLimits = ExecuteLimits {
+        call: CALL_LIMIT,
+        writes: MAX_CALL_WRITES,
+        nodes: MAX_CALL_NODES,
+        exported_files: MAX_CALL_EXPORTED_FILES,
+    };
+}
+
+impl Default for ExecuteLimits {
+    fn default() -> ExecuteLimits {
+        ExecuteLimits::DEFAULT
+    }
+}
 
 /// The functions a snippet calls.
 const API: &str = include_str!("api.js");
@@ -79,9 +128,12 @@ pub struct ExecuteAnswer {
     /// Pictures `TakeScreenshot` took, in order (an MCP client gets them as images).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub screenshots: Vec<super::Screenshot>,
-    /// Files `Export` wrote.
+    /// Files `Export` wrote: the first [`MAX_LISTED_FILES`].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub exported: Vec<WrittenFile>,
+    /// How many files `Export` wrote, when that is more than `exported` lists.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exported_count: Option<usize>,
     /// The document's revision after the call.
     pub revision: u64,
     /// Why a `partial` call stopped early; what ran before it was kept.
@@ -100,20 +152,19 @@ pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAn
     // The snippet's functions are answered from inside the engine, which keeps them for as long
     // as it lives: the workspace is lent to the call and comes back when the call ends, also
     // when it unwinds.
+    let limits = workspace.execute_limits;
     let lent = Lent::new(workspace, |workspace| host::Host::new(workspace, path, edit_id, &snippet));
     let answering = Rc::clone(&lent.host);
     let ran = crate::js::run_snippet(
         API,
         &snippet,
         Limits::PEN,
-        CALL_LIMIT,
+        limits.call,
         Box::new(move |call| match answering.try_borrow_mut() {
             Ok(mut host) => host.answer(call),
             Err(_) => Err(crate::js::HostRefusal { message: "nib is busy with another operation".into(), hint: None }),
         }),
     );
-    // Strings the engine repaired in the result are not said yet.
-    let ran = ran.map(|ran| ran.value);
     let answer = match lent.host.try_borrow_mut() {
         Ok(mut host) => host.end(ran, args.partial, note),
         Err(_) => Err(ToolError::new("the call could not finish: its operations were still running")),
@@ -146,48 +197,72 @@ impl Drop for Lent<'_> {
     }
 }
 
-/// A run's error as the tool's: where in the snippet, what, and how to retry. `refused` is the
-/// last operation nib refused: when that is what the snippet threw, its hint is the one to give.
-fn snippet_error(error: &JsError, edit_id: &str, refused: Option<&ToolError>) -> ToolError {
-    let (place, line, column) = match error {
-        JsError::Syntax { line, column, .. } => (format!("line {line}, column {column}: "), Some(*line), Some(*column)),
-        JsError::Thrown { line: Some(line), column, .. } => {
-            let at = column.map_or(format!("line {line}: "), |c| format!("line {line}, column {c}: "));
-            (at, Some(*line), *column)
-        }
-        _ => (String::new(), None, None),
+/// A run's error as the tool's: where in the snippet, what, and how to fix and retry. `refused`
+/// is the last operation nib refused: when that is what the snippet threw, its hint is the one
+/// to give. `kept` says the call's earlier changes were kept (`partial`).
+fn snippet_error(error: &JsError, edit_id: &str, refused: Option<&ToolError>, kept: bool) -> ToolError {
+    let (line, column) = match error {
+        JsError::Syntax { line, column, .. } => (Some(*line), Some(*column)),
+        JsError::Thrown { line, column, .. } => (*line, *column),
+        _ => (None, None),
     };
-    let said = match error {
-        JsError::Thrown { message, .. } => message.clone(),
-        other => other.to_string(),
+    let place = match (line, column) {
+        (Some(line), Some(column)) => format!("line {line}, column {column}: "),
+        (Some(line), None) => format!("line {line}: "),
+        _ => String::new(),
     };
-    let refused_hint = match (error, refused) {
+    // What nib refused, the snippet threw on: said as nib said it, with its hint.
+    let refused = match (error, refused) {
         (JsError::Thrown { message, .. }, Some(refused))
             if message.strip_prefix("Error: ") == Some(&refused.message) =>
         {
-            refused.hint.as_deref()
+            Some(refused)
         }
         _ => None,
     };
-    let hint = match error {
-        _ if refused_hint.is_some() => refused_hint.unwrap_or_default(),
-        JsError::Deadline(_) => {
-            "a snippet may run 2 s of its own JavaScript (time in nib's operations does not count): look for a loop that does not end"
-        }
-        JsError::CallLimit(_) => "one call may take 55 s in all: split the work over several calls",
-        JsError::Heap(_) => "a snippet's heap holds 256 MB: build less at once, or split the work over several calls",
-        JsError::Stack(_) => "a recursion went too deep: walk with Get(visitor) or a loop instead",
-        _ => "",
+    // The place is said once, before what went wrong.
+    let said = match (error, refused) {
+        (_, Some(refused)) => refused.message.clone(),
+        (JsError::Syntax { message, .. }, None) => format!("SyntaxError: {message}"),
+        (JsError::Thrown { message, .. }, None) => message.clone(),
+        (other, None) => other.to_string(),
     };
-    let retry;
-    let hint = if hint.is_empty() {
-        retry = format!(
-            "fix the snippet: send {{\"editId\": \"{edit_id}\", \"edits\": [{{\"find\": …, \"replace\": …}}]}} to patch it, or send it again whole; nothing was changed"
-        );
-        retry.as_str()
-    } else {
-        hint
+    let refused_hint = refused.and_then(|refused| refused.hint.clone());
+    let hint = refused_hint.or_else(|| match error {
+        JsError::Thrown { hint, .. } => hint.clone(),
+        JsError::Syntax { .. } => {
+            Some("the snippet is the body of a function: check the brackets, quotes and commas near that place".into())
+        }
+        JsError::Deadline(_) => Some(
+            "a snippet may run 2 s of its own JavaScript (time in nib's operations does not count): look for a loop that does not end".into(),
+        ),
+        JsError::CallLimit(limit) => Some(format!(
+            "one call may take {} s in all, nib's operations included: split the work over several calls",
+            limit.as_secs_f64()
+        )),
+        JsError::Heap(_) => {
+            Some("a snippet's heap holds 256 MB: build less at once, or split the work over several calls".into())
+        }
+        JsError::Stack(_) => Some("a recursion went too deep: walk with Get(visitor) or a loop instead".into()),
+        JsError::Engine(_) => None,
+    });
+    let retry = retry(edit_id, kept);
+    let hint = match hint {
+        Some(hint) => format!("{hint}; {retry}"),
+        None => retry,
     };
     let data = serde_json::json!({ "editId": edit_id, "line": line, "column": column });
-    ToolError { message: format!("{place}{said}"), hint: Some(hint.to_owned()), data: Some(data) }
+    ToolError { message: format!("{place}{said}"), hint: Some(hint), data: Some(data) }
+}
+
+/// How to retry a failed call, and what became of its changes.
+fn retry(edit_id: &str, kept: bool) -> String {
+    let patch = format!("{{\"editId\": \"{edit_id}\", \"edits\": [{{\"find\": …, \"replace\": …}}]}}");
+    if kept {
+        format!(
+            "what ran before this was kept and saved (partial): patch the snippet to do only the rest and send {patch}, or undo to take the kept part back"
+        )
+    } else {
+        format!("nothing was changed: fix the snippet and send {patch} to patch it, or send it again whole")
+    }
 }
