@@ -356,7 +356,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "execute",
         title: "Run a JavaScript snippet",
-        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 55 s per call.",
+        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 10 s per call.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: true,
         properties: || {
