@@ -66,7 +66,7 @@ fn every_bundled_family_shapes_with_its_own_faces_and_metrics() {
             let shaped = engine.shape(text, &style(family, weight, italic), None);
             assert_eq!(shaped.family, family);
             assert_eq!(shaped.missing_glyphs, 0, "{family} {weight} {italic}: {text}");
-            let glyphs: Vec<_> = shaped.lines.iter().flat_map(|l| &l.glyphs).collect();
+            let glyphs: Vec<_> = shaped.lines.iter().flat_map(|l| shaped.glyphs(l)).collect();
             for glyph in &glyphs {
                 let font = engine.font_of(glyph.font).expect("a registered face");
                 assert_eq!(
@@ -79,7 +79,7 @@ fn every_bundled_family_shapes_with_its_own_faces_and_metrics() {
                 // Glyph by glyph: two faces can end up with the same total width by chance.
                 let inter = engine.shape(text, &style("Inter", weight, italic), None);
                 let places = |shaped: &nib::text::ShapedText| -> Vec<f32> {
-                    shaped.lines.iter().flat_map(|l| &l.glyphs).map(|g| g.x).collect()
+                    shaped.lines.iter().flat_map(|l| shaped.glyphs(l)).map(|g| g.x).collect()
                 };
                 let apart = places(&shaped).iter().zip(places(&inter)).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
                 assert!(
@@ -102,7 +102,7 @@ fn weights_of_a_variable_family_measure_and_draw_differently() {
     let light = engine.shape("H", &style("DM Sans", 300, false), None);
     let heavy = engine.shape("H", &style("DM Sans", 800, false), None);
     let area = |engine: &mut TextEngine, shaped: &nib::text::ShapedText| {
-        let glyph = shaped.lines[0].glyphs[0];
+        let glyph = shaped.glyphs(&shaped.lines[0]).next().expect("a glyph");
         let path = engine.glyph_outline(glyph.font, glyph.glyph).path.clone().expect("an outline");
         let b = path.bounds();
         b.width() * b.height()
@@ -180,7 +180,7 @@ fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same
     let missing: Vec<&str> = measured
         .lines
         .iter()
-        .flat_map(|l| &l.glyphs)
+        .flat_map(|l| measured.glyphs(l))
         .filter(|g| g.glyph == 0)
         .map(|g| &mixed[g.start..g.end])
         .collect();
@@ -193,7 +193,7 @@ fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same
         shaped
             .lines
             .iter()
-            .flat_map(|l| &l.glyphs)
+            .flat_map(|l| shaped.glyphs(l))
             .map(|g| (engine.font_of(g.font).expect("a face").file, g.glyph))
             .collect()
     };
@@ -204,7 +204,7 @@ fn a_mixed_string_has_no_missing_glyph_and_is_measured_and_painted_with_the_same
         assert!(used.iter().any(|f| f.starts_with(wanted)), "{wanted} not used: {used:?}");
     }
     // Every glyph but the spaces has an outline the painter draws.
-    for glyph in measured.lines.iter().flat_map(|l| &l.glyphs) {
+    for glyph in measured.lines.iter().flat_map(|l| measured.glyphs(l)) {
         let character = &mixed[glyph.start..glyph.end];
         if character.trim().is_empty() {
             continue;

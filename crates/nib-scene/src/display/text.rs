@@ -36,7 +36,7 @@ pub fn placed_glyphs(
     let (mut glyphs, mut bars) = (Vec::new(), Vec::new());
     for (index, line) in shaped.lines.iter().enumerate() {
         let left = shaped.line_x(index, style.align, width);
-        for glyph in &line.glyphs {
+        for glyph in shaped.glyphs(line) {
             let outline = engine.glyph_outline(glyph.font, glyph.glyph);
             if outline.path.is_none() {
                 continue;
@@ -44,11 +44,11 @@ pub fn placed_glyphs(
             let transform = Transform::from_row(glyph.size, 0.0, 0.0, glyph.size, left + glyph.x, top + glyph.baseline);
             glyphs.push(PlacedGlyph { key: (glyph.font, glyph.glyph, style.weight), outline, transform });
         }
-        let (Some(first), true) = (line.glyphs.first(), underline || strikethrough) else { continue };
+        let (Some(first), true) = (shaped.glyphs(line).next(), underline || strikethrough) else { continue };
         let decorations = engine.decorations(first.font);
         // Justified lines reach the wrapping width; others end where their glyphs do.
         let length = if style.align == TextAlign::Justify && index + 1 < shaped.lines.len() {
-            line.glyphs.iter().map(|g| g.x).fold(line.width, f32::max)
+            shaped.glyphs(line).map(|g| g.x).fold(line.width, f32::max)
         } else {
             line.width
         };

@@ -66,7 +66,8 @@ impl TextEngine {
         };
         // The icon name shapes into a single glyph through the font's required ligatures.
         let shaped = self.shape(name, &style, None);
-        let [glyph] = shaped.lines.first()?.glyphs.as_slice() else { return None };
+        let mut glyphs = shaped.glyphs(shaped.lines.first()?);
+        let (Some(glyph), None) = (glyphs.next(), glyphs.next()) else { return None };
         if glyph.glyph == 0 || shaped.family != family {
             return None;
         }

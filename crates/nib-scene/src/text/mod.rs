@@ -15,10 +15,12 @@ pub mod icons;
 mod kerning;
 mod lucide;
 pub mod outline;
+mod pieces;
 mod registry;
 mod relayout;
 mod runs;
 pub mod shape;
+mod shaped;
 mod spacing;
 pub mod style;
 
@@ -32,7 +34,8 @@ pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub use outline::{Decorations, GlyphOutline};
 pub use registry::UsedFont;
 pub use runs::FALLBACK_FAMILIES;
-pub use shape::{PreparedText, ShapedGlyph, ShapedLine, ShapedText, TextEngine};
+pub use shape::{PreparedText, TextEngine};
+pub use shaped::{Glyphs, ShapedGlyph, ShapedLine, ShapedText};
 pub use style::{TextStyle, text_content, text_growth};
 
 /// How many font files nib ships.

@@ -133,12 +133,13 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let style = TextStyle { family: "Inter".into(), size: 100.0, ..TextStyle::of(&crate::doc::Props::default()) };
         let shaped = engine.shape("H ", &style, None);
-        let h = shaped.lines[0].glyphs[0];
+        let glyphs: Vec<_> = shaped.glyphs(&shaped.lines[0]).collect();
+        let h = glyphs[0];
         let outline = engine.glyph_outline(h.font, h.glyph);
         let bounds = outline.path.as_ref().expect("an H has an outline").bounds();
         // Cap height of Inter is about 0.73 em, above the baseline (negative y).
         assert!(bounds.top() < -0.6 && bounds.top() > -0.8 && bounds.bottom().abs() < 0.01, "{bounds:?}");
-        let space = shaped.lines[0].glyphs[1];
+        let space = glyphs[1];
         assert!(engine.glyph_outline(space.font, space.glyph).path.is_none());
         let decorations = engine.decorations(h.font);
         assert!(decorations.underline_offset > 0.0 && decorations.strikeout_offset < 0.0);

@@ -9,7 +9,8 @@
 //! fixed-width text wraps at word boundaries and breaks words longer than the line.
 //!
 //! Results are cached by text and style, so measuring the same text again (a relayout after an
-//! unrelated edit, the renderer after layout) costs a hash lookup.
+//! unrelated edit, the renderer after layout) costs a hash lookup. A text longer than
+//! [`PIECE_BYTES`] is shaped a piece at a time and kept only as its compact result (`pieces`).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -21,104 +22,26 @@ use cosmic_text::{Align, Attrs, Buffer, Family, FontSystem, Metrics, Shaping, St
 use super::document_fonts::DocumentFonts;
 use super::faces::Origin;
 use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
+use super::pieces::{self, PIECE_BYTES};
 use super::registry::{FaceUse, REGISTERED, Registry, UsedFont, internal_name};
 use super::relayout::{self, LineRun};
 use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
+use super::shaped::{Assembler, LineExtent, LineRule, ShapedText};
 use super::spacing;
 use super::style::TextStyle;
-use crate::doc::values::{TextAlign, TextAlignVertical};
+use crate::doc::values::TextAlign;
 
 /// Cached shapes kept before the cache is emptied (a long session must not grow without bound).
 const CACHE_LIMIT: usize = 50_000;
 
+/// Bytes of text whose shaped buffers are kept before they are all dropped: cosmic-text keeps
+/// about 400 bytes for each character it shaped, so a document's texts must not all stay
+/// shaped (a buffer only saves shaping a text again to wrap it at another width).
+const BUFFERED_TEXT_LIMIT: usize = 256 * 1024;
+
 /// Wrapping widths are widened by this much so that a width measured from the text itself (an
 /// auto-width box rounded up) never wraps it because of float noise.
 const WRAP_TOLERANCE: f32 = 0.01;
-
-/// One glyph, positioned relative to the text box's top-left corner.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ShapedGlyph {
-    /// The face in the shaping [`TextEngine`]'s database (which knows its weight and slant).
-    pub font: fontdb::ID,
-    /// The glyph in that face.
-    pub glyph: u16,
-    /// Left edge of the glyph's origin, in pixels.
-    pub x: f32,
-    /// Baseline, in pixels from the top of the text.
-    pub baseline: f32,
-    /// Pixels per em.
-    pub size: f32,
-    /// Byte range of the glyph's characters in the shaped text, for decorations and links.
-    pub start: usize,
-    /// End of that range.
-    pub end: usize,
-}
-
-/// One laid-out line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShapedLine {
-    /// Top of the line box, in pixels from the top of the text.
-    pub top: f32,
-    /// Height of the line box: the text's line height, or more when a fallback face on a line
-    /// of `normal` height is taller.
-    pub height: f32,
-    /// Baseline, in pixels from the top of the text.
-    pub baseline: f32,
-    /// Advance width of the line's content (trailing letter spacing included).
-    pub width: f32,
-    /// The byte range of the line in the shaped text (without the line break).
-    pub text_range: std::ops::Range<usize>,
-    /// The glyphs, in visual order.
-    pub glyphs: Vec<ShapedGlyph>,
-}
-
-/// A shaped text: its lines and size.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ShapedText {
-    /// The lines, top to bottom; at least one.
-    pub lines: Vec<ShapedLine>,
-    /// Height of a line in the text's own face, in whole pixels (unless the size itself is
-    /// fractional and tiny); a line of `normal` height with taller fallback faces is taller
-    /// ([`ShapedLine::height`]).
-    pub line_height: f32,
-    /// Width of the widest line, unrounded.
-    pub width: f32,
-    /// The family used (see [`FontBook::choose_family`] for whether it replaces another).
-    pub family: String,
-    /// Characters no available font has a glyph for (drawn as boxes).
-    pub missing_glyphs: usize,
-}
-
-impl ShapedText {
-    /// Height of all lines.
-    pub fn height(&self) -> f32 {
-        self.lines.last().map_or(0.0, |line| line.top + line.height)
-    }
-
-    /// Where line `index` starts, in pixels from the left edge of a box `box_width` wide, for
-    /// `align`. Justified lines were spread to the wrapping width when shaped and start at 0 (the
-    /// last line of a paragraph stays left-aligned, as in CSS).
-    pub fn line_x(&self, index: usize, align: TextAlign, box_width: f32) -> f32 {
-        let Some(line) = self.lines.get(index) else { return 0.0 };
-        let free = box_width - line.width;
-        match align {
-            TextAlign::Left | TextAlign::Justify => 0.0,
-            TextAlign::Center => free / 2.0,
-            TextAlign::Right => free,
-        }
-    }
-
-    /// The vertical offset of the lines in a box `box_height` tall, for `align`: text that
-    /// overflows its box keeps its first line at the top whatever the alignment.
-    pub fn block_y(&self, align: TextAlignVertical, box_height: f32) -> f32 {
-        let free = (box_height - self.height()).max(0.0);
-        match align {
-            TextAlignVertical::Top => 0.0,
-            TextAlignVertical::Middle => free / 2.0,
-            TextAlignVertical::Bottom => free,
-        }
-    }
-}
 
 /// A text and its style made ready for repeated shaping: the family chosen and the cache key
 /// hashed once, so that measuring it again (layout asks several times) costs no allocation.
@@ -166,38 +89,24 @@ struct ShapedBuffer {
     /// Its paragraphs as shaped, corrected where the browser shapes otherwise (`relayout`);
     /// `None` when the buffer's own shaping is right.
     corrected: Option<relayout::Corrected>,
-    line_height: f32,
-    /// The text's own face's part of every line (above and below the baseline): its rounded
-    /// ascent and descent, and for a `normal` line height half its line gap each.
-    own_face: Option<LineExtent>,
+    /// How its lines are built.
+    rule: LineRule,
 }
 
-/// How far a face's line box reaches above and below the baseline, in pixels: its ascent and
-/// descent rounded, plus half its rounded line gap each (how Chromium builds a line of
-/// `line-height: normal` from each font it uses).
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct LineExtent {
-    above: f32,
-    below: f32,
-}
-
-impl LineExtent {
-    /// The extent of a face at `size`, with its line gap when `with_gap` (a `normal` line).
-    fn of(metrics: &cosmic_text::skrifa::metrics::Metrics, size: f32, with_gap: bool) -> Option<LineExtent> {
-        if metrics.units_per_em == 0 {
-            return None;
-        }
-        let scale = size / f32::from(metrics.units_per_em);
-        let gap = if with_gap { (metrics.leading * scale).round().max(0.0) } else { 0.0 };
-        Some(LineExtent {
-            above: (metrics.ascent * scale).round() + gap / 2.0,
-            below: (-metrics.descent * scale).round() + gap / 2.0,
-        })
-    }
-
-    fn union(self, other: LineExtent) -> LineExtent {
-        LineExtent { above: self.above.max(other.above), below: self.below.max(other.below) }
-    }
+/// What shaping a text needs, worked out once for all its pieces: the faces its runs are
+/// shaped in, how its lines are built, its spacing and alignment.
+struct ShapingPlan {
+    /// The faces, as registered in the shaping database, with their weights; the first is
+    /// the text's own.
+    names: Vec<(String, u16)>,
+    /// Byte ranges of the text, each with the index of its face in `names`, in order.
+    spans: Vec<(std::ops::Range<usize>, usize)>,
+    /// Pixels per em.
+    size: f32,
+    rule: LineRule,
+    /// Letter spacing, in ems.
+    spacing: f32,
+    align: Align,
 }
 
 /// The parts of a style that change the shapes (alignment only matters when justified).
@@ -285,6 +194,8 @@ pub struct TextEngine {
     cache: PrehashedMap<CacheEntry>,
     /// Shaped texts, kept to lay them out again at other widths without shaping them again.
     buffers: PrehashedMap<ShapedBuffer>,
+    /// Bytes of text in `buffers`.
+    buffered_bytes: usize,
     /// Glyph outlines by face entry and glyph (see [`TextEngine::glyph_outline`]).
     pub(super) outlines: HashMap<(fontdb::ID, u16), Arc<super::outline::GlyphOutline>>,
     /// Icons by family, name and weight (see [`TextEngine::icon`]).
@@ -328,6 +239,7 @@ impl TextEngine {
             document: Arc::new(DocumentFonts::default()),
             cache: PrehashedMap::default(),
             buffers: PrehashedMap::default(),
+            buffered_bytes: 0,
             outlines: HashMap::new(),
             icons: HashMap::new(),
             family_choices: HashMap::new(),
@@ -347,6 +259,7 @@ impl TextEngine {
         self.fallbacks = None;
         self.cache.clear();
         self.buffers.clear();
+        self.buffered_bytes = 0;
     }
 
     /// The document fonts in use.
@@ -458,113 +371,132 @@ impl TextEngine {
 
     /// Shapes `prepared` (or takes its shaped buffer) and lays its lines out at `wrap_width`.
     fn shape_uncached(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> ShapedText {
-        self.ensure_shaped(prepared);
+        if prepared.text.len() > PIECE_BYTES {
+            return self.shape_in_pieces(prepared, wrap_width, PIECE_BYTES);
+        }
+        self.ensure_shaped(prepared, wrap_width);
+        let family = prepared.family.family.clone();
         let TextEngine { buffers, system, .. } = self;
-        let Some(ShapedBuffer { buffer, corrected, line_height, own_face, .. }) = buffers.get_mut(&prepared.hash)
-        else {
+        let Some(ShapedBuffer { buffer, corrected, rule, .. }) = buffers.get_mut(&prepared.hash) else {
             // ensure_shaped has just put it there; an empty text is the harmless answer.
-            let line =
-                ShapedLine { top: 0.0, height: 0.0, baseline: 0.0, width: 0.0, text_range: 0..0, glyphs: Vec::new() };
-            let family = prepared.family.family.clone();
-            return ShapedText { lines: vec![line], line_height: 0.0, width: 0.0, family, missing_glyphs: 0 };
+            let rule = LineRule { line_height: 0.0, own_face: None, normal: true };
+            return Assembler::new(family, prepared.style.size, rule).finish();
         };
-        let line_height = *line_height;
-        let own_face = *own_face;
-        // The line height is the font's own (`normal`): lines grow to every face they draw with.
-        let normal = prepared.style.line_height <= 0.0;
-        let wrap = if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None };
-        if buffer.wrap() != wrap {
-            buffer.set_wrap(system, wrap);
-        }
-        let size = wrap_width.map(|w| w + WRAP_TOLERANCE);
-        if buffer.size().0 != size {
-            buffer.set_size(system, size, None);
-        }
+        let mut assembler = Assembler::new(family, prepared.style.size, *rule);
         let text: &str = &prepared.text;
-        let family = &prepared.family;
-        // Where each paragraph (a line of the text as written) starts.
-        let paragraph_starts: Vec<usize> =
-            std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let mut lines: Vec<ShapedLine> = Vec::new();
-        let mut missing_glyphs = 0;
-        // Each face's extent, looked up once per text.
-        let mut extents: HashMap<(fontdb::ID, u16), Option<LineExtent>> = HashMap::new();
-        let laid_out = corrected.as_ref().map(|corrected| relayout::lay_out(corrected, buffer));
-        let runs: Vec<LineRun<'_>> = match &laid_out {
-            Some(paragraphs) => relayout::runs(paragraphs, buffer.metrics().line_height),
-            None => buffer
-                .layout_runs()
-                .map(|run| LineRun {
-                    line_i: run.line_i,
-                    glyphs: run.glyphs,
-                    line_y: run.line_y,
-                    line_top: run.line_top,
-                    line_w: run.line_w,
-                })
-                .collect(),
+        let starts = paragraph_starts(text);
+        lay_out_lines(buffer, corrected.as_ref(), system, wrap_width, |system, runs| {
+            for run in runs {
+                let offset = starts.get(run.line_i).copied().unwrap_or(text.len());
+                assembler.add(system, &run, offset, 0.0);
+                assembler.end_line();
+            }
+        });
+        assembler.finish()
+    }
+
+    /// Shapes a long text a piece of at most `piece` bytes at a time (see `pieces`), keeping
+    /// only the compact result of each: what cosmic-text makes of a piece is dropped before the
+    /// next is shaped.
+    fn shape_in_pieces(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>, piece: usize) -> ShapedText {
+        let family = prepared.family.family.clone();
+        let Some(plan) = self.plan(prepared) else {
+            // Not even the bundled fallbacks read: an empty text is the harmless answer.
+            let rule = LineRule { line_height: 0.0, own_face: None, normal: true };
+            return Assembler::new(family, prepared.style.size, rule).finish();
         };
-        for run in runs {
-            let offset = paragraph_starts.get(run.line_i).copied().unwrap_or(text.len());
-            let top = lines.last().map_or(0.0, |line| line.top + line.height);
-            let (height, baseline) = match own_face {
-                // A line of `normal` height: the union of the extents of the faces it draws with.
-                Some(own) if normal => {
-                    let mut extent = own;
-                    for glyph in run.glyphs.iter().filter(|g| g.glyph_id != 0) {
-                        let face = (glyph.font_id, glyph.font_weight.0);
-                        let found = *extents.entry(face).or_insert_with(|| {
-                            let font = system.get_font(face.0, glyph.font_weight)?;
-                            LineExtent::of(font.metrics(), glyph.font_size, true)
-                        });
-                        extent = found.map_or(extent, |found| extent.union(found));
-                    }
-                    (extent.above + extent.below, top + extent.above)
+        let mut assembler = Assembler::new(family, prepared.style.size, plan.rule);
+        let text: &str = &prepared.text;
+        // About a glyph a character, and a line a paragraph at least: the lists are made at
+        // their size, not doubled up to it (a list of 10 million glyphs doubled past it held
+        // twice its size while it grew).
+        assembler.reserve(text.chars().count(), paragraph_count(text));
+        for range in pieces::pieces(text, piece) {
+            if range.len() > piece {
+                self.shape_long_paragraph(&plan, text, range, wrap_width, piece, &mut assembler);
+                continue;
+            }
+            let (mut buffer, corrected) = self.new_buffer(&plan, text, range.clone(), wrap_width);
+            let starts = paragraph_starts(&text[range.clone()]);
+            lay_out_lines(&mut buffer, corrected.as_ref(), &mut self.system, wrap_width, |system, runs| {
+                for run in runs {
+                    let offset = range.start + starts.get(run.line_i).copied().unwrap_or(range.len());
+                    assembler.add(system, &run, offset, 0.0);
+                    assembler.end_line();
                 }
-                // A numeric line height: the text's own face centred in it, as CSS places it
-                // (half the leading above); fallback faces do not move the baseline.
-                Some(own) => (line_height, top + (line_height - (own.above + own.below)) / 2.0 + own.above),
-                // No metrics: cosmic-text's own placement, on our whole-pixel line grid.
-                None => (line_height, top + (run.line_y - run.line_top)),
-            };
-            let glyphs = run
-                .glyphs
-                .iter()
-                .map(|g| {
-                    missing_glyphs += usize::from(g.glyph_id == 0);
-                    ShapedGlyph {
-                        font: g.font_id,
-                        glyph: g.glyph_id,
-                        x: g.x + g.x_offset * g.font_size,
-                        baseline: baseline - g.y_offset * g.font_size,
-                        size: g.font_size,
-                        start: offset + g.start,
-                        end: offset + g.end,
-                    }
-                })
-                .collect::<Vec<_>>();
-            let start = glyphs.iter().map(|g| g.start).min().unwrap_or(offset);
-            let end = glyphs.iter().map(|g| g.end).max().unwrap_or(offset);
-            lines.push(ShapedLine { top, height, baseline, width: run.line_w, text_range: start..end, glyphs });
-        }
-        if lines.is_empty() {
-            lines.push(ShapedLine {
-                top: 0.0,
-                height: line_height,
-                // Where the text's own face puts it, as on any line without fallback faces.
-                baseline: own_face
-                    .map_or(line_height * 0.8, |own| (line_height - (own.above + own.below)) / 2.0 + own.above),
-                width: 0.0,
-                text_range: 0..0,
-                glyphs: Vec::new(),
             });
         }
-        let width = lines.iter().map(|l| l.width).fold(0.0, f32::max);
-        ShapedText { lines, line_height, width, family: family.family.clone(), missing_glyphs }
+        assembler.finish()
+    }
+
+    /// Shapes `paragraph` (a range of `text` longer than a piece, without a line break) in
+    /// chunks of about `piece` bytes. Wrapped, each chunk is laid out and all its lines but the last
+    /// are kept; the next chunk starts where that last line starts, so every line is laid out
+    /// from its own start as in the whole paragraph. Unwrapped, the chunks are one line, each
+    /// placed after the one before. The chunks are cut after a space where there is one, so
+    /// only a word longer than half a chunk is shaped in parts: its glyphs are not kerned or
+    /// joined across a cut (cuts are 16–32 KB apart), and its lines are the ones the whole word
+    /// makes as long as half a chunk is wider than a line. A chunk starts without what came
+    /// before it, so a font that kerns by context (Noto Sans JP after "、") can place a line's
+    /// first glyphs a fraction of a pixel otherwise. An unwrapped paragraph's width is summed a
+    /// chunk at a time, nearer the glyphs' sum than cosmic-text's one long sum of a line (past
+    /// 8,388,608 pixels an `f32` keeps no fraction: 2 million characters on one line were
+    /// 14,952,202 px wide summed whole, 14,922,928 by chunks).
+    fn shape_long_paragraph(
+        &mut self,
+        plan: &ShapingPlan,
+        text: &str,
+        paragraph: std::ops::Range<usize>,
+        wrap_width: Option<f32>,
+        piece: usize,
+        assembler: &mut Assembler,
+    ) {
+        let mut start = paragraph.start;
+        let mut most = piece;
+        let mut shift = 0.0;
+        while start < paragraph.end {
+            let end = paragraph.start + pieces::chunk_end(&text[paragraph.clone()], start - paragraph.start, most);
+            let last = end == paragraph.end;
+            let (mut buffer, corrected) = self.new_buffer(plan, text, start..end, wrap_width);
+            let next = lay_out_lines(&mut buffer, corrected.as_ref(), &mut self.system, wrap_width, |system, runs| {
+                if wrap_width.is_none() {
+                    for run in &runs {
+                        assembler.add(system, run, start, shift);
+                        shift += run.line_w;
+                    }
+                    return Some(end);
+                }
+                let kept = if last { runs.len() } else { runs.len().saturating_sub(1) };
+                // Where the last line starts, the start of the next chunk.
+                let restart = runs.get(kept).and_then(|run| run.glyphs.iter().map(|g| g.start).min());
+                let next = match restart {
+                    _ if last => Some(end),
+                    Some(restart) if kept > 0 && restart > 0 => Some(start + restart),
+                    // Not one whole line in the chunk: it is made longer.
+                    _ => None,
+                };
+                if next.is_some() {
+                    for run in &runs[..kept] {
+                        assembler.add(system, run, start, 0.0);
+                        assembler.end_line();
+                    }
+                }
+                next
+            });
+            match next {
+                Some(next) => {
+                    start = next;
+                    most = piece;
+                }
+                None => most = most.saturating_mul(2),
+            }
+        }
+        assembler.end_line();
     }
 
     /// Shapes `prepared` into a buffer unless it already has one. Shaping (choosing glyphs) is
     /// the expensive part; wrapping the shaped text at another width is cheap.
-    fn ensure_shaped(&mut self, prepared: &PreparedText<'_>) {
+    fn ensure_shaped(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) {
         let signature = signature(&prepared.style);
         let current = self.buffers.get(&prepared.hash).is_some_and(|entry| {
             entry.signature == signature && entry.text == *prepared.text && entry.family == prepared.family.family
@@ -572,9 +504,33 @@ impl TextEngine {
         if current {
             return;
         }
-        if self.buffers.len() >= CACHE_LIMIT {
+        if self.buffers.len() >= CACHE_LIMIT || self.buffered_bytes + prepared.text.len() > BUFFERED_TEXT_LIMIT {
             self.buffers.clear();
+            self.buffered_bytes = 0;
         }
+        let family = prepared.family.family.clone();
+        let (buffer, corrected, rule, text) = match self.plan(prepared) {
+            Some(plan) => {
+                let (buffer, corrected) = self.new_buffer(&plan, &prepared.text, 0..prepared.text.len(), wrap_width);
+                (buffer, corrected, plan.rule, prepared.text.clone().into_owned())
+            }
+            None => {
+                // Not even the bundled fallbacks read: an empty text is the harmless answer.
+                let size = prepared.style.size;
+                let buffer = Buffer::new(&mut self.system, Metrics::new(size, size.max(0.01)));
+                (buffer, None, LineRule { line_height: 0.0, own_face: None, normal: true }, String::new())
+            }
+        };
+        self.buffered_bytes += text.len();
+        let entry = ShapedBuffer { text, family, signature, buffer, corrected, rule };
+        if let Some(replaced) = self.buffers.insert(prepared.hash, entry) {
+            self.buffered_bytes = self.buffered_bytes.saturating_sub(replaced.text.len());
+        }
+    }
+
+    /// The faces `prepared`'s runs are shaped in and how its lines are built; `None` when not
+    /// even the bundled fallback faces can be read.
+    fn plan(&mut self, prepared: &PreparedText<'_>) -> Option<ShapingPlan> {
         let style = &prepared.style;
         let family = &prepared.family;
         let chain = self.chain(family, style.weight, style.italic);
@@ -582,25 +538,11 @@ impl TextEngine {
         // Each face of the text (and the first face, whose metrics the lines use) is entered in
         // the shaping database at the weight it is used at; a face that cannot be read leaves
         // its characters to the first face that can.
-        let Some(first) = self.first_readable(chain, |_, _| true) else {
-            // Not even the bundled fallbacks read: an empty text is the harmless answer.
-            let buffer = Buffer::new(&mut self.system, Metrics::new(style.size, style.size.max(0.01)));
-            let entry = ShapedBuffer {
-                text: String::new(),
-                family: family.family.clone(),
-                signature,
-                buffer,
-                corrected: None,
-                line_height: 0.0,
-                own_face: None,
-            };
-            self.buffers.insert(prepared.hash, entry);
-            return;
-        };
+        let first = self.first_readable(chain, |_, _| true)?;
         let mut names: Vec<(String, u16)> = vec![(internal_name(first.0, first.2), first.1)];
-        let mut run_names: Vec<usize> = Vec::with_capacity(runs.len());
-        for (_, index) in &runs {
-            let face = self.chains[chain].face(*index);
+        let mut spans = Vec::with_capacity(runs.len());
+        for (range, index) in runs {
+            let face = self.chains[chain].face(index);
             let (key, weight, oblique) =
                 match self.registry.register(self.system.db_mut(), face.key, face.weight, face.oblique) {
                     Some(_) => (face.key, face.weight, face.oblique),
@@ -612,7 +554,7 @@ impl TextEngine {
                 names.push(name);
                 names.len() - 1
             });
-            run_names.push(position);
+            spans.push((range, position));
         }
         // The face whose metrics make every line (CSS's "first available font"): the first in
         // the chain declared for the space, as the browser picks it from the unicode-range
@@ -621,31 +563,43 @@ impl TextEngine {
         // line, where Noto Emoji's own would be 16 and 13).
         let primary = self.first_readable(chain, |registry, key| registry.declares(key, ' ')).unwrap_or(first);
         let (line_height, own_face) = self.line_height(primary, style);
-        let spacing = spacing::in_ems(style);
-        let attrs = |name| run_attrs(name, spacing);
-        // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
-        let mut buffer = Buffer::new(&mut self.system, Metrics::new(style.size, line_height.max(0.01)));
-        buffer.set_wrap(&mut self.system, Wrap::None);
+        let rule = LineRule { line_height, own_face, normal: style.line_height <= 0.0 };
         let align = if style.align == TextAlign::Justify { Align::Justified } else { Align::Left };
-        let text: &str = &prepared.text;
-        if names.len() == 1 || runs.is_empty() {
-            buffer.set_text(&mut self.system, text, &attrs(&names[0]), Shaping::Advanced, Some(align));
+        Some(ShapingPlan { names, spans, size: style.size, rule, spacing: spacing::in_ems(style), align })
+    }
+
+    /// A buffer of `range` of `text` (whole paragraphs, or a part of one) shaped by `plan` and
+    /// laid out at `wrap_width`, with its corrected paragraphs (see `relayout`).
+    fn new_buffer(
+        &mut self,
+        plan: &ShapingPlan,
+        text: &str,
+        range: std::ops::Range<usize>,
+        wrap_width: Option<f32>,
+    ) -> (Buffer, Option<relayout::Corrected>) {
+        let attrs = |name| run_attrs(name, plan.spacing);
+        // cosmic-text needs a positive line height; a line that rounds to 0 px still has none.
+        let metrics = Metrics::new(plan.size, plan.rule.line_height.max(0.01));
+        let mut buffer = Buffer::new(&mut self.system, metrics);
+        // Set before the text, which is laid out as it is set: once, at the width asked for.
+        let (wrap, width) = wrapping(wrap_width);
+        buffer.set_wrap(&mut self.system, wrap);
+        buffer.set_size(&mut self.system, width, None);
+        let piece = text.get(range.clone()).unwrap_or_default();
+        if plan.names.len() == 1 || plan.spans.is_empty() {
+            buffer.set_text(&mut self.system, piece, &attrs(&plan.names[0]), Shaping::Advanced, Some(plan.align));
         } else {
+            // The spans that reach into the range, cut to it.
+            let first = plan.spans.partition_point(|(span, _)| span.end <= range.start);
             let spans =
-                runs.iter().zip(&run_names).map(|((range, _), name)| (&text[range.clone()], attrs(&names[*name])));
-            buffer.set_rich_text(&mut self.system, spans, &attrs(&names[0]), Shaping::Advanced, Some(align));
+                plan.spans[first..].iter().take_while(|(span, _)| span.start < range.end).filter_map(|(span, name)| {
+                    let cut = span.start.max(range.start)..span.end.min(range.end);
+                    Some((text.get(cut)?, attrs(&plan.names[*name])))
+                });
+            buffer.set_rich_text(&mut self.system, spans, &attrs(&plan.names[0]), Shaping::Advanced, Some(plan.align));
         }
-        let corrected = relayout::corrected(&mut buffer, &mut self.system, spacing);
-        let entry = ShapedBuffer {
-            text: prepared.text.clone().into_owned(),
-            family: family.family.clone(),
-            signature,
-            buffer,
-            corrected,
-            line_height,
-            own_face,
-        };
-        self.buffers.insert(prepared.hash, entry);
+        let corrected = relayout::corrected(&mut buffer, &mut self.system, plan.spacing);
+        (buffer, corrected)
     }
 
     /// The first face of chain `chain` that `accept`s and that can be read, entered in the
@@ -722,6 +676,55 @@ impl TextEngine {
     }
 }
 
+/// How many paragraphs `text` has.
+fn paragraph_count(text: &str) -> usize {
+    text.bytes().filter(|&byte| byte == b'\n').count() + 1
+}
+
+/// Where each paragraph of `text` (a line of the text as written) starts.
+fn paragraph_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect()
+}
+
+/// How cosmic-text wraps at `wrap_width`, and the width it wraps at.
+fn wrapping(wrap_width: Option<f32>) -> (Wrap, Option<f32>) {
+    let wrap = if wrap_width.is_some() { Wrap::WordOrGlyph } else { Wrap::None };
+    (wrap, wrap_width.map(|w| w + WRAP_TOLERANCE))
+}
+
+/// Lays `buffer` out at `wrap_width` (`None`: one line per paragraph) — its corrected
+/// paragraphs when it has them, else cosmic-text's own lines — and hands the lines to `each`.
+fn lay_out_lines<R>(
+    buffer: &mut Buffer,
+    corrected: Option<&relayout::Corrected>,
+    system: &mut FontSystem,
+    wrap_width: Option<f32>,
+    each: impl FnOnce(&mut FontSystem, Vec<LineRun<'_>>) -> R,
+) -> R {
+    let (wrap, size) = wrapping(wrap_width);
+    if buffer.wrap() != wrap {
+        buffer.set_wrap(system, wrap);
+    }
+    if buffer.size().0 != size {
+        buffer.set_size(system, size, None);
+    }
+    let laid_out = corrected.map(|corrected| relayout::lay_out(corrected, buffer));
+    let runs: Vec<LineRun<'_>> = match &laid_out {
+        Some(paragraphs) => relayout::runs(paragraphs, buffer.metrics().line_height),
+        None => buffer
+            .layout_runs()
+            .map(|run| LineRun {
+                line_i: run.line_i,
+                glyphs: run.glyphs,
+                line_y: run.line_y,
+                line_top: run.line_top,
+                line_w: run.line_w,
+            })
+            .collect(),
+    };
+    each(system, runs)
+}
+
 /// The attributes of a run in the face registered as `name` at its weight.
 fn run_attrs(name: &(String, u16), letter_spacing: f32) -> Attrs<'_> {
     let attrs = Attrs::new().family(Family::Name(&name.0)).weight(Weight(name.1)).style(Style::Normal);
@@ -757,7 +760,14 @@ impl cosmic_text::Fallback for NoFallback {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::doc::values::TextAlignVertical;
     use crate::text::fonts::FontOptions;
+    use crate::text::{ShapedGlyph, ShapedLine};
+
+    /// The glyphs of line `index`.
+    fn glyphs(shaped: &ShapedText, index: usize) -> Vec<ShapedGlyph> {
+        shaped.glyphs(&shaped.lines[index]).collect()
+    }
 
     fn engine() -> TextEngine {
         TextEngine::new(FontBook::new(FontOptions::default()))
@@ -808,7 +818,7 @@ mod tests {
         // Only the line that holds the symbol grows; the next starts below it.
         let two = engine.shape("⬡ 0 plugins\nplain", &mono(11.0), None);
         assert_eq!((two.lines[1].top, two.lines[1].height, two.height()), (19.0, 14.0, 33.0));
-        assert!(two.lines[1].glyphs.iter().all(|g| g.baseline == 19.0 + 11.0));
+        assert!(glyphs(&two, 1).iter().all(|g| g.baseline == 19.0 + 11.0));
         // A numeric line height keeps every line at its height, baseline on the text's own face.
         let numeric = engine.shape("⬡ 0 plugins", &TextStyle { line_height: 1.5, ..mono(11.0) }, None);
         // 11 × 1.5 = 16.5 → 17 px; the 14 px face centred: 1.5 px above, baseline at 12.5.
@@ -831,8 +841,8 @@ mod tests {
         let font = |spacing| TextStyle { family: "Playfair Display".into(), letter_spacing: spacing, ..style(20.0) };
         let joined = engine.shape("fi", &font(0.0), None);
         let spaced = engine.shape("fi", &font(1.0), None);
-        assert_eq!(joined.lines[0].glyphs.len(), 1, "the ligature without spacing");
-        assert_eq!(spaced.lines[0].glyphs.len(), 2, "two letters with spacing");
+        assert_eq!(glyphs(&joined, 0).len(), 1, "the ligature without spacing");
+        assert_eq!(glyphs(&spaced, 0).len(), 2, "two letters with spacing");
     }
 
     #[test]
@@ -865,7 +875,7 @@ mod tests {
         // Wrapping keeps the whole line's advances: the first line of the wrapped text ends
         // where the space after "Clean." starts on the single line ("." kerned against it).
         let single = engine.shape("Green. Clean. Future.", &inter, None);
-        let space = single.lines[0].glyphs.iter().find(|g| g.start == 13).map(|g| g.x);
+        let space = glyphs(&single, 0).iter().find(|g| g.start == 13).map(|g| g.x);
         let wrapped = engine.shape("Green. Clean. Future.", &inter, Some(420.0));
         assert_eq!(wrapped.lines.len(), 2);
         assert!(
@@ -888,9 +898,10 @@ mod tests {
         assert_eq!(lines, ["いので、", "どこでも"]);
         let second = &wrapped.lines[1];
         let alone = engine.shape("どこでも", &jp, None);
-        assert!(second.glyphs[0].x.abs() < 0.01, "{}", second.glyphs[0].x);
+        let starts = glyphs(&wrapped, 1);
+        assert!(starts[0].x.abs() < 0.01, "{}", starts[0].x);
         assert!((second.width - alone.width).abs() < 0.01, "{} against {}", second.width, alone.width);
-        for (a, b) in second.glyphs.iter().zip(&alone.lines[0].glyphs) {
+        for (a, b) in starts.iter().zip(&glyphs(&alone, 0)) {
             assert!((a.x - b.x).abs() < 0.01, "{} against {}", a.x, b.x);
         }
         // On one line, the pair is kerned: "ど" sits where the whole run puts it.
@@ -909,7 +920,66 @@ mod tests {
         let emoji =
             engine.shape("😀🎉📊👍", &TextStyle { family: "Noto Emoji".into(), weight: 300, ..style(14.0) }, None);
         assert_eq!((emoji.height(), emoji.lines[0].baseline), (17.0, 14.0));
-        assert!(emoji.lines[0].glyphs.iter().all(|g| g.glyph != 0), "no emoji is missing");
+        assert!(glyphs(&emoji, 0).iter().all(|g| g.glyph != 0), "no emoji is missing");
+    }
+
+    #[test]
+    fn a_text_shaped_in_pieces_has_the_lines_and_glyphs_of_the_text_shaped_whole() {
+        let mut engine = engine();
+        let texts = [
+            // Paragraphs gathered into pieces, an empty one, and a final line break.
+            "Green. Clean. Future.\nThe quick brown fox\n\njumps over the lazy dog again.\nAnd again, and again.\n",
+            // Paragraphs longer than a piece, wrapped in chunks cut after spaces.
+            "Green. Clean. Future. The quick brown fox jumps over the lazy dog, again and again and again.",
+            // A word longer than a piece, cut between letters.
+            "Supercalifragilisticexpialidocious-and-then-some-more-letters-without-a-single-space",
+            // Runs of other faces (Thai, emoji) inside a long paragraph.
+            "Hello สวัสดี world 😀 and more words สวัสดี after the emoji 👍 until the end of it",
+        ];
+        let styles = [style(16.0), TextStyle { letter_spacing: 0.5, line_height: 1.4, ..style(16.0) }];
+        for text in texts {
+            for style in &styles {
+                let prepared = engine.prepare(text, style);
+                for wrap in [Some(90.0), Some(137.0)] {
+                    let whole = engine.shape_prepared(&prepared, wrap);
+                    let pieces = engine.shape_in_pieces(&prepared, wrap, 24);
+                    assert_eq!(*whole, pieces, "{text:?} at {wrap:?}");
+                }
+                // Unwrapped, a long paragraph's chunks are placed one after the other: the
+                // same glyphs, at the same places up to the rounding of the sums.
+                let whole = engine.shape_prepared(&prepared, None);
+                let pieces = engine.shape_in_pieces(&prepared, None, 24);
+                assert_near(&whole, &pieces, 0.01, text);
+            }
+        }
+        // Noto Sans JP kerns kana by context (a pair after "、" is kerned otherwise), and a
+        // chunk starts without what came before it (its first line's start when wrapped, a
+        // cut between two kana when not): places and widths can differ by a fraction of a
+        // pixel at the cuts, 32 KB apart in a real text.
+        let kana = "いので、どこでもいので、どこでもいので、どこでもいので、どこでも";
+        let prepared = engine.prepare(kana, &style(16.0));
+        for wrap in [Some(90.0), None] {
+            let whole = engine.shape_prepared(&prepared, wrap);
+            assert_near(&whole, &engine.shape_in_pieces(&prepared, wrap, 24), 1.0, kana);
+        }
+    }
+
+    /// `a` and `b` have the same lines and glyphs, placed and as wide within `near` pixels.
+    fn assert_near(a: &ShapedText, b: &ShapedText, near: f32, text: &str) {
+        assert_eq!(a.lines.len(), b.lines.len(), "{text:?}");
+        for (a_line, b_line) in a.lines.iter().zip(&b.lines) {
+            let place = |line: &ShapedLine| (line.top, line.height, line.baseline, line.text_range.clone());
+            assert_eq!(place(a_line), place(b_line), "{text:?}");
+            assert!((a_line.width - b_line.width).abs() < near, "{text:?}: {} against {}", a_line.width, b_line.width);
+            assert_eq!(a_line.glyph_count(), b_line.glyph_count(), "{text:?}");
+            for (a, b) in a.glyphs(a_line).zip(b.glyphs(b_line)) {
+                assert_eq!(
+                    (a.font, a.glyph, a.start, a.end, a.baseline),
+                    (b.font, b.glyph, b.start, b.end, b.baseline)
+                );
+                assert!((a.x - b.x).abs() < near, "{text:?}: {} against {}", a.x, b.x);
+            }
+        }
     }
 
     #[test]
@@ -950,7 +1020,7 @@ mod tests {
             assert!((plain.width - spaced.width - clusters).abs() < 0.01, "{text}: {} → {}", plain.width, spaced.width);
             // Each mark stays on its letter: it moves with the spacing of the clusters before it.
             let marks = |shaped: &ShapedText| -> Vec<f32> {
-                let glyphs = &shaped.lines[0].glyphs;
+                let glyphs = glyphs(shaped, 0);
                 glyphs.windows(2).filter(|pair| pair[0].start == pair[1].start).map(|p| p[1].x - p[0].x).collect()
             };
             assert_eq!(marks(&plain).len(), 2, "{text}");
@@ -961,7 +1031,7 @@ mod tests {
         // Wrapped lines are laid out the same way.
         let wrapped = engine.shape("สวัสดี สวัสดี", &TextStyle { letter_spacing: -1.0, ..style(24.0) }, Some(80.0));
         assert_eq!(wrapped.lines.len(), 2);
-        assert!(wrapped.lines.iter().all(|line| !line.glyphs.is_empty()));
+        assert!(wrapped.lines.iter().all(|line| line.glyph_count() > 0));
     }
 
     #[test]
@@ -995,10 +1065,10 @@ mod tests {
         let justified = TextStyle { align: TextAlign::Justify, ..style(16.0) };
         let shaped = engine.shape(text, &justified, Some(200.0));
         assert!(shaped.lines.len() >= 3);
-        let right_edge = |line: &ShapedLine| line.glyphs.iter().map(|g| g.x).fold(0.0, f32::max);
-        let first = right_edge(&shaped.lines[0]);
+        let right_edge = |shaped: &ShapedText, line: &ShapedLine| shaped.glyphs(line).map(|g| g.x).fold(0.0, f32::max);
+        let first = right_edge(&shaped, &shaped.lines[0]);
         let plain = engine.shape(text, &style(16.0), Some(200.0));
-        assert!(first > right_edge(&plain.lines[0]), "justifying spreads the words");
+        assert!(first > right_edge(&plain, &plain.lines[0]), "justifying spreads the words");
         assert!(first <= 200.0 + WRAP_TOLERANCE);
     }
 
@@ -1008,12 +1078,12 @@ mod tests {
         let noto = TextStyle { family: "Noto Sans".into(), weight: 500, ..style(16.0) };
         let shaped = engine.shape("Noto", &noto, None);
         let regular = engine.shape("Noto", &TextStyle { weight: 400, ..noto.clone() }, None);
-        assert_eq!(shaped.lines[0].glyphs[0].font, regular.lines[0].glyphs[0].font);
+        assert_eq!(glyphs(&shaped, 0)[0].font, glyphs(&regular, 0)[0].font);
         let mono =
             engine.shape("mono", &TextStyle { family: "JetBrains Mono".into(), weight: 900, ..style(16.0) }, None);
         let bold =
             engine.shape("mono", &TextStyle { family: "JetBrains Mono".into(), weight: 800, ..style(16.0) }, None);
-        assert_eq!(mono.lines[0].glyphs[0].font, bold.lines[0].glyphs[0].font, "JetBrains Mono has no 900");
+        assert_eq!(glyphs(&mono, 0)[0].font, glyphs(&bold, 0)[0].font, "JetBrains Mono has no 900");
     }
 
     #[test]

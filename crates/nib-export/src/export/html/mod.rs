@@ -791,7 +791,7 @@ impl Builder<'_, '_, '_, '_> {
         }
         if let Some(shaped) = &shaped {
             rules.set("line-height", px(shaped.line_height));
-            if shaped.lines.len() == 1 && shaped.lines[0].glyphs.is_empty() {
+            if shaped.lines.len() == 1 && shaped.lines[0].glyph_count() == 0 {
                 rules.set("min-height", px(shaped.line_height));
             } else if shaped.height() > shaped.line_height * shaped.lines.len() as f32 + 0.01 {
                 // A fallback face grew a line of normal height (nib builds lines from every face
