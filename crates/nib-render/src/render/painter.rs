@@ -115,7 +115,7 @@ impl Painter<'_> {
         let paints = tiny_paints(&node.fills);
         match &node.content {
             Content::Text(run) => {
-                if let Some(path) = run.path() {
+                for path in run.paths() {
                     self.fill(surface, Outline::new(&path, FillRule::Winding), &paints, transform, alpha, size);
                 }
             }
@@ -372,13 +372,13 @@ impl Painter<'_> {
             let paint = SkPaint { shader: Shader::SolidColor(background), anti_alias: true, ..SkPaint::default() };
             surface.pixmap.fill_path(&shape.path, &paint, shape.fill_rule, local, None);
         }
-        if let Some(path) = text.and_then(TextRun::path) {
-            let [r, g, b, a] = crate::display::ANNOTATION_INK;
-            let ink = SkPaint {
-                shader: Shader::SolidColor(SkColor::from_rgba8(r, g, b, (f32::from(a) * alpha) as u8)),
-                anti_alias: true,
-                ..SkPaint::default()
-            };
+        let [r, g, b, a] = crate::display::ANNOTATION_INK;
+        let ink = SkPaint {
+            shader: Shader::SolidColor(SkColor::from_rgba8(r, g, b, (f32::from(a) * alpha) as u8)),
+            anti_alias: true,
+            ..SkPaint::default()
+        };
+        for path in text.into_iter().flat_map(TextRun::paths) {
             surface.pixmap.fill_path(&path, &ink, FillRule::Winding, local, None);
         }
     }

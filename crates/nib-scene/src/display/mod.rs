@@ -33,7 +33,7 @@ use geometry::{Shape, shape_of};
 use paint::{PaintIssue, PaintSpec, any_visible, paint_specs};
 use pictures::{ImageError, Pictures};
 use stroke::{StrokeSpec, stroke_spec};
-use text::PlacedGlyph;
+use text::{GLYPHS_PER_PATH, Outlines, Paths, PlacedGlyph};
 
 /// Colors of the canvas annotations: background and text.
 const NOTE_COLORS: [(NodeType, [u8; 4]); 3] = [
@@ -196,8 +196,8 @@ pub enum Content {
 
 /// Laid-out text: its glyph outlines placed in the box, and what live text needs.
 pub struct TextRun {
-    /// The glyphs, placed.
-    pub glyphs: Vec<PlacedGlyph>,
+    /// The outline of each glyph it draws (see [`TextRun::glyphs`]).
+    outlines: Outlines,
     /// Underline and strike-through bars.
     pub bars: Vec<Rect>,
     /// The lines as shaped.
@@ -217,22 +217,26 @@ pub struct TextRun {
 }
 
 impl TextRun {
+    /// The glyphs that draw something, placed in the box of the lines (which is at
+    /// [`TextRun::at`] in the node), in line order.
+    pub fn glyphs(&self) -> impl Iterator<Item = PlacedGlyph<'_>> {
+        self.placed().map(|(_, glyph)| glyph)
+    }
+
+    fn placed(&self) -> impl Iterator<Item = (usize, PlacedGlyph<'_>)> {
+        text::placed(&self.shaped, &self.outlines, &self.style, self.size.0, self.size.1)
+    }
+
     /// The glyphs and bars as one outline in the node's box.
     pub fn path(&self) -> Option<Path> {
-        let mut builder = tiny_skia::PathBuilder::new();
-        for glyph in &self.glyphs {
-            if let Some(path) = glyph.outline.path.clone().and_then(|p| p.transform(glyph.transform)) {
-                builder.push_path(&path);
-            }
-        }
-        for bar in &self.bars {
-            builder.push_rect(*bar);
-        }
-        let path = builder.finish()?;
-        match self.at {
-            (0.0, 0.0) => Some(path),
-            (x, y) => path.transform(Transform::from_translate(x, y)),
-        }
+        Paths::new(self.placed(), &self.bars, self.at, usize::MAX).next()
+    }
+
+    /// The glyphs and bars as outlines in the node's box, a path for every
+    /// [`GLYPHS_PER_PATH`] glyphs or so (one path for a text of ordinary length): what a
+    /// painter fills one after the other.
+    pub fn paths(&self) -> impl Iterator<Item = Path> {
+        Paths::new(self.placed(), &self.bars, self.at, GLYPHS_PER_PATH)
     }
 }
 
@@ -524,7 +528,7 @@ impl Builder<'_> {
         // The images of the fills that are drawn: on the outline, the glyphs, the icon.
         let fills_drawn = match &content {
             Content::Fill => true,
-            Content::Text(run) => !run.glyphs.is_empty() || !run.bars.is_empty(),
+            Content::Text(run) => run.glyphs().next().is_some() || !run.bars.is_empty(),
             Content::Icon { drawing, .. } => drawing.fill.is_some() || drawing.stroke.is_some(),
             _ => false,
         };
@@ -596,9 +600,9 @@ impl Builder<'_> {
 
     /// The glyphs of `shaped` for a node with `props`, in a box of `size` at `at`.
     fn text_run(&mut self, shaped: Arc<ShapedText>, props: &Props, at: (f32, f32), size: (f32, f32)) -> TextRun {
-        let (glyphs, bars) = text::placed_glyphs(self.text, &shaped, props, size.0, size.1);
+        let (outlines, bars) = text::outlines_and_bars(self.text, &shaped, props, size.0, size.1);
         TextRun {
-            glyphs,
+            outlines,
             bars,
             shaped,
             style: TextStyle::of(props),

@@ -63,9 +63,9 @@ fn same_content(a: &Content, b: &Content) -> bool {
 fn same_run(a: &TextRun, b: &TextRun) -> bool {
     a.at == b.at
         && a.bars == b.bars
-        && a.glyphs.len() == b.glyphs.len()
-        && a.glyphs.iter().zip(&b.glyphs).all(|(a, b)| {
-            a.transform == b.transform && (Arc::ptr_eq(&a.outline, &b.outline) || a.outline.path == b.outline.path)
+        && a.glyphs().count() == b.glyphs().count()
+        && a.glyphs().zip(b.glyphs()).all(|(a, b)| {
+            a.transform == b.transform && (Arc::ptr_eq(a.outline, b.outline) || a.outline.path == b.outline.path)
         })
 }
 
@@ -105,7 +105,7 @@ impl super::DisplayList {
         };
         join(node.shape.as_ref().map(|shape| shape.path.bounds()));
         let run_bounds = |run: &TextRun| {
-            let mut glyphs = run.glyphs.iter().filter_map(|glyph| {
+            let mut glyphs = run.glyphs().filter_map(|glyph| {
                 glyph.outline.path.as_ref().and_then(|path| path.bounds().transform(glyph.transform))
             });
             let first = glyphs.next().or_else(|| run.bars.first().copied())?;

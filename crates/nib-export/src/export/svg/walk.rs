@@ -441,7 +441,7 @@ impl<'a> Writer<'a> {
         let moved = Transform::from_translate(at.0, at.1);
         if specs.iter().all(|s| matches!(s, PaintSpec::Solid { .. })) {
             let mut uses = String::new();
-            for glyph in &run.glyphs {
+            for glyph in run.glyphs() {
                 let id = match self.glyphs.get(&glyph.key) {
                     Some(id) => id.clone(),
                     None => {
