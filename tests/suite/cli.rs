@@ -807,6 +807,7 @@ fn the_readme_states_the_limits_the_code_has() {
         format!("| {} KiB, read from a file, a pipe or standard input", nib::tools::MAX_SNIPPET_BYTES >> 10),
         format!("{} nodes created", nib::resolve::MAX_EXPANDED_NODES),
         format!("{} of values copied", mib(nib::resolve::MAX_COPIED_BYTES as u64)),
+        format!("{} characters laid out and drawn", nib::resolve::MAX_TEXT_CHARS),
         format!("{} statements", nib::script::DEFAULT_MAX_STATEMENTS),
         format!("{} px a side, {} pixels", nib::render::MAX_SIDE, nib::render::MAX_PIXELS),
         format!("{} for all renders", mib(nib::render::memory::RENDER_MEMORY)),

@@ -10,6 +10,7 @@ pub mod components;
 mod format;
 mod generated;
 pub mod scene;
+mod shown_text;
 pub mod variables;
 
 pub use budget::{
@@ -24,4 +25,5 @@ pub use scene::{
     ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, part_root, update_scene,
     update_scene_of, update_scene_within,
 };
+pub use shown_text::{MAX_TEXT_CHARS, shown_text};
 pub use variables::{LookupError, ThemeContext, lookup};

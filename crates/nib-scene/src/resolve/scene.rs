@@ -954,6 +954,9 @@ impl<'a> Builder<'a> {
         }
         let key = u32::try_from(self.part.nodes.len()).unwrap_or(u32::MAX);
         props.remove(&Key::Descendants);
+        if let Some(message) = super::shown_text::too_long(&props) {
+            self.problem(&id, message);
+        }
         self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source, generated: false });
         // The first node with an id is the one found by it.
         let nodes = &self.part.nodes;

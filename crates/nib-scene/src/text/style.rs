@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use crate::doc::values::{FontStyle, TextAlign, TextAlignVertical, TextContent, TextGrowth};
+use crate::doc::values::{FontStyle, TextAlign, TextAlignVertical, TextGrowth};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 
 /// Font size of text nodes that do not say.
@@ -86,22 +86,11 @@ pub fn text_growth(props: &Props) -> TextGrowth {
     props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto)
 }
 
-/// The text of a node: its `content` string; styled runs (never seen in real files) read as the
-/// concatenation of their `content` strings.
+/// The text of a node as it is laid out and drawn: its `content` string (styled runs, never seen
+/// in real files, read as the concatenation of their `content` strings), cut after
+/// [`MAX_TEXT_CHARS`](crate::resolve::MAX_TEXT_CHARS) characters.
 pub fn text_content(props: &Props) -> Cow<'_, str> {
-    match props.get(&Key::Content) {
-        Some(Value::Content(TextContent::Plain(text))) => Cow::Borrowed(text),
-        Some(Value::Content(TextContent::Runs(runs))) => {
-            let mut text = String::new();
-            if let crate::doc::json::JsonValue::Array(items) = runs.to_json().value {
-                for item in items {
-                    text.push_str(item.get("content").and_then(|c| c.as_str()).unwrap_or_default());
-                }
-            }
-            Cow::Owned(text)
-        }
-        _ => Cow::Borrowed(""),
-    }
+    crate::resolve::shown_text(props)
 }
 
 #[cfg(test)]
