@@ -472,3 +472,113 @@ fn frames_rendered_side_by_side_share_the_budget() {
         assert!(free == bounded, "{name:?} differs");
     }
 }
+
+// Issue 46, item 2: one long text. A text of 2 million characters took 1.03 GB to check and
+// 1.96 GB to render in a release build, 500–1,000 bytes a character (cosmic-text's shaped and
+// laid-out glyphs, their corrected copies, the shaped text at each width and every glyph placed
+// again in the display list).
+
+/// Most bytes one text may take per character, shaped, laid out and drawn (DESIGN.md's budget).
+const TEXT_BUDGET: f64 = 200.0;
+
+/// Characters of the long texts measured: several pieces (`text/pieces.rs`, 32 KB each) and a
+/// paragraph of several chunks, small enough to be shaped a few times in seconds in a debug build.
+const TEXT_CHARS: usize = 300_000;
+
+/// A document whose frame holds one text `t` of `content`, wrapped at 800 pixels or not.
+fn one_text(content: &str, wraps: bool) -> String {
+    let growth = if wraps { r#","width":800,"textGrowth":"fixed-width""# } else { "" };
+    let text = json!({"type": "text", "id": "t", "content": content}).to_string();
+    let text = format!("{}{growth}}}", &text[..text.len() - 1]);
+    format!(
+        r#"{{"version":"2.11","children":[{{"type":"frame","id":"root","width":900,"height":"fit_content","layout":"vertical","children":[{text}]}}]}}"#
+    )
+}
+
+/// Texts of `chars` characters, by name: paragraphs of words, one paragraph of words, one word;
+/// the first two wrapped, the word on one line.
+fn long_texts(chars: usize) -> Vec<(&'static str, String, bool)> {
+    let words = ["design ", "canvas ", "engine ", "lorem ", "ipsum ", "dolor ", "amet, ", "text. "];
+    let mut paragraphs = String::new();
+    let mut paragraph = String::new();
+    for n in 0.. {
+        if paragraphs.len() >= chars {
+            break;
+        }
+        let word = words[n % words.len()];
+        paragraphs.push_str(if n % 97 == 96 { "words\n" } else { word });
+        paragraph.push_str(word);
+    }
+    paragraphs.truncate(chars);
+    paragraph.truncate(chars);
+    let word: String = (b'a'..=b'z').cycle().take(chars).map(char::from).collect();
+    vec![("paragraphs", paragraphs, true), ("one paragraph", paragraph, true), ("one word", word, false)]
+}
+
+/// The peaks of what `nib check`, `nib render --node t` and get_screenshot of `t` do with the
+/// document at `path`: load and compile it; compile it and picture the text (at a scale that
+/// makes it at most 2,000 pixels long); the tool call.
+fn text_peaks(path: &std::path::Path) -> [(&'static str, usize); 3] {
+    let folder = path.parent().expect("a folder");
+    let (_, check) = peak_of(|| {
+        let document = Document::load(&std::fs::read_to_string(path).expect("read")).expect("loads").document;
+        let host = nib::host::DiskHost::new(path, nib::text::FontOptions::default());
+        nib::compile::compile(&host, &document, &Default::default()).expect("compiles").diagnostics.len()
+    });
+    let (rendered, render) = peak_of(|| {
+        let document = Document::load(&std::fs::read_to_string(path).expect("read")).expect("loads").document;
+        let host = nib::host::DiskHost::new(path, nib::text::FontOptions::default());
+        let mut compiled = nib::compile::compile(&host, &document, &Default::default()).expect("compiles");
+        let key = compiled.scene.node_by_id("t").expect("the text");
+        let size = compiled.layout.node_box(key).expect("a box");
+        let scale = (2000.0 / size.width.max(size.height)).min(1.0);
+        let options = nib::render::RenderOptions { scale, ..nib::render::RenderOptions::default() };
+        compiled.render(&mut host.pictures(), nib::render::RenderTarget::Node(key), &options).map(|r| r.pixmap.width())
+    });
+    rendered.expect("renders");
+    let (answer, screenshot) = peak_of(|| {
+        let mut workspace = nib::tools::Workspace::new(folder);
+        let arguments = json!({"filePath": path.to_string_lossy(), "nodeId": "t"});
+        nib::tools::call(&mut workspace, "get_screenshot", arguments).map(|answer| answer.to_string().len())
+    });
+    answer.expect("a screenshot");
+    [("check", check), ("render", render), ("get_screenshot", screenshot)]
+}
+
+/// One text of 300,000 characters, in each shape, costs at most 200 bytes a character above
+/// what a short text of the same shape costs (fonts, the engine, a piece shaped, a picture),
+/// so a text of the most characters nib draws ([`nib::resolve::MAX_TEXT_CHARS`]) fits in a
+/// call's gigabyte.
+#[test]
+fn one_long_text_takes_at_most_200_bytes_a_character_to_shape_lay_out_and_draw() {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let folder = tempfile::tempdir().expect("temporary folder");
+    let path = folder.path().join("text.pen");
+    let short = long_texts(1_000);
+    let mut report = Vec::new();
+    for ((name, content, wraps), (_, short, _)) in long_texts(TEXT_CHARS).into_iter().zip(short) {
+        // The short text first: the fonts it decodes are kept by the process, and count once.
+        std::fs::write(&path, one_text(&short, wraps)).expect("write");
+        text_peaks(&path);
+        let fixed = text_peaks(&path);
+        std::fs::write(&path, one_text(&content, wraps)).expect("write");
+        let long = text_peaks(&path);
+        for ((call, fixed), (_, peak)) in fixed.into_iter().zip(long) {
+            let per_char = peak.saturating_sub(fixed) as f64 / (TEXT_CHARS - 1_000) as f64;
+            let at_limit = fixed as f64 + per_char * nib::resolve::MAX_TEXT_CHARS as f64;
+            report.push(format!(
+                "{name}: {call} peak {} for {TEXT_CHARS} characters ({} for 1,000): {per_char:.0} bytes a character, {} at the limit",
+                mb(peak as f64),
+                mb(fixed as f64),
+                mb(at_limit),
+            ));
+            assert!(
+                per_char <= TEXT_BUDGET,
+                "{name}: {call} took {per_char:.0} bytes a character\n{}",
+                report.join("\n")
+            );
+            assert!(at_limit <= CALL_BUDGET, "{name}: {call} would take {}\n{}", mb(at_limit), report.join("\n"));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+}
