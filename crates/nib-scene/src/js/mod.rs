@@ -365,6 +365,22 @@ fn run(
         {
             Err(JsError::Stack(limits.stack_bytes))
         }
+        // `import()` asks for a module; a run has no loader, so nothing outside it can be read.
+        Err(JsError::Thrown { message, line: None, .. }) if message.contains("could not load module") => {
+            let imports = word_places(script.body, "import");
+            let (line, column) = match imports.as_slice() {
+                [(line, column)] => (Some(*line), Some(*column)),
+                _ => (None, None),
+            };
+            Err(JsError::Thrown {
+                message,
+                line,
+                column,
+                hint: Some(
+                    "a snippet cannot import modules: Insert, Get and the other operations are already defined, and nothing else can be loaded".into(),
+                ),
+            })
+        }
         other => other,
     }
 }
@@ -559,6 +575,25 @@ mod tests {
     fn a_body_returns_json_and_sees_its_globals() {
         assert_eq!(run("return [pencil.width, pencil.input.rows * 2];").unwrap(), json!([100, 6]));
         assert_eq!(run("let x = 1;").unwrap(), json!(null));
+    }
+
+    #[test]
+    fn a_snippet_reaches_nothing_outside_its_run() {
+        let names = run(r#"const global = [].constructor.constructor("return this")();
+            return [typeof require, typeof process, typeof fetch, typeof std, typeof os, typeof setTimeout,
+                global === globalThis];"#)
+        .unwrap();
+        assert_eq!(names, json!(["undefined", "undefined", "undefined", "undefined", "undefined", "undefined", true]));
+        for (body, at) in [("return import('os');", 1), ("let m = 1;\nreturn import('std').then((s) => s);", 2)] {
+            match run(body) {
+                Err(JsError::Thrown { message, line, hint, .. }) => {
+                    assert!(message.contains("could not load module"), "{message}");
+                    assert_eq!(line, Some(at), "{body}");
+                    assert!(hint.unwrap().contains("cannot import modules"));
+                }
+                other => panic!("{body}: {other:?}"),
+            }
+        }
     }
 
     #[test]
