@@ -138,8 +138,9 @@ pub struct DisplayNode {
     pub children: Vec<usize>,
 }
 
-/// Where a node's own coordinates go in its parent's: moved to its place, turned
-/// counter-clockwise by its rotation around its top-left corner, mirrored inside its box first.
+/// Where a node's own coordinates go in its parent's: moved to its place, mirrored, then
+/// turned counter-clockwise by its rotation, both about its anchor (its x/y: the box's top-left
+/// corner, or a group's x/y inside the union of its children), as Pen does.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Placement {
     /// Left edge in the parent.
@@ -156,6 +157,8 @@ pub struct Placement {
     pub flip_x: bool,
     /// Mirrored top to bottom.
     pub flip_y: bool,
+    /// The anchor relative to the box's corner (see [`NodeBox::pivot`]).
+    pub pivot: (f32, f32),
 }
 
 /// A node's stroke, resolved.
@@ -244,20 +247,20 @@ impl Placement {
     /// The transform of the node's own coordinates for a parent whose coordinates go through
     /// `parent`; `as_target` places it at its canvas position (a drawn target), otherwise at its
     /// place in the parent.
-    pub fn transform(&self, parent: Transform, as_target: bool, width: f32, height: f32) -> Transform {
+    pub fn transform(&self, parent: Transform, as_target: bool) -> Transform {
         let origin = if as_target { (self.left, self.top) } else { (self.x, self.y) };
         let mut transform = parent.pre_translate(origin.0, origin.1);
+        if self.rotation == 0.0 && !self.flip_x && !self.flip_y {
+            return transform;
+        }
+        let (px, py) = self.pivot;
+        transform = transform.pre_translate(px, py);
         if self.rotation != 0.0 {
             // Counter-clockwise on a screen whose y axis points down.
             transform = transform.pre_rotate(-self.rotation);
         }
-        if self.flip_x {
-            transform = transform.pre_translate(width, 0.0).pre_scale(-1.0, 1.0);
-        }
-        if self.flip_y {
-            transform = transform.pre_translate(0.0, height).pre_scale(1.0, -1.0);
-        }
-        transform
+        let mirror = (if self.flip_x { -1.0 } else { 1.0 }, if self.flip_y { -1.0 } else { 1.0 });
+        transform.pre_scale(mirror.0, mirror.1).pre_translate(-px, -py)
     }
 }
 
@@ -296,7 +299,7 @@ impl DisplayList {
     /// when it is one of the roots.
     pub fn transform(&self, index: usize, parent: Transform, as_target: bool) -> Transform {
         let node = &self.nodes[index];
-        node.placement.transform(parent, as_target, node.width, node.height)
+        node.placement.transform(parent, as_target)
     }
 
     /// The bounds under `transform` (the node's own coordinates → the target's) of everything
@@ -333,24 +336,25 @@ pub fn fills(props: &Props) -> &[Fill] {
     }
 }
 
-/// Where a node's own coordinates go: moved to `origin` in its parent, turned
-/// counter-clockwise by `rotation` around its top-left corner, mirrored inside its box first.
-pub fn node_transform(props: &Props, node_box: NodeBox, parent: Transform, origin: (f32, f32)) -> Transform {
-    let mut placed = placement(props, node_box);
+/// Where a node's own coordinates go: its box's corner moved to `origin` in its parent, then
+/// mirrored and turned about its anchor (see [`Placement`]).
+pub fn node_transform(node_box: NodeBox, parent: Transform, origin: (f32, f32)) -> Transform {
+    let mut placed = placement(node_box);
     (placed.x, placed.y) = origin;
-    placed.transform(parent, false, node_box.width, node_box.height)
+    placed.transform(parent, false)
 }
 
-/// The placement of a node with `props` in `node_box`.
-fn placement(props: &Props, node_box: NodeBox) -> Placement {
+/// The placement of a node laid out in `node_box`: layout read its turn (so the two agree).
+fn placement(node_box: NodeBox) -> Placement {
     Placement {
         x: node_box.x,
         y: node_box.y,
         left: node_box.left,
         top: node_box.top,
-        rotation: props.literal::<f64>(&Key::Rotation).filter(|r| r.is_finite()).unwrap_or(0.0) as f32,
-        flip_x: props.literal::<bool>(&Key::FlipX) == Some(true),
-        flip_y: props.literal::<bool>(&Key::FlipY) == Some(true),
+        rotation: node_box.turn.rotation,
+        flip_x: node_box.turn.flip_x,
+        flip_y: node_box.turn.flip_y,
+        pivot: node_box.pivot,
     }
 }
 
@@ -359,12 +363,7 @@ pub fn target_bounds(scene: &Scene, layout: &Layout, target: RenderTarget) -> Re
     let bounds_of = |key: SceneKey| {
         let node_box = layout.node_box(key)?;
         let local = Rect::from_xywh(0.0, 0.0, node_box.width.max(1.0), node_box.height.max(1.0))?;
-        let transform = placement(&scene.node(key).props, node_box).transform(
-            Transform::identity(),
-            true,
-            node_box.width,
-            node_box.height,
-        );
+        let transform = placement(node_box).transform(Transform::identity(), true);
         local.transform(transform)
     };
     match target {
@@ -452,7 +451,7 @@ impl Builder<'_> {
             node_type,
             width,
             height,
-            placement: placement(props, node_box),
+            placement: placement(node_box),
             opacity: if drawn { opacity } else { 0.0 },
             fills_visible: any_visible(raw_fills),
             effects,

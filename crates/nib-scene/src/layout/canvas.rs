@@ -51,7 +51,7 @@ impl CanvasBoxes for LaidOutCanvas<'_> {
             .iter()
             .zip(layout.parts())
             .filter_map(|(part, laid_out)| {
-                let b = laid_out.node_box(0)?;
+                let b = laid_out.bounds(0)?;
                 let (x, y, width, height) = (b.left, b.top, b.width, b.height);
                 Some((
                     part.source_root(),

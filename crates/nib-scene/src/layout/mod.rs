@@ -14,6 +14,7 @@ pub mod rules;
 pub mod snapshot;
 pub mod space;
 mod tree;
+mod turn;
 
 #[cfg(test)]
 mod tests;
@@ -26,8 +27,9 @@ use crate::text::{ShapedText, TextEngine};
 pub use canvas::LaidOutCanvas;
 pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, find_problems};
 pub use rules::{Axis, SizingNote};
-use rules::{Kind, Plan, plan_part, taffy_style};
+use rules::{AxisSize, Kind, Plan, plan_part, taffy_style};
 use tree::{PartTree, TreeNode};
+pub use turn::{Bounds, Turn};
 
 /// The box of a node, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -44,9 +46,50 @@ pub struct NodeBox {
     pub width: f32,
     /// Height, ≥ 0.
     pub height: f32,
+    /// Its rotation and flips, about its anchor.
+    pub turn: Turn,
+    /// Its anchor (its x/y, what it turns about) relative to the box's corner: 0, 0 but for a
+    /// group, whose box is the union of its children around its x/y.
+    pub pivot: (f32, f32),
 }
 
 impl NodeBox {
+    /// An unturned box at `x`, `y` in its parent and `left`, `top` on the canvas.
+    pub fn plain(x: f32, y: f32, left: f32, top: f32, width: f32, height: f32) -> NodeBox {
+        NodeBox { x, y, left, top, width, height, turn: Turn::default(), pivot: (0.0, 0.0) }
+    }
+
+    /// The bounds of the turned box relative to the box's corner: what the parent lays out
+    /// and Pen reports (the box itself when the node is not turned).
+    pub fn turned_offset(&self) -> Bounds {
+        let (px, py) = self.pivot;
+        let own = Bounds { x: -px, y: -py, width: self.width, height: self.height };
+        let turned = self.turn.bounds(own);
+        Bounds { x: turned.x + px, y: turned.y + py, ..turned }
+    }
+
+    /// The bounds of the turned box in the parent (relative to the parent's box corner).
+    pub fn bounds_in_parent(&self) -> Bounds {
+        let offset = self.turned_offset();
+        Bounds { x: self.x + offset.x, y: self.y + offset.y, ..offset }
+    }
+
+    /// The turned bounds as a box of their own, unturned.
+    pub fn as_bounds(&self) -> NodeBox {
+        if self.turn.is_identity() {
+            return *self;
+        }
+        let offset = self.turned_offset();
+        let (x, y) = (self.x + offset.x, self.y + offset.y);
+        NodeBox::plain(x, y, self.left + offset.x, self.top + offset.y, offset.width, offset.height)
+    }
+
+    /// The bounds of the turned box on the canvas (the turns of its ancestors left out).
+    pub fn bounds_on_canvas(&self) -> Bounds {
+        let offset = self.turned_offset();
+        Bounds { x: self.left + offset.x, y: self.top + offset.y, ..offset }
+    }
+
     /// Right edge on the canvas.
     pub fn right(&self) -> f32 {
         self.left + self.width
@@ -56,6 +99,25 @@ impl NodeBox {
     pub fn bottom(&self) -> f32 {
         self.top + self.height
     }
+}
+
+/// A node's box as Pen reports it (snapshot_layout, `nib layout`, a visitor's bounds): the
+/// axis-aligned bounds of its turned box, relative to its parent's x/y (a group's children keep
+/// the coordinates they were given, whatever the group's union), and on the canvas.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Reported {
+    /// Left edge relative to the parent's x/y (the canvas for top-level nodes).
+    pub x: f32,
+    /// Top edge relative to the parent's x/y.
+    pub y: f32,
+    /// Left edge on the canvas.
+    pub left: f32,
+    /// Top edge on the canvas.
+    pub top: f32,
+    /// Width of the bounds.
+    pub width: f32,
+    /// Height of the bounds.
+    pub height: f32,
 }
 
 /// The layout of one top-level node and everything in it.
@@ -85,6 +147,7 @@ impl PartLayout {
         nodes.clear();
         nodes.reserve(plans.len());
         let mut child_list: Vec<u32> = Vec::with_capacity(plans.len());
+        let mut turned_fills: Vec<usize> = Vec::new();
         for (index, plan) in plans.iter().enumerate() {
             let node = part.node(index);
             let Some(plan) = plan else {
@@ -97,26 +160,51 @@ impl PartLayout {
             if matches!(plan.kind, Kind::Flex(_) | Kind::Free { .. }) {
                 child_list.extend(node.children_local().filter(|c| plans[*c].is_some()).map(|c| c as u32));
             }
+            let turned = !plan.turn.is_identity();
+            let in_flow = matches!(parent.map(|p| p.kind), Some(Kind::Flex(_))) && !plan.absolute;
+            let fills = plan.width == AxisSize::Fill || plan.height == AxisSize::Fill;
             let mut tree_node = TreeNode::new(style, start..child_list.len() as u32, plan.kind != Kind::Leaf);
             tree_node.places_absolute_children = matches!(plan.kind, Kind::Flex(_))
                 && node.children_local().any(|c| plans[c].as_ref().is_some_and(|p| p.absolute));
+            tree_node.turn = plan.turn;
+            if turned && in_flow && fills {
+                turned_fills.push(index);
+            } else if turned {
+                tree_node.turned = true;
+                tree_node.item_style = Some(Box::new(tree::turned_item_style(&tree_node.style)));
+            }
             nodes.push(tree_node);
         }
         let mut tree = PartTree { nodes, child_list: &child_list, plans: &plans, text };
         tree.compute();
+        // A turned fill takes its share unturned, then its parent lays out its turned bounds:
+        // a second pass with the sizes the first gave (DECISIONS.md, Layout).
+        if !turned_fills.is_empty() {
+            for &index in &turned_fills {
+                settle_turned_fill(part, &mut tree, index, &turned_fills);
+            }
+            tree.clear_caches();
+            tree.compute();
+        }
         let mut boxes: Vec<Option<NodeBox>> = Vec::with_capacity(tree.nodes.len());
         for (index, node) in tree.nodes.iter().enumerate() {
             if plans[index].is_none() {
                 boxes.push(None);
                 continue;
             }
-            let (x, y) = (node.location.x, node.location.y);
+            // The box's corner: where its parent placed its turned bounds, less their offset; an
+            // absolute child of a flex frame has its anchor at its x/y, as in a layout-none one.
+            let (x, y) = match &plans[index] {
+                Some(plan) if plan.absolute => (plan.x + node.union_origin.0, plan.y + node.union_origin.1),
+                _ => (node.location.x - node.bounds_offset.0, node.location.y - node.bounds_offset.1),
+            };
             let (left, top) = match part.node(index).parent_local().and_then(|p| boxes[p]) {
                 Some(parent) => (parent.left + x, parent.top + y),
                 None => (x, y),
             };
             let (width, height) = (node.size.width.max(0.0), node.size.height.max(0.0));
-            boxes.push(Some(NodeBox { x, y, left, top, width, height }));
+            let pivot = (-node.union_origin.0, -node.union_origin.1);
+            boxes.push(Some(NodeBox { x, y, left, top, width, height, turn: node.turn, pivot }));
         }
         let texts = tree.nodes.iter_mut().map(|n| n.shaped.take()).collect();
         let mut nodes = tree.nodes;
@@ -148,6 +236,30 @@ impl PartLayout {
         self.arranged.texts.get(index).and_then(Option::as_ref)
     }
 
+    /// The turned bounds of the node at `index` as an unturned box (the box itself for a node
+    /// that is not turned): what overlaps, room on the canvas and problems measure.
+    pub fn bounds(&self, index: usize) -> Option<NodeBox> {
+        self.node_box(index).map(|b| b.as_bounds())
+    }
+
+    /// The box Pen reports for the node at `index` (see [`Reported`]).
+    pub fn reported(&self, index: usize) -> Option<Reported> {
+        let node_box = self.node_box(index)?;
+        let bounds = node_box.bounds_in_parent();
+        let canvas = node_box.bounds_on_canvas();
+        // Relative to the parent's x/y: a group's children keep their own coordinates.
+        let parent = self.part.node(index).parent_local().and_then(|p| self.node_box(p));
+        let pivot = parent.map_or((0.0, 0.0), |p| p.pivot);
+        Some(Reported {
+            x: bounds.x - pivot.0,
+            y: bounds.y - pivot.1,
+            left: canvas.x,
+            top: canvas.y,
+            width: bounds.width,
+            height: bounds.height,
+        })
+    }
+
     /// How the node at `index` lays out its children; `None` when it is hidden.
     pub(crate) fn kind(&self, index: usize) -> Option<Kind> {
         self.arranged.kinds.get(index).copied().flatten()
@@ -156,6 +268,32 @@ impl PartLayout {
     /// What the sizing rules noticed, by node index.
     pub fn notes(&self) -> &[(usize, SizingNote)] {
         &self.arranged.notes
+    }
+}
+
+/// Fixes what the first pass gave a turned fill at `index` for the second: its own size; the
+/// shares of the fills beside it, which Pen does not share again (woodcase's `tf04`: the other
+/// fill keeps its 85 px and the row overflows); and the size of a parent hugging an axis the
+/// turned child fills, which Pen sizes without it (`tf12`: the row stays 60 px tall).
+fn settle_turned_fill(part: &ScenePart, tree: &mut PartTree<'_, '_>, index: usize, turned_fills: &[usize]) {
+    let size = tree.nodes[index].size;
+    tree.fix_turned(index, size);
+    let Some(parent) = part.node(index).parent_local() else { return };
+    let Some(parent_plan) = tree.plans[parent].as_ref() else { return };
+    let Kind::Flex(main) = parent_plan.kind else { return };
+    for sibling in part.node(parent).children_local() {
+        let fills_main = tree.plans[sibling].as_ref().is_some_and(|p| !p.absolute && p.size(main) == AxisSize::Fill);
+        if fills_main && !turned_fills.contains(&sibling) {
+            let share = tree.nodes[sibling].size;
+            tree.fix_share(sibling, main, share);
+        }
+    }
+    let Some(plan) = tree.plans[index].as_ref() else { return };
+    for axis in [Axis::Horizontal, Axis::Vertical] {
+        if plan.size(axis) == AxisSize::Fill && parent_plan.size(axis) == AxisSize::Hug {
+            let own = tree.nodes[parent].size;
+            tree.fix_axis(parent, axis, own);
+        }
     }
 }
 
@@ -242,5 +380,15 @@ impl Layout {
     /// The laid-out text of a text node.
     pub fn shaped_text(&self, key: SceneKey) -> Option<&Arc<ShapedText>> {
         self.parts.get(key.part())?.shaped_text(key.local())
+    }
+
+    /// The turned bounds of a node as an unturned box (see [`PartLayout::bounds`]).
+    pub fn bounds(&self, key: SceneKey) -> Option<NodeBox> {
+        self.parts.get(key.part())?.bounds(key.local())
+    }
+
+    /// The box Pen reports for a node; `None` when it is hidden.
+    pub fn reported(&self, key: SceneKey) -> Option<Reported> {
+        self.parts.get(key.part())?.reported(key.local())
     }
 }

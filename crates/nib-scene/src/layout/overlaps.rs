@@ -155,7 +155,7 @@ mod tests {
     use super::*;
 
     fn rect(left: f32, top: f32, width: f32, height: f32) -> NodeBox {
-        NodeBox { x: left, y: top, left, top, width, height }
+        NodeBox::plain(left, top, left, top, width, height)
     }
 
     /// Every pair the obvious way, for comparison.

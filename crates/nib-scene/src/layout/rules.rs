@@ -17,6 +17,8 @@ use crate::doc::{Key, NodeType, Props, Value, VarOr};
 use crate::resolve::ScenePart;
 use crate::text::{PreparedText, TextEngine, TextStyle, text_content};
 
+use super::turn::{self, Turn};
+
 /// An axis of the canvas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -82,6 +84,8 @@ pub struct Plan<'a> {
     pub align: Option<AlignItems>,
     /// The node's text and style, for text boxes (boxed: most nodes have none).
     pub text: Option<Box<TextLeaf<'a>>>,
+    /// Its rotation and flips about its x/y.
+    pub turn: Turn,
 }
 
 /// What a text box shows.
@@ -141,6 +145,7 @@ pub(super) struct LayoutKeys {
     justify: Option<JustifyContent>,
     align: Option<AlignItems>,
     growth: TextGrowth,
+    turn: Turn,
 }
 
 pub(super) fn read_keys(props: &Props) -> LayoutKeys {
@@ -158,6 +163,7 @@ pub(super) fn read_keys(props: &Props) -> LayoutKeys {
         justify: None,
         align: None,
         growth: TextGrowth::Auto,
+        turn: Turn::default(),
     };
     let finite = |n: &f64| if n.is_finite() { *n as f32 } else { 0.0 };
     for (key, value) in props.iter() {
@@ -177,6 +183,9 @@ pub(super) fn read_keys(props: &Props) -> LayoutKeys {
             (Key::JustifyContent, Value::JustifyContent(VarOr::Value(j))) => keys.justify = Some(*j),
             (Key::AlignItems, Value::AlignItems(VarOr::Value(a))) => keys.align = Some(*a),
             (Key::TextGrowth, Value::TextGrowth(VarOr::Value(g))) => keys.growth = *g,
+            (Key::Rotation, Value::Number(VarOr::Value(degrees))) => keys.turn.rotation = turn::normalized(*degrees),
+            (Key::FlipX, Value::Bool(VarOr::Value(flip))) => keys.turn.flip_x = *flip,
+            (Key::FlipY, Value::Bool(VarOr::Value(flip))) => keys.turn.flip_y = *flip,
             _ => {}
         }
     }
@@ -299,6 +308,7 @@ fn plan_node<'a>(
         justify: keys.justify,
         align: keys.align,
         text,
+        turn: keys.turn,
     }
 }
 
@@ -400,6 +410,10 @@ fn note_circular_sizing(part: &ScenePart, plans: &[Option<Plan<'_>>], notes: &mu
     }
 }
 
+/// The least a `fill_container` child takes on its parent's main axis, however little room
+/// its siblings leave (Pen's; woodcase's `flex-fill-squeeze` boxes).
+pub const MIN_FILL: f32 = 1.0;
+
 /// The taffy style of a planned node, given its parent's plan and properties. `first_in_flow`
 /// is true for the first child of a flex parent that takes part in the flow (a negative gap
 /// becomes a negative margin on the others: CSS has no negative gaps).
@@ -431,6 +445,13 @@ pub(crate) fn taffy_style(plan: &Plan<'_>, parent: Option<&Plan<'_>>, first_in_f
                 if axis == *main {
                     style.flex_grow = 1.0;
                     style.flex_basis = Dimension::length(0.0);
+                    // Pen gives a fill squeezed to nothing 1 px, and its siblings follow
+                    // (DECISIONS.md, Layout: "A squeezed fill is 1 px").
+                    let floor = LengthPercentageAuto::length(MIN_FILL);
+                    match main {
+                        Axis::Horizontal => style.min_size.width = floor,
+                        Axis::Vertical => style.min_size.height = floor,
+                    }
                 } else {
                     style.align_self = Some(TaffyAlign::STRETCH);
                 }

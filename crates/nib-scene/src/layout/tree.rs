@@ -12,7 +12,8 @@ use taffy::{
     tree::RequestedAxis,
 };
 
-use super::rules::{AxisSize, Kind, Plan, TextLeaf};
+use super::rules::{Axis, AxisSize, Kind, Plan, TextLeaf};
+use super::turn::{Bounds, Turn};
 use crate::text::{ShapedText, TextEngine};
 
 /// One node as layout sees it (its plan is in [`PartTree::plans`] at the same index).
@@ -29,6 +30,19 @@ pub(crate) struct TreeNode {
     pub size: Size<f32>,
     /// For groups: where the union of the children starts, relative to the group's x/y.
     pub union_origin: (f32, f32),
+    /// Turned or mirrored, and laid out as such: its parent places the bounds of the turned
+    /// box ([`Turn`]), `location` is their corner and `size` stays the node's own.
+    pub turned: bool,
+    /// The node's rotation and flips about its x/y.
+    pub turn: Turn,
+    /// Where the bounds of the turned box start, relative to the box's corner (0, 0 unturned).
+    pub bounds_offset: (f32, f32),
+    /// A turned node's size fixed by a first pass (a turned fill: Pen gives the share to the
+    /// unturned box, then lays out its bounds).
+    pub fixed_size: Size<Option<f32>>,
+    /// How a turned node's parent sees it: as big as its turned bounds, neither growing nor
+    /// shrinking.
+    pub item_style: Option<Box<Style>>,
     /// The text as laid out in the final box.
     pub shaped: Option<Arc<ShapedText>>,
     /// True for a flex container with absolutely positioned children to place.
@@ -48,6 +62,11 @@ impl TreeNode {
             location: taffy::Point { x: 0.0, y: 0.0 },
             size: Size { width: 0.0, height: 0.0 },
             union_origin: (0.0, 0.0),
+            turned: false,
+            turn: Turn::default(),
+            bounds_offset: (0.0, 0.0),
+            fixed_size: Size::NONE,
+            item_style: None,
             shaped: None,
             measured: RefCell::new(Vec::new()),
             places_absolute_children: false,
@@ -80,16 +99,101 @@ impl PartTree<'_, '_> {
         let output =
             self.compute_child_layout(NodeId::from(0usize), free_child_input(RunMode::PerformLayout, Size::NONE));
         let (x, y) = self.placement(0);
-        self.nodes[0].location = taffy::Point { x, y };
-        self.nodes[0].size = output.size;
+        let node = &mut self.nodes[0];
+        node.location = taffy::Point { x: x + node.bounds_offset.0, y: y + node.bounds_offset.1 };
+        if !node.turned {
+            node.size = output.size;
+        }
     }
 
-    /// Where a child of a layout-none container (or a top-level node) sits: its x/y, moved to
-    /// the start of its children's union for groups.
+    /// Makes the node at `index` a turned one whose own size is `size` (see
+    /// [`TreeNode::fixed_size`]), and forgets what taffy remembered for the first pass.
+    pub fn fix_turned(&mut self, index: usize, size: Size<f32>) {
+        let node = &mut self.nodes[index];
+        node.fixed_size = Size { width: Some(size.width), height: Some(size.height) };
+        node.turned = true;
+        node.item_style = Some(Box::new(turned_item_style(&node.style)));
+    }
+
+    /// Keeps the size a fill at `index` was given on `axis` (its parent's main axis) in a
+    /// second pass, instead of sharing the room again.
+    pub fn fix_share(&mut self, index: usize, axis: Axis, size: Size<f32>) {
+        let style = &mut self.nodes[index].style;
+        style.flex_grow = 0.0;
+        style.flex_basis = taffy::Dimension::auto();
+        self.fix_axis(index, axis, size);
+    }
+
+    /// Keeps the size of the node at `index` on `axis` in a second pass.
+    pub fn fix_axis(&mut self, index: usize, axis: Axis, size: Size<f32>) {
+        let style = &mut self.nodes[index].style;
+        match axis {
+            Axis::Horizontal => style.size.width = taffy::Dimension::length(size.width),
+            Axis::Vertical => style.size.height = taffy::Dimension::length(size.height),
+        }
+    }
+
+    /// Forgets every node's remembered layouts, for a second pass.
+    pub fn clear_caches(&mut self) {
+        for node in &mut self.nodes {
+            if let Some(cache) = &mut node.cache {
+                cache.clear();
+            }
+        }
+    }
+
+    /// Where the box of a child of a layout-none container (or of a top-level node) starts:
+    /// its x/y, moved to the start of its children's union for groups.
     fn placement(&self, index: usize) -> (f32, f32) {
         let node = &self.nodes[index];
         let (x, y) = self.plans[index].as_ref().map_or((0.0, 0.0), |p| (p.x, p.y));
         (x + node.union_origin.0, y + node.union_origin.1)
+    }
+
+    /// Lays out a turned node as its own rules size it, unturned (its children in its own
+    /// box), and answers the size of its turned bounds: what its parent places.
+    fn compute_turned(&mut self, index: usize, inputs: LayoutInput) -> LayoutOutput {
+        let own_inputs = LayoutInput {
+            known_dimensions: self.nodes[index].fixed_size,
+            ..free_child_input(inputs.run_mode, inputs.parent_size)
+        };
+        let size = self.compute_unturned(NodeId::from(index), own_inputs).size;
+        let node = &mut self.nodes[index];
+        let (ox, oy) = node.union_origin;
+        let bounds = node.turn.bounds(Bounds { x: ox, y: oy, width: size.width, height: size.height });
+        node.bounds_offset = (bounds.x - ox, bounds.y - oy);
+        if inputs.run_mode == RunMode::PerformLayout {
+            node.size = size;
+        }
+        LayoutOutput::from_outer_size(Size { width: bounds.width, height: bounds.height })
+    }
+
+    /// A node laid out as its parent asks, through taffy's cache.
+    fn compute_unturned(&mut self, node: NodeId, mut inputs: LayoutInput) -> LayoutOutput {
+        // No size in a .pen document depends on the height available: text wraps by width only,
+        // hugging is max-content and nothing is a percentage. Forgetting it lets taffy's cache
+        // answer the many passes that differ only there.
+        if inputs.known_dimensions.height.is_none() {
+            inputs.available_space.height = AvailableSpace::MaxContent;
+        }
+        compute_cached_layout(self, node, inputs, |tree, node, inputs| {
+            let index = usize::from(node);
+            let kind = tree.plans[index].as_ref().map(|p| p.kind);
+            let mut output = match kind {
+                Some(Kind::Flex(_)) => compute_flexbox_layout(tree, node, inputs),
+                Some(Kind::Free { group }) => compute_free_layout(tree, index, inputs, group),
+                Some(Kind::Text) => tree.compute_text(index, inputs),
+                Some(Kind::Leaf) => {
+                    compute_leaf_layout(inputs, &tree.nodes[index].style, |_, _| 0.0, |_, _| Size::ZERO)
+                }
+                None => LayoutOutput::HIDDEN,
+            };
+            // Absolute children of a flex container are placed by it, their containing block.
+            if inputs.run_mode == RunMode::PerformLayout && tree.nodes[index].places_absolute_children {
+                compute_oof_layout(tree, node, &mut output);
+            }
+            output
+        })
     }
 
     fn compute_text(&mut self, index: usize, inputs: LayoutInput) -> LayoutOutput {
@@ -204,7 +308,9 @@ fn compute_free_layout(tree: &mut PartTree<'_, '_>, index: usize, inputs: Layout
     for position in range {
         let child = tree.child_list[position as usize] as usize;
         let output = tree.compute_child_layout(NodeId::from(child), free_child_input(run_mode, own));
+        // The union is of the children's turned bounds (Pen's group box).
         let (x, y) = tree.placement(child);
+        let (x, y) = (x + tree.nodes[child].bounds_offset.0, y + tree.nodes[child].bounds_offset.1);
         min = (min.0.min(x), min.1.min(y));
         max = (max.0.max(x + output.size.width), max.1.max(y + output.size.height));
         placed.push((child, x, y, output.size));
@@ -276,34 +382,17 @@ impl LayoutPartialTree for PartTree<'_, '_> {
     fn set_unrounded_layout(&mut self, node: NodeId, layout: &Layout) {
         let node = &mut self.nodes[usize::from(node)];
         node.location = layout.location;
-        node.size = layout.size;
+        // The parent placed the turned bounds; the node keeps its own size.
+        if !node.turned {
+            node.size = layout.size;
+        }
     }
 
-    fn compute_child_layout(&mut self, node: NodeId, mut inputs: LayoutInput) -> LayoutOutput {
-        // No size in a .pen document depends on the height available: text wraps by width only,
-        // hugging is max-content and nothing is a percentage. Forgetting it lets taffy's cache
-        // answer the many passes that differ only there.
-        if inputs.known_dimensions.height.is_none() {
-            inputs.available_space.height = AvailableSpace::MaxContent;
+    fn compute_child_layout(&mut self, node: NodeId, inputs: LayoutInput) -> LayoutOutput {
+        if self.nodes[usize::from(node)].turned {
+            return self.compute_turned(usize::from(node), inputs);
         }
-        compute_cached_layout(self, node, inputs, |tree, node, inputs| {
-            let index = usize::from(node);
-            let kind = tree.plans[index].as_ref().map(|p| p.kind);
-            let mut output = match kind {
-                Some(Kind::Flex(_)) => compute_flexbox_layout(tree, node, inputs),
-                Some(Kind::Free { group }) => compute_free_layout(tree, index, inputs, group),
-                Some(Kind::Text) => tree.compute_text(index, inputs),
-                Some(Kind::Leaf) => {
-                    compute_leaf_layout(inputs, &tree.nodes[index].style, |_, _| 0.0, |_, _| Size::ZERO)
-                }
-                None => LayoutOutput::HIDDEN,
-            };
-            // Absolute children of a flex container are placed by it, their containing block.
-            if inputs.run_mode == RunMode::PerformLayout && tree.nodes[index].places_absolute_children {
-                compute_oof_layout(tree, node, &mut output);
-            }
-            output
-        })
+        self.compute_unturned(node, inputs)
     }
 }
 
@@ -314,7 +403,8 @@ impl taffy::LayoutContainingBlock for PartTree<'_, '_> {
         Self: 'a;
 
     fn get_oof_item_style(&self, node: NodeId) -> &Style {
-        &self.nodes[usize::from(node)].style
+        let node = &self.nodes[usize::from(node)];
+        node.item_style.as_deref().unwrap_or(&node.style)
     }
 
     // The lists of absolutely positioned boxes are for taffy's rounding pass, which nib does
@@ -358,6 +448,24 @@ impl taffy::LayoutFlexboxContainer for PartTree<'_, '_> {
     }
 
     fn get_flexbox_child_style(&self, child: NodeId) -> &Style {
-        &self.nodes[usize::from(child)].style
+        let node = &self.nodes[usize::from(child)];
+        node.item_style.as_deref().unwrap_or(&node.style)
+    }
+}
+
+/// How a flex parent sees a turned child: a box as big as the child's turned bounds (what
+/// [`PartTree::compute_turned`] answers), placed by alignment, never grown or shrunk. An
+/// absolute child keeps its position.
+pub(crate) fn turned_item_style(style: &Style) -> Style {
+    let zero = taffy::LengthPercentageAuto::length(0.0);
+    Style {
+        size: Size::auto(),
+        min_size: Size { width: zero, height: zero },
+        max_size: Size::auto(),
+        flex_grow: 0.0,
+        flex_shrink: 0.0,
+        flex_basis: taffy::Dimension::auto(),
+        align_self: None,
+        ..style.clone()
     }
 }

@@ -170,12 +170,12 @@ pub fn find_empty_space_on_canvas(workspace: &mut Workspace, args: SpaceArgs) ->
     let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let (scene, layout) = open.layout(&fonts)?;
-    let occupied: Vec<Rect> = layout.parts().iter().filter_map(|p| p.node_box(0)).map(rect).collect();
+    let occupied: Vec<Rect> = layout.parts().iter().filter_map(|p| p.bounds(0)).map(rect).collect();
     let size = (args.width, args.height);
     let (x, y) = match &args.node_id {
         Some(id) => {
             let key = find_visible(&scene, &layout, id)?;
-            let anchor = layout.node_box(key).map(rect).unwrap_or(Rect { x: 0.0, y: 0.0, width: 0.0, height: 0.0 });
+            let anchor = layout.bounds(key).map(rect).unwrap_or(Rect { x: 0.0, y: 0.0, width: 0.0, height: 0.0 });
             next_to(&occupied, anchor, size, direction, args.padding)
         }
         None => beside_everything(&occupied, size, direction, args.padding),

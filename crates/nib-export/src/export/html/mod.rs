@@ -330,7 +330,12 @@ impl Builder<'_, '_, '_, '_> {
             NodeType::Ellipse => shape_of(node_type, props, node_box.width, node_box.height).is_none_or(|s| !s.oval),
             _ => true,
         };
-        self.common(&mut rules, props, node_box);
+        // A turned child in a flex flow takes its turned bounds there (see `placement`): its
+        // drawing starts that far from its slot.
+        let in_flow = !root && matches!(parent_plan.map(|p| p.kind), Some(Kind::Flex(_))) && !plan.absolute;
+        let offset = node_box.turned_offset();
+        let origin = if in_flow { (-offset.x, -offset.y) } else { (0.0, 0.0) };
+        self.common(&mut rules, props, node_box, origin);
         let (tag, inner) = if node_type == NodeType::Text {
             self.text_style(&mut rules, key, props, raw, plan);
             let content = text_content(props);
@@ -404,11 +409,26 @@ impl Builder<'_, '_, '_, '_> {
                 AxisSize::Hug if plan.kind == (Kind::Free { group: true }) => rules.set(property, px(computed)),
                 AxisSize::Hug => {}
                 AxisSize::Fill => match in_flow_of {
-                    Some((main, _)) if main == axis => rules.set("flex", "1 0 0px"),
+                    Some((main, _)) if main == axis => {
+                        rules.set("flex", "1 0 0px");
+                        let min = if axis == Axis::Horizontal { "min-width" } else { "min-height" };
+                        rules.set(min, px(crate::layout::rules::MIN_FILL));
+                    }
                     Some(_) => rules.set("align-self", "stretch"),
                     None => rules.set(property, px(computed)),
                 },
             }
+        }
+        // Pen lays a turned child out as its turned bounds: CSS transforms do not change the
+        // flow, so its own size is set and margins make its slot as big as the bounds.
+        if in_flow_of.is_some() && !node_box.turn.is_identity() {
+            let bounds = node_box.turned_offset();
+            rules.set("width", px(node_box.width));
+            rules.set("height", px(node_box.height));
+            rules.set("flex", "none");
+            rules.set("align-self", "auto");
+            rules.set("margin-right", px(bounds.width - node_box.width));
+            rules.set("margin-bottom", px(bounds.height - node_box.height));
         }
         if let Some((main, gap)) = in_flow_of
             && gap < 0.0
@@ -469,12 +489,12 @@ impl Builder<'_, '_, '_, '_> {
     }
 
     /// Opacity, rotation and flips, layer and background blur.
-    fn common(&mut self, rules: &mut Rules, props: &Props, node_box: NodeBox) {
+    fn common(&mut self, rules: &mut Rules, props: &Props, node_box: NodeBox, origin: (f32, f32)) {
         let opacity = props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0));
         if opacity < 1.0 {
             rules.set("opacity", number(opacity as f32));
         }
-        let local = node_transform(props, node_box, tiny_skia::Transform::identity(), (0.0, 0.0));
+        let local = node_transform(node_box, tiny_skia::Transform::identity(), origin);
         if !local.is_identity() {
             rules.set(
                 "transform",

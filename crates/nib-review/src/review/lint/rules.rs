@@ -51,7 +51,7 @@ pub(super) fn drawn<'a>(input: &'a Input) -> impl Iterator<Item = (SceneKey, Nod
         if !node.is_enabled() || number(&node.props, &Key::Opacity) == Some(0.0) {
             return None;
         }
-        input.layout.node_box(key).map(|b| (key, b))
+        input.layout.bounds(key).map(|b| (key, b))
     })
 }
 
@@ -117,7 +117,7 @@ fn looks_like_a_control(name: &str) -> bool {
 pub(super) fn touch_targets(input: &Input) -> Vec<Finding> {
     let mut found = Vec::new();
     for root in input.scene.roots() {
-        let Some(screen) = input.layout.node_box(root) else { continue };
+        let Some(screen) = input.layout.bounds(root) else { continue };
         if screen.width > TOUCH_SCREEN_MAX_WIDTH || input.scene.node(root).node_type() != NodeType::Frame {
             continue;
         }
@@ -134,7 +134,7 @@ pub(super) fn touch_targets(input: &Input) -> Vec<Finding> {
             if !node.is_enabled() || !node.props.name().is_some_and(looks_like_a_control) {
                 continue;
             }
-            let Some(b) = input.layout.node_box(key) else { continue };
+            let Some(b) = input.layout.bounds(key) else { continue };
             inside_control.push(key);
             if b.width < MIN_TARGET_PX || b.height < MIN_TARGET_PX {
                 found.push(Finding {
@@ -290,7 +290,7 @@ pub(super) fn covered_text(input: &Input) -> Vec<Finding> {
             .filter_map(|key| {
                 let node = input.scene.node(key);
                 (node.is_enabled() && number(&node.props, &Key::Opacity) != Some(0.0))
-                    .then(|| input.layout.node_box(key).map(|b| (key, b)))
+                    .then(|| input.layout.bounds(key).map(|b| (key, b)))
                     .flatten()
             })
             .collect();

@@ -35,13 +35,13 @@ impl Consequences {
         }
         let mut cause = noted.clone();
         for &index in scope {
-            if layout.node_box(index).is_some_and(|b| empty(part, index, b)) {
+            if layout.bounds(index).is_some_and(|b| empty(part, index, b)) {
                 cause[index] = true;
             }
         }
         let mut found = Consequences { counts: HashMap::new(), folded: vec![false; count], noted };
         for &index in scope {
-            let Some(own) = layout.node_box(index) else { continue };
+            let Some(own) = layout.bounds(index) else { continue };
             let overflows = part.node(index).parent_local().is_some_and(|p| overflows(layout, own, p));
             if !overflows && !empty(part, index, own) {
                 continue;
@@ -83,7 +83,7 @@ pub(super) fn empty(part: &ScenePart, index: usize, own: NodeBox) -> bool {
 
 /// True when `own` sticks out of the box of `parent` (groups have no box to stick out of).
 fn overflows(layout: &PartLayout, own: NodeBox, parent: usize) -> bool {
-    let Some(outer) = layout.node_box(parent) else { return false };
+    let Some(outer) = layout.bounds(parent) else { return false };
     if layout.part().node(parent).node_type() == NodeType::Group {
         return false;
     }

@@ -310,7 +310,7 @@ impl<'a> Finder<'a> {
 
     fn check(&mut self, index: usize) {
         self.first_line = Some(index);
-        let Some(own) = self.layout.node_box(index) else { return };
+        let Some(own) = self.layout.bounds(index) else { return };
         let part = self.part;
         let notes = self.layout.notes();
         let first = self.notes.partition_point(|n| notes[*n].0 < index);
@@ -336,7 +336,7 @@ impl<'a> Finder<'a> {
     }
 
     fn check_overflow(&mut self, index: usize, own: NodeBox, parent: usize) {
-        let Some(outer) = self.layout.node_box(parent) else { return };
+        let Some(outer) = self.layout.bounds(parent) else { return };
         let part = self.part;
         if part.node(parent).node_type() == NodeType::Group {
             return;
@@ -442,7 +442,7 @@ impl<'a> Finder<'a> {
             .node(index)
             .children_local()
             .filter(|c| placed_by_hand(*c))
-            .filter_map(|c| self.layout.node_box(c).map(|b| (c, b)))
+            .filter_map(|c| self.layout.bounds(c).map(|b| (c, b)))
             .collect();
         if children.len() < 2 {
             return;
@@ -451,7 +451,7 @@ impl<'a> Finder<'a> {
         let found = overlapping_siblings(&children, self.overlap_budget, self.list.room(), &same_kind);
         let flex = matches!(self.layout.kind(index), Some(Kind::Flex(_)));
         for (a, b, size) in &found.shown {
-            let stacked = match (self.layout.node_box(*a), self.layout.node_box(*b)) {
+            let stacked = match (self.layout.bounds(*a), self.layout.bounds(*b)) {
                 (Some(box_a), Some(box_b)) => same_place(&box_a, &box_b),
                 _ => false,
             };
@@ -484,7 +484,7 @@ impl<'a> Finder<'a> {
 /// Overlapping top-level nodes.
 fn canvas_overlaps(scene: &Scene, layout: &Layout, list: &mut Collector, budget: &mut u64) {
     let roots: Vec<(usize, NodeBox)> = (0..scene.parts().len())
-        .filter_map(|i| layout.parts().get(i).and_then(|p| p.node_box(0)).map(|b| (i, b)))
+        .filter_map(|i| layout.parts().get(i).and_then(|p| p.bounds(0)).map(|b| (i, b)))
         .collect();
     let same_kind = |a: usize, b: usize| scene.parts()[a].node(0).node_type() == scene.parts()[b].node(0).node_type();
     let found = overlapping_siblings(&roots, budget, list.room(), &same_kind);

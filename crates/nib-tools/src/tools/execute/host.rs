@@ -467,8 +467,9 @@ impl Host {
                 }
             }
             let id = scene.node(key).id.as_str();
-            let bounds = laid_scene.node_by_id(id).and_then(|k| layout.node_box(k)).map(|b| {
-                json!({ "x": crate::tools::number(f64::from(b.left)), "y": crate::tools::number(f64::from(b.top)),
+            // Pen's bounds: the turned box, relative to the parent's x/y.
+            let bounds = laid_scene.node_by_id(id).and_then(|k| layout.reported(k)).map(|b| {
+                json!({ "x": crate::tools::number(f64::from(b.x)), "y": crate::tools::number(f64::from(b.y)),
                         "width": crate::tools::number(f64::from(b.width)), "height": crate::tools::number(f64::from(b.height)) })
             });
             Ok(json!({ "node": node, "bounds": bounds, "problems": problems.get(id).cloned().unwrap_or_default() }))
