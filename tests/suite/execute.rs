@@ -429,3 +429,28 @@ fn a_call_is_bounded_in_writes_nodes_exported_files_and_time() {
     assert!(late.hint.as_deref().is_some_and(|h| h.contains("split the work")), "{late:?}");
     assert_eq!(session.file(), before);
 }
+
+/// Item 2 of issue 47: a visitor's `bounds` are Pen's `ctx.bounds` — relative to the parent's
+/// x/y, the turned box's bounds, a group's children in the group's own coordinates.
+#[test]
+fn a_visitors_bounds_are_pens_parent_local_turned_boxes() {
+    let mut session = Session::new();
+    let answer = session.ok(
+        r##"const board = Insert(document, {type: "frame", layout: "none", x: 500, y: 300, width: 400, height: 400});
+Insert(board, {type: "rectangle", id: "turned", x: 80, y: 60, width: 200, height: 60, rotation: -20, fill: "#000000"});
+const group = Insert(board, {type: "group", x: 100, y: 250});
+Insert(group, {type: "rectangle", id: "inGroup", x: -30, y: -20, width: 40, height: 40, fill: "#000000"});
+Insert(group, {type: "rectangle", x: 20, y: 10, width: 40, height: 40, fill: "#000000"});
+const boxes = {};
+Get(board, (ctx) => { boxes[ctx.node.type + (ctx.node.rotation ? "Turned" : "") + ctx.depth] = ctx.bounds; });
+return boxes;"##,
+    );
+    let boxes = &answer["result"];
+    let close = |value: &Value, want: f64| (value.as_f64().unwrap() - want).abs() < 0.01;
+    let turned = &boxes["rectangleTurned1"];
+    assert!(close(&turned["x"], 59.48) && close(&turned["y"], 60.0), "{answer}");
+    assert!(close(&turned["width"], 208.46) && close(&turned["height"], 124.79), "{answer}");
+    assert_eq!(boxes["group1"], json!({"x": 70, "y": 230, "width": 90, "height": 70}), "{answer}");
+    assert_eq!(boxes["frame0"]["x"], json!(500), "a top-level node is placed on the canvas: {answer}");
+    assert!(boxes["rectangle2"]["x"] == json!(-30) || boxes["rectangle2"]["x"] == json!(20), "{answer}");
+}

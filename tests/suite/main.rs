@@ -36,6 +36,7 @@ mod mcp_framing;
 mod mcp_hostile;
 mod mcp_stdout;
 mod pen_current;
+mod pen_layout;
 mod pencil_conformance;
 mod pencil_order;
 mod render_snapshots;
