@@ -44,6 +44,11 @@ pub struct ReadContext {
     /// Reading a mesh gradient's colors, where Pen reads any string that is no color as
     /// transparent.
     pub in_mesh: bool,
+    /// Keep what a newer Pen may write (node, fill and effect types nib does not know, odd
+    /// values in instance overrides) verbatim with a warning instead of refusing it: for
+    /// files, which must open whatever Pen wrote them; never for what an agent writes now,
+    /// where such a type is a typo.
+    pub keep_unknown: bool,
 }
 
 /// Problems after which unknown keys get no did-you-mean: a file full of unknown keys is not a
@@ -56,9 +61,10 @@ const SUGGESTION_LIMIT: usize = 200;
 pub const MAX_UNKNOWN_KEYS: usize = 1_000_000;
 
 impl ReadContext {
-    /// The context for reading a file: colors Pen saved though they are not hex are tolerated.
+    /// The context for reading a file: colors Pen saved though they are not hex are tolerated,
+    /// and what a newer Pen writes that nib does not know is kept.
     pub fn for_files() -> ReadContext {
-        ReadContext { lenient_colors: true, ..ReadContext::default() }
+        ReadContext { lenient_colors: true, keep_unknown: true, ..ReadContext::default() }
     }
 
     /// Notes a problem with the value at `offset` (the first ones are kept, the rest counted).
@@ -471,6 +477,14 @@ pub mod testing {
     pub fn read<T: FromJson>(text: &str) -> Result<T, ValueError> {
         let json = crate::doc::json::parse(text).expect("valid JSON").value.expect("a value");
         T::from_json(json, &mut ReadContext::default())
+    }
+
+    /// Reads `text` as a file's value (see [`ReadContext::for_files`]), with what was reported.
+    pub fn read_as_file<T: FromJson>(text: &str) -> (Result<T, ValueError>, Vec<RawProblem>) {
+        let json = crate::doc::json::parse(text).expect("valid JSON").value.expect("a value");
+        let mut cx = ReadContext::for_files();
+        let value = T::from_json(json, &mut cx);
+        (value, cx.into_problems())
     }
 
     /// Writes `value` and returns the text.

@@ -274,6 +274,47 @@ pub enum ProblemKind {
         /// Problems listed before this one.
         shown: usize,
     },
+    /// A node type nib does not know (a newer Pen's, or a typo), kept as written: laid out as
+    /// an empty box of its width and height, not drawn, and its children neither laid out nor
+    /// drawn.
+    #[error(
+        "node type {got:?} is not one nib knows{}; the node is kept as written and laid out as an empty box of its width and height, but nib draws nothing for it{}",
+        did_you_mean(.suggestion),
+        if *.children { " nor for its children" } else { "" }
+    )]
+    NodeTypeKept {
+        /// The type found.
+        got: String,
+        /// A node type it may mean.
+        suggestion: Option<&'static str>,
+        /// The node has a `children` key.
+        children: bool,
+    },
+    /// A fill or effect whose `type` nib does not know, kept as written and not drawn.
+    #[error("{what} type {got:?} is not one nib knows{}; it is kept as written but not drawn", did_you_mean(.suggestion))]
+    PaintTypeKept {
+        /// "fill" or "effect".
+        what: &'static str,
+        /// The type found.
+        got: String,
+        /// A type it may mean.
+        suggestion: Option<&'static str>,
+    },
+    /// A value in an instance override that nib cannot read for its key, kept as written and
+    /// not applied (the component's value shows).
+    #[error("the override of \"{key}\" is kept as written but not applied ({reason}); the component's own value shows")]
+    OverrideKept {
+        /// The key.
+        key: String,
+        /// Why it cannot be read.
+        reason: String,
+    },
+    /// A node inside an instance override without an id, kept as written: nib cannot address
+    /// it, so it is neither laid out nor drawn.
+    #[error(
+        "this node in an instance override has no \"id\"; it is kept as written, but nib can neither address, lay out nor draw it"
+    )]
+    OverrideNodeWithoutId,
     /// A known key on a node type that does not use it.
     #[error("\"{key}\" has no effect on {node_type} nodes")]
     KeyNotUsedByType {
@@ -282,6 +323,21 @@ pub enum ProblemKind {
         /// The node type.
         node_type: &'static str,
     },
+}
+
+impl ProblemKind {
+    /// True for what a newer Pen may have written that nib keeps as written but does not draw
+    /// (node, fill and effect types, override values and nodes it cannot read): every command
+    /// that draws says so, not only `nib check`.
+    pub fn is_kept_unknown(&self) -> bool {
+        matches!(
+            self,
+            ProblemKind::NodeTypeKept { .. }
+                | ProblemKind::PaintTypeKept { .. }
+                | ProblemKind::OverrideKept { .. }
+                | ProblemKind::OverrideNodeWithoutId
+        )
+    }
 }
 
 fn version_message(found: &Option<String>) -> String {

@@ -78,6 +78,9 @@ pub fn migrate(document: &mut Document, to: Version) -> Result<Vec<Change>, Migr
     }
     let mut changes = Vec::new();
     each_props_mut(document, |node, props, node_type| {
+        let kept =
+            unknown_parts(props).into_iter().map(|part| format!("{part} is kept as written (nib does not know it)"));
+        changes.extend(kept.map(|what| Change { node: node.to_owned(), what }));
         let step = if to > from { up(props, node_type, from, to) } else { down(props, from, to) };
         changes.extend(step.into_iter().map(|what| Change { node: node.to_owned(), what }));
     });
@@ -257,10 +260,64 @@ fn up(props: &mut Props, node_type: Option<NodeType>, from: Version, to: Version
     changes
 }
 
+/// What a node holds that nib does not know (a newer Pen's node, fill or effect types, and
+/// override values nib cannot read), in words: migrations keep it as written, and say so.
+fn unknown_parts(props: &Props) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(name) = props.type_name().filter(|_| props.node_type() == Some(NodeType::Unknown)) {
+        parts.push(format!("the node type \"{name}\""));
+    }
+    let tag = |raw: &crate::doc::json::RawJson| match raw.to_json().value {
+        crate::doc::json::JsonValue::Object(members) => members
+            .into_iter()
+            .find(|m| m.key == "type")
+            .and_then(|m| match m.value.value {
+                crate::doc::json::JsonValue::String(tag) => Some(tag),
+                _ => None,
+            })
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    let mut fills: Vec<&Fill> = Vec::new();
+    if let Some(Value::Fills(list)) = props.get(&Key::Fill) {
+        fills.extend(list.as_slice());
+    }
+    match props.get(&Key::Stroke) {
+        Some(Value::Stroke(Stroke::Paint(list))) => fills.extend(list.as_slice()),
+        Some(Value::Stroke(Stroke::Object(stroke))) => fills.extend(stroke.fill.iter().flat_map(|f| f.as_slice())),
+        _ => {}
+    }
+    for fill in fills {
+        if let Fill::Unknown(raw) = fill {
+            parts.push(format!("the fill type \"{}\"", tag(raw)));
+        }
+    }
+    if let Some(Value::Effects(effects)) = props.get(&Key::Effect) {
+        for effect in effects.as_slice() {
+            if let Effect::Unknown(raw) = effect {
+                parts.push(format!("the effect type \"{}\"", tag(raw)));
+            }
+        }
+    }
+    if props.node_type() != Some(NodeType::Unknown) {
+        for (key, value) in props.iter() {
+            if value.is_kept_for(key) {
+                parts.push(format!("the value of \"{}\" nib cannot read", key.name()));
+            }
+        }
+    }
+    parts
+}
+
 /// Why moving one node's properties down from `from` to `to` would lose something.
 fn lossy_down(node: &str, props: &Props, node_type: Option<NodeType>, from: Version, to: Version) -> Vec<Change> {
     let mut reasons = Vec::new();
     let mut lose = |what: String| reasons.push(Change { node: node.to_owned(), what });
+    // nib cannot tell which version brought what it does not know, so it cannot tell whether
+    // the older version holds it.
+    for part in unknown_parts(props) {
+        lose(format!("{part} is not one nib knows: it cannot tell whether {to} documents hold it"));
+    }
     let crosses = |version: Version| from >= version && to < version;
     if crosses(Version::V2_20) {
         for fill in image_fills(props) {

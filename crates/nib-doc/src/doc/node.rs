@@ -46,6 +46,10 @@ pub enum NodeType {
     Browser,
     /// 2.17: a line from one node's anchor to another's (`source`, `target`); top level only.
     Connection,
+    /// A type nib does not know (a newer Pen's): its `type` and every key are kept as written;
+    /// it lays out as an empty box of its width and height and draws nothing. Files only: what
+    /// an agent writes must name a known type.
+    Unknown,
 }
 
 impl NodeType {
@@ -95,21 +99,26 @@ impl NodeType {
         NodeType::ALL.iter().position(|t| *t == text).map(|i| NodeType::VARIANTS[i])
     }
 
-    /// The spelling in files.
+    /// The spelling in files; `"unknown"` for [`NodeType::Unknown`], whose own spelling is in
+    /// the node's `type` (see [`Props::type_name`]).
     pub fn as_str(self) -> &'static str {
-        NodeType::ALL[NodeType::VARIANTS.iter().position(|t| *t == self).unwrap_or(0)]
+        match NodeType::VARIANTS.iter().position(|t| *t == self) {
+            Some(index) => NodeType::ALL[index],
+            None => "unknown",
+        }
     }
 
-    /// True when nodes of this type may have children.
+    /// True when nodes of this type may be given children (a node of an unknown type keeps
+    /// the children it was read with, but gets no new ones).
     pub fn has_children(self) -> bool {
         matches!(self, NodeType::Frame | NodeType::Group | NodeType::Ref)
     }
 
     /// True when `key` means something on this node type. Instances accept every key: their
-    /// root keys override the component's.
+    /// root keys override the component's. A type nib does not know may use any key.
     pub fn uses(self, key: &Key) -> bool {
         use Key::*;
-        if matches!(key, Other(_)) || self == NodeType::Ref {
+        if matches!(key, Other(_)) || matches!(self, NodeType::Ref | NodeType::Unknown) {
             return true;
         }
         let common = matches!(
@@ -162,7 +171,7 @@ impl NodeType {
                 NodeType::Prompt => size || text_style || matches!(key, Model),
                 NodeType::IconFont => size || matches!(key, IconFontName | IconFontFamily | Weight | Fill | Effect),
                 NodeType::Icon => size || matches!(key, Icon | Library | Weight | Fill | Effect),
-                NodeType::Ref => true,
+                NodeType::Ref | NodeType::Unknown => true,
                 NodeType::Script => size || matches!(key, ScriptUri | Inputs | Clip),
                 NodeType::Browser => {
                     size || stroke || matches!(key, Effect | Url | DeviceId | Zoom | ScrollX | ScrollY | CornerRadius)
@@ -347,6 +356,9 @@ pub(crate) enum NodeRole {
     Node,
     /// An override value: property overrides need neither; a replacement (with `type`) needs an id.
     Override,
+    /// A node inside an override's content (`children`): `type` and `id` are required, but a
+    /// file's node without an id is kept (it cannot be addressed, so it is not drawn).
+    OverrideChild,
 }
 
 /// A node object read into properties, with its children still as JSON.
@@ -373,6 +385,18 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
     let mut children = None;
     let mut id_offset = offset;
     let mut key_offsets = Vec::with_capacity(members.len());
+    // What a newer Pen may write is kept as written in files (see `ReadContext::keep_unknown`):
+    // a node of a type nib does not know keeps every value, and a property override keeps a
+    // value nib cannot read for its key. Both are rare, so only their values are copied first.
+    let type_member = members.iter().find(|m| m.key == "type");
+    let unknown_type = match type_member.map(|m| (&m.value.value, m.value.offset)) {
+        Some((JsonValue::String(got), at)) if cx.keep_unknown && NodeType::parse(got).is_none() => {
+            Some((at, got.clone()))
+        }
+        _ => None,
+    };
+    let property_override = role == NodeRole::Override && type_member.is_none();
+    let lenient = cx.keep_unknown && (unknown_type.is_some() || property_override);
     for member in members {
         let key = Key::from_name(&member.key);
         key_offsets.push(member.key_offset);
@@ -397,6 +421,20 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
                 cx.unknown_key(member.key_offset, name, suggestion)?;
                 props.push_read(key, Value::Json(RawJson::from_json(&member.value)));
             }
+            Key::Type if unknown_type.is_some() => {
+                props.push_read(Key::Type, Value::Json(RawJson::from_json(&member.value)));
+            }
+            key if lenient => {
+                let copy = member.value.clone();
+                let value = Value::read_for(&key, member.value, cx).unwrap_or_else(|error| {
+                    if property_override {
+                        let reason = error.kind.to_string();
+                        cx.report(copy.offset, ProblemKind::OverrideKept { key: key.name().into(), reason });
+                    }
+                    Value::Json(RawJson::from_json(&copy))
+                });
+                props.push_read(key, value);
+            }
             key => {
                 let value = Value::read_for(&key, member.value, cx)?;
                 props.push_read(key, value);
@@ -404,12 +442,18 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
         }
     }
     let required: &[&'static str] = match (role, props.contains(&Key::Type)) {
-        (NodeRole::Node, _) => &["type", "id"],
+        (NodeRole::Node | NodeRole::OverrideChild, _) => &["type", "id"],
         (NodeRole::Override, true) => &["id"],
         (NodeRole::Override, false) => &[],
     };
     for key in required {
         if !props.contains(&Key::from_name(key)) {
+            if *key == "id" && role == NodeRole::OverrideChild && cx.keep_unknown {
+                // Kept for the file's sake; without an id it cannot be addressed, so resolve
+                // leaves it out.
+                cx.report(offset, ProblemKind::OverrideNodeWithoutId);
+                continue;
+            }
             let hint = match *key {
                 "type" => "give the node a type such as \"frame\", \"text\" or \"rectangle\"",
                 _ => "give every node a unique id without '/', e.g. \"k8eKw\"",
@@ -417,7 +461,10 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
             return Err(ValueError::new(offset, ErrorKind::MissingKey { what: "a node", key }).with_hint(hint));
         }
     }
-    if let Some(node_type) = props.node_type() {
+    if let Some((at, got)) = unknown_type {
+        let suggestion = suggest(&got.to_ascii_lowercase(), NodeType::ALL);
+        cx.report(at, ProblemKind::NodeTypeKept { got, suggestion, children: children.is_some() });
+    } else if let Some(node_type) = props.node_type() {
         if children.is_some() && !node_type.has_children() {
             // Kept (lossless), but a child list on a leaf means nothing.
             cx.report(offset, ProblemKind::KeyNotUsedByType { key: "children".into(), node_type: node_type.as_str() });
@@ -466,7 +513,7 @@ pub(crate) fn read_tree(
         _ => Vec::new(),
     };
     let children =
-        items.into_iter().map(|child| read_tree(child, NodeRole::Node, ids, cx)).collect::<Result<_, _>>()?;
+        items.into_iter().map(|child| read_tree(child, NodeRole::OverrideChild, ids, cx)).collect::<Result<_, _>>()?;
     Ok(NodeTree { props: node.props, children })
 }
 
@@ -521,5 +568,27 @@ mod tests {
         assert!(matches!(e.kind, ErrorKind::DuplicateId { .. }));
         let e = read::<Descendants>(r#"{"a": {"children": [{"id": "x"}]}}"#).unwrap_err();
         assert!(matches!(e.kind, ErrorKind::MissingKey { key: "type", .. }));
+    }
+
+    #[test]
+    fn a_files_overrides_keep_what_nib_cannot_read() {
+        let text = r##"{"label": {"content": {"runs": []}, "fill": "#FF0000"}, "slot": {"children": [{"type": "text", "content": "x"}]}, "icon": {"type": "sticker", "id": "s1", "emoji": "star"}}"##;
+        let (descendants, problems) = read_as_file::<Descendants>(text);
+        let descendants = descendants.unwrap();
+        let label = &descendants.0.get("label").unwrap().props;
+        assert!(label.get(&Key::Content).unwrap().is_kept_for(&Key::Content));
+        assert!(!label.get(&Key::Fill).unwrap().is_kept_for(&Key::Fill));
+        assert_eq!(descendants.0.get("icon").unwrap().props.node_type(), Some(NodeType::Unknown));
+        assert_eq!(descendants.0.get("icon").unwrap().props.type_name().as_deref(), Some("sticker"));
+        let kinds: Vec<&ProblemKind> = problems.iter().map(|p| &p.kind).collect();
+        assert!(matches!(kinds[0], ProblemKind::OverrideKept { key, .. } if key == "content"), "{kinds:?}");
+        assert_eq!(kinds[1], &ProblemKind::OverrideNodeWithoutId);
+        assert!(kinds.iter().any(|k| matches!(k, ProblemKind::NodeTypeKept { got, .. } if got == "sticker")));
+        // Corruption is still refused: a replacement without an id, a duplicate id.
+        assert!(read_as_file::<Descendants>(r#"{"a": {"type": "text"}}"#).0.is_err());
+        let duplicate = r#"{"a": {"type": "text", "id": "x"}, "b": {"children": [{"type": "text", "id": "x"}]}}"#;
+        assert!(read_as_file::<Descendants>(duplicate).0.is_err());
+        // What an agent writes is read strictly.
+        assert!(read::<Descendants>(r#"{"label": {"content": {"runs": []}}}"#).is_err());
     }
 }

@@ -350,6 +350,9 @@ fn node_keys(node_type: NodeType) -> &'static [&'static str] {
             "strokeLinecap",
             "strokeLinejoin",
         ],
+        // Its order is the newer Pen's, unknown here: the common keys that lead every type,
+        // the rest appended in the order they are set.
+        NodeType::Unknown => &["type", "id", "layoutPosition", "x", "y", "name", "width", "height"],
     }
 }
 

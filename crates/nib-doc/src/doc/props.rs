@@ -467,6 +467,15 @@ impl Value {
     }
 }
 
+impl Value {
+    /// True when this is a value of a known key kept as written because nib could not read it
+    /// for that key (an instance override of a newer Pen, or a key of a node type nib does
+    /// not know): it must not be applied, only saved.
+    pub fn is_kept_for(&self, key: &Key) -> bool {
+        matches!(self, Value::Json(_)) && key.kind().is_some_and(|kind| kind != ValueKind::Json)
+    }
+}
+
 impl ToJson for Value {
     fn write_json(&self, w: &mut JsonWriter) {
         self.write(w);
@@ -607,10 +616,24 @@ impl Props {
         self.entries.is_empty()
     }
 
-    /// The node type, when `type` is present.
+    /// The node type, when `type` is present: [`NodeType::Unknown`] for a type nib does not
+    /// know, which a file keeps as written.
     pub fn node_type(&self) -> Option<NodeType> {
         match self.get(&Key::Type) {
             Some(Value::NodeType(t)) => Some(*t),
+            Some(Value::Json(_)) => Some(NodeType::Unknown),
+            _ => None,
+        }
+    }
+
+    /// The node type as the file spells it (`"video_clip"` for a type nib does not know).
+    pub fn type_name(&self) -> Option<std::borrow::Cow<'_, str>> {
+        match self.get(&Key::Type) {
+            Some(Value::NodeType(t)) => Some(t.as_str().into()),
+            Some(Value::Json(raw)) => match raw.to_json().value {
+                super::json::JsonValue::String(name) => Some(name.into()),
+                _ => Some(raw.as_str().into()),
+            },
             _ => None,
         }
     }

@@ -177,6 +177,8 @@ impl VisitVars for Fill {
             Fill::Image(fill) => fill.visit_vars(visit),
             Fill::MeshGradient(fill) => fill.visit_vars(visit),
             Fill::Shader(fill) => fill.visit_vars(visit),
+            // Kept as written: nib does not know what its strings mean.
+            Fill::Unknown(_) => {}
         }
     }
 }
@@ -187,6 +189,7 @@ impl VisitVars for Effect {
             Effect::Shadow(effect) => effect.visit_vars(visit),
             Effect::Blur(effect) => effect.visit_vars(visit),
             Effect::BackgroundBlur(effect) => effect.visit_vars(visit),
+            Effect::Unknown(_) => {}
         }
     }
 }

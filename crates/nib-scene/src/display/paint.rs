@@ -140,6 +140,9 @@ pub fn paint_specs(fills: &[Fill], width: f32, height: f32, issues: &mut Vec<Pai
                     specs.extend(shader_fallback(shader, width, height, issues));
                 }
             }
+            // A newer Pen's fill, kept in the document: nothing is drawn for it (the loader
+            // said so once, with the node).
+            Fill::Unknown(_) => {}
         }
     }
     specs

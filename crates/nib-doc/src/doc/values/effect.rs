@@ -3,10 +3,10 @@
 use std::borrow::Cow;
 
 use super::color::Color;
-use super::paint::{BlendMode, Point, tagged_members, unknown_tag};
+use super::paint::{BlendMode, Point, tagged_members, unknown_tagged};
 use crate::doc::convert::{FromJson, OneOrList, ReadContext, ToJson, VarOr};
 use crate::doc::error::ValueError;
-use crate::doc::json::{Json, JsonWriter};
+use crate::doc::json::{Json, JsonWriter, RawJson};
 use crate::doc::keyword::keyword_enum;
 use crate::doc::object::{read_members, typed_object};
 
@@ -62,6 +62,9 @@ pub enum Effect {
     Blur(Box<LayerBlur>),
     /// `{type: "background_blur", ...}`
     BackgroundBlur(Box<BackgroundBlur>),
+    /// An effect whose `type` nib does not know (a newer Pen's), kept as written and not
+    /// drawn. Files only: what an agent writes must name a known type.
+    Unknown(RawJson),
 }
 
 const EFFECT_TYPES: &[&str] = &["shadow", "blur", "background_blur"];
@@ -72,13 +75,14 @@ impl FromJson for Effect {
     }
 
     fn from_json(json: Json, cx: &mut ReadContext) -> Result<Effect, ValueError> {
+        let offset = json.offset;
         let (tag, members) = tagged_members::<Effect>(json, "an effect")
             .map_err(|e| e.with_hint("give the effect a type: \"shadow\", \"blur\" or \"background_blur\""))?;
         Ok(match tag.as_str() {
             "shadow" => Effect::Shadow(Box::new(read_members(members, cx)?)),
             "blur" => Effect::Blur(Box::new(read_members(members, cx)?)),
             "background_blur" => Effect::BackgroundBlur(Box::new(read_members(members, cx)?)),
-            _ => return Err(unknown_tag(&members, "effect", tag, EFFECT_TYPES)),
+            _ => Effect::Unknown(unknown_tagged(members, offset, "effect", tag, EFFECT_TYPES, cx)?),
         })
     }
 }
@@ -89,6 +93,7 @@ impl ToJson for Effect {
             Effect::Shadow(effect) => effect.write_json(w),
             Effect::Blur(effect) => effect.write_json(w),
             Effect::BackgroundBlur(effect) => effect.write_json(w),
+            Effect::Unknown(raw) => raw.write(w),
         }
     }
 }
@@ -116,5 +121,26 @@ mod tests {
         let e = read::<Effects>("{\"type\": \"glow\"}").unwrap_err();
         assert!(e.kind.to_string().contains("\"background_blur\""));
         assert!(read::<Effects>("\"shadow\"").is_err());
+    }
+
+    #[test]
+    fn a_files_unknown_effects_are_kept_as_written() {
+        let text = "[\n  {\n    \"type\": \"blur\",\n    \"radius\": 2\n  },\n  {\n    \"type\": \"glow\",\n    \"radius\": 9,\n    \"1\": true\n  }\n]";
+        let (effects, problems) = read_as_file::<Effects>(text);
+        let effects = effects.unwrap();
+        assert!(matches!(effects.as_slice()[1], Effect::Unknown(_)));
+        assert_eq!(
+            write(&effects),
+            text.replace(
+                "{\n    \"type\": \"glow\",\n    \"radius\": 9,\n    \"1\": true",
+                "{\n    \"1\": true,\n    \"type\": \"glow\",\n    \"radius\": 9"
+            )
+        );
+        assert!(
+            matches!(&problems[0].kind, crate::doc::ProblemKind::PaintTypeKept { what: "effect", got, .. } if got == "glow")
+        );
+        // Still refused: an effect without a type, or with a type that is no string.
+        assert!(read_as_file::<Effects>("{\"radius\": 2}").0.is_err());
+        assert!(read_as_file::<Effects>("{\"type\": 7}").0.is_err());
     }
 }

@@ -205,6 +205,9 @@ pub enum Fill {
     MeshGradient(Box<MeshGradient>),
     /// `{type: "shader", ...}`
     Shader(Box<ShaderFill>),
+    /// A fill whose `type` nib does not know (a newer Pen's), kept as written and not drawn.
+    /// Files only: what an agent writes must name a known type.
+    Unknown(RawJson),
 }
 
 const FILL_TYPES: &[&str] = &["color", "gradient", "image", "mesh_gradient", "shader"];
@@ -218,6 +221,25 @@ pub(crate) fn tagged_members<T: FromJson>(json: Json, what: &'static str) -> Res
         Some(other) => Err(wrong_type::<T>(other)),
         None => Err(ValueError::new(offset, ErrorKind::MissingKey { what, key: "type" })),
     }
+}
+
+/// A tagged object whose `type` is not one of `valid`: in a file (see
+/// [`ReadContext::keep_unknown`]) it is kept as written with a warning, elsewhere it is an error.
+pub(crate) fn unknown_tagged(
+    members: Vec<Member>,
+    offset: u32,
+    what: &'static str,
+    got: String,
+    valid: &'static [&'static str],
+    cx: &mut ReadContext,
+) -> Result<RawJson, ValueError> {
+    if !cx.keep_unknown {
+        return Err(unknown_tag(&members, what, got, valid));
+    }
+    let at = members.iter().find(|m| m.key == "type").map_or(offset, |m| m.value.offset);
+    let suggestion = suggest(&got, valid);
+    cx.report(at, crate::doc::error::ProblemKind::PaintTypeKept { what, got, suggestion });
+    Ok(RawJson::from_json(&Json { offset, value: JsonValue::Object(members) }))
 }
 
 /// The error for a tagged object whose `type` is not one of `valid`.
@@ -243,6 +265,7 @@ impl FromJson for Fill {
             JsonValue::Object(_) => {}
             _ => return Err(wrong_type::<Fill>(&json)),
         }
+        let offset = json.offset;
         let (tag, members) = tagged_members::<Fill>(json, "a fill object").map_err(|e| {
             e.with_hint("give the fill a type: {\"type\": \"color\", \"color\": \"#RRGGBB\"}, or write the color as a plain string")
         })?;
@@ -257,7 +280,7 @@ impl FromJson for Fill {
                 Fill::MeshGradient(Box::new(mesh?))
             }
             "shader" => Fill::Shader(Box::new(read_members(members, cx)?)),
-            _ => return Err(unknown_tag(&members, "fill", tag, FILL_TYPES)),
+            _ => Fill::Unknown(unknown_tagged(members, offset, "fill", tag, FILL_TYPES, cx)?),
         })
     }
 }
@@ -271,6 +294,7 @@ impl ToJson for Fill {
             Fill::Image(fill) => fill.write_json(w),
             Fill::MeshGradient(fill) => fill.write_json(w),
             Fill::Shader(fill) => fill.write_json(w),
+            Fill::Unknown(raw) => raw.write(w),
         }
     }
 }
