@@ -513,7 +513,15 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
         Some(ids) => nib::doc::io::read_excerpt(file, ids),
         None => nib::doc::io::read_file(file),
     };
-    read.map(|loaded| loaded.document).map_err(|error| {
+    read.map(|loaded| {
+        // What a newer Pen wrote and nib keeps but does not draw is said once, whatever the
+        // command (nib check lists every problem itself).
+        for problem in loaded.problems.iter().filter(|p| p.kind.is_kept_unknown()) {
+            eprintln!("nib: warning: {}:{problem}", file.display());
+        }
+        loaded.document
+    })
+    .map_err(|error| {
         eprintln!("nib: {error}");
         ExitCode::from(1)
     })

@@ -169,6 +169,8 @@ pub(super) fn read_keys(props: &Props) -> LayoutKeys {
     for (key, value) in props.iter() {
         match (key, value) {
             (Key::Type, Value::NodeType(t)) => keys.node_type = *t,
+            // A type nib does not know, kept as written: an empty box of its size.
+            (Key::Type, Value::Json(_)) => keys.node_type = NodeType::Unknown,
             (Key::Enabled, Value::Bool(VarOr::Value(enabled))) => keys.enabled = *enabled,
             (Key::Layout, Value::Layout(VarOr::Value(layout))) => keys.layout = Some(*layout),
             (Key::LayoutPosition, Value::LayoutPosition(VarOr::Value(p))) => {

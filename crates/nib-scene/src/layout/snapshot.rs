@@ -201,7 +201,7 @@ fn entry(scene: &Scene, layout: &Layout, key: SceneKey, depth: usize) -> Option<
     };
     Some(SnapshotNode {
         id: node.id.clone(),
-        node_type: node.node_type().as_str().to_owned(),
+        node_type: node.props.type_name().unwrap_or_default().into_owned(),
         name: node.props.name().map(str::to_owned),
         x,
         y,

@@ -571,7 +571,10 @@ impl<'a> Builder<'a> {
         if self.part.error.is_some() {
             return;
         }
-        let node = NodeInScope { id: source.props().id().unwrap_or_default(), scope: source.scope() };
+        // A node in an instance override without an id (a file's, kept as written) cannot be
+        // addressed, so it is left out; the loader said so.
+        let Some(id) = source.props().id() else { return };
+        let node = NodeInScope { id, scope: source.scope() };
         let source_key = match source {
             // Outside instances nodes are addressed by their plain document id.
             Source::Tree(scope, key) if std::ptr::eq(scope.document, self.root) && context.prefix.is_empty() => {
@@ -609,7 +612,9 @@ impl<'a> Builder<'a> {
             }
             copied += self.weight(&tree.props);
             for (name, value) in tree.props.iter() {
-                if *name != Key::Children {
+                // A value kept as written because nib cannot read it for its key is not applied:
+                // the component's own value shows (the loader said so).
+                if *name != Key::Children && !value.is_kept_for(name) {
                     props.set(name.clone(), value.clone());
                 }
             }

@@ -245,7 +245,7 @@ fn search(
 
 fn matches(pattern: &CompiledPattern, node: &crate::resolve::SceneNode) -> bool {
     let reusable = matches!(node.props.get(&Key::Reusable), Some(Value::Bool(VarOr::Value(true))));
-    pattern.node_type.as_deref().is_none_or(|t| node.node_type().as_str() == t)
+    pattern.node_type.as_deref().is_none_or(|t| node.props.type_name().is_some_and(|name| name == t))
         && pattern.name.as_ref().is_none_or(|re| node.props.name().is_some_and(|name| re.is_match(name)))
         && pattern.reusable.is_none_or(|r| r == reusable)
 }

@@ -170,7 +170,7 @@ fn selected_nodes(open: &mut OpenDocument, ids: &[String]) -> Result<Vec<serde_j
         .filter_map(|id| scene.node_by_id(id))
         .map(|key| {
             let node = scene.node(key);
-            serde_json::json!({"id": node.id, "type": node.node_type().as_str(), "name": node.props.name()})
+            serde_json::json!({"id": node.id, "type": node.props.type_name(), "name": node.props.name()})
         })
         .collect())
 }

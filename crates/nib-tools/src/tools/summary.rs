@@ -16,7 +16,7 @@ pub fn top_level(document: &Document) -> Vec<serde_json::Value> {
         .take(TOP_LEVEL_LISTED)
         .map(|key| {
             let node = tree.node(*key);
-            json!({"id": node.id(), "type": node.node_type().as_str(), "name": node.props.name()})
+            json!({"id": node.id(), "type": node.props.type_name(), "name": node.props.name()})
         })
         .collect();
     if roots.len() > TOP_LEVEL_LISTED {

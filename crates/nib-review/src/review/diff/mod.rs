@@ -129,7 +129,12 @@ impl NodeLabel {
             }
             _ => None,
         };
-        NodeLabel { id: node.id().to_owned(), node_type: node.node_type().as_str().to_owned(), name, text }
+        NodeLabel {
+            id: node.id().to_owned(),
+            node_type: node.props.type_name().unwrap_or_default().into_owned(),
+            name,
+            text,
+        }
     }
 }
 

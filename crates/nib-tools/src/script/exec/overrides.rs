@@ -158,6 +158,10 @@ pub(super) fn merge(descendants: &mut Descendants, incoming: Descendants, prefix
 /// Fails unless a node of this type may hold children.
 pub(super) fn check_container(node_type: Option<crate::doc::NodeType>, path: &str) -> Step<()> {
     match node_type {
+        Some(crate::doc::NodeType::Unknown) => Err(StepError::new(format!(
+            "Node '{path}' is of a type nib does not know (a newer Pen's), kept as written: nib puts nothing inside it"
+        ))
+        .hint("insert into a frame, a group or an instance's slot")),
         Some(t) if !t.has_children() => {
             Err(StepError::new(format!("Node '{path}' is a {} and cannot have children", t.as_str()))
                 .hint("insert into a frame, a group or an instance's slot"))
