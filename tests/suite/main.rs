@@ -35,6 +35,7 @@ mod mcp_framing;
 #[cfg(unix)]
 mod mcp_hostile;
 mod mcp_stdout;
+mod newer_pen;
 mod pen_current;
 mod pen_layout;
 mod pencil_conformance;

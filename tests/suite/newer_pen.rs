@@ -1,0 +1,308 @@
+//! Files from newer Pens are read, not refused (issue 47, rule 6): node, fill and effect types
+//! nib does not know, override values it cannot read and override nodes without an id are
+//! kept as written (a save is byte-identical), laid out as Pen places them where nib can
+//! tell (an unknown node is an empty box of its size), drawn as nothing, and said once as a
+//! warning with the node. `nib check` passes on them, `--strict` does not. The documents in
+//! `tests/fixtures/newer-pen` are nib's own, one per format version, each holding every case.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use nib::doc::{Document, ProblemKind};
+use nib::host::FolderImages;
+use nib::layout::Layout;
+use nib::render::{RenderOptions, RenderTarget, render};
+use nib::resolve::{NoImports, SceneOptions, build_scene};
+use nib::script::{Context, Options, run};
+use nib::text::{FontBook, FontOptions, TextEngine};
+use serde_json::{Value, json};
+
+const VERSIONS: [&str; 3] = ["2.17", "2.19", "2.20"];
+
+fn fixture(version: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/newer-pen/v{version}-newer-parts.pen"))
+}
+
+fn text_of(version: &str) -> String {
+    std::fs::read_to_string(fixture(version)).expect("fixture")
+}
+
+fn nib(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_nib")).args(args).env("NIB_FONTS", "offline").output().expect("nib runs")
+}
+
+/// The boxes (left, top, width, height) by id, and the canvas drawn at 1×.
+fn draw(text: &str) -> (std::collections::HashMap<String, Option<[f32; 4]>>, tiny_skia::Pixmap) {
+    let document = Document::load(text).expect("loads").document;
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+    let layout = Layout::compute(&scene, &mut engine);
+    let mut boxes = std::collections::HashMap::new();
+    for id in
+        ["board", "left", "clip", "clipChild", "gizmo", "right", "loose", "inst/slot", "inst/filled", "inst2/sticker"]
+    {
+        let found = scene.node_by_id(id).map(|key| layout.node_box(key).map(|b| [b.left, b.top, b.width, b.height]));
+        boxes.insert(id.to_owned(), found.flatten());
+    }
+    let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
+    let pixmap = render(&scene, &layout, &mut engine, &mut FolderImages::default(), RenderTarget::Canvas, &options)
+        .expect("renders")
+        .pixmap;
+    (boxes, pixmap)
+}
+
+/// The fixture as nib draws it: every unknown node an empty frame of its size, every unknown
+/// fill and effect, unreadable override value and override node without an id removed.
+fn without_unknown_parts(text: &str) -> String {
+    fn known_paint(item: &Value, types: &[&str]) -> bool {
+        item.get("type").and_then(Value::as_str).is_none_or(|t| types.contains(&t))
+    }
+    fn strip(node: &mut Value) {
+        let Some(object) = node.as_object_mut() else { return };
+        let node_type = object.get("type").and_then(Value::as_str).unwrap_or("").to_owned();
+        if ["video_clip", "gizmo", "sticker"].contains(&node_type.as_str()) {
+            object.retain(|key, _| ["id", "x", "y", "name", "width", "height"].contains(&key.as_str()));
+            object.insert("type".into(), json!("frame"));
+            object.insert("layout".into(), json!("none"));
+            return;
+        }
+        for key in ["fill", "stroke"] {
+            if let Some(Value::Array(list)) = object.get_mut(key) {
+                list.retain(|f| known_paint(f, &["color", "gradient", "image"]));
+            }
+        }
+        if let Some(Value::Array(list)) = object.get_mut("effect") {
+            list.retain(|e| known_paint(e, &["shadow", "blur", "background_blur"]));
+        }
+        if let Some(Value::Object(overrides)) = object.get_mut("descendants") {
+            for (_, value) in overrides.iter_mut() {
+                if value.get("content").is_some_and(Value::is_object) {
+                    value.as_object_mut().unwrap().remove("content");
+                }
+                if let Some(Value::Array(children)) = value.get_mut("children") {
+                    children.retain(|child| child.get("id").is_some());
+                }
+                strip(value);
+            }
+        }
+        if let Some(Value::Array(children)) = object.get_mut("children") {
+            children.iter_mut().for_each(strip);
+        }
+    }
+    let mut json: Value = serde_json::from_str(text).unwrap();
+    json["children"].as_array_mut().unwrap().iter_mut().for_each(strip);
+    serde_json::to_string_pretty(&json).unwrap()
+}
+
+#[test]
+fn files_with_parts_nib_does_not_know_load_and_save_byte_identical() {
+    for version in VERSIONS {
+        let text = text_of(version);
+        let loaded = Document::load(&text).unwrap_or_else(|e| panic!("{version}: {e}"));
+        assert_eq!(loaded.document.to_pen_string(), text, "{version} changes when saved");
+        let said = |wanted: &dyn Fn(&ProblemKind) -> bool| {
+            loaded.problems.iter().filter(|p| wanted(&p.kind)).map(|p| p.location.node_id.clone().unwrap()).collect()
+        };
+        let types: Vec<String> = said(&|k| matches!(k, ProblemKind::NodeTypeKept { .. }));
+        assert_eq!(types, ["clip", "gizmo", "loose", "sticker"], "{version}");
+        let paints: Vec<String> = said(&|k| matches!(k, ProblemKind::PaintTypeKept { .. }));
+        assert_eq!(paints, ["board", "board", "board", "clip", "right", "inst"], "{version}");
+        let overrides: Vec<String> = said(&|k| matches!(k, ProblemKind::OverrideKept { .. }));
+        assert_eq!(overrides, ["inst"], "{version}");
+        let without_id: Vec<String> = said(&|k| matches!(k, ProblemKind::OverrideNodeWithoutId));
+        assert_eq!(without_id, ["inst"], "{version}");
+        let kept = loaded.problems.iter().find(|p| matches!(p.kind, ProblemKind::OverrideKept { .. })).unwrap();
+        assert_eq!(kept.location.pointer, "/children/3/descendants/title/content");
+        let clip = loaded.problems.iter().find(|p| matches!(p.kind, ProblemKind::NodeTypeKept { .. })).unwrap();
+        assert!(clip.to_string().contains("\"video_clip\"") && clip.to_string().contains("its children"), "{clip}");
+    }
+}
+
+#[test]
+fn check_passes_with_one_warning_per_part_and_strict_fails() {
+    for version in VERSIONS {
+        let path = fixture(version);
+        let file = path.to_str().unwrap();
+        let output = nib(&["check", file]);
+        let said = String::from_utf8_lossy(&output.stdout).into_owned();
+        assert!(output.status.success(), "{version}: {said}{}", String::from_utf8_lossy(&output.stderr));
+        for (what, node) in [
+            ("node type \"video_clip\"", "node 'clip'"),
+            ("node type \"gizmo\"", "node 'gizmo'"),
+            ("effect type \"glow\"", "node 'board'"),
+            ("fill type \"aurora\"", "node 'board'"),
+            ("fill type \"poster\"", "node 'clip'"),
+            ("the override of \"content\"", "node 'inst'"),
+            ("has no \"id\"", "node 'inst'"),
+        ] {
+            let warned =
+                said.lines().any(|line| line.contains("warning") && line.contains(what) && line.contains(node));
+            assert!(warned, "{what} on {node}: {said}");
+        }
+        assert_eq!(said.matches("\"video_clip\"").count(), 1, "said once: {said}");
+        assert_eq!(said.matches("\"hologram\"").count(), 2, "once per fill: {said}");
+        let strict = nib(&["check", "--strict", file]);
+        assert_eq!(strict.status.code(), Some(1), "{}", String::from_utf8_lossy(&strict.stdout));
+    }
+}
+
+#[test]
+fn unknown_nodes_are_empty_boxes_of_their_size_and_nothing_unknown_is_drawn() {
+    for version in VERSIONS {
+        let text = text_of(version);
+        let (boxes, picture) = draw(&text);
+        let at = |id: &str| boxes[id].unwrap_or_else(|| panic!("{version}: {id} has no box"));
+        // A horizontal flex row with gap 10: the siblings stay where Pen puts them.
+        assert_eq!(at("left"), [0.0, 0.0, 40.0, 40.0]);
+        assert_eq!(at("clip"), [50.0, 0.0, 120.0, 80.0], "a number size");
+        assert_eq!(
+            at("gizmo"),
+            [180.0, 0.0, 170.0, 30.0],
+            "fill_container takes the free space; fit_content(30) its fallback"
+        );
+        assert_eq!(at("right"), [360.0, 0.0, 40.0, 40.0]);
+        assert_eq!(at("loose"), [500.0, 0.0, 60.0, 60.0], "at top level, at its x and y");
+        assert_eq!(at("inst2/sticker"), [600.0, 200.0, 50.0, 20.0], "a replacement of an unknown type");
+        assert_eq!(boxes["clipChild"], None, "what an unknown node holds is not laid out");
+        // The override child with an id fills the slot; the one without is left out.
+        assert_eq!(at("inst/filled"), [300.0, 217.0, 30.0, 30.0]);
+        assert_eq!(at("inst/slot")[3], 30.0);
+        // The picture is the document's without what nib does not know, pixel for pixel.
+        let stripped = without_unknown_parts(&text);
+        let (stripped_boxes, expected) = draw(&stripped);
+        assert_eq!(boxes["right"], stripped_boxes["right"]);
+        assert!(picture.data() == expected.data(), "{version}: something unknown was drawn");
+        // The board's white fill shows where the clip is; its green child is not drawn.
+        let pixel = picture.pixel(52, 2).unwrap().demultiply();
+        assert_eq!([pixel.red(), pixel.green(), pixel.blue()], [255, 255, 255]);
+    }
+}
+
+#[test]
+fn the_tools_read_edit_and_draw_such_a_file_and_keep_what_they_do_not_know() {
+    let folder = tempfile::tempdir().unwrap();
+    let original = text_of("2.19");
+    std::fs::write(folder.path().join("n.pen"), &original).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let mut call = |name: &str, arguments: Value| {
+        nib::tools::call(&mut workspace, name, arguments).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+    };
+    let opened = call("open_document", json!({"filePathOrTemplate": "n.pen"}));
+    let problems: Vec<&str> = opened["problems"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let problems = problems.join("\n");
+    assert!(problems.contains("\"video_clip\"") && problems.contains("\"glow\""), "{problems}");
+
+    // batch_get shows the unknown node as saved, children included.
+    let got = call("batch_get", json!({"filePath": "n.pen", "nodeIds": ["clip"], "readDepth": 2}));
+    let clip = &got["nodes"][0];
+    assert_eq!(clip["type"], "video_clip", "{got}");
+    assert_eq!(clip["videoUrl"], "https://example.com/clip.mp4");
+    assert_eq!(clip["fill"], json!({"type": "poster", "url": "poster.png"}));
+    assert_eq!(clip["children"][0]["id"], "clipChild");
+
+    // snapshot_layout gives its box.
+    let layout = call("snapshot_layout", json!({"filePath": "n.pen", "parentId": "board"}));
+    let children = layout["nodes"][0]["children"].as_array().unwrap();
+    let clip = children.iter().find(|c| c["id"] == "clip").unwrap();
+    assert_eq!(
+        (clip["type"].as_str(), clip["x"].as_f64(), clip["width"].as_f64()),
+        (Some("video_clip"), Some(50.0), Some(120.0))
+    );
+    let shot = call("get_screenshot", json!({"filePath": "n.pen", "nodeId": "board"}));
+    assert!(shot["data"].as_str().is_some_and(|png| png.len() > 100), "a picture: {shot}");
+
+    // Editing a sibling changes that key alone: the unknown parts are saved as written.
+    call("batch_design", json!({"filePath": "n.pen", "operations": "U(\"left\", {width: 44})"}));
+    let saved = std::fs::read_to_string(folder.path().join("n.pen")).unwrap();
+    let expected = original.replacen(
+        "\"id\": \"left\",\n          \"width\": 40,",
+        "\"id\": \"left\",\n          \"width\": 44,",
+        1,
+    );
+    assert_ne!(expected, original);
+    assert_eq!(saved, expected);
+
+    // Editing the unknown node: its known keys change, its own content stays.
+    call("batch_design", json!({"filePath": "n.pen", "operations": "U(\"clip\", {name: \"Trailer\", width: 100})"}));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(folder.path().join("n.pen")).unwrap()).unwrap();
+    let clip = &saved["children"][0]["children"][1];
+    assert_eq!(clip["type"], "video_clip");
+    assert_eq!((clip["name"].as_str(), clip["width"].as_f64()), (Some("Trailer"), Some(100.0)));
+    assert_eq!(clip["videoUrl"], "https://example.com/clip.mp4");
+    assert_eq!(clip["loop"], true);
+    assert_eq!(clip["children"][0]["id"], "clipChild");
+    let layout = call("snapshot_layout", json!({"filePath": "n.pen", "parentId": "board"}));
+    let gizmo =
+        layout["nodes"][0]["children"].as_array().unwrap().iter().find(|c| c["id"] == "gizmo").cloned().unwrap();
+    // left is 44 wide now and the clip 100: the gizmo's free space grew by 16.
+    assert_eq!(gizmo["x"].as_f64(), Some(164.0), "{gizmo}");
+    assert_eq!(gizmo["width"].as_f64(), Some(186.0), "{gizmo}");
+
+    // Nothing is put inside it: nib does not know what it holds.
+    let refused = nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        json!({"filePath": "n.pen", "operations": "x=I(\"clip\", {type: \"rectangle\", width: 5, height: 5})"}),
+    );
+    let answer = format!("{refused:?}");
+    assert!(answer.contains("a type nib does not know"), "{answer}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(folder.path().join("n.pen")).unwrap()).unwrap();
+    assert_eq!(saved["children"][0]["children"][1]["children"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn what_an_agent_writes_must_still_name_known_types() {
+    let mut document = Document::load(&text_of("2.20")).unwrap().document;
+    for script in [
+        "x=I(\"board\", {type: \"video_clip\", width: 10, height: 10})",
+        "U(\"left\", {fill: {type: \"hologram\"}})",
+        "U(\"left\", {effect: {type: \"glow\", radius: 2}})",
+    ] {
+        let outcome = run(&mut document, script, &Context::offline(Options::default()));
+        assert!(!outcome.success, "{script}: {}", outcome.text());
+    }
+    assert_eq!(document.to_pen_string(), text_of("2.20"), "nothing changed");
+}
+
+#[test]
+fn the_commands_work_on_such_a_file_and_migrate_keeps_or_refuses_clearly() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("n.pen");
+    std::fs::write(&path, text_of("2.17")).unwrap();
+    let file = path.to_str().unwrap();
+    let png = folder.path().join("n.png");
+    let rendered = nib(&["render", file, "-o", png.to_str().unwrap()]);
+    let warned = String::from_utf8_lossy(&rendered.stderr).into_owned();
+    assert!(rendered.status.success(), "{warned}");
+    assert_eq!(warned.matches("\"video_clip\"").count(), 1, "said once, with the node: {warned}");
+    assert!(warned.contains("node 'clip'"), "{warned}");
+    let layout = nib(&["layout", "--json", file]);
+    assert!(layout.status.success());
+    let boxes: Value = serde_json::from_slice(&layout.stdout).unwrap();
+    assert_eq!(boxes["nodes"][0]["children"][1]["type"], "video_clip", "{boxes}");
+    assert_eq!(boxes["nodes"][0]["children"][1]["width"].as_f64(), Some(120.0));
+    let lint = nib(&["lint", file]);
+    assert!(lint.status.code().is_some_and(|code| code <= 1), "{}", String::from_utf8_lossy(&lint.stderr));
+    for format in ["svg", "html"] {
+        let out = folder.path().join(format!("out.{format}"));
+        let exported = nib(&["export", file, "--format", format, "-o", out.to_str().unwrap()]);
+        assert!(exported.status.success(), "{format}: {}", String::from_utf8_lossy(&exported.stderr));
+    }
+
+    // Up: what nib does not know is kept as written, and listed.
+    let moved = nib(&["migrate", file]);
+    let said = String::from_utf8_lossy(&moved.stdout).into_owned();
+    assert!(moved.status.success(), "{said}{}", String::from_utf8_lossy(&moved.stderr));
+    assert!(said.contains("node 'clip': the node type \"video_clip\" is kept as written"), "{said}");
+    assert!(said.contains("node 'board': the effect type \"glow\" is kept as written"), "{said}");
+    assert!(said.contains("node 'inst/title': the value of \"content\" nib cannot read is kept as written"), "{said}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, text_of("2.17").replacen("\"version\": \"2.17\"", "\"version\": \"2.20\"", 1));
+
+    // Down: nib cannot tell whether the older version holds them, so it refuses, naming them.
+    let down = nib(&["migrate", "--to", "2.17", file]);
+    let said = format!("{}{}", String::from_utf8_lossy(&down.stdout), String::from_utf8_lossy(&down.stderr));
+    assert!(!down.status.success(), "{said}");
+    assert!(said.contains("\"video_clip\" is not one nib knows") && said.contains("node 'loose'"), "{said}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "a refused move writes nothing");
+}
