@@ -657,7 +657,8 @@ impl TextEngine {
     }
 
     /// The height of a line in the text's own face (`primary`): `round(lineHeight × size)`, or
-    /// for `normal` its rounded ascent, descent and line gap; with the face's extent, for placing
+    /// for `normal` its ascent, descent and line gap rounded as one sum (Pen's pitch: Skia
+    /// rounds a line's height once); with the face's extent, for placing
     /// the baseline and building each line (see [`LineExtent`]).
     fn line_height(&mut self, primary: (usize, u16, bool), style: &TextStyle) -> (f32, Option<LineExtent>) {
         let normal = style.line_height <= 0.0;
@@ -669,7 +670,7 @@ impl TextEngine {
             .and_then(|font| LineExtent::of(font.metrics(), style.size, normal));
         let height = match extent {
             _ if !normal => (style.line_height * style.size).round(),
-            Some(extent) => extent.above + extent.below,
+            Some(extent) => extent.normal_line().0,
             None => (1.2 * style.size).round(),
         };
         (height, extent)
@@ -787,13 +788,20 @@ mod tests {
     }
 
     #[test]
-    fn inter_lines_use_the_rounded_ascent_and_descent() {
+    fn inter_lines_are_its_ascent_and_descent_rounded_as_one_sum() {
         let mut engine = engine();
         let shaped = engine.shape("Hello", &style(14.0), None);
         assert_eq!(shaped.line_height, 17.0);
         assert_eq!(shaped.lines.len(), 1);
         assert!(shaped.width > 20.0 && shaped.width < 40.0, "width {}", shaped.width);
         assert_eq!(shaped.family, "Inter");
+        // Pen (woodcase text-natural-line-height): Inter at 16 px is 15.5 + 3.86 = 19.36 px, a
+        // 19 px line, three lines 57 (rounding ascent and descent apart, as Chromium does, gives
+        // 20 and 60); the baseline sits on a whole pixel, the ascent rounded.
+        let three = engine.shape("Ag\nAg\nAg", &style(16.0), None);
+        let lines: Vec<(f32, f32, f32)> = three.lines.iter().map(|l| (l.top, l.height, l.baseline)).collect();
+        assert_eq!(lines, [(0.0, 19.0, 16.0), (19.0, 19.0, 35.0), (38.0, 19.0, 54.0)]);
+        assert_eq!(three.height(), 57.0);
     }
 
     #[test]
@@ -806,18 +814,19 @@ mod tests {
     #[test]
     fn a_fallback_face_grows_a_line_of_normal_height_and_moves_its_baseline() {
         // Chromium, the same faces: "⬡ 0 plugins" in JetBrains Mono 11 px is 19 px high with its
-        // baseline at 12 px (the symbol face reaches higher and lower), where JetBrains Mono alone
-        // is 14 px with its baseline at 11 (tests/fixtures/text, pen-dc7eeb39a5).
+        // baseline at 12 px (the symbol face reaches higher and lower; tests/fixtures/text,
+        // pen-dc7eeb39a5). JetBrains Mono alone reaches 11.22 px up and 3.3 down: a 15 px line
+        // as Pen rounds it once (Chromium rounds each: 11 + 3 = 14), its baseline at 11.
         let mut engine = engine();
         let mono = |size| TextStyle { family: "JetBrains Mono".into(), ..style(size) };
         let plain = engine.shape("0 plugins", &mono(11.0), None);
         let symbol = engine.shape("⬡ 0 plugins", &mono(11.0), None);
-        assert_eq!((plain.height(), plain.lines[0].baseline), (14.0, 11.0));
+        assert_eq!((plain.height(), plain.lines[0].baseline), (15.0, 11.0));
         assert_eq!((symbol.height(), symbol.lines[0].baseline), (19.0, 12.0));
-        assert_eq!(symbol.line_height, 14.0, "the text's own line height does not change");
+        assert_eq!(symbol.line_height, 15.0, "the text's own line height does not change");
         // Only the line that holds the symbol grows; the next starts below it.
         let two = engine.shape("⬡ 0 plugins\nplain", &mono(11.0), None);
-        assert_eq!((two.lines[1].top, two.lines[1].height, two.height()), (19.0, 14.0, 33.0));
+        assert_eq!((two.lines[1].top, two.lines[1].height, two.height()), (19.0, 15.0, 34.0));
         assert!(glyphs(&two, 1).iter().all(|g| g.baseline == 19.0 + 11.0));
         // A numeric line height keeps every line at its height, baseline on the text's own face.
         let numeric = engine.shape("⬡ 0 plugins", &TextStyle { line_height: 1.5, ..mono(11.0) }, None);

@@ -183,9 +183,9 @@ impl DoubleEndedIterator for Glyphs<'_> {
     }
 }
 
-/// How far a face's line box reaches above and below the baseline, in pixels: its ascent and
-/// descent rounded, plus half its rounded line gap each (how Chromium builds a line of
-/// `line-height: normal` from each font it uses).
+/// How far a face's line box reaches above and below the baseline, in pixels, unrounded: its
+/// ascent and descent, plus half its line gap each when the line is `normal` (Skia's paragraph
+/// folds the gap in the same way; Pen draws with it).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) struct LineExtent {
     pub above: f32,
@@ -199,15 +199,27 @@ impl LineExtent {
             return None;
         }
         let scale = size / f32::from(metrics.units_per_em);
-        let gap = if with_gap { (metrics.leading * scale).round().max(0.0) } else { 0.0 };
-        Some(LineExtent {
-            above: (metrics.ascent * scale).round() + gap / 2.0,
-            below: (-metrics.descent * scale).round() + gap / 2.0,
-        })
+        let gap = if with_gap { (metrics.leading * scale).max(0.0) } else { 0.0 };
+        Some(LineExtent { above: metrics.ascent * scale + gap / 2.0, below: -metrics.descent * scale + gap / 2.0 })
     }
 
     fn union(self, other: LineExtent) -> LineExtent {
         LineExtent { above: self.above.max(other.above), below: self.below.max(other.below) }
+    }
+
+    /// A `normal` line of this extent, as Pen sets it: its height is the whole extent rounded
+    /// once (Inter at 16 px: 15.5 + 3.86 = 19.36 → 19), and its baseline sits on a whole pixel,
+    /// the ascent (and half gap) rounded.
+    pub fn normal_line(self) -> (f32, f32) {
+        ((self.above + self.below).round(), self.above.round())
+    }
+
+    /// Where the baseline sits below the top of a line `line_height` tall with this face
+    /// centred in it (half the leading above, as CSS places it), its ascent and descent each
+    /// rounded as the browser rounds them.
+    pub fn centred_baseline(self, line_height: f32) -> f32 {
+        let (above, below) = (self.above.round(), self.below.round());
+        (line_height - (above + below)) / 2.0 + above
     }
 }
 
@@ -322,11 +334,15 @@ impl Assembler {
         let top = self.text.lines.last().map_or(0.0, |line| line.top + line.height);
         let rule = self.rule;
         let (height, baseline) = match (rule.own_face, line.extent) {
-            // A line of `normal` height: the union of the extents of the faces it draws with.
-            (Some(_), Some(extent)) if rule.normal => (extent.above + extent.below, top + extent.above),
+            // A line of `normal` height: the union of the extents of the faces it draws with,
+            // rounded once.
+            (Some(_), Some(extent)) if rule.normal => {
+                let (height, baseline) = extent.normal_line();
+                (height, top + baseline)
+            }
             // A numeric line height: the text's own face centred in it, as CSS places it
             // (half the leading above); fallback faces do not move the baseline.
-            (Some(own), _) => (rule.line_height, top + (rule.line_height - (own.above + own.below)) / 2.0 + own.above),
+            (Some(own), _) => (rule.line_height, top + own.centred_baseline(rule.line_height)),
             // No metrics: cosmic-text's own placement, on our whole-pixel line grid.
             (None, _) => (rule.line_height, top + line.cosmic_baseline),
         };
@@ -352,9 +368,11 @@ impl Assembler {
                 top: 0.0,
                 height: line_height,
                 // Where the text's own face puts it, as on any line without fallback faces.
-                baseline: rule
-                    .own_face
-                    .map_or(line_height * 0.8, |own| (line_height - (own.above + own.below)) / 2.0 + own.above),
+                baseline: match rule.own_face {
+                    Some(own) if rule.normal => own.normal_line().1,
+                    Some(own) => own.centred_baseline(line_height),
+                    None => line_height * 0.8,
+                },
                 width: 0.0,
                 text_range: 0..0,
                 glyphs: 0..0,
