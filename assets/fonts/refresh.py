@@ -57,6 +57,9 @@ PACKAGES = {
     "ibm-plex-mono": ("static", "5.3.0"),
     "ibm-plex-sans": ("variable", "5.3.0"),
     "inconsolata": ("variable", "5.3.0"),
+    # Inter 4 as Google serves it (Fontsource 5.3.0 = Google Fonts' v20, "Version 4.001"), which
+    # is the Inter Pen draws: its `-wght-` files have the optical size fixed at its default, 14.
+    "inter": ("variable", "5.3.0"),
     "instrument-sans": ("variable", "5.3.0"),
     "instrument-serif": ("static", "5.3.0"),
     "lato": ("static", "5.3.0"),
@@ -107,7 +110,6 @@ CJK = {"noto-sans-jp": "japanese", "noto-serif-jp": "japanese", "noto-sans-sc": 
 # Files nib already shipped from Debian before this table existed (sources in assets/README.md):
 # listed in the table as they are.
 DEBIAN = [
-    ("Inter", "inter/Inter-{}.otf", ["Thin", "ExtraLight", "Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold", "Black"]),
     ("JetBrains Mono", "jetbrains-mono/JetBrainsMono-{}.ttf", ["Thin", "ExtraLight", "Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold"]),
 ]
 EXTRA = [
