@@ -38,18 +38,17 @@ OUT = Path("/tmp/nib-compare")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars"]
-INTER = {"Thin": 100, "ExtraLight": 200, "Light": 300, "Regular": 400, "Medium": 500,
-         "SemiBold": 600, "Bold": 700, "ExtraBold": 800, "Black": 900}
 LUCIDE = REPO / "assets/icons/lucide"
 
 
 def font_faces():
     rules = []
-    for name, weight in INTER.items():
-        for italic in (False, True):
-            stem = f"Inter-{name if not italic else ('' if name == 'Regular' else name) + 'Italic'}"
-            rules.append(f"@font-face{{font-family:'Inter';font-weight:{weight};font-style:"
-                         f"{'italic' if italic else 'normal'};src:url('file://{REPO}/assets/fonts/inter/{stem}.otf')}}")
+    # Inter is Google's variable slices (crates/nib-fonts/src/table.rs has their ranges; Latin is
+    # enough for these pages).
+    for style in ("normal", "italic"):
+        for part in ("latin-ext", "latin"):  # the last declared face wins a character: Latin
+            rules.append(f"@font-face{{font-family:'Inter';font-weight:100 900;font-style:{style};"
+                         f"src:url('file://{REPO}/assets/fonts/inter/inter-{part}-wght-{style}.woff2')}}")
     for name, weight in (("Regular", 400), ("Bold", 700)):
         rules.append(f"@font-face{{font-family:'NibNoto';font-weight:{weight};"
                      f"src:url('file://{REPO}/assets/fonts/noto/NotoSans-{name}.ttf')}}")
