@@ -320,8 +320,9 @@ fn layout_prints_boxes_and_problems() {
     let text = stdout(&output);
     assert!(text.starts_with("frame 'Dashboard' (dash)  1200 × 700  at 0, 0  (x 0, y 0)\n"), "{text}");
     // "📊 Analytics": the emoji is drawn (and measured) with the first bundled face that has it,
-    // no missing-glyph box, in the box Chromium gives it with those faces (106 × 30).
-    assert!(text.contains("\n    text (logo)  106 × 30  at 16, 24  (x 16, y 24)\n"), "{text}");
+    // no missing-glyph box, 106 wide as Chromium gives it with those faces; 31 tall, the union
+    // of Inter and Noto Emoji rounded once as Pen rounds a line (Chromium rounds each: 30).
+    assert!(text.contains("\n    text (logo)  106 × 31  at 16, 24  (x 16, y 24)\n"), "{text}");
     assert!(text.contains("      … 2 children\n"), "{text}");
     assert!(text.ends_with("No layout problems.\n"), "{text}");
     let json = nib(&["layout", path.to_str().unwrap(), "--node", "sidebar", "--depth", "0", "--json"]);
@@ -717,7 +718,8 @@ fn the_bundled_fonts_are_embedded_once_in_the_binary() {
     };
     for file in [
         "dm-sans/dm-sans-latin-wght-normal.woff2",
-        "inter/Inter-Regular.otf",
+        "inter/inter-latin-wght-normal.woff2",
+        "jetbrains-mono/JetBrainsMono-Regular.ttf",
         "noto-emoji/noto-emoji-0-wght-normal.woff2",
     ] {
         let bytes = fs::read(fonts.join(file)).unwrap();
