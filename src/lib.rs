@@ -53,6 +53,8 @@ pub use nib_doc::{diagnostic, doc, files, geometry, hash, markup, numbers, print
 #[doc(hidden)]
 pub use nib_export::export;
 #[doc(hidden)]
+pub use nib_js::js;
+#[doc(hidden)]
 pub use nib_render::{compile, host, render};
 #[doc(hidden)]
 pub use nib_review::review;
@@ -60,7 +62,7 @@ pub use nib_review::review;
 #[doc(hidden)]
 pub use nib_scene::http;
 #[doc(hidden)]
-pub use nib_scene::{display, js, layout, resolve, text};
+pub use nib_scene::{display, layout, resolve, text};
 #[doc(hidden)]
 pub use nib_tools::{images, script, tools};
 

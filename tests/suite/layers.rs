@@ -1,49 +1,31 @@
-//! The layers of DESIGN.md: each folder may use the ones before it in [`ORDER`] and none after,
-//! so data flows down the pipeline and never back up. Between crates (`nib-doc` → `nib-scene` →
-//! `nib-render` → … → `nib`) the compiler forbids an arrow up; inside a crate this test does: it reads every
-//! `crate::name` path in non-test code of each crate's src/.
+//! The layers of DESIGN.md: each folder may use the ones before it in [`CRATES`] and none after,
+//! so data flows down the pipeline and never back up. Between crates (`nib-doc` → `nib-js` →
+//! `nib-scene` → `nib-render` → … → `nib`) the compiler forbids an arrow up and this test keeps
+//! their order; inside a crate this test does: it reads every `crate::name` path in non-test code
+//! of each crate's src/.
 
 use std::path::{Path, PathBuf};
 
-/// The folders (and single-file modules) of the crates' src/, lowest first, as DESIGN.md draws
-/// them; [`CRATES`] holds the same order at the scale of crates.
-const ORDER: &[&str] = &[
-    // nib-doc
-    "geometry",
-    "hash",
-    "random",
-    "printable",
-    "markup",
-    "files",
-    "doc",
-    "numbers",
-    "diagnostic",
-    // nib-scene
-    "http",
-    "js",
-    "resolve",
-    "text",
-    "layout",
-    "display",
-    // nib-render
-    "render",
-    "host",
-    "compile",
-    // nib-export
-    "export",
-    // nib-review
-    "review",
-    // nib-tools
-    "images",
-    "script",
-    "tools",
-    // nib
-    "mcp",
-    "serve",
-    "cli",
-    "main",
-    "lib",
+/// The crates, lowest first, each with the folders (and single-file modules) of its src/, lowest
+/// first, as DESIGN.md draws them: a crate's src/ holds these and no others (and its lib.rs).
+/// nib-fonts, the generated font table, sits below them all and names no nib crate.
+const CRATES: &[(&str, &[&str])] = &[
+    ("crates/nib-doc", &["geometry", "hash", "random", "printable", "markup", "files", "doc", "numbers", "diagnostic"]),
+    // QuickJS on its own: no nib crate below it, and nib-scene holds no `js` module.
+    ("crates/nib-js", &["js"]),
+    ("crates/nib-scene", &["http", "resolve", "text", "layout", "display"]),
+    ("crates/nib-render", &["render", "host", "compile"]),
+    ("crates/nib-export", &["export"]),
+    ("crates/nib-review", &["review"]),
+    ("crates/nib-tools", &["images", "script", "tools"]),
+    (".", &["mcp", "serve", "cli", "main", "lib"]),
 ];
+
+/// Every crate's layers in one list, lowest first: each folder may use the ones before it and
+/// none after.
+fn order() -> Vec<&'static str> {
+    CRATES.iter().flat_map(|(_, layers)| layers.iter().copied()).collect()
+}
 
 fn rust_files(folder: &Path, found: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(folder).expect("src is readable") {
@@ -59,17 +41,6 @@ fn rust_files(folder: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// The crates, lowest first: each one's src/ holds a contiguous run of [`ORDER`].
-const CRATES: &[&str] = &[
-    "crates/nib-doc",
-    "crates/nib-scene",
-    "crates/nib-render",
-    "crates/nib-export",
-    "crates/nib-review",
-    "crates/nib-tools",
-    ".",
-];
-
 /// The layer a file of src/ belongs to: its top folder, or its own name at the top.
 fn layer_of(src: &Path, file: &Path) -> String {
     let relative = file.strip_prefix(src).expect("inside src");
@@ -79,34 +50,66 @@ fn layer_of(src: &Path, file: &Path) -> String {
 
 #[test]
 fn no_module_uses_one_above_it() {
-    let rank = |name: &str| ORDER.iter().position(|layer| *layer == name);
+    let order = order();
+    let rank = |name: &str| order.iter().position(|layer| *layer == name);
     let mut arrows_up = Vec::new();
-    let mut highest_below = None;
-    for krate in CRATES {
+    for (krate, own_layers) in CRATES {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("src");
         let mut files = Vec::new();
         rust_files(&src, &mut files);
         files.sort();
-        let layers: Vec<String> = files.iter().map(|file| layer_of(&src, file)).collect();
-        let ranks: Vec<usize> = layers.iter().filter_map(|layer| rank(layer)).filter(|r| ORDER[*r] != "lib").collect();
-        // A crate's layers all sit above every layer of the crates below it.
-        if let (Some(below), Some(lowest)) = (highest_below, ranks.iter().min())
-            && lowest <= &below
-        {
-            arrows_up
-                .push(format!("{krate}: holds '{}', which ORDER puts below a lower crate's layer", ORDER[*lowest]));
+        // A crate holds its own layers only (so the ones below it and none above).
+        for file in &files {
+            let layer = layer_of(&src, file);
+            if layer != "lib" && !own_layers.contains(&layer.as_str()) {
+                arrows_up.push(format!(
+                    "{}: the folder '{layer}' is not {krate}'s in CRATES (and DESIGN.md)",
+                    file.display()
+                ));
+            }
         }
-        highest_below = ranks.iter().max().copied().max(highest_below);
         check_files(&src, &files, &rank, &mut arrows_up);
     }
     assert!(arrows_up.is_empty(), "arrows up the pipeline:\n{}", arrows_up.join("\n"));
+}
+
+/// A crate's Cargo.toml names only crates below it in [`CRATES`] (the compiler forbids a cycle;
+/// this keeps the order DESIGN.md draws).
+#[test]
+fn crates_name_only_crates_below_them() {
+    let mut arrows_up = Vec::new();
+    for (at, (krate, _)) in CRATES.iter().enumerate() {
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("Cargo.toml");
+        let text = std::fs::read_to_string(&manifest).expect("readable");
+        let mut in_dependencies = false;
+        for line in text.lines() {
+            if line.starts_with('[') {
+                in_dependencies = line == "[dependencies]";
+                continue;
+            }
+            let Some(name) = line.strip_prefix("nib-").and_then(|rest| rest.split(['.', ' ', '=']).next()) else {
+                continue;
+            };
+            if !in_dependencies {
+                continue;
+            }
+            let path = format!("crates/nib-{name}");
+            match CRATES.iter().position(|(other, _)| *other == path) {
+                Some(below) if below < at => {}
+                Some(_) => arrows_up.push(format!("{krate} names nib-{name}, which is not below it")),
+                None if name == "fonts" => {}
+                None => arrows_up.push(format!("{krate} names nib-{name}, which CRATES does not list")),
+            }
+        }
+    }
+    assert!(arrows_up.is_empty(), "crates naming crates above them:\n{}", arrows_up.join("\n"));
 }
 
 fn check_files(src: &Path, files: &[PathBuf], rank: &dyn Fn(&str) -> Option<usize>, arrows_up: &mut Vec<String>) {
     for file in files {
         let layer = layer_of(src, file);
         let Some(own) = rank(&layer) else {
-            arrows_up.push(format!("{}: the folder '{layer}' is not in ORDER (and DESIGN.md)", file.display()));
+            arrows_up.push(format!("{}: the folder '{layer}' is not in CRATES (and DESIGN.md)", file.display()));
             continue;
         };
         let text = std::fs::read_to_string(file).expect("readable");
@@ -164,7 +167,7 @@ const FILE_SYSTEM_CALLS: &[&str] = &[
 #[test]
 fn only_the_hosts_touch_the_file_system() {
     let mut touches = Vec::new();
-    for krate in CRATES {
+    for (krate, _) in CRATES {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("src");
         let mut files = Vec::new();
         rust_files(&src, &mut files);

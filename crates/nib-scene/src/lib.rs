@@ -9,13 +9,13 @@
 // only. Every module and type says why it exists; a lint that wanted a line on every field of
 // the display list asked for "/// Its x." filler, not for documentation.
 
-// The stage below, under the names this crate's modules use for it.
+// The stages below, under the names this crate's modules use for it.
 use nib_doc::{diagnostic, doc, files, geometry, hash, numbers, printable};
+use nib_js::js;
 
 pub mod display;
 #[cfg(feature = "fetch")]
 pub mod http;
-pub mod js;
 pub mod layout;
 pub mod resolve;
 pub mod text;

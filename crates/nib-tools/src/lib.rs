@@ -11,11 +11,12 @@
 // The stages below, under the names this crate's modules use for them.
 use nib_doc::{diagnostic, doc, files, hash, numbers, random};
 use nib_export::export;
+use nib_js::js;
 use nib_render::{compile, host, render};
 use nib_review::review;
 #[cfg(feature = "network-images")]
 use nib_scene::http;
-use nib_scene::{js, layout, resolve, text};
+use nib_scene::{layout, resolve, text};
 
 pub mod images;
 pub mod script;
