@@ -119,6 +119,8 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         embed: settings.embed,
         background: settings.background,
         output_folder: Some(output_folder),
+        // The command line's paths (the document's, -o) are relative to where it runs.
+        working_folder: std::env::current_dir().unwrap_or_default(),
     };
     let source = Source {
         document: &document,

@@ -467,7 +467,7 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     let out = folder.path().join("out");
     let options = SvgOptions {
         text: TextMode::Live,
-        images: ImageRefs::Link { from: Some(out.clone()) },
+        images: ImageRefs::Link { from: Some(out.clone()), working_folder: std::path::PathBuf::new() },
         ..SvgOptions::default()
     };
     let svg = to_svg(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("exports");

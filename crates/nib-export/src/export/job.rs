@@ -174,11 +174,16 @@ pub struct ExportSettings {
     pub background: Option<[u8; 4]>,
     /// The folder the files are written to (SVG image links are relative to it).
     pub output_folder: Option<PathBuf>,
+    /// The folder relative paths (the output folder, the document's image files) are read
+    /// from, to link SVG images: the command line's working directory. Empty (the default):
+    /// relative paths are compared as they are.
+    pub working_folder: PathBuf,
 }
 
 impl ExportSettings {
     /// `format` of `targets` at scale 1, default quality, text as outlines, images embedded in
-    /// SVG, fonts and images beside HTML pages, no background and no output folder.
+    /// SVG, fonts and images beside HTML pages, no background, no output folder and no working
+    /// folder.
     pub fn new(format: Format, targets: Targets) -> ExportSettings {
         ExportSettings {
             format,
@@ -190,6 +195,7 @@ impl ExportSettings {
             embed: false,
             background: None,
             output_folder: None,
+            working_folder: PathBuf::new(),
         }
     }
 }
@@ -367,7 +373,7 @@ fn make_one(
 
 fn svg_options(settings: &ExportSettings, text: TextMode) -> SvgOptions {
     let images = if settings.link_images && settings.format == Format::Svg {
-        ImageRefs::Link { from: settings.output_folder.clone() }
+        ImageRefs::Link { from: settings.output_folder.clone(), working_folder: settings.working_folder.clone() }
     } else {
         ImageRefs::Embed
     };

@@ -186,6 +186,8 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         embed: args.embed.unwrap_or(false),
         background: None,
         output_folder: Some(folder.clone()),
+        // Images are embedded (link_images is off): no path is compared.
+        working_folder: PathBuf::new(),
     };
     let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
     // The paths that held a file before this export wrote them.

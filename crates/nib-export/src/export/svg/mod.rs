@@ -56,6 +56,11 @@ pub enum ImageRefs {
     Link {
         /// The folder links are relative to.
         from: Option<PathBuf>,
+        /// The folder relative paths (`from`, the image files) are read from: the command line's
+        /// working directory. Empty: relative paths are compared as they are, which is right
+        /// when both are relative to the same folder. The caller decides it; the writer never
+        /// asks the process.
+        working_folder: PathBuf,
     },
 }
 

@@ -345,8 +345,8 @@ impl<'a> Writer<'a> {
         };
         let href = match &self.options.images {
             ImageRefs::Link { .. } if remote => url.to_owned(),
-            ImageRefs::Link { from } => match (self.pictures.file(url), from) {
-                (Some(file), Some(from)) => link(&file, from),
+            ImageRefs::Link { from, working_folder } => match (self.pictures.file(url), from) {
+                (Some(file), Some(from)) => link(&file, from, working_folder),
                 _ => url.to_owned(),
             },
             ImageRefs::Embed => match self.pictures.encoded(url) {
@@ -804,15 +804,10 @@ pub(crate) fn color_at(stops: &[(f32, [u8; 4])], t: f32) -> [u8; 4] {
     [mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]), mix(c0[3], c1[3])]
 }
 
-/// The `href` of a linked image: the file relative to the folder `from` the SVG is written to.
-fn link(file: &std::path::Path, from: &std::path::Path) -> String {
-    let absolute = |p: &std::path::Path| {
-        crate::files::lexical_normal(&if p.is_absolute() {
-            p.to_owned()
-        } else {
-            std::env::current_dir().unwrap_or_default().join(p)
-        })
-    };
+/// The `href` of a linked image: the file relative to the folder `from` the SVG is written to,
+/// relative paths of either taken from `working_folder`.
+fn link(file: &std::path::Path, from: &std::path::Path, working_folder: &std::path::Path) -> String {
+    let absolute = |p: &std::path::Path| crate::files::lexical_normal(&working_folder.join(p));
     let (file, from) = (absolute(file), absolute(from));
     let common = file.components().zip(from.components()).take_while(|(a, b)| a == b).count();
     let mut relative = std::path::PathBuf::new();
@@ -823,4 +818,26 @@ fn link(file: &std::path::Path, from: &std::path::Path) -> String {
         relative.push(part);
     }
     relative.to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::link;
+    use std::path::Path;
+
+    #[test]
+    fn links_take_relative_paths_from_the_working_folder_they_are_given() {
+        let working = Path::new("/work/site");
+        // An absolute image file, the SVG's folder relative to the working folder.
+        assert_eq!(link(Path::new("/work/site/design/img/a.png"), Path::new("out"), working), "../design/img/a.png");
+        // A relative image file, an output folder above the working folder.
+        assert_eq!(link(Path::new("img/a.png"), Path::new("../out"), working), "../site/img/a.png");
+        // Another working folder, another answer: the process's own is never asked.
+        assert_eq!(
+            link(Path::new("img/a.png"), Path::new("../out"), Path::new("/elsewhere")),
+            "../elsewhere/img/a.png"
+        );
+        // None given: two relative paths compared as they are.
+        assert_eq!(link(Path::new("design/img/a.png"), Path::new("out"), Path::new("")), "../design/img/a.png");
+    }
 }
