@@ -677,6 +677,17 @@ fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontO
     options
 }
 
+/// `NIB_RENDER_MEMORY` (bytes, or with `MB`/`GB`), when set, becomes the memory all renders of
+/// this process may hold; an error (for the command line to show) when it is not a size, and
+/// the render stage keeps its default.
+fn render_memory_from_environment() -> Result<(), String> {
+    let Ok(text) = std::env::var("NIB_RENDER_MEMORY") else { return Ok(()) };
+    let bytes = nib::render::memory::parse_bytes(&text)
+        .ok_or_else(|| format!("NIB_RENDER_MEMORY={text:?} is not a size; give bytes, e.g. 512MB or 2GB"))?;
+    nib::render::memory::set_render_memory(bytes);
+    Ok(())
+}
+
 /// A text engine for `document` (read from `path`) with the fonts of `options` and the
 /// document's own; what went wrong reading the user's font folders and the document's `fonts`
 /// list is returned as warnings.
@@ -684,7 +695,7 @@ fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontO
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
     let Args { command, system_fonts, font_dirs } = args;
     // A render budget that is not a size would silently fall back to the default.
-    if let Err(error) = nib::render::memory::configured() {
+    if let Err(error) = render_memory_from_environment() {
         eprintln!("nib: {error}");
         return Ok(ExitCode::from(2));
     }

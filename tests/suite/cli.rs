@@ -378,6 +378,37 @@ fn render_draws_the_canvas_and_the_same_bytes_every_time() {
     assert_eq!((width, height), (1200, 800));
 }
 
+/// `NIB_RENDER_MEMORY` (README, Limits) is the command line's: the binary reads it and hands the
+/// budget to the render stage, which reads no environment.
+#[test]
+fn render_memory_comes_from_the_environment_of_the_command_line() {
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("layers.pen");
+    // A 1000 × 1000 frame with opacity paints into a layer of 5 MB.
+    fs::write(
+        &file,
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "veil", "width": 1000, "height": 1000, "opacity": 0.5, "fill": "#2563EB",
+          "children": [{"type": "rectangle", "id": "dot", "width": 10, "height": 10, "fill": "#FFFFFF"}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out.png");
+    let render = |budget: &str| {
+        nib_command()
+            .env("NIB_RENDER_MEMORY", budget)
+            .args(["render", file.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .output()
+            .expect("nib runs")
+    };
+    let small = render("1MB");
+    assert!(!small.status.success(), "{}", stdout(&small));
+    assert!(stderr(&small).contains("more than the 1 MB a render may take"), "{}", stderr(&small));
+    let enough = render("512MB");
+    assert!(enough.status.success(), "{}", stderr(&enough));
+    let nonsense = render("lots");
+    assert_eq!(nonsense.status.code(), Some(2));
+    assert!(stderr(&nonsense).contains("NIB_RENDER_MEMORY=\"lots\" is not a size"), "{}", stderr(&nonsense));
+}
+
 #[test]
 fn render_scales_and_fills_the_background() {
     let folder = tempfile::tempdir().unwrap();

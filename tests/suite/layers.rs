@@ -141,8 +141,9 @@ fn test_module_start(text: &str) -> Option<usize> {
     })
 }
 
-/// The layers that may touch the file system (DESIGN.md, "Who touches the file system"): the
-/// file layer, the hosts, the snapshot runner (a host of its own kind), the tools and the binary.
+/// The layers that may touch the file system (DESIGN.md, "Who touches the file system") and read
+/// the environment: the file layer, the hosts, the snapshot runner (a host of its own kind), the
+/// tools and the binary.
 const FILE_SYSTEM_LAYERS: &[&str] = &["files", "host", "images", "script", "tools", "mcp", "serve", "cli", "main"];
 
 /// What touching the file system looks like in code: opening, reading, writing or listing a
@@ -164,8 +165,26 @@ const FILE_SYSTEM_CALLS: &[&str] = &[
     "load_system_fonts",
 ];
 
+/// What reading the process's environment looks like in code: its variables and its working
+/// directory. A stage takes what its caller decided (a render budget, the folder SVG links are
+/// relative to); the hosts and the binary read the environment for it.
+const ENVIRONMENT_CALLS: &[&str] = &["env::var", "env::vars", "var_os", "current_dir"];
+
 #[test]
 fn only_the_hosts_touch_the_file_system() {
+    let touches = calls_outside_the_hosts(FILE_SYSTEM_CALLS);
+    assert!(touches.is_empty(), "file system access outside the hosts:\n{}", touches.join("\n"));
+}
+
+#[test]
+fn only_the_hosts_read_the_environment() {
+    let reads = calls_outside_the_hosts(ENVIRONMENT_CALLS);
+    assert!(reads.is_empty(), "the environment read outside the hosts:\n{}", reads.join("\n"));
+}
+
+/// The lines of non-test code outside the layers that may touch the file system (and the
+/// environment) that name one of `calls`.
+fn calls_outside_the_hosts(calls: &[&str]) -> Vec<String> {
     let mut touches = Vec::new();
     for (krate, _) in CRATES {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("src");
@@ -188,13 +207,13 @@ fn only_the_hosts_touch_the_file_system() {
                 if line.starts_with("//") {
                     continue;
                 }
-                if let Some(call) = FILE_SYSTEM_CALLS.iter().find(|call| names(line, call)) {
+                if let Some(call) = calls.iter().find(|call| names(line, call)) {
                     touches.push(format!("{}:{}: {call}: {line}", file.display(), number + 1));
                 }
             }
         }
     }
-    assert!(touches.is_empty(), "file system access outside the hosts:\n{}", touches.join("\n"));
+    touches
 }
 
 /// True when `line` names `call` as a whole word at its start (`fs::` but not `ImageRefs::`).

@@ -45,25 +45,16 @@ struct PoolState {
     next: u64,
 }
 
-/// The process's pool: [`RENDER_MEMORY`], or `NIB_RENDER_MEMORY` (bytes, or with `MB`/`GB`)
-/// when set, for machines with less memory or more.
+/// The process's pool: [`RENDER_MEMORY`] until the program sets another budget
+/// ([`set_render_memory`]; the `nib` binary reads `NIB_RENDER_MEMORY` for it).
 pub(crate) fn pool() -> &'static Pool {
     static POOL: OnceLock<Pool> = OnceLock::new();
-    POOL.get_or_init(|| Pool::new(configured().ok().flatten().unwrap_or(RENDER_MEMORY)))
+    POOL.get_or_init(|| Pool::new(RENDER_MEMORY))
 }
 
-/// `NIB_RENDER_MEMORY` read: `None` when unset, an error (for the command line to show) when it
-/// is not a size; the pool then keeps [`RENDER_MEMORY`].
-pub fn configured() -> Result<Option<u64>, String> {
-    match std::env::var("NIB_RENDER_MEMORY") {
-        Err(_) => Ok(None),
-        Ok(text) => parse_bytes(&text)
-            .map(Some)
-            .ok_or_else(|| format!("NIB_RENDER_MEMORY={text:?} is not a size; give bytes, e.g. 512MB or 2GB")),
-    }
-}
-
-/// Sets the bytes all renders of this process may hold from now on (see [`RENDER_MEMORY`]).
+/// Sets the bytes all renders of this process may hold from now on (see [`RENDER_MEMORY`]), for
+/// machines with less memory or more: the program decides it (the `nib` binary from
+/// `NIB_RENDER_MEMORY`), before its first render or between renders.
 pub fn set_render_memory(bytes: u64) {
     pool().limit.store(bytes.max(1), Ordering::Relaxed);
     pool().changed.notify_all();
@@ -74,8 +65,9 @@ pub fn render_memory() -> u64 {
     pool().limit()
 }
 
-/// `512MB`, `2GB`, `1000000`: bytes, with an optional decimal unit.
-fn parse_bytes(text: &str) -> Option<u64> {
+/// `512MB`, `2GB`, `1000000`: bytes, with an optional decimal unit; `None` for anything else
+/// and for 0.
+pub fn parse_bytes(text: &str) -> Option<u64> {
     let text = text.trim().to_ascii_uppercase();
     let (number, unit) = match text.find(|c: char| !c.is_ascii_digit()) {
         Some(at) => text.split_at(at),
