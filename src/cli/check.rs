@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::compile::{CompileOptions, compile};
+use nib::diagnostic::{Diagnostic, Severity};
 use nib::doc::io::read_file;
 use nib::doc::{Document, Loaded, NodeType};
 use nib::host::DiskHost;
@@ -22,22 +23,23 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     for path in files {
         match read_file(path) {
             Ok(loaded) => {
-                let resolved = resolve(path, &loaded.document, &options.fonts);
-                if let Some(error) = &resolved.error {
+                let findings = findings(path, &loaded, &options.fonts);
+                let count = |severity: Severity| findings.iter().filter(|f| f.severity == severity).count();
+                let errors = count(Severity::Error);
+                warnings += count(Severity::Warning);
+                if errors > 0 {
                     invalid += 1;
-                    eprintln!("{error}");
+                } else if !options.quiet {
+                    say!("{}: ok", path.display());
+                    say!("  {}", summary(&loaded.document));
                 }
-                // A color Pen saved and reads its own way is said, but it is Pen's file as Pen
-                // wrote it: no reason to fail --strict.
-                warnings += loaded.problems.iter().filter(|p| !is_note(&p.kind)).count();
-                report_valid(path, &loaded, &options, resolved.error.is_none());
-                for line in &resolved.warnings {
-                    say!("  warning {}: {line}", path.display());
+                for finding in &findings {
+                    match finding.severity {
+                        Severity::Error => eprintln!("{}", finding.text),
+                        Severity::Warning => say!("  warning {}", finding.text),
+                        Severity::Note => say!("  note {}", finding.text),
+                    }
                 }
-                for line in &resolved.notes {
-                    say!("  note {}: {line}", path.display());
-                }
-                warnings += resolved.warnings.len();
             }
             Err(error) => {
                 invalid += 1;
@@ -56,66 +58,72 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     if invalid > 0 || (options.strict && warnings > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-fn report_valid(path: &Path, loaded: &Loaded, options: &Options, resolved: bool) {
-    let document = &loaded.document;
-    if !options.quiet && resolved {
-        say!("{}: ok", path.display());
-        say!("  {}", summary(document));
-    }
-    for problem in &loaded.problems {
-        let kind = if is_note(&problem.kind) { "note" } else { "warning" };
-        say!("  {kind} {}:{problem}", path.display());
-    }
+/// One thing `nib check` says about a file.
+struct Finding {
+    /// Errors make the file invalid (said on standard error, with the file, line, column and
+    /// hints); warnings are faults of the document (`--strict` fails on them); notes say what
+    /// nib reads or draws its own way, through no fault of the document.
+    severity: Severity,
+    /// The line, starting with the file's path.
+    text: String,
 }
 
-/// Problems that describe how a file is read rather than a fault in it.
-fn is_note(kind: &nib::doc::ProblemKind) -> bool {
-    matches!(kind, nib::doc::ProblemKind::ColorTolerated { .. })
-}
-
-/// What resolving the document found.
-struct Resolved {
-    /// Why it cannot be resolved in full (instances expanding past the budget), with the file,
-    /// line and column.
-    error: Option<String>,
-    /// What is wrong in the document: what its format version cannot hold, and what it refers
-    /// to but cannot be found (components, variables, descendants overrides that match
-    /// nothing, imports, image files, scripts, its own font files). `--strict` fails on these.
-    warnings: Vec<String>,
-    /// What nib draws in place of something (each replaced font family once, with its
-    /// stand-in; a browser's page): said, but no fault of the document.
-    notes: Vec<String>,
-}
-
-fn resolve(path: &Path, document: &Document, fonts: &nib::text::FontOptions) -> Resolved {
-    let host = DiskHost::new(path, fonts.clone());
-    let compiled = match compile(&host, document, &CompileOptions::default()) {
-        Ok(compiled) => compiled,
-        Err(error) => {
-            return Resolved {
-                error: Some(super::diagnostic_text(path, *error)),
-                warnings: Vec::new(),
-                notes: Vec::new(),
-            };
-        }
-    };
-    let of = |wanted: &[&str]| -> Vec<String> {
-        compiled.diagnostics.iter().filter(|d| wanted.contains(&d.code)).map(ToString::to_string).collect()
-    };
-    let mut warnings = of(&["import"]);
-    warnings.extend(nib::doc::format::audit(document).into_iter().map(|finding| {
-        format!("node '{}' {}: {} (hint: {})", finding.node, finding.pointer, finding.problem, finding.problem.hint())
+/// Everything checking `path` found: errors, then warnings, then notes, each severity in the
+/// order found — what loading said, what the document's version cannot hold, then what
+/// compiling it said (imports, fonts, what could not be resolved, stand-ins) and the image
+/// files it names that are not there.
+fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec<Finding> {
+    let shown = path.display();
+    let mut findings: Vec<Finding> = loaded
+        .problems
+        .iter()
+        .map(|problem| Finding { severity: problem_severity(&problem.kind), text: format!("{shown}:{problem}") })
+        .collect();
+    findings.extend(nib::doc::format::audit(&loaded.document).into_iter().map(|finding| Finding {
+        severity: Severity::Warning,
+        text: format!(
+            "{shown}: node '{}' {}: {} (hint: {})",
+            finding.node,
+            finding.pointer,
+            finding.problem,
+            finding.problem.hint()
+        ),
     }));
-    warnings.extend(of(&["unresolved"]));
-    warnings.extend(
-        missing_image_files(&compiled.scene, host.folder())
-            .into_iter()
-            .map(|(node, message)| format!("node '{node}': {message}")),
-    );
-    warnings.extend(of(&["font-folder", "font-file"]));
-    let mut notes = of(&["placeholder"]);
-    notes.extend(of(&["font-substituted"]));
-    Resolved { error: None, warnings, notes }
+    let host = DiskHost::new(path, fonts.clone());
+    match compile(&host, &loaded.document, &CompileOptions::default()) {
+        Ok(compiled) => {
+            let missing = missing_image_files(&compiled.scene, host.folder());
+            findings.extend(compiled.diagnostics.into_iter().map(|diagnostic| diagnostic_finding(path, diagnostic)));
+            findings.extend(missing.into_iter().map(|(node, message)| Finding {
+                severity: Severity::Warning,
+                text: format!("{shown}: node '{node}': {message}"),
+            }));
+        }
+        Err(error) => findings.push(diagnostic_finding(path, *error)),
+    }
+    // Stable: within a severity, the order found.
+    findings.sort_by_key(|finding| std::cmp::Reverse(finding.severity));
+    findings
+}
+
+/// How serious a problem found while loading is: a color Pen saved and reads its own way is
+/// said, but it is Pen's file as Pen wrote it, no reason to fail `--strict`.
+fn problem_severity(kind: &nib::doc::ProblemKind) -> Severity {
+    match kind {
+        nib::doc::ProblemKind::ColorTolerated { .. } => Severity::Note,
+        _ => Severity::Warning,
+    }
+}
+
+/// `diagnostic` as a line of the report: an error located in the file with its hints, anything
+/// else in its one-line form.
+fn diagnostic_finding(path: &Path, diagnostic: Diagnostic) -> Finding {
+    let severity = diagnostic.severity;
+    let text = match severity {
+        Severity::Error => super::diagnostic_text(path, diagnostic),
+        Severity::Warning | Severity::Note => format!("{}: {diagnostic}", path.display()),
+    };
+    Finding { severity, text }
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

@@ -547,6 +547,46 @@ fn check_reports_what_a_file_refers_to_but_is_not_there() {
     assert!(!stdout(&nib(&["check", path.to_str().unwrap()])).contains("hero.png"));
 }
 
+/// `nib check` says what it found by severity, not by where it was found: the error first (on
+/// standard error), then the warnings, then the notes, though loading said the note first.
+#[test]
+fn check_groups_its_findings_by_severity() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("all.pen");
+    let bomb =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/hostile/instance-bomb.pen"))
+            .unwrap();
+    let extra = r##"{"type": "rectangle", "id": "tolerated", "width": 10, "height": 10, "fill": "#GG0000"}, {"type": "rectangle", "id": "keyword", "width": 10, "height": 10, "fill": "transparent"}, "##;
+    let text = bomb.replacen("\"children\": [", &format!("\"children\": [{extra}"), 1);
+    assert_ne!(text, bomb);
+    fs::write(&path, text).unwrap();
+    let output = nib(&["check", path.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1), "an error fails without --strict");
+    let errors = stderr(&output);
+    assert!(errors.contains("expand to more than 200000 nodes"), "{errors}");
+    let said = stdout(&output);
+    let lines: Vec<&str> = said.lines().collect();
+    let warning = lines.iter().position(|l| l.starts_with("  warning ") && l.contains("\"transparent\""));
+    let note = lines.iter().position(|l| l.starts_with("  note ") && l.contains("\"#GG0000\""));
+    let (Some(warning), Some(note)) = (warning, note) else { panic!("a warning and a note: {said}") };
+    assert!(warning < note, "warnings before notes: {said}");
+    let last_warning = lines.iter().rposition(|l| l.starts_with("  warning ")).unwrap();
+    let first_note = lines.iter().position(|l| l.starts_with("  note ")).unwrap();
+    assert!(last_warning < first_note, "grouped: {said}");
+    assert!(said.contains("0 valid, 1 invalid, 1 warning\n"), "the note is not counted: {said}");
+
+    // Without the error, warnings still fail only --strict and notes never do.
+    let fine = folder.path().join("fine.pen");
+    fs::write(
+        &fine,
+        r##"{"version": "2.8", "children": [{"type": "rectangle", "id": "tolerated", "width": 10, "height": 10, "fill": "#GG0000"}]}"##,
+    )
+    .unwrap();
+    let strict = nib(&["check", "--strict", fine.to_str().unwrap()]);
+    assert!(strict.status.success(), "a note does not fail --strict: {}", stdout(&strict));
+    assert!(stdout(&strict).contains("  note "), "{}", stdout(&strict));
+}
+
 #[test]
 fn a_closed_output_pipe_ends_quietly() {
     use std::io::{BufRead, BufReader};
