@@ -51,16 +51,9 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let mut keys = Vec::new();
     for id in &settings.nodes {
-        match scene.node_by_id(id) {
-            Some(key) => keys.push(key),
-            None => {
-                eprintln!("nib: {}: node '{id}' not found", file.display());
-                eprintln!(
-                    "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
-                    file.display()
-                );
-                return ExitCode::from(1);
-            }
+        match super::find_node(file, scene, id) {
+            Ok(key) => keys.push(key),
+            Err(failed) => return failed,
         }
     }
     let format = settings.format;

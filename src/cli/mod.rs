@@ -634,6 +634,16 @@ fn past_limits_refusal(
     }
 }
 
+/// The node `id` of the file's Scene; when there is none, says so (with where ids come from on
+/// the command line) and answers the exit code.
+fn find_node(file: &Path, scene: &nib::resolve::Scene, id: &str) -> Result<nib::resolve::SceneKey, ExitCode> {
+    scene.find(id).map_err(|_| {
+        eprintln!("nib: {}: node '{id}' not found", file.display());
+        eprintln!("hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'", file.display());
+        ExitCode::from(1)
+    })
+}
+
 /// A diagnostic about the file `path`, placed at its line and column (the file is read again:
 /// only an error needs them).
 fn diagnostic_text(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> String {

@@ -129,16 +129,9 @@ fn render_targets(
     }
     let mut targets = Vec::new();
     for id in &settings.nodes {
-        match scene.node_by_id(id) {
-            Some(key) => targets.push((key, safe_name(id))),
-            None => {
-                eprintln!("nib: {}: node '{id}' not found", file.display());
-                eprintln!(
-                    "hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'",
-                    file.display()
-                );
-                return ExitCode::from(1);
-            }
+        match super::find_node(file, scene, id) {
+            Ok(key) => targets.push((key, safe_name(id))),
+            Err(failed) => return failed,
         }
     }
     let mut images = host.pictures();

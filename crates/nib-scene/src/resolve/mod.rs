@@ -22,8 +22,8 @@ pub use components::{
 };
 pub use generated::MAX_SCRIPT_NODES;
 pub use scene::{
-    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, part_root, update_scene,
-    update_scene_of, update_scene_within,
+    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, node_not_found, part_root,
+    update_scene, update_scene_of, update_scene_within,
 };
 pub use shown_text::{MAX_TEXT_CHARS, shown_text};
 pub use variables::{LookupError, ThemeContext, lookup};

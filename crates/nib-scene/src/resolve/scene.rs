@@ -17,6 +17,7 @@ use std::sync::Arc;
 use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::doc::format::Version;
 use crate::doc::ids::IdTable;
 use crate::doc::values::{TextContent, VariableScalar};
@@ -195,6 +196,15 @@ pub struct Scene {
     pub problems: Vec<ResolveProblem>,
 }
 
+/// The error of looking up a node no node of the document has: `Node 'id' not found`, with
+/// where ids come from. Every tool that takes a node id answers it (some with a hint of their
+/// own: where their argument comes from).
+pub fn node_not_found(id: &str) -> Diagnostic {
+    Diagnostic::new(Severity::Error, "node-not-found", format!("Node '{id}' not found"))
+        .at_node(id)
+        .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
+}
+
 impl Scene {
     /// The node behind `key`.
     pub fn node(&self, key: SceneKey) -> &SceneNode {
@@ -227,6 +237,12 @@ impl Scene {
             .iter()
             .enumerate()
             .find_map(|(part, p)| p.index_of(id).map(|node| SceneKey { part: part as u32, node: node as u32 }))
+    }
+
+    /// The node with this id or instance path, or the error that no node has it
+    /// ([`node_not_found`]).
+    pub fn find(&self, id: &str) -> Result<SceneKey, Box<Diagnostic>> {
+        self.node_by_id(id).ok_or_else(|| Box::new(node_not_found(id)))
     }
 
     /// Why the Scene is incomplete: resolving the document goes over its [`Budget`]. The
@@ -1101,6 +1117,21 @@ mod tests {
             "title": {"enabled": false}}},
           {"type": "ref", "id": "f1", "ref": "Fancy"}]}
       ]}"##;
+
+    #[test]
+    fn find_answers_a_node_or_the_one_not_found_error_with_its_hint() {
+        let scene = scene(KIT);
+        assert_eq!(scene.find("c1/lbl/txt").ok(), scene.node_by_id("c1/lbl/txt"));
+        assert!(scene.find("c1/lbl/txt").is_ok());
+        let missing = scene.find("c1/nope").unwrap_err();
+        assert_eq!(missing.message, "Node 'c1/nope' not found");
+        assert_eq!(missing.severity, Severity::Error);
+        assert_eq!(missing.node.as_deref(), Some("c1/nope"));
+        assert_eq!(
+            missing.hints,
+            ["use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'"]
+        );
+    }
 
     #[test]
     fn instances_expand_with_root_and_descendant_overrides() {

@@ -119,8 +119,8 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
         let scene = if inside_instance && options.expand_instances { open.scene(options)? } else { own };
         let start: Vec<SceneKey> = match &args.parent_id {
             Some(parent) => {
-                let key = scene.node_by_id(parent).ok_or_else(|| {
-                    ToolError::new(format!("Node '{parent}' not found"))
+                let key = scene.find(parent).map_err(|missing| {
+                    ToolError::from(missing)
                         .with_hint("parentId is a node id, or an instance path with resolveInstances")
                 })?;
                 scene.children(key).collect()

@@ -141,10 +141,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     };
     let mut keys = Vec::with_capacity(node_ids.len());
     for id in &node_ids {
-        keys.push(scene.node_by_id(id).ok_or_else(|| {
-            ToolError::new(format!("Node '{id}' not found"))
-                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
-        })?);
+        keys.push(scene.find(id)?);
     }
     let targets = if all {
         Targets::Frames

@@ -116,10 +116,7 @@ fn boxes_and_problems(workspace: &mut Workspace, args: SnapshotArgs) -> Result<S
 
 /// The node `id`, which must be visible to have a box.
 fn find_visible(scene: &Scene, layout: &Layout, id: &str) -> Result<SceneKey, ToolError> {
-    let key = scene.node_by_id(id).ok_or_else(|| {
-        ToolError::new(format!("Node '{id}' not found"))
-            .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
-    })?;
+    let key = scene.find(id)?;
     if layout.node_box(key).is_none() {
         return Err(ToolError::new(format!(
             "Node '{id}' is hidden (it or an ancestor has enabled: false) and has no layout"

@@ -51,7 +51,7 @@ pub(super) fn findings(
         None => None,
         Some(id) => {
             let scene = open.scene(SceneOptions::FULL)?;
-            let key = scene.node_by_id(id).ok_or_else(|| ToolError::new(format!("Node '{id}' not found")))?;
+            let key = scene.find(id)?;
             Some(scene.subtree(key).map(|k| scene.node(k).id.clone()).collect())
         }
     };

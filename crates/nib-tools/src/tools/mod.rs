@@ -109,6 +109,20 @@ impl fmt::Display for ToolError {
 
 impl std::error::Error for ToolError {}
 
+/// A diagnostic as a tool answers it: its message, and its hints as the hint.
+impl From<crate::diagnostic::Diagnostic> for ToolError {
+    fn from(diagnostic: crate::diagnostic::Diagnostic) -> ToolError {
+        let hint = (!diagnostic.hints.is_empty()).then(|| diagnostic.hints.join("; "));
+        ToolError::new(diagnostic.message).with_optional_hint(hint)
+    }
+}
+
+impl From<Box<crate::diagnostic::Diagnostic>> for ToolError {
+    fn from(diagnostic: Box<crate::diagnostic::Diagnostic>) -> ToolError {
+        ToolError::from(*diagnostic)
+    }
+}
+
 /// A Scene that could not be resolved in full: the message and hint, and the details as data
 /// (`overBudget`: the limit, the node, its JSON pointer, the chain of instances).
 impl From<&crate::resolve::ResolveError> for ToolError {

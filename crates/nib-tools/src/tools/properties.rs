@@ -196,9 +196,7 @@ fn subtree_nodes(scene: &Scene, parents: &[String]) -> Result<Vec<SceneKey>, Too
     let mut keys = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for parent in parents {
-        let key = scene
-            .node_by_id(parent)
-            .ok_or_else(|| ToolError::new(format!("Node '{parent}' not found")).with_hint("parents are node ids"))?;
+        let key = scene.find(parent).map_err(|missing| ToolError::from(missing).with_hint("parents are node ids"))?;
         keys.extend(scene.subtree(key).filter(|k| seen.insert(*k)));
     }
     Ok(keys)

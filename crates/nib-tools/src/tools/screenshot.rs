@@ -242,10 +242,7 @@ fn backdrop(scene: &crate::resolve::Scene, target: RenderTarget) -> Option<[u8; 
 fn target_of(scene: &crate::resolve::Scene, node_id: Option<&str>) -> Result<RenderTarget, ToolError> {
     match node_id {
         None => Ok(RenderTarget::Canvas),
-        Some(id) => Ok(RenderTarget::Node(scene.node_by_id(id).ok_or_else(|| {
-            ToolError::new(format!("Node '{id}' not found"))
-                .with_hint("use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'")
-        })?)),
+        Some(id) => Ok(RenderTarget::Node(scene.find(id)?)),
     }
 }
 

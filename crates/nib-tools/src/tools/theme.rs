@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::ToolError;
 use crate::doc::values::ThemeSelection;
 use crate::doc::{Document, Key, NodeKey, Value as Prop};
-use crate::resolve::part_root;
+use crate::resolve::{node_not_found, part_root};
 
 /// A copy of `document` whose top-level nodes holding `ids` (every top-level node when `ids` is
 /// empty) have `theme` merged into their own. Each axis and value must be one the document
@@ -20,11 +20,7 @@ pub(super) fn themed(document: &Document, ids: &[&str], theme: &Value) -> Result
     } else {
         let mut roots = Vec::new();
         for id in ids {
-            let root = part_root(document, id).ok_or_else(|| {
-                ToolError::new(format!("Node '{id}' not found")).with_hint(
-                    "use an id from batch_get or get_editor_state; nodes inside instances are 'instance/child'",
-                )
-            })?;
+            let root = part_root(document, id).ok_or_else(|| ToolError::from(node_not_found(id)))?;
             if !roots.contains(&root) {
                 roots.push(root);
             }

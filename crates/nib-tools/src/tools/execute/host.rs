@@ -446,8 +446,8 @@ impl Host {
         }
         let starts = match start.as_str() {
             None => scene.roots(),
-            Some(id) => vec![scene.node_by_id(id).ok_or_else(|| {
-                ToolError::new(format!("Node '{id}' not found"))
+            Some(id) => vec![scene.find(id).map_err(|missing| {
+                ToolError::from(missing)
                     .with_hint("use an id from Get() or an instance path with resolveInstances: true")
             })?],
         };
