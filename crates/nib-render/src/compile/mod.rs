@@ -154,6 +154,8 @@ mod tests {
         let codes: Vec<(&str, Option<&str>)> =
             compiled.diagnostics.iter().map(|d| (d.code, d.node.as_deref())).collect();
         assert!(codes.contains(&("import", None)), "{codes:?}");
+        let import = compiled.diagnostics.iter().find(|d| d.code == "import").expect("import");
+        assert_eq!(import.span.as_ref().map(|s| s.pointer.as_str()), Some("/imports/kit"), "at its entry");
         assert!(codes.contains(&("unresolved", Some("i"))), "{codes:?}");
         // The missing image is said by the display list of the frame that holds it.
         let key = compiled.scene.node_by_id("f").expect("frame");

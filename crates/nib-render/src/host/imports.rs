@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::doc::io::read_document_bytes_within;
 use crate::files::Confinement;
@@ -16,8 +17,9 @@ use crate::resolve::Library;
 #[derive(Default)]
 pub struct FileImports {
     documents: HashMap<String, Document>,
-    /// Imports that could not be loaded, with the reason.
-    pub problems: Vec<String>,
+    /// Imports that could not be loaded, with the reason: warnings (code `import`) at the
+    /// import's entry in the file (`/imports/alias`).
+    pub problems: Vec<Diagnostic>,
     /// The document's folder, where script files are looked for.
     folder: PathBuf,
     /// The folder files must stay in, when confined.
@@ -45,8 +47,11 @@ impl FileImports {
                 Ok(file) => file,
                 Err(_) => {
                     let root = confinement.map(|c| c.root().display().to_string()).unwrap_or_default();
-                    imports.problems.push(format!(
-                        "import '{alias}' ({relative}) was not loaded: it is outside the folder nib serves ({root})"
+                    imports.problems.push(not_loaded(
+                        alias,
+                        format!(
+                            "import '{alias}' ({relative}) was not loaded: it is outside the folder nib serves ({root})"
+                        ),
                     ));
                     continue;
                 }
@@ -58,11 +63,20 @@ impl FileImports {
                 Ok(loaded) => {
                     imports.documents.insert(alias.to_owned(), loaded.document);
                 }
-                Err(error) => imports.problems.push(format!("import '{alias}' ({relative}) was not loaded: {error}")),
+                Err(error) => imports
+                    .problems
+                    .push(not_loaded(alias, format!("import '{alias}' ({relative}) was not loaded: {error}"))),
             }
         }
         imports
     }
+}
+
+/// The warning that the import `alias` was not loaded, saying `message`, at its entry in the
+/// file.
+pub(super) fn not_loaded(alias: &str, message: String) -> Diagnostic {
+    let escaped = alias.replace('~', "~0").replace('/', "~1");
+    Diagnostic::warning("import", message).at_pointer(format!("/imports/{escaped}"))
 }
 
 impl Library for FileImports {
@@ -95,5 +109,23 @@ impl FileImports {
         }
         .map_err(|e| format!("the script '{uri}' cannot be read: {e}"))?;
         String::from_utf8(bytes).map(Arc::from).map_err(|_| format!("the script '{uri}' is not UTF-8 text"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_import_that_cannot_be_read_is_a_warning_at_its_entry() {
+        let document = Document::load(r#"{"version":"2.9","imports":{"my/kit":"kit.pen"},"children":[]}"#)
+            .expect("loads")
+            .document;
+        let imports = FileImports::load(&document, Path::new("/nonexistent-nib-folder/a.pen"));
+        let [problem] = imports.problems.as_slice() else { panic!("{:?}", imports.problems) };
+        assert_eq!(problem.code, "import");
+        assert_eq!(problem.severity, crate::diagnostic::Severity::Warning);
+        assert_eq!(problem.span.as_ref().map(|s| s.pointer.as_str()), Some("/imports/my~1kit"));
+        assert!(problem.message.starts_with("import 'my/kit' (kit.pen) was not loaded: "), "{problem}");
     }
 }

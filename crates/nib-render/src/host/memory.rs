@@ -68,8 +68,8 @@ impl Host for MemoryHost {
                 Some(imported) => {
                     documents.insert(alias.to_owned(), Arc::clone(imported));
                 }
-                None => diagnostics.push(Diagnostic::warning(
-                    "import",
+                None => diagnostics.push(super::imports::not_loaded(
+                    alias,
                     format!("import '{alias}' ({path}) was not loaded: the host has no such document"),
                 )),
             }

@@ -89,7 +89,7 @@ impl DiskHost {
     /// The imports of `document`, as [`FileImports`] (whose problems are also in the list).
     pub fn file_imports(&self, document: &Document) -> (FileImports, Vec<Diagnostic>) {
         let imports = FileImports::load_within(document, &self.file, self.confinement.as_ref());
-        let diagnostics = imports.problems.iter().map(|problem| Diagnostic::warning("import", problem)).collect();
+        let diagnostics = imports.problems.clone();
         (imports, diagnostics)
     }
 }

@@ -114,7 +114,7 @@ fn describe(open: &OpenDocument, created: bool) -> Opened {
         version: open.document.version().map(str::to_owned),
         node_count: open.document.node_count(),
         top_level_nodes: summary::top_level(&open.document),
-        problems: open.problems.iter().chain(&open.imports.problems).cloned().collect(),
+        problems: open.problems.iter().cloned().chain(open.imports.problems.iter().map(ToString::to_string)).collect(),
         note: None,
     }
 }
