@@ -16,7 +16,7 @@ use nib_render::{compile, host, render};
 use nib_review::review;
 #[cfg(feature = "network-images")]
 use nib_scene::http;
-use nib_scene::{layout, resolve, text};
+use nib_scene::{display, layout, resolve, text};
 
 pub mod images;
 pub mod script;

@@ -8,6 +8,7 @@
 //! What cannot be drawn as written (a missing image, an unknown icon, a colour keyword, a
 //! shader) is found while building and said in [`DisplayList::warnings`], once per node.
 
+mod backdrop;
 pub mod effects;
 pub mod geometry;
 pub mod mesh;
@@ -16,6 +17,8 @@ pub mod pictures;
 mod same;
 pub mod stroke;
 pub mod text;
+
+pub use backdrop::backdrop;
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -114,7 +114,7 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     };
     let target = target_of(&scene, node_id)?;
     let scale = scale_of(&scene, &layout, target, args.scale)?;
-    let background = backdrop(&scene, target);
+    let background = crate::display::backdrop(&scene, target);
     let folder = open.folder().to_owned();
     let key = ShotKey {
         node: node_id.map(str::to_owned),
@@ -193,7 +193,7 @@ fn themed_shot(
         .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
     let target = target_of(&compiled.scene, node_id)?;
     let scale = scale_of(&compiled.scene, &compiled.layout, target, args.scale)?;
-    let background = backdrop(&compiled.scene, target);
+    let background = crate::display::backdrop(&compiled.scene, target);
     let (shot, _, _) = picture(scale, background, full_size, |options| {
         let list = compiled.display(&mut *host.pictures(), target).map_err(|e| render_error(e.into()))?;
         let (painted, _) = paint_after(list, options, None).map_err(render_error)?;
@@ -202,40 +202,6 @@ fn themed_shot(
         Ok(Drawn { painted, warnings, unchanged: None })
     })?;
     Ok(shot)
-}
-
-/// What shows behind a node inside a frame: the nearest enclosing node's topmost opaque colour
-/// fill, so a section is seen on its page's background rather than on nothing. `None` for the
-/// canvas, a top-level node, or ancestors without such a fill (a gradient, an image, nothing).
-fn backdrop(scene: &crate::resolve::Scene, target: RenderTarget) -> Option<[u8; 4]> {
-    use crate::doc::values::Fill;
-    use crate::doc::{Key, Value, VarOr};
-    let RenderTarget::Node(mut key) = target else { return None };
-    while let Some(parent) = scene.parent(key) {
-        key = parent;
-        let node = scene.node(key);
-        if node.props.get(&Key::Enabled).is_some_and(|v| matches!(v, Value::Bool(VarOr::Value(false)))) {
-            continue;
-        }
-        let Some(Value::Fills(fills)) = node.props.get(&Key::Fill) else { continue };
-        let topmost = fills.as_slice().iter().rev().find_map(|fill| match fill {
-            Fill::Solid(VarOr::Value(color)) => Some(color.rgba()),
-            Fill::Color(fill) if !matches!(fill.enabled, Some(VarOr::Value(false))) => {
-                match (&fill.color, &fill.opacity) {
-                    (Some(VarOr::Value(color)), None | Some(VarOr::Value(1.0))) => Some(color.rgba()),
-                    _ => None,
-                }
-            }
-            // A paint of another kind on top hides what is under it: no single colour to show.
-            _ => Some([0, 0, 0, 0]),
-        });
-        match topmost {
-            Some(rgba) if rgba[3] == 255 => return Some(rgba),
-            Some(_) => return None,
-            None => continue,
-        }
-    }
-    None
 }
 
 /// What to draw: the node `node_id`, or the canvas.
