@@ -68,12 +68,6 @@ impl NodeBox {
         Bounds { x: turned.x + px, y: turned.y + py, ..turned }
     }
 
-    /// The bounds of the turned box in the parent (relative to the parent's box corner).
-    pub fn bounds_in_parent(&self) -> Bounds {
-        let offset = self.turned_offset();
-        Bounds { x: self.x + offset.x, y: self.y + offset.y, ..offset }
-    }
-
     /// The turned bounds as a box of their own, unturned.
     pub fn as_bounds(&self) -> NodeBox {
         if self.turn.is_identity() {
@@ -82,12 +76,6 @@ impl NodeBox {
         let offset = self.turned_offset();
         let (x, y) = (self.x + offset.x, self.y + offset.y);
         NodeBox::plain(x, y, self.left + offset.x, self.top + offset.y, offset.width, offset.height)
-    }
-
-    /// The bounds of the turned box on the canvas (the turns of its ancestors left out).
-    pub fn bounds_on_canvas(&self) -> Bounds {
-        let offset = self.turned_offset();
-        Bounds { x: self.left + offset.x, y: self.top + offset.y, ..offset }
     }
 
     /// Right edge on the canvas.
@@ -99,25 +87,6 @@ impl NodeBox {
     pub fn bottom(&self) -> f32 {
         self.top + self.height
     }
-}
-
-/// A node's box as Pen reports it (snapshot_layout, `nib layout`, a visitor's bounds): the
-/// axis-aligned bounds of its turned box, relative to its parent's x/y (a group's children keep
-/// the coordinates they were given, whatever the group's union), and on the canvas.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Reported {
-    /// Left edge relative to the parent's x/y (the canvas for top-level nodes).
-    pub x: f32,
-    /// Top edge relative to the parent's x/y.
-    pub y: f32,
-    /// Left edge on the canvas.
-    pub left: f32,
-    /// Top edge on the canvas.
-    pub top: f32,
-    /// Width of the bounds.
-    pub width: f32,
-    /// Height of the bounds.
-    pub height: f32,
 }
 
 /// The layout of one top-level node and everything in it.
@@ -170,8 +139,7 @@ impl PartLayout {
             if turned && in_flow && fills {
                 turned_fills.push(index);
             } else if turned {
-                tree_node.turned = true;
-                tree_node.item_style = Some(Box::new(tree::turned_item_style(&tree_node.style)));
+                tree_node.lay_out_turned();
             }
             nodes.push(tree_node);
         }
@@ -242,22 +210,16 @@ impl PartLayout {
         self.node_box(index).map(|b| b.as_bounds())
     }
 
-    /// The box Pen reports for the node at `index` (see [`Reported`]).
-    pub fn reported(&self, index: usize) -> Option<Reported> {
-        let node_box = self.node_box(index)?;
-        let bounds = node_box.bounds_in_parent();
-        let canvas = node_box.bounds_on_canvas();
-        // Relative to the parent's x/y: a group's children keep their own coordinates.
+    /// The box Pen reports for the node at `index` (snapshot_layout, `nib layout`, a
+    /// visitor's bounds): its turned bounds ([`PartLayout::bounds`]) with `x`, `y` relative to
+    /// its parent's x/y rather than its parent's box corner, so a group's children keep the
+    /// coordinates they were given whatever the group's union.
+    pub fn reported(&self, index: usize) -> Option<NodeBox> {
+        let mut bounds = self.bounds(index)?;
         let parent = self.part.node(index).parent_local().and_then(|p| self.node_box(p));
-        let pivot = parent.map_or((0.0, 0.0), |p| p.pivot);
-        Some(Reported {
-            x: bounds.x - pivot.0,
-            y: bounds.y - pivot.1,
-            left: canvas.x,
-            top: canvas.y,
-            width: bounds.width,
-            height: bounds.height,
-        })
+        let (px, py) = parent.map_or((0.0, 0.0), |p| p.pivot);
+        (bounds.x, bounds.y) = (bounds.x - px, bounds.y - py);
+        Some(bounds)
     }
 
     /// How the node at `index` lays out its children; `None` when it is hidden.
@@ -387,8 +349,8 @@ impl Layout {
         self.parts.get(key.part())?.bounds(key.local())
     }
 
-    /// The box Pen reports for a node; `None` when it is hidden.
-    pub fn reported(&self, key: SceneKey) -> Option<Reported> {
+    /// The box Pen reports for a node (see [`PartLayout::reported`]); `None` when it is hidden.
+    pub fn reported(&self, key: SceneKey) -> Option<NodeBox> {
         self.parts.get(key.part())?.reported(key.local())
     }
 }

@@ -8,7 +8,7 @@ use super::problems::{
     LayoutProblem, MoreProblems, Problems, UnreadableImage, find_problems, find_problems_and_missing_images, round,
     thousands,
 };
-use super::{Layout, Reported};
+use super::{Layout, NodeBox};
 use crate::resolve::{Scene, SceneKey};
 
 /// What to show.
@@ -191,7 +191,7 @@ pub fn problems(
 }
 
 fn entry(scene: &Scene, layout: &Layout, key: SceneKey, depth: usize) -> Option<SnapshotNode> {
-    let Reported { x, y, left, top, width, height } = layout.reported(key)?;
+    let NodeBox { x, y, left, top, width, height, .. } = layout.reported(key)?;
     let node = scene.node(key);
     let visible: Vec<SceneKey> = scene.children(key).filter(|c| layout.node_box(*c).is_some()).collect();
     let children = match (visible.len(), depth) {

@@ -30,9 +30,6 @@ pub(crate) struct TreeNode {
     pub size: Size<f32>,
     /// For groups: where the union of the children starts, relative to the group's x/y.
     pub union_origin: (f32, f32),
-    /// Turned or mirrored, and laid out as such: its parent places the bounds of the turned
-    /// box ([`Turn`]), `location` is their corner and `size` stays the node's own.
-    pub turned: bool,
     /// The node's rotation and flips about its x/y.
     pub turn: Turn,
     /// Where the bounds of the turned box start, relative to the box's corner (0, 0 unturned).
@@ -41,8 +38,8 @@ pub(crate) struct TreeNode {
     /// unturned box, then lays out its bounds).
     pub fixed_size: Size<Option<f32>>,
     /// How a turned node's parent sees it: as big as its turned bounds, neither growing nor
-    /// shrinking.
-    pub item_style: Option<Box<Style>>,
+    /// shrinking. Set for the nodes laid out turned ([`TreeNode::is_turned`]).
+    item_style: Option<Box<Style>>,
     /// The text as laid out in the final box.
     pub shaped: Option<Arc<ShapedText>>,
     /// True for a flex container with absolutely positioned children to place.
@@ -62,7 +59,6 @@ impl TreeNode {
             location: taffy::Point { x: 0.0, y: 0.0 },
             size: Size { width: 0.0, height: 0.0 },
             union_origin: (0.0, 0.0),
-            turned: false,
             turn: Turn::default(),
             bounds_offset: (0.0, 0.0),
             fixed_size: Size::NONE,
@@ -71,6 +67,17 @@ impl TreeNode {
             measured: RefCell::new(Vec::new()),
             places_absolute_children: false,
         }
+    }
+
+    /// Lays the node out turned from now on: its parent places the bounds of the turned box
+    /// ([`Turn`]), `location` is their corner and `size` stays the node's own.
+    pub fn lay_out_turned(&mut self) {
+        self.item_style = Some(Box::new(turned_item_style(&self.style)));
+    }
+
+    /// True when the node is laid out turned (see [`TreeNode::lay_out_turned`]).
+    pub fn is_turned(&self) -> bool {
+        self.item_style.is_some()
     }
 }
 
@@ -101,7 +108,7 @@ impl PartTree<'_, '_> {
         let (x, y) = self.placement(0);
         let node = &mut self.nodes[0];
         node.location = taffy::Point { x: x + node.bounds_offset.0, y: y + node.bounds_offset.1 };
-        if !node.turned {
+        if !node.is_turned() {
             node.size = output.size;
         }
     }
@@ -111,8 +118,7 @@ impl PartTree<'_, '_> {
     pub fn fix_turned(&mut self, index: usize, size: Size<f32>) {
         let node = &mut self.nodes[index];
         node.fixed_size = Size { width: Some(size.width), height: Some(size.height) };
-        node.turned = true;
-        node.item_style = Some(Box::new(turned_item_style(&node.style)));
+        node.lay_out_turned();
     }
 
     /// Keeps the size a fill at `index` was given on `axis` (its parent's main axis) in a
@@ -383,13 +389,13 @@ impl LayoutPartialTree for PartTree<'_, '_> {
         let node = &mut self.nodes[usize::from(node)];
         node.location = layout.location;
         // The parent placed the turned bounds; the node keeps its own size.
-        if !node.turned {
+        if !node.is_turned() {
             node.size = layout.size;
         }
     }
 
     fn compute_child_layout(&mut self, node: NodeId, inputs: LayoutInput) -> LayoutOutput {
-        if self.nodes[usize::from(node)].turned {
+        if self.nodes[usize::from(node)].is_turned() {
             return self.compute_turned(usize::from(node), inputs);
         }
         self.compute_unturned(node, inputs)
@@ -456,7 +462,7 @@ impl taffy::LayoutFlexboxContainer for PartTree<'_, '_> {
 /// How a flex parent sees a turned child: a box as big as the child's turned bounds (what
 /// [`PartTree::compute_turned`] answers), placed by alignment, never grown or shrunk. An
 /// absolute child keeps its position.
-pub(crate) fn turned_item_style(style: &Style) -> Style {
+fn turned_item_style(style: &Style) -> Style {
     let zero = taffy::LengthPercentageAuto::length(0.0);
     Style {
         size: Size::auto(),

@@ -6,8 +6,6 @@
 //! order: `T(x, y) · R(−rotation) · S(flip)`. The parent lays out, and Pen reports, the
 //! axis-aligned bounds of the turned box (DECISIONS.md, Layout: "Turned and flipped nodes").
 
-use crate::doc::{Key, Props, Value, VarOr};
-
 /// How a node is turned and mirrored about its anchor.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Turn {
@@ -29,20 +27,6 @@ pub struct Bounds {
 }
 
 impl Turn {
-    /// The turn written on a node (literal values; variables were resolved before layout).
-    pub fn of(props: &Props) -> Turn {
-        let mut turn = Turn::default();
-        for (key, value) in props.iter() {
-            match (key, value) {
-                (Key::Rotation, Value::Number(VarOr::Value(degrees))) => turn.rotation = normalized(*degrees),
-                (Key::FlipX, Value::Bool(VarOr::Value(flip))) => turn.flip_x = *flip,
-                (Key::FlipY, Value::Bool(VarOr::Value(flip))) => turn.flip_y = *flip,
-                _ => {}
-            }
-        }
-        turn
-    }
-
     /// True when the node is neither turned nor mirrored.
     pub fn is_identity(&self) -> bool {
         self.rotation == 0.0 && !self.flip_x && !self.flip_y
