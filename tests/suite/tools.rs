@@ -1231,3 +1231,35 @@ fn several_files_are_never_written_into_a_folder_named_like_one_file() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("two.svg names one file"));
     assert!(!s.folder.path().join("two.svg").exists(), "nothing was made");
 }
+
+/// Pen keys the overrides of an imported component's nodes by their alias (`kit:label`); a path
+/// that names the node by its bare id is written the same way, or the override matches nothing.
+#[test]
+fn overrides_inside_imported_instances_are_keyed_by_the_alias() {
+    let mut s = Session::new();
+    fs::create_dir(s.folder.path().join("lib")).unwrap();
+    fs::write(
+        s.folder.path().join("lib/kit.pen"),
+        r##"{"version": "2.9", "children": [{"type": "frame", "id": "button", "reusable": true, "width": 120,
+            "height": 20, "children": [{"type": "text", "id": "label", "content": "Go"}]}]}"##,
+    )
+    .unwrap();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.9", "imports": {"kit": "lib/kit.pen"}, "children": [
+            {"type": "ref", "id": "cta", "ref": "kit:button", "x": 0, "y": 0}]}"##,
+    )
+    .unwrap();
+    for (path, content) in [("cta/label", "Buy"), ("cta/kit:label", "Buy now")] {
+        let script = format!("U({path:?}, {{content: {content:?}}})");
+        s.ok("batch_design", json!({"filePath": "page.pen", "operations": script}));
+        let saved: Value = serde_json::from_str(&s.read("page.pen")).unwrap();
+        assert_eq!(saved["children"][0]["descendants"], json!({"kit:label": {"content": content}}), "{path}");
+        let layout = s.ok("snapshot_layout", json!({"filePath": "page.pen", "problemsOnly": true}));
+        assert_eq!(layout["problems"], json!([]), "{path}: {layout}");
+    }
+    // A wrong id is refused, naming what is there as a path should name it.
+    let refused =
+        s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"cta/nope\", {content: \"x\"})"}));
+    assert!(refused.to_string().contains("kit:label"), "{refused}");
+}

@@ -210,16 +210,17 @@ pub fn resolve_path(document: &Document, library: &dyn Library, path: &str) -> R
         level = Level {
             props: found.props,
             component: component_of(found.document, found.alias, library, found.props),
-            prefix: format!("{}{}/", level.prefix, segment),
+            prefix: format!("{}{}/", level.prefix, found.name(segment)),
         };
     }
     let found = walk.find_segment(&level, last).map_err(|e| with_path(e, path))?;
+    let id = found.name(last);
     Ok(PathTarget::InInstance(InstanceNode {
         instance: node,
-        override_key: format!("{}{}", level.prefix, last),
+        override_key: format!("{}{id}", level.prefix),
         node_type: found.props.node_type(),
         in_overrides: found.in_overrides,
-        id: (*last).to_owned(),
+        id,
     }))
 }
 
@@ -242,6 +243,23 @@ struct Found<'a> {
     document: &'a Document,
     alias: Option<&'a str>,
     in_overrides: bool,
+    /// Found in the document's own override content (its ids are the document's).
+    in_document: bool,
+}
+
+impl Found<'_> {
+    /// The name a path and an override key give the node found for `segment`: a node of an
+    /// imported component is named with its alias (`kit:label`), as Pen writes descendant
+    /// keys and as the Scene names it, however the path spelled it. An override keyed by the
+    /// bare id would match nothing.
+    fn name(&self, segment: &str) -> String {
+        match self.alias {
+            Some(alias) if !self.in_document && !segment.starts_with(&format!("{alias}:")) => {
+                format!("{alias}:{segment}")
+            }
+            _ => segment.to_owned(),
+        }
+    }
 }
 
 impl<'a> InstanceWalk<'a> {
@@ -250,14 +268,32 @@ impl<'a> InstanceWalk<'a> {
     fn find_segment(&self, level: &Level<'a>, segment: &str) -> Result<Found<'a>, Box<PathError>> {
         let top_overrides = descendants(&self.document.tree().node(self.instance).props);
         if let Some(tree) = top_overrides.and_then(|d| find_in_overrides(d, segment)) {
-            return Ok(Found { props: &tree.props, document: self.document, alias: None, in_overrides: true });
+            return Ok(Found {
+                props: &tree.props,
+                document: self.document,
+                alias: None,
+                in_overrides: true,
+                in_document: true,
+            });
         }
         let nested_overrides = if level.prefix.is_empty() { None } else { descendants(level.props) };
         if let Some(tree) = nested_overrides.and_then(|d| find_in_overrides(d, segment)) {
-            return Ok(Found { props: &tree.props, document: self.document, alias: None, in_overrides: false });
+            return Ok(Found {
+                props: &tree.props,
+                document: self.document,
+                alias: None,
+                in_overrides: false,
+                in_document: true,
+            });
         }
         if let Some((component, props)) = level.component.and_then(|c| find_in_component(self.library, c, segment)) {
-            return Ok(Found { props, document: component.document, alias: component.alias, in_overrides: false });
+            return Ok(Found {
+                props,
+                document: component.document,
+                alias: component.alias,
+                in_overrides: false,
+                in_document: false,
+            });
         }
         let within = format!("{}{}", self.document.tree().node(self.instance).id(), level.prefix_path());
         Err(Box::new(PathError {
@@ -385,11 +421,16 @@ fn available_in(level: &Level, top_overrides: Option<&Descendants>, library: &dy
     for _ in 0..MAX_INSTANCE_DEPTH {
         let Some(current) = component else { break };
         let tree = current.document.tree();
+        // Nodes of an imported component are named with its alias, as paths should name them.
+        let named = |id: &str| match current.alias {
+            Some(alias) => format!("{alias}:{id}"),
+            None => id.to_owned(),
+        };
         ids.extend(
             tree.subtree(current.key)
                 .skip(1)
                 .filter(|k| !passes_through_instance(current, *k))
-                .map(|k| tree.node(k).id().to_owned()),
+                .map(|k| named(tree.node(k).id())),
         );
         if let Some(overrides) = descendants(current.props()) {
             for (_, content) in overrides.0.iter() {
