@@ -132,8 +132,8 @@ fn cache_hit_time(folder: &Path) {
 
 /// A corpus file resolved and laid out, ready to draw its frames.
 struct Prepared {
-    scene: Scene,
-    layout: Layout,
+    scene: std::sync::Arc<Scene>,
+    layout: std::sync::Arc<Layout>,
     engine: TextEngine,
     options: RenderOptions,
     images: FolderImages,

@@ -4,7 +4,6 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use nib::doc::io::{read_file, save_file};
-use nib::layout::LaidOutCanvas;
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
 
@@ -24,7 +23,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (mut document, imports, host) = match super::read_with_imports(file, &settings.fonts) {
+    let (mut document, mut compiler) = match super::read_with_imports(file, &settings.fonts) {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -34,14 +33,14 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let scratch = tempfile::tempdir().ok();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
-    let (engine, font_diagnostics) = nib::host::Host::text(&host, &document);
-    for diagnostic in &font_diagnostics {
+    for diagnostic in compiler.font_diagnostics(&document) {
         eprintln!("nib: warning: {diagnostic}");
     }
-    let canvas = LaidOutCanvas::new(&imports, None, engine);
+    let imports = compiler.imports(&document);
+    let canvas = compiler.canvas(&document);
     let images = super::configured_images();
     let context = Context {
-        library: &imports,
+        library: imports.as_ref(),
         images: &images,
         folder: image_folder,
         confinement: None,
@@ -59,7 +58,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         return ExitCode::from(1);
     }
     if let Some(refusal) =
-        super::past_limits_refusal(&document, &imports, || read_file(file).ok().map(|read| read.document))
+        super::past_limits_refusal(&document, compiler.host(), || read_file(file).ok().map(|read| read.document))
     {
         outcome.discard_created_files();
         eprintln!("nib: the operations ran but were not saved, so nothing changed: {refusal}");

@@ -36,7 +36,7 @@ pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::Font
     };
     let mut workspace = Workspace::new(root).confined();
     workspace.images = std::sync::Arc::new(super::configured_images());
-    workspace.fonts = fonts;
+    workspace.set_fonts(fonts);
     match call(&mut workspace, tool, arguments) {
         Ok(answer) => {
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());

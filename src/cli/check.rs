@@ -92,7 +92,7 @@ fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec
     let host = DiskHost::new(path, fonts.clone());
     match compile(&host, &loaded.document, &CompileOptions::default()) {
         Ok(compiled) => {
-            let missing = missing_image_files(&compiled.scene, host.folder());
+            let missing = missing_image_files(&compiled.scene, &host);
             findings.extend(compiled.diagnostics.into_iter().map(|diagnostic| diagnostic_finding(path, diagnostic)));
             findings.extend(missing.into_iter().map(|(node, message)| Finding {
                 severity: Severity::Warning,

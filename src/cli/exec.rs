@@ -27,7 +27,7 @@ pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode
     let folder = std::fs::canonicalize(folder).unwrap_or_else(|_| folder.to_owned());
     let mut workspace = Workspace::new(folder).confined();
     workspace.images = std::sync::Arc::new(super::configured_images());
-    workspace.fonts = fonts;
+    workspace.set_fonts(fonts);
     let arguments = json!({ "filePath": name.to_string_lossy(), "input": snippet });
     match call(&mut workspace, "execute", arguments) {
         Ok(mut answer) => {

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::resolve::{SceneOptions, build_scene};
+use nib::resolve::SceneOptions;
 use nib::text::{FontOptions, Origin};
 
 /// Lists the families nib can use, or what `file` needs.
@@ -92,16 +92,15 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
 }
 
 fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
-    let (document, imports, host) = match super::read_with_imports(file, options) {
+    let (document, mut compiler) = match super::read_with_imports(file, options) {
         Ok(read) => read,
         Err(code) => return code,
     };
-    let scene = build_scene(&document, &imports, SceneOptions::FULL);
-    let (mut text, diagnostics) = nib::host::Host::text(&host, &document);
-    for diagnostic in diagnostics {
+    let scene = compiler.partial_scene(&document, SceneOptions::FULL);
+    for diagnostic in compiler.font_diagnostics(&document) {
         eprintln!("nib: warning: {diagnostic}");
     }
-    let families = nib::layout::fonts::families_used(&scene, None, &mut text);
+    let families = nib::layout::fonts::families_used(&scene, None, compiler.text(&document));
     let replaced = families.iter().filter(|f| f.reason.is_some()).count();
     if json {
         say!("{}", serde_json::to_string_pretty(&serde_json::json!({ "families": families })).unwrap_or_default());

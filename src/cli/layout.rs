@@ -20,7 +20,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     for warning in nib::host::DiskFonts::book(settings.fonts.clone()).warnings() {
         eprintln!("nib: warning: {warning}");
     }
-    workspace.fonts = settings.fonts;
+    workspace.set_fonts(settings.fonts);
     let args = SnapshotArgs {
         file_path: Some(file.to_string_lossy().into_owned()),
         parent_id: settings.node,

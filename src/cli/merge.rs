@@ -39,8 +39,7 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
         Ok(merged) => {
             // Neither side may have gone past the expansion budget alone, and yet both together.
             let host = nib::host::DiskHost::new(ours, nib::text::FontOptions::default());
-            let (imports, _) = host.file_imports(&merged.document);
-            if let Some(refusal) = super::past_limits_refusal(&merged.document, &imports, || Some(ours_read.1)) {
+            if let Some(refusal) = super::past_limits_refusal(&merged.document, &host, || Some(ours_read.1)) {
                 say!("nib: {name}: 1 conflict; the file is left as ours:");
                 say!("  document: the merged document would not resolve: {refusal}");
                 return ExitCode::from(1);

@@ -531,14 +531,14 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
 fn read_with_imports(
     file: &Path,
     fonts: &nib::text::FontOptions,
-) -> Result<(nib::doc::Document, nib::host::FileImports, nib::host::DiskHost), ExitCode> {
+) -> Result<(nib::doc::Document, nib::compile::Compiler<'static>), ExitCode> {
     let document = read_document(file, None)?;
     let host = nib::host::DiskHost::new(file, fonts.clone());
-    let (imports, diagnostics) = host.file_imports(&document);
-    for diagnostic in diagnostics {
+    let mut compiler = nib::compile::Compiler::shared(std::sync::Arc::new(host));
+    for diagnostic in compiler.import_diagnostics(&document) {
         eprintln!("nib: warning: {diagnostic}");
     }
-    Ok((document, imports, host))
+    Ok((document, compiler))
 }
 
 /// A batch_design script or an execute snippet (`what` names it) from a file, a pipe such as
@@ -616,19 +616,19 @@ fn over_limit(error: &nib::files::FileError) -> Option<nib::doc::json::OverLimit
 /// repaired a step at a time, as the MCP tools allow (DECISIONS.md, Limits).
 fn past_limits_refusal(
     document: &nib::doc::Document,
-    imports: &nib::host::FileImports,
+    host: &dyn nib::host::Host,
     before: impl FnOnce() -> Option<nib::doc::Document>,
 ) -> Option<String> {
-    use nib::resolve::{SceneOptions, update_scene};
+    use nib::resolve::SceneOptions;
     if let Some(over) = document.past_node_limit() {
         return Some(format!("{over}; the file is unchanged\n  hint: {}", over.hint()));
     }
-    let after = update_scene(None, document, imports, SceneOptions::FULL);
+    let after = nib::compile::Compiler::new(host).partial_scene(document, SceneOptions::FULL);
     let error = after.error()?;
     let refusal = format!("{error}\n  hint: {}", error.hint());
     drop(after);
     let earlier = before()?;
-    match update_scene(None, &earlier, imports, SceneOptions::FULL).error() {
+    match nib::compile::Compiler::new(host).partial_scene(&earlier, SceneOptions::FULL).error() {
         Some(_) => None,
         None => Some(refusal),
     }

@@ -67,7 +67,7 @@ impl NibServer {
         for warning in crate::host::DiskFonts::book(fonts.clone()).warnings() {
             tracing::warn!("{warning}");
         }
-        workspace.fonts = fonts;
+        workspace.set_fonts(fonts);
         Ok(NibServer::sharing(Arc::new(Mutex::new(workspace))))
     }
 

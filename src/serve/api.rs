@@ -212,12 +212,11 @@ async fn render(State(state): State<AppState>, Query(query): Query<RenderQuery>)
 
 /// `scale`, lowered so that the image of the node has at most [`MAX_RENDER_PIXELS`].
 fn fitting_scale(workspace: &mut Workspace, file: &str, node: Option<&str>, scale: f32) -> Result<f32, ToolError> {
-    let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(Some(file))?;
     // One frame of the page needs only its own part laid out (get_screenshot reuses it).
     let (scene, layout) = match node {
-        Some(id) => open.layout_for_node(&fonts, id)?,
-        None => open.layout(&fonts)?,
+        Some(id) => open.layout_for_node(id)?,
+        None => open.layout()?,
     };
     let target = match node.and_then(|id| scene.node_by_id(id)) {
         Some(key) => crate::render::RenderTarget::Node(key),

@@ -186,6 +186,25 @@ fn only_the_hosts_read_the_environment() {
 /// environment) that name one of `calls`.
 fn calls_outside_the_hosts(calls: &[&str]) -> Vec<String> {
     let mut touches = Vec::new();
+    for_each_line_of_code(
+        |_, layer, relative| {
+            // The snapshot runner keeps goldens and finds documents: a host of its own kind.
+            // doc/io.rs is the file layer's for `.pen` files (load and save, for the hosts).
+            let host_like = relative.starts_with("review/snapshot/") || relative == "doc/io.rs";
+            !FILE_SYSTEM_LAYERS.contains(&layer) && !host_like
+        },
+        |file, number, line| {
+            if let Some(call) = calls.iter().find(|call| names(line, call)) {
+                touches.push(format!("{}:{number}: {call}: {line}", file.display()));
+            }
+        },
+    );
+    touches
+}
+
+/// Calls `each` with every line of non-test code (not a comment; trimmed, numbered from 1) of
+/// the files of [`CRATES`] that `wanted(crate, layer, path inside src/)` keeps.
+fn for_each_line_of_code(wanted: impl Fn(&str, &str, &str) -> bool, mut each: impl FnMut(&Path, usize, &str)) {
     for (krate, _) in CRATES {
         let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(krate).join("src");
         let mut files = Vec::new();
@@ -194,30 +213,64 @@ fn calls_outside_the_hosts(calls: &[&str]) -> Vec<String> {
         for file in files {
             let layer = layer_of(&src, &file);
             let relative = file.strip_prefix(&src).expect("inside src").to_string_lossy().replace('\\', "/");
-            // The snapshot runner keeps goldens and finds documents: a host of its own kind.
-            // doc/io.rs is the file layer's for `.pen` files (load and save, for the hosts).
-            let host_like = relative.starts_with("review/snapshot/") || relative == "doc/io.rs";
-            if FILE_SYSTEM_LAYERS.contains(&layer.as_str()) || host_like {
+            if !wanted(krate, &layer, &relative) {
                 continue;
             }
             let text = std::fs::read_to_string(&file).expect("readable");
             let code = test_module_start(&text).map_or(text.as_str(), |at| &text[..at]);
             for (number, line) in code.lines().enumerate() {
                 let line = line.trim_start();
-                if line.starts_with("//") {
-                    continue;
-                }
-                if let Some(call) = calls.iter().find(|call| names(line, call)) {
-                    touches.push(format!("{}:{}: {call}: {line}", file.display(), number + 1));
+                if !line.starts_with("//") {
+                    each(&file, number + 1, line);
                 }
             }
         }
     }
-    touches
 }
 
 /// True when `line` names `call` as a whole word at its start (`fs::` but not `ImageRefs::`).
 fn names(line: &str, call: &str) -> bool {
     line.match_indices(call)
         .any(|(at, _)| !line[..at].chars().next_back().is_some_and(|before| before.is_alphanumeric() || before == '_'))
+}
+
+/// The steps from a document to something drawn, written out: resolving a Scene, laying it out,
+/// making a text engine or loading imports and font files for a document. Only the stages that
+/// define them (nib-scene) and the compiler (nib-render's `compile/`, over a host) may name
+/// them; everything else asks a `Compiler` or `compile()`, so every picture, export and tool
+/// answer of the same document takes the same path and says the same things.
+const PIPELINE_STEPS: &[&str] = &[
+    "build_scene(",
+    "update_scene(",
+    "update_scene_of(",
+    "Layout::compute(",
+    "Layout::update(",
+    "PartLayout::compute(",
+    "FileImports::load",
+    "DocumentFontAccess",
+    "LaidOutCanvas",
+    "host.text(",
+    "Host::text(",
+];
+
+#[test]
+fn only_the_compiler_builds_the_pipeline() {
+    let mut by_hand = Vec::new();
+    for_each_line_of_code(
+        // The stages that define the steps, the compiler, and the hosts it asks (which load
+        // imports and font files).
+        |krate, _, relative| {
+            krate != "crates/nib-scene" && !relative.starts_with("compile/") && !relative.starts_with("host/")
+        },
+        |file, number, line| {
+            if let Some(step) = PIPELINE_STEPS.iter().find(|step| line.contains(*step)) {
+                by_hand.push(format!("{}:{number}: {step}: {line}", file.display()));
+            }
+        },
+    );
+    assert!(
+        by_hand.is_empty(),
+        "the pipeline built by hand outside the compiler (ask a Compiler or compile()):\n{}",
+        by_hand.join("\n")
+    );
 }

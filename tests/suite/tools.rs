@@ -1232,6 +1232,79 @@ fn several_files_are_never_written_into_a_folder_named_like_one_file() {
     assert!(!s.folder.path().join("two.svg").exists(), "nothing was made");
 }
 
+// The tools over any host -------------------------------------------------------------------
+
+/// A page importing a kit and filled with an image, neither of which is on disk: both are in a
+/// `MemoryHost` the workspace compiles over.
+const MEMORY_PAGE: &str = r##"{"version": "2.9", "imports": {"kit": "lib/kit.pen"}, "children": [
+  {"type": "frame", "id": "page", "x": 0, "y": 0, "width": 100, "height": 60, "layout": "none",
+   "fill": {"type": "image", "url": "art/dot.png", "mode": "fill"},
+   "children": [{"type": "ref", "id": "cta", "ref": "kit:button", "x": 10, "y": 10}]}]}"##;
+
+fn memory_host() -> nib::host::MemoryHost {
+    let kit = nib::doc::Document::load(
+        r##"{"version": "2.9", "children": [{"type": "frame", "id": "button", "reusable": true, "width": 40,
+            "height": 20, "layout": "none", "fill": "#FF0000", "children": [
+            {"type": "text", "id": "label", "content": "Go", "fontFamily": "Inter", "fontSize": 10, "fill": "#FFFFFF"}]}]}"##,
+    )
+    .unwrap()
+    .document;
+    let mut blue = tiny_skia::Pixmap::new(4, 4).unwrap();
+    blue.fill(tiny_skia::Color::from_rgba8(0, 0, 255, 255));
+    nib::host::MemoryHost::new().with_document("lib/kit.pen", kit).with_file("art/dot.png", blue.encode_png().unwrap())
+}
+
+fn pixel((width, _, pixels): &(u32, u32, Vec<u8>), x: u32, y: u32) -> [u8; 4] {
+    let at = ((y * width + x) * 4) as usize;
+    [pixels[at], pixels[at + 1], pixels[at + 2], pixels[at + 3]]
+}
+
+#[test]
+fn the_tools_run_over_a_memory_host() {
+    let mut s = Session::new();
+    fs::write(s.folder.path().join("page.pen"), MEMORY_PAGE).unwrap();
+    let host = memory_host();
+    s.workspace = Workspace::new(s.folder.path())
+        .with_hosts(std::sync::Arc::new(move |_, _, _| std::sync::Arc::new(host.clone())));
+    let opened = s.ok("open_document", json!({"filePathOrTemplate": "page.pen"}));
+    assert_eq!(opened["problems"], json!([]), "the import is in the host");
+    // Edit through the import: an override of the instance's label, and a second instance.
+    s.ok(
+        "batch_design",
+        json!({"filePath": "page.pen", "operations": "U(\"cta/kit:label\", {content: \"Buy\"})\nmore=I(\"page\", {type: \"ref\", ref: \"kit:button\", x: 55, y: 35})"}),
+    );
+    let layout = s.ok("snapshot_layout", json!({"filePath": "page.pen", "parentId": "page", "maxDepth": 2}));
+    assert_eq!(layout["problems"], json!([]), "the override and the image resolve in the host: {layout}");
+    let children = layout["nodes"][0]["children"].as_array().unwrap();
+    assert_eq!(children.len(), 2, "{layout}");
+    assert!(children.iter().all(|c| c["width"] == 40 && c["height"] == 20), "{layout}");
+    let shot = s.ok("get_screenshot", json!({"filePath": "page.pen", "nodeId": "page", "scale": 1}));
+    let picture = decode_png(&shot);
+    assert_eq!((picture.0, picture.1), (100, 60));
+    assert_eq!(pixel(&picture, 3, 55), [0, 0, 255, 255], "the image fill, from the host");
+    assert_eq!(pixel(&picture, 48, 28), [255, 0, 0, 255], "the imported component, from the host");
+    assert_eq!(pixel(&picture, 93, 53), [255, 0, 0, 255], "the instance batch_design inserted");
+    assert!(shot["warnings"].as_array().is_none_or(Vec::is_empty), "{}", shot["warnings"]);
+    // The same picture through execute and export, which compile over the same host.
+    let exported = s.ok(
+        "export",
+        json!({"filePath": "page.pen", "nodeIds": ["page"], "format": "png", "outputPath": "out/page.png"}),
+    );
+    assert!(exported.to_string().contains("page.png"), "{exported}");
+    let bytes = fs::read(s.folder.path().join("out/page.png")).unwrap();
+    let decoded = tiny_skia::Pixmap::decode_png(&bytes).unwrap();
+    assert_eq!(decoded.pixel(3, 55).map(|p| (p.red(), p.blue())), Some((0, 255)));
+    let answer = s.ok("execute", json!({"filePath": "page.pen", "input": "return Get(\"cta/kit:label\").content;"}));
+    assert!(answer.to_string().contains("Buy"), "{answer}");
+    // On disk the same file names nothing that is there: the disk host says so.
+    let mut disk = Session::new();
+    fs::write(disk.folder.path().join("page.pen"), MEMORY_PAGE).unwrap();
+    let opened = disk.ok("open_document", json!({"filePathOrTemplate": "page.pen"}));
+    assert!(opened["problems"].to_string().contains("lib/kit.pen"), "{opened}");
+    let shot = decode_png(&disk.ok("get_screenshot", json!({"filePath": "page.pen", "nodeId": "page", "scale": 1})));
+    assert_ne!(pixel(&shot, 3, 55), [0, 0, 255, 255]);
+}
+
 /// Pen keys the overrides of an imported component's nodes by their alias (`kit:label`); a path
 /// that names the node by its bare id is written the same way, or the override matches nothing.
 #[test]

@@ -1,20 +1,30 @@
 //! Compiling: the one way from a document to something drawn. [`compile`] asks the host for the
 //! imports and fonts, resolves the Scene, lays it out, and collects every [`Diagnostic`] on the
 //! way; the [`Compiled`] result then builds display lists and renders targets without reading a
-//! file (images come from the host's [`Pictures`]). `nib render`, `export`, `snapshot`, `check`,
-//! `fonts`, `diff` and the benches all start here instead of each writing the steps out.
+//! file (images come from the host's [`Pictures`]). [`Compiler`] is the same done again and
+//! again as a document is edited, keeping what is unchanged: the tools' workspace holds one per
+//! open document. The CLI, the tools, review and the benches all start here; nothing else
+//! writes the steps out (`tests/suite/layers.rs` checks).
 
+mod compiler;
 pub mod frames;
+
+use std::sync::Arc;
+
+pub use compiler::{Compiler, CompilerCanvas};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::display::pictures::Pictures;
 use crate::display::{DisplayList, RenderTarget, TargetError};
 use crate::doc::Document;
-use crate::host::{Host, Imports};
+use crate::host::Host;
 use crate::layout::Layout;
 use crate::render::{RenderError, RenderOptions, Rendered};
-use crate::resolve::{ResolveError, Scene, SceneOptions, build_scene, part_root, update_scene_of};
+use crate::resolve::{Library, ResolveError, Scene, SceneOptions, build_scene};
 use crate::text::TextEngine;
+
+/// The imported documents of one document, shared by what it compiles to.
+pub type SharedImports = Arc<dyn Library + Send + Sync>;
 
 /// What to compile.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -27,14 +37,14 @@ pub struct CompileOptions {
 /// A document resolved and laid out, ready to draw.
 pub struct Compiled {
     /// The resolved Scene.
-    pub scene: Scene,
+    pub scene: Arc<Scene>,
     /// Its layout.
-    pub layout: Layout,
+    pub layout: Arc<Layout>,
     /// The engine the layout was shaped with (drawing must use it, or a fork of it).
     pub text: TextEngine,
     /// The documents it imports, as the host loaded them (their variables feed tokens).
-    pub imports: Imports,
-    /// What was found on the way, in the order it was found: imports, fonts, nodes.
+    pub imports: SharedImports,
+    /// What was found on the way: imports, fonts, nodes.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -47,26 +57,17 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
-/// Resolves and lays out `document` with what `host` provides. The error is the one finding
-/// that stops compiling: a resolve budget exceeded (its span points at the node).
+/// Resolves and lays out `document` with what `host` provides: one call of a fresh
+/// [`Compiler`]. The error is the one finding that stops compiling: a resolve budget exceeded
+/// (its span points at the node).
 pub fn compile(host: &dyn Host, document: &Document, options: &CompileOptions) -> Result<Compiled, Box<Diagnostic>> {
-    let (imports, mut diagnostics) = host.imports(document);
-    let roots = options
-        .parts_of
-        .as_ref()
-        .and_then(|ids| ids.iter().map(|id| part_root(document, id)).collect::<Option<Vec<_>>>());
-    let scene = match &roots {
-        Some(roots) => update_scene_of(None, document, imports.as_ref(), SceneOptions::FULL, roots),
-        None => build_scene(document, imports.as_ref(), SceneOptions::FULL),
-    };
-    if let Some(error) = scene.error() {
-        return Err(Box::new(resolve_diagnostic(error)));
-    }
-    let (mut text, font_diagnostics) = host.text(document);
-    diagnostics.extend(font_diagnostics);
-    let layout = Layout::compute(&scene, &mut text);
-    diagnostics.extend(scene_diagnostics(&scene, &mut text));
-    Ok(Compiled { scene, layout, text, imports, diagnostics })
+    Compiler::new(host).compile(document, options)
+}
+
+/// `document` resolved with its variables kept as references (same node ids as the full
+/// Scene): what an export that writes variable names reads to see which values are variables.
+pub fn resolve_keeping_variables(document: &Document, library: &dyn Library) -> Scene {
+    build_scene(document, library, SceneOptions { expand_instances: true, substitute_variables: false })
 }
 
 /// The diagnostic of a resolve error.
@@ -75,18 +76,26 @@ pub fn resolve_diagnostic(error: &ResolveError) -> Diagnostic {
     Diagnostic::new(Severity::Error, "budget", error.to_string()).at_pointer(&over.pointer).with_hint(error.hint())
 }
 
-/// What a laid-out Scene says about itself: every replaced font family (a note, once, with its
-/// stand-in), then each node that could not be resolved as written (a warning) or is drawn by a
-/// stand-in (a note).
-pub fn scene_diagnostics(scene: &Scene, text: &mut TextEngine) -> Vec<Diagnostic> {
-    let fonts = crate::layout::fonts::substitution_lines(scene, None, text)
+/// What a laid-out Scene says about what `target` shows: every replaced font family there (a
+/// note, once, with its stand-in), then each node there that could not be resolved as written
+/// (a warning) or is drawn by a stand-in (a note).
+pub fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: RenderTarget) -> Vec<Diagnostic> {
+    let within = match target {
+        RenderTarget::Node(key) => Some(key),
+        RenderTarget::Canvas => None,
+    };
+    let inside: Option<std::collections::HashSet<&str>> =
+        within.map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
+    let fonts = crate::layout::fonts::substitution_lines(scene, within, text)
         .into_iter()
         .map(|line| Diagnostic::note("font-substituted", line));
-    let nodes = scene.problems.iter().map(|problem| {
-        let (severity, code) =
-            if problem.placeholder { (Severity::Note, "placeholder") } else { (Severity::Warning, "unresolved") };
-        Diagnostic::new(severity, code, &problem.message).at_node(&problem.node)
-    });
+    let nodes = scene.problems.iter().filter(|p| inside.as_ref().is_none_or(|ids| ids.contains(p.node.as_str()))).map(
+        |problem| {
+            let (severity, code) =
+                if problem.placeholder { (Severity::Note, "placeholder") } else { (Severity::Warning, "unresolved") };
+            Diagnostic::new(severity, code, &problem.message).at_node(&problem.node)
+        },
+    );
     fonts.chain(nodes).collect()
 }
 
@@ -104,15 +113,6 @@ impl Compiled {
         options: &RenderOptions,
     ) -> Result<Rendered, RenderError> {
         crate::render::render(&self.scene, &self.layout, &mut self.text, pictures, target, options)
-    }
-
-    /// The diagnostics of the nodes inside `target` (all of them for the canvas), with those
-    /// that concern no node: what a picture of that target should say.
-    pub fn diagnostics_for(&self, target: RenderTarget) -> Vec<&Diagnostic> {
-        let RenderTarget::Node(key) = target else { return self.diagnostics.iter().collect() };
-        let inside: std::collections::HashSet<&str> =
-            self.scene.subtree(key).map(|k| self.scene.node(k).id.as_str()).collect();
-        self.diagnostics.iter().filter(|d| d.node.as_deref().is_none_or(|node| inside.contains(node))).collect()
     }
 }
 
@@ -168,7 +168,8 @@ mod tests {
             list.warnings
         );
         // Only what is inside a node is said for a picture of it.
-        assert!(compiled.diagnostics_for(RenderTarget::Node(key)).iter().all(|d| d.node.is_none()));
+        let inside = target_diagnostics(&compiled.scene, &mut compiled.text, RenderTarget::Node(key));
+        assert!(inside.iter().all(|d| d.node.is_none()), "{inside:?}");
     }
 
     #[test]

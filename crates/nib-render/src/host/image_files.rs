@@ -22,13 +22,25 @@ pub fn image_file(url: &str, folder: Option<&Path>) -> Option<PathBuf> {
     })
 }
 
-/// Where a document's image files are: its folder, and the folder reads must stay in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ImagePlace<'a> {
-    /// The document's folder, which relative urls start from.
-    pub folder: &'a Path,
-    /// Files outside this folder are not read (the MCP server's root).
-    pub confinement: Option<&'a Confinement>,
+/// Why the file of an image fill cannot be read (see [`super::Host::unreadable_image`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreadable {
+    /// It is not there: where it was looked for.
+    Missing(String),
+    /// It lies outside the folder nib may read, so it was not looked at: the answer does not
+    /// tell whether it exists.
+    Outside,
+}
+
+/// Whether the file `url` names, relative to `folder` and inside `confinement`, can be read;
+/// `None` for what is not a file (`data:` URIs, network addresses) and for files that are there.
+pub fn unreadable_file(url: &str, folder: &Path, confinement: Option<&Confinement>) -> Option<Unreadable> {
+    let path = image_file(url, Some(folder))?;
+    match Confinement::apply(confinement, &path) {
+        Err(_) => Some(Unreadable::Outside),
+        Ok(readable) if readable.is_file() => None,
+        Ok(_) => Some(Unreadable::Missing(path.display().to_string())),
+    }
 }
 
 /// An image fill whose file is not there, or may not be read: a render leaves it out.
@@ -38,33 +50,37 @@ pub struct MissingImage<'a> {
     pub node: SceneKey,
     /// The fill's `url` as written.
     pub url: &'a str,
-    /// Where the file was looked for.
-    pub path: PathBuf,
-    /// True when the file is outside the folder nib may read: it was not looked at, so the
-    /// answer does not tell whether it exists.
-    pub outside: bool,
+    /// Why it cannot be read.
+    pub why: Unreadable,
+}
+
+impl MissingImage<'_> {
+    /// True when the file is outside the folder nib may read.
+    pub fn outside(&self) -> bool {
+        self.why == Unreadable::Outside
+    }
 }
 
 impl std::fmt::Display for MissingImage<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.outside {
-            write!(f, "image '{}' is outside the folder nib serves, so it is not read", self.url)
-        } else {
-            write!(f, "image '{}' not found at {}", self.url, self.path.display())
+        match &self.why {
+            Unreadable::Outside => {
+                write!(f, "image '{}' is outside the folder nib serves, so it is not read", self.url)
+            }
+            Unreadable::Missing(path) => write!(f, "image '{}' not found at {path}", self.url),
         }
     }
 }
 
-/// The image fills of `nodes` whose file is not in the document's folder (or lies outside the
-/// confinement), in the order given, each url once per node; network addresses and `data:`
-/// URIs are not files and are left out. Each file is looked for once, however many nodes use
-/// it, and nothing is built for the fills not asked for.
+/// The image fills of `nodes` whose file `host` cannot read, in the order given, each url once
+/// per node; network addresses and `data:` URIs are not files and are left out. Each url is
+/// asked for once, however many nodes use it, and nothing is built for the fills not asked for.
 pub fn missing_images<'a>(
     scene: &'a Scene,
     nodes: impl Iterator<Item = SceneKey> + 'a,
-    place: ImagePlace<'a>,
+    host: &'a dyn super::Host,
 ) -> impl Iterator<Item = MissingImage<'a>> + 'a {
-    let mut exists: HashMap<PathBuf, bool> = HashMap::new();
+    let mut asked: HashMap<&'a str, Option<Unreadable>> = HashMap::new();
     nodes.flat_map(move |key| {
         let mut urls: Vec<&'a str> = Vec::new();
         if let Some(Value::Fills(fills)) = scene.node(key).props.get(&Key::Fill) {
@@ -79,24 +95,16 @@ pub fn missing_images<'a>(
         }
         let mut missing = Vec::new();
         for url in urls {
-            let Some(path) = image_file(url, Some(place.folder)) else { continue };
-            // A file outside is never looked at: whether it exists is not for the answer to say.
-            let Ok(readable) = Confinement::apply(place.confinement, &path) else {
-                missing.push(MissingImage { node: key, url, path, outside: true });
-                continue;
-            };
-            if !*exists.entry(readable.clone()).or_insert_with(|| readable.is_file()) {
-                missing.push(MissingImage { node: key, url, path, outside: false });
+            if let Some(why) = asked.entry(url).or_insert_with(|| host.unreadable_image(url)) {
+                missing.push(MissingImage { node: key, url, why: why.clone() });
             }
         }
         missing
     })
 }
 
-/// Image fills whose file is not there, as (node, message), in document order; see
+/// Image fills whose file `host` cannot read, as (node, message), in document order; see
 /// [`missing_images`].
-pub fn missing_image_files(scene: &Scene, folder: &Path) -> Vec<(String, String)> {
-    missing_images(scene, scene.walk(), ImagePlace { folder, confinement: None })
-        .map(|m| (scene.node(m.node).id.clone(), m.to_string()))
-        .collect()
+pub fn missing_image_files(scene: &Scene, host: &dyn super::Host) -> Vec<(String, String)> {
+    missing_images(scene, scene.walk(), host).map(|m| (scene.node(m.node).id.clone(), m.to_string())).collect()
 }

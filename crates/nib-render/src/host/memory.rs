@@ -14,13 +14,14 @@ use crate::diagnostic::Diagnostic;
 use crate::display::pictures::{ImageError, MAX_DECODED_PIXELS, Pictures, decode_within};
 use crate::doc::Document;
 use crate::resolve::Library;
-use crate::text::{DocumentFonts, FontBook, FontOptions, TextEngine};
+use crate::text::{DocumentFonts, FontBook, FontOptions};
 
 /// Documents and files in memory, by path (as a document writes it: `lib/kit.pen`, `a.png`).
 #[derive(Debug, Default, Clone)]
 pub struct MemoryHost {
     documents: HashMap<String, Arc<Document>>,
-    files: HashMap<String, Arc<[u8]>>,
+    /// Shared with the pictures it hands out, which outlive a borrow of the host.
+    files: Arc<HashMap<String, Arc<[u8]>>>,
 }
 
 impl MemoryHost {
@@ -37,7 +38,7 @@ impl MemoryHost {
 
     /// Adds a file (an image, a script) at `path`.
     pub fn with_file(mut self, path: &str, bytes: impl Into<Arc<[u8]>>) -> MemoryHost {
-        self.files.insert(path.to_owned(), bytes.into());
+        Arc::make_mut(&mut self.files).insert(path.to_owned(), bytes.into());
         self
     }
 }
@@ -45,7 +46,7 @@ impl MemoryHost {
 /// Imports taken from a [`MemoryHost`].
 struct MemoryImports {
     documents: HashMap<String, Arc<Document>>,
-    scripts: HashMap<String, Arc<[u8]>>,
+    scripts: Arc<HashMap<String, Arc<[u8]>>>,
 }
 
 impl Library for MemoryImports {
@@ -74,33 +75,43 @@ impl Host for MemoryHost {
                 )),
             }
         }
-        (Box::new(MemoryImports { documents, scripts: self.files.clone() }), diagnostics)
+        (Box::new(MemoryImports { documents, scripts: Arc::clone(&self.files) }), diagnostics)
     }
 
-    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
-        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+    fn font_book(&self) -> (Arc<FontBook>, Vec<Diagnostic>) {
+        (FontBook::new(FontOptions::default()), Vec::new())
+    }
+
+    fn document_fonts(&self, document: &Document) -> (DocumentFonts, Vec<Diagnostic>) {
         let read = |url: &str| match self.files.get(url) {
             Some(bytes) => Ok(bytes.to_vec()),
             None => Err(format!("{url}: no such file in this in-memory host")),
         };
         let fonts = DocumentFonts::load(document, &read);
-        let diagnostics = fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)).collect();
-        engine.set_document_fonts(Arc::new(fonts));
-        (engine, diagnostics)
+        let diagnostics = super::font_file_diagnostics(&fonts);
+        (fonts, diagnostics)
     }
 
-    fn pictures(&self) -> Box<dyn Pictures + Send + '_> {
-        Box::new(MemoryPictures { files: &self.files, decoded: HashMap::new() })
+    fn pictures(&self) -> Box<dyn Pictures + Send> {
+        Box::new(MemoryPictures { files: Arc::clone(&self.files), decoded: HashMap::new() })
+    }
+
+    fn unreadable_image(&self, url: &str) -> Option<super::image_files::Unreadable> {
+        if url.starts_with("data:") || url.starts_with("http://") || url.starts_with("https://") {
+            return None;
+        }
+        let path = url.strip_prefix("file://").unwrap_or(url);
+        (!self.files.contains_key(path)).then(|| super::image_files::Unreadable::Missing(format!("{path} (in memory)")))
     }
 }
 
 /// The images of a [`MemoryHost`], decoded when first asked for.
-struct MemoryPictures<'a> {
-    files: &'a HashMap<String, Arc<[u8]>>,
+struct MemoryPictures {
+    files: Arc<HashMap<String, Arc<[u8]>>>,
     decoded: HashMap<String, Result<(Arc<Pixmap>, bool), ImageError>>,
 }
 
-impl MemoryPictures<'_> {
+impl MemoryPictures {
     fn bytes(&self, url: &str) -> Result<Vec<u8>, ImageError> {
         if let Some(bytes) = data_uri_bytes(url) {
             return bytes;
@@ -116,7 +127,7 @@ impl MemoryPictures<'_> {
     }
 }
 
-impl Pictures for MemoryPictures<'_> {
+impl Pictures for MemoryPictures {
     fn picture(&mut self, url: &str) -> Result<Arc<Pixmap>, ImageError> {
         if let Some(found) = self.decoded.get(url) {
             return found.clone().map(|(pixmap, _)| pixmap);

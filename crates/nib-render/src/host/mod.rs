@@ -14,13 +14,14 @@ mod imports;
 mod memory;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostic::Diagnostic;
 use crate::display::pictures::Pictures;
 use crate::doc::Document;
 use crate::files::Confinement;
 use crate::resolve::Library;
-use crate::text::{FontOptions, TextEngine};
+use crate::text::{DocumentFonts, FontBook, FontOptions, TextEngine};
 
 pub use fonts::{DiskFonts, DocumentFontAccess, default_cache_folder, user_font_options};
 pub use images::{FolderImages, FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
@@ -36,13 +37,37 @@ pub trait Host: Sync {
     /// could not be loaded.
     fn imports(&self, document: &Document) -> (Imports, Vec<Diagnostic>);
 
+    /// The fonts this host offers every document, with what could not be read (a font folder
+    /// that is not there).
+    fn font_book(&self) -> (Arc<FontBook>, Vec<Diagnostic>);
+
+    /// `document`'s own font files (its `fonts` list), with what could not be read.
+    fn document_fonts(&self, document: &Document) -> (DocumentFonts, Vec<Diagnostic>);
+
     /// A text engine with the fonts this host offers and `document`'s own font files, with what
     /// could not be read.
-    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>);
+    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
+        let (book, mut diagnostics) = self.font_book();
+        let mut engine = TextEngine::new(book);
+        let (fonts, problems) = self.document_fonts(document);
+        diagnostics.extend(problems);
+        engine.set_document_fonts(Arc::new(fonts));
+        (engine, diagnostics)
+    }
 
     /// A fresh source of the document's image fills, keeping what it decodes: one for each
-    /// thread that draws.
-    fn pictures(&self) -> Box<dyn Pictures + Send + '_>;
+    /// thread that draws, or one kept across the pictures of a session.
+    fn pictures(&self) -> Box<dyn Pictures + Send>;
+
+    /// Why the image file `url` names cannot be read, without decoding it (what check and
+    /// snapshot_layout say before a render leaves it out); `None` when it is there or is not a
+    /// file (`data:` URIs, network addresses).
+    fn unreadable_image(&self, url: &str) -> Option<image_files::Unreadable>;
+}
+
+/// The diagnostics of a document's font files that could not be read.
+fn font_file_diagnostics(fonts: &DocumentFonts) -> Vec<Diagnostic> {
+    fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)).collect()
 }
 
 /// A document on disk: imports, font files and images are read relative to its folder, and
@@ -100,23 +125,28 @@ impl Host for DiskHost {
         (Box::new(imports), diagnostics)
     }
 
-    fn text(&self, document: &Document) -> (TextEngine, Vec<Diagnostic>) {
+    fn font_book(&self) -> (Arc<FontBook>, Vec<Diagnostic>) {
         let book = DiskFonts::book(self.fonts.clone());
-        let mut diagnostics: Vec<Diagnostic> =
-            book.warnings().iter().map(|warning| Diagnostic::warning("font-folder", warning)).collect();
-        let mut engine = TextEngine::new(book);
+        let diagnostics = book.warnings().iter().map(|warning| Diagnostic::warning("font-folder", warning)).collect();
+        (book, diagnostics)
+    }
+
+    fn document_fonts(&self, document: &Document) -> (DocumentFonts, Vec<Diagnostic>) {
         let access = DocumentFontAccess {
             folder: Some(self.folder()),
             confinement: self.confinement.as_ref(),
             fetch: self.fonts.fetch,
         };
         let fonts = access.load(document);
-        diagnostics.extend(fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)));
-        engine.set_document_fonts(std::sync::Arc::new(fonts));
-        (engine, diagnostics)
+        let diagnostics = font_file_diagnostics(&fonts);
+        (fonts, diagnostics)
     }
 
-    fn pictures(&self) -> Box<dyn Pictures + Send + '_> {
+    fn pictures(&self) -> Box<dyn Pictures + Send> {
         Box::new(FolderImages::new(Some(self.folder().to_owned()), self.confinement.as_ref()))
+    }
+
+    fn unreadable_image(&self, url: &str) -> Option<image_files::Unreadable> {
+        image_files::unreadable_file(url, self.folder(), self.confinement.as_ref())
     }
 }

@@ -5,7 +5,6 @@
 //! canvas. [`Layout::update`] reuses the part layouts whose resolved part did not change, so a
 //! relayout after an edit costs the top-level frames the edit touched, not the whole canvas.
 
-mod canvas;
 pub mod fonts;
 mod overlaps;
 mod problems;
@@ -24,7 +23,6 @@ use std::sync::Arc;
 
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
-pub use canvas::LaidOutCanvas;
 pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, find_problems};
 pub use rules::{Axis, SizingNote};
 use rules::{AxisSize, Kind, Plan, plan_part, taffy_style};

@@ -18,6 +18,13 @@ pub trait CanvasBoxes {
     fn choose_family(&self, _family: &str) -> Option<std::sync::Arc<crate::text::FamilyChoice>> {
         None
     }
+
+    /// The expanded Scene of the top-level part `root` of `document` as the batch left it, for
+    /// the checks that look inside instances; `None` when the canvas cannot resolve, and those
+    /// checks are skipped.
+    fn part_scene(&self, _document: &Document, _root: NodeKey) -> Option<std::sync::Arc<crate::resolve::Scene>> {
+        None
+    }
 }
 
 /// Space left between a new top-level node and what is already on the canvas.

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use crate::files::Confinement;
 
-pub use crate::host::image_files::{ImagePlace, MissingImage, image_file, missing_image_files, missing_images};
+pub use crate::host::image_files::{MissingImage, Unreadable, image_file, missing_image_files, missing_images};
 pub use config::{AiSettings, ImageSettings};
 pub use configured::ConfiguredImages;
 pub use offline::OfflineImages;

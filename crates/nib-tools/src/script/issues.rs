@@ -2,13 +2,12 @@
 //! Pencil's wording where Pencil has one (agents and skills search for these sentences).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::resolve::{
-    Library, NoImports, PathTarget, Scene, SceneOptions, find_component, resolve_path, update_scene_of,
-};
+use crate::resolve::{Library, NoImports, PathTarget, Scene, find_component, resolve_path};
 use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
 
 /// Most potential issues listed in one answer; the others are counted in a last line. One I()
@@ -37,7 +36,7 @@ pub fn find(
     let mut distinct: HashSet<String> = HashSet::new();
     let mut seen = HashSet::new();
     // Expanded parts, built once per top-level part however many of its instances the call touched.
-    let mut parts: HashMap<NodeKey, Scene> = HashMap::new();
+    let mut parts: HashMap<NodeKey, Option<Arc<Scene>>> = HashMap::new();
     for key in touched {
         if !seen.insert(*key) {
             continue;
@@ -50,7 +49,7 @@ pub fn find(
         let mut found = node_issues(document, *key, positioned.contains(key), canvas);
         found.extend(override_issues(document, library, *key));
         if node.node_type() == NodeType::Ref {
-            found.extend(instance_issues(document, library, *key, canvas, &mut parts));
+            found.extend(instance_issues(document, *key, canvas, &mut parts));
         }
         for issue in found {
             if issues.len() < MAX_ISSUES {
@@ -167,19 +166,19 @@ fn plain_string_variable(document: &Document, name: &str) -> Option<String> {
 
 /// What an instance shows in place of what it names — an icon or a font family nib does not
 /// have, set in the component or through an override — for the nodes inside it, named by their
-/// instance paths. Resolves only the instance's own top-level part.
+/// instance paths. The canvas resolves the instance's own top-level part (once per part however
+/// many of its instances the call touched); without a canvas nothing is resolved, and nothing
+/// is said.
 fn instance_issues(
     document: &Document,
-    library: &dyn Library,
     instance: NodeKey,
     canvas: Option<&dyn CanvasBoxes>,
-    parts: &mut HashMap<NodeKey, Scene>,
+    parts: &mut HashMap<NodeKey, Option<Arc<Scene>>>,
 ) -> Vec<String> {
     let root = document.tree().root_of(instance);
-    let scene = parts.entry(root).or_insert_with(|| {
-        let options = SceneOptions { expand_instances: true, substitute_variables: true };
-        update_scene_of(None, document, library, options, &[root])
-    });
+    let Some(scene) = parts.entry(root).or_insert_with(|| canvas?.part_scene(document, root)) else {
+        return Vec::new();
+    };
     let id = document.tree().node(instance).id();
     let Some(key) = scene.node_by_id(id) else { return Vec::new() };
     let mut issues = Vec::new();

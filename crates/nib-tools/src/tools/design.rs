@@ -4,7 +4,6 @@ use serde::Deserialize;
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::layout::LaidOutCanvas;
 use crate::script::{Context, Options, Outcome, run};
 
 /// batch_design's arguments.
@@ -56,15 +55,14 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
     };
     let images = workspace.images.clone();
     let max_statements = workspace.max_statements;
-    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     let folder = open.folder().to_owned();
     let before = open.document.revision();
-    let engine = open.take_text_engine(&fonts);
-    let canvas = LaidOutCanvas::new(&open.imports, open.last_full_scene(), engine);
+    let imports = open.compiler.imports(&open.document);
+    let canvas = open.compiler.canvas(&open.document);
     let context = Context {
-        library: &open.imports,
+        library: imports.as_ref(),
         images: images.as_ref(),
         folder: Some(&folder),
         confinement: confinement.as_ref(),
@@ -72,7 +70,7 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
         options: Options { max_statements, id_seed: None },
     };
     let mut outcome = run(&mut open.document, &script, &context);
-    open.return_text_engine(canvas.into_text_engine());
+    drop(canvas);
     if !outcome.success {
         let data = serde_json::to_value(&outcome).ok();
         let message = match &converted {

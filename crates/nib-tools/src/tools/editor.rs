@@ -107,14 +107,15 @@ fn untitled(folder: &Path) -> PathBuf {
         .unwrap_or_else(|| folder.join("untitled.pen"))
 }
 
-fn describe(open: &OpenDocument, created: bool) -> Opened {
+fn describe(open: &mut OpenDocument, created: bool) -> Opened {
+    let imports = crate::diagnostic::lines(open.compiler.import_diagnostics(&open.document));
     Opened {
         file_path: open.path.display().to_string(),
         created,
         version: open.document.version().map(str::to_owned),
         node_count: open.document.node_count(),
         top_level_nodes: summary::top_level(&open.document),
-        problems: open.problems.iter().cloned().chain(open.imports.problems.iter().map(ToString::to_string)).collect(),
+        problems: open.problems.iter().cloned().chain(imports).collect(),
         note: None,
     }
 }

@@ -12,7 +12,6 @@ use crate::compile::{CompileOptions, compile};
 use crate::export::job::{ExportSettings, Format, Source, Targets, run};
 use crate::export::raster::DEFAULT_QUALITY;
 use crate::export::svg::TextMode;
-use crate::host::DiskHost;
 use crate::layout::Layout;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
@@ -111,21 +110,19 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     if all && !node_ids.is_empty() {
         return Err(ToolError::new("give nodeIds or all: true, not both"));
     }
-    let fonts = workspace.fonts.clone();
     let root = workspace.root().to_owned();
     let confinement = workspace.confinement().cloned();
     let output = workspace.resolve(args.output_path.as_deref().unwrap_or(DEFAULT_EXPORT_FOLDER))?;
     let asked = args.file_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     let guard = workspace.output_guard(asked.as_deref());
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let host = DiskHost::new(&open.path, fonts.clone()).confined(confinement.clone());
     // Under a theme: a copy of the document with the theme on the exported nodes' top-level
-    // frames, compiled on its own (the document's caches hold its own look).
+    // frames, compiled on its own over the same host (the document's caches hold its own look).
     let ids: Vec<&str> = node_ids.iter().map(String::as_str).collect();
     let themed = args.theme.as_ref().map(|theme| super::theme::themed(&open.document, &ids, theme)).transpose()?;
     let compiled = match &themed {
         Some(document) => Some(
-            compile(&host, document, &CompileOptions::default())
+            compile(open.compiler.host(), document, &CompileOptions::default())
                 .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?,
         ),
         None => None,
@@ -134,8 +131,8 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let (scene, layout, text): (&Scene, &Layout, &TextEngine) = match &compiled {
         Some(compiled) => (&compiled.scene, &compiled.layout, &compiled.text),
         None => {
-            let (scene, layout) = open.layout(&fonts)?;
-            own = (scene, layout, open.render_resources(&fonts).0.fork());
+            let (scene, layout) = open.layout()?;
+            own = (scene, layout, open.compiler.text(&open.document).fork());
             (&own.0, &own.1, &own.2)
         }
     };
@@ -163,14 +160,15 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // Before anything is rendered: the file named must be of the format, and never a document.
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
+    let imports = open.compiler.imports(&open.document);
     let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
     let source = Source {
         document: themed.as_ref().unwrap_or(&open.document),
-        library: &open.imports,
+        library: imports.as_ref(),
         scene,
         layout,
         text,
-        host: &host,
+        host: open.compiler.host(),
         title,
     };
     let settings = ExportSettings {

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::host::image_files::{ImagePlace, missing_images};
+use crate::host::image_files::missing_images;
 use crate::layout::snapshot::{Snapshot, SnapshotRequest, problems, problems_text, snapshot};
 use crate::layout::space::{Direction, Rect, beside_everything, next_to};
 use crate::layout::{Layout, LayoutProblem, MoreProblems, UnreadableImage};
@@ -80,24 +80,20 @@ pub fn snapshot_layout(workspace: &mut Workspace, args: SnapshotArgs) -> Result<
 }
 
 fn boxes_and_problems(workspace: &mut Workspace, args: SnapshotArgs) -> Result<SnapshotAnswer, ToolError> {
-    let fonts = workspace.fonts.clone();
-    let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let folder = open.folder().to_owned();
     // Under one node only its top-level part needs resolving and laying out.
     let (scene, layout) = match args.parent_id.as_deref() {
-        Some(id) => open.layout_for_node(&fonts, id)?,
-        None => open.layout(&fonts)?,
+        Some(id) => open.layout_for_node(id)?,
+        None => open.layout()?,
     };
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;
-    // The image files are checked here, where files are read; layout only lists the findings.
-    let place = ImagePlace { folder: &folder, confinement: confinement.as_ref() };
+    // The image files are asked of the host here; layout only lists the findings.
     let nodes: Box<dyn Iterator<Item = SceneKey>> = match parent {
         Some(key) => Box::new(scene.subtree(key)),
         None => Box::new(scene.walk()),
     };
-    let unreadable: Vec<UnreadableImage> = missing_images(&scene, nodes, place)
-        .map(|missing| UnreadableImage { node: missing.node, message: missing.to_string(), outside: missing.outside })
+    let unreadable: Vec<UnreadableImage> = missing_images(&scene, nodes, open.compiler.host())
+        .map(|missing| UnreadableImage { node: missing.node, message: missing.to_string(), outside: missing.outside() })
         .collect();
     let images = Some(unreadable.as_slice());
     if args.problems_only {
@@ -164,9 +160,8 @@ pub fn find_empty_space_on_canvas(workspace: &mut Workspace, args: SpaceArgs) ->
             return Err(ToolError::new(format!("{name} must be a number of pixels, 0 or more; found {value}")));
         }
     }
-    let fonts = workspace.fonts.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let (scene, layout) = open.layout(&fonts)?;
+    let (scene, layout) = open.layout()?;
     let occupied: Vec<Rect> = layout.parts().iter().filter_map(|p| p.bounds(0)).map(rect).collect();
     let size = (args.width, args.height);
     let (x, y) = match &args.node_id {

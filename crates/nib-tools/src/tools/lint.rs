@@ -6,7 +6,6 @@ use serde_json::{Value, json};
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::host::DiskHost;
 use crate::resolve::SceneOptions;
 use crate::review::lint::{CONFIG_FILE, Config, Preset, lint};
 
@@ -20,7 +19,6 @@ pub(super) fn findings(
     parent_id: Option<&str>,
     asked: &Value,
 ) -> Result<Vec<Value>, ToolError> {
-    let fonts = workspace.fonts.clone();
     let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(file_path)?;
     let config = match asked {
@@ -44,8 +42,7 @@ pub(super) fn findings(
             ));
         }
     };
-    let host = DiskHost::new(&open.path, fonts).confined(confinement);
-    let found = lint(&host, &open.document, &config)
+    let found = lint(open.compiler.host(), &open.document, &config)
         .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
     let within: Option<std::collections::HashSet<String>> = match parent_id {
         None => None,

@@ -414,16 +414,19 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         return Ok(Replaced { replaced, revision: open.document.revision() });
     }
     let folder = open.folder().to_owned();
+    let imports = open.compiler.imports(&open.document);
+    let canvas = open.compiler.canvas(&open.document);
     let context = crate::script::Context {
-        library: &open.imports,
+        library: imports.as_ref(),
         images: images.as_ref(),
         folder: Some(&folder),
         // Only U() statements run here: nothing is written but the document.
         confinement: None,
-        canvas: None,
+        canvas: Some(&canvas),
         options: crate::script::Options { max_statements: statements.len(), id_seed: None },
     };
     let outcome = crate::script::run(&mut open.document, &statements.join("\n"), &context);
+    drop(canvas);
     if !outcome.success {
         return Err(ToolError::new(format!("the replacement could not be applied: {}", outcome.text())));
     }

@@ -4,13 +4,11 @@ use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 use super::ToolError;
-use super::render_cache::{Shot, ShotKey, parts_shown};
+use super::render_cache::{RenderCache, Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
-use crate::compile::{CompileOptions, compile};
-use crate::host::{DiskHost, Host as _};
-use crate::render::{
-    Damage, Painted, RenderOptions, RenderTarget, encode_rendered, paint_after, render_after, target_bounds,
-};
+use crate::compile::Compiler;
+use crate::doc::Document;
+use crate::render::{Damage, Painted, RenderOptions, RenderTarget, encode_rendered, render_after, target_bounds};
 
 /// Longest side of a screenshot when no scale is given, in pixels.
 pub const DEFAULT_LONG_EDGE: f32 = 1568.0;
@@ -99,23 +97,41 @@ pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Res
 }
 
 /// The screenshot, from the document's render cache or drawn (and kept there); `full_size`
-/// keeps a picture too heavy for an answer at the scale asked (it goes to a file).
+/// keeps a picture too heavy for an answer at the scale asked (it goes to a file). Under a
+/// theme, a copy of the document with the theme on the node's top-level frame is compiled
+/// over the same host and drawn on its own (the render cache holds the document's own look).
 fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Result<Shot, ToolError> {
-    if let Some(theme) = &args.theme {
-        return themed_shot(workspace, args, theme, full_size);
-    }
-    let fonts = workspace.fonts.clone();
-    let confinement = workspace.confinement().cloned();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
-    let (scene, layout) = match node_id {
-        Some(id) => open.layout_for_node(&fonts, id)?,
-        None => open.layout(&fonts)?,
+    match &args.theme {
+        Some(theme) => {
+            let themed = super::theme::themed(&open.document, node_id.as_slice(), theme)?;
+            let mut compiler = Compiler::new(open.compiler.host());
+            draw(&mut compiler, &themed, node_id, args.scale, full_size, None)
+        }
+        None => draw(&mut open.compiler, &open.document, node_id, args.scale, full_size, Some(&mut open.screenshots)),
+    }
+}
+
+/// The screenshot of `node_id` (or the canvas) of `document` at `scale`, compiled by `compiler`;
+/// answered from `cache` when it holds the same picture, and repainted from the last picture of
+/// the same target where only part of it changed.
+fn draw(
+    compiler: &mut Compiler<'_>,
+    document: &Document,
+    node_id: Option<&str>,
+    scale: Option<f32>,
+    full_size: bool,
+    mut cache: Option<&mut RenderCache>,
+) -> Result<Shot, ToolError> {
+    let laid_out = match node_id {
+        Some(id) => compiler.layout_for_node(document, id),
+        None => compiler.layout(document),
     };
+    let (scene, layout) = laid_out.map_err(|refused| super::workspace::refusal(compiler, document, refused))?;
     let target = target_of(&scene, node_id)?;
-    let scale = scale_of(&scene, &layout, target, args.scale)?;
+    let scale = scale_of(&scene, &layout, target, scale)?;
     let background = crate::display::backdrop(&scene, target);
-    let folder = open.folder().to_owned();
     let key = ShotKey {
         node: node_id.map(str::to_owned),
         scale,
@@ -128,39 +144,33 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
             RenderTarget::Canvas => None,
         },
     );
-    if let Some(shot) = open.screenshots().get(&key, &parts) {
+    if let Some(shot) = cache.as_deref_mut().and_then(|cache| cache.get(&key, &parts)) {
         return Ok(shot);
     }
+    // What the picture says besides what drawing finds: the same for every way it is drawn.
+    let said = crate::diagnostic::lines(&compiler.diagnostics(document, &scene, target));
     // The last picture of this target, drawn before an edit: only what changed is painted.
-    let mut previous = open.screenshots().take_painted(&key);
+    let mut previous = cache.as_deref_mut().and_then(|cache| cache.take_painted(&key));
     let mut damage = Damage::Everything;
     let (shot, too_heavy, painted) = picture(scale, background, full_size, |options| {
-        let (text, images) = open.render_resources(&fonts);
-        images.confine(confinement.as_ref());
+        let (text, pictures) = compiler.drawing(document);
         let (before, answered) = previous.take().unzip();
-        let pictures = &mut images.in_folder(Some(&folder));
         let (painted, changed) =
             render_after(&scene, &layout, text, pictures, target, options, before).map_err(render_error)?;
-        let rendered = painted.rendered();
-        // Every replaced family of the picture is said once, with its stand-in.
-        let mut warnings = crate::diagnostic::lines(&rendered.warnings);
-        warnings.extend(text.document_fonts().problems.iter().cloned());
-        let within = match target {
-            RenderTarget::Node(key) => Some(key),
-            _ => None,
-        };
-        warnings.extend(crate::layout::fonts::substitution_lines(&scene, within, text));
-        warnings.extend(scene.problem_lines(within));
+        let mut warnings = crate::diagnostic::lines(&painted.rendered().warnings);
+        warnings.extend(said.iter().cloned());
         // Nothing visible changed: the PNG answered before is this picture's.
         let unchanged = answered.filter(|_| changed == Damage::Nothing);
         damage = changed;
         Ok(Drawn { painted, warnings, unchanged })
     })?;
-    open.screenshots().count_repaint(damage);
-    // A picture too heavy to answer stays out of the cache answers come from.
-    if !too_heavy {
-        open.screenshots().put(key.clone(), parts, shot.clone());
-        open.screenshots().keep_painted(key, painted, shot.clone());
+    if let Some(cache) = cache {
+        cache.count_repaint(damage);
+        // A picture too heavy to answer stays out of the cache answers come from.
+        if !too_heavy {
+            cache.put(key.clone(), parts, shot.clone());
+            cache.keep_painted(key, painted, shot.clone());
+        }
     }
     Ok(shot)
 }
@@ -172,36 +182,6 @@ struct Drawn {
     warnings: Vec<String>,
     /// The screenshot answered before, when the picture is unchanged since.
     unchanged: Option<Shot>,
-}
-
-/// A screenshot under a theme: the document's copy with the theme on the node's top-level
-/// frame, compiled and drawn on its own (the render cache holds the document's own pictures).
-fn themed_shot(
-    workspace: &mut Workspace,
-    args: &ScreenshotArgs,
-    theme: &serde_json::Value,
-    full_size: bool,
-) -> Result<Shot, ToolError> {
-    let fonts = workspace.fonts.clone();
-    let confinement = workspace.confinement().cloned();
-    let (open, _) = workspace.document(args.file_path.as_deref())?;
-    let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
-    let themed = super::theme::themed(&open.document, node_id.as_slice(), theme)?;
-    let host = DiskHost::new(&open.path, fonts).confined(confinement);
-    let options = CompileOptions { parts_of: node_id.map(|id| vec![id.to_owned()]) };
-    let mut compiled = compile(&host, &themed, &options)
-        .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
-    let target = target_of(&compiled.scene, node_id)?;
-    let scale = scale_of(&compiled.scene, &compiled.layout, target, args.scale)?;
-    let background = crate::display::backdrop(&compiled.scene, target);
-    let (shot, _, _) = picture(scale, background, full_size, |options| {
-        let list = compiled.display(&mut *host.pictures(), target).map_err(|e| render_error(e.into()))?;
-        let (painted, _) = paint_after(list, options, None).map_err(render_error)?;
-        let mut warnings = crate::diagnostic::lines(&painted.rendered().warnings);
-        warnings.extend(compiled.diagnostics_for(target).into_iter().map(ToString::to_string));
-        Ok(Drawn { painted, warnings, unchanged: None })
-    })?;
-    Ok(shot)
 }
 
 /// What to draw: the node `node_id`, or the canvas.

@@ -6,17 +6,16 @@ use std::sync::Arc;
 
 use super::ToolError;
 use super::render_cache::RenderCache;
+use crate::compile::Compiler;
 use crate::doc::Document;
 use crate::doc::MAX_FILE_BYTES;
-use crate::doc::NodeKey;
 use crate::doc::io::{read_document_bytes_within, write_atomic_within};
 use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
-use crate::host::DocumentFontAccess;
-use crate::host::{FileImports, ImageCache};
+use crate::host::{DiskHost, Host};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
-use crate::resolve::{Scene, SceneOptions, part_root, update_scene, update_scene_of};
-use crate::text::{DocumentFonts, FontOptions, TextEngine};
+use crate::resolve::{Scene, SceneOptions};
+use crate::text::FontOptions;
 
 /// The documents a session has open, by absolute path, and the most recently used one.
 pub struct Workspace {
@@ -32,17 +31,25 @@ pub struct Workspace {
     pub max_statements: usize,
     /// The bounds of one execute call.
     pub execute_limits: super::execute::ExecuteLimits,
-    /// Which fonts text is measured and drawn with.
-    pub fonts: FontOptions,
+    /// Which fonts text is measured and drawn with (set with [`Workspace::set_fonts`]).
+    fonts: FontOptions,
+    /// Makes the host each open document is compiled over.
+    hosts: HostMaker,
     /// The nodes a person selected on the canvas of `nib serve`, which get_editor_state reports.
     selection: Option<Selection>,
     /// The execute snippets run, by editId, for retries.
     pub(super) snippets: super::execute::Snippets,
 }
 
-/// How many frames' parts a document keeps laid out at its current revision for screenshots
-/// of single nodes: an agent moves between a handful of screens.
-const KEPT_PARTS: usize = 16;
+/// Makes the host a document at a path is compiled over (its imports, fonts and images), with
+/// the workspace's fonts and confinement.
+pub type HostMaker =
+    Arc<dyn Fn(&Path, &FontOptions, Option<&Confinement>) -> Arc<dyn Host + Send + Sync> + Send + Sync>;
+
+/// The host of a document on disk: what it names is read beside it, inside the confinement.
+fn disk_host(path: &Path, fonts: &FontOptions, confinement: Option<&Confinement>) -> Arc<dyn Host + Send + Sync> {
+    Arc::new(DiskHost::new(path, fonts.clone()).confined(confinement.cloned()))
+}
 
 /// Nodes selected in one document.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,8 +70,9 @@ pub struct OpenDocument {
     pub path: PathBuf,
     /// The document.
     pub document: Document,
-    /// The documents it imports.
-    pub imports: FileImports,
+    /// Compiles it: its imports, Scenes, layouts, text engine and images, kept across
+    /// revisions.
+    pub compiler: Compiler<'static>,
     /// What nib noticed reading it (it opened anyway).
     pub problems: Vec<String>,
     /// The file's bytes as nib last read or wrote them, to notice edits by others.
@@ -74,28 +82,8 @@ pub struct OpenDocument {
     settled: Option<Stamp>,
     /// Where saves must stay (the workspace's confinement), checked again at every save.
     confinement: Option<Confinement>,
-    caches: Caches,
-}
-
-/// Derived data of an open document, kept across revisions: each update rebuilds only what
-/// the edits since touched.
-#[derive(Default)]
-struct Caches {
-    /// The latest Scene per options, with the revision it is for.
-    scenes: Vec<(u64, SceneOptions, Arc<Scene>)>,
-    /// The latest layout of the full Scene, with the revision it is for.
-    layout: Option<(u64, Arc<Layout>)>,
-    /// Shapes text for layout; created on first use.
-    text: Option<TextEngine>,
-    /// The document's own fonts, read for the `fonts` list they were read from.
-    fonts: Option<(Option<crate::doc::json::RawJson>, Arc<DocumentFonts>)>,
-    /// Decoded image fills.
-    images: ImageCache,
-    /// The Scenes and layouts of single top-level parts, for nodes shown while the full layout
-    /// is not current: (revision, part root, Scene, layout), the most recent last.
-    part: Vec<(u64, NodeKey, Arc<Scene>, Arc<Layout>)>,
     /// Screenshots drawn, answered again while what they show is unchanged.
-    screenshots: RenderCache,
+    pub(super) screenshots: RenderCache,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -211,6 +199,18 @@ pub(super) struct Step {
     pub reverted: &'static str,
 }
 
+/// The error of a document `compiler` refused (it expands past its budget), with the details
+/// as data (the limit, the node, its JSON pointer, the chain of instances) that the Scene's
+/// error holds.
+pub(super) fn refusal(
+    compiler: &mut Compiler<'_>,
+    document: &Document,
+    refused: Box<crate::diagnostic::Diagnostic>,
+) -> ToolError {
+    let scene = compiler.partial_scene(document, SceneOptions::FULL);
+    scene.error().map_or_else(|| ToolError::from(refused), ToolError::from)
+}
+
 /// The error of a save that did not happen: the limit the document would go past, when that
 /// was the reason, with what to do about it.
 fn save_refused(error: &crate::files::FileError, reverted: &str) -> ToolError {
@@ -259,8 +259,32 @@ impl Workspace {
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
             execute_limits: super::execute::ExecuteLimits::DEFAULT,
             fonts: FontOptions::default(),
+            hosts: Arc::new(disk_host),
             selection: None,
             snippets: Default::default(),
+        }
+    }
+
+    /// The same workspace compiling its documents over hosts `hosts` makes (a test's
+    /// [`crate::host::MemoryHost`], a library user's own) instead of the disk beside them.
+    pub fn with_hosts(mut self, hosts: HostMaker) -> Workspace {
+        self.hosts = hosts;
+        for open in &mut self.documents {
+            open.compiler = Compiler::shared((self.hosts)(&open.path, &self.fonts, self.confined.as_ref()));
+        }
+        self
+    }
+
+    /// Which fonts text is measured and drawn with.
+    pub fn fonts(&self) -> &FontOptions {
+        &self.fonts
+    }
+
+    /// Measures and draws text with `fonts` from now on (open documents are compiled again).
+    pub fn set_fonts(&mut self, fonts: FontOptions) {
+        self.fonts = fonts;
+        for open in &mut self.documents {
+            open.compiler = Compiler::shared((self.hosts)(&open.path, &self.fonts, self.confined.as_ref()));
         }
     }
 
@@ -393,17 +417,16 @@ impl Workspace {
             ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
                 .with_hint("fix the file (nib check shows every problem); nib never overwrites a file it cannot read")
         })?;
-        let imports = FileImports::load_within(&loaded.document, path, self.confinement());
         let problems = loaded.problems.iter().map(ToString::to_string).collect();
         let open = OpenDocument {
             path: path.to_owned(),
+            compiler: self.compiler_for(path, &loaded.document),
             document: loaded.document,
-            imports,
             problems,
             on_disk: Fingerprint::of(&bytes),
             settled: None,
             confinement: self.confined.clone(),
-            caches: Caches::default(),
+            screenshots: RenderCache::default(),
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
@@ -424,21 +447,28 @@ impl Workspace {
 
     /// Adds a document that is already on disk as `bytes`.
     pub(super) fn adopt(&mut self, path: PathBuf, document: Document, bytes: &[u8]) -> &mut OpenDocument {
-        let imports = FileImports::load_within(&document, &path, self.confinement());
+        let compiler = self.compiler_for(&path, &document);
         self.documents.retain(|d| d.path != path);
         self.documents.push(OpenDocument {
             path,
             document,
-            imports,
+            compiler,
             problems: Vec::new(),
             on_disk: Fingerprint::of(bytes),
             settled: None,
             confinement: self.confined.clone(),
-            caches: Caches::default(),
+            screenshots: RenderCache::default(),
         });
         self.current = Some(self.documents.len() - 1);
         let last = self.documents.len() - 1;
         &mut self.documents[last]
+    }
+
+    /// A compiler for the document at `path`, its imports loaded now (as the file is read).
+    fn compiler_for(&self, path: &Path, document: &Document) -> Compiler<'static> {
+        let mut compiler = Compiler::shared((self.hosts)(path, &self.fonts, self.confined.as_ref()));
+        compiler.imports(document);
+        compiler
     }
 
     /// A workspace with this one's settings (root, confinement, image provider, limits, fonts)
@@ -453,6 +483,7 @@ impl Workspace {
             max_statements: self.max_statements,
             execute_limits: self.execute_limits,
             fonts: self.fonts.clone(),
+            hosts: Arc::clone(&self.hosts),
             selection: None,
             snippets: Default::default(),
         }
@@ -571,11 +602,11 @@ impl OpenDocument {
     /// document that was past the budget before the step (a file made elsewhere) may still be
     /// saved, so it can be repaired a step at a time.
     fn check_expansion(&mut self, step: Step) -> Result<(), ToolError> {
-        let after = self.partial_scene(SceneOptions::FULL);
+        let after = self.compiler.partial_scene(&self.document, SceneOptions::FULL);
         let Some(error) = after.error() else { return Ok(()) };
         let mut refusal: ToolError = error.into();
         (step.revert)(&mut self.document);
-        if self.partial_scene(SceneOptions::FULL).error().is_some() {
+        if self.compiler.partial_scene(&self.document, SceneOptions::FULL).error().is_some() {
             (step.again)(&mut self.document);
             return Ok(());
         }
@@ -601,156 +632,26 @@ impl OpenDocument {
     /// The Scene for `options` at the current revision, updated from the previous one; an
     /// error when the document expands past its budget (the Scene would be partial).
     pub fn scene(&mut self, options: SceneOptions) -> Result<Arc<Scene>, ToolError> {
-        let scene = self.partial_scene(options);
-        match scene.error() {
-            Some(error) => Err(error.into()),
-            None => Ok(scene),
-        }
-    }
-
-    /// The Scene for `options` at the current revision, partial when the document expands
-    /// past its budget. Cached even then: the next update reuses the parts that fit.
-    fn partial_scene(&mut self, options: SceneOptions) -> Arc<Scene> {
-        let revision = self.document.revision();
-        let cached = self.caches.scenes.iter().position(|(_, o, _)| *o == options);
-        if let Some(index) = cached
-            && self.caches.scenes[index].0 == revision
-        {
-            return Arc::clone(&self.caches.scenes[index].2);
-        }
-        let previous = cached.map(|index| Arc::clone(&self.caches.scenes[index].2));
-        let scene = Arc::new(update_scene(previous.as_deref(), &self.document, &self.imports, options));
-        match cached {
-            Some(index) => self.caches.scenes[index] = (revision, options, Arc::clone(&scene)),
-            None => self.caches.scenes.push((revision, options, Arc::clone(&scene))),
-        }
-        scene
+        let scene = self.compiler.scene(&self.document, options);
+        scene.map_err(|refused| refusal(&mut self.compiler, &self.document, refused))
     }
 
     /// The full Scene and its layout at the current revision, updated from the previous ones;
     /// an error when the document expands past its budget.
-    pub fn layout(&mut self, fonts: &FontOptions) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
-        let scene = self.scene(SceneOptions::FULL)?;
-        let revision = self.document.revision();
-        if let Some((at, layout)) = &self.caches.layout
-            && *at == revision
-        {
-            return Ok((scene, Arc::clone(layout)));
-        }
-        let previous = self.caches.layout.take().map(|(_, layout)| layout);
-        let text = self.text_engine(fonts);
-        let layout = Arc::new(Layout::update(previous.as_deref(), &scene, text));
-        self.caches.layout = Some((revision, Arc::clone(&layout)));
-        Ok((scene, layout))
+    pub fn layout(&mut self) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let laid_out = self.compiler.layout(&self.document);
+        laid_out.map_err(|refused| refusal(&mut self.compiler, &self.document, refused))
     }
 
-    /// The Scene and layout that show the node `id`: the full ones when they are current,
-    /// otherwise only its top-level part, so that showing one node of a freshly opened or
-    /// edited file costs that part and not the file. Node keys are those of the Scene returned.
-    pub fn layout_for_node(&mut self, fonts: &FontOptions, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
-        let revision = self.document.revision();
-        let full_is_current = self.caches.layout.as_ref().is_some_and(|(at, _)| *at == revision);
-        let root = part_root(&self.document, id);
-        let Some(root) = root.filter(|_| !full_is_current) else { return self.layout(fonts) };
-        // Each frame an agent looked at keeps its part at this revision, so going back to one
-        // answers from the same part (and its screenshot from the render cache) instead of
-        // resolving and laying it out again.
-        if let Some((_, _, scene, layout)) =
-            self.caches.part.iter().find(|(at, part_root, ..)| *at == revision && *part_root == root)
-        {
-            return Ok((Arc::clone(scene), Arc::clone(layout)));
-        }
-        // Parts of the last full or partial Scene that are still current are reused as they are.
-        let (previous_scene, previous_layout) = match self.caches.part.last() {
-            Some((_, _, scene, layout)) if self.caches.layout.is_none() => {
-                (Some(Arc::clone(scene)), Some(Arc::clone(layout)))
-            }
-            _ => (self.last_full_scene(), self.caches.layout.as_ref().map(|(_, layout)| Arc::clone(layout))),
-        };
-        let scene = Arc::new(update_scene_of(
-            previous_scene.as_deref(),
-            &self.document,
-            &self.imports,
-            SceneOptions::FULL,
-            &[root],
-        ));
-        if let Some(error) = scene.error() {
-            return Err(error.into());
-        }
-        let text = self.text_engine(fonts);
-        let layout = Arc::new(Layout::update(previous_layout.as_deref(), &scene, text));
-        // Parts laid out at an older revision were the starting point; they answer nothing now.
-        self.caches.part.retain(|(at, ..)| *at == revision);
-        self.caches.part.push((revision, root, Arc::clone(&scene), Arc::clone(&layout)));
-        if self.caches.part.len() > KEPT_PARTS {
-            self.caches.part.remove(0);
-        }
-        Ok((scene, layout))
+    /// The Scene and layout that show the node `id` (see [`Compiler::layout_for_node`]).
+    pub fn layout_for_node(&mut self, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let laid_out = self.compiler.layout_for_node(&self.document, id);
+        laid_out.map_err(|refused| refusal(&mut self.compiler, &self.document, refused))
     }
 
     /// The screenshots drawn of this document.
     pub fn screenshots(&mut self) -> &mut RenderCache {
-        &mut self.caches.screenshots
-    }
-
-    /// The text engine, made with `fonts` (again when the options changed), with the
-    /// document's own fonts.
-    pub fn text_engine(&mut self, fonts: &FontOptions) -> &mut TextEngine {
-        let book = crate::host::DiskFonts::book(fonts.clone());
-        let stale = self.caches.text.as_ref().is_some_and(|engine| !Arc::ptr_eq(engine.book(), &book));
-        if stale {
-            // Other fonts measure differently: nothing measured before is valid.
-            self.caches.layout = None;
-            self.caches.part.clear();
-            self.caches.text = None;
-        }
-        let document_fonts = self.document_fonts(fonts.fetch);
-        let engine = self.caches.text.get_or_insert_with(|| TextEngine::new(book));
-        if **engine.document_fonts() != *document_fonts {
-            engine.set_document_fonts(document_fonts);
-            self.caches.layout = None;
-            self.caches.part.clear();
-        }
-        engine
-    }
-
-    /// The document's own fonts (its `fonts` list), read again only when the list changes.
-    pub fn document_fonts(&mut self, fetch: bool) -> Arc<DocumentFonts> {
-        let list = self.document.unknown_keys().iter().find(|(key, _)| key == "fonts").map(|(_, value)| value.clone());
-        if let Some((read_for, fonts)) = &self.caches.fonts
-            && *read_for == list
-        {
-            return Arc::clone(fonts);
-        }
-        let access = DocumentFontAccess { folder: self.path.parent(), confinement: self.confinement.as_ref(), fetch };
-        let fonts = Arc::new(access.load(&self.document));
-        self.caches.fonts = Some((list, Arc::clone(&fonts)));
-        fonts
-    }
-
-    /// The text engine the layout was made with and the image cache, for rendering.
-    pub fn render_resources(&mut self, fonts: &FontOptions) -> (&mut TextEngine, &mut ImageCache) {
-        self.text_engine(fonts);
-        let Caches { text, images, .. } = &mut self.caches;
-        let text = text.get_or_insert_with(|| TextEngine::new(crate::host::DiskFonts::book(fonts.clone())));
-        (text, images)
-    }
-
-    /// Takes the text engine out, to use it while the document is borrowed; give it back with
-    /// [`OpenDocument::return_text_engine`].
-    pub(super) fn take_text_engine(&mut self, fonts: &FontOptions) -> TextEngine {
-        self.text_engine(fonts);
-        self.caches.text.take().unwrap_or_else(|| TextEngine::new(crate::host::DiskFonts::book(fonts.clone())))
-    }
-
-    /// Puts back a text engine taken with [`OpenDocument::take_text_engine`].
-    pub(super) fn return_text_engine(&mut self, engine: TextEngine) {
-        self.caches.text = Some(engine);
-    }
-
-    /// The latest full Scene, whatever revision it is for (a starting point for updates).
-    pub(super) fn last_full_scene(&self) -> Option<Arc<Scene>> {
-        self.caches.scenes.iter().find(|(_, o, _)| *o == SceneOptions::FULL).map(|(_, _, s)| Arc::clone(s))
+        &mut self.screenshots
     }
 
     /// The folder the document lives in.

@@ -35,7 +35,7 @@ use crate::doc::values::{CornerRadius, Fill, FontStyle, TextAlign, TextAlignVert
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
 use crate::layout::{Axis, NodeBox};
-use crate::resolve::{Scene, SceneKey, SceneOptions, ScenePart, ThemeContext, build_scene};
+use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
 use crate::text::{TextEngine, TextStyle, text_content};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
 
@@ -104,11 +104,7 @@ pub(crate) struct Assets {
 impl<'s, 'a> HtmlPages<'s, 'a> {
     /// Prepares the pages of `source`.
     pub fn new(source: &'s Source<'a>, options: &HtmlOptions) -> HtmlPages<'s, 'a> {
-        let raw = build_scene(
-            source.document,
-            source.library,
-            SceneOptions { expand_instances: true, substitute_variables: false },
-        );
+        let raw = crate::compile::resolve_keeping_variables(source.document, source.library);
         HtmlPages {
             source,
             options: *options,

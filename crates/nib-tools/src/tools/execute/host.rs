@@ -11,7 +11,6 @@ use super::{ExecuteAnswer, ExecuteLimits, arguments, retry, snippet_error};
 use crate::doc::HistoryMark;
 use crate::images::ImageProvider;
 use crate::js::{HostCall, HostRefusal, JsError, Ran};
-use crate::layout::LaidOutCanvas;
 use crate::resolve::SceneOptions;
 use crate::script::{Context, Failure, OpResult, Operation, Options, Session, Span};
 use crate::tools::{ToolError, Workspace};
@@ -311,10 +310,9 @@ impl Host {
         else {
             return Err(ToolError::new("Generate(node, \"svg\", markup) takes a node and the SVG markup as a string"));
         };
-        let fonts = self.workspace.fonts.clone();
         let (open, _) = self.workspace.document(Some(&self.file_path))?;
         let version = crate::doc::format::Version::read_as(open.document.version());
-        let (scene, layout) = open.layout(&fonts)?;
+        let (scene, layout) = open.layout()?;
         let (width, height) = scene
             .node_by_id(target)
             .and_then(|key| layout.node_box(key))
@@ -432,9 +430,8 @@ impl Host {
         let scene_options =
             SceneOptions { expand_instances: flag("resolveInstances"), substitute_variables: flag("resolveVariables") };
         let geometry = flag("includePathGeometry");
-        let fonts = self.workspace.fonts.clone();
         let (open, _) = self.workspace.document(Some(&self.file_path))?;
-        let (laid_scene, layout) = open.layout(&fonts)?;
+        let (laid_scene, layout) = open.layout()?;
         let scene = open.scene(scene_options)?;
         let found = crate::layout::snapshot::problems(&laid_scene, &layout, None, None);
         let mut problems: std::collections::HashMap<&str, Vec<Value>> = std::collections::HashMap::new();
@@ -681,17 +678,16 @@ fn in_context<T>(
     images: &Arc<dyn ImageProvider + Send + Sync>,
     work: impl FnOnce(&mut crate::doc::Document, &Context) -> T,
 ) -> Result<T, ToolError> {
-    let fonts = workspace.fonts.clone();
     let max_statements = workspace.max_statements;
     let confinement = workspace.confinement().cloned();
     let open = workspace
         .already_open(Path::new(file_path))
         .ok_or_else(|| ToolError::new(format!("{file_path} was closed during the call")))?;
     let folder = open.folder().to_owned();
-    let engine = open.take_text_engine(&fonts);
-    let canvas = LaidOutCanvas::new(&open.imports, open.last_full_scene(), engine);
+    let imports = open.compiler.imports(&open.document);
+    let canvas = open.compiler.canvas(&open.document);
     let context = Context {
-        library: &open.imports,
+        library: imports.as_ref(),
         images: images.as_ref(),
         folder: Some(&folder),
         confinement: confinement.as_ref(),
@@ -699,7 +695,7 @@ fn in_context<T>(
         options: Options { max_statements, id_seed: None },
     };
     let done = work(&mut open.document, &context);
-    open.return_text_engine(canvas.into_text_engine());
+    drop(canvas);
     Ok(done)
 }
 
