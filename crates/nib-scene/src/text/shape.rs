@@ -379,7 +379,7 @@ impl TextEngine {
         let TextEngine { buffers, system, .. } = self;
         let Some(ShapedBuffer { buffer, corrected, rule, .. }) = buffers.get_mut(&prepared.hash) else {
             // ensure_shaped has just put it there; an empty text is the harmless answer.
-            let rule = LineRule { line_height: 0.0, own_face: None, normal: true };
+            let rule = LineRule { line_height: 0.0, own_face: None, normal: true, browser_face: None };
             return Assembler::new(family, prepared.style.size, rule).finish();
         };
         let mut assembler = Assembler::new(family, prepared.style.size, *rule);
@@ -402,7 +402,7 @@ impl TextEngine {
         let family = prepared.family.family.clone();
         let Some(plan) = self.plan(prepared) else {
             // Not even the bundled fallbacks read: an empty text is the harmless answer.
-            let rule = LineRule { line_height: 0.0, own_face: None, normal: true };
+            let rule = LineRule { line_height: 0.0, own_face: None, normal: true, browser_face: None };
             return Assembler::new(family, prepared.style.size, rule).finish();
         };
         let mut assembler = Assembler::new(family, prepared.style.size, plan.rule);
@@ -518,7 +518,12 @@ impl TextEngine {
                 // Not even the bundled fallbacks read: an empty text is the harmless answer.
                 let size = prepared.style.size;
                 let buffer = Buffer::new(&mut self.system, Metrics::new(size, size.max(0.01)));
-                (buffer, None, LineRule { line_height: 0.0, own_face: None, normal: true }, String::new())
+                (
+                    buffer,
+                    None,
+                    LineRule { line_height: 0.0, own_face: None, normal: true, browser_face: None },
+                    String::new(),
+                )
             }
         };
         self.buffered_bytes += text.len();
@@ -562,8 +567,8 @@ impl TextEngine {
         // emoji-only text in Noto Emoji 14 px is 17 px tall with its baseline at 14, Inter's
         // line, where Noto Emoji's own would be 16 and 13).
         let primary = self.first_readable(chain, |registry, key| registry.declares(key, ' ')).unwrap_or(first);
-        let (line_height, own_face) = self.line_height(primary, style);
-        let rule = LineRule { line_height, own_face, normal: style.line_height <= 0.0 };
+        let (line_height, own_face, browser_face) = self.line_height(primary, style);
+        let rule = LineRule { line_height, own_face, normal: style.line_height <= 0.0, browser_face };
         let align = if style.align == TextAlign::Justify { Align::Justified } else { Align::Left };
         Some(ShapingPlan { names, spans, size: style.size, rule, spacing: spacing::in_ems(style), align })
     }
@@ -658,22 +663,29 @@ impl TextEngine {
 
     /// The height of a line in the text's own face (`primary`): `round(lineHeight × size)`, or
     /// for `normal` its ascent, descent and line gap rounded as one sum (Pen's pitch: Skia
-    /// rounds a line's height once); with the face's extent, for placing
-    /// the baseline and building each line (see [`LineExtent`]).
-    fn line_height(&mut self, primary: (usize, u16, bool), style: &TextStyle) -> (f32, Option<LineExtent>) {
+    /// rounds a line's height once); with the face's extent, for placing the baseline and
+    /// building each line (see [`LineExtent`]), and its extent without the gap, as a browser
+    /// centres it.
+    fn line_height(
+        &mut self,
+        primary: (usize, u16, bool),
+        style: &TextStyle,
+    ) -> (f32, Option<LineExtent>, Option<LineExtent>) {
         let normal = style.line_height <= 0.0;
         let (key, weight, oblique) = primary;
-        let extent = self
+        let font = self
             .registry
             .register(self.system.db_mut(), key, weight, oblique)
-            .and_then(|id| self.system.get_font(id, fontdb::Weight(weight)))
-            .and_then(|font| LineExtent::of(font.metrics(), style.size, normal));
+            .and_then(|id| self.system.get_font(id, fontdb::Weight(weight)));
+        let extent = font.as_ref().and_then(|font| LineExtent::of(font.metrics(), style.size, normal));
+        // What a browser centres in a line: the face without its gap.
+        let browser = font.as_ref().and_then(|font| LineExtent::of(font.metrics(), style.size, false));
         let height = match extent {
             _ if !normal => (style.line_height * style.size).round(),
             Some(extent) => extent.normal_line().0,
             None => (1.2 * style.size).round(),
         };
-        (height, extent)
+        (height, extent, browser)
     }
 }
 

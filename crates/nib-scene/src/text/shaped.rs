@@ -88,6 +88,11 @@ pub struct ShapedText {
     pub family: String,
     /// Characters no available font has a glyph for (drawn as boxes).
     pub missing_glyphs: usize,
+    /// How far below a browser's baseline nib puts a line's baseline, in pixels, when the text
+    /// is set at [`ShapedText::line_height`] as CSS sets it (half the leading above its face's
+    /// ascent and descent, each rounded); 0 but for `normal` lines, whose baseline Pen puts on
+    /// a whole pixel (the ascent and half gap rounded). The HTML export moves its lines by it.
+    pub browser_shift: f32,
     /// Every line's glyphs, line after line.
     glyphs: Vec<StoredGlyph>,
     /// The faces the glyphs name.
@@ -230,6 +235,8 @@ pub(super) struct LineRule {
     pub line_height: f32,
     pub own_face: Option<LineExtent>,
     pub normal: bool,
+    /// The text's own face without its line gap: what a browser centres in a line.
+    pub browser_face: Option<LineExtent>,
 }
 
 /// A line being filled: the runs cosmic-text laid out for it (one, or several pieces of a long
@@ -264,6 +271,7 @@ impl Assembler {
             width: 0.0,
             family,
             missing_glyphs: 0,
+            browser_shift: 0.0,
             glyphs: Vec::new(),
             faces: Vec::new(),
             size,
@@ -379,6 +387,9 @@ impl Assembler {
             });
         }
         self.text.width = self.text.lines.iter().map(|l| l.width).fold(0.0, f32::max);
+        if let (true, Some(own), Some(browser)) = (rule.normal, rule.own_face, rule.browser_face) {
+            self.text.browser_shift = own.normal_line().1 - browser.centred_baseline(rule.line_height);
+        }
         self.text.glyphs.shrink_to_fit();
         self.text.lines.shrink_to_fit();
         self.text
