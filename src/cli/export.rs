@@ -24,6 +24,7 @@ pub struct Settings {
     pub text: TextMode,
     pub link_images: bool,
     pub embed: bool,
+    pub tailwind: nib::export::job::TailwindOptions,
     pub background: Option<[u8; 4]>,
     pub fonts: FontOptions,
 }
@@ -68,12 +69,12 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let several = match &targets {
         Targets::Frames => true,
         Targets::Nodes(keys) => keys.len() > 1,
-        Targets::Canvas => format == Format::Html,
+        Targets::Canvas => format.is_page(),
     };
     // `-o dir/` (or an existing folder) for a one-file export puts the file in it, named as
     // without -o.
     let named_folder = settings.output.as_ref().is_some_and(|o| o.is_dir() || o.to_string_lossy().ends_with('/'));
-    let into_folder = format == Format::Html || (several && !format.single_file()) || named_folder;
+    let into_folder = format.is_page() || (several && !format.single_file()) || named_folder;
     if into_folder
         && let Some(named) = &settings.output
         && let Err(error) = format.one_file_for_many(named, files_written(&targets), named.is_dir())
@@ -110,6 +111,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         text: settings.text,
         link_images: settings.link_images,
         embed: settings.embed,
+        tailwind: settings.tailwind,
         background: settings.background,
         output_folder: Some(output_folder),
         // The command line's paths (the document's, -o) are relative to where it runs.

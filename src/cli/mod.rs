@@ -135,13 +135,15 @@ enum Command {
     /// One node (or the canvas) goes to one file; --all and several --node fill a folder with
     /// one file per node (NN-name for frames), except PDF, which puts every node on a page of
     /// one file. HTML always writes a folder: a page per frame with its stylesheet, tokens.css,
-    /// fonts.css, fonts/ and images/ (or self-contained pages with --embed). tokens-css,
-    /// tokens-json and tailwind write the document's variables and themes.
+    /// fonts.css, fonts/ and images/ (or self-contained pages with --embed). html-tailwind
+    /// writes pages whose elements carry Tailwind classes, with tailwind.css, the input Tailwind
+    /// compiles into the styles.css they link. tokens-css, tokens-json and tailwind write the
+    /// document's variables and themes.
     #[command(after_help = EXPORT_EXAMPLES)]
     Export {
         /// The .pen file.
         file: PathBuf,
-        /// png, jpeg, webp, svg, pdf, html, tokens-css, tokens-json or tailwind.
+        /// png, jpeg, webp, svg, pdf, html, html-tailwind, tokens-css, tokens-json or tailwind.
         #[arg(long, short, value_parser = nib::export::job::Format::parse)]
         format: nib::export::job::Format,
         /// Where to write: a file, or a folder for HTML, --all and several --node.
@@ -168,6 +170,15 @@ enum Command {
         /// HTML: put fonts, images and styles inside each page (self-contained files).
         #[arg(long)]
         embed: bool,
+        /// html-tailwind: write only the elements, without the page around them.
+        #[arg(long)]
+        no_scaffold: bool,
+        /// html-tailwind: give each element its layer name (data-name).
+        #[arg(long)]
+        layer_names: bool,
+        /// html-tailwind: leave out each element's node id (data-pen-id).
+        #[arg(long)]
+        no_layer_ids: bool,
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
         #[arg(long, value_parser = render::parse_background)]
         background: Option<[u8; 4]>,
@@ -481,6 +492,7 @@ const EXPORT_EXAMPLES: &str = "Examples:
   nib export app.pen --format png --all --scale 2 -o frames/
   nib export app.pen --format pdf --all -o deck.pdf
   nib export app.pen --format html -o site/
+  nib export app.pen --format html-tailwind -o web/   (then: npx @tailwindcss/cli -i web/tailwind.css -o web/styles.css)
   nib export app.pen --format tokens-css -o tokens.css";
 
 const LINT_EXAMPLES: &str = "Examples:
@@ -791,7 +803,22 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
-        Command::Export { file, format, output, nodes, all, scale, quality, text, images, embed, background } => {
+        Command::Export {
+            file,
+            format,
+            output,
+            nodes,
+            all,
+            scale,
+            quality,
+            text,
+            images,
+            embed,
+            no_scaffold,
+            layer_names,
+            no_layer_ids,
+            background,
+        } => {
             let text = match text {
                 TextArg::Outlines => nib::export::svg::TextMode::Outlines,
                 TextArg::Live => nib::export::svg::TextMode::Live,
@@ -806,6 +833,11 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 text,
                 link_images: images == ImagesArg::Link,
                 embed,
+                tailwind: nib::export::job::TailwindOptions {
+                    scaffold: !no_scaffold,
+                    layer_names,
+                    layer_ids: !no_layer_ids,
+                },
                 background,
                 fonts: fonts(),
             };

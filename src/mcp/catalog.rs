@@ -259,19 +259,22 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "export",
         title: "Export to files",
-        description: "Writes nodeIds, every top-level frame (all) or the canvas to files in the workspace; answers paths and sizes. png/jpeg/webp, svg, pdf (a page per node, real text), html (a page per frame, CSS, fonts, images), or the variables as tokens-css, tokens-json, tailwind.",
+        description: "Writes nodeIds, all top-level frames or the canvas to files; answers paths and sizes. pdf: a page per node; html/html-tailwind: a page per frame (html-tailwind: compile tailwind.css); tokens-css, tokens-json, tailwind: the variables.",
         kind: Kind::Writes { destructive: true, idempotent: true },
         open_world: false,
         properties: || {
             json!({
                 "filePath": file_path(),
-                "format": { "type": "string", "enum": ["png", "jpeg", "webp", "svg", "pdf", "html", "tokens-css", "tokens-json", "tailwind"] },
+                "format": { "type": "string", "enum": ["png", "jpeg", "webp", "svg", "pdf", "html", "html-tailwind", "tokens-css", "tokens-json", "tailwind"] },
                 "nodeIds": { "type": "array", "items": { "type": "string" } },
                 "all": { "type": "boolean" },
                 "scale": { "type": "number", "exclusiveMinimum": 0 },
                 "quality": { "type": "integer", "minimum": 1, "maximum": 100 },
                 "text": { "type": "string", "enum": ["outlines", "live"], "description": "svg text" },
                 "embed": { "type": "boolean", "description": "html: self-contained pages" },
+                "includeHtmlScaffold": { "type": "boolean" },
+                "includeLayerNames": { "type": "boolean" },
+                "includeLayerIds": { "type": "boolean" },
                 "outputPath": { "type": "string", "description": "A file, or a folder (default exports/)." },
                 "theme": theme()
             })

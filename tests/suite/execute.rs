@@ -454,3 +454,30 @@ return boxes;"##,
     assert_eq!(boxes["frame0"]["x"], json!(500), "a top-level node is placed on the canvas: {answer}");
     assert!(boxes["rectangle2"]["x"] == json!(-30) || boxes["rectangle2"]["x"] == json!(20), "{answer}");
 }
+
+/// Pen's `Export(node, "html-tailwind", {includeHtmlScaffold, includeLayerNames,
+/// includeLayerIds})` writes Tailwind pages (nib refused it before issue 49).
+#[test]
+fn export_writes_html_with_tailwind_classes_and_pens_options() {
+    let mut session = Session::new();
+    let frame = session.ok(
+        "const f = Insert(document, {type: \"frame\", name: \"Card\", layout: \"vertical\", gap: 12, padding: 16, width: 240, fill: \"#FFFFFF\",\n  children: [{type: \"text\", name: \"Title\", content: \"Hello\", fontSize: 14, fill: \"#111111\"}]});",
+    );
+    let id = frame["ids"]["f"].as_str().map(str::to_owned).unwrap_or_else(|| panic!("{frame}"));
+    session.ok(&format!(
+        "Export(\"{id}\", \"html-tailwind\", {{outputPath: \"web/\", includeHtmlScaffold: false, includeLayerNames: true, includeLayerIds: false}});"
+    ));
+    let web = session.folder.path().join("web");
+    let page = fs::read_dir(&web)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "html"))
+        .expect("a page");
+    let html = fs::read_to_string(page).unwrap();
+    assert!(html.starts_with("<div class=\"pen-page ") && html.contains(" flex flex-col gap-3 p-4 "), "{html}");
+    assert!(
+        html.contains("data-name=\"Card\"") && html.contains("data-name=\"Title\"") && !html.contains("data-pen-id")
+    );
+    assert!(html.contains(" text-sm ") && html.contains(">Hello<"), "{html}");
+    assert!(fs::read_to_string(web.join("tailwind.css")).unwrap().starts_with("@import \"tailwindcss\""));
+}

@@ -237,54 +237,124 @@ const HTML_BOXES_MATCHING: f64 = 0.95;
 /// How far (CSS pixels) an element's box may be from nib's layout box and still match.
 const BOX_TOLERANCE: f32 = 1.0;
 
+/// Mean SSIM and share of matching boxes the pages with Tailwind classes must reach: a little
+/// under what they reach today (0.9668 and 98.3 %, as the HTML/CSS pages: 0.9670), so a class
+/// that stops spelling its declaration fails. Issue 49's budget is 0.97 and 98 %: the SSIM part
+/// is not met yet (the same text differences hold the CSS pages under it; DECISIONS, Export).
+const TAILWIND_MEAN_SSIM: f64 = 0.965;
+const TAILWIND_BOXES_MATCHING: f64 = 0.98;
+
 /// One page the browser check looks at.
 struct Page {
+    format: nib::export::job::Format,
     file: String,
     id: String,
-    png: tiny_skia::Pixmap,
+    png: std::sync::Arc<tiny_skia::Pixmap>,
     /// Node id → box relative to the frame, for nodes drawn without rotation or flips.
-    boxes: Vec<(String, [f32; 4])>,
+    boxes: std::sync::Arc<Vec<(String, [f32; 4])>>,
     html: std::path::PathBuf,
     shot: std::path::PathBuf,
     found: std::path::PathBuf,
 }
 
-/// The HTML pages of `name`'s frames written into `out`, with nib's PNG and layout boxes.
-fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
+/// Tailwind's command line (`tailwindcss` from `@tailwindcss/cli`, which `.ci/run` installs
+/// pinned into tests/browser/node_modules), or `NIB_TAILWIND`; `None` when it is not there.
+fn tailwind_cli() -> Option<std::path::PathBuf> {
+    let installed =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/node_modules/.bin/tailwindcss");
+    std::env::var_os("NIB_TAILWIND").map(std::path::PathBuf::from).or(Some(installed)).filter(|path| path.is_file())
+}
+
+/// Compiles the Tailwind input of an html-tailwind export in `folder` into the stylesheet its
+/// pages link.
+fn compile_tailwind(cli: &std::path::Path, folder: &std::path::Path) {
+    use nib::export::job::{COMPILED_CSS, TAILWIND_INPUT};
+    // `@import "tailwindcss"` is found as a project finds it: in a node_modules above the
+    // stylesheet (the one the command line came from).
+    let modules = cli.parent().and_then(std::path::Path::parent).expect("node_modules/.bin/tailwindcss");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(modules.canonicalize().expect("node_modules"), folder.join("node_modules"))
+        .expect("node_modules linked");
+    let output = Command::new(cli)
+        .current_dir(folder)
+        .args(["-i", TAILWIND_INPUT, "-o", COMPILED_CSS])
+        .output()
+        .expect("tailwindcss runs");
+    assert!(output.status.success(), "tailwindcss: {}", String::from_utf8_lossy(&output.stderr));
+    // Every class a page carries is one Tailwind made a rule for (a misspelt utility is
+    // silently dropped: `-outline-offset-0.5` drew no outline where the CSS page had one).
+    let css = std::fs::read_to_string(folder.join(COMPILED_CSS)).expect("compiled");
+    let class = regex::Regex::new(r#"class="([^"]*)""#).expect("regex");
+    for entry in std::fs::read_dir(folder).expect("folder") {
+        let path = entry.expect("entry").path();
+        if path.extension().is_none_or(|e| e != "html") {
+            continue;
+        }
+        let html = std::fs::read_to_string(&path).expect("page");
+        for list in class.captures_iter(&html) {
+            for name in list[1].split(' ').filter(|n| *n != nib::export::job::TAILWIND_PAGE_CLASS) {
+                assert!(css.contains(&format!(".{}", css_escaped(name))), "{}: no rule for `{name}`", path.display());
+            }
+        }
+    }
+}
+
+/// A class name as a CSS selector writes it (`w-[12px]` → `w-\[12px\]`).
+fn css_escaped(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        match c {
+            c if i == 0 && c.is_ascii_digit() => out.push_str(&format!("\\3{c} ")),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => out.push(c),
+            c => {
+                out.push('\\');
+                out.push(c);
+            }
+        }
+    }
+    out
+}
+
+/// The pages of `name`'s frames in each of `formats`, written into `out`, with nib's PNG and
+/// layout boxes (made once per frame).
+fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Format]) -> Vec<Page> {
     use nib::export::job::{ExportSettings, Format, Source, Targets, run};
     use nib::render::{RenderOptions, RenderTarget, render, target_bounds};
     let (document, library) = common::load_with_imports(name);
     let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
     let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
     let layout = nib::layout::Layout::compute(&scene, &mut text);
-    let folder = out.join(name.trim_end_matches(".pen"));
-    std::fs::create_dir_all(&folder).expect("folder");
+    let host = fixtures_host();
     let source = Source {
         document: &document,
         library: &library,
         scene: &scene,
         layout: &layout,
         text: &text,
-        host: &fixtures_host(),
+        host: &host,
         title: name.to_owned(),
     };
-    let settings =
-        ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(Format::Html, Targets::Frames) };
-    let sink = |file: &str, bytes: &[u8]| -> Result<(), String> {
-        let path = folder.join(file);
-        std::fs::create_dir_all(path.parent().expect("parent")).map_err(|e| e.to_string())?;
-        std::fs::write(path, bytes).map_err(|e| e.to_string())
-    };
-    let report = run(&source, &settings, &sink, &|_, _| {}).expect("the HTML is made");
+    let mut reports = Vec::new();
+    for format in formats {
+        let folder = out.join(format.name()).join(name.trim_end_matches(".pen"));
+        std::fs::create_dir_all(&folder).expect("folder");
+        let settings =
+            ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(*format, Targets::Frames) };
+        let sink = |file: &str, bytes: &[u8]| -> Result<(), String> {
+            let path = folder.join(file);
+            std::fs::create_dir_all(path.parent().expect("parent")).map_err(|e| e.to_string())?;
+            std::fs::write(path, bytes).map_err(|e| e.to_string())
+        };
+        let report = run(&source, &settings, &sink, &|_, _| {}).expect("the pages are made");
+        if *format == Format::HtmlTailwind {
+            compile_tailwind(&tailwind_cli().expect("tailwindcss"), &folder);
+        }
+        reports.push((*format, folder, report));
+    }
     let mut images = nib::host::FolderImages::new(Some(common::fixtures()), None);
     let options = RenderOptions::default();
     let mut pages = Vec::new();
     for frame in nib::compile::frames::frames(&scene, &layout) {
-        let Some(page) =
-            report.files.iter().find(|f| f.node.as_deref() == Some(&frame.id) && f.name.ends_with(".html"))
-        else {
-            continue;
-        };
         let target = RenderTarget::Node(frame.key);
         let Ok(rendered) = render(&scene, &layout, &mut text, &mut images, target, &options) else { continue };
         let frame_box = layout.node_box(frame.key).expect("laid out");
@@ -315,36 +385,60 @@ fn html_pages(name: &str, out: &std::path::Path) -> Vec<Page> {
             }
             stack.extend(scene.children(key));
         }
-        let stem = page.name.trim_end_matches(".html").to_owned();
-        pages.push(Page {
-            file: name.to_owned(),
-            id: frame.id.clone(),
-            png,
-            boxes,
-            html: folder.join(&page.name),
-            shot: folder.join(format!("{stem}.chromium.png")),
-            found: folder.join(format!("{stem}.boxes.json")),
-        });
+        let (png, boxes) = (std::sync::Arc::new(png), std::sync::Arc::new(boxes));
+        for (format, folder, report) in &reports {
+            let Some(page) =
+                report.files.iter().find(|f| f.node.as_deref() == Some(&frame.id) && f.name.ends_with(".html"))
+            else {
+                continue;
+            };
+            let stem = page.name.trim_end_matches(".html").to_owned();
+            pages.push(Page {
+                format: *format,
+                file: name.to_owned(),
+                id: frame.id.clone(),
+                png: std::sync::Arc::clone(&png),
+                boxes: std::sync::Arc::clone(&boxes),
+                html: folder.join(&page.name),
+                shot: folder.join(format!("{stem}.chromium.png")),
+                found: folder.join(format!("{stem}.boxes.json")),
+            });
+        }
     }
     pages
 }
 
-/// The browser check (`.ci/run` runs it with chromium installed): the HTML of every corpus
-/// frame screenshotted by headless Chromium in one session (`.ci/chromium_shots.py`) matches
-/// nib's PNG (mean SSIM) and its elements' boxes match nib's layout.
+/// The browser check (`.ci/run` runs it with chromium and Tailwind installed): the HTML/CSS and
+/// the html-tailwind pages of every corpus frame, screenshotted by headless Chromium in one
+/// session (`.ci/chromium_shots.py`), match nib's PNG (mean SSIM) and their elements' boxes
+/// match nib's layout. Without Tailwind's command line the Tailwind half is SKIPPED (a failure
+/// when NIB_REQUIRE_TOOLS is set, as in CI).
 #[test]
-#[ignore = "needs chromium; .ci/run installs it and runs this"]
+#[ignore = "needs chromium and tailwindcss; .ci/run installs them and runs this"]
 fn html_of_every_corpus_frame_in_chromium_matches_the_png_and_the_layout() {
+    use nib::export::job::Format;
     let out = tempfile::tempdir().expect("temp");
     let mut names: Vec<String> = std::fs::read_dir(common::fixtures())
         .expect("corpus")
         .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
         .filter(|n| n.ends_with(".pen"))
+        .filter(|n| {
+            std::env::var("NIB_BROWSER_ONLY").is_ok_and(|only| n.contains(&only))
+                || std::env::var_os("NIB_BROWSER_ONLY").is_none()
+        })
         .collect();
     names.sort();
+    let mut formats = vec![Format::Html];
+    match tailwind_cli() {
+        Some(_) => formats.push(Format::HtmlTailwind),
+        None if std::env::var_os("NIB_REQUIRE_TOOLS").is_some() => {
+            panic!("tailwindcss is not installed (npm ci in tests/browser) and NIB_REQUIRE_TOOLS is set")
+        }
+        None => println!("SKIPPED html-tailwind: tailwindcss is not installed (npm ci --prefix tests/browser)"),
+    }
     let started = std::time::Instant::now();
-    let pages: Vec<Page> = names.iter().flat_map(|name| html_pages(name, out.path())).collect();
-    println!("exported and rendered {} frames in {:.1} s", pages.len(), started.elapsed().as_secs_f64());
+    let pages: Vec<Page> = names.iter().flat_map(|name| html_pages(name, out.path(), &formats)).collect();
+    println!("exported and rendered {} pages in {:.1} s", pages.len(), started.elapsed().as_secs_f64());
     let started = std::time::Instant::now();
     let manifest: Vec<serde_json::Value> = pages
         .iter()
@@ -358,45 +452,75 @@ fn html_of_every_corpus_frame_in_chromium_matches_the_png_and_the_layout() {
     let status = Command::new("python3").arg(script).arg(&manifest_path).status().expect("python3 runs");
     assert!(status.success(), "chromium_shots.py failed");
     println!("chromium screenshotted them in {:.1} s", started.elapsed().as_secs_f64());
-    let started = std::time::Instant::now();
-    let (mut ssim_total, mut compared, mut matching, mut missing) = (0.0, 0usize, 0usize, 0usize);
-    let mut worst: Vec<(f64, String)> = Vec::new();
-    for page in &pages {
-        let shot = nib::render::decode_image(&std::fs::read(&page.shot).expect("screenshot")).expect("png");
-        let score = nib::review::ssim::ssim(&page.png, &shot);
-        ssim_total += score;
-        worst.push((score, format!("{} {}", page.file, page.id)));
-        let found: std::collections::HashMap<String, [f32; 4]> =
-            serde_json::from_slice(&std::fs::read(&page.found).expect("boxes")).expect("boxes json");
-        for (id, expected) in &page.boxes {
-            compared += 1;
-            match found.get(id) {
-                Some(actual) if expected.iter().zip(actual).all(|(e, a)| (e - a).abs() <= BOX_TOLERANCE) => {
-                    matching += 1
-                }
-                Some(_) => {}
-                None => missing += 1,
-            }
+    // Where the Tailwind page differs from the CSS one, the classes say something else.
+    let mut apart: Vec<(f64, String)> = Vec::new();
+    for tailwind in pages.iter().filter(|p| p.format == Format::HtmlTailwind) {
+        let Some(css) =
+            pages.iter().find(|p| p.format == Format::Html && p.file == tailwind.file && p.id == tailwind.id)
+        else {
+            continue;
+        };
+        let read = |page: &Page| nib::render::decode_image(&std::fs::read(&page.shot).expect("shot")).expect("png");
+        let score = nib::review::ssim::ssim(&read(css), &read(tailwind));
+        if score < 0.999 {
+            apart.push((score, format!("{} {}", tailwind.file, tailwind.id)));
         }
     }
-    println!("compared in {:.1} s", started.elapsed().as_secs_f64());
-    worst.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mean = ssim_total / pages.len().max(1) as f64;
-    let share = matching as f64 / compared.max(1) as f64;
-    println!(
-        "HTML in Chromium vs PNG over {} frames: mean SSIM {mean:.4}; boxes within {BOX_TOLERANCE} px: {matching}/{compared} ({:.1} %), {missing} without an element\nworst:\n{}",
-        pages.len(),
-        share * 100.0,
-        worst.iter().take(10).map(|(s, n)| format!("  {s:.4} {n}\n")).collect::<String>()
-    );
-    assert!(mean >= HTML_MEAN_SSIM, "mean SSIM {mean:.4}");
-    assert!(share >= HTML_BOXES_MATCHING, "boxes matching {:.1} %", share * 100.0);
+    apart.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if !apart.is_empty() {
+        println!(
+            "html-tailwind pages that differ from their html page ({}):\n{}",
+            apart.len(),
+            apart.iter().take(10).map(|(s, n)| format!("  {s:.4} {n}\n")).collect::<String>()
+        );
+    }
+    for format in formats {
+        let started = std::time::Instant::now();
+        let (mut ssim_total, mut shown, mut compared, mut matching, mut missing) =
+            (0.0, 0usize, 0usize, 0usize, 0usize);
+        let mut worst: Vec<(f64, String)> = Vec::new();
+        for page in pages.iter().filter(|p| p.format == format) {
+            let shot = nib::render::decode_image(&std::fs::read(&page.shot).expect("screenshot")).expect("png");
+            let score = nib::review::ssim::ssim(&page.png, &shot);
+            ssim_total += score;
+            shown += 1;
+            worst.push((score, format!("{} {}", page.file, page.id)));
+            let found: std::collections::HashMap<String, [f32; 4]> =
+                serde_json::from_slice(&std::fs::read(&page.found).expect("boxes")).expect("boxes json");
+            for (id, expected) in page.boxes.iter() {
+                compared += 1;
+                match found.get(id) {
+                    Some(actual) if expected.iter().zip(actual).all(|(e, a)| (e - a).abs() <= BOX_TOLERANCE) => {
+                        matching += 1
+                    }
+                    Some(_) => {}
+                    None => missing += 1,
+                }
+            }
+        }
+        worst.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mean = ssim_total / shown.max(1) as f64;
+        let share = matching as f64 / compared.max(1) as f64;
+        println!(
+            "{} in Chromium vs PNG over {shown} frames (compared in {:.1} s): mean SSIM {mean:.4}; boxes within {BOX_TOLERANCE} px: {matching}/{compared} ({:.1} %), {missing} without an element\nworst:\n{}",
+            format.name(),
+            started.elapsed().as_secs_f64(),
+            share * 100.0,
+            worst.iter().take(10).map(|(s, n)| format!("  {s:.4} {n}\n")).collect::<String>()
+        );
+        let (ssim_floor, boxes_floor) = match format {
+            Format::HtmlTailwind => (TAILWIND_MEAN_SSIM, TAILWIND_BOXES_MATCHING),
+            _ => (HTML_MEAN_SSIM, HTML_BOXES_MATCHING),
+        };
+        assert!(mean >= ssim_floor, "{}: mean SSIM {mean:.4}", format.name());
+        assert!(share >= boxes_floor, "{}: boxes matching {:.1} %", format.name(), share * 100.0);
+    }
 }
 
 /// The HTML pages of the mobile-app sample, written into `folder`: file name → text.
 fn mobile_app_html(folder: &std::path::Path) -> std::collections::BTreeMap<String, String> {
-    html_pages("Pregum__pencil_viewer__public__samples__mobile-app.pen", folder);
-    let site = folder.join("Pregum__pencil_viewer__public__samples__mobile-app");
+    html_pages("Pregum__pencil_viewer__public__samples__mobile-app.pen", folder, &[nib::export::job::Format::Html]);
+    let site = folder.join("html/Pregum__pencil_viewer__public__samples__mobile-app");
     let mut files = std::collections::BTreeMap::new();
     for entry in std::fs::read_dir(&site).expect("site") {
         let path = entry.expect("entry").path();
@@ -606,4 +730,59 @@ fn a_documents_strings_never_end_the_style_element_or_make_elements_of_their_own
         }
         assert_eq!(pages, 1, "one page for the one frame");
     }
+}
+
+/// html-tailwind pages carry Tailwind utilities and no inline styles; Pen's options choose the
+/// scaffold, layer names and ids; self-contained pages are refused (they need Tailwind's step).
+#[test]
+fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
+    use nib::export::job::{ExportSettings, Format, Source, TailwindOptions, Targets, run};
+    let (document, library) = common::load_with_imports("Pregum__pencil_viewer__public__samples__mobile-app.pen");
+    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
+    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
+    let layout = nib::layout::Layout::compute(&scene, &mut text);
+    let host = fixtures_host();
+    let source = Source {
+        document: &document,
+        library: &library,
+        scene: &scene,
+        layout: &layout,
+        text: &text,
+        host: &host,
+        title: "app".to_owned(),
+    };
+    let export = |tailwind: TailwindOptions, embed: bool| {
+        let files = std::sync::Mutex::new(std::collections::BTreeMap::new());
+        let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+            files.lock().expect("lock").insert(name.to_owned(), String::from_utf8_lossy(bytes).into_owned());
+            Ok(())
+        };
+        let settings = ExportSettings { tailwind, embed, ..ExportSettings::new(Format::HtmlTailwind, Targets::Frames) };
+        run(&source, &settings, &sink, &|_, _| {}).map(|_| files.into_inner().expect("files"))
+    };
+    let files = export(TailwindOptions::default(), false).expect("exported");
+    let home = &files["03-Home.html"];
+    assert!(home.starts_with("<!DOCTYPE html>") && home.contains("<link rel=\"stylesheet\" href=\"styles.css\">"));
+    assert!(!home.contains("style="), "no inline styles");
+    for utility in
+        ["class=\"pen-page ", " flex ", " flex-col", " gap-", " items-center", " bg-(--", " text-sm", " leading-["]
+    {
+        assert!(home.contains(utility), "{utility} in {home}");
+    }
+    let opened = regex::Regex::new(r"<(div|p|svg)[ >]").expect("regex").find_iter(home).count();
+    assert_eq!(opened, home.matches(" data-pen-id=\"").count(), "ids by default");
+    assert!(!home.contains(" data-name=\""), "names only when asked");
+    let input = &files["tailwind.css"];
+    assert!(input.starts_with("@import \"tailwindcss\" source(\".\");"), "{input}");
+    assert!(input.contains("@layer base") && input.contains(":root {") && input.contains("@font-face"), "{input}");
+    assert!(!files.contains_key("tokens.css") && !files.contains_key("03-Home.css"), "one stylesheet, Tailwind's");
+    // Only the elements, with names and without ids.
+    let bare =
+        export(TailwindOptions { scaffold: false, layer_names: true, layer_ids: false }, false).expect("exported");
+    let home = &bare["03-Home.html"];
+    assert!(home.starts_with("<div class=\"pen-page ") && !home.contains("<html"), "{home}");
+    assert!(home.contains(" data-name=\"") && !home.contains("data-pen-id"), "{home}");
+    // Self-contained pages are refused with the reason.
+    let refused = export(TailwindOptions::default(), true).expect_err("embed is refused");
+    assert!(refused.to_string().contains("cannot be self-contained"), "{refused}");
 }

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
+pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS, TAILWIND_INPUT, TailwindOptions};
 use super::html::{HtmlOptions, HtmlPages};
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
@@ -35,6 +36,8 @@ pub enum Format {
     Pdf,
     /// HTML and CSS, one page per frame.
     Html,
+    /// HTML with Tailwind classes, one page per frame, and Tailwind's input stylesheet.
+    HtmlTailwind,
     /// The variables as CSS custom properties per theme.
     TokensCss,
     /// The variables as W3C design tokens.
@@ -45,13 +48,14 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Png,
         Format::Jpeg,
         Format::Webp,
         Format::Svg,
         Format::Pdf,
         Format::Html,
+        Format::HtmlTailwind,
         Format::TokensCss,
         Format::TokensJson,
         Format::Tailwind,
@@ -66,6 +70,7 @@ impl Format {
             Format::Svg => "svg",
             Format::Pdf => "pdf",
             Format::Html => "html",
+            Format::HtmlTailwind => "html-tailwind",
             Format::TokensCss => "tokens-css",
             Format::TokensJson => "tokens-json",
             Format::Tailwind => "tailwind",
@@ -90,7 +95,7 @@ impl Format {
             Format::Webp => "webp",
             Format::Svg => "svg",
             Format::Pdf => "pdf",
-            Format::Html => "html",
+            Format::Html | Format::HtmlTailwind => "html",
             Format::TokensCss => "tokens.css",
             Format::TokensJson => "tokens.json",
             Format::Tailwind => "tailwind.config.js",
@@ -106,11 +111,16 @@ impl Format {
             Format::Webp => &["webp"],
             Format::Svg => &["svg"],
             Format::Pdf => &["pdf"],
-            Format::Html => &["html", "htm"],
+            Format::Html | Format::HtmlTailwind => &["html", "htm"],
             Format::TokensCss => &["css"],
             Format::TokensJson => &["json"],
             Format::Tailwind => &["js", "cjs", "mjs", "ts"],
         }
+    }
+
+    /// True for the formats that write web pages (a folder of pages and what they share).
+    pub fn is_page(self) -> bool {
+        matches!(self, Format::Html | Format::HtmlTailwind)
     }
 
     /// True for the formats made of the document's variables rather than its nodes.
@@ -170,6 +180,8 @@ pub struct ExportSettings {
     pub link_images: bool,
     /// HTML: fonts and images inside the page (data URIs) instead of files beside it.
     pub embed: bool,
+    /// HTML with Tailwind classes: what the elements carry and whether a whole page is written.
+    pub tailwind: TailwindOptions,
     /// Fill behind everything (straight RGBA).
     pub background: Option<[u8; 4]>,
     /// The folder the files are written to (SVG image links are relative to it).
@@ -193,6 +205,7 @@ impl ExportSettings {
             text: TextMode::Outlines,
             link_images: false,
             embed: false,
+            tailwind: Default::default(),
             background: None,
             output_folder: None,
             working_folder: PathBuf::new(),
@@ -277,8 +290,10 @@ pub fn run(
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
     match format {
-        Format::Html => {
-            let options = HtmlOptions { embed: settings.embed };
+        Format::HtmlTailwind if settings.embed => return Err(ExportError::EmbeddedTailwind.into()),
+        Format::Html | Format::HtmlTailwind => {
+            let tailwind = (format == Format::HtmlTailwind).then_some(settings.tailwind);
+            let options = HtmlOptions { embed: settings.embed, tailwind };
             let pages = HtmlPages::new(source, &options);
             let keys: Vec<(SceneKey, String)> = targets
                 .iter()
@@ -397,7 +412,7 @@ fn targets(source: &Source<'_>, settings: &ExportSettings) -> Vec<Target> {
     };
     match &settings.targets {
         Targets::Frames => frame_targets(),
-        Targets::Canvas if settings.format == Format::Html => frame_targets(),
+        Targets::Canvas if settings.format.is_page() => frame_targets(),
         Targets::Canvas => {
             vec![Target { target: RenderTarget::Canvas, stem: safe_name(&source.title), id: None }]
         }

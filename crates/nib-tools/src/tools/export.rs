@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::workspace::Workspace;
 use crate::compile::{CompileOptions, compile};
-use crate::export::job::{ExportSettings, Format, Source, Targets, run};
+use crate::export::job::{ExportSettings, Format, Source, TailwindOptions, Targets, run};
 use crate::export::raster::DEFAULT_QUALITY;
 use crate::export::svg::TextMode;
 use crate::layout::Layout;
@@ -28,7 +28,7 @@ pub const MAX_EXPORT_NODES: usize = 200;
 pub struct ExportArgs {
     /// The document (the current one when absent).
     pub file_path: Option<String>,
-    /// png, jpeg, webp, svg, pdf, html, tokens-css, tokens-json or tailwind.
+    /// png, jpeg, webp, svg, pdf, html, html-tailwind, tokens-css, tokens-json or tailwind.
     pub format: String,
     /// The nodes to export (the canvas when absent and `all` is not set).
     pub node_ids: Option<Vec<String>>,
@@ -42,6 +42,13 @@ pub struct ExportArgs {
     pub text: Option<String>,
     /// HTML: self-contained pages (fonts and images inside).
     pub embed: Option<bool>,
+    /// html-tailwind: whole pages with a head linking the compiled stylesheet (default true),
+    /// or only the elements.
+    pub include_html_scaffold: Option<bool>,
+    /// html-tailwind: each element's layer name as `data-name` (default false).
+    pub include_layer_names: Option<bool>,
+    /// html-tailwind: each element's node id as `data-pen-id` (default true).
+    pub include_layer_ids: Option<bool>,
     /// A file (for one file) or a folder, relative to the workspace (default `exports/`).
     pub output_path: Option<String>,
     /// Draw under this theme (`{"Mode": "Dark"}`), as themed instances of the nodes would look.
@@ -148,7 +155,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         Targets::Nodes(keys)
     };
     let one_file = format.single_file()
-        || (format != Format::Html && matches!(&targets, Targets::Canvas | Targets::Nodes(_)) && node_ids.len() <= 1);
+        || (!format.is_page() && matches!(&targets, Targets::Canvas | Targets::Nodes(_)) && node_ids.len() <= 1);
     // A path with an extension names the file of a one-file export; anything else is a folder,
     // but never one named like a file of several (`one.png` for two nodes is a mistake).
     if !one_file {
@@ -171,6 +178,12 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         host: open.compiler.host(),
         title,
     };
+    let defaults = TailwindOptions::default();
+    let tailwind = TailwindOptions {
+        scaffold: args.include_html_scaffold.unwrap_or(defaults.scaffold),
+        layer_names: args.include_layer_names.unwrap_or(defaults.layer_names),
+        layer_ids: args.include_layer_ids.unwrap_or(defaults.layer_ids),
+    };
     let settings = ExportSettings {
         format,
         targets,
@@ -179,6 +192,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         text: text_mode,
         link_images: false,
         embed: args.embed.unwrap_or(false),
+        tailwind,
         background: None,
         output_folder: Some(folder.clone()),
         // Images are embedded (link_images is off): no path is compared.

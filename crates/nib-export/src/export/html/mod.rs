@@ -13,6 +13,8 @@
 //! from nib's by a fraction of a pixel, wrapping can differ at the margins.
 
 mod paint;
+pub mod tailwind;
+mod tree;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
@@ -38,6 +40,7 @@ use crate::layout::{Axis, NodeBox};
 use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
 use crate::text::{TextEngine, TextStyle, text_content};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
+use tree::{Content, Element, Rules, Tag};
 
 /// How to write the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -45,6 +48,8 @@ pub struct HtmlOptions {
     /// Fonts and images inside each page (data URIs) and styles inline: one self-contained
     /// file per page.
     pub embed: bool,
+    /// Tailwind classes instead of a stylesheet of the page's own (Pen's `html-tailwind`).
+    pub tailwind: Option<tailwind::TailwindOptions>,
 }
 
 /// The styles every page starts with: the box model nib lays out with (sizes include
@@ -131,17 +136,14 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             plans: &plans,
             text,
             images,
-            html: String::new(),
-            classes: HashMap::new(),
-            css: String::new(),
             faces: BTreeSet::new(),
             warnings: Diagnostics::new(),
             next_svg: 0,
             images_used: Vec::new(),
         };
         let context = theme_at(scene, self.source.document, key);
-        builder.element(key, None, &context, true);
-        let Builder { html: body, css: node_css, faces, mut warnings, images_used, .. } = builder;
+        let root = builder.element(key, None, &context, true);
+        let Builder { faces, mut warnings, images_used, .. } = builder;
         let title = scene.node(key).props.name().unwrap_or(&scene.node(key).id).to_owned();
         let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         shared.faces.extend(faces.iter().cloned());
@@ -149,10 +151,34 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             shared.images.entry(url).or_insert((name, bytes));
         }
         drop(shared);
-        let mut head = format!(
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
-            escape(&title)
-        );
+        if let Some(options) = self.options.tailwind {
+            let mut writer = tailwind::TailwindWriter::new(options);
+            if let Some(root) = &root {
+                writer.write(root, true);
+            }
+            let html = if options.scaffold {
+                format!(
+                    "{}<!-- Tailwind makes {} from {}: npx @tailwindcss/cli -i {} -o {} -->\n<link rel=\"stylesheet\" href=\"{}\">\n</head>\n<body>\n{}\n</body>\n</html>\n",
+                    page_head(&title),
+                    tailwind::COMPILED_CSS,
+                    tailwind::TAILWIND_INPUT,
+                    tailwind::TAILWIND_INPUT,
+                    tailwind::COMPILED_CSS,
+                    tailwind::COMPILED_CSS,
+                    writer.html
+                )
+            } else {
+                format!("{}\n", writer.html)
+            };
+            let files = vec![(format!("{stem}.html"), html.into_bytes())];
+            return Ok(Page { id: scene.node(key).id.clone(), files, warnings: warnings.into_vec() });
+        }
+        let mut writer = CssWriter::default();
+        if let Some(root) = &root {
+            writer.write(root);
+        }
+        let CssWriter { html: body, css: node_css, .. } = writer;
+        let mut head = page_head(&title);
         let page_css = format!("{BASE_CSS}\n{node_css}");
         let mut files = Vec::new();
         if self.options.embed {
@@ -178,13 +204,27 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         if self.options.embed {
             return Assets { files, warnings: self.tokens.warnings.clone() };
         }
-        files.push(("tokens.css".to_owned(), self.tokens.css(":root").into_bytes()));
         let mut fonts_css = String::new();
+        let mut font_files = Vec::new();
         for (name, bytes, rule) in faces_with_files(&shared.faces, text, &mut warnings) {
             fonts_css.push_str(&rule);
-            files.push((format!("fonts/{name}"), bytes));
+            font_files.push((format!("fonts/{name}"), bytes));
         }
-        files.push(("fonts.css".to_owned(), fonts_css.into_bytes()));
+        if self.options.tailwind.is_some() {
+            // Tailwind's input: its layers, where to find the classes (the pages beside it),
+            // nib's base rules, the variables per theme and the fonts.
+            let input = format!(
+                "@import \"tailwindcss\" source(\".\");\n\n{}\n{}\n{fonts_css}",
+                tailwind::base_css(),
+                self.tokens.css(":root")
+            );
+            files.push((tailwind::TAILWIND_INPUT.to_owned(), input.into_bytes()));
+            files.extend(font_files);
+        } else {
+            files.push(("tokens.css".to_owned(), self.tokens.css(":root").into_bytes()));
+            files.extend(font_files);
+            files.push(("fonts.css".to_owned(), fonts_css.into_bytes()));
+        }
         for (name, bytes) in shared.images.into_values() {
             files.push((format!("images/{name}"), bytes));
         }
@@ -212,6 +252,14 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         }
         css
     }
+}
+
+/// The start of a page's document, up to the end of its title.
+fn page_head(title: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n",
+        escape(title)
+    )
 }
 
 /// The font files of `faces` (by the engine's database) with their `@font-face` rules.
@@ -278,10 +326,6 @@ struct Builder<'p, 's, 'a, 't> {
     plans: &'p [Option<Plan<'p>>],
     text: &'t mut TextEngine,
     images: &'t mut dyn Pictures,
-    html: String,
-    /// Class name → its rules, so that identical nodes share a class.
-    classes: HashMap<String, String>,
-    css: String,
     faces: BTreeSet<FaceUse>,
     warnings: Diagnostics,
     next_svg: usize,
@@ -289,25 +333,20 @@ struct Builder<'p, 's, 'a, 't> {
     images_used: Vec<(String, String, Vec<u8>)>,
 }
 
-/// The declarations of one element, and of its stroke's pseudo-element.
-#[derive(Default)]
-struct Rules {
-    main: Vec<(&'static str, String)>,
-    stroke: Vec<(&'static str, String)>,
-}
-
-impl Rules {
-    fn set(&mut self, property: &'static str, value: impl Into<String>) {
-        self.main.push((property, value.into()));
-    }
-}
-
 impl Builder<'_, '_, '_, '_> {
-    fn element(&mut self, key: SceneKey, parent: Option<SceneKey>, theme: &ThemeContext, root: bool) {
+    /// The element of `key` and its children's, under `parent`, with the themes in force there;
+    /// `None` for a node that is not laid out (hidden).
+    fn element(
+        &mut self,
+        key: SceneKey,
+        parent: Option<SceneKey>,
+        theme: &ThemeContext,
+        root: bool,
+    ) -> Option<Element> {
         let source = self.pages.source;
         let scene = source.scene;
-        let Some(node_box) = source.layout.node_box(key) else { return };
-        let Some(plan) = self.plans.get(key.local()).and_then(Option::as_ref) else { return };
+        let node_box = source.layout.node_box(key)?;
+        let plan = self.plans.get(key.local()).and_then(Option::as_ref)?;
         let node = scene.node(key);
         let props = &node.props;
         let node_type = node.node_type();
@@ -332,43 +371,32 @@ impl Builder<'_, '_, '_, '_> {
         let offset = node_box.turned_offset();
         let origin = if in_flow { (-offset.x, -offset.y) } else { (0.0, 0.0) };
         self.common(&mut rules, props, node_box, origin);
-        let (tag, inner) = if node_type == NodeType::Text {
+        let (tag, content) = if node_type == NodeType::Text {
             self.text_style(&mut rules, key, props, raw, plan);
-            let content = text_content(props);
-            ("p", escape(&content).into_owned())
+            (Tag::P, Content::Text(text_content(props).into_owned()))
         } else if drawn_as_svg {
-            ("svg", self.inline_svg(key))
+            let markup = self.inline_svg(key);
+            (Tag::Svg, Content::Svg { width: node_box.width, height: node_box.height, markup })
         } else {
             self.box_style(&mut rules, props, raw, node_box, &node.id);
-            ("div", String::new())
+            (Tag::Div, Content::None)
         };
-        let class = self.class_for(props.name().unwrap_or(node_type.as_str()), &rules);
-        let _ = write!(self.html, "<{tag} class=\"{class}\" data-pen-id=\"{}\"", escape(&node.id));
+        let mut themes = Vec::new();
         if root || !props.get(&Key::Theme).is_none_or(|v| !matches!(v, Value::Theme(_))) {
             for (axis, _) in &self.pages.tokens.axes {
                 if let Some(value) = theme_here.value(axis) {
-                    let _ = write!(self.html, " {}=\"{}\"", theme_attribute(axis), escape(value));
+                    themes.push((theme_attribute(axis), value.to_owned()));
                 }
             }
         }
-        if tag == "svg" {
-            let _ = write!(
-                self.html,
-                " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\"",
-                number(node_box.width),
-                number(node_box.height),
-                number(node_box.width.max(0.01)),
-                number(node_box.height.max(0.01))
-            );
-        }
-        self.html.push('>');
-        self.html.push_str(&inner);
-        if !drawn_as_svg && node_type != NodeType::Text {
+        let mut children = Vec::new();
+        if tag == Tag::Div {
             for child in scene.children(key) {
-                self.element(child, Some(key), &theme_here, false);
+                children.extend(self.element(child, Some(key), &theme_here, false));
             }
         }
-        let _ = write!(self.html, "</{tag}>");
+        let name = props.name().unwrap_or(node_type.as_str()).to_owned();
+        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children })
     }
 
     /// Where the element goes and how big it is.
@@ -807,6 +835,10 @@ impl Builder<'_, '_, '_, '_> {
         }
         if let Some(shaped) = &shaped {
             rules.set("line-height", px(shaped.line_height));
+            if shaped.browser_shift.abs() >= 0.01 {
+                rules.lines.push(("position", "relative".into()));
+                rules.lines.push(("top", px(shaped.browser_shift)));
+            }
             if shaped.lines.len() == 1 && shaped.lines[0].glyph_count() == 0 {
                 rules.set("min-height", px(shaped.line_height));
             } else if shaped.height() > shaped.line_height * shaped.lines.len() as f32 + 0.01 {
@@ -892,6 +924,29 @@ impl Builder<'_, '_, '_, '_> {
         self.warnings.extend(warnings);
         if defs.is_empty() { body } else { format!("<defs>{defs}</defs>{body}") }
     }
+}
+
+/// Writes a page's elements as HTML with a class each, and the classes' CSS.
+#[derive(Default)]
+struct CssWriter {
+    html: String,
+    /// Class name → its rules, so that identical nodes share a class.
+    classes: HashMap<String, String>,
+    css: String,
+}
+
+impl CssWriter {
+    /// `element` and its children, each with its class (made in document order).
+    fn write(&mut self, element: &Element) {
+        let class = self.class_for(&element.name, &element.rules);
+        let tag = element.tag.name();
+        let _ = write!(self.html, "<{tag} class=\"{class}\" data-pen-id=\"{}\"", escape(&element.id));
+        element.write_rest(&mut self.html, "");
+        for child in &element.children {
+            self.write(child);
+        }
+        let _ = write!(self.html, "</{tag}>");
+    }
 
     /// A class for a node called `name` with `rules`: the name as an identifier, shared with
     /// an earlier node that has the very same rules, numbered when another one took it.
@@ -905,6 +960,13 @@ impl Builder<'_, '_, '_, '_> {
             if !rules.stroke.is_empty() {
                 let _ = writeln!(css, ".{selector}::after {{");
                 for (property, value) in &rules.stroke {
+                    let _ = writeln!(css, "  {property}: {value};");
+                }
+                css.push_str("}\n");
+            }
+            if !rules.lines.is_empty() {
+                let _ = writeln!(css, ".{selector} > span {{");
+                for (property, value) in &rules.lines {
                     let _ = writeln!(css, "  {property}: {value};");
                 }
                 css.push_str("}\n");

@@ -540,11 +540,6 @@ impl Host {
         let mut args = options_object(options, "Export")?;
         let format = match format.as_str().map(str::to_ascii_lowercase).as_deref() {
             Some("html-css") => "html".to_owned(),
-            Some("html-tailwind") => {
-                return Err(ToolError::new("nib does not write HTML with Tailwind classes").with_hint(
-                    "export \"html-css\" (HTML with its own CSS) and \"tailwind\" (the variables as a Tailwind theme)",
-                ));
-            }
             Some(format) => format.to_owned(),
             None => return Err(ToolError::new("Export needs a format: png, jpeg, webp, pdf, svg, html-css, …")),
         };
