@@ -93,6 +93,19 @@ fn cases() -> Vec<(&'static str, String, String)> {
               "layout": "vertical", "children": [{ "type": "ref", "id": "inner", "ref": inner }] }
         ]))
     };
+    // A badge over a card: placed absolutely inside the card's flex layout, or the card lays
+    // nothing out and every child has its place.
+    let overlay = |flex: bool| {
+        let layout = if flex { "vertical" } else { "none" };
+        let mut badge =
+            json!({ "type": "frame", "id": "badge", "x": 80, "y": 8, "width": 12, "height": 12, "fill": "#DC2626" });
+        if flex {
+            badge["layoutPosition"] = json!("absolute");
+        }
+        document(json!([{ "type": "frame", "id": "card", "x": 0, "y": 0, "width": 100, "height": 60, "fill": "#FFFFFF",
+            "layout": layout, "children": [
+                { "type": "text", "id": "title", "x": 8, "y": 8, "content": "Inbox", "fontSize": 14, "fill": "#111111" }, badge] }]))
+    };
     let mut scale = vec![16.0; 9];
     scale.extend([24.0, 24.0, 24.0]);
     let mut off_scale = scale.clone();
@@ -103,6 +116,8 @@ fn cases() -> Vec<(&'static str, String, String)> {
         ("small-text", document(texts(&[10.0])), document(texts(&[14.0]))),
         ("raw-color", filled("#2563EB"), filled("$--primary")),
         ("near-color", filled("#2664EB"), filled("#16A34A")),
+        ("one-off-color", filled("#16A34A"), filled("$--primary")),
+        ("absolute-in-flex", overlay(true), overlay(false)),
         ("off-scale-font-size", document(texts(&off_scale)), document(texts(&scale))),
         ("off-scale-spacing", gap(13.0), gap(12.0)),
         ("covered-text", stack(true), stack(false)),

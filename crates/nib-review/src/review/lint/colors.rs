@@ -1,6 +1,8 @@
 //! Colours written as literals where the document has a variable for them (raw-color), or
 //! nearly (near-color: within ΔE 3, CIE76, where most people cannot tell two colours apart
-//! side by side), and the colour arithmetic the contrast rule shares: WCAG relative luminance
+//! side by side), literal colours only one or two nodes use in a document with colour
+//! variables (one-off-color: code gets an arbitrary value no theme follows), and the colour
+//! arithmetic the contrast rule shares: WCAG relative luminance
 //! and contrast ratio.
 
 use crate::doc::values::{Fill, Fills, Stroke, VariableScalar, VariableValue};
@@ -77,6 +79,8 @@ pub(super) fn check(document: &Document, scene: &crate::resolve::Scene) -> Vec<(
         }
     }
     let mut found = Vec::new();
+    // Literal colours no variable is (or is near), with the nodes that use them.
+    let mut unnamed: std::collections::BTreeMap<[u8; 4], Vec<(SceneKey, &'static str)>> = Default::default();
     for key in tree.walk() {
         let Some(&at) = drawn_as.get(&key) else { continue };
         for (what, rgba) in literals(&tree.node(key).props) {
@@ -109,11 +113,40 @@ pub(super) fn check(document: &Document, scene: &crate::resolve::Scene) -> Vec<(
                         hint: format!("write \"${name}\", or make this colour a variable of its own if it must differ"),
                     },
                 ));
+                continue;
             }
+            let users = unnamed.entry(rgba).or_default();
+            if users.last().is_none_or(|(last, _)| *last != at) {
+                users.push((at, what));
+            }
+        }
+    }
+    for (rgba, users) in unnamed {
+        if users.len() > ONE_OFF_USERS {
+            continue;
+        }
+        let count = users.len();
+        for (node, what) in users {
+            found.push((
+                "one-off-color",
+                Finding {
+                    node,
+                    message: format!(
+                        "{what} {} is a colour no variable has, used by {} in a document with colour variables",
+                        hex(rgba),
+                        if count == 1 { "this node alone".to_owned() } else { format!("{count} nodes") }
+                    ),
+                    hint: "use a colour variable, or make this colour one: code gets a value no theme follows"
+                        .to_owned(),
+                },
+            ));
         }
     }
     found
 }
+
+/// Most nodes a colour may have and still be a one-off.
+const ONE_OFF_USERS: usize = 2;
 
 /// `#RRGGBB`, or `#RRGGBBAA` when not opaque.
 pub(super) fn hex([r, g, b, a]: [u8; 4]) -> String {

@@ -32,6 +32,14 @@ pub const RULES: &[(&str, &str)] = &[
     ("small-text", "Text smaller than 12 px"),
     ("raw-color", "A literal colour equal to a colour variable's value"),
     ("near-color", "A literal colour within ΔE 3 of a colour variable's value"),
+    (
+        "one-off-color",
+        "A literal colour no variable has that only one or two nodes use, in a document with colour variables (code gets a value no theme follows)",
+    ),
+    (
+        "absolute-in-flex",
+        "A child placed absolutely inside a flex layout (code gets fixed offsets that do not follow the content)",
+    ),
     ("off-scale-font-size", "A font size only one or two texts use, off the document's type scale"),
     ("off-scale-spacing", "A gap or padding off the 4-px grid that only one or two frames use"),
     ("covered-text", "Text more than half covered by a layer painted over it"),
@@ -114,7 +122,9 @@ impl Preset {
                 _ => Level::Off,
             },
             Preset::Recommended => match rule {
-                "near-color" | "off-scale-font-size" | "off-scale-spacing" => Level::Note,
+                "near-color" | "off-scale-font-size" | "off-scale-spacing" | "one-off-color" | "absolute-in-flex" => {
+                    Level::Note
+                }
                 _ => Level::Warning,
             },
         }
@@ -213,7 +223,7 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
             add("contrast", finding);
         }
     }
-    let checks: [(&'static str, RuleCheck); 7] = [
+    let checks: [(&'static str, RuleCheck); 8] = [
         ("touch-target", rules::touch_targets),
         ("small-text", rules::small_text),
         ("off-scale-font-size", rules::off_scale_font_sizes),
@@ -221,6 +231,7 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
         ("covered-text", rules::covered_text),
         ("empty-fit-content", rules::empty_fit_content),
         ("invisible-text-fill", rules::invisible_text_fills),
+        ("absolute-in-flex", rules::absolute_in_flex),
     ];
     let input = rules::Input { scene: &compiled.scene, layout: &compiled.layout };
     for (rule, check) in checks {
@@ -230,7 +241,7 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
             }
         }
     }
-    if config.on("raw-color").is_some() || config.on("near-color").is_some() {
+    if ["raw-color", "near-color", "one-off-color"].iter().any(|rule| config.on(rule).is_some()) {
         for (rule, finding) in colors::check(document, &compiled.scene) {
             add(rule, finding);
         }

@@ -330,6 +330,38 @@ fn overlap(a: &NodeBox, b: &NodeBox) -> f32 {
     width.max(0.0) * height.max(0.0)
 }
 
+/// Children placed absolutely inside a flex layout: code gets fixed offsets that do not follow
+/// the content around them.
+pub(super) fn absolute_in_flex(input: &Input) -> Vec<Finding> {
+    use crate::doc::values::{Layout as FlexLayout, LayoutPosition};
+    drawn(input)
+        .filter_map(|(key, b)| {
+            let props = &input.scene.node(key).props;
+            let absolute = matches!(
+                props.get(&Key::LayoutPosition),
+                Some(Value::LayoutPosition(VarOr::Value(LayoutPosition::Absolute)))
+            );
+            let parent = input.scene.parent(key).filter(|_| absolute)?;
+            let node = input.scene.node(parent);
+            // Frames lay out horizontally unless told otherwise; groups only with a layout.
+            let flex = match node.props.get(&Key::Layout) {
+                Some(Value::Layout(VarOr::Value(layout))) => *layout != FlexLayout::None,
+                _ => node.node_type() == NodeType::Frame,
+            };
+            flex.then(|| Finding {
+                node: key,
+                message: format!(
+                    "placed absolutely at {}, {} inside the flex layout of '{}': code gets fixed offsets that do not follow the content",
+                    px(b.x.into()),
+                    px(b.y.into()),
+                    node.props.name().unwrap_or(&node.id)
+                ),
+                hint: "put it in the flow (remove layoutPosition), or lay the flow and the overlay in a frame of their own with layout none".to_owned(),
+            })
+        })
+        .collect()
+}
+
 pub(super) fn empty_fit_content(input: &Input) -> Vec<Finding> {
     drawn(input)
         .filter(|(key, _)| input.scene.node(*key).node_type() == NodeType::Frame)
