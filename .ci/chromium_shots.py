@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Screenshots and element boxes of many HTML pages in one headless Chromium session.
 
-Usage: chromium_shots.py MANIFEST.json
+Usage: chromium_shots.py MANIFEST.json [JOBS]
 
 MANIFEST is a list of {"html": path, "width": px, "height": px, "png": path, "boxes": path}.
 For each page the viewport is set to width x height, the page is loaded and its fonts awaited,
@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 # Seconds one DevTools answer may take before the run is given up (a page that never loads).
 ANSWER_TIMEOUT = 60
@@ -109,10 +110,30 @@ class Browser:
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
     with open(sys.argv[1]) as f:
         pages = json.load(f)
+    jobs = max(1, int(sys.argv[2])) if len(sys.argv) == 3 else 1
+    # JOBS browsers at once, each with every JOBS-th page: a page is mostly one core's work.
+    failures = []
+
+    def run(chunk):
+        try:
+            shoot(chunk)
+        except BaseException as error:  # noqa: BLE001 - reported after every browser ended
+            failures.append(error)
+
+    threads = [threading.Thread(target=run, args=(pages[i::jobs],)) for i in range(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        raise failures[0]
+
+
+def shoot(pages):
     profile = tempfile.mkdtemp(prefix="nib-chromium-")
     browser = Browser(profile)
     try:

@@ -27,6 +27,8 @@ pub struct Settings {
     pub tailwind: nib::export::job::TailwindOptions,
     pub background: Option<[u8; 4]>,
     pub fonts: FontOptions,
+    /// Compare what would be written with the files there, writing nothing.
+    pub check: bool,
 }
 
 pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
@@ -94,7 +96,10 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         eprintln!("nib: {error}");
         return ExitCode::from(2);
     }
-    if into_folder && let Err(error) = std::fs::create_dir_all(&output) {
+    if into_folder
+        && !settings.check
+        && let Err(error) = std::fs::create_dir_all(&output)
+    {
         eprintln!("nib: cannot create {}: {error}", output.display());
         return ExitCode::from(2);
     }
@@ -134,6 +139,8 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
                 .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
         );
     }
+    // With --check: the files that are not as the export would write them.
+    let differing = std::sync::Mutex::new(Vec::new());
     let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
         let path = if into_folder || output.as_os_str().is_empty() {
             let base = if into_folder { output.clone() } else { PathBuf::from(".") };
@@ -142,6 +149,16 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             output.clone()
         };
         guard.check(&path, None).map_err(|e| e.to_string())?;
+        if settings.check {
+            let there = nib::files::read_regular(&path, nib::doc::MAX_FILE_BYTES as u64);
+            let said = match there {
+                Ok(there) if there == bytes => return Ok(()),
+                Ok(_) => format!("{}: differs from what the export writes", path.display()),
+                Err(_) => format!("{}: missing", path.display()),
+            };
+            differing.lock().unwrap_or_else(|e| e.into_inner()).push(said);
+            return Ok(());
+        }
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
@@ -160,6 +177,29 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             for warning in &report.warnings {
                 eprintln!("nib: warning: {warning}");
             }
+            if settings.check {
+                let written: std::collections::HashSet<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
+                let mut differing = differing.into_inner().unwrap_or_else(|e| e.into_inner());
+                if into_folder {
+                    differing.extend(
+                        stale_files(&output, &written).into_iter().map(|p| format!("{p}: not written by the export")),
+                    );
+                }
+                differing.sort();
+                for line in &differing {
+                    say!("{line}");
+                }
+                return if differing.is_empty() {
+                    say!("{} files are as the export writes them", report.files.len());
+                    ExitCode::SUCCESS
+                } else {
+                    eprintln!(
+                        "nib: {} of the export's files differ; run the same command without --check to write them",
+                        differing.len()
+                    );
+                    ExitCode::from(1)
+                };
+            }
             for written in &report.files {
                 let path = if into_folder {
                     output.join(&written.name)
@@ -177,6 +217,34 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The files in `folder` (below it, leaving out `node_modules`, hidden entries and Tailwind's
+/// compiled `styles.css`) that are not among `written` (names relative to it): what a
+/// `--check` of a folder says would be left over.
+fn stale_files(folder: &Path, written: &std::collections::HashSet<&str>) -> Vec<String> {
+    let mut stale = Vec::new();
+    let mut stack = vec![PathBuf::new()];
+    while let Some(relative) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(folder.join(&relative)) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "node_modules" {
+                continue;
+            }
+            let path = relative.join(&name);
+            let Ok(kind) = entry.file_type() else { continue };
+            if kind.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let shown = path.to_string_lossy().replace('\\', "/");
+            if !written.contains(shown.as_str()) && shown != nib::export::job::COMPILED_CSS {
+                stale.push(folder.join(path).display().to_string());
+            }
+        }
+    }
+    stale
 }
 
 /// Parses `--quality`: a whole number from 1 to 100.

@@ -137,13 +137,15 @@ enum Command {
     /// one file. HTML always writes a folder: a page per frame with its stylesheet, tokens.css,
     /// fonts.css, fonts/ and images/ (or self-contained pages with --embed). html-tailwind
     /// writes pages whose elements carry Tailwind classes, with tailwind.css, the input Tailwind
-    /// compiles into the styles.css they link. tokens-css, tokens-json and tailwind write the
-    /// document's variables and themes.
+    /// compiles into the styles.css they link. react writes a folder of TypeScript React
+    /// components (one per reusable component, with props for what instances change), a page
+    /// component per frame, index.ts, theme.css and tailwind.css. tokens-css, tokens-json and
+    /// tailwind write the document's variables and themes.
     #[command(after_help = EXPORT_EXAMPLES)]
     Export {
         /// The .pen file.
         file: PathBuf,
-        /// png, jpeg, webp, svg, pdf, html, html-tailwind, tokens-css, tokens-json or tailwind.
+        /// png, jpeg, webp, svg, pdf, html, html-tailwind, react, tokens-css, tokens-json or tailwind.
         #[arg(long, short, value_parser = nib::export::job::Format::parse)]
         format: nib::export::job::Format,
         /// Where to write: a file, or a folder for HTML, --all and several --node.
@@ -179,6 +181,10 @@ enum Command {
         /// html-tailwind: leave out each element's node id (data-pen-id).
         #[arg(long)]
         no_layer_ids: bool,
+        /// Write nothing: compare the files there with what the export would write, list what
+        /// differs, is missing or is left over, and exit 1 when anything does (for CI).
+        #[arg(long)]
+        check: bool,
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
         #[arg(long, value_parser = render::parse_background)]
         background: Option<[u8; 4]>,
@@ -493,6 +499,8 @@ const EXPORT_EXAMPLES: &str = "Examples:
   nib export app.pen --format pdf --all -o deck.pdf
   nib export app.pen --format html -o site/
   nib export app.pen --format html-tailwind -o web/   (then: npx @tailwindcss/cli -i web/tailwind.css -o web/styles.css)
+  nib export app.pen --format react -o src/design/
+  nib export app.pen --format react -o src/design/ --check   (exit 1 when the folder is not what it would write)
   nib export app.pen --format tokens-css -o tokens.css";
 
 const LINT_EXAMPLES: &str = "Examples:
@@ -817,6 +825,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             no_scaffold,
             layer_names,
             no_layer_ids,
+            check,
             background,
         } => {
             let text = match text {
@@ -840,6 +849,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 },
                 background,
                 fonts: fonts(),
+                check,
             };
             Ok(export::run_command(&file, settings))
         }

@@ -259,13 +259,13 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "export",
         title: "Export to files",
-        description: "Writes nodeIds, all top-level frames or the canvas to files; answers paths and sizes. pdf: a page per node; html/html-tailwind: a page per frame (html-tailwind: compile tailwind.css); tokens-css, tokens-json, tailwind: the variables.",
+        description: "Writes nodeIds, all top-level frames or the canvas to files; answers paths and sizes. pdf: a page per node; html, html-tailwind: a page per frame; react: .tsx components; tokens-css, tokens-json, tailwind: the variables.",
         kind: Kind::Writes { destructive: true, idempotent: true },
         open_world: false,
         properties: || {
             json!({
                 "filePath": file_path(),
-                "format": { "type": "string", "enum": ["png", "jpeg", "webp", "svg", "pdf", "html", "html-tailwind", "tokens-css", "tokens-json", "tailwind"] },
+                "format": { "type": "string", "enum": ["png", "jpeg", "webp", "svg", "pdf", "html", "html-tailwind", "react", "tokens-css", "tokens-json", "tailwind"] },
                 "nodeIds": { "type": "array", "items": { "type": "string" } },
                 "all": { "type": "boolean" },
                 "scale": { "type": "number", "exclusiveMinimum": 0 },

@@ -965,3 +965,68 @@ fn the_readme_has_an_example_of_every_command() {
         commands.iter().filter(|name| !examples.iter().any(|line| line.starts_with(&format!("nib {name} ")))).collect();
     assert!(missing.is_empty(), "commands without an example in the README: {missing:?}");
 }
+
+/// `nib export --format react`: the same design gives the same bytes, and `--check` says
+/// whether a folder holds what the export would write (changed, missing and left-over files),
+/// writing nothing.
+#[test]
+fn react_export_is_deterministic_and_checked_against_a_folder() {
+    let folder = tempfile::tempdir().unwrap();
+    let design = folder.path().join("shop.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "btn", "name": "Button", "reusable": true, "x": 0, "y": 0, "width": 140, "height": 40,
+    "layout": "horizontal", "justifyContent": "center", "alignItems": "center", "fill": "#1E40AF",
+    "children": [{"type": "text", "id": "label", "name": "Label", "content": "Go", "fill": "#FFFFFF"}]},
+  {"type": "frame", "id": "page", "name": "Checkout", "x": 0, "y": 100, "width": 320, "height": 128, "layout": "vertical",
+    "gap": 16, "padding": 16, "children": [
+    {"type": "ref", "id": "buy", "ref": "btn", "descendants": {"label": {"content": "Buy now"}}},
+    {"type": "ref", "id": "back", "ref": "btn", "descendants": {"label": {"enabled": false}}}]}]}"##,
+    )
+    .unwrap();
+    let read_all = |root: &Path| -> std::collections::BTreeMap<String, Vec<u8>> {
+        let mut files = std::collections::BTreeMap::new();
+        let mut stack = vec![root.to_owned()];
+        while let Some(dir) = stack.pop() {
+            for entry in fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    files.insert(path.strip_prefix(root).unwrap().display().to_string(), fs::read(&path).unwrap());
+                }
+            }
+        }
+        files
+    };
+    let (a, b) = (folder.path().join("a"), folder.path().join("b"));
+    for out in [&a, &b] {
+        let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+        assert!(output.status.success(), "{}", stderr(&output));
+    }
+    let files = read_all(&a);
+    assert_eq!(files, read_all(&b), "the same design, the same bytes");
+    for name in ["components/Button.tsx", "pages/Checkout.tsx", "index.ts", "theme.css", "tailwind.css"] {
+        assert!(files.contains_key(name), "{name} in {:?}", files.keys().collect::<Vec<_>>());
+    }
+    let page = String::from_utf8_lossy(&files["pages/Checkout.tsx"]).into_owned();
+    assert!(page.contains("<Button className=\"w-35 h-10\" penId=\"buy\" label={\"Buy now\"} />"), "{page}");
+    assert!(page.contains("showLabel={false}"), "{page}");
+    let check = |expect_ok: bool| {
+        let output =
+            nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", a.to_str().unwrap(), "--check"]);
+        assert_eq!(output.status.success(), expect_ok, "{}{}", stdout(&output), stderr(&output));
+        stdout(&output)
+    };
+    assert!(check(true).contains("files are as the export writes them"));
+    fs::write(a.join("components/Button.tsx"), "// edited by hand\n").unwrap();
+    fs::remove_file(a.join("index.ts")).unwrap();
+    fs::write(a.join("pages/Old.tsx"), "export {};\n").unwrap();
+    let said = check(false);
+    assert!(said.contains("components/Button.tsx: differs"), "{said}");
+    assert!(said.contains("index.ts: missing"), "{said}");
+    assert!(said.contains("pages/Old.tsx: not written by the export"), "{said}");
+    assert_eq!(fs::read_to_string(a.join("components/Button.tsx")).unwrap(), "// edited by hand\n", "nothing written");
+    assert!(!a.join("index.ts").exists());
+}

@@ -38,6 +38,8 @@ pub enum Format {
     Html,
     /// HTML with Tailwind classes, one page per frame, and Tailwind's input stylesheet.
     HtmlTailwind,
+    /// React components (TypeScript, Tailwind classes) for the reusable components and frames.
+    React,
     /// The variables as CSS custom properties per theme.
     TokensCss,
     /// The variables as W3C design tokens.
@@ -48,7 +50,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Png,
         Format::Jpeg,
         Format::Webp,
@@ -56,6 +58,7 @@ impl Format {
         Format::Pdf,
         Format::Html,
         Format::HtmlTailwind,
+        Format::React,
         Format::TokensCss,
         Format::TokensJson,
         Format::Tailwind,
@@ -71,6 +74,7 @@ impl Format {
             Format::Pdf => "pdf",
             Format::Html => "html",
             Format::HtmlTailwind => "html-tailwind",
+            Format::React => "react",
             Format::TokensCss => "tokens-css",
             Format::TokensJson => "tokens-json",
             Format::Tailwind => "tailwind",
@@ -96,6 +100,7 @@ impl Format {
             Format::Svg => "svg",
             Format::Pdf => "pdf",
             Format::Html | Format::HtmlTailwind => "html",
+            Format::React => "tsx",
             Format::TokensCss => "tokens.css",
             Format::TokensJson => "tokens.json",
             Format::Tailwind => "tailwind.config.js",
@@ -112,6 +117,7 @@ impl Format {
             Format::Svg => &["svg"],
             Format::Pdf => &["pdf"],
             Format::Html | Format::HtmlTailwind => &["html", "htm"],
+            Format::React => &["tsx"],
             Format::TokensCss => &["css"],
             Format::TokensJson => &["json"],
             Format::Tailwind => &["js", "cjs", "mjs", "ts"],
@@ -120,7 +126,7 @@ impl Format {
 
     /// True for the formats that write web pages (a folder of pages and what they share).
     pub fn is_page(self) -> bool {
-        matches!(self, Format::Html | Format::HtmlTailwind)
+        matches!(self, Format::Html | Format::HtmlTailwind | Format::React)
     }
 
     /// True for the formats made of the document's variables rather than its nodes.
@@ -290,10 +296,40 @@ pub fn run(
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
     match format {
-        Format::HtmlTailwind if settings.embed => return Err(ExportError::EmbeddedTailwind.into()),
+        Format::HtmlTailwind | Format::React if settings.embed => return Err(ExportError::EmbeddedTailwind.into()),
+        Format::React => {
+            let options = HtmlOptions { embed: false, tailwind: Some(TailwindOptions::default()), react: true };
+            let pages = HtmlPages::new(source, &options);
+            // Every reusable component the document defines and draws, in document order, and
+            // the frames asked for that are not components themselves.
+            let tree = source.document.tree();
+            let components: Vec<SceneKey> = tree
+                .walk()
+                .filter(|key| tree.node(*key).props.literal::<bool>(&crate::doc::Key::Reusable) == Some(true))
+                .filter_map(|key| source.scene.node_by_id(tree.node(key).id()))
+                .collect();
+            let screens: Vec<SceneKey> = targets
+                .iter()
+                .filter_map(|t| match t.target {
+                    RenderTarget::Node(key) if !components.contains(&key) => Some(key),
+                    _ => None,
+                })
+                .collect();
+            let (files, warnings) = pages.react(source.host, source.text, components, screens);
+            tick();
+            warn(warnings);
+            for (name, bytes) in files {
+                deliver(name, &bytes, None)?;
+            }
+            let assets = pages.finish(source.text);
+            warn(assets.warnings);
+            for (name, bytes) in assets.files {
+                deliver(name, &bytes, None)?;
+            }
+        }
         Format::Html | Format::HtmlTailwind => {
             let tailwind = (format == Format::HtmlTailwind).then_some(settings.tailwind);
-            let options = HtmlOptions { embed: settings.embed, tailwind };
+            let options = HtmlOptions { embed: settings.embed, tailwind, react: false };
             let pages = HtmlPages::new(source, &options);
             let keys: Vec<(SceneKey, String)> = targets
                 .iter()

@@ -31,9 +31,9 @@ pub enum ExportError {
         /// What the encoder said.
         reason: String,
     },
-    /// Self-contained pages asked of html-tailwind, whose classes Tailwind compiles.
+    /// Self-contained pages asked of html-tailwind or react, whose classes Tailwind compiles.
     #[error(
-        "html-tailwind pages link the stylesheet Tailwind compiles from their classes, so they cannot be self-contained (embed); export html for self-contained pages"
+        "html-tailwind pages and react components link the stylesheet Tailwind compiles from their classes, so they cannot be self-contained (embed); export html for self-contained pages"
     )]
     EmbeddedTailwind,
     /// `--quality` outside 1–100.

@@ -28,7 +28,7 @@ pub const MAX_EXPORT_NODES: usize = 200;
 pub struct ExportArgs {
     /// The document (the current one when absent).
     pub file_path: Option<String>,
-    /// png, jpeg, webp, svg, pdf, html, html-tailwind, tokens-css, tokens-json or tailwind.
+    /// png, jpeg, webp, svg, pdf, html, html-tailwind, react, tokens-css, tokens-json or tailwind.
     pub format: String,
     /// The nodes to export (the canvas when absent and `all` is not set).
     pub node_ids: Option<Vec<String>>,

@@ -13,6 +13,7 @@
 //! from nib's by a fraction of a pixel, wrapping can differ at the margins.
 
 mod paint;
+mod react;
 pub mod tailwind;
 mod tree;
 
@@ -50,6 +51,8 @@ pub struct HtmlOptions {
     pub embed: bool,
     /// Tailwind classes instead of a stylesheet of the page's own (Pen's `html-tailwind`).
     pub tailwind: Option<tailwind::TailwindOptions>,
+    /// React components instead of pages (their shared files: `theme.css` apart).
+    pub react: bool,
 }
 
 /// The styles every page starts with: the box model nib lays out with (sizes include
@@ -119,14 +122,15 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         }
     }
 
-    /// The page of `key`, named `stem`.
-    pub fn page(
+    /// The element tree of the node `key` (`None` when it is not laid out), the warnings of
+    /// making it and the font faces it uses; its fonts and images are kept for the shared files.
+    fn tree(
         &self,
         text: &mut TextEngine,
         images: &mut dyn Pictures,
         key: SceneKey,
-        stem: &str,
-    ) -> Result<Page, RunError> {
+        svg_scope: &str,
+    ) -> (Option<Element>, Diagnostics, BTreeSet<FaceUse>) {
         let scene = self.source.scene;
         let part = &scene.parts()[key.part()];
         let (plans, _) = plan_part(part, text);
@@ -139,18 +143,68 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             faces: BTreeSet::new(),
             warnings: Diagnostics::new(),
             next_svg: 0,
+            svg_scope,
             images_used: Vec::new(),
         };
         let context = theme_at(scene, self.source.document, key);
         let root = builder.element(key, None, &context, true);
-        let Builder { faces, mut warnings, images_used, .. } = builder;
-        let title = scene.node(key).props.name().unwrap_or(&scene.node(key).id).to_owned();
+        let Builder { faces, warnings, images_used, .. } = builder;
         let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
         shared.faces.extend(faces.iter().cloned());
         for (url, name, bytes) in images_used {
             shared.images.entry(url).or_insert((name, bytes));
         }
-        drop(shared);
+        (root, warnings, faces)
+    }
+
+    /// The React files of the components `components` (node keys) and the frames `screens`:
+    /// trees made in parallel, then written together (see [`react`]).
+    pub fn react(
+        &self,
+        host: &dyn crate::host::Host,
+        text: &TextEngine,
+        components: Vec<SceneKey>,
+        screens: Vec<SceneKey>,
+    ) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
+        let scene = self.source.scene;
+        let keys: Vec<(usize, SceneKey)> = components.iter().chain(&screens).copied().enumerate().collect();
+        let made = crate::compile::frames::map_with_engines(host, text, keys, &|text, images, (index, key)| {
+            let scope = format!("{index}x");
+            self.tree(text, images, key, &scope)
+        });
+        let mut warnings = Diagnostics::new();
+        let mut taken = BTreeSet::new();
+        let mut component_files = Vec::new();
+        let mut screen_files = Vec::new();
+        for (i, (root, said, _)) in made.into_iter().enumerate() {
+            warnings.extend(said.into_vec());
+            let Some(tree) = root else { continue };
+            let key = if i < components.len() { components[i] } else { screens[i - components.len()] };
+            let node = scene.node(key);
+            let base = react::identifier(node.props.name().unwrap_or(&node.id), true);
+            let name = react::unique(&mut taken, &base);
+            if i < components.len() {
+                component_files.push(react::Component { id: node.id.clone(), name, tree });
+            } else {
+                screen_files.push(react::Screen { name, tree });
+            }
+        }
+        let (files, said) = react::write(&component_files, &screen_files);
+        warnings.extend(said);
+        (files, warnings.into_vec())
+    }
+
+    /// The page of `key`, named `stem`.
+    pub fn page(
+        &self,
+        text: &mut TextEngine,
+        images: &mut dyn Pictures,
+        key: SceneKey,
+        stem: &str,
+    ) -> Result<Page, RunError> {
+        let scene = self.source.scene;
+        let (root, mut warnings, faces) = self.tree(text, images, key, "");
+        let title = scene.node(key).props.name().unwrap_or(&scene.node(key).id).to_owned();
         if let Some(options) = self.options.tailwind {
             let mut writer = tailwind::TailwindWriter::new(options);
             if let Some(root) = &root {
@@ -210,7 +264,16 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             fonts_css.push_str(&rule);
             font_files.push((format!("fonts/{name}"), bytes));
         }
-        if self.options.tailwind.is_some() {
+        if self.options.react {
+            // The variables per theme on their own, and Tailwind's input importing them.
+            files.push(("theme.css".to_owned(), self.tokens.css(":root").into_bytes()));
+            let input = format!(
+                "@import \"tailwindcss\" source(\".\");\n@import \"./theme.css\";\n\n{}\n{fonts_css}",
+                tailwind::base_css()
+            );
+            files.push((tailwind::TAILWIND_INPUT.to_owned(), input.into_bytes()));
+            files.extend(font_files);
+        } else if self.options.tailwind.is_some() {
             // Tailwind's input: its layers, where to find the classes (the pages beside it),
             // nib's base rules, the variables per theme and the fonts.
             let input = format!(
@@ -329,6 +392,9 @@ struct Builder<'p, 's, 'a, 't> {
     faces: BTreeSet<FaceUse>,
     warnings: Diagnostics,
     next_svg: usize,
+    /// Makes the ids of inline SVG definitions unique among trees shown together (React's
+    /// components on one page): `s{scope}{n}-`.
+    svg_scope: &'p str,
     /// Images this page references: URL, file name, bytes.
     images_used: Vec<(String, String, Vec<u8>)>,
 }
@@ -353,6 +419,7 @@ impl Builder<'_, '_, '_, '_> {
         let parent_plan = parent.and_then(|p| self.plans.get(p.local()).and_then(Option::as_ref));
         let mut rules = Rules::default();
         self.placement(&mut rules, key, parent_plan, node_box, root);
+        rules.placed = rules.main.len();
         self.container(&mut rules, plan);
         let theme_here = match props.get(&Key::Theme) {
             Some(Value::Theme(selection)) => theme.with(selection),
@@ -396,7 +463,12 @@ impl Builder<'_, '_, '_, '_> {
             }
         }
         let name = props.name().unwrap_or(node_type.as_str()).to_owned();
-        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children })
+        let instance = node.source.and_then(|source| {
+            let document = &self.pages.source.document;
+            let props = &document.tree().node(source).props;
+            (props.node_type() == Some(NodeType::Ref)).then(|| props.text(&Key::Ref).map(str::to_owned)).flatten()
+        });
+        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance })
     }
 
     /// Where the element goes and how big it is.
@@ -911,7 +983,7 @@ impl Builder<'_, '_, '_, '_> {
         self.next_svg += 1;
         let source = self.pages.source;
         let options = SvgOptions::default();
-        let prefix = format!("s{}-", self.next_svg);
+        let prefix = format!("s{}{}-", self.svg_scope, self.next_svg);
         let Ok(list) =
             crate::display::build(source.scene, source.layout, self.text, self.images, RenderTarget::Node(key))
         else {

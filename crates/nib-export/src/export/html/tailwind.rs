@@ -100,7 +100,7 @@ pub(crate) fn classes_of(rules: &Rules) -> Vec<String> {
 }
 
 /// The utilities of one declaration.
-fn utilities(property: &str, value: &str) -> Vec<String> {
+pub(crate) fn utilities(property: &str, value: &str) -> Vec<String> {
     let one = |class: String| vec![class];
     match (property, value) {
         ("display", "flex") => one("flex".into()),

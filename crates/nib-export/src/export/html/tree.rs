@@ -35,6 +35,10 @@ pub(crate) struct Rules {
     /// A text's lines, moved down to nib's baseline where the browser's differs (Pen puts a
     /// `normal` line's baseline on a whole pixel; CSS centres the face in the line).
     pub lines: Vec<(&'static str, String)>,
+    /// How many of `main`'s first declarations place the element in its parent and size it
+    /// (position, offsets, width, height, flex sharing, margins): what a component's usage
+    /// decides, not the component.
+    pub placed: usize,
 }
 
 impl Rules {
@@ -57,6 +61,9 @@ pub(crate) struct Element {
     pub themes: Vec<(String, String)>,
     pub content: Content,
     pub children: Vec<Element>,
+    /// The component this element is an instance of (the `ref` of the document's instance
+    /// node), when it is one the document places itself.
+    pub instance: Option<String>,
 }
 
 /// What is inside an element besides its children.

@@ -1,0 +1,617 @@
+//! React components from a design (`--format react`): one `.tsx` per reusable component of the
+//! document, with typed props for what its instances change — the texts, and which parts they
+//! hide — a `.tsx` per frame that uses them, `theme.css` (the variables per theme), the
+//! Tailwind input and an `index.ts`. Elements are the page tree's, spelled as JSX with the same
+//! Tailwind classes as html-tailwind.
+//!
+//! An instance becomes `<Component …props />` when it differs from its component only in what
+//! props say (its texts, the parts it hides) and where it sits; otherwise it is written out in
+//! place, and the run says so.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write;
+
+use super::tailwind::{PAGE_CLASS, classes_of};
+use super::tree::{Content, Element, Rules};
+use crate::diagnostic::Diagnostic;
+use crate::export::svg::number;
+
+/// A component of the document as the React files write it.
+pub(crate) struct Component {
+    /// The component's node id (what instances name in `ref`).
+    pub id: String,
+    /// Its identifier (`PrimaryButton`).
+    pub name: String,
+    pub tree: Element,
+}
+
+/// A frame written as a page component.
+pub(crate) struct Screen {
+    pub name: String,
+    pub tree: Element,
+}
+
+/// What a component's instances may change, by the component's relative node id.
+#[derive(Default)]
+struct Props {
+    /// Texts: relative id → (prop, its default).
+    texts: BTreeMap<String, (String, String)>,
+    /// Parts some instance hides: relative id → prop.
+    shown: BTreeMap<String, String>,
+    /// Drawings (icons, shapes) some instance draws otherwise: relative id → (prop, default
+    /// SVG markup).
+    drawings: BTreeMap<String, (String, String)>,
+}
+
+/// How an instance uses its component: its texts and hidden parts, by relative id.
+#[derive(Default)]
+struct Usage {
+    texts: BTreeMap<String, String>,
+    hidden: BTreeSet<String>,
+    drawings: BTreeMap<String, String>,
+}
+
+/// The files of the React output (`components/`, `pages/`, `index.ts`), and what could not be
+/// said with props.
+pub(crate) fn write(components: &[Component], screens: &[Screen]) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
+    let by_id: HashMap<&str, &Component> = components.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut warnings = Vec::new();
+    // First every instance is compared with its component, so the component knows its props.
+    let mut usages: HashMap<String, Option<Usage>> = HashMap::new();
+    let mut hidden_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut drawn_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut instances = Vec::new();
+    for screen in screens {
+        collect_instances(&screen.tree, &mut instances);
+    }
+    for component in components {
+        for child in &component.tree.children {
+            collect_instances(child, &mut instances);
+        }
+    }
+    for instance in instances {
+        let Some(reference) = &instance.instance else { continue };
+        let Some(component) = by_id.get(reference.as_str()) else { continue };
+        let mut usage = Usage::default();
+        let fits = compare(&component.tree, instance, &component.tree.id, &instance.id, true, &mut usage);
+        if fits {
+            hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
+            drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
+            usages.insert(instance.id.clone(), Some(usage));
+        } else {
+            warnings.push(
+                Diagnostic::note(
+                    "export",
+                    format!(
+                        "instance '{}' of '{}' differs from its component beyond its texts and hidden parts: it is written out in place",
+                        instance.id, component.name
+                    ),
+                )
+                .at_node(&instance.id),
+            );
+            usages.insert(instance.id.clone(), None);
+        }
+    }
+    let props: HashMap<&str, Props> = components
+        .iter()
+        .map(|c| (c.id.as_str(), props_of(c, hidden_anywhere.get(c.id.as_str()), drawn_anywhere.get(c.id.as_str()))))
+        .collect();
+    let writer = Writer { components: &by_id, props: &props, usages: &usages };
+    let mut files = Vec::new();
+    let mut index = String::from("// The components and pages of the design, as nib wrote them.\n");
+    for component in components {
+        let text = writer.component_file(component);
+        files.push((format!("components/{}.tsx", component.name), text.into_bytes()));
+        let _ = writeln!(index, "export {{ {0} }} from \"./components/{0}\";", component.name);
+        let _ = writeln!(index, "export type {{ {0}Props }} from \"./components/{0}\";", component.name);
+    }
+    for screen in screens {
+        let text = writer.screen_file(screen);
+        files.push((format!("pages/{}.tsx", screen.name), text.into_bytes()));
+        let _ = writeln!(index, "export {{ {0} }} from \"./pages/{0}\";", screen.name);
+    }
+    files.push(("index.ts".to_owned(), index.into_bytes()));
+    (files, warnings)
+}
+
+/// Every element below (and at) `element` that is an instance, outermost first.
+fn collect_instances<'e>(element: &'e Element, out: &mut Vec<&'e Element>) {
+    if element.instance.is_some() {
+        out.push(element);
+        return;
+    }
+    for child in &element.children {
+        collect_instances(child, out);
+    }
+}
+
+/// The relative id of an instance's element `id` under the instance `prefix` (`cta/label` under
+/// `cta` is `label`; the instance itself is `""`).
+fn relative<'i>(id: &'i str, prefix: &str) -> Option<&'i str> {
+    if id == prefix {
+        return Some("");
+    }
+    id.strip_prefix(prefix)?.strip_prefix('/')
+}
+
+/// The relative id of a component's element `id` (the component's root is `""`): the nodes of a
+/// component keep their own ids (and paths through the instances inside it), which is what its
+/// instances append to their own id.
+fn own<'i>(id: &'i str, root: &str) -> &'i str {
+    if id == root { "" } else { id }
+}
+
+/// True when `instance` shows `component` as props can say it (same elements, classes and
+/// drawings; texts may differ, parts may be missing), with what it changes added to `usage`.
+fn compare(component: &Element, instance: &Element, c_root: &str, i_root: &str, root: bool, usage: &mut Usage) -> bool {
+    let c_rel = own(&component.id, c_root);
+    let Some(i_rel) = relative(&instance.id, i_root) else { return false };
+    // The component's root carries the themes in force where it is drawn; the instance's are
+    // its page's.
+    if c_rel != i_rel || component.tag != instance.tag || (!root && component.themes != instance.themes) {
+        return false;
+    }
+    // A text's `min-width` is nib's width of its own characters: a text prop leaves it out.
+    let appearance = |rules: &Rules| {
+        let own = if root { &rules.main[rules.placed..] } else { &rules.main[..] };
+        own.iter().filter(|(property, _)| !is_text_width(component, property)).cloned().collect::<Vec<_>>()
+    };
+    if appearance(&component.rules) != appearance(&instance.rules)
+        || component.rules.stroke != instance.rules.stroke
+        || component.rules.lines != instance.rules.lines
+    {
+        return false;
+    }
+    match (&component.content, &instance.content) {
+        (Content::None, Content::None) => {}
+        (Content::Text(a), Content::Text(b)) => {
+            if a != b {
+                usage.texts.insert(c_rel.to_owned(), b.clone());
+            }
+        }
+        (Content::Svg { markup: a, .. }, Content::Svg { markup: b, .. }) => {
+            if unprefixed(a) != unprefixed(b) {
+                usage.drawings.insert(c_rel.to_owned(), b.clone());
+            }
+        }
+        _ => return false,
+    }
+    // The instance's children are the component's, in order, some perhaps hidden.
+    let mut shown = instance.children.iter().peekable();
+    for child in &component.children {
+        let rel = own(&child.id, c_root);
+        match shown.peek() {
+            Some(next) if relative(&next.id, i_root) == Some(rel) => {
+                if !compare(child, next, c_root, i_root, false, usage) {
+                    return false;
+                }
+                shown.next();
+            }
+            _ => {
+                usage.hidden.insert(rel.to_owned());
+            }
+        }
+    }
+    shown.next().is_none()
+}
+
+/// True for the declaration of a text's measured width (a hugging text's `min-width`), which
+/// follows its characters.
+fn is_text_width(element: &Element, property: &str) -> bool {
+    matches!(element.content, Content::Text(_)) && property == "min-width"
+}
+
+/// SVG markup without the per-page prefix of its definitions' ids (`s3-g0`).
+fn unprefixed(markup: &str) -> String {
+    let mut out = String::with_capacity(markup.len());
+    let bytes = markup.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b's' && (i == 0 || !bytes[i - 1].is_ascii_alphanumeric()) {
+            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit() || **b == b'x').count();
+            if digits > 0 && bytes.get(i + 1 + digits) == Some(&b'-') {
+                i += digits + 2;
+                continue;
+            }
+        }
+        out.push(bytes[i] as char);
+        i += 1;
+    }
+    out
+}
+
+/// The props of `component`: a string for each text, a boolean for each part an instance
+/// hides; names from the layer names, made identifiers and unique.
+fn props_of(component: &Component, hidden: Option<&BTreeSet<String>>, drawn: Option<&BTreeSet<String>>) -> Props {
+    let mut props = Props::default();
+    let mut taken: BTreeSet<String> = ["className", "penId"].iter().map(|s| (*s).to_owned()).collect();
+    let mut texts = Vec::new();
+    collect_texts(&component.tree, &mut texts);
+    for element in texts {
+        let rel = own(&element.id, &component.tree.id);
+        let Content::Text(text) = &element.content else { continue };
+        let name = unique(&mut taken, &identifier(&element.name, false));
+        props.texts.insert(rel.to_owned(), (name, text.clone()));
+    }
+    for rel in drawn.into_iter().flatten() {
+        let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
+        let Content::Svg { markup, .. } = &element.content else { continue };
+        let name = unique(&mut taken, &format!("{}Svg", identifier(&element.name, false)));
+        props.drawings.insert(rel.clone(), (name, markup.clone()));
+    }
+    for rel in hidden.into_iter().flatten() {
+        let element = find(&component.tree, &component.tree.id, rel);
+        let base = element.map_or_else(|| "part".to_owned(), |e| identifier(&e.name, true));
+        props.shown.insert(rel.clone(), unique(&mut taken, &format!("show{base}")));
+    }
+    props
+}
+
+fn collect_texts<'e>(element: &'e Element, out: &mut Vec<&'e Element>) {
+    if matches!(element.content, Content::Text(_)) {
+        out.push(element);
+    }
+    for child in &element.children {
+        collect_texts(child, out);
+    }
+}
+
+fn find<'e>(element: &'e Element, root: &str, rel: &str) -> Option<&'e Element> {
+    if own(&element.id, root) == rel {
+        return Some(element);
+    }
+    element.children.iter().find_map(|child| find(child, root, rel))
+}
+
+/// `name` as a JavaScript identifier: words joined in camelCase (PascalCase when `capital`),
+/// starting with a letter, never a reserved word.
+pub(crate) fn identifier(name: &str, capital: bool) -> String {
+    let mut out = String::new();
+    let mut upper = capital;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            if out.is_empty() && c.is_ascii_digit() {
+                out.push(if capital { 'N' } else { 'n' });
+            }
+            if upper {
+                out.push(c.to_ascii_uppercase());
+            } else if out.is_empty() {
+                out.push(if capital { c.to_ascii_uppercase() } else { c.to_ascii_lowercase() });
+            } else {
+                out.push(c);
+            }
+            upper = false;
+        } else {
+            upper = !out.is_empty() || capital;
+        }
+        if out.len() >= 40 {
+            break;
+        }
+    }
+    if out.is_empty() {
+        out.push_str(if capital { "Part" } else { "text" });
+    }
+    const RESERVED: &[&str] = &[
+        "break",
+        "case",
+        "catch",
+        "class",
+        "const",
+        "continue",
+        "default",
+        "delete",
+        "do",
+        "else",
+        "enum",
+        "export",
+        "extends",
+        "false",
+        "finally",
+        "for",
+        "function",
+        "if",
+        "import",
+        "in",
+        "instanceof",
+        "new",
+        "null",
+        "return",
+        "super",
+        "switch",
+        "this",
+        "throw",
+        "true",
+        "try",
+        "typeof",
+        "var",
+        "void",
+        "while",
+        "with",
+        "yield",
+        "let",
+        "static",
+        "children",
+        "key",
+        "ref",
+    ];
+    if RESERVED.contains(&out.as_str()) {
+        out.push('_');
+    }
+    out
+}
+
+/// `base`, or `base2`, `base3`… when taken; the result is taken.
+pub(crate) fn unique(taken: &mut BTreeSet<String>, base: &str) -> String {
+    let mut candidate = base.to_owned();
+    let mut n = 2;
+    while taken.contains(&candidate) {
+        candidate = format!("{base}{n}");
+        n += 1;
+    }
+    taken.insert(candidate.clone());
+    candidate
+}
+
+/// A JavaScript string literal.
+fn js_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_owned())
+}
+
+struct Writer<'w> {
+    components: &'w HashMap<&'w str, &'w Component>,
+    props: &'w HashMap<&'w str, Props>,
+    usages: &'w HashMap<String, Option<Usage>>,
+}
+
+/// Where an element is written: a page, or the component whose relative ids and props apply.
+#[derive(Clone, Copy)]
+enum Place<'p> {
+    Page,
+    Component { root: &'p str, props: &'p Props },
+}
+
+impl Writer<'_> {
+    fn component_file(&self, component: &Component) -> String {
+        let props = &self.props[component.id.as_str()];
+        let mut used = BTreeSet::new();
+        for child in &component.tree.children {
+            collect_used(child, self, &mut used);
+        }
+        let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
+        for name in &used {
+            let _ = writeln!(out, "import {{ {name} }} from \"./{name}\";");
+        }
+        if !used.is_empty() {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "export interface {}Props {{", component.name);
+        out.push_str("  /** Where the instance sits: its position and size classes. */\n  className?: string;\n");
+        out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
+        for (name, _) in props.texts.values() {
+            let _ = writeln!(out, "  {name}?: string;");
+        }
+        for name in props.shown.values() {
+            let _ = writeln!(out, "  {name}?: boolean;");
+        }
+        for (name, _) in props.drawings.values() {
+            let _ =
+                writeln!(out, "  /** The drawing's SVG markup (what goes inside its <svg>). */\n  {name}?: string;");
+        }
+        out.push_str("}\n\n");
+        let mut defaults = vec!["className = \"\"".to_owned(), format!("penId = {}", js_string(&component.id))];
+        defaults.extend(props.texts.values().map(|(name, text)| format!("{name} = {}", js_string(text))));
+        defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
+        defaults.extend(props.drawings.values().map(|(name, markup)| format!("{name} = {}", js_string(markup))));
+        let _ = writeln!(
+            out,
+            "export function {}({{ {} }}: {}Props) {{\n  return (",
+            component.name,
+            defaults.join(", "),
+            component.name
+        );
+        let place = Place::Component { root: &component.tree.id, props };
+        self.element(&mut out, &component.tree, place, 2, true);
+        out.push_str("  );\n}\n");
+        out
+    }
+
+    fn screen_file(&self, screen: &Screen) -> String {
+        let mut used = BTreeSet::new();
+        collect_used(&screen.tree, self, &mut used);
+        let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
+        for name in &used {
+            let _ = writeln!(out, "import {{ {name} }} from \"../components/{name}\";");
+        }
+        if !used.is_empty() {
+            out.push('\n');
+        }
+        let _ = writeln!(out, "export function {}() {{\n  return (", screen.name);
+        self.element(&mut out, &screen.tree, Place::Page, 2, true);
+        out.push_str("  );\n}\n");
+        out
+    }
+
+    /// Writes `element` as JSX at `depth`; `root` is the file's outermost element.
+    fn element(&self, out: &mut String, element: &Element, place: Place<'_>, depth: usize, root: bool) {
+        let indent = "  ".repeat(depth);
+        if let Place::Component { root: component_root, props } = place
+            && !root
+            && let Some(prop) = props.shown.get(own(&element.id, component_root))
+        {
+            let _ = writeln!(out, "{indent}{{{prop} && (");
+            self.element_shown(out, element, place, depth + 1, root);
+            let _ = writeln!(out, "{indent})}}");
+            return;
+        }
+        self.element_shown(out, element, place, depth, root);
+    }
+
+    fn element_shown(&self, out: &mut String, element: &Element, place: Place<'_>, depth: usize, root: bool) {
+        let indent = "  ".repeat(depth);
+        // An instance its component can show with props.
+        if let Some(reference) = &element.instance
+            && let Some(component) = self.components.get(reference.as_str())
+            && let Some(Some(usage)) = self.usages.get(&element.id)
+            && !(root && matches!(place, Place::Component { .. }))
+        {
+            let props = &self.props[component.id.as_str()];
+            let placement =
+                classes_of(&Rules { main: element.rules.main[..element.rules.placed].to_vec(), ..Rules::default() });
+            let mut attributes = vec![format!("className={}", js_string(&placement.join(" ")))];
+            attributes.push(format!("penId={}", self.pen_id(element, place)));
+            for (rel, (name, _)) in &props.texts {
+                if let Some(text) = usage.texts.get(rel) {
+                    attributes.push(format!("{name}={{{}}}", js_string(text)));
+                }
+            }
+            for (rel, name) in &props.shown {
+                if usage.hidden.contains(rel) {
+                    attributes.push(format!("{name}={{false}}"));
+                }
+            }
+            for (rel, (name, _)) in &props.drawings {
+                if let Some(markup) = usage.drawings.get(rel) {
+                    attributes.push(format!("{name}={{{}}}", js_string(markup)));
+                }
+            }
+            let _ = writeln!(out, "{indent}<{} {} />", component.name, attributes.join(" "));
+            return;
+        }
+        let tag = element.tag.name();
+        let is_prop = match place {
+            Place::Component { root: component_root, props } => {
+                props.texts.contains_key(own(&element.id, component_root))
+            }
+            Place::Page => false,
+        };
+        let rules = if is_prop {
+            Rules {
+                main: element.rules.main.iter().filter(|(p, _)| !is_text_width(element, p)).cloned().collect(),
+                placed: element.rules.placed,
+                ..element.rules.clone()
+            }
+        } else {
+            element.rules.clone()
+        };
+        let mut classes = classes_of(&rules);
+        let class_attribute = match place {
+            Place::Component { .. } if root => {
+                // The usage decides where the component sits.
+                let appearance = classes_of(&Rules {
+                    main: rules.main[rules.placed.min(rules.main.len())..].to_vec(),
+                    ..rules.clone()
+                });
+                format!("className={{[{}, className].join(\" \")}}", js_string(&appearance.join(" ")))
+            }
+            Place::Page if root => {
+                classes.insert(0, PAGE_CLASS.to_owned());
+                format!("className={}", js_string(&classes.join(" ")))
+            }
+            _ => format!("className={}", js_string(&classes.join(" "))),
+        };
+        let _ = write!(out, "{indent}<{tag} {class_attribute} data-pen-id={}", self.pen_id(element, place));
+        for (attribute, value) in &element.themes {
+            let _ = write!(out, " {attribute}={}", js_string(value));
+        }
+        match &element.content {
+            Content::Svg { width, height, markup } => {
+                let inner = match place {
+                    Place::Component { root: component_root, props } => props
+                        .drawings
+                        .get(own(&element.id, component_root))
+                        .map_or_else(|| js_string(markup), |(name, _)| name.clone()),
+                    Place::Page => js_string(markup),
+                };
+                let _ = writeln!(
+                    out,
+                    " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\" dangerouslySetInnerHTML={{{{ __html: {} }}}} />",
+                    number(*width),
+                    number(*height),
+                    number(width.max(0.01)),
+                    number(height.max(0.01)),
+                    inner
+                );
+                return;
+            }
+            Content::Text(text) => {
+                let value = match place {
+                    Place::Component { root: component_root, props } => props
+                        .texts
+                        .get(own(&element.id, component_root))
+                        .map_or_else(|| format!("{{{}}}", js_string(text)), |(name, _)| format!("{{{name}}}")),
+                    Place::Page => format!("{{{}}}", js_string(text)),
+                };
+                let value = if element.rules.lines.is_empty() {
+                    value
+                } else {
+                    let lines: Vec<String> =
+                        element.rules.lines.iter().flat_map(|(p, v)| super::tailwind::utilities(p, v)).collect();
+                    format!("<span className={}>{value}</span>", js_string(&lines.join(" ")))
+                };
+                let _ = writeln!(out, ">{value}</{tag}>");
+                return;
+            }
+            Content::None if element.children.is_empty() => {
+                let _ = writeln!(out, " />");
+                return;
+            }
+            Content::None => {}
+        }
+        out.push_str(">\n");
+        for child in &element.children {
+            self.element(out, child, place, depth + 1, false);
+        }
+        let _ = writeln!(out, "{indent}</{tag}>");
+    }
+
+    /// The `data-pen-id` of `element`: its id on a page; in a component, the id under the
+    /// `penId` prop, so each instance's elements carry the ids the design gives them.
+    fn pen_id(&self, element: &Element, place: Place<'_>) -> String {
+        match place {
+            Place::Page => js_string(&element.id),
+            Place::Component { root, .. } => match own(&element.id, root) {
+                "" => "{penId}".to_owned(),
+                rel => format!("{{penId + {}}}", js_string(&format!("/{rel}"))),
+            },
+        }
+    }
+}
+
+/// The components a page uses as components.
+fn collect_used(element: &Element, writer: &Writer<'_>, used: &mut BTreeSet<String>) {
+    if let Some(reference) = &element.instance
+        && let Some(component) = writer.components.get(reference.as_str())
+        && let Some(Some(_)) = writer.usages.get(&element.id)
+    {
+        used.insert(component.name.clone());
+        return;
+    }
+    for child in &element.children {
+        collect_used(child, writer, used);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_identifiers() {
+        assert_eq!(identifier("Primary button", true), "PrimaryButton");
+        assert_eq!(identifier("card title", false), "cardTitle");
+        assert_eq!(identifier("2 columns", true), "N2Columns");
+        assert_eq!(identifier("class", false), "class_");
+        assert_eq!(identifier("★", false), "text");
+        let mut taken = BTreeSet::new();
+        assert_eq!((unique(&mut taken, "title"), unique(&mut taken, "title")), ("title".into(), "title2".into()));
+    }
+
+    #[test]
+    fn svg_markup_compares_without_its_page_prefix() {
+        assert_eq!(
+            unprefixed("<defs><g id=\"s3-g0\"/></defs><use href=\"#s3-g0\"/>"),
+            unprefixed("<defs><g id=\"s12-g0\"/></defs><use href=\"#s12-g0\"/>")
+        );
+        assert_ne!(unprefixed("<path d=\"M0 0\"/>"), unprefixed("<path d=\"M1 0\"/>"));
+    }
+}
