@@ -1030,3 +1030,32 @@ fn react_export_is_deterministic_and_checked_against_a_folder() {
     assert_eq!(fs::read_to_string(a.join("components/Button.tsx")).unwrap(), "// edited by hand\n", "nothing written");
     assert!(!a.join("index.ts").exists());
 }
+
+/// Themes reach React components as props: a prop per theme axis, typed with its values, set
+/// where an instance chooses a theme and otherwise inherited from the page.
+#[test]
+fn react_components_take_their_theme_as_a_prop() {
+    let folder = tempfile::tempdir().unwrap();
+    let design = folder.path().join("themed.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "themes": {"Mode": ["Light", "Dark"]},
+ "variables": {"--bg": {"type": "color", "value": [{"value": "#FFFFFF"}, {"value": "#111111", "theme": {"Mode": "Dark"}}]}},
+ "children": [
+  {"type": "frame", "id": "card", "name": "Card", "reusable": true, "x": 0, "y": 0, "width": 100, "height": 40, "fill": "$--bg",
+   "children": [{"type": "text", "id": "t", "name": "Title", "content": "Hi", "fill": "#888888"}]},
+  {"type": "frame", "id": "page", "name": "Page", "x": 0, "y": 100, "width": 300, "height": 100, "layout": "vertical", "theme": {"Mode": "Dark"},
+   "children": [{"type": "ref", "id": "c1", "ref": "card"}, {"type": "ref", "id": "c2", "ref": "card", "theme": {"Mode": "Light"}}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let card = fs::read_to_string(out.join("components/Card.tsx")).unwrap();
+    assert!(card.contains("mode?: \"Light\" | \"Dark\";") && card.contains("data-mode={mode}"), "{card}");
+    let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
+    assert!(page.contains("data-mode=\"Dark\""), "{page}");
+    assert!(page.contains("<Card className=\"w-25 h-10\" penId=\"c1\" />"), "{page}");
+    assert!(page.contains("<Card className=\"w-25 h-10\" penId=\"c2\" mode=\"Light\" />"), "{page}");
+    assert!(fs::read_to_string(out.join("theme.css")).unwrap().contains("--bg"));
+}

@@ -189,7 +189,17 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
                 screen_files.push(react::Screen { name, tree });
             }
         }
-        let (files, said) = react::write(&component_files, &screen_files);
+        let axes: Vec<react::Axis> = self
+            .tokens
+            .axes
+            .iter()
+            .map(|(axis, values)| react::Axis {
+                attribute: theme_attribute(axis),
+                name: axis.clone(),
+                values: values.clone(),
+            })
+            .collect();
+        let (files, said) = react::write(&component_files, &screen_files, &axes);
         warnings.extend(said);
         (files, warnings.into_vec())
     }

@@ -25,6 +25,13 @@ pub(crate) struct Component {
     pub tree: Element,
 }
 
+/// A theme axis of the document: its attribute (`data-mode`), name (`Mode`) and values.
+pub(crate) struct Axis {
+    pub attribute: String,
+    pub name: String,
+    pub values: Vec<String>,
+}
+
 /// A frame written as a page component.
 pub(crate) struct Screen {
     pub name: String,
@@ -34,6 +41,9 @@ pub(crate) struct Screen {
 /// What a component's instances may change, by the component's relative node id.
 #[derive(Default)]
 struct Props {
+    /// A prop per theme axis (`mode?: "Light" | "Dark"`): the theme the component is drawn
+    /// under, inherited from the page when not given.
+    themes: Vec<(String, String)>,
     /// Texts: relative id → (prop, its default).
     texts: BTreeMap<String, (String, String)>,
     /// Parts some instance hides: relative id → prop.
@@ -53,7 +63,11 @@ struct Usage {
 
 /// The files of the React output (`components/`, `pages/`, `index.ts`), and what could not be
 /// said with props.
-pub(crate) fn write(components: &[Component], screens: &[Screen]) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
+pub(crate) fn write(
+    components: &[Component],
+    screens: &[Screen],
+    axes: &[Axis],
+) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
     let by_id: HashMap<&str, &Component> = components.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut warnings = Vec::new();
     // First every instance is compared with its component, so the component knows its props.
@@ -94,9 +108,11 @@ pub(crate) fn write(components: &[Component], screens: &[Screen]) -> (Vec<(Strin
     }
     let props: HashMap<&str, Props> = components
         .iter()
-        .map(|c| (c.id.as_str(), props_of(c, hidden_anywhere.get(c.id.as_str()), drawn_anywhere.get(c.id.as_str()))))
+        .map(|c| {
+            (c.id.as_str(), props_of(c, axes, hidden_anywhere.get(c.id.as_str()), drawn_anywhere.get(c.id.as_str())))
+        })
         .collect();
-    let writer = Writer { components: &by_id, props: &props, usages: &usages };
+    let writer = Writer { components: &by_id, props: &props, usages: &usages, axes };
     let mut files = Vec::new();
     let mut index = String::from("// The components and pages of the design, as nib wrote them.\n");
     for component in components {
@@ -222,9 +238,17 @@ fn unprefixed(markup: &str) -> String {
 
 /// The props of `component`: a string for each text, a boolean for each part an instance
 /// hides; names from the layer names, made identifiers and unique.
-fn props_of(component: &Component, hidden: Option<&BTreeSet<String>>, drawn: Option<&BTreeSet<String>>) -> Props {
+fn props_of(
+    component: &Component,
+    axes: &[Axis],
+    hidden: Option<&BTreeSet<String>>,
+    drawn: Option<&BTreeSet<String>>,
+) -> Props {
     let mut props = Props::default();
     let mut taken: BTreeSet<String> = ["className", "penId"].iter().map(|s| (*s).to_owned()).collect();
+    for axis in axes {
+        props.themes.push((axis.attribute.clone(), unique(&mut taken, &identifier(&axis.name, false))));
+    }
     let mut texts = Vec::new();
     collect_texts(&component.tree, &mut texts);
     for element in texts {
@@ -361,6 +385,7 @@ struct Writer<'w> {
     components: &'w HashMap<&'w str, &'w Component>,
     props: &'w HashMap<&'w str, Props>,
     usages: &'w HashMap<String, Option<Usage>>,
+    axes: &'w [Axis],
 }
 
 /// Where an element is written: a page, or the component whose relative ids and props apply.
@@ -387,6 +412,15 @@ impl Writer<'_> {
         let _ = writeln!(out, "export interface {}Props {{", component.name);
         out.push_str("  /** Where the instance sits: its position and size classes. */\n  className?: string;\n");
         out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
+        for ((_, name), axis) in props.themes.iter().zip(self.axes) {
+            let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
+            let _ = writeln!(
+                out,
+                "  /** The {} theme (the page's when not given). */\n  {name}?: {};",
+                axis.name,
+                values.join(" | ")
+            );
+        }
         for (name, _) in props.texts.values() {
             let _ = writeln!(out, "  {name}?: string;");
         }
@@ -399,6 +433,7 @@ impl Writer<'_> {
         }
         out.push_str("}\n\n");
         let mut defaults = vec!["className = \"\"".to_owned(), format!("penId = {}", js_string(&component.id))];
+        defaults.extend(props.themes.iter().map(|(_, name)| name.clone()));
         defaults.extend(props.texts.values().map(|(name, text)| format!("{name} = {}", js_string(text))));
         defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
         defaults.extend(props.drawings.values().map(|(name, markup)| format!("{name} = {}", js_string(markup))));
@@ -459,6 +494,11 @@ impl Writer<'_> {
                 classes_of(&Rules { main: element.rules.main[..element.rules.placed].to_vec(), ..Rules::default() });
             let mut attributes = vec![format!("className={}", js_string(&placement.join(" ")))];
             attributes.push(format!("penId={}", self.pen_id(element, place)));
+            for (attribute, value) in &element.themes {
+                if let Some((_, name)) = props.themes.iter().find(|(a, _)| a == attribute) {
+                    attributes.push(format!("{name}={}", js_string(value)));
+                }
+            }
             for (rel, (name, _)) in &props.texts {
                 if let Some(text) = usage.texts.get(rel) {
                     attributes.push(format!("{name}={{{}}}", js_string(text)));
@@ -510,8 +550,19 @@ impl Writer<'_> {
             _ => format!("className={}", js_string(&classes.join(" "))),
         };
         let _ = write!(out, "{indent}<{tag} {class_attribute} data-pen-id={}", self.pen_id(element, place));
-        for (attribute, value) in &element.themes {
-            let _ = write!(out, " {attribute}={}", js_string(value));
+        match place {
+            // The component's root takes its themes from its props (the page's when not given),
+            // not from where the component happens to be drawn on the canvas.
+            Place::Component { props, .. } if root => {
+                for (attribute, name) in &props.themes {
+                    let _ = write!(out, " {attribute}={{{name}}}");
+                }
+            }
+            _ => {
+                for (attribute, value) in &element.themes {
+                    let _ = write!(out, " {attribute}={}", js_string(value));
+                }
+            }
         }
         match &element.content {
             Content::Svg { width, height, markup } => {
