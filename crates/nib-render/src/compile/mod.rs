@@ -86,9 +86,7 @@ pub fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: RenderTa
     };
     let inside: Option<std::collections::HashSet<&str>> =
         within.map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
-    let fonts = crate::layout::fonts::substitution_lines(scene, within, text)
-        .into_iter()
-        .map(|line| Diagnostic::note("font-substituted", line));
+    let fonts = crate::layout::fonts::substitutions(scene, within, text).into_iter();
     let nodes = scene.problems.iter().filter(|p| inside.as_ref().is_none_or(|ids| ids.contains(p.node.as_str()))).map(
         |problem| {
             let (severity, code) =

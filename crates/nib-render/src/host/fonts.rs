@@ -200,8 +200,10 @@ mod tests {
         ));
         assert!(fonts.family("brand").is_some(), "{:?}", fonts.problems);
         assert_eq!(fonts.problems.len(), 3, "{:?}", fonts.problems);
-        assert!(fonts.problems[0].starts_with("fonts[1].url:"), "{:?}", fonts.problems);
-        assert!(fonts.problems[1].starts_with("fonts[2].url:") && fonts.problems[1].contains("missing.ttf"));
-        assert!(fonts.problems[2].contains("not fetched"), "{:?}", fonts.problems);
+        assert!(fonts.problems[0].message.starts_with("fonts[1].url:"), "{:?}", fonts.problems);
+        assert_eq!(fonts.problems[0].span.as_ref().map(|s| s.pointer.as_str()), Some("/fonts/1"), "at its entry");
+        let second = &fonts.problems[1].message;
+        assert!(second.starts_with("fonts[2].url:") && second.contains("missing.ttf"), "{second}");
+        assert!(fonts.problems[2].message.contains("not fetched"), "{:?}", fonts.problems);
     }
 }

@@ -88,7 +88,7 @@ impl Host for MemoryHost {
             None => Err(format!("{url}: no such file in this in-memory host")),
         };
         let fonts = DocumentFonts::load(document, &read);
-        let diagnostics = super::font_file_diagnostics(&fonts);
+        let diagnostics = fonts.problems.clone();
         (fonts, diagnostics)
     }
 

@@ -65,11 +65,6 @@ pub trait Host: Sync {
     fn unreadable_image(&self, url: &str) -> Option<image_files::Unreadable>;
 }
 
-/// The diagnostics of a document's font files that could not be read.
-fn font_file_diagnostics(fonts: &DocumentFonts) -> Vec<Diagnostic> {
-    fonts.problems.iter().map(|problem| Diagnostic::warning("font-file", problem)).collect()
-}
-
 /// A document on disk: imports, font files and images are read relative to its folder, and
 /// only inside the confinement when there is one.
 #[derive(Debug, Clone)]
@@ -127,7 +122,7 @@ impl Host for DiskHost {
 
     fn font_book(&self) -> (Arc<FontBook>, Vec<Diagnostic>) {
         let book = DiskFonts::book(self.fonts.clone());
-        let diagnostics = book.warnings().iter().map(|warning| Diagnostic::warning("font-folder", warning)).collect();
+        let diagnostics = book.warnings().to_vec();
         (book, diagnostics)
     }
 
@@ -138,7 +133,7 @@ impl Host for DiskHost {
             fetch: self.fonts.fetch,
         };
         let fonts = access.load(document);
-        let diagnostics = font_file_diagnostics(&fonts);
+        let diagnostics = fonts.problems.clone();
         (fonts, diagnostics)
     }
 

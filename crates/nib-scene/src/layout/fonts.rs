@@ -62,9 +62,13 @@ pub fn families_used(scene: &Scene, within: Option<SceneKey>, text: &mut TextEng
     found
 }
 
-/// The replaced families of `scene` (of the subtree of `within`), one line each: the reason, and
-/// how many text nodes it concerns (for warnings).
-pub fn substitution_lines(scene: &Scene, within: Option<SceneKey>, text: &mut TextEngine) -> Vec<String> {
+/// The replaced families of `scene` (of the subtree of `within`), a `font-substituted` note
+/// each: the reason, and how many text nodes it concerns.
+pub fn substitutions(
+    scene: &Scene,
+    within: Option<SceneKey>,
+    text: &mut TextEngine,
+) -> Vec<crate::diagnostic::Diagnostic> {
     families_used(scene, within, text)
         .into_iter()
         .filter_map(|family| {
@@ -74,7 +78,7 @@ pub fn substitution_lines(scene: &Scene, within: Option<SceneKey>, text: &mut Te
             } else {
                 format!("{} text nodes, first '{}'", family.nodes, family.first_node)
             };
-            Some(format!("font {reason} [{nodes}]"))
+            Some(crate::diagnostic::Diagnostic::note("font-substituted", format!("font {reason} [{nodes}]")))
         })
         .collect()
 }

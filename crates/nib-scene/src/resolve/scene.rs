@@ -251,19 +251,6 @@ impl Scene {
         self.parts.iter().find_map(|part| part.error.as_ref())
     }
 
-    /// What could not be resolved or stands in for something nib cannot draw, among `within`
-    /// and its descendants (the whole document for `None`), one line per problem
-    /// (`node 'id': message`): the warnings that go with a picture of that part.
-    pub fn problem_lines(&self, within: Option<SceneKey>) -> Vec<String> {
-        let inside: Option<std::collections::HashSet<&str>> =
-            within.map(|key| self.subtree(key).map(|k| self.node(k).id.as_str()).collect());
-        self.problems
-            .iter()
-            .filter(|p| inside.as_ref().is_none_or(|ids| ids.contains(p.node.as_str())))
-            .map(|p| format!("node '{}': {}", p.node, p.message))
-            .collect()
-    }
-
     /// What resolving spent of the document's budget.
     pub fn spent(&self) -> Budget {
         self.parts.iter().fold(Budget::NONE, |total, part| total.plus(part.spent))

@@ -21,6 +21,7 @@ use std::sync::Arc;
 
 use super::faces::{Face, FaceData, Origin, faces_in, sfnt_bytes};
 use super::fonts::FamilyEntry;
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::doc::json::{Json, JsonValue};
 
@@ -31,8 +32,9 @@ pub const MAX_DOCUMENT_FONTS: usize = 64;
 #[derive(Debug, Clone, Default)]
 pub struct DocumentFonts {
     families: Vec<FamilyEntry>,
-    /// What could not be used, each with the entry's place (`fonts[0].url: …`).
-    pub problems: Vec<String>,
+    /// What could not be used (`font-file` warnings), each with the entry's place in its
+    /// message (`fonts[0].url: …`) and as a pointer (`/fonts/0`).
+    pub problems: Vec<Diagnostic>,
     /// Family and file of every face, to tell two lists apart.
     signature: Vec<(String, String)>,
 }
@@ -56,15 +58,23 @@ impl DocumentFonts {
         // MAX_DOCUMENT_FONTS entries are read), so it is read as a tree here.
         let list = list.to_json();
         let JsonValue::Array(entries) = &list.value else {
-            fonts
-                .problems
-                .push(format!("fonts: {} where a list of fonts was expected; it is ignored", list.kind_name()));
+            fonts.problems.push(
+                Diagnostic::warning(
+                    "font-file",
+                    format!("fonts: {} where a list of fonts was expected; it is ignored", list.kind_name()),
+                )
+                .at_pointer("/fonts"),
+            );
             return fonts;
         };
         if entries.len() > MAX_DOCUMENT_FONTS {
-            fonts
-                .problems
-                .push(format!("fonts: {} entries; only the first {MAX_DOCUMENT_FONTS} are read", entries.len()));
+            fonts.problems.push(
+                Diagnostic::warning(
+                    "font-file",
+                    format!("fonts: {} entries; only the first {MAX_DOCUMENT_FONTS} are read", entries.len()),
+                )
+                .at_pointer("/fonts"),
+            );
         }
         for (index, entry) in entries.iter().take(MAX_DOCUMENT_FONTS).enumerate() {
             match read_entry(entry, read) {
@@ -82,7 +92,10 @@ impl DocumentFonts {
                         }
                     }
                 }
-                Err(problem) => fonts.problems.push(format!("fonts[{index}]{problem}")),
+                Err(problem) => fonts.problems.push(
+                    Diagnostic::warning("font-file", format!("fonts[{index}]{problem}"))
+                        .at_pointer(format!("/fonts/{index}")),
+                ),
             }
         }
         fonts
@@ -257,7 +270,7 @@ mod tests {
             ),
             &host(&[("page.ttf", b"<html>".to_vec())]),
         );
-        let problems = fonts.problems.join("\n");
+        let problems = crate::diagnostic::lines(&fonts.problems).join("\n");
         assert!(problems.contains("fonts[0]: no name"), "{problems}");
         assert!(problems.contains("fonts[1].url: missing.ttf: no such file"), "{problems}");
         assert!(problems.contains("fonts[2].url:") && problems.contains("does not start like a font"), "{problems}");
@@ -270,6 +283,6 @@ mod tests {
         assert!(off.contains("not fetched"), "{off}");
         assert!(remote_font("fonts/a.ttf", true).is_none(), "a path is the host's");
         let not_a_list = DocumentFonts::load(&document(r#"{"name":"A"}"#), &host(&[]));
-        assert!(not_a_list.problems[0].contains("a list of fonts"), "{:?}", not_a_list.problems);
+        assert!(not_a_list.problems[0].message.contains("a list of fonts"), "{:?}", not_a_list.problems);
     }
 }

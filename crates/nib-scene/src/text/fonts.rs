@@ -211,8 +211,8 @@ pub struct FontBook {
     cached: Mutex<HashMap<String, Option<FamilyEntry>>>,
     /// Families whose fetch failed, with why (tried once per process).
     failed: Mutex<HashMap<String, String>>,
-    /// What went wrong reading the user's folders.
-    warnings: Vec<String>,
+    /// What went wrong reading the user's folders (`font-folder` warnings).
+    warnings: Vec<crate::diagnostic::Diagnostic>,
     /// How font files are listed, read and written: the host's.
     files: Arc<dyn FontFiles>,
     #[cfg(feature = "network-fonts")]
@@ -282,22 +282,23 @@ impl FontBook {
         #[cfg(feature = "network-fonts")] fetcher: Option<super::fetch::FontFetcher>,
     ) -> FontBook {
         let mut warnings = Vec::new();
+        let mut warn = |message: String| warnings.push(crate::diagnostic::Diagnostic::warning("font-folder", message));
         let mut user: HashMap<String, FamilyEntry> = HashMap::new();
         for folder in &options.font_dirs {
             let found = match files.font_files(folder) {
                 Ok(files) => files,
                 Err(error) => {
-                    warnings.push(format!("font folder {}: {error}", folder.display()));
+                    warn(format!("font folder {}: {error}", folder.display()));
                     continue;
                 }
             };
             if found.is_empty() {
-                warnings.push(format!("font folder {} has no font files (.ttf, .otf, .ttc, .woff2)", folder.display()));
+                warn(format!("font folder {} has no font files (.ttf, .otf, .ttc, .woff2)", folder.display()));
             }
             for file in found {
                 match read_font_file(&*files, &file, Origin::User) {
                     Ok(faces) => add_faces(&mut user, faces, Origin::User),
-                    Err(error) => warnings.push(format!("font folder {}: {error}", folder.display())),
+                    Err(error) => warn(format!("font folder {}: {error}", folder.display())),
                 }
             }
         }
@@ -327,7 +328,7 @@ impl FontBook {
 
     /// What went wrong reading the user's font folders (files that are not fonts, folders that
     /// do not exist).
-    pub fn warnings(&self) -> &[String] {
+    pub fn warnings(&self) -> &[crate::diagnostic::Diagnostic] {
         &self.warnings
     }
 
@@ -637,11 +638,11 @@ mod tests {
         let sources = book.sources("caveat");
         assert_eq!(sources[0].origin, Origin::User);
         assert_eq!(sources[1].origin, Origin::Bundled);
-        assert!(book.warnings().iter().any(|w| w.contains("broken.otf")), "{:?}", book.warnings());
+        assert!(book.warnings().iter().any(|w| w.message.contains("broken.otf")), "{:?}", book.warnings());
         // Without a host's files, the folder is not read, and the book says why.
         let bare = FontBook::new(options);
         assert_eq!(bare.sources("caveat")[0].origin, Origin::Bundled);
-        assert!(bare.warnings().iter().any(|w| w.contains("without a host")), "{:?}", bare.warnings());
+        assert!(bare.warnings().iter().any(|w| w.message.contains("without a host")), "{:?}", bare.warnings());
     }
 
     #[cfg(feature = "network-fonts")]
