@@ -105,37 +105,6 @@ impl ImageCache {
     }
 }
 
-/// The pictures of one document: its folder's images, through a cache.
-pub struct FolderPictures<'a> {
-    cache: &'a mut ImageCache,
-    folder: Option<&'a Path>,
-}
-
-impl ImageCache {
-    /// The images of a document in `folder` (relative URLs start there).
-    pub fn in_folder<'a>(&'a mut self, folder: Option<&'a Path>) -> FolderPictures<'a> {
-        FolderPictures { cache: self, folder }
-    }
-}
-
-impl Pictures for FolderPictures<'_> {
-    fn picture(&mut self, url: &str) -> Result<Arc<Pixmap>, ImageError> {
-        self.cache.get(url, self.folder)
-    }
-
-    fn note(&self, url: &str) -> Option<String> {
-        self.cache.note(url, self.folder)
-    }
-
-    fn encoded(&mut self, url: &str) -> Result<(Vec<u8>, &'static str), ImageError> {
-        self.cache.encoded(url, self.folder)
-    }
-
-    fn file(&self, url: &str) -> Option<std::path::PathBuf> {
-        super::image_files::image_file(url, self.folder)
-    }
-}
-
 /// The pictures of one document that own their cache: what a host hands each thread that draws.
 #[derive(Debug, Default)]
 pub struct FolderImages {
@@ -155,7 +124,7 @@ impl FolderImages {
 
 impl Pictures for FolderImages {
     fn picture(&mut self, url: &str) -> Result<Arc<Pixmap>, ImageError> {
-        self.cache.in_folder(self.folder.as_deref()).picture(url)
+        self.cache.get(url, self.folder.as_deref())
     }
 
     fn note(&self, url: &str) -> Option<String> {

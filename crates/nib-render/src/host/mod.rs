@@ -24,7 +24,7 @@ use crate::resolve::Library;
 use crate::text::{DocumentFonts, FontBook, FontOptions, TextEngine};
 
 pub use fonts::{DiskFonts, DocumentFontAccess, default_cache_folder, user_font_options};
-pub use images::{FolderImages, FolderPictures, IMAGE_CACHE_BYTES, ImageCache, MAX_IMAGE_BYTES};
+pub use images::{FolderImages, IMAGE_CACHE_BYTES, MAX_IMAGE_BYTES};
 pub use imports::{FileImports, MAX_SCRIPT_FILE_BYTES};
 pub use memory::MemoryHost;
 
@@ -106,17 +106,12 @@ impl DiskHost {
         &self.fonts
     }
 
-    /// The imports of `document`, as [`FileImports`] (whose problems are also in the list).
-    pub fn file_imports(&self, document: &Document) -> (FileImports, Vec<Diagnostic>) {
-        let imports = FileImports::load_within(document, &self.file, self.confinement.as_ref());
-        let diagnostics = imports.problems.clone();
-        (imports, diagnostics)
-    }
 }
 
 impl Host for DiskHost {
     fn imports(&self, document: &Document) -> (Imports, Vec<Diagnostic>) {
-        let (imports, diagnostics) = self.file_imports(document);
+        let imports = FileImports::load_within(document, &self.file, self.confinement.as_ref());
+        let diagnostics = imports.problems.clone();
         (Box::new(imports), diagnostics)
     }
 
