@@ -172,15 +172,8 @@ enum Command {
         /// HTML: put fonts, images and styles inside each page (self-contained files).
         #[arg(long)]
         embed: bool,
-        /// html-tailwind: write only the elements, without the page around them.
-        #[arg(long)]
-        no_scaffold: bool,
-        /// html-tailwind: give each element its layer name (data-name).
-        #[arg(long)]
-        layer_names: bool,
-        /// html-tailwind: leave out each element's node id (data-pen-id).
-        #[arg(long)]
-        no_layer_ids: bool,
+        #[command(flatten)]
+        tailwind: TailwindArgs,
         /// Write nothing: compare the files there with what the export would write, list what
         /// differs, is missing or is left over, and exit 1 when anything does (for CI).
         #[arg(long)]
@@ -491,6 +484,26 @@ enum ImagesArg {
     Embed,
     /// Links to the image files.
     Link,
+}
+
+/// Pen's options of html-tailwind, as `nib export` spells them.
+#[derive(clap::Args, Debug)]
+struct TailwindArgs {
+    /// html-tailwind: write only the elements, without the page around them.
+    #[arg(long)]
+    no_scaffold: bool,
+    /// html-tailwind: give each element its layer name (data-name).
+    #[arg(long)]
+    layer_names: bool,
+    /// html-tailwind: leave out each element's node id (data-pen-id).
+    #[arg(long)]
+    no_layer_ids: bool,
+}
+
+impl From<TailwindArgs> for nib::export::job::TailwindOptions {
+    fn from(args: TailwindArgs) -> Self {
+        Self { scaffold: !args.no_scaffold, layer_names: args.layer_names, layer_ids: !args.no_layer_ids }
+    }
 }
 
 const EXPORT_EXAMPLES: &str = "Examples:
@@ -822,9 +835,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             text,
             images,
             embed,
-            no_scaffold,
-            layer_names,
-            no_layer_ids,
+            tailwind,
             check,
             background,
         } => {
@@ -842,11 +853,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 text,
                 link_images: images == ImagesArg::Link,
                 embed,
-                tailwind: nib::export::job::TailwindOptions {
-                    scaffold: !no_scaffold,
-                    layer_names,
-                    layer_ids: !no_layer_ids,
-                },
+                tailwind: tailwind.into(),
                 background,
                 fonts: fonts(),
                 check,
