@@ -785,28 +785,7 @@ fn fixtures_host() -> nib::host::DiskHost {
 /// `x'</style><script>alert(3)</script>` ran its script when an `--embed` page was opened).
 #[test]
 fn a_documents_strings_never_end_the_style_element_or_make_elements_of_their_own() {
-    let attack = "x'\"</style><script>alert(3)</script><img src=x onerror=alert(4)>*/";
-    let document = serde_json::json!({
-        "version": "2.20",
-        "themes": { "Mode": ["Light", attack] },
-        "variables": {
-            "--brand": { "type": "color", "value": [
-                {"value": "#2563EB", "theme": {"Mode": "Light"}},
-                {"value": "#60A5FA", "theme": {"Mode": attack}}
-            ]},
-            "--family": { "type": "string", "value": attack }
-        },
-        "children": [{
-            "type": "frame", "id": "page", "name": attack, "width": 400, "height": 300, "layout": "vertical",
-            "theme": {"Mode": attack}, "fill": "$--brand",
-            "children": [
-                {"type": "text", "id": "t1", "content": attack, "fontFamily": attack, "fill": "#000000"},
-                {"type": "text", "id": "t2", "content": "variable family", "fontFamily": "$--family", "fill": "#000000"},
-                {"type": "rectangle", "id": "r1", "width": 40, "height": 40,
-                 "fill": {"type": "image", "url": format!("https://example.com/a.png?{attack}"), "mode": "fill"}}
-            ]
-        }]
-    });
+    let document = hostile_document();
     let folder = tempfile::tempdir().expect("temp");
     let path = folder.path().join("hostile.pen");
     std::fs::write(&path, document.to_string()).expect("written");
@@ -1001,4 +980,96 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
         nib_top.abs_diff(react_top) <= 2 && nib_bottom.abs_diff(react_bottom) <= 2,
         "{nib_rows:?} vs {react_rows:?}"
     );
+}
+
+/// A string that ends every element and comment it can.
+const HOSTILE: &str = "x'\"</style><script>alert(3)</script><img src=x onerror=alert(4)>*/";
+
+/// A document whose every string is [`HOSTILE`]: a theme, variables, a frame's name, texts,
+/// font families, an image address, and a component with an instance that overrides its text.
+fn hostile_document() -> serde_json::Value {
+    let attack = HOSTILE;
+    serde_json::json!({
+        "version": "2.20",
+        "themes": { "Mode": ["Light", attack] },
+        "variables": {
+            "--brand": { "type": "color", "value": [
+                {"value": "#2563EB", "theme": {"Mode": "Light"}},
+                {"value": "#60A5FA", "theme": {"Mode": attack}}
+            ]},
+            "--family": { "type": "string", "value": attack }
+        },
+        "children": [{
+            "type": "frame", "id": "page", "name": attack, "width": 400, "height": 300, "layout": "vertical",
+            "theme": {"Mode": attack}, "fill": "$--brand",
+            "children": [
+                {"type": "text", "id": "t1", "content": attack, "fontFamily": attack, "fill": "#000000"},
+                {"type": "text", "id": "t2", "content": "variable family", "fontFamily": "$--family", "fill": "#000000"},
+                {"type": "rectangle", "id": "r1", "width": 40, "height": 40,
+                 "fill": {"type": "image", "url": format!("https://example.com/a.png?{attack}"), "mode": "fill"}}
+            ]
+        }]
+    })
+}
+
+/// The code exports keep a document's strings as data too: html-tailwind's classes stay one
+/// attribute word and make no element; React's comments end where nib ends them and its strings
+/// are JavaScript string literals.
+#[test]
+fn code_exports_keep_a_documents_strings_as_data() {
+    let mut document = hostile_document();
+    // A theme axis named by the attack: React writes its name in a doc comment.
+    document["themes"][HOSTILE] = serde_json::json!(["a", "b"]);
+    let children = document["children"].as_array_mut().expect("children");
+    children.push(serde_json::json!({"type": "frame", "id": "comp", "name": HOSTILE, "reusable": true, "x": 600, "y": 0,
+        "width": 100, "height": 40, "children": [{"type": "text", "id": "ct", "name": HOSTILE, "content": HOSTILE, "fill": "#000000"}]}));
+    children[0]["children"].as_array_mut().expect("page children").push(
+        serde_json::json!({"type": "ref", "id": "i1", "ref": "comp", "descendants": {"ct": {"content": format!("{HOSTILE}2")}}}),
+    );
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("hostile.pen");
+    std::fs::write(&path, document.to_string()).expect("written");
+    let class = regex::Regex::new(r#"class(Name)?="([^"]*)""#).expect("regex");
+    for format in ["html-tailwind", "react"] {
+        let out = folder.path().join(format);
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+            .env("NIB_IMAGES", "offline")
+            .env("NIB_FONTS", "offline")
+            .args(["export", path.to_str().unwrap(), "--format", format, "--all", "-o", out.to_str().unwrap()])
+            .output()
+            .expect("nib runs");
+        assert!(output.status.success(), "{format}: {}", String::from_utf8_lossy(&output.stderr));
+        let mut files = Vec::new();
+        let mut folders = vec![out.clone()];
+        while let Some(at) = folders.pop() {
+            for entry in std::fs::read_dir(at).expect("folder") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() { folders.push(path) } else { files.push(path) }
+            }
+        }
+        let mut checked = 0;
+        for file in files {
+            let name = file.file_name().expect("name").to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            if name.ends_with(".html") {
+                checked += 1;
+                let lower = text.to_lowercase();
+                assert!(!lower.contains("<script") && !lower.contains("<img"), "{name}: {text}");
+                for list in class.captures_iter(&text) {
+                    assert!(!list[2].contains(['<', '>']), "{name}: a class makes markup: {}", &list[2]);
+                }
+            }
+            if name.ends_with(".tsx") {
+                checked += 1;
+                // A doc comment ends at the end of its line, where nib ends it.
+                for comment in text.split("/**").skip(1) {
+                    let line = comment.lines().next().unwrap_or_default();
+                    assert!(line.trim_end().ends_with("*/") && line.matches("*/").count() == 1, "{name}: {line}");
+                }
+                // The texts are string literals: the attack never stands bare in the JSX.
+                assert!(!text.contains(&format!(">{HOSTILE}")), "{name}: {text}");
+            }
+        }
+        assert!(checked >= 2, "{format}: pages or components were written");
+    }
 }

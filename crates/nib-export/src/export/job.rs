@@ -296,7 +296,7 @@ pub fn run(
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
     match format {
-        Format::HtmlTailwind | Format::React if settings.embed => return Err(ExportError::EmbeddedTailwind.into()),
+        Format::HtmlTailwind | Format::React if settings.embed => return Err(ExportError::EmbeddedCode.into()),
         Format::React => {
             let options = HtmlOptions { embed: false, tailwind: Some(TailwindOptions::default()), react: true };
             let pages = HtmlPages::new(source, &options);

@@ -31,11 +31,11 @@ pub enum ExportError {
         /// What the encoder said.
         reason: String,
     },
-    /// Self-contained pages asked of html-tailwind or react, whose classes Tailwind compiles.
+    /// Self-contained output asked of html-tailwind or react, whose classes Tailwind compiles.
     #[error(
         "html-tailwind pages and react components link the stylesheet Tailwind compiles from their classes, so they cannot be self-contained (embed); export html for self-contained pages"
     )]
-    EmbeddedTailwind,
+    EmbeddedCode,
     /// `--quality` outside 1–100.
     #[error("quality must be a whole number from 1 to 100; got {0}")]
     BadQuality(u8),

@@ -105,7 +105,6 @@ impl DiskHost {
     pub fn fonts(&self) -> &FontOptions {
         &self.fonts
     }
-
 }
 
 impl Host for DiskHost {

@@ -14,7 +14,6 @@ use std::fmt::Write;
 use super::tailwind::{PAGE_CLASS, classes_of};
 use super::tree::{Content, Element, Rules};
 use crate::diagnostic::Diagnostic;
-use crate::export::svg::number;
 
 /// A component of the document as the React files write it.
 pub(crate) struct Component {
@@ -402,13 +401,7 @@ impl Writer<'_> {
         for child in &component.tree.children {
             collect_used(child, self, &mut used);
         }
-        let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
-        for name in &used {
-            let _ = writeln!(out, "import {{ {name} }} from \"./{name}\";");
-        }
-        if !used.is_empty() {
-            out.push('\n');
-        }
+        let mut out = file_start(&used, "./");
         let _ = writeln!(out, "export interface {}Props {{", component.name);
         out.push_str("  /** Where the instance sits: its position and size classes. */\n  className?: string;\n");
         out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
@@ -417,7 +410,7 @@ impl Writer<'_> {
             let _ = writeln!(
                 out,
                 "  /** The {} theme (the page's when not given). */\n  {name}?: {};",
-                axis.name,
+                comment(&axis.name),
                 values.join(" | ")
             );
         }
@@ -453,13 +446,7 @@ impl Writer<'_> {
     fn screen_file(&self, screen: &Screen) -> String {
         let mut used = BTreeSet::new();
         collect_used(&screen.tree, self, &mut used);
-        let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
-        for name in &used {
-            let _ = writeln!(out, "import {{ {name} }} from \"../components/{name}\";");
-        }
-        if !used.is_empty() {
-            out.push('\n');
-        }
+        let mut out = file_start(&used, "../components/");
         let _ = writeln!(out, "export function {}() {{\n  return (", screen.name);
         self.element(&mut out, &screen.tree, Place::Page, 2, true);
         out.push_str("  );\n}\n");
@@ -575,12 +562,8 @@ impl Writer<'_> {
                 };
                 let _ = writeln!(
                     out,
-                    " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\" dangerouslySetInnerHTML={{{{ __html: {} }}}} />",
-                    number(*width),
-                    number(*height),
-                    number(width.max(0.01)),
-                    number(height.max(0.01)),
-                    inner
+                    "{} dangerouslySetInnerHTML={{{{ __html: {inner} }}}} />",
+                    super::tree::svg_attributes(*width, *height)
                 );
                 return;
             }
@@ -626,6 +609,24 @@ impl Writer<'_> {
             },
         }
     }
+}
+
+/// The start of a written file: what it is, and the imports of the components `used` (from
+/// `folder`, relative to the file).
+fn file_start(used: &BTreeSet<String>, folder: &str) -> String {
+    let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
+    for name in used {
+        let _ = writeln!(out, "import {{ {name} }} from \"{folder}{name}\";");
+    }
+    if !used.is_empty() {
+        out.push('\n');
+    }
+    out
+}
+
+/// Text for a `/** … */` comment: a document's name cannot close it or leave its line.
+fn comment(text: &str) -> String {
+    text.replace("*/", "* /").replace(['\n', '\r'], " ")
 }
 
 /// The components a page uses as components.

@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 use super::tree::{Element, Rules};
 use crate::export::svg::escape;
+use crate::export::svg::number_with;
 
 /// What the written elements carry besides their classes (Pen's export options).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,7 +182,7 @@ fn length(prefix: &str, value: &str) -> String {
         let steps = pixels.abs() / 4.0;
         if (steps * 2.0).fract() == 0.0 && steps <= 96.0 {
             let sign = if pixels < 0.0 { "-" } else { "" };
-            return format!("{sign}{prefix}-{}", trim(steps));
+            return format!("{sign}{prefix}-{}", number_with(steps as f32, 4));
         }
     }
     format!("{prefix}-[{}]", arbitrary(value))
@@ -193,7 +194,7 @@ fn pixels(prefix: &str, value: &str) -> String {
     match value.strip_suffix("px").and_then(|n| n.parse::<f64>().ok()) {
         Some(pixels) if pixels.fract() == 0.0 => {
             let sign = if pixels < 0.0 { "-" } else { "" };
-            format!("{sign}{prefix}-{}", trim(pixels.abs()))
+            format!("{sign}{prefix}-{}", number_with(pixels.abs() as f32, 4))
         }
         _ if value == "0" => format!("{prefix}-0"),
         _ => format!("{prefix}-[{}]", arbitrary(value)),
@@ -298,7 +299,7 @@ fn outline(value: &str) -> Option<Vec<String>> {
     let mut parts = value.splitn(3, ' ');
     let (width, style, color_value) = (parts.next()?, parts.next()?, parts.next()?);
     let width = match width.strip_suffix("px").and_then(|n| n.parse::<f64>().ok()) {
-        Some(w) if w.fract() == 0.0 => format!("outline-{}", trim(w)),
+        Some(w) if w.fract() == 0.0 => format!("outline-{}", number_with(w as f32, 4)),
         _ => format!("outline-[length:{}]", arbitrary(width)),
     };
     Some(vec![width, format!("outline-{style}"), color("outline", color_value)])
@@ -315,27 +316,24 @@ fn arbitrary_property(property: &str, value: &str) -> String {
 }
 
 /// A CSS value as Tailwind reads an arbitrary value inside a class: spaces become `_` (a real
-/// `_` is escaped), double quotes single, so the class stays one word in an HTML attribute.
+/// `_` is escaped), double quotes single (a single quote escaped), `<` and `>` percent-encoded,
+/// so the class stays one word in an HTML attribute and cannot open an element.
 fn arbitrary(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
             ' ' => out.push('_'),
             '_' => out.push_str("\\_"),
+            // Strings are written double-quoted; single-quoted here, with their own single quotes
+            // escaped, so the class stays one HTML attribute word and the string stays whole.
             '"' => out.push('\''),
+            '\'' => out.push_str("\\'"),
             '<' => out.push_str("%3C"),
             '>' => out.push_str("%3E"),
             c => out.push(c),
         }
     }
     out
-}
-
-/// A number without trailing zeros.
-fn trim(n: f64) -> String {
-    let text = format!("{n:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text.is_empty() { "0".into() } else { text.to_owned() }
 }
 
 #[cfg(test)]
@@ -384,6 +382,10 @@ mod tests {
         assert_eq!(
             of(&[("transform", "matrix(1, 0, 0, 1, 2, 3)"), ("font-family", "\"Open Sans\", \"my_font\", sans-serif")]),
             ["[transform:matrix(1,_0,_0,_1,_2,_3)]", "[font-family:'Open_Sans',_'my\\_font',_sans-serif]"]
+        );
+        assert_eq!(
+            of(&[("font-family", "\"Rock 'n' Roll\", sans-serif")]),
+            ["[font-family:'Rock_\\'n\\'_Roll',_sans-serif]"]
         );
         let stroke = Rules {
             stroke: vec![("content", "\"\"".into()), ("border-width", "1px 2px 1px 2px".into())],

@@ -83,20 +83,13 @@ impl Element {
     /// with `span_attributes` when its lines move, or the SVG's markup. The children and the
     /// end tag are the writer's.
     pub fn write_rest(&self, html: &mut String, span_attributes: &str) {
-        use crate::export::svg::{escape, number};
+        use crate::export::svg::escape;
         use std::fmt::Write as _;
         for (attribute, value) in &self.themes {
             let _ = write!(html, " {attribute}=\"{}\"", escape(value));
         }
         if let Content::Svg { width, height, .. } = &self.content {
-            let _ = write!(
-                html,
-                " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\"",
-                number(*width),
-                number(*height),
-                number(width.max(0.01)),
-                number(height.max(0.01))
-            );
+            html.push_str(&svg_attributes(*width, *height));
         }
         html.push('>');
         match &self.content {
@@ -108,4 +101,17 @@ impl Element {
             Content::Svg { markup, .. } => html.push_str(markup),
         }
     }
+}
+
+/// The attributes of an inline `<svg>` element `width` × `height` (a leading space each), as
+/// every writer gives them.
+pub(crate) fn svg_attributes(width: f32, height: f32) -> String {
+    use crate::export::svg::number;
+    format!(
+        " width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" xmlns=\"http://www.w3.org/2000/svg\"",
+        number(width),
+        number(height),
+        number(width.max(0.01)),
+        number(height.max(0.01))
+    )
 }

@@ -19,7 +19,7 @@ pub(crate) mod walk;
 
 use std::path::PathBuf;
 
-pub(crate) use markup::{escape, number};
+pub(crate) use markup::{escape, number, number_with};
 use walk::Writer;
 
 use super::ExportError;
