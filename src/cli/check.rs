@@ -33,11 +33,11 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
                     say!("{}: ok", path.display());
                     say!("  {}", summary(&loaded.document));
                 }
-                for finding in &findings {
+                for finding in findings {
                     match finding.severity {
-                        Severity::Error => eprintln!("{}", finding.text),
-                        Severity::Warning => say!("  warning {}", finding.text),
-                        Severity::Note => say!("  note {}", finding.text),
+                        Severity::Error => eprintln!("{}", super::diagnostic_text(path, finding)),
+                        Severity::Warning => say!("  warning {}", finding_text(path, &finding)),
+                        Severity::Note => say!("  note {}", finding_text(path, &finding)),
                     }
                 }
             }
@@ -58,72 +58,43 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     if invalid > 0 || (options.strict && warnings > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-/// One thing `nib check` says about a file.
-struct Finding {
-    /// Errors make the file invalid (said on standard error, with the file, line, column and
-    /// hints); warnings are faults of the document (`--strict` fails on them); notes say what
-    /// nib reads or draws its own way, through no fault of the document.
-    severity: Severity,
-    /// The line, starting with the file's path.
-    text: String,
-}
-
-/// Everything checking `path` found: errors, then warnings, then notes, each severity in the
-/// order found — what loading said, what the document's version cannot hold, then what
-/// compiling it said (imports, fonts, what could not be resolved, stand-ins) and the image
-/// files it names that are not there.
-fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec<Finding> {
-    let shown = path.display();
-    let mut findings: Vec<Finding> = loaded
-        .problems
-        .iter()
-        .map(|problem| Finding { severity: problem_severity(&problem.kind), text: format!("{shown}:{problem}") })
-        .collect();
-    findings.extend(nib::doc::format::audit(&loaded.document).into_iter().map(|finding| Finding {
-        severity: Severity::Warning,
-        text: format!(
-            "{shown}: node '{}' {}: {} (hint: {})",
-            finding.node,
-            finding.pointer,
-            finding.problem,
-            finding.problem.hint()
-        ),
-    }));
+/// Everything checking `path` found, as diagnostics: errors, then warnings, then notes, each
+/// severity in the order found — what loading said, what the document's version cannot hold,
+/// then what compiling it said (imports, fonts, what could not be resolved, stand-ins) and the
+/// image files it names that are not there. Errors make the file invalid (said on standard
+/// error, with the file, line, column and hints); warnings are faults of the document
+/// (`--strict` fails on them); notes say what nib reads or draws its own way, through no fault
+/// of the document. Each stage says how serious its findings are; nothing is sorted by code here.
+fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec<Diagnostic> {
+    let mut findings: Vec<Diagnostic> = loaded.problems.iter().map(|problem| problem.diagnostic()).collect();
+    findings.extend(nib::doc::format::audit(&loaded.document).iter().map(|finding| finding.diagnostic()));
     let host = DiskHost::new(path, fonts.clone());
     match compile(&host, &loaded.document, &CompileOptions::default()) {
         Ok(compiled) => {
             let missing = missing_image_files(&compiled.scene, &host);
-            findings.extend(compiled.diagnostics.into_iter().map(|diagnostic| diagnostic_finding(path, diagnostic)));
-            findings.extend(missing.into_iter().map(|(node, message)| Finding {
-                severity: Severity::Warning,
-                text: format!("{shown}: node '{node}': {message}"),
-            }));
+            findings.extend(compiled.diagnostics);
+            findings.extend(missing);
         }
-        Err(error) => findings.push(diagnostic_finding(path, *error)),
+        Err(error) => findings.push(*error),
     }
     // Stable: within a severity, the order found.
     findings.sort_by_key(|finding| std::cmp::Reverse(finding.severity));
     findings
 }
 
-/// How serious a problem found while loading is: a color Pen saved and reads its own way is
-/// said, but it is Pen's file as Pen wrote it, no reason to fail `--strict`.
-fn problem_severity(kind: &nib::doc::ProblemKind) -> Severity {
-    match kind {
-        nib::doc::ProblemKind::ColorTolerated { .. } => Severity::Note,
-        _ => Severity::Warning,
-    }
-}
-
-/// `diagnostic` as a line of the report: an error located in the file with its hints, anything
-/// else in its one-line form.
-fn diagnostic_finding(path: &Path, diagnostic: Diagnostic) -> Finding {
-    let severity = diagnostic.severity;
-    let text = match severity {
-        Severity::Error => super::diagnostic_text(path, diagnostic),
-        Severity::Warning | Severity::Note => format!("{}: {diagnostic}", path.display()),
+/// A warning or note as `nib check` prints it: the file (with line and column when known),
+/// the one-line form, then its hints.
+fn finding_text(path: &Path, finding: &Diagnostic) -> String {
+    let place = match finding.span.as_ref().and_then(|span| span.line_column) {
+        Some((line, column)) => format!("{}:{line}:{column}", path.display()),
+        None => path.display().to_string(),
     };
-    Finding { severity, text }
+    let mut text = format!("{place}: {finding}");
+    for hint in &finding.hints {
+        text.push_str("\n      hint: ");
+        text.push_str(hint);
+    }
+    text
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

@@ -215,7 +215,7 @@ impl Job<'_> {
                     .and_then(|()| nib::files::write_output(&out, &encode_painted(pixmap, render.opaque), None))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
-                Err(error) => Err(error.clone()),
+                Err(error) => Err(error.to_string()),
             };
             written.lock().unwrap_or_else(|e| e.into_inner()).push((render.frame.index, out, result));
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;

@@ -463,7 +463,7 @@ fn writes_hold_only_what_the_documents_version_allows() {
     let said = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{said}");
     assert!(
-        said.contains("node 'r' /effect/spread: \"spread\" on a shadow effect was removed in format 2.19"),
+        said.contains("node 'r': /effect/spread: \"spread\" on a shadow effect was removed in format 2.19"),
         "{said}"
     );
     // A new document is written at the newest version.

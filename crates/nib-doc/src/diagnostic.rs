@@ -44,9 +44,10 @@ pub struct Diagnostic {
     /// The node it concerns (id or instance path), when it concerns one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node: Option<String>,
-    /// Where it is in the file.
+    /// Where it is in the file (boxed: a diagnostic is the error of many stages' results, and
+    /// the box keeps it small enough to return by value).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub span: Option<Span>,
+    pub span: Option<Box<Span>>,
     /// What was found, as a sentence.
     pub message: String,
     /// What to do about it.
@@ -78,7 +79,7 @@ impl Diagnostic {
 
     /// The same, at the value `pointer` names.
     pub fn at_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
-        self.span = Some(Span { pointer: pointer.into(), line_column: None });
+        self.span = Some(Box::new(Span { pointer: pointer.into(), line_column: None }));
         self
     }
 

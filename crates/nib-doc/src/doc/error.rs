@@ -4,6 +4,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use crate::diagnostic::{Diagnostic, Severity, Span};
+
 /// Why a document could not be loaded.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ErrorKind {
@@ -326,6 +328,33 @@ pub enum ProblemKind {
 }
 
 impl ProblemKind {
+    /// A stable name of the kind, for scripts that match on it (diagnostics' `code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ProblemKind::DuplicateKey { .. } => "duplicate-key",
+            ProblemKind::UnknownVersion { .. } => "unknown-version",
+            ProblemKind::ColorKeyword { .. } => "color-keyword",
+            ProblemKind::ColorTolerated { .. } => "color-tolerated",
+            ProblemKind::UnknownKey { .. } => "unknown-key",
+            ProblemKind::Comments => "comments",
+            ProblemKind::MoreProblems { .. } => "more-problems",
+            ProblemKind::NodeTypeKept { .. } => "node-type-kept",
+            ProblemKind::PaintTypeKept { .. } => "paint-type-kept",
+            ProblemKind::OverrideKept { .. } => "override-kept",
+            ProblemKind::OverrideNodeWithoutId => "override-without-id",
+            ProblemKind::KeyNotUsedByType { .. } => "key-not-used",
+        }
+    }
+
+    /// How much it matters: a color Pen saved and reads its own way is said, but it is Pen's
+    /// file as Pen wrote it, no reason to fail `--strict` (a note); the rest are warnings.
+    pub fn severity(&self) -> Severity {
+        match self {
+            ProblemKind::ColorTolerated { .. } => Severity::Note,
+            _ => Severity::Warning,
+        }
+    }
+
     /// True for what a newer Pen may have written that nib keeps as written but does not draw
     /// (node, fill and effect types, override values and nodes it cannot read): every command
     /// that draws says so, not only `nib check`.
@@ -363,6 +392,24 @@ pub struct Problem {
     pub kind: ProblemKind,
     /// Where.
     pub location: Location,
+}
+
+impl Problem {
+    /// The problem as a diagnostic: its severity and code, its node, its pointer with line
+    /// and column.
+    pub fn diagnostic(&self) -> Diagnostic {
+        Diagnostic {
+            severity: self.kind.severity(),
+            code: self.kind.code(),
+            node: self.location.node_id.clone(),
+            span: Some(Box::new(Span {
+                pointer: self.location.pointer.clone(),
+                line_column: Some((self.location.line as usize, self.location.column as usize)),
+            })),
+            message: self.kind.to_string(),
+            hints: Vec::new(),
+        }
+    }
 }
 
 impl fmt::Display for Problem {

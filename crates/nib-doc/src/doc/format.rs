@@ -499,6 +499,15 @@ pub struct Finding {
     pub problem: NotInVersion,
 }
 
+impl Finding {
+    /// The finding as a warning about its node (`not-in-version`), with its hint.
+    pub fn diagnostic(&self) -> crate::diagnostic::Diagnostic {
+        crate::diagnostic::Diagnostic::warning("not-in-version", format!("{}: {}", self.pointer, self.problem))
+            .at_node(&self.node)
+            .with_hint(self.problem.hint())
+    }
+}
+
 /// Everything in `document` its own version cannot hold, in document order: node types, keys,
 /// values, and the same inside instance overrides.
 pub fn audit(document: &Document) -> Vec<Finding> {

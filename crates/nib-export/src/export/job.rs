@@ -82,13 +82,10 @@ impl Format {
     }
 
     /// The format called `name` (case does not matter; `jpg` is JPEG).
-    pub fn parse(name: &str) -> Result<Format, String> {
+    pub fn parse(name: &str) -> Result<Format, FormatError> {
         let lower = name.trim().to_ascii_lowercase();
         let lower = if lower == "jpg" { "jpeg".to_owned() } else { lower };
-        Format::ALL.into_iter().find(|f| f.name() == lower).ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            format!("'{name}' is not an export format; use one of {}", names.join(", "))
-        })
+        Format::ALL.into_iter().find(|f| f.name() == lower).ok_or_else(|| FormatError::Unknown(name.to_owned()))
     }
 
     /// The file name extension of its files (the tokens' full file names for token formats).
@@ -143,19 +140,26 @@ impl Format {
     /// file (an extension of an export format) and is not a folder already (`is_folder`, which
     /// the caller looks up): two nodes exported to `one.png` made a folder called `one.png`
     /// instead of saying that one file cannot hold two pictures.
-    pub fn one_file_for_many(self, output: &Path, files: usize, is_folder: bool) -> Result<(), String> {
+    pub fn one_file_for_many(self, output: &Path, files: usize, is_folder: bool) -> Result<(), FormatError> {
         let extension = output.extension().map(|e| e.to_string_lossy().to_ascii_lowercase());
         let names_a_file =
             extension.is_some_and(|extension| Format::ALL.iter().any(|f| f.extensions().contains(&extension.as_str())));
         if files <= 1 || !names_a_file || is_folder {
             return Ok(());
         }
-        Err(format!(
-            "{} names one file, but this export writes a {} file for each of {files} nodes",
-            output.display(),
-            self.name()
-        ))
+        Err(FormatError::OneFileForMany { output: output.to_owned(), format: self, files })
     }
+}
+
+/// A format that does not exist, or an output it cannot be written to.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FormatError {
+    /// No export format has the name.
+    #[error("'{0}' is not an export format; use one of {names}", names = Format::ALL.map(Format::name).join(", "))]
+    Unknown(String),
+    /// A file name given for an export that writes several files.
+    #[error("{} names one file, but this export writes a {} file for each of {files} nodes", output.display(), format.name())]
+    OneFileForMany { output: std::path::PathBuf, format: Format, files: usize },
 }
 
 /// Which nodes to export.

@@ -38,7 +38,7 @@ pub struct FrameRender {
     /// The frame.
     pub frame: Frame,
     /// The pixels, or why there are none.
-    pub image: Result<Pixmap, String>,
+    pub image: Result<Pixmap, crate::render::RenderError>,
     /// Every pixel is opaque, as the render knew it ([`crate::render::encode_painted`] then
     /// skips looking).
     pub opaque: bool,
@@ -103,9 +103,7 @@ pub fn render_frames_into<T: Send>(
                 warnings: rendered.warnings,
                 time,
             },
-            Err(error) => {
-                FrameRender { frame, image: Err(error.to_string()), opaque: false, warnings: Vec::new(), time }
-            }
+            Err(error) => FrameRender { frame, image: Err(error), opaque: false, warnings: Vec::new(), time },
         })
     })
 }

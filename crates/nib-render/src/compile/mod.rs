@@ -87,14 +87,14 @@ pub fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: RenderTa
     let inside: Option<std::collections::HashSet<&str>> =
         within.map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
     let fonts = crate::layout::fonts::substitutions(scene, within, text).into_iter();
-    let nodes = scene.problems.iter().filter(|p| inside.as_ref().is_none_or(|ids| ids.contains(p.node.as_str()))).map(
-        |problem| {
-            let (severity, code) =
-                if problem.placeholder { (Severity::Note, "placeholder") } else { (Severity::Warning, "unresolved") };
-            Diagnostic::new(severity, code, &problem.message).at_node(&problem.node)
-        },
-    );
-    fonts.chain(nodes).collect()
+    let nodes = scene
+        .problems
+        .iter()
+        .filter(|p| inside.as_ref().is_none_or(|ids| p.node.as_deref().is_some_and(|node| ids.contains(node))))
+        .cloned();
+    // Font files that failed when a text needed them: said once, whatever the target.
+    let unreadable = text.font_failures().to_vec();
+    fonts.chain(nodes).chain(unreadable).collect()
 }
 
 impl Compiled {

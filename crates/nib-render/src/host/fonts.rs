@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::files::{
     Confinement, FileError, WalkError, WalkRules, create_folder, find_files, read_regular, write_atomic,
@@ -90,7 +91,7 @@ impl FontFiles for DiskFonts {
 /// The font options of a command a person runs: `font_dirs` (from `--font-dir`) then the
 /// folders in `NIB_FONT_DIRS`, the cache folder ([`default_cache_folder`]), and fetching unless
 /// `NIB_FONTS=offline`. Also returns what the environment says that nib does not understand.
-pub fn user_font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> (FontOptions, Vec<String>) {
+pub fn user_font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> (FontOptions, Vec<Diagnostic>) {
     let fonts = std::env::var(FONTS_VARIABLE).ok();
     let dirs = std::env::var_os(FONT_DIRS_VARIABLE);
     FontOptions::from_settings(system_fonts, font_dirs, fonts.as_deref(), dirs.as_deref(), default_cache_folder())
@@ -133,18 +134,22 @@ impl DocumentFontAccess<'_> {
 
     /// The bytes of the file `url` names: fetched when it is an https URL (and fetching is on),
     /// else read relative to the document's folder, inside the confinement.
-    fn read(self, url: &str) -> Result<Vec<u8>, String> {
+    fn read(self, url: &str) -> Result<Vec<u8>, Diagnostic> {
         if let Some(fetched) = remote_font(url, self.fetch) {
             return fetched;
         }
+        let unreadable = |error: &dyn std::fmt::Display| Diagnostic::warning("font-file", error.to_string());
         let folder = self.folder.unwrap_or(Path::new("."));
-        let path = Confinement::apply(self.confinement, &folder.join(url)).map_err(|e| e.to_string())?;
+        let path = Confinement::apply(self.confinement, &folder.join(url)).map_err(|e| {
+            unreadable(&e)
+                .with_hint("copy the font file into the folder the document is in and name it by a relative path")
+        })?;
         // Confined, through the root opened once (no folder swapped for a link leads out).
         match self.confinement {
             Some(confinement) => confinement.read(&path, MAX_FONT_FILE_BYTES),
             None => read_regular(&path, MAX_FONT_FILE_BYTES),
         }
-        .map_err(|e| e.to_string())
+        .map_err(|e| unreadable(&e))
     }
 }
 
@@ -201,7 +206,7 @@ mod tests {
         assert!(fonts.family("brand").is_some(), "{:?}", fonts.problems);
         assert_eq!(fonts.problems.len(), 3, "{:?}", fonts.problems);
         assert!(fonts.problems[0].message.starts_with("fonts[1].url:"), "{:?}", fonts.problems);
-        assert_eq!(fonts.problems[0].span.as_ref().map(|s| s.pointer.as_str()), Some("/fonts/1"), "at its entry");
+        assert_eq!(fonts.problems[0].span.as_ref().map(|s| s.pointer.as_str()), Some("/fonts/1/url"), "at its url");
         let second = &fonts.problems[1].message;
         assert!(second.starts_with("fonts[2].url:") && second.contains("missing.ttf"), "{second}");
         assert!(fonts.problems[2].message.contains("not fetched"), "{:?}", fonts.problems);

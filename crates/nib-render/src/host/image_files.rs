@@ -103,8 +103,10 @@ pub fn missing_images<'a>(
     })
 }
 
-/// Image fills whose file `host` cannot read, as (node, message), in document order; see
-/// [`missing_images`].
-pub fn missing_image_files(scene: &Scene, host: &dyn super::Host) -> Vec<(String, String)> {
-    missing_images(scene, scene.walk(), host).map(|m| (scene.node(m.node).id.clone(), m.to_string())).collect()
+/// Image fills whose file `host` cannot read, as `image-file` warnings about their nodes, in
+/// document order; see [`missing_images`].
+pub fn missing_image_files(scene: &Scene, host: &dyn super::Host) -> Vec<crate::diagnostic::Diagnostic> {
+    missing_images(scene, scene.walk(), host)
+        .map(|m| crate::diagnostic::Diagnostic::warning("image-file", m.to_string()).at_node(&scene.node(m.node).id))
+        .collect()
 }

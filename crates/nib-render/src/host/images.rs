@@ -10,7 +10,7 @@ use std::sync::Arc;
 use base64::Engine as _;
 use tiny_skia::Pixmap;
 
-use crate::display::pictures::{Decoded, ImageError, MAX_DECODED_PIXELS, Pictures, decode_within};
+use crate::display::pictures::{DecodeError, Decoded, ImageError, MAX_DECODED_PIXELS, Pictures, decode_within};
 use crate::files::{Confinement, FileError};
 
 /// Largest image file read.
@@ -173,7 +173,8 @@ fn load(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Resul
 
 /// The bytes of the image `url` names: a base64 `data:` URI's payload or a file's content.
 fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) -> Result<Vec<u8>, ImageError> {
-    let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
+    let undecodable =
+        |reason: String| ImageError::Undecodable { url: url.to_owned(), reason: DecodeError::Broken(reason) };
     if let Some(bytes) = data_uri_bytes(url) {
         return bytes;
     }
@@ -202,7 +203,8 @@ fn read_bytes(url: &str, folder: Option<&Path>, within: Option<&Confinement>) ->
 /// The payload of a base64 `data:` URI; `None` when `url` is not one.
 pub(crate) fn data_uri_bytes(url: &str) -> Option<Result<Vec<u8>, ImageError>> {
     let data = url.strip_prefix("data:")?;
-    let undecodable = |reason: String| ImageError::Undecodable { url: url.to_owned(), reason };
+    let undecodable =
+        |reason: String| ImageError::Undecodable { url: url.to_owned(), reason: DecodeError::Broken(reason) };
     Some(match data.split_once(";base64,") {
         None => Err(undecodable("only base64 data URIs are read".into())),
         Some((_, payload)) => base64::engine::general_purpose::STANDARD
@@ -310,6 +312,6 @@ mod reduction_tests {
         let note = cache.note("bomb.png", Some(folder.path())).expect("said");
         assert!(note.contains("8192 × 8192") && note.contains("4096 × 4096"), "{note}");
         // An exact decode (a golden) refuses what no render can match rather than hold it.
-        assert!(crate::display::pictures::decode(&bomb(16384, 16384)).unwrap_err().contains("read whole"));
+        assert!(crate::display::pictures::decode(&bomb(16384, 16384)).unwrap_err().to_string().contains("read whole"));
     }
 }

@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::doc::io::read_document_bytes_within;
 use crate::files::Confinement;
-use crate::resolve::Library;
+use crate::resolve::{Library, script_problem};
 
 /// The documents a file imports, loaded from paths relative to it, and the script files its
 /// script nodes run, read when first asked for. An import that cannot be loaded is left out and
@@ -25,7 +25,7 @@ pub struct FileImports {
     /// The folder files must stay in, when confined.
     confinement: Option<Confinement>,
     /// Script files read so far, by the URI written.
-    scripts: std::sync::Mutex<HashMap<String, Result<Arc<str>, String>>>,
+    scripts: std::sync::Mutex<HashMap<String, Result<Arc<str>, Diagnostic>>>,
 }
 
 /// Largest script file read: a script that draws a chart is a few kilobytes.
@@ -84,7 +84,7 @@ impl Library for FileImports {
         self.documents.get(alias)
     }
 
-    fn script(&self, uri: &str) -> Result<Arc<str>, String> {
+    fn script(&self, uri: &str) -> Result<Arc<str>, Diagnostic> {
         let mut scripts = self.scripts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(read) = scripts.get(uri) {
             return read.clone();
@@ -98,17 +98,21 @@ impl Library for FileImports {
 impl FileImports {
     /// Reads the script file `uri`, relative to the document's folder (never from the network,
     /// never outside the confinement).
-    fn read_script(&self, uri: &str) -> Result<Arc<str>, String> {
+    fn read_script(&self, uri: &str) -> Result<Arc<str>, Diagnostic> {
         if uri.contains("://") || uri.starts_with("data:") {
-            return Err(format!("the script '{uri}' is not a file beside the document; nib runs only local scripts"));
+            return Err(script_problem(format!("the script '{uri}' is not a file beside the document")).with_hint(
+                "nib runs only local scripts: save it next to the document and name it by a relative path",
+            ));
         }
         let path = self.folder.join(uri);
         let bytes = match &self.confinement {
             Some(confinement) => confinement.read(&path, MAX_SCRIPT_FILE_BYTES),
             None => crate::files::read_regular(&path, MAX_SCRIPT_FILE_BYTES),
         }
-        .map_err(|e| format!("the script '{uri}' cannot be read: {e}"))?;
-        String::from_utf8(bytes).map(Arc::from).map_err(|_| format!("the script '{uri}' is not UTF-8 text"))
+        .map_err(|e| script_problem(format!("the script '{uri}' cannot be read: {e}")))?;
+        String::from_utf8(bytes)
+            .map(Arc::from)
+            .map_err(|_| script_problem(format!("the script '{uri}' is not UTF-8 text")))
     }
 }
 

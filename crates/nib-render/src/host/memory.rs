@@ -13,7 +13,7 @@ use super::{Host, Imports};
 use crate::diagnostic::Diagnostic;
 use crate::display::pictures::{ImageError, MAX_DECODED_PIXELS, Pictures, decode_within};
 use crate::doc::Document;
-use crate::resolve::Library;
+use crate::resolve::{Library, script_problem};
 use crate::text::{DocumentFonts, FontBook, FontOptions};
 
 /// Documents and files in memory, by path (as a document writes it: `lib/kit.pen`, `a.png`).
@@ -54,9 +54,12 @@ impl Library for MemoryImports {
         self.documents.get(alias).map(AsRef::as_ref)
     }
 
-    fn script(&self, uri: &str) -> Result<Arc<str>, String> {
-        let bytes = self.scripts.get(uri).ok_or_else(|| format!("the script '{uri}' is not in the host"))?;
-        std::str::from_utf8(bytes).map(Arc::from).map_err(|_| format!("the script '{uri}' is not UTF-8 text"))
+    fn script(&self, uri: &str) -> Result<Arc<str>, Diagnostic> {
+        let bytes =
+            self.scripts.get(uri).ok_or_else(|| script_problem(format!("the script '{uri}' is not in the host")))?;
+        std::str::from_utf8(bytes)
+            .map(Arc::from)
+            .map_err(|_| script_problem(format!("the script '{uri}' is not UTF-8 text")))
     }
 }
 
@@ -85,7 +88,7 @@ impl Host for MemoryHost {
     fn document_fonts(&self, document: &Document) -> (DocumentFonts, Vec<Diagnostic>) {
         let read = |url: &str| match self.files.get(url) {
             Some(bytes) => Ok(bytes.to_vec()),
-            None => Err(format!("{url}: no such file in this in-memory host")),
+            None => Err(Diagnostic::warning("font-file", format!("{url}: no such file in this in-memory host"))),
         };
         let fonts = DocumentFonts::load(document, &read);
         let diagnostics = fonts.problems.clone();

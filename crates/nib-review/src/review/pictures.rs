@@ -96,7 +96,7 @@ impl<'a> Prepared<'a> {
             Ok(_) => match drawn.remove(id) {
                 Some(render) => {
                     warnings.extend(render.warnings);
-                    Some(render.image)
+                    Some(render.image.map_err(|error| error.to_string()))
                 }
                 None => {
                     // The picture is the frame's already: the text names the side only.

@@ -41,14 +41,28 @@ pub struct MeshSpec {
     colors: Vec<[u8; 4]>,
 }
 
+/// Why a mesh gradient draws nothing (Pen removes such a fill).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum MeshError {
+    /// Fewer than 2 × 2 columns and rows, not whole numbers, or more than 4,096 points.
+    #[error("its grid is {columns} × {rows}; a mesh needs at least 2 × 2 whole columns and rows")]
+    Grid { columns: f64, rows: f64 },
+    /// A point that is neither `[x, y]` nor a point with handles.
+    #[error("its points are not [x, y] or {{position: [x, y], …Handle: [dx, dy]}}")]
+    Points,
+    /// Not one color and one point per grid point.
+    #[error("it has {colors} colors and {points} points for a {columns} × {rows} grid ({} each are needed)", columns * rows)]
+    Count { colors: usize, points: usize, columns: usize, rows: usize },
+}
+
 impl MeshSpec {
     /// The mesh of `fill`, or why it draws nothing.
-    pub fn of(fill: &MeshGradient, opacity: f32) -> Result<MeshSpec, String> {
+    pub fn of(fill: &MeshGradient, opacity: f32) -> Result<MeshSpec, MeshError> {
         let count = |v: Option<&crate::doc::VarOr<f64>>| v.and_then(|v| v.value().copied()).unwrap_or(0.0);
         let (columns, rows) = (count(fill.columns.as_ref()), count(fill.rows.as_ref()));
         if !(columns >= 2.0 && rows >= 2.0 && columns.fract() == 0.0 && rows.fract() == 0.0 && columns * rows <= 4096.0)
         {
-            return Err(format!("its grid is {columns} × {rows}; a mesh needs at least 2 × 2 whole columns and rows"));
+            return Err(MeshError::Grid { columns, rows });
         }
         let (columns, rows) = (columns as usize, rows as usize);
         let colors: Vec<[u8; 4]> = fill
@@ -61,15 +75,9 @@ impl MeshSpec {
             })
             .collect();
         let points = fill.points.as_ref().map(|raw| points(&raw.to_json())).unwrap_or(Err(()));
-        let points =
-            points.map_err(|()| "its points are not [x, y] or {position: [x, y], …Handle: [dx, dy]}".to_owned())?;
+        let points = points.map_err(|()| MeshError::Points)?;
         if colors.len() != columns * rows || points.len() != columns * rows {
-            return Err(format!(
-                "it has {} colors and {} points for a {columns} × {rows} grid ({} each are needed)",
-                colors.len(),
-                points.len(),
-                columns * rows
-            ));
+            return Err(MeshError::Count { colors: colors.len(), points: points.len(), columns, rows });
         }
         Ok(MeshSpec { columns, rows, points, colors })
     }
@@ -223,7 +231,7 @@ mod tests {
     use super::*;
     use crate::doc::convert::testing::read;
 
-    fn mesh(text: &str) -> Result<MeshSpec, String> {
+    fn mesh(text: &str) -> Result<MeshSpec, MeshError> {
         MeshSpec::of(&read::<MeshGradient>(text).expect("a mesh"), 1.0)
     }
 
@@ -251,7 +259,7 @@ mod tests {
         let wrong_count = mesh(
             r##"{"type":"mesh_gradient","columns":2,"rows":2,"colors":["#FF0000"],"points":[[0,0],[1,0],[0,1],[1,1]]}"##,
         );
-        assert!(wrong_count.unwrap_err().contains("1 colors and 4 points"));
+        assert!(wrong_count.unwrap_err().to_string().contains("1 colors and 4 points"));
         assert!(mesh(r##"{"type":"mesh_gradient","columns":1,"rows":2,"colors":[],"points":[]}"##).is_err());
         let handles = mesh(
             r##"{"type":"mesh_gradient","columns":2,"rows":2,"colors":["#000","#000","#000","#000"],

@@ -57,7 +57,7 @@ pub enum PaintIssue {
     /// A shader fill, which nib does not run: what is drawn instead.
     Shader { url: String, fallback: &'static str },
     /// A mesh gradient Pen would remove, and why.
-    Mesh(String),
+    Mesh(super::mesh::MeshError),
 }
 
 impl PaintIssue {

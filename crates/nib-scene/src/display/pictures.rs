@@ -49,8 +49,39 @@ pub enum ImageError {
         /// As the fill wrote it.
         url: String,
         /// What went wrong.
-        reason: String,
+        reason: DecodeError,
     },
+}
+
+/// Why image bytes were not decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Neither PNG nor JPEG.
+    #[error("only PNG and JPEG images are drawn")]
+    Format,
+    /// A side of zero or above [`MAX_IMAGE_SIDE`].
+    #[error("{width} × {height} pixels; sides up to {MAX_IMAGE_SIDE} are drawn")]
+    Sides { width: u32, height: u32 },
+    /// More pixels than [`decode`] reads whole.
+    #[error("{width} × {height} pixels; images up to {} pixels are read whole", crate::display::MAX_PIXELS)]
+    Whole { width: u32, height: u32 },
+    /// An interlaced PNG too large to read without reducing it.
+    #[error(
+        "{width} × {height} pixels, interlaced; interlaced PNG images are drawn up to {most} pixels (save it without interlacing, or smaller)"
+    )]
+    Interlaced { width: u32, height: u32, most: u64 },
+    /// A JPEG above [`MAX_JPEG_PIXELS`] (it is held whole before it is reduced).
+    #[error("{width} × {height} pixels; JPEG images up to {MAX_JPEG_PIXELS} pixels are drawn (save it smaller)")]
+    Jpeg { width: u32, height: u32 },
+    /// The decoder's own reason: a broken or unusual file.
+    #[error("{0}")]
+    Broken(String),
+}
+
+impl DecodeError {
+    fn broken(error: impl ToString) -> DecodeError {
+        DecodeError::Broken(error.to_string())
+    }
 }
 
 /// Where a display list takes the images of image fills from: the host, which reads the files
@@ -98,14 +129,11 @@ pub struct Decoded {
 
 /// Decodes PNG or JPEG bytes into a premultiplied pixmap exactly as they are (a golden to
 /// compare with), refusing images above [`crate::render::MAX_PIXELS`] — more than any render.
-pub fn decode(bytes: &[u8]) -> Result<Pixmap, String> {
+pub fn decode(bytes: &[u8]) -> Result<Pixmap, DecodeError> {
     if let Some((width, height)) = dimensions(bytes) {
         check_size(width, height)?;
         if u64::from(width) * u64::from(height) > crate::display::MAX_PIXELS {
-            return Err(format!(
-                "{width} × {height} pixels; images up to {} pixels are read whole",
-                crate::display::MAX_PIXELS
-            ));
+            return Err(DecodeError::Whole { width, height });
         }
     }
     decode_within(bytes, crate::display::MAX_PIXELS).map(|decoded| decoded.pixmap)
@@ -130,19 +158,19 @@ pub fn dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
 /// Decodes PNG or JPEG bytes into a premultiplied pixmap of at most `most` pixels: a larger
 /// image is reduced by the smallest whole factor that fits, each output pixel the mean of the
 /// (premultiplied) pixels it covers.
-pub fn decode_within(bytes: &[u8], most: u64) -> Result<Decoded, String> {
+pub fn decode_within(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
     if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
         decode_png(bytes, most)
     } else if bytes.starts_with(&[0xFF, 0xD8]) {
         decode_jpeg(bytes, most)
     } else {
-        Err("only PNG and JPEG images are drawn".into())
+        Err(DecodeError::Format)
     }
 }
 
-fn check_size(width: u32, height: u32) -> Result<(), String> {
+fn check_size(width: u32, height: u32) -> Result<(), DecodeError> {
     if width == 0 || height == 0 || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE {
-        return Err(format!("{width} × {height} pixels; sides up to {MAX_IMAGE_SIDE} are drawn"));
+        return Err(DecodeError::Sides { width, height });
     }
     Ok(())
 }
@@ -171,9 +199,9 @@ struct Reducer {
 }
 
 impl Reducer {
-    fn new(width: u32, height: u32, factor: u32) -> Result<Reducer, String> {
+    fn new(width: u32, height: u32, factor: u32) -> Result<Reducer, DecodeError> {
         let (out_width, out_height) = (width.div_ceil(factor), height.div_ceil(factor));
-        let pixmap = Pixmap::new(out_width, out_height).ok_or("the image is empty")?;
+        let pixmap = Pixmap::new(out_width, out_height).ok_or_else(|| DecodeError::broken("the image is empty"))?;
         let sums = if factor > 1 { vec![0; out_width as usize * 4] } else { Vec::new() };
         Ok(Reducer { factor, width, out_width, sums, rows: 0, pixmap, next_row: 0 })
     }
@@ -232,13 +260,13 @@ impl Reducer {
 }
 
 /// `row` of straight 8-bit samples of `color` as premultiplied RGBA bytes, into `out`.
-fn premultiplied_row(color: png::ColorType, row: &[u8], out: &mut Vec<u8>) -> Result<(), String> {
+fn premultiplied_row(color: png::ColorType, row: &[u8], out: &mut Vec<u8>) -> Result<(), DecodeError> {
     let channels = match color {
         png::ColorType::Rgba => 4,
         png::ColorType::Rgb => 3,
         png::ColorType::GrayscaleAlpha => 2,
         png::ColorType::Grayscale => 1,
-        png::ColorType::Indexed => return Err("palette images were not expanded".into()),
+        png::ColorType::Indexed => return Err(DecodeError::broken("palette images were not expanded")),
     };
     let pixels = row.len() / channels;
     out.resize(pixels * 4, 0);
@@ -266,33 +294,31 @@ fn premultiply_u8(c: u8, a: u8) -> u8 {
     ((product + (product >> 8)) >> 8) as u8
 }
 
-fn decode_png(bytes: &[u8], most: u64) -> Result<Decoded, String> {
+fn decode_png(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
     let limits = png::Limits { bytes: 256 * 1024 * 1024 };
     let mut decoder = png::Decoder::new_with_limits(std::io::Cursor::new(bytes), limits);
     decoder.set_transformations(png::Transformations::normalize_to_color8() | png::Transformations::ALPHA);
-    let mut reader = decoder.read_info().map_err(|e| e.to_string())?;
+    let mut reader = decoder.read_info().map_err(DecodeError::broken)?;
     let (width, height) = (reader.info().width, reader.info().height);
     check_size(width, height)?;
     let factor = reduction(width, height, most);
     if factor > 1 && reader.info().interlaced {
-        return Err(format!(
-            "{width} × {height} pixels, interlaced; interlaced PNG images are drawn up to {most} pixels (save it without interlacing, or smaller)"
-        ));
+        return Err(DecodeError::Interlaced { width, height, most });
     }
     let (color, _) = reader.output_color_type();
     let mut reducer = Reducer::new(width, height, factor)?;
     let mut line = Vec::with_capacity(width as usize * 4);
     if reader.info().interlaced {
         // Interlaced rows come in passes: read the whole (small enough) frame, then its rows.
-        let size = reader.output_buffer_size().ok_or("the image is too large")?;
+        let size = reader.output_buffer_size().ok_or_else(|| DecodeError::broken("the image is too large"))?;
         let mut buffer = vec![0; size];
-        let frame = reader.next_frame(&mut buffer).map_err(|e| e.to_string())?;
+        let frame = reader.next_frame(&mut buffer).map_err(DecodeError::broken)?;
         for row in buffer[..frame.buffer_size()].chunks_exact(frame.line_size) {
             premultiplied_row(color, row, &mut line)?;
             reducer.row(&line);
         }
     } else {
-        while let Some(row) = reader.next_row().map_err(|e| e.to_string())? {
+        while let Some(row) = reader.next_row().map_err(DecodeError::broken)? {
             premultiplied_row(color, row.data(), &mut line)?;
             reducer.row(&line);
         }
@@ -301,7 +327,7 @@ fn decode_png(bytes: &[u8], most: u64) -> Result<Decoded, String> {
     Ok(Decoded { pixmap: reducer.finish(), reduced_from })
 }
 
-fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, String> {
+fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
     use zune_jpeg::zune_core::colorspace::ColorSpace;
     use zune_jpeg::zune_core::options::DecoderOptions;
     let options = DecoderOptions::default()
@@ -309,19 +335,17 @@ fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, String> {
         .set_max_width(MAX_IMAGE_SIDE as usize)
         .set_max_height(MAX_IMAGE_SIDE as usize);
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(bytes), options);
-    decoder.decode_headers().map_err(|e| e.to_string())?;
-    let info = decoder.info().ok_or("no image header")?;
+    decoder.decode_headers().map_err(DecodeError::broken)?;
+    let info = decoder.info().ok_or_else(|| DecodeError::broken("no image header"))?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     check_size(width, height)?;
     // Checked before decoding: the whole image is held once before it is reduced.
     if u64::from(width) * u64::from(height) > MAX_JPEG_PIXELS.max(most) {
-        return Err(format!(
-            "{width} × {height} pixels; JPEG images up to {MAX_JPEG_PIXELS} pixels are drawn (save it smaller)"
-        ));
+        return Err(DecodeError::Jpeg { width, height });
     }
-    let pixels = decoder.decode().map_err(|e| e.to_string())?;
+    let pixels = decoder.decode().map_err(DecodeError::broken)?;
     if pixels.len() != (width as usize) * (height as usize) * 4 {
-        return Err("the decoder returned an unexpected pixel format".into());
+        return Err(DecodeError::broken("the decoder returned an unexpected pixel format"));
     }
     let factor = reduction(width, height, most);
     let mut reducer = Reducer::new(width, height, factor)?;

@@ -5,6 +5,7 @@
 //! deep) or of the instance's own override content; a nested instance adds a segment, a
 //! component that is itself an instance does not.
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props, Value};
 
 /// Deepest chain of instances followed (a component containing an instance of a component…).
@@ -19,8 +20,9 @@ pub trait Library {
     fn imported(&self, alias: &str) -> Option<&Document>;
 
     /// The source of the script file `uri` (as a script node writes it), or why there is none.
-    fn script(&self, uri: &str) -> Result<std::sync::Arc<str>, String> {
-        Err(format!("the script '{uri}' was not read (nib reads scripts beside the document it opens)"))
+    fn script(&self, uri: &str) -> Result<std::sync::Arc<str>, Diagnostic> {
+        Err(super::generated::script_problem(format!("the script '{uri}' was not read"))
+            .with_hint("nib reads scripts beside the document it opens"))
     }
 }
 
@@ -65,6 +67,10 @@ pub enum ComponentError {
         /// The alias.
         alias: String,
     },
+    /// The component contains an instance of itself (or its chain of instances is deeper than
+    /// [`MAX_INSTANCE_DEPTH`]).
+    #[error("component '{0}' contains an instance of itself")]
+    ContainsItself(String),
 }
 
 /// Finds the component a `ref` names: `"Cpvvc"` in `document`, `"h:Cpvvc"` in the import `h`.

@@ -4,6 +4,7 @@
 //! any other nodes (and is said once as a substitution). The generated nodes are the Scene's
 //! only: the document, and what is saved, never hold them.
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::{Document, Key, Props};
 
 /// The nodes standing in for a browser node's page, as a document whose top-level nodes become
@@ -56,7 +57,7 @@ pub const MAX_SCRIPT_NODES: usize = 10_000;
 
 /// Script drawings already made, by everything that decides them (the script's source, its
 /// inputs, its box): the same script node resolves again on every edit of its frame.
-type Drawings = std::sync::Mutex<std::collections::HashMap<u64, Result<std::sync::Arc<Document>, String>>>;
+type Drawings = std::sync::Mutex<std::collections::HashMap<u64, Result<std::sync::Arc<Document>, Diagnostic>>>;
 
 /// Most drawings kept.
 const KEPT_DRAWINGS: usize = 256;
@@ -68,10 +69,11 @@ const KEPT_DRAWINGS: usize = 256;
 pub(crate) fn script_drawing(
     props: &Props,
     library: &dyn crate::resolve::Library,
-) -> Result<std::sync::Arc<Document>, String> {
+) -> Result<std::sync::Arc<Document>, Diagnostic> {
     static DRAWINGS: std::sync::OnceLock<Drawings> = std::sync::OnceLock::new();
-    let uri =
-        props.text(&Key::ScriptUri).filter(|uri| !uri.trim().is_empty()).ok_or("it names no script (scriptUri)")?;
+    let uri = props.text(&Key::ScriptUri).filter(|uri| !uri.trim().is_empty()).ok_or_else(|| {
+        script_problem("it names no script").with_hint("set scriptUri to a .js file beside the document")
+    })?;
     let source = library.script(uri)?;
     let (width, height) = (size(props, &Key::Width), size(props, &Key::Height));
     let mut input = declared_inputs(&source);
@@ -88,7 +90,7 @@ pub(crate) fn script_drawing(
     }
     let pencil = serde_json::json!({"width": width, "height": height, "input": input});
     let drawn = crate::js::run_function(&source, &[("pencil", pencil)], crate::js::Limits::PEN)
-        .map_err(|e| format!("the script '{uri}' failed: {e}"))
+        .map_err(|e| script_problem(format!("the script '{uri}' failed: {e}")))
         .and_then(|result| nodes_of(result, uri))
         .map(std::sync::Arc::new);
     let mut drawings = drawings.lock().unwrap_or_else(|e| e.into_inner());
@@ -132,21 +134,28 @@ fn declared_inputs(source: &str) -> serde_json::Map<String, serde_json::Value> {
 }
 
 /// The nodes a script returned, with ids given to those without, as a document.
-fn nodes_of(result: serde_json::Value, uri: &str) -> Result<Document, String> {
+fn nodes_of(result: serde_json::Value, uri: &str) -> Result<Document, Diagnostic> {
     let serde_json::Value::Array(mut nodes) = result else {
-        return Err(format!("the script '{uri}' returned {}, not an array of nodes", kind(&result)));
+        return Err(script_problem(format!("the script '{uri}' returned {}, not an array of nodes", kind(&result))));
     };
     let mut count = 0;
     for node in &mut nodes {
         give_ids(node, &mut count);
     }
     if count > MAX_SCRIPT_NODES {
-        return Err(format!("the script '{uri}' drew {count} nodes; at most {MAX_SCRIPT_NODES} are drawn"));
+        return Err(script_problem(format!(
+            "the script '{uri}' drew {count} nodes; at most {MAX_SCRIPT_NODES} are drawn"
+        )));
     }
     let text = serde_json::json!({"version": crate::doc::format::Version::NEWEST.to_string(), "children": nodes});
     Document::load(&text.to_string())
         .map(|loaded| loaded.document)
-        .map_err(|e| format!("the script '{uri}' returned nodes that are not valid: {e}"))
+        .map_err(|e| script_problem(format!("the script '{uri}' returned nodes that are not valid: {e}")))
+}
+
+/// Why a script node draws nothing (the resolver says it about the node).
+pub fn script_problem(message: impl Into<String>) -> Diagnostic {
+    Diagnostic::warning("script", message)
 }
 
 fn give_ids(node: &mut serde_json::Value, count: &mut usize) {
@@ -184,7 +193,7 @@ mod script_tests {
             None
         }
 
-        fn script(&self, _uri: &str) -> Result<std::sync::Arc<str>, String> {
+        fn script(&self, _uri: &str) -> Result<std::sync::Arc<str>, Diagnostic> {
             Ok(self.0.into())
         }
     }
@@ -214,8 +223,8 @@ mod script_tests {
     #[test]
     fn a_failing_script_says_why() {
         let error = script_drawing(&script_node("{}"), &Scripts("return 42;")).unwrap_err();
-        assert!(error.contains("returned a number"), "{error}");
+        assert!(error.message.contains("returned a number"), "{error}");
         let error = script_drawing(&script_node("{}"), &Scripts("while (true) {}")).unwrap_err();
-        assert!(error.contains("interrupted"), "{error}");
+        assert!(error.message.contains("interrupted"), "{error}");
     }
 }

@@ -20,10 +20,10 @@ pub use components::{
     Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
     find_component, resolve_path,
 };
-pub use generated::MAX_SCRIPT_NODES;
+pub use generated::{MAX_SCRIPT_NODES, script_problem};
 pub use scene::{
-    ResolveProblem, Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, node_not_found, part_root,
-    update_scene, update_scene_of, update_scene_within,
+    Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, node_not_found, part_root, update_scene,
+    update_scene_of, update_scene_within,
 };
 pub use shown_text::{MAX_TEXT_CHARS, shown_text};
 pub use variables::{LookupError, ThemeContext, lookup};

@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
-use super::components::{Library, MAX_INSTANCE_DEPTH, find_component};
+use super::components::{ComponentError, Library, MAX_INSTANCE_DEPTH, find_component};
 use super::variables::{ThemeContext, lookup};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::doc::format::Version;
@@ -95,19 +95,6 @@ impl SceneNode {
     }
 }
 
-/// Something that could not be resolved, or that is drawn in place of what cannot be.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct ResolveProblem {
-    /// The node it concerns (id or instance path).
-    pub node: String,
-    /// What is wrong.
-    pub message: String,
-    /// True when it says what stands in for something nib cannot draw (a browser page, a
-    /// script's drawing): a substitution, not a mistake in the document.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub placeholder: bool,
-}
-
 /// One top-level node of the document, resolved: built, cached and shared on its own, so an edit
 /// rebuilds only the parts it touches. Node 0 is the top-level node; nodes are in document order.
 #[derive(Debug, Clone)]
@@ -115,7 +102,7 @@ pub struct ScenePart {
     root: NodeKey,
     nodes: Vec<SceneNode>,
     ids: IdTable,
-    problems: Vec<ResolveProblem>,
+    problems: Vec<Diagnostic>,
     variable_problems: BTreeMap<(String, String), (String, usize)>,
     /// Other top-level nodes of the document whose components this part uses.
     depends_on: Vec<NodeKey>,
@@ -192,8 +179,9 @@ impl ScenePart {
 pub struct Scene {
     parts: Vec<Arc<ScenePart>>,
     options: Option<SceneOptions>,
-    /// What could not be resolved.
-    pub problems: Vec<ResolveProblem>,
+    /// What could not be resolved (`unresolved` warnings) and what is drawn in place of what
+    /// nib cannot draw (`placeholder` notes), each about its node.
+    pub problems: Vec<Diagnostic>,
 }
 
 /// The error of looking up a node no node of the document has: `Node 'id' not found`, with
@@ -393,7 +381,7 @@ fn resolve_parts(
             part
         })
         .collect();
-    let mut problems: Vec<ResolveProblem> = parts.iter().flat_map(|p| p.problems.iter().cloned()).collect();
+    let mut problems: Vec<Diagnostic> = parts.iter().flat_map(|p| p.problems.iter().cloned()).collect();
     // A variable problem is reported once for the document: its first node and all its uses.
     let mut variable_problems: BTreeMap<&(String, String), (&str, usize)> = BTreeMap::new();
     for part in &parts {
@@ -403,11 +391,7 @@ fn resolve_parts(
     }
     for ((_, message), (node, count)) in variable_problems {
         let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
-        problems.push(ResolveProblem {
-            node: node.to_owned(),
-            message: format!("{message}{more}"),
-            placeholder: false,
-        });
+        problems.push(unresolved(node, format!("{message}{more}")));
     }
     Scene { parts, options: Some(options), problems }
 }
@@ -660,7 +644,8 @@ impl<'a> Builder<'a> {
                 match super::generated::script_drawing(&props, self.library) {
                     Ok(drawing) => Some((*drawing).clone()),
                     Err(reason) => {
-                        self.problem(&scene_id, format!("script '{scene_id}' draws nothing: {reason}"));
+                        let message = format!("script '{scene_id}' draws nothing: {}", reason.message);
+                        self.part.problems.push(Diagnostic { message, ..reason }.at_node(&scene_id));
                         None
                     }
                 }
@@ -728,8 +713,8 @@ impl<'a> Builder<'a> {
         let reference = instance.props.text(&Key::Ref).unwrap_or_default().to_owned();
         let base = match self.component_base(context.scope, &reference, &context.components, 0) {
             Ok(base) => base,
-            Err(message) => {
-                self.problem(&scene_id, message);
+            Err(error) => {
+                self.problem(&scene_id, error.to_string());
                 let mut props = instance.props;
                 self.substitute(&mut props, context, &scene_id);
                 self.push(scene_id, props, parent, source_key, instance.copied);
@@ -814,13 +799,13 @@ impl<'a> Builder<'a> {
         reference: &str,
         expanding: &[(usize, NodeKey)],
         depth: usize,
-    ) -> Result<Base<'a>, String> {
+    ) -> Result<Base<'a>, ComponentError> {
         let component = match find_component(scope.document, self.library, reference) {
             Ok(component) => component,
             Err(error) => {
                 // The component may appear anywhere later: any edit must rebuild this part.
                 self.part.depends_on_everything = true;
-                return Err(error.to_string());
+                return Err(error);
             }
         };
         if std::ptr::eq(component.document, self.root) {
@@ -834,7 +819,7 @@ impl<'a> Builder<'a> {
         let component_scope = Scope { document: component.document, alias: component.alias.or(scope.alias) };
         let identity = (component.document as *const Document as usize, component.key);
         if depth >= MAX_INSTANCE_DEPTH || expanding.contains(&identity) {
-            return Err(format!("component '{reference}' contains an instance of itself"));
+            return Err(ComponentError::ContainsItself(reference.to_owned()));
         }
         let root = &component.document.tree().node(component.key).props;
         let root_source = Source::Tree(component_scope, component.key);
@@ -1012,13 +997,18 @@ impl<'a> Builder<'a> {
     }
 
     fn problem(&mut self, node: &str, message: String) {
-        self.part.problems.push(ResolveProblem { node: node.to_owned(), message, placeholder: false });
+        self.part.problems.push(unresolved(node, message));
     }
 
     /// Notes that what is drawn for `node` stands in for what nib cannot draw.
     fn placeholder(&mut self, node: &str, message: String) {
-        self.part.problems.push(ResolveProblem { node: node.to_owned(), message, placeholder: true });
+        self.part.problems.push(Diagnostic::note("placeholder", message).at_node(node));
     }
+}
+
+/// What resolving says about `node` that could not be resolved as written.
+fn unresolved(node: &str, message: String) -> Diagnostic {
+    Diagnostic::warning("unresolved", message).at_node(node)
 }
 
 /// A node's id and the document it belongs to: override keys written in another document name
@@ -1179,7 +1169,11 @@ mod tests {
                 {"type": "frame", "id": "w", "fill": "$--n"}
             ]}"##,
         );
-        let messages: Vec<String> = scene.problems.iter().map(|p| format!("{}: {}", p.node, p.message)).collect();
+        let messages: Vec<String> = scene
+            .problems
+            .iter()
+            .map(|p| format!("{}: {}", p.node.as_deref().unwrap_or_default(), p.message))
+            .collect();
         let has = |text: &str| messages.iter().any(|m| m.contains(text));
         assert!(has("a1/inner: component 'A' contains an instance of itself"), "{messages:#?}");
         assert!(has("ghost: component 'Nope' not found"), "{messages:#?}");
@@ -1448,6 +1442,10 @@ mod tests {
         let depth = |key: SceneKey| std::iter::successors(Some(key), |k| scene.parent(*k)).count();
         assert_eq!(scene.walk().map(depth).max(), Some(crate::resolve::MAX_SCENE_DEPTH));
         let deep = scene.problems.iter().find(|p| p.message.contains("nest deeper than 128 levels"));
-        assert!(deep.is_some_and(|p| p.node.starts_with("c0_0/c1_0/")), "{:?}", &scene.problems[..1]);
+        assert!(
+            deep.is_some_and(|p| p.node.as_deref().is_some_and(|node| node.starts_with("c0_0/c1_0/"))),
+            "{:?}",
+            &scene.problems[..1]
+        );
     }
 }

@@ -114,7 +114,7 @@ mod tests {
         );
         let document = crate::doc::Document::load(&json).expect("valid").document;
         let scene = super::super::build_scene(&document, &super::super::NoImports, super::super::SceneOptions::FULL);
-        let lines: Vec<String> = scene.problems.iter().map(|p| format!("node '{}': {}", p.node, p.message)).collect();
+        let lines: Vec<String> = crate::diagnostic::lines(&scene.problems);
         assert_eq!(lines.len(), 1, "{lines:?}");
         let said = format!("node 'long': its text has {} characters", content.len());
         assert!(lines[0].starts_with(&said), "{lines:?}");

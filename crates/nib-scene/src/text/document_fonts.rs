@@ -46,8 +46,33 @@ impl PartialEq for DocumentFonts {
 }
 
 /// How the host reads the file an entry's `url` names: the bytes of a font file (TrueType,
-/// OpenType or WOFF2), or why they cannot be had, as a sentence.
-pub type FontUrlReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, String>;
+/// OpenType or WOFF2), or why they cannot be had (its message a sentence about the url, with
+/// hints; the entry's place is added here).
+pub type FontUrlReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, Diagnostic>;
+
+/// What is wrong with one entry of the fonts list: the key it is about (`""` for the entry as
+/// a whole) and why, with what the host said about its file.
+struct EntryProblem {
+    key: &'static str,
+    message: String,
+    hints: Vec<String>,
+}
+
+impl EntryProblem {
+    fn at(key: &'static str, message: impl Into<String>) -> EntryProblem {
+        EntryProblem { key, message: message.into(), hints: Vec::new() }
+    }
+
+    /// The warning about entry `index`, pointing at its key.
+    fn diagnostic(self, index: usize) -> Diagnostic {
+        let (dot, slash) = if self.key.is_empty() { ("", "") } else { (".", "/") };
+        let mut diagnostic =
+            Diagnostic::warning("font-file", format!("fonts[{index}]{dot}{}: {}", self.key, self.message))
+                .at_pointer(format!("/fonts/{index}{slash}{}", self.key));
+        diagnostic.hints = self.hints;
+        diagnostic
+    }
+}
 
 impl DocumentFonts {
     /// The fonts `document` lists, their files read by `read`.
@@ -92,10 +117,7 @@ impl DocumentFonts {
                         }
                     }
                 }
-                Err(problem) => fonts.problems.push(
-                    Diagnostic::warning("font-file", format!("fonts[{index}]{problem}"))
-                        .at_pointer(format!("/fonts/{index}")),
-                ),
+                Err(problem) => fonts.problems.push(problem.diagnostic(index)),
             }
         }
         fonts
@@ -113,36 +135,48 @@ impl DocumentFonts {
     }
 }
 
-/// The faces of one entry, or `.key: what is wrong` for the problem list.
-fn read_entry(entry: &Json, read: FontUrlReader<'_>) -> Result<Vec<Face>, String> {
+/// The faces of one entry, or what is wrong with it.
+fn read_entry(entry: &Json, read: FontUrlReader<'_>) -> Result<Vec<Face>, EntryProblem> {
     let name = match entry.get("name").or_else(|| entry.get("family")) {
         Some(Json { value: JsonValue::String(name), .. }) if !name.trim().is_empty() => name.trim().to_owned(),
-        Some(other) => return Err(format!(".name: {} where the family's name was expected", other.kind_name())),
-        None => return Err(": no name (the family name texts use in fontFamily)".into()),
+        Some(other) => {
+            return Err(EntryProblem::at(
+                "name",
+                format!("{} where the family's name was expected", other.kind_name()),
+            ));
+        }
+        None => return Err(EntryProblem::at("", "no name (the family name texts use in fontFamily)")),
     };
     let url = match entry.get("url") {
         Some(Json { value: JsonValue::String(url), .. }) if !url.trim().is_empty() => url.trim().to_owned(),
-        Some(other) => return Err(format!(".url: {} where a path or an https URL was expected", other.kind_name())),
-        None => return Err(format!(": '{name}' has no url (a path relative to the file, or an https URL)")),
+        Some(other) => {
+            let message = format!("{} where a path or an https URL was expected", other.kind_name());
+            return Err(EntryProblem::at("url", message));
+        }
+        None => {
+            let message = format!("'{name}' has no url (a path relative to the file, or an https URL)");
+            return Err(EntryProblem::at("", message));
+        }
     };
     let italic = match entry.get("style").map(|s| &s.value) {
         None => None,
         Some(JsonValue::String(style)) if style == "normal" => Some(false),
         Some(JsonValue::String(style)) if style == "italic" || style == "oblique" => Some(true),
-        Some(_) => return Err(".style: use \"normal\" or \"italic\"".into()),
+        Some(_) => return Err(EntryProblem::at("style", "use \"normal\" or \"italic\"")),
     };
     let weights = match entry.get("weight") {
         Some(weight) => {
-            Some(weight_range(weight).ok_or(".weight: use a number from 1 to 1000 or a range such as [100, 900]")?)
+            let problem = || EntryProblem::at("weight", "use a number from 1 to 1000 or a range such as [100, 900]");
+            Some(weight_range(weight).ok_or_else(problem)?)
         }
         None => entry.get("axes").and_then(|axes| axes.get("wght")).and_then(weight_range),
     };
-    let bytes = read(&url).and_then(|bytes| sfnt_bytes(bytes, &url).map_err(|e| e.to_string()));
-    let bytes = bytes.map_err(|problem| format!(".url: {problem}"))?;
+    let bytes = read(&url).map_err(|why| EntryProblem { key: "url", message: why.message, hints: why.hints })?;
+    let bytes = sfnt_bytes(bytes, &url).map_err(|e| EntryProblem::at("url", e.to_string()))?;
     let data = Arc::new(bytes);
     let faces = faces_in(&data, || FaceData::Bytes(Arc::clone(&data)), Origin::Document, &url, Some(&name));
     if faces.is_empty() {
-        return Err(format!(".url: {url} has no font face"));
+        return Err(EntryProblem::at("url", format!("{url} has no font face")));
     }
     Ok(faces
         .into_iter()
@@ -195,38 +229,43 @@ fn number(value: &Json) -> Option<f64> {
 /// host reads those), an error for any scheme but `https` and when `fetch` is off, else the
 /// file fetched through the guarded HTTPS (once per process). The network is not a file: the
 /// host decides whether to fetch, this module does how.
-pub fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, String>> {
+pub fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, Diagnostic>> {
     let scheme = url.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase())?;
     if scheme != "https" {
-        return Some(Err(format!("{url}: only https URLs and paths relative to the .pen file are read")));
+        let message = format!("{url}: only https URLs and paths relative to the .pen file are read");
+        return Some(Err(Diagnostic::warning("font-file", message)));
     }
     Some(fetch_once(url, fetch))
 }
 
 #[cfg(feature = "network-fonts")]
-fn fetch_once(url: &str, fetch: bool) -> Result<Vec<u8>, String> {
+fn fetch_once(url: &str, fetch: bool) -> Result<Vec<u8>, Diagnostic> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     if !fetch {
-        return Err(format!(
-            "{url} is not fetched: fetching is off (NIB_FONTS=offline); give a path to the file instead"
-        ));
+        return Err(Diagnostic::warning(
+            "font-file",
+            format!("{url} is not fetched: fetching is off (NIB_FONTS=offline)"),
+        )
+        .with_hint("give a path to the file instead"));
     }
     // Each URL is fetched once per process.
-    type Fetched = Mutex<HashMap<String, Result<Vec<u8>, String>>>;
+    type Fetched = Mutex<HashMap<String, Result<Vec<u8>, Diagnostic>>>;
     static FETCHED: OnceLock<Fetched> = OnceLock::new();
     let fetched = FETCHED.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(result) = fetched.lock().unwrap_or_else(|e| e.into_inner()).get(url) {
         return result.clone();
     }
-    let result = super::fetch::fetch_font_file(url).map_err(|e| e.to_string());
+    let result =
+        super::fetch::fetch_font_file(url).map_err(|e| Diagnostic::warning("font-file", format!("{url}: {e}")));
     fetched.lock().unwrap_or_else(|e| e.into_inner()).insert(url.to_owned(), result.clone());
     result
 }
 
 #[cfg(not(feature = "network-fonts"))]
-fn fetch_once(url: &str, _fetch: bool) -> Result<Vec<u8>, String> {
-    Err(format!("{url} is not fetched: this nib was built without fetching fonts; give a path to the file instead"))
+fn fetch_once(url: &str, _fetch: bool) -> Result<Vec<u8>, Diagnostic> {
+    let message = format!("{url} is not fetched: this nib was built without fetching fonts");
+    Err(Diagnostic::warning("font-file", message).with_hint("give a path to the file instead"))
 }
 
 #[cfg(test)]
@@ -238,7 +277,7 @@ mod tests {
     }
 
     /// A host holding `files` (url → bytes): any other url is missing.
-    fn host(files: &[(&str, Vec<u8>)]) -> impl Fn(&str) -> Result<Vec<u8>, String> {
+    fn host(files: &[(&str, Vec<u8>)]) -> impl Fn(&str) -> Result<Vec<u8>, Diagnostic> {
         let files: Vec<(String, Vec<u8>)> =
             files.iter().map(|(url, bytes)| ((*url).to_owned(), bytes.clone())).collect();
         move |url: &str| {
@@ -246,7 +285,7 @@ mod tests {
                 .iter()
                 .find(|(name, _)| name == url)
                 .map(|(_, bytes)| bytes.clone())
-                .ok_or(format!("{url}: no such file"))
+                .ok_or_else(|| Diagnostic::warning("font-file", format!("{url}: no such file")))
         }
     }
 
@@ -278,9 +317,10 @@ mod tests {
         assert!(problems.contains("fonts[4].url: a number"), "{problems}");
         assert!(fonts.families().is_empty());
         let plain = remote_font("http://example.com/b.ttf", true).expect("a URL").unwrap_err();
-        assert!(plain.contains("only https"), "{plain}");
+        assert!(plain.message.contains("only https"), "{plain}");
         let off = remote_font("https://example.com/d.ttf", false).expect("a URL").unwrap_err();
-        assert!(off.contains("not fetched"), "{off}");
+        assert!(off.message.contains("not fetched"), "{off}");
+        assert_eq!(fonts.problems[3].span.as_ref().map(|s| s.pointer.as_str()), Some("/fonts/3/weight"), "at its key");
         assert!(remote_font("fonts/a.ttf", true).is_none(), "a path is the host's");
         let not_a_list = DocumentFonts::load(&document(r#"{"name":"A"}"#), &host(&[]));
         assert!(not_a_list.problems[0].message.contains("a list of fonts"), "{:?}", not_a_list.problems);

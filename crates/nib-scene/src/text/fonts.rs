@@ -18,6 +18,7 @@ use super::cache;
 use super::catalog::{Category, google_family};
 use super::faces::{Face, FaceData, Origin, read_font_file};
 use super::files::{FontFiles, NoFontFiles};
+use crate::diagnostic::Diagnostic;
 
 /// Families that hold icons, not letters: never a stand-in for text.
 pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
@@ -100,7 +101,7 @@ impl FontOptions {
         fonts: Option<&str>,
         dirs: Option<&std::ffi::OsStr>,
         cache_dir: Option<PathBuf>,
-    ) -> (FontOptions, Vec<String>) {
+    ) -> (FontOptions, Vec<Diagnostic>) {
         let mut warnings = Vec::new();
         if let Some(dirs) = dirs {
             font_dirs.extend(std::env::split_paths(dirs).filter(|p| !p.as_os_str().is_empty()));
@@ -110,14 +111,30 @@ impl FontOptions {
             Some(value) if value.is_empty() || value == "online" => true,
             Some(value) if value == "offline" => false,
             Some(value) => {
-                warnings.push(format!(
-                    "{FONTS_VARIABLE}={value} is not understood: use {FONTS_VARIABLE}=offline to never fetch fonts (fetching stays on)"
-                ));
+                let message = format!("{FONTS_VARIABLE}={value} is not understood (fetching stays on)");
+                warnings.push(
+                    Diagnostic::warning("settings", message)
+                        .with_hint(format!("use {FONTS_VARIABLE}=offline to never fetch fonts")),
+                );
                 true
             }
         };
         (FontOptions { system_fonts, font_dirs, cache_dir, fetch }, warnings)
     }
+}
+
+/// Why `nib fonts fetch` could not fetch a family.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FamilyFetchError {
+    /// The catalog of Google Fonts families does not have it.
+    #[error("'{0}' is not a Google Fonts family")]
+    NotGoogle(String),
+    /// Fetching is off.
+    #[error("fetching is off (NIB_FONTS=offline, no cache folder, or a build without it)")]
+    Off,
+    /// The fetch failed (the network, the answer, the cache folder).
+    #[error("{0}")]
+    Failed(String),
 }
 
 /// One family from one source.
@@ -212,7 +229,7 @@ pub struct FontBook {
     /// Families whose fetch failed, with why (tried once per process).
     failed: Mutex<HashMap<String, String>>,
     /// What went wrong reading the user's folders (`font-folder` warnings).
-    warnings: Vec<crate::diagnostic::Diagnostic>,
+    warnings: Vec<Diagnostic>,
     /// How font files are listed, read and written: the host's.
     files: Arc<dyn FontFiles>,
     #[cfg(feature = "network-fonts")]
@@ -444,11 +461,11 @@ impl FontBook {
 
     /// Fetches the Google Fonts family `family` into the cache whatever other sources have it
     /// (`nib fonts fetch`; the bundled Japanese families are cut, the fetched ones whole).
-    pub fn fetch_family(&self, family: &str) -> Result<FamilyEntry, String> {
-        let google = google_family(family).ok_or_else(|| format!("'{family}' is not a Google Fonts family"))?;
-        self.fetch(&google.name.to_lowercase(), google).map_err(|reason| {
-            reason
-                .unwrap_or_else(|| "fetching is off (NIB_FONTS=offline, no cache folder, or a build without it)".into())
+    pub fn fetch_family(&self, family: &str) -> Result<FamilyEntry, FamilyFetchError> {
+        let google = google_family(family).ok_or_else(|| FamilyFetchError::NotGoogle(family.to_owned()))?;
+        self.fetch(&google.name.to_lowercase(), google).map_err(|reason| match reason {
+            Some(reason) => FamilyFetchError::Failed(reason),
+            None => FamilyFetchError::Off,
         })
     }
 
@@ -622,7 +639,7 @@ mod tests {
         assert_eq!(options.font_dirs, vec![PathBuf::from("/flag"), "/a".into(), "/b".into()]);
         let (options, warnings) = FontOptions::from_settings(false, Vec::new(), Some("sometimes"), None, None);
         assert!(options.fetch);
-        assert!(warnings[0].contains("NIB_FONTS=offline"), "{warnings:?}");
+        assert!(warnings[0].hints[0].contains("NIB_FONTS=offline"), "{warnings:?}");
         assert!(FontOptions::from_settings(false, Vec::new(), None, None, None).0.fetch);
     }
 

@@ -29,7 +29,7 @@ pub use catalog::{Category, IconSet, google_family, is_known_family, missing_ico
 pub use document_fonts::{DocumentFonts, FontUrlReader, remote_font};
 pub use faces::Origin;
 pub use files::{FontFiles, MemoryFontFiles, NoFontFiles, SystemFont};
-pub use fonts::{FamilyChoice, FamilyEntry, FontBook, FontOptions, Substitution};
+pub use fonts::{FamilyChoice, FamilyEntry, FamilyFetchError, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub use outline::{Decorations, GlyphOutline};
 pub use registry::UsedFont;

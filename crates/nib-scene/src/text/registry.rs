@@ -15,6 +15,7 @@ use cosmic_text::skrifa::{FontRef, MetadataProvider};
 use super::bundled;
 use super::faces::{Face, FaceData, MAX_FONT_FILE_BYTES, Origin, in_ranges, sfnt_bytes};
 use super::files::FontFiles;
+use crate::diagnostic::Diagnostic;
 
 /// The family name every registered face also has.
 pub(super) const REGISTERED: &str = "nib registered face";
@@ -103,7 +104,7 @@ pub(super) struct Registry {
     uses: HashMap<fontdb::ID, FaceUse>,
     used: BTreeSet<usize>,
     /// Faces that failed to read, with why, for reports.
-    failures: Vec<String>,
+    failures: Vec<Diagnostic>,
 }
 
 impl Registry {
@@ -156,8 +157,13 @@ impl Registry {
     }
 
     /// Keeps what reading face `key` gave; a face that failed is said once and not tried again.
-    fn keep(&mut self, key: usize, read: Result<Loaded, String>) {
-        let loaded = read.map_err(|reason| self.failures.push(format!("{}: {reason}", self.faces[key].file))).ok();
+    fn keep(&mut self, key: usize, read: Result<Loaded, UnreadableFace>) {
+        let loaded = read
+            .map_err(|why| {
+                let message = format!("the font file {} cannot be read: {why}", self.faces[key].file);
+                self.failures.push(Diagnostic::warning("font-file", message));
+            })
+            .ok();
         self.loaded.insert(key, loaded);
     }
 
@@ -254,7 +260,7 @@ impl Registry {
     }
 
     /// Faces that could not be read, with why.
-    pub fn failures(&self) -> &[String] {
+    pub fn failures(&self) -> &[Diagnostic] {
         &self.failures
     }
 }
@@ -264,16 +270,28 @@ pub(super) fn internal_name(key: usize, oblique: bool) -> String {
     if oblique { format!("nib face {key} oblique") } else { format!("nib face {key}") }
 }
 
-fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, String> {
+/// Why a face's file gave no font when a text needed it.
+#[derive(Debug, thiserror::Error)]
+enum UnreadableFace {
+    #[error("not in the bundled table")]
+    NotBundled,
+    #[error("{0}")]
+    File(#[from] crate::files::FileError),
+    #[error("{0}")]
+    Format(String),
+}
+
+fn read(files: &dyn FontFiles, face: &Face) -> Result<Loaded, UnreadableFace> {
     let data: Arc<dyn AsRef<[u8]> + Send + Sync> = match &face.data {
-        FaceData::Bundled(index) => bundled::bytes(*index).ok_or("not in the bundled table")?,
+        FaceData::Bundled(index) => bundled::bytes(*index).ok_or(UnreadableFace::NotBundled)?,
         FaceData::File(path) => {
-            let bytes = files.read(path, MAX_FONT_FILE_BYTES).map_err(|e| e.to_string())?;
-            Arc::new(sfnt_bytes(bytes, &face.file).map_err(|e| e.to_string())?)
+            let bytes = files.read(path, MAX_FONT_FILE_BYTES)?;
+            Arc::new(sfnt_bytes(bytes, &face.file).map_err(|e| UnreadableFace::Format(e.to_string()))?)
         }
         FaceData::Bytes(bytes) => Arc::clone(bytes) as Arc<dyn AsRef<[u8]> + Send + Sync>,
     };
-    let font = FontRef::from_index((*data).as_ref(), face.index).map_err(|e| format!("not a font: {e}"))?;
+    let font = FontRef::from_index((*data).as_ref(), face.index)
+        .map_err(|e| UnreadableFace::Format(format!("not a font: {e}")))?;
     let coverage = Coverage::of(font.charmap().mappings().map(|(ch, _)| ch));
     Ok(Loaded { data, coverage: Arc::new(coverage) })
 }

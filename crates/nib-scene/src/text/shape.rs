@@ -29,6 +29,7 @@ use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
 use super::shaped::{Assembler, LineExtent, LineRule, ShapedText};
 use super::spacing;
 use super::style::TextStyle;
+use crate::diagnostic::Diagnostic;
 use crate::doc::values::TextAlign;
 
 /// Cached shapes kept before the cache is emptied (a long session must not grow without bound).
@@ -272,8 +273,9 @@ impl TextEngine {
         self.registry.used()
     }
 
-    /// Font files that could not be read when a text needed them, with why.
-    pub fn font_failures(&self) -> &[String] {
+    /// Font files that could not be read when a text needed them, with why (`font-file`
+    /// warnings the compiler says with the rest).
+    pub fn font_failures(&self) -> &[Diagnostic] {
         self.registry.failures()
     }
 

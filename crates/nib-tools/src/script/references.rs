@@ -50,8 +50,9 @@ impl References {
                 Err(ComponentError::NotFound(_)) => {
                     dangling.insert(instance.id.clone(), instance.reference.clone());
                 }
-                // An import that is not loaded is the environment's matter, not the call's.
-                Err(ComponentError::ImportNotLoaded { .. }) => {}
+                // An import that is not loaded is the environment's matter, not the call's
+                // (finding a component never says it contains itself: resolving does).
+                Err(ComponentError::ImportNotLoaded { .. } | ComponentError::ContainsItself(_)) => {}
             }
         }
         let cyclic = cycles(document, &instances, &targets);

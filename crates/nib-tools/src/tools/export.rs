@@ -89,7 +89,7 @@ pub struct ExportAnswer {
 
 /// Exports the document's nodes or variables into files in the workspace.
 pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswer, ToolError> {
-    let format = Format::parse(&args.format).map_err(ToolError::new)?;
+    let format = Format::parse(&args.format).map_err(|e| ToolError::new(e.to_string()))?;
     let text_mode = match args.text.as_deref().map(str::to_ascii_lowercase).as_deref() {
         None | Some("outlines") => TextMode::Outlines,
         Some("live") => TextMode::Live,
@@ -160,7 +160,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // but never one named like a file of several (`one.png` for two nodes is a mistake).
     if !one_file {
         format.one_file_for_many(&output, node_ids.len().max(2), output.is_dir()).map_err(|e| {
-            ToolError::new(e).with_hint("give a folder as outputPath (\"exports/\"), or export one node")
+            ToolError::new(e.to_string()).with_hint("give a folder as outputPath (\"exports/\"), or export one node")
         })?;
     }
     let into_file = one_file && output.extension().is_some();

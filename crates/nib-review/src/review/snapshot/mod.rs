@@ -577,7 +577,7 @@ impl Target<'_> {
     fn check(self, render: FrameRender, options: &Options, started: Instant) -> FrameReport {
         let FrameRender { frame, image, warnings, time, .. } = render;
         let outcome = match image {
-            Err(error) => Outcome::RenderError(error),
+            Err(error) => Outcome::RenderError(error.to_string()),
             Ok(pixmap) => self.compare(&pixmap, options),
         };
         if matches!(outcome, Outcome::Passed | Outcome::Created | Outcome::Updated(_)) {
@@ -632,7 +632,7 @@ impl Target<'_> {
         }
         let approved = match decode_image(&stored) {
             Ok(approved) => approved,
-            Err(reason) => return self.mismatch(Mismatch::Unreadable(reason), None, &bytes, options),
+            Err(reason) => return self.mismatch(Mismatch::Unreadable(reason.to_string()), None, &bytes, options),
         };
         let comparison = compare(&approved, pixmap, &options.tolerance);
         if comparison.passes(&options.tolerance) {

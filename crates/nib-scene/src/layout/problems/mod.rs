@@ -133,15 +133,12 @@ fn collect(scene: &Scene, layout: &Layout, within: Option<SceneKey>, list: &mut 
         .filter(|_| !scene.problems.is_empty())
         .map(|key| scene.subtree(key).map(|k| scene.node(k).id.as_str()).collect());
     for problem in &scene.problems {
-        if scope.as_ref().is_some_and(|ids| !ids.contains(problem.node.as_str())) {
+        let node = problem.node.as_deref().unwrap_or_default();
+        if scope.as_ref().is_some_and(|ids| !ids.contains(node)) {
             continue;
         }
-        let kind = if problem.placeholder { ProblemKind::Placeholder } else { ProblemKind::Unresolved };
-        list.add(Cause::Kind(kind), || LayoutProblem {
-            node: problem.node.clone(),
-            kind,
-            message: problem.message.clone(),
-        });
+        let kind = if problem.code == "placeholder" { ProblemKind::Placeholder } else { ProblemKind::Unresolved };
+        list.add(Cause::Kind(kind), || LayoutProblem { node: node.to_owned(), kind, message: problem.message.clone() });
     }
     let mut budget = OVERLAP_PAIRS_PER_REQUEST;
     let parts: Vec<usize> = match within {
