@@ -54,13 +54,13 @@ pub use nib_doc::{diagnostic, doc, files, geometry, hash, markup, numbers, print
 pub use nib_export::export;
 #[doc(hidden)]
 pub use nib_js::js;
+#[cfg(any(feature = "network-images", feature = "network-fonts"))]
+#[doc(hidden)]
+pub use nib_render::http;
 #[doc(hidden)]
 pub use nib_render::{compile, host, render};
 #[doc(hidden)]
 pub use nib_review::review;
-#[cfg(any(feature = "network-images", feature = "network-fonts"))]
-#[doc(hidden)]
-pub use nib_scene::http;
 #[doc(hidden)]
 pub use nib_scene::{display, layout, resolve, text};
 #[doc(hidden)]

@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 /// first, as DESIGN.md draws them: a crate's src/ holds these and no others (and its lib.rs).
 /// nib-fonts, the generated font table, sits below them all and names no nib crate.
 const CRATES: &[(&str, &[&str])] = &[
-    ("crates/nib-doc", &["geometry", "hash", "random", "printable", "markup", "files", "doc", "numbers", "diagnostic"]),
+    ("crates/nib-doc", &["geometry", "hash", "random", "printable", "markup", "files", "diagnostic", "doc", "numbers"]),
     // QuickJS on its own: no nib crate below it, and nib-scene holds no `js` module.
     ("crates/nib-js", &["js"]),
-    ("crates/nib-scene", &["http", "resolve", "text", "layout", "display"]),
-    ("crates/nib-render", &["render", "host", "compile"]),
+    ("crates/nib-scene", &["resolve", "text", "layout", "display"]),
+    ("crates/nib-render", &["http", "render", "host", "compile"]),
     ("crates/nib-export", &["export"]),
     ("crates/nib-review", &["review"]),
     ("crates/nib-tools", &["images", "script", "tools"]),

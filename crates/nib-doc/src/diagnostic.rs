@@ -2,6 +2,10 @@
 //! as lines on standard error, `nib check` split by severity, JSON reports as objects — instead
 //! of each caller formatting its own strings (issue 27).
 //!
+//! The type sits below `doc` so loading can say what it found with it (`Problem::diagnostic`);
+//! finding a pointer's line and column is the format's work (`Diagnostic::locate`, in
+//! `doc/locate.rs`).
+//!
 //! A diagnostic says how serious it is, a stable code a script can match, the node it concerns,
 //! where in the file it is (a JSON pointer, located to a line and column when the text is at
 //! hand), the message, and hints an agent can act on.
@@ -87,16 +91,6 @@ impl Diagnostic {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Diagnostic {
         self.hints.push(hint.into());
         self
-    }
-
-    /// Looks up the line and column of its pointer in `text`, the file's contents.
-    pub fn locate(&mut self, text: &str) {
-        if let Some(span) = &mut self.span
-            && span.line_column.is_none()
-        {
-            span.line_column = crate::doc::locate_pointer(text, &span.pointer)
-                .map(|location| (location.line as usize, location.column as usize));
-        }
     }
 
     /// The diagnostic as a person reads it about the file `path`: `path:line:column: ` first

@@ -17,4 +17,6 @@ use nib_scene::{display, layout, resolve, text};
 
 pub mod compile;
 pub mod host;
+#[cfg(feature = "fetch")]
+pub mod http;
 pub mod render;

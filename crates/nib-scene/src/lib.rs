@@ -14,8 +14,6 @@ use nib_doc::{diagnostic, doc, files, geometry, hash, numbers, printable};
 use nib_js::js;
 
 pub mod display;
-#[cfg(feature = "fetch")]
-pub mod http;
 pub mod layout;
 pub mod resolve;
 pub mod text;

@@ -12,10 +12,10 @@
 use nib_doc::{diagnostic, doc, files, hash, numbers, random};
 use nib_export::export;
 use nib_js::js;
+#[cfg(feature = "network-images")]
+use nib_render::http;
 use nib_render::{compile, host, render};
 use nib_review::review;
-#[cfg(feature = "network-images")]
-use nib_scene::http;
 use nib_scene::{display, layout, resolve, text};
 
 pub mod images;

@@ -135,6 +135,18 @@ pub fn pointer_in(root: &Json, offset: u32) -> Option<String> {
     find(root, offset, &mut path, &mut node_id).then(|| path.iter().map(|segment| format!("/{segment}")).collect())
 }
 
+impl crate::diagnostic::Diagnostic {
+    /// Looks up the line and column of its pointer in `text`, the file's contents.
+    pub fn locate(&mut self, text: &str) {
+        if let Some(span) = &mut self.span
+            && span.line_column.is_none()
+        {
+            span.line_column =
+                locate_pointer(text, &span.pointer).map(|location| (location.line as usize, location.column as usize));
+        }
+    }
+}
+
 /// Where the value at `pointer` (RFC 6901, such as `/children/0/children/3`) starts in `text`,
 /// the source of a loaded document, with the id of the innermost node on the way (the value
 /// itself included); `None` when the text does not hold that value. One pass, no tree.

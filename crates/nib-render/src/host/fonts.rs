@@ -6,14 +6,17 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::font_fetch::remote_font;
 use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::files::{
     Confinement, FileError, WalkError, WalkRules, create_folder, find_files, read_regular, write_atomic,
 };
+use crate::text::catalog::GoogleFamily;
 use crate::text::faces::{MAX_FONT_FILE_BYTES, MAX_FONT_FILES_PER_FOLDER, MAX_FONT_FOLDER_DEPTH, is_font_file};
+use crate::text::files::FetchFailed;
 use crate::text::fonts::{FONT_DIRS_VARIABLE, FONTS_VARIABLE};
-use crate::text::{DocumentFonts, FontBook, FontFiles, FontOptions, SystemFont, remote_font};
+use crate::text::{DocumentFonts, FontBook, FontFiles, FontOptions, SystemFont};
 
 /// Font files on this machine's disk.
 #[derive(Debug, Clone, Copy, Default)]
@@ -29,6 +32,20 @@ impl DiskFonts {
 impl FontFiles for DiskFonts {
     fn kind(&self) -> &'static str {
         "disk"
+    }
+
+    /// Through the guarded HTTPS from Google Fonts, when nib is built with `network-fonts`.
+    fn fetch_family(&self, family: &GoogleFamily, folder: &Path) -> Option<Result<(), FetchFailed>> {
+        #[cfg(feature = "network-fonts")]
+        {
+            let fetched = super::font_fetch::FontFetcher::google().fetch_family(family, folder, self);
+            Some(fetched.map_err(FetchFailed::from))
+        }
+        #[cfg(not(feature = "network-fonts"))]
+        {
+            let _ = (family, folder);
+            None
+        }
     }
 
     fn font_files(&self, folder: &Path) -> std::io::Result<Vec<PathBuf>> {

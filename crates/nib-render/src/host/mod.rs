@@ -7,6 +7,7 @@
 //! server and `nib serve`); [`MemoryHost`] serves documents and images held in memory (tests,
 //! and library users who keep their files elsewhere).
 
+mod font_fetch;
 mod fonts;
 pub mod image_files;
 mod images;

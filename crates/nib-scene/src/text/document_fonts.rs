@@ -225,49 +225,6 @@ fn number(value: &Json) -> Option<f64> {
     }
 }
 
-/// The bytes of an entry's `url` when it is a URL rather than a path: `None` for a path (the
-/// host reads those), an error for any scheme but `https` and when `fetch` is off, else the
-/// file fetched through the guarded HTTPS (once per process). The network is not a file: the
-/// host decides whether to fetch, this module does how.
-pub fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, Diagnostic>> {
-    let scheme = url.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase())?;
-    if scheme != "https" {
-        let message = format!("{url}: only https URLs and paths relative to the .pen file are read");
-        return Some(Err(Diagnostic::warning("font-file", message)));
-    }
-    Some(fetch_once(url, fetch))
-}
-
-#[cfg(feature = "network-fonts")]
-fn fetch_once(url: &str, fetch: bool) -> Result<Vec<u8>, Diagnostic> {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, OnceLock};
-    if !fetch {
-        return Err(Diagnostic::warning(
-            "font-file",
-            format!("{url} is not fetched: fetching is off (NIB_FONTS=offline)"),
-        )
-        .with_hint("give a path to the file instead"));
-    }
-    // Each URL is fetched once per process.
-    type Fetched = Mutex<HashMap<String, Result<Vec<u8>, Diagnostic>>>;
-    static FETCHED: OnceLock<Fetched> = OnceLock::new();
-    let fetched = FETCHED.get_or_init(|| Mutex::new(HashMap::new()));
-    if let Some(result) = fetched.lock().unwrap_or_else(|e| e.into_inner()).get(url) {
-        return result.clone();
-    }
-    let result =
-        super::fetch::fetch_font_file(url).map_err(|e| Diagnostic::warning("font-file", format!("{url}: {e}")));
-    fetched.lock().unwrap_or_else(|e| e.into_inner()).insert(url.to_owned(), result.clone());
-    result
-}
-
-#[cfg(not(feature = "network-fonts"))]
-fn fetch_once(url: &str, _fetch: bool) -> Result<Vec<u8>, Diagnostic> {
-    let message = format!("{url} is not fetched: this nib was built without fetching fonts");
-    Err(Diagnostic::warning("font-file", message).with_hint("give a path to the file instead"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,12 +273,7 @@ mod tests {
         assert!(problems.contains("fonts[3].weight"), "{problems}");
         assert!(problems.contains("fonts[4].url: a number"), "{problems}");
         assert!(fonts.families().is_empty());
-        let plain = remote_font("http://example.com/b.ttf", true).expect("a URL").unwrap_err();
-        assert!(plain.message.contains("only https"), "{plain}");
-        let off = remote_font("https://example.com/d.ttf", false).expect("a URL").unwrap_err();
-        assert!(off.message.contains("not fetched"), "{off}");
         assert_eq!(fonts.problems[3].span.as_ref().map(|s| s.pointer.as_str()), Some("/fonts/3/weight"), "at its key");
-        assert!(remote_font("fonts/a.ttf", true).is_none(), "a path is the host's");
         let not_a_list = DocumentFonts::load(&document(r#"{"name":"A"}"#), &host(&[]));
         assert!(not_a_list.problems[0].message.contains("a list of fonts"), "{:?}", not_a_list.problems);
     }

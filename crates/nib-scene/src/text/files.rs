@@ -7,6 +7,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use super::catalog::GoogleFamily;
 use crate::files::FileError;
 
 /// One face installed on the machine, as the host's scan saw it (names and style only: the file
@@ -24,6 +25,9 @@ pub struct SystemFont {
     /// Italic or oblique.
     pub italic: bool,
 }
+
+/// Why a host's fetch of a font family failed (the network, the answer, the cache folder).
+pub type FetchFailed = Box<dyn std::error::Error + Send + Sync>;
 
 /// The file access a [`FontBook`](super::FontBook) needs, given by the host that made it.
 pub trait FontFiles: Send + Sync + fmt::Debug {
@@ -43,6 +47,13 @@ pub trait FontFiles: Send + Sync + fmt::Debug {
 
     /// Writes `bytes` to `path` whole or not at all, making its folder first.
     fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), FileError>;
+
+    /// Fetches every face of the Google Fonts `family` into the cache `folder`, written
+    /// through these files; `None` when this host does not fetch fonts (no network here, or a
+    /// build without it). The text stage asks; how the network is reached is the host's.
+    fn fetch_family(&self, _family: &GoogleFamily, _folder: &Path) -> Option<Result<(), FetchFailed>> {
+        None
+    }
 
     /// The faces installed on this machine.
     fn system_fonts(&self) -> Vec<SystemFont>;

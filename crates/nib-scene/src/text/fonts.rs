@@ -230,10 +230,8 @@ pub struct FontBook {
     failed: Mutex<HashMap<String, String>>,
     /// What went wrong reading the user's folders (`font-folder` warnings).
     warnings: Vec<Diagnostic>,
-    /// How font files are listed, read and written: the host's.
+    /// How font files are listed, read, written and fetched: the host's.
     files: Arc<dyn FontFiles>,
-    #[cfg(feature = "network-fonts")]
-    fetcher: Option<super::fetch::FontFetcher>,
 }
 
 impl FontBook {
@@ -259,45 +257,18 @@ impl FontBook {
         if let Some(book) = books.get(&key) {
             return Arc::clone(book);
         }
-        #[cfg(feature = "network-fonts")]
-        let fetcher = key.0.fetch.then(super::fetch::FontFetcher::google);
-        let book = Arc::new(FontBook::build(
-            key.0.clone(),
-            files,
-            #[cfg(feature = "network-fonts")]
-            fetcher,
-        ));
+        let book = Arc::new(FontBook::build(key.0.clone(), files));
         books.insert(key, Arc::clone(&book));
         book
     }
 
-    /// A book over `files` whose fetches go to the test server at `address` (not shared).
-    #[cfg(all(test, feature = "network-fonts"))]
-    pub(crate) fn with_test_server(
-        options: FontOptions,
-        files: Arc<dyn FontFiles>,
-        address: std::net::SocketAddr,
-    ) -> Arc<FontBook> {
-        let fetcher = options.fetch.then(|| super::fetch::FontFetcher::for_test_server(address));
-        Arc::new(FontBook::build(options, files, fetcher))
+    /// A book over `files` that is not shared with others: for files that are not the same
+    /// from one book to the next (tests' folders in memory, a test server's fetches).
+    pub fn unshared(options: FontOptions, files: Arc<dyn FontFiles>) -> Arc<FontBook> {
+        Arc::new(FontBook::build(options, files))
     }
 
-    /// A book over `files`, not shared (tests of the folders it reads).
-    #[cfg(test)]
-    pub(crate) fn unshared(options: FontOptions, files: Arc<dyn FontFiles>) -> Arc<FontBook> {
-        Arc::new(FontBook::build(
-            options,
-            files,
-            #[cfg(feature = "network-fonts")]
-            None,
-        ))
-    }
-
-    fn build(
-        options: FontOptions,
-        files: Arc<dyn FontFiles>,
-        #[cfg(feature = "network-fonts")] fetcher: Option<super::fetch::FontFetcher>,
-    ) -> FontBook {
+    fn build(options: FontOptions, files: Arc<dyn FontFiles>) -> FontBook {
         let mut warnings = Vec::new();
         let mut warn = |message: String| warnings.push(crate::diagnostic::Diagnostic::warning("font-folder", message));
         let mut user: HashMap<String, FamilyEntry> = HashMap::new();
@@ -328,8 +299,6 @@ impl FontBook {
             failed: Mutex::new(HashMap::new()),
             warnings,
             files,
-            #[cfg(feature = "network-fonts")]
-            fetcher,
         }
     }
 
@@ -469,32 +438,25 @@ impl FontBook {
         })
     }
 
-    /// Fetches a Google Fonts family into the cache: `Err(None)` when fetching is off, `Err(Some)`
+    /// Fetches a Google Fonts family into the cache through the host's files: `Err(None)` when
+    /// fetching is off (the options, no cache folder, a host that does not fetch), `Err(Some)`
     /// with the reason when it failed (each family is tried once per process).
     fn fetch(&self, lower: &str, google: &super::catalog::GoogleFamily) -> Result<FamilyEntry, Option<String>> {
-        #[cfg(feature = "network-fonts")]
-        {
-            let (Some(fetcher), Some(folder)) = (&self.fetcher, &self.options.cache_dir) else { return Err(None) };
-            if let Some(reason) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).get(lower) {
-                return Err(Some(reason.clone()));
-            }
-            match fetcher.fetch_family(google, folder, &*self.files) {
-                Ok(()) => {
-                    self.cached.lock().unwrap_or_else(|e| e.into_inner()).remove(lower);
-                    self.cached(lower, google.name)
-                        .ok_or_else(|| Some("the fetched files do not read as fonts".to_owned()))
-                }
-                Err(error) => {
-                    let reason = error.to_string();
-                    self.failed.lock().unwrap_or_else(|e| e.into_inner()).insert(lower.to_owned(), reason.clone());
-                    Err(Some(reason))
-                }
-            }
+        let Some(folder) = self.options.cache_dir.as_ref().filter(|_| self.options.fetch) else { return Err(None) };
+        if let Some(reason) = self.failed.lock().unwrap_or_else(|e| e.into_inner()).get(lower) {
+            return Err(Some(reason.clone()));
         }
-        #[cfg(not(feature = "network-fonts"))]
-        {
-            let _ = (lower, google, &self.failed);
-            Err(None)
+        match self.files.fetch_family(google, folder) {
+            None => Err(None),
+            Some(Ok(())) => {
+                self.cached.lock().unwrap_or_else(|e| e.into_inner()).remove(lower);
+                self.cached(lower, google.name).ok_or_else(|| Some("the fetched files do not read as fonts".to_owned()))
+            }
+            Some(Err(error)) => {
+                let reason = error.to_string();
+                self.failed.lock().unwrap_or_else(|e| e.into_inner()).insert(lower.to_owned(), reason.clone());
+                Err(Some(reason))
+            }
         }
     }
 }
@@ -660,63 +622,5 @@ mod tests {
         let bare = FontBook::new(options);
         assert_eq!(bare.sources("caveat")[0].origin, Origin::Bundled);
         assert!(bare.warnings().iter().any(|w| w.message.contains("without a host")), "{:?}", bare.warnings());
-    }
-
-    #[cfg(feature = "network-fonts")]
-    mod fetching {
-        use super::*;
-        use crate::http::test_server::{Reply, TestServer};
-        use crate::text::files::MemoryFontFiles;
-        use crate::text::{TextEngine, TextStyle};
-
-        fn google_like() -> TestServer {
-            let font = bundled::test_font("liberation/LiberationSans-Regular.woff2");
-            TestServer::start(move |seen| {
-                if seen.target.starts_with("/css2") {
-                    let sheet = "@font-face { font-style: normal; font-weight: 400; src: url(/s/lobster.ttf) format('truetype'); }";
-                    Reply::bytes("text/css", sheet.as_bytes().to_vec())
-                } else {
-                    Reply::bytes("font/ttf", font.clone())
-                }
-            })
-        }
-
-        fn lobster_text(book: Arc<FontBook>) -> Arc<crate::text::ShapedText> {
-            let mut engine = TextEngine::new(book);
-            let style = TextStyle { family: "Lobster".into(), ..TextStyle::of(&crate::doc::Props::default()) };
-            engine.shape("Lobster", &style, None)
-        }
-
-        #[test]
-        fn offline_no_socket_is_opened_and_the_family_is_replaced() {
-            let server = google_like();
-            let (options, _) =
-                FontOptions::from_settings(false, Vec::new(), Some("offline"), None, Some("/cache".into()));
-            let book = FontBook::with_test_server(options, Arc::new(MemoryFontFiles::new()), server.address);
-            let choice = book.choose_family("Lobster");
-            assert_eq!(choice.substitution, Some(Substitution::NotFetched(Category::Display)));
-            assert_eq!(lobster_text(book).family, "Inter");
-            assert_eq!(server.count(), 0, "NIB_FONTS=offline opens no connection");
-        }
-
-        #[test]
-        fn online_a_missing_family_is_fetched_once_and_then_read_from_the_cache() {
-            let server = google_like();
-            let files: Arc<dyn FontFiles> = Arc::new(MemoryFontFiles::new());
-            let (options, _) = FontOptions::from_settings(false, Vec::new(), None, None, Some("/cache".into()));
-            let book = FontBook::with_test_server(options.clone(), Arc::clone(&files), server.address);
-            let choice = book.choose_family("lobster");
-            assert_eq!(
-                (choice.family.as_str(), choice.origin, choice.replaced.clone()),
-                ("Lobster", Origin::Cache, None)
-            );
-            assert_eq!(lobster_text(Arc::clone(&book)).family, "Lobster");
-            assert_eq!(server.count(), 2, "the style sheet and one file, once");
-            // A later run finds it in the cache, offline.
-            let offline = FontOptions { fetch: false, ..options };
-            let later = FontBook::with_test_server(offline, files, server.address);
-            assert_eq!(later.choose_family("Lobster").origin, Origin::Cache);
-            assert_eq!(server.count(), 2);
-        }
     }
 }

@@ -7,8 +7,6 @@ pub mod cache;
 pub mod catalog;
 pub mod document_fonts;
 pub mod faces;
-#[cfg(feature = "network-fonts")]
-pub mod fetch;
 pub mod files;
 pub mod fonts;
 pub mod icons;
@@ -26,7 +24,7 @@ pub mod style;
 
 pub use bundled::PARTIAL_FAMILIES;
 pub use catalog::{Category, IconSet, google_family, is_known_family, missing_icon, suggest_family};
-pub use document_fonts::{DocumentFonts, FontUrlReader, remote_font};
+pub use document_fonts::{DocumentFonts, FontUrlReader};
 pub use faces::Origin;
 pub use files::{FontFiles, MemoryFontFiles, NoFontFiles, SystemFont};
 pub use fonts::{FamilyChoice, FamilyEntry, FamilyFetchError, FontBook, FontOptions, Substitution};

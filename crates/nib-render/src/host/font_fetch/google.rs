@@ -5,14 +5,13 @@
 //! client it does not know, it answers one whole TrueType file per face (no unicode-range
 //! slices), which is what is cached.
 
+use crate::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
+use crate::text::cache;
+use crate::text::catalog::GoogleFamily;
+use crate::text::faces::{FaceData, FaceError, Origin, faces_in, sfnt_bytes};
+use crate::text::files::FontFiles;
 use std::path::Path;
 use std::time::Duration;
-
-use super::cache;
-use super::catalog::GoogleFamily;
-use super::faces::{FaceData, FaceError, Origin, faces_in, sfnt_bytes};
-use super::files::FontFiles;
-use crate::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
 
 /// The Google Fonts CSS API.
 const GOOGLE_FONTS_API: &str = "https://fonts.googleapis.com";
@@ -176,8 +175,10 @@ fn parse_sheet(sheet: &str) -> Vec<SheetFace> {
 mod tests {
     use super::*;
     use crate::http::test_server::{Reply, TestServer};
+    use crate::text::catalog::Category;
     use crate::text::catalog::google_family;
     use crate::text::files::MemoryFontFiles;
+    use crate::text::{FontBook, FontOptions, Substitution, TextEngine, TextStyle};
 
     /// Where the tests' cache folder is (in memory).
     const CACHE: &str = "/cache";
@@ -202,8 +203,12 @@ mod tests {
         assert_eq!((faces[1].weight, faces[1].italic), (400, false));
     }
 
-    fn a_font() -> Vec<u8> {
-        crate::text::bundled::test_font("liberation/LiberationSans-Regular.woff2")
+    /// A bundled face as TrueType, as the API answers it.
+    pub(crate) fn a_font() -> Vec<u8> {
+        let path = "liberation/LiberationSans-Regular.woff2";
+        let woff2 =
+            std::fs::read(format!("{}/../../assets/fonts/{path}", env!("CARGO_MANIFEST_DIR"))).expect("bundled");
+        sfnt_bytes(woff2, path).expect("decodes")
     }
 
     /// A loopback server answering like the Google Fonts API: a sheet naming `font_path`, and
@@ -276,5 +281,87 @@ mod tests {
         let error =
             FontFetcher::for_test_server(server.address).fetch_family(lobster(), CACHE.as_ref(), &files).unwrap_err();
         assert!(matches!(error, FontFetchError::NotAFont(_)), "{error}");
+    }
+
+    /// Font files in memory whose family fetches go to the test server at `address`: the book
+    /// asks its files to fetch, as it asks the disk host's.
+    #[derive(Debug)]
+    struct ServedFiles {
+        files: MemoryFontFiles,
+        address: std::net::SocketAddr,
+    }
+
+    impl FontFiles for ServedFiles {
+        fn kind(&self) -> &'static str {
+            "test-server"
+        }
+
+        fn font_files(&self, folder: &Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+            self.files.font_files(folder)
+        }
+
+        fn files_in(&self, folder: &Path) -> Vec<std::path::PathBuf> {
+            self.files.files_in(folder)
+        }
+
+        fn read(&self, path: &Path, limit: u64) -> Result<Vec<u8>, crate::files::FileError> {
+            self.files.read(path, limit)
+        }
+
+        fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), crate::files::FileError> {
+            self.files.write(path, bytes)
+        }
+
+        fn fetch_family(
+            &self,
+            family: &GoogleFamily,
+            folder: &Path,
+        ) -> Option<Result<(), crate::text::files::FetchFailed>> {
+            Some(FontFetcher::for_test_server(self.address).fetch_family(family, folder, self).map_err(Into::into))
+        }
+
+        fn system_fonts(&self) -> Vec<crate::text::SystemFont> {
+            Vec::new()
+        }
+    }
+
+    fn lobster_server() -> TestServer {
+        google_like("/s/lobster.ttf", a_font(), 200)
+    }
+
+    fn lobster_text(book: std::sync::Arc<FontBook>) -> std::sync::Arc<crate::text::ShapedText> {
+        let mut engine = TextEngine::new(book);
+        let style = TextStyle { family: "Lobster".into(), ..TextStyle::of(&crate::doc::Props::default()) };
+        engine.shape("Lobster", &style, None)
+    }
+
+    #[test]
+    fn offline_no_socket_is_opened_and_the_family_is_replaced() {
+        let server = lobster_server();
+        let (options, _) = FontOptions::from_settings(false, Vec::new(), Some("offline"), None, Some(CACHE.into()));
+        let files = ServedFiles { files: MemoryFontFiles::new(), address: server.address };
+        let book = FontBook::unshared(options, std::sync::Arc::new(files));
+        let choice = book.choose_family("Lobster");
+        assert_eq!(choice.substitution, Some(Substitution::NotFetched(Category::Display)));
+        assert_eq!(lobster_text(book).family, "Inter");
+        assert_eq!(server.count(), 0, "NIB_FONTS=offline opens no connection");
+    }
+
+    #[test]
+    fn online_a_missing_family_is_fetched_once_and_then_read_from_the_cache() {
+        let server = lobster_server();
+        let files: std::sync::Arc<dyn FontFiles> =
+            std::sync::Arc::new(ServedFiles { files: MemoryFontFiles::new(), address: server.address });
+        let (options, _) = FontOptions::from_settings(false, Vec::new(), None, None, Some(CACHE.into()));
+        let book = FontBook::unshared(options.clone(), std::sync::Arc::clone(&files));
+        let choice = book.choose_family("lobster");
+        assert_eq!((choice.family.as_str(), choice.origin, choice.replaced.clone()), ("Lobster", Origin::Cache, None));
+        assert_eq!(lobster_text(std::sync::Arc::clone(&book)).family, "Lobster");
+        assert_eq!(server.count(), 2, "the style sheet and one file, once");
+        // A later run finds it in the cache, offline.
+        let offline = FontOptions { fetch: false, ..options };
+        let later = FontBook::unshared(offline, files);
+        assert_eq!(later.choose_family("Lobster").origin, Origin::Cache);
+        assert_eq!(server.count(), 2);
     }
 }
