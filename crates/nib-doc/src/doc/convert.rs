@@ -63,7 +63,7 @@ pub const MAX_UNKNOWN_KEYS: usize = 1_000_000;
 impl ReadContext {
     /// The context for reading a file: colors Pen saved though they are not hex are tolerated,
     /// and what a newer Pen writes that nib does not know is kept.
-    pub fn for_files() -> ReadContext {
+    pub(crate) fn for_files() -> ReadContext {
         ReadContext { lenient_colors: true, keep_unknown: true, ..ReadContext::default() }
     }
 
@@ -91,7 +91,7 @@ impl ReadContext {
 
     /// The findings to report: the first [`MAX_PROBLEMS`] in the file and, when there were
     /// more, one that counts the rest where the first of them is.
-    pub fn into_problems(mut self) -> Vec<RawProblem> {
+    pub(crate) fn into_problems(mut self) -> Vec<RawProblem> {
         self.keep_first();
         if let Some(offset) = self.first_left_out {
             let count = self.found - self.problems.len();
@@ -114,7 +114,7 @@ impl ReadContext {
     }
 
     /// The known key `key` is probably a typo of, while suggestions are still worth making.
-    pub fn suggest_key(&self, key: &str, known: &[&'static str]) -> Option<&'static str> {
+    pub(crate) fn suggest_key(&self, key: &str, known: &[&'static str]) -> Option<&'static str> {
         if self.found >= SUGGESTION_LIMIT {
             return None;
         }
@@ -480,7 +480,8 @@ pub mod testing {
     }
 
     /// Reads `text` as a file's value (see [`ReadContext::for_files`]), with what was reported.
-    pub fn read_as_file<T: FromJson>(text: &str) -> (Result<T, ValueError>, Vec<RawProblem>) {
+    #[cfg(test)]
+    pub(crate) fn read_as_file<T: FromJson>(text: &str) -> (Result<T, ValueError>, Vec<RawProblem>) {
         let json = crate::doc::json::parse(text).expect("valid JSON").value.expect("a value");
         let mut cx = ReadContext::for_files();
         let value = T::from_json(json, &mut cx);
@@ -495,7 +496,8 @@ pub mod testing {
     }
 
     /// Reads and writes `text`, asserting it comes back unchanged.
-    pub fn assert_round_trip<T: FromJson + ToJson>(text: &str) {
+    #[cfg(test)]
+    pub(crate) fn assert_round_trip<T: FromJson + ToJson>(text: &str) {
         let value: T = read(text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
         assert_eq!(write(&value), text);
     }

@@ -344,7 +344,7 @@ impl Document {
     }
 
     /// What a saved document may hold: exactly what [`Document::load`] reads.
-    pub const SAVE_LIMITS: WriteLimits = WriteLimits {
+    pub(crate) const SAVE_LIMITS: WriteLimits = WriteLimits {
         bytes: MAX_FILE_BYTES as u64,
         nodes: MAX_NODES,
         depth: json::MAX_DEPTH,

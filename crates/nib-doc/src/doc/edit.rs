@@ -12,7 +12,7 @@ use super::props::{Key, Value};
 use super::tree::NodeKey;
 
 /// Most transactions kept for undo.
-pub const HISTORY_LIMIT: usize = 200;
+pub(crate) const HISTORY_LIMIT: usize = 200;
 
 /// Why an edit was refused. Nothing was changed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -24,7 +24,7 @@ pub struct Version {
 
 impl Version {
     /// 2.6, the oldest version seen in real files.
-    pub const OLDEST: Version = Version::new(2, 6);
+    pub(crate) const OLDEST: Version = Version::new(2, 6);
     /// 2.11: the version a document without one is read as (and, before 2.17 was known, the
     /// version new documents got).
     pub const V2_11: Version = Version::new(2, 11);
@@ -37,7 +37,7 @@ impl Version {
     /// 2.19 (Pen 1.2.14): inner shadows drawn inside, no shadow `spread`, `browser` nodes.
     pub const V2_19: Version = Version::new(2, 19);
     /// 2.20 (Pen 1.2.15): image fills `cover`/`contain` (default `cover`) and crop `transform`.
-    pub const V2_20: Version = Version::new(2, 20);
+    pub(crate) const V2_20: Version = Version::new(2, 20);
     /// The newest version nib knows: new documents are written in it.
     pub const NEWEST: Version = Version::V2_20;
 
@@ -268,7 +268,7 @@ fn exists(from: Version, until: Option<Version>, version: Version) -> Result<(),
 }
 
 /// Whether a document of `version` may hold the node key `key` on a node of `node_type`.
-pub fn check_key(version: Version, node_type: NodeType, key: &str) -> Result<(), NotInVersion> {
+pub(crate) fn check_key(version: Version, node_type: NodeType, key: &str) -> Result<(), NotInVersion> {
     for rule in KEY_RULES.iter().filter(|r| r.key == key && (r.types.is_empty() || r.types.contains(&node_type))) {
         if let Err((since, newer)) = exists(rule.from, rule.until, version) {
             let on = if rule.types.is_empty() { String::new() } else { format!(" on a {}", node_type.as_str()) };
@@ -293,7 +293,12 @@ pub fn check_type(version: Version, node_type: NodeType) -> Result<(), NotInVers
 
 /// Keys inside the objects a node holds (fills, strokes, effects) that came or went: the key of
 /// the object (`effect`, `stroke`, `fill`), its `type` tag when it has one, and the member.
-pub fn check_member(version: Version, holder: &str, tag: Option<&str>, member: &str) -> Result<(), NotInVersion> {
+pub(crate) fn check_member(
+    version: Version,
+    holder: &str,
+    tag: Option<&str>,
+    member: &str,
+) -> Result<(), NotInVersion> {
     let rule: Option<(Version, Option<Version>, &'static str)> = match (holder, tag, member) {
         ("effect", Some("shadow"), "spread") => Some((
             Version::OLDEST,
@@ -323,7 +328,7 @@ pub fn check_member(version: Version, holder: &str, tag: Option<&str>, member: &
 }
 
 /// Whether a document of `version` may spell an image fill's mode `mode`.
-pub fn check_image_mode(version: Version, mode: &str) -> Result<(), NotInVersion> {
+pub(crate) fn check_image_mode(version: Version, mode: &str) -> Result<(), NotInVersion> {
     let (old, new) = (["fill", "fit"], ["cover", "contain"]);
     let (since, newer, instead) = match mode {
         m if old.contains(&m) && version.cover_contain_images() => {
@@ -338,7 +343,7 @@ pub fn check_image_mode(version: Version, mode: &str) -> Result<(), NotInVersion
 }
 
 /// Whether a document of `version` may hold styled text runs (`content` as a list).
-pub fn check_text_runs(version: Version) -> Result<(), NotInVersion> {
+pub(crate) fn check_text_runs(version: Version) -> Result<(), NotInVersion> {
     exists(Version::OLDEST, Some(Version::V2_17), version).map_err(|(since, newer)| NotInVersion {
         what: "styled text runs (content as a list)".to_owned(),
         version,

@@ -30,15 +30,15 @@ pub mod format;
 pub mod migrate;
 pub mod spelling;
 
-pub use convert::{MAX_UNKNOWN_KEYS, OneOrList, OrderedMap, VarOr, VarRef};
+pub(crate) use convert::OneOrList;
+pub use convert::{MAX_UNKNOWN_KEYS, OrderedMap, VarOr, VarRef};
 pub use document::{
     Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts, over_limit,
 };
-pub use edit::{EditError, HISTORY_LIMIT, HeaderEdit, HistoryMark, Transaction};
+pub use edit::{HistoryMark, Transaction};
 pub use error::{ErrorKind, LoadError, Location, MAX_PROBLEMS, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};
 pub use locate::locate_pointer;
 pub use node::{Descendants, NodeTree, NodeType, Slot};
-pub use object::KeyOrder;
 pub use props::{Key, Literal, MAX_LENGTH, Props, Value};
-pub use tree::{MAX_NODE_DEPTH, Node, NodeKey, Subtree, Tree};
+pub use tree::{MAX_NODE_DEPTH, Node, NodeKey, Tree};

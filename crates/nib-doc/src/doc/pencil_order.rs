@@ -12,7 +12,7 @@
 //! in the order they were set, `descendants` and `children` last.
 
 use super::json::{Json, JsonValue, Member};
-use super::node::{NodeTree, NodeType};
+use super::node::NodeType;
 use super::props::{Key, Props};
 
 /// Keys of a node type in Pencil's order.
@@ -377,12 +377,6 @@ fn slot(node_type: Option<NodeType>, key: &Key) -> usize {
 pub fn sort_props(props: &mut Props) {
     let node_type = props.node_type();
     props.sort_by_key(|key| slot(node_type, key));
-}
-
-/// Sorts the keys of every node of a new tree into Pencil's order.
-pub fn sort_tree(tree: &mut NodeTree) {
-    sort_props(&mut tree.props);
-    tree.children.iter_mut().for_each(sort_tree);
 }
 
 /// The index at which a key that `props` lacks goes: after the last key Pencil writes before it,

@@ -54,7 +54,7 @@ pub fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
 /// to 2.13 (the corpus holds a file saved both ways): `strokeWidth` and `strokeAlignment` right
 /// after the paint, an absent `align` stays absent (both versions read it as inside), and a zero
 /// width is left out (no width draws no stroke in both).
-pub fn upgrade_stroke(props: &mut Props, stroke: StrokeObject) {
+pub(crate) fn upgrade_stroke(props: &mut Props, stroke: StrokeObject) {
     let had_align = stroke.align.is_some();
     set_flat_stroke(props, stroke);
     if !had_align {

@@ -67,7 +67,7 @@ impl Tree {
     }
 
     /// The node behind `key`, mutably (its properties; structure changes go through the tree).
-    pub fn node_mut(&mut self, key: NodeKey) -> &mut Node {
+    pub(crate) fn node_mut(&mut self, key: NodeKey) -> &mut Node {
         &mut self.nodes[key.index()]
     }
 

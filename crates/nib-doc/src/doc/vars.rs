@@ -27,7 +27,7 @@ pub trait VisitVars {
 }
 
 /// Types a variable's value converts to.
-pub trait FromVariable: Sized {
+pub(crate) trait FromVariable: Sized {
     /// The value as this type, if it fits.
     fn from_variable(value: &VariableScalar) -> Option<Self>;
 }

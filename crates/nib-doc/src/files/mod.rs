@@ -19,7 +19,7 @@ pub use confine::{Confinement, lexical_normal, resolve_links};
 pub use output::OutputGuard;
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
 pub use tree::{Links, Tree};
-pub use walk::{FoundFile, PathKind, WalkError, WalkRules, canonical, find_files, first_sight, path_kind};
+pub use walk::{PathKind, WalkError, WalkRules, canonical, find_files, first_sight, path_kind};
 pub use write::{create_folder, write_atomic, write_atomic_with, write_output, write_unlinked};
 
 /// Whether a write waits until the disk holds the new file.

@@ -10,7 +10,8 @@ pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS,
 use super::html::{HtmlOptions, HtmlPages};
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
-pub use super::source::{RunError, Source};
+pub(crate) use super::source::RunError;
+pub use super::source::Source;
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
 use crate::compile::frames::{frames, map_with_engines, safe_name};
@@ -127,7 +128,7 @@ impl Format {
     }
 
     /// True for the formats made of the document's variables rather than its nodes.
-    pub fn is_tokens(self) -> bool {
+    pub(crate) fn is_tokens(self) -> bool {
         matches!(self, Format::TokensCss | Format::TokensJson | Format::Tailwind)
     }
 

@@ -13,21 +13,21 @@ use super::ExportError;
 use super::svg::Svg;
 
 /// PDF points per CSS pixel (a PDF point is 1/72 inch, a CSS pixel 1/96).
-pub const POINTS_PER_PIXEL: f32 = 0.75;
+pub(crate) const POINTS_PER_PIXEL: f32 = 0.75;
 
 /// Pixels per inch filters (shadows, blurs) are rasterised at, relative to 72: sharp when the
 /// page is printed or zoomed in, without making files large.
 const FILTER_SCALE: f32 = 4.0;
 
 /// One page: an SVG export (with live text) and the document title.
-pub struct PdfPage<'a> {
+pub(crate) struct PdfPage<'a> {
     /// The drawing.
     pub svg: &'a Svg,
 }
 
 /// A PDF with `pages` in order. `fonts` must hold the faces the live text names (the text
 /// engine's database); `title` goes into the document's metadata.
-pub fn to_pdf(
+pub(crate) fn to_pdf(
     pages: &[PdfPage<'_>],
     fonts: &cosmic_text::fontdb::Database,
     title: &str,

@@ -11,7 +11,7 @@ pub const DEFAULT_QUALITY: u8 = 90;
 
 /// The pixmap as JPEG bytes at `quality` (1–100). JPEG has no transparency: translucent
 /// pixels are painted over white.
-pub fn encode_jpeg(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError> {
+pub(crate) fn encode_jpeg(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError> {
     check_quality(quality)?;
     let (width, height) = (side(pixmap.width(), "JPEG")?, side(pixmap.height(), "JPEG")?);
     let mut rgb = Vec::with_capacity(pixmap.data().len() / 4 * 3);
@@ -30,7 +30,7 @@ pub fn encode_jpeg(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError>
 }
 
 /// The pixmap as WebP bytes: lossy at `quality` below 100, lossless at 100.
-pub fn encode_webp(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError> {
+pub(crate) fn encode_webp(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError> {
     check_quality(quality)?;
     let mut rgba = pixmap.data().to_vec();
     for pixel in rgba.chunks_exact_mut(4) {

@@ -21,7 +21,7 @@ use crate::resolve::{Library, ThemeContext, lookup};
 
 /// Most theme combinations written: the product of the axes' values grows fast, and a
 /// stylesheet with more rules than this is no longer something a person reads.
-pub const MAX_THEME_COMBINATIONS: usize = 256;
+pub(crate) const MAX_THEME_COMBINATIONS: usize = 256;
 
 /// A resolved variable value.
 #[derive(Debug, Clone, PartialEq)]
@@ -376,7 +376,7 @@ fn json_value(value: TokenValue) -> serde_json::Value {
 
 /// The custom property a variable name becomes: `--` followed by the name's letters, digits,
 /// `-` and `_`, anything else as `-` (`color.primary` → `--color-primary`).
-pub fn custom_property(name: &str) -> String {
+pub(crate) fn custom_property(name: &str) -> String {
     let bare = name.trim_start_matches('-');
     let mut property = String::from("--");
     for c in bare.chars() {
@@ -400,7 +400,7 @@ fn unique(property: String, used: &mut HashSet<String>) -> String {
 }
 
 /// The data attribute of a theme axis: `Mode` → `data-mode`, `Brand Color` → `data-brand-color`.
-pub fn theme_attribute(axis: &str) -> String {
+pub(crate) fn theme_attribute(axis: &str) -> String {
     let mut name = String::from("data-");
     let mut dash = false;
     for c in axis.chars() {

@@ -153,7 +153,7 @@ pub struct HostRefusal {
 /// The global function through which a snippet's API reaches its host:
 /// `__nib_host(name, argumentsJson, stack)` answers `{"ok": value}` or `{"error": {message, hint}}`
 /// as JSON text.
-pub const HOST_FUNCTION: &str = "__nib_host";
+pub(crate) const HOST_FUNCTION: &str = "__nib_host";
 
 /// What answers a snippet's calls.
 pub type Host = Box<dyn FnMut(HostCall) -> Result<serde_json::Value, HostRefusal>>;

@@ -11,7 +11,8 @@ pub mod frames;
 
 use std::sync::Arc;
 
-pub use compiler::{Compiler, CompilerCanvas};
+pub use compiler::Compiler;
+pub use compiler::CompilerCanvas;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::display::pictures::Pictures;
@@ -24,7 +25,7 @@ use crate::resolve::{Library, ResolveError, Scene, SceneOptions, build_scene};
 use crate::text::TextEngine;
 
 /// The imported documents of one document, shared by what it compiles to.
-pub type SharedImports = Arc<dyn Library + Send + Sync>;
+pub(crate) type SharedImports = Arc<dyn Library + Send + Sync>;
 
 /// What to compile.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -71,7 +72,7 @@ pub fn resolve_keeping_variables(document: &Document, library: &dyn Library) -> 
 }
 
 /// The diagnostic of a resolve error.
-pub fn resolve_diagnostic(error: &ResolveError) -> Diagnostic {
+pub(crate) fn resolve_diagnostic(error: &ResolveError) -> Diagnostic {
     let ResolveError::OverBudget(over) = error;
     Diagnostic::new(Severity::Error, "budget", error.to_string()).at_pointer(&over.pointer).with_hint(error.hint())
 }
@@ -79,7 +80,7 @@ pub fn resolve_diagnostic(error: &ResolveError) -> Diagnostic {
 /// What a laid-out Scene says about what `target` shows: every replaced font family there (a
 /// note, once, with its stand-in), then each node there that could not be resolved as written
 /// (a warning) or is drawn by a stand-in (a note).
-pub fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: RenderTarget) -> Vec<Diagnostic> {
+pub(crate) fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: RenderTarget) -> Vec<Diagnostic> {
     let within = match target {
         RenderTarget::Node(key) => Some(key),
         RenderTarget::Canvas => None,

@@ -117,7 +117,7 @@ pub fn user_font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> (FontOp
 /// The cache folder for fonts: `NIB_FONT_CACHE`, else the platform's cache folder (XDG on Linux:
 /// `$XDG_CACHE_HOME` or `~/.cache`; `~/Library/Caches` on macOS; `%LOCALAPPDATA%` on Windows)
 /// followed by `nib/fonts`. `None` when none of these is set.
-pub fn default_cache_folder() -> Option<PathBuf> {
+pub(crate) fn default_cache_folder() -> Option<PathBuf> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(folder) = var("NIB_FONT_CACHE") {
         return Some(folder);

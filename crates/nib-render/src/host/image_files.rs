@@ -34,7 +34,7 @@ pub enum Unreadable {
 
 /// Whether the file `url` names, relative to `folder` and inside `confinement`, can be read;
 /// `None` for what is not a file (`data:` URIs, network addresses) and for files that are there.
-pub fn unreadable_file(url: &str, folder: &Path, confinement: Option<&Confinement>) -> Option<Unreadable> {
+pub(crate) fn unreadable_file(url: &str, folder: &Path, confinement: Option<&Confinement>) -> Option<Unreadable> {
     let path = image_file(url, Some(folder))?;
     match Confinement::apply(confinement, &path) {
         Err(_) => Some(Unreadable::Outside),

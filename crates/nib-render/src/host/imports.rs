@@ -38,7 +38,7 @@ impl FileImports {
     }
 
     /// Loads the imports of `document`, refusing files outside `root` when one is given.
-    pub fn load_within(document: &Document, path: &Path, confinement: Option<&Confinement>) -> FileImports {
+    pub(crate) fn load_within(document: &Document, path: &Path, confinement: Option<&Confinement>) -> FileImports {
         let folder = path.parent().unwrap_or(Path::new("."));
         let mut imports =
             FileImports { folder: folder.to_owned(), confinement: confinement.cloned(), ..FileImports::default() };

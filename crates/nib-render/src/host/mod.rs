@@ -24,7 +24,7 @@ use crate::files::Confinement;
 use crate::resolve::Library;
 use crate::text::{DocumentFonts, FontBook, FontOptions, TextEngine};
 
-pub use fonts::{DiskFonts, DocumentFontAccess, default_cache_folder, user_font_options};
+pub use fonts::{DiskFonts, DocumentFontAccess, user_font_options};
 pub use images::{FolderImages, IMAGE_CACHE_BYTES, MAX_IMAGE_BYTES};
 pub use imports::{FileImports, MAX_SCRIPT_FILE_BYTES};
 pub use memory::MemoryHost;

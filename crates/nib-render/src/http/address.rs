@@ -5,7 +5,7 @@
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// Why `ip` must not be contacted, or `None` when it is a public address.
-pub fn forbidden_reason(ip: IpAddr) -> Option<&'static str> {
+pub(crate) fn forbidden_reason(ip: IpAddr) -> Option<&'static str> {
     match ip {
         IpAddr::V4(v4) => forbidden_v4(v4),
         IpAddr::V6(v6) => forbidden_v6(v6),

@@ -22,7 +22,7 @@ pub use location::encode_query;
 
 /// The absolute URL `reference` names, seen from the absolute URL `base` (`None` when either is
 /// malformed).
-pub fn join_url(base: &str, reference: &str) -> Option<String> {
+pub(crate) fn join_url(base: &str, reference: &str) -> Option<String> {
     location::join(&base.parse::<Uri>().ok()?, reference)
 }
 use resolver::{GuardedResolver, Refused};

@@ -31,7 +31,7 @@ pub(crate) const LAYER_BYTES_PER_PIXEL: u64 = 5;
 
 /// What a render may hold, shared by every render of the process.
 #[derive(Debug)]
-pub struct Pool {
+pub(crate) struct Pool {
     limit: AtomicU64,
     state: Mutex<PoolState>,
     changed: Condvar,
@@ -61,7 +61,7 @@ pub fn set_render_memory(bytes: u64) {
 }
 
 /// The bytes all renders of this process may hold.
-pub fn render_memory() -> u64 {
+pub(crate) fn render_memory() -> u64 {
     pool().limit()
 }
 

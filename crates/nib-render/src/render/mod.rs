@@ -173,7 +173,7 @@ impl Painted {
 /// the one a full paint makes, byte for byte: the damaged rectangle is painted on a surface of
 /// the whole picture by every node that reaches it, exactly as a full paint paints it. Answers
 /// the picture and what was painted again.
-pub fn paint_after(
+pub(crate) fn paint_after(
     list: DisplayList,
     options: &RenderOptions,
     previous: Option<Painted>,

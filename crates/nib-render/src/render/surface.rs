@@ -83,7 +83,7 @@ impl Surface {
     }
 
     /// The device pixels `bounds` touches, within this surface; `None` when it misses it.
-    pub fn clip_area(&self, bounds: Rect) -> Option<IntRect> {
+    pub(crate) fn clip_area(&self, bounds: Rect) -> Option<IntRect> {
         let outer = bounds.round_out()?;
         outer.intersect(&self.area)
     }
@@ -99,7 +99,7 @@ impl Surface {
     }
 
     /// Composites `pixels` placed at `area` of the device onto this surface.
-    pub fn draw_pixels(&mut self, pixels: &Pixmap, area: IntRect, opacity: f32, blend_mode: BlendMode) {
+    pub(crate) fn draw_pixels(&mut self, pixels: &Pixmap, area: IntRect, opacity: f32, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
             // The common case, pixel for pixel: a pattern draw samples every pixel through
             // the general pipeline, the largest cost of layered frames after blurs.
@@ -113,7 +113,7 @@ impl Surface {
 
     /// Composites `layer` where `mask` (of the layer's size) covers it: clips, background blurs
     /// and cut strokes in one pass instead of masking the layer first.
-    pub fn draw_masked(&mut self, layer: &mut Surface, mask: &Mask, blend_mode: BlendMode) {
+    pub(crate) fn draw_masked(&mut self, layer: &mut Surface, mask: &Mask, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
             self.source_over(Source::Pixels(&layer.pixmap, Some(mask)), layer.area, 1.0);
             return;
@@ -124,7 +124,7 @@ impl Surface {
 
     /// Draws `color` with the coverage `coverage` placed at `area` of the device: a shadow
     /// whose blur ran on its coverage alone.
-    pub fn draw_color(&mut self, color: SkColor, coverage: &Mask, area: IntRect, blend_mode: BlendMode) {
+    pub(crate) fn draw_color(&mut self, color: SkColor, coverage: &Mask, area: IntRect, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
             self.source_over(Source::Color(color.premultiply().to_color_u8(), coverage), area, 1.0);
             return;

@@ -65,7 +65,7 @@ pub fn compare(old: &Pixmap, new: &Pixmap, tolerance: &Tolerance) -> Comparison 
 
 /// Compares `old` and `new` and draws where they differ: `new` faded towards white, differing
 /// pixels in red, anti-aliasing shifts in yellow, pixels present in only one image in blue.
-pub fn highlight(old: &Pixmap, new: &Pixmap, tolerance: &Tolerance) -> (Comparison, Pixmap) {
+pub(crate) fn highlight(old: &Pixmap, new: &Pixmap, tolerance: &Tolerance) -> (Comparison, Pixmap) {
     let width = old.width().max(new.width());
     let height = old.height().max(new.height());
     // Both sides are at least 1 pixel: a Pixmap cannot be empty.

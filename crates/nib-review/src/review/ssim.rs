@@ -13,11 +13,11 @@
 use tiny_skia::Pixmap;
 
 /// Side of the square windows compared, in pixels (the classic 8 × 8 of Wang et al.).
-pub const WINDOW: usize = 8;
+pub(crate) const WINDOW: usize = 8;
 
 /// The shorter side, in pixels, that big images are averaged down to (the reference
 /// implementation's 256).
-pub const DOWNSAMPLE_TO: usize = 256;
+pub(crate) const DOWNSAMPLE_TO: usize = 256;
 
 /// Distance between neighbouring windows, in pixels.
 pub const STEP: usize = 4;

@@ -7,7 +7,7 @@ use crate::doc::json::JsonWriter;
 /// Longest value shown whole on a line of an outline or a report; longer values (path data,
 /// long texts, replaced subtrees) show their start, their length and a hash, so that two
 /// different long values still read as different.
-pub const SHOWN_VALUE_CHARS: usize = 120;
+pub(crate) const SHOWN_VALUE_CHARS: usize = 120;
 
 /// `value` as compact JSON, as it would be saved (without whitespace).
 pub(crate) fn compact<T: ToJson + ?Sized>(value: &T) -> String {

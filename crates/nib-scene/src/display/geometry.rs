@@ -89,7 +89,7 @@ pub fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> 
 }
 
 /// `cornerRadius` as `[top-left, top-right, bottom-right, bottom-left]`, 0 where unusable.
-pub fn corner_radii(props: &Props) -> [f32; 4] {
+pub(crate) fn corner_radii(props: &Props) -> [f32; 4] {
     let radius = |v: &VarOr<f64>| v.value().copied().filter(|r| r.is_finite() && *r > 0.0).unwrap_or(0.0) as f32;
     match props.get(&Key::CornerRadius) {
         Some(Value::CornerRadius(CornerRadius::Uniform(r))) => [radius(r); 4],
@@ -101,7 +101,7 @@ pub fn corner_radii(props: &Props) -> [f32; 4] {
 }
 
 /// Radii scaled down together, as CSS does, so that adjacent ones never overlap.
-pub fn scaled_radii(radii: [f32; 4], width: f32, height: f32) -> [f32; 4] {
+pub(crate) fn scaled_radii(radii: [f32; 4], width: f32, height: f32) -> [f32; 4] {
     let [tl, tr, br, bl] = radii;
     let ratio = |length: f32, sum: f32| if sum > length && sum > 0.0 { length / sum } else { 1.0 };
     let factor =

@@ -46,7 +46,7 @@ const NOTE_COLORS: [(NodeType, [u8; 4]); 3] = [
 ];
 
 /// Space between a canvas annotation's edge and its text.
-pub const ANNOTATION_PADDING: f32 = 12.0;
+pub(crate) const ANNOTATION_PADDING: f32 = 12.0;
 
 /// Color of a canvas annotation's text.
 pub const ANNOTATION_INK: [u8; 4] = [31, 41, 55, 255];
@@ -327,7 +327,7 @@ impl DisplayList {
 }
 
 /// The background colour of a canvas annotation (note, prompt, context).
-pub fn annotation_color(node_type: NodeType) -> [u8; 4] {
+pub(crate) fn annotation_color(node_type: NodeType) -> [u8; 4] {
     NOTE_COLORS.iter().find(|(t, _)| *t == node_type).map_or([254, 243, 199, 255], |(_, c)| *c)
 }
 

@@ -230,7 +230,7 @@ fn solid(color: &VarOr<Color>, opacity: f32, blend: PenBlend, issues: &mut Vec<P
 }
 
 /// The color of a value, or `None` (and an issue) when it paints nothing.
-pub fn resolved_color(color: &VarOr<Color>, issues: &mut Vec<PaintIssue>) -> Option<Color> {
+pub(crate) fn resolved_color(color: &VarOr<Color>, issues: &mut Vec<PaintIssue>) -> Option<Color> {
     match color {
         VarOr::Value(color) if color.is_keyword() => {
             issues.push(PaintIssue::ColorKeyword(color.as_str().to_owned()));
@@ -245,7 +245,7 @@ pub fn resolved_color(color: &VarOr<Color>, issues: &mut Vec<PaintIssue>) -> Opt
 }
 
 /// A color's straight RGBA, its alpha multiplied by `opacity`.
-pub fn rgba_with_opacity(color: Color, opacity: f32) -> [u8; 4] {
+pub(crate) fn rgba_with_opacity(color: Color, opacity: f32) -> [u8; 4] {
     let [r, g, b, a] = color.rgba();
     [r, g, b, (f32::from(a) * opacity).round().clamp(0.0, 255.0) as u8]
 }

@@ -34,12 +34,12 @@ pub struct StrokeSpec {
 
 impl StrokeSpec {
     /// The widest side.
-    pub fn max_width(&self) -> f32 {
+    pub(crate) fn max_width(&self) -> f32 {
         self.widths.iter().copied().fold(0.0, f32::max)
     }
 
     /// How far the stroke reaches outside the outline.
-    pub fn outer_extent(&self) -> f32 {
+    pub(crate) fn outer_extent(&self) -> f32 {
         match self.align {
             Align::Inside => 0.0,
             Align::Center => self.max_width() / 2.0,

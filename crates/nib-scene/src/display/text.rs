@@ -23,7 +23,7 @@ pub type Outlines = HashMap<(fontdb::ID, u16), Arc<GlyphOutline>>;
 /// About how many glyphs are filled as one path: a text with more is filled a few thousand
 /// lines at a time, so that the path and the rasteriser's edges of a text of millions of
 /// characters are not all held at once. Texts of ordinary length are one path.
-pub const GLYPHS_PER_PATH: usize = 16_384;
+pub(crate) const GLYPHS_PER_PATH: usize = 16_384;
 
 /// A glyph placed in a text node's box.
 pub struct PlacedGlyph<'a> {
@@ -37,7 +37,7 @@ pub struct PlacedGlyph<'a> {
 
 /// The outline of every glyph of `shaped`, and the underline and
 /// strike-through bars of its lines in a `width` × `height` box.
-pub fn outlines_and_bars(
+pub(crate) fn outlines_and_bars(
     engine: &mut TextEngine,
     shaped: &ShapedText,
     props: &Props,

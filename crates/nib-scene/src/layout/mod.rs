@@ -24,10 +24,11 @@ use std::sync::Arc;
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
 pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, find_problems};
-pub use rules::{Axis, SizingNote};
+pub use rules::Axis;
+pub(crate) use rules::SizingNote;
 use rules::{AxisSize, Kind, Plan, plan_part, taffy_style};
 use tree::{PartTree, TreeNode};
-pub use turn::{Bounds, Turn};
+pub(crate) use turn::{Bounds, Turn};
 
 /// The box of a node, in pixels.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

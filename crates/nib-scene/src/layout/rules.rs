@@ -31,7 +31,7 @@ pub enum Axis {
 
 impl Axis {
     /// The property that sizes this axis.
-    pub fn size_key(self) -> &'static str {
+    pub(crate) fn size_key(self) -> &'static str {
         match self {
             Axis::Horizontal => "width",
             Axis::Vertical => "height",

@@ -114,7 +114,7 @@ pub struct Snapshot {
 /// Most boxes one snapshot lists (as batch_get writes at most 10,000 nodes): a frame with a
 /// million children would otherwise answer a million boxes, a gigabyte once made JSON.
 /// Levels of children that do not fit are `"..."`; starting nodes beyond it are left out.
-pub const MAX_SNAPSHOT_NODES: usize = 10_000;
+pub(crate) const MAX_SNAPSHOT_NODES: usize = 10_000;
 
 fn is_zero(n: &usize) -> bool {
     *n == 0

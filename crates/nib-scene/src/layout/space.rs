@@ -28,7 +28,7 @@ pub trait CanvasBoxes {
 }
 
 /// Space left between a new top-level node and what is already on the canvas.
-pub const NEW_NODE_GAP: f64 = 100.0;
+pub(crate) const NEW_NODE_GAP: f64 = 100.0;
 
 /// A side of a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

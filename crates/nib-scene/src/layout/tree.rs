@@ -71,12 +71,12 @@ impl TreeNode {
 
     /// Lays the node out turned from now on: its parent places the bounds of the turned box
     /// ([`Turn`]), `location` is their corner and `size` stays the node's own.
-    pub fn lay_out_turned(&mut self) {
+    pub(crate) fn lay_out_turned(&mut self) {
         self.item_style = Some(Box::new(turned_item_style(&self.style)));
     }
 
     /// True when the node is laid out turned (see [`TreeNode::lay_out_turned`]).
-    pub fn is_turned(&self) -> bool {
+    pub(crate) fn is_turned(&self) -> bool {
         self.item_style.is_some()
     }
 }
@@ -115,7 +115,7 @@ impl PartTree<'_, '_> {
 
     /// Makes the node at `index` a turned one whose own size is `size` (see
     /// [`TreeNode::fixed_size`]), and forgets what taffy remembered for the first pass.
-    pub fn fix_turned(&mut self, index: usize, size: Size<f32>) {
+    pub(crate) fn fix_turned(&mut self, index: usize, size: Size<f32>) {
         let node = &mut self.nodes[index];
         node.fixed_size = Size { width: Some(size.width), height: Some(size.height) };
         node.lay_out_turned();
@@ -123,7 +123,7 @@ impl PartTree<'_, '_> {
 
     /// Keeps the size a fill at `index` was given on `axis` (its parent's main axis) in a
     /// second pass, instead of sharing the room again.
-    pub fn fix_share(&mut self, index: usize, axis: Axis, size: Size<f32>) {
+    pub(crate) fn fix_share(&mut self, index: usize, axis: Axis, size: Size<f32>) {
         let style = &mut self.nodes[index].style;
         style.flex_grow = 0.0;
         style.flex_basis = taffy::Dimension::auto();
@@ -131,7 +131,7 @@ impl PartTree<'_, '_> {
     }
 
     /// Keeps the size of the node at `index` on `axis` in a second pass.
-    pub fn fix_axis(&mut self, index: usize, axis: Axis, size: Size<f32>) {
+    pub(crate) fn fix_axis(&mut self, index: usize, axis: Axis, size: Size<f32>) {
         let style = &mut self.nodes[index].style;
         match axis {
             Axis::Horizontal => style.size.width = taffy::Dimension::length(size.width),
@@ -140,7 +140,7 @@ impl PartTree<'_, '_> {
     }
 
     /// Forgets every node's remembered layouts, for a second pass.
-    pub fn clear_caches(&mut self) {
+    pub(crate) fn clear_caches(&mut self) {
         for node in &mut self.nodes {
             if let Some(cache) = &mut node.cache {
                 cache.clear();

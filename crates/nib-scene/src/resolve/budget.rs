@@ -46,7 +46,7 @@ impl Budget {
     pub const DOCUMENT: Budget = Budget { nodes: MAX_EXPANDED_NODES, bytes: MAX_COPIED_BYTES };
 
     /// Nothing spent.
-    pub const NONE: Budget = Budget { nodes: 0, bytes: 0 };
+    pub(crate) const NONE: Budget = Budget { nodes: 0, bytes: 0 };
 
     /// Both amounts added.
     pub(crate) fn plus(self, other: Budget) -> Budget {

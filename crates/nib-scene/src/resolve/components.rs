@@ -10,7 +10,7 @@ use crate::doc::{Descendants, Document, Key, NodeKey, NodeTree, NodeType, Props,
 
 /// Deepest chain of instances followed (a component containing an instance of a component…).
 /// Cycles are cut here instead of hanging.
-pub const MAX_INSTANCE_DEPTH: usize = 32;
+pub(crate) const MAX_INSTANCE_DEPTH: usize = 32;
 
 /// What a document refers to outside itself: documents imported by alias (`"imports": {"h":
 /// "../lib.pen"}`) and the JavaScript files of its script nodes (`"scriptUri": "bars.js"`). The
@@ -140,7 +140,7 @@ pub struct PathError {
 
 impl PathError {
     /// How many existing ids an error lists.
-    pub const LIST_LIMIT: usize = 20;
+    pub(crate) const LIST_LIMIT: usize = 20;
 }
 
 impl std::fmt::Display for PathError {

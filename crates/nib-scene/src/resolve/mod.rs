@@ -13,17 +13,15 @@ pub mod scene;
 mod shown_text;
 pub mod variables;
 
-pub use budget::{
-    Budget, ChainLink, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError,
-};
+pub use budget::{Budget, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 pub use components::{
-    Component, ComponentError, InstanceNode, Library, MAX_INSTANCE_DEPTH, NoImports, PathError, PathTarget,
-    find_component, resolve_path,
+    Component, ComponentError, InstanceNode, Library, NoImports, PathTarget, find_component, resolve_path,
 };
 pub use generated::{MAX_SCRIPT_NODES, script_problem};
 pub use scene::{
     Scene, SceneKey, SceneNode, SceneOptions, ScenePart, build_scene, node_not_found, part_root, update_scene,
     update_scene_of, update_scene_within,
 };
-pub use shown_text::{MAX_TEXT_CHARS, shown_text};
-pub use variables::{LookupError, ThemeContext, lookup};
+pub use shown_text::MAX_TEXT_CHARS;
+pub(crate) use shown_text::shown_text;
+pub use variables::{ThemeContext, lookup};

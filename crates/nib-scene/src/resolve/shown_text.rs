@@ -37,7 +37,7 @@ pub fn content_of(props: &Props) -> Cow<'_, str> {
 
 /// The text of a node as it is laid out and drawn: its content, cut after [`MAX_TEXT_CHARS`]
 /// characters.
-pub fn shown_text(props: &Props) -> Cow<'_, str> {
+pub(crate) fn shown_text(props: &Props) -> Cow<'_, str> {
     match content_of(props) {
         Cow::Borrowed(text) => Cow::Borrowed(cut(text)),
         Cow::Owned(mut text) => {

@@ -13,7 +13,7 @@ use crate::doc::values::{ThemeSelection, VariableScalar, VariableValue};
 use crate::doc::{Document, VarRef};
 
 /// How many variables may refer to one another before it counts as a cycle.
-pub const MAX_VARIABLE_CHAIN: usize = 32;
+pub(crate) const MAX_VARIABLE_CHAIN: usize = 32;
 
 /// The value selected on each theme axis at some place in the tree.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -69,12 +69,12 @@ fn family_in<'a>(index: &'a HashMap<String, FamilyRows>, lower: &str) -> Option<
 }
 
 /// True when `lower` (a lower-cased name) is a bundled family.
-pub fn has_family(lower: &str) -> bool {
+pub(crate) fn has_family(lower: &str) -> bool {
     index().contains_key(lower)
 }
 
 /// The bundled family names, unsorted.
-pub fn family_names() -> impl Iterator<Item = &'static str> {
+pub(crate) fn family_names() -> impl Iterator<Item = &'static str> {
     index().values().map(|family| family.name)
 }
 
@@ -86,14 +86,9 @@ pub fn bytes(index: usize) -> Option<Arc<dyn AsRef<[u8]> + Send + Sync>> {
 
 /// The decoded bytes of the bundled file at `path` (under `assets/fonts`), for tests.
 #[cfg(test)]
-pub fn test_font(path: &str) -> Vec<u8> {
+pub(crate) fn test_font(path: &str) -> Vec<u8> {
     let index = FILES.iter().position(|f| f.path == path).unwrap_or_else(|| panic!("{path} is not bundled"));
     (*bytes(index).expect("decodes")).as_ref().to_vec()
-}
-
-/// How many files nib ships.
-pub fn file_count() -> usize {
-    FILES.len()
 }
 
 #[cfg(test)]

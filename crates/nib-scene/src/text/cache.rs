@@ -31,12 +31,12 @@ pub fn read_family(files: &dyn FontFiles, folder: &Path, family: &str) -> Vec<Ar
 }
 
 /// The files in the cache folder of `family`, however it is spelled (its folder is its slug).
-pub fn family_files(files: &dyn FontFiles, folder: &Path, family: &str) -> Vec<PathBuf> {
+pub(crate) fn family_files(files: &dyn FontFiles, folder: &Path, family: &str) -> Vec<PathBuf> {
     files.files_in(&folder.join(slug(family)))
 }
 
 /// The faces of `paths` (from [`family_files`]), named `family` as the catalogue spells it.
-pub fn read_files(files: &dyn FontFiles, paths: &[PathBuf], family: &str) -> Vec<Arc<Face>> {
+pub(crate) fn read_files(files: &dyn FontFiles, paths: &[PathBuf], family: &str) -> Vec<Arc<Face>> {
     let slug = slug(family);
     let mut faces = Vec::new();
     for path in paths {
@@ -74,7 +74,7 @@ fn face_of_name(path: &Path, slug: &str) -> Option<(u16, bool)> {
 }
 
 /// Where the face of `family` at `weight` and `italic` is cached.
-pub fn face_path(folder: &Path, family: &str, weight: u16, italic: bool) -> PathBuf {
+pub(crate) fn face_path(folder: &Path, family: &str, weight: u16, italic: bool) -> PathBuf {
     let slug = slug(family);
     let style = if italic { "italic" } else { "normal" };
     folder.join(&slug).join(format!("{slug}-{weight}-{style}.ttf"))

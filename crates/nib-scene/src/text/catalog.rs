@@ -212,7 +212,7 @@ pub fn suggest_family(family: &str) -> Option<&'static str> {
 
 /// An icon set nib draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IconSet {
+pub(crate) enum IconSet {
     /// lucide (stroke icons on a 24-unit grid).
     Lucide,
     /// Google's Material Symbols, in one of its three styles.
@@ -221,7 +221,7 @@ pub enum IconSet {
 
 impl IconSet {
     /// The set a node's icon family names, if nib has it.
-    pub fn for_family(family: &str) -> Option<IconSet> {
+    pub(crate) fn for_family(family: &str) -> Option<IconSet> {
         let lower = family.trim().to_lowercase();
         match lower.as_str() {
             "lucide" => Some(IconSet::Lucide),
@@ -234,7 +234,7 @@ impl IconSet {
     }
 
     /// The families that name sets nib has.
-    pub const FAMILIES: &'static [&'static str] =
+    pub(crate) const FAMILIES: &'static [&'static str] =
         &["lucide", "Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
 
     /// True when the set has an icon called `name` (lucide also answers to its former names).

@@ -26,7 +26,7 @@ use crate::doc::Document;
 use crate::doc::json::{Json, JsonValue};
 
 /// Most entries read from a document's `fonts` list.
-pub const MAX_DOCUMENT_FONTS: usize = 64;
+pub(crate) const MAX_DOCUMENT_FONTS: usize = 64;
 
 /// The fonts a document brings, and what could not be used.
 #[derive(Debug, Clone, Default)]
@@ -48,7 +48,7 @@ impl PartialEq for DocumentFonts {
 /// How the host reads the file an entry's `url` names: the bytes of a font file (TrueType,
 /// OpenType or WOFF2), or why they cannot be had (its message a sentence about the url, with
 /// hints; the entry's place is added here).
-pub type FontUrlReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, Diagnostic>;
+pub(crate) type FontUrlReader<'a> = &'a dyn Fn(&str) -> Result<Vec<u8>, Diagnostic>;
 
 /// What is wrong with one entry of the fonts list: the key it is about (`""` for the entry as
 /// a whole) and why, with what the host said about its file.

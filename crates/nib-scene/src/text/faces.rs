@@ -84,7 +84,7 @@ pub struct Face {
 
 impl Face {
     /// True when the face is declared for `ch` (whether it has a glyph shows once it is read).
-    pub fn declared_for(&self, ch: char) -> bool {
+    pub(crate) fn declared_for(&self, ch: char) -> bool {
         self.ranges.is_empty() || in_ranges(self.ranges, u32::from(ch))
     }
 }
@@ -209,7 +209,7 @@ pub fn faces_in(
 }
 
 /// Reads the font file at `path` through `files` and describes its faces.
-pub fn read_font_file(files: &dyn FontFiles, path: &Path, origin: Origin) -> Result<Vec<Face>, FaceError> {
+pub(crate) fn read_font_file(files: &dyn FontFiles, path: &Path, origin: Origin) -> Result<Vec<Face>, FaceError> {
     let shown = path.display().to_string();
     let bytes = sfnt_bytes(files.read(path, MAX_FONT_FILE_BYTES)?, &shown)?;
     let faces = faces_in(&bytes, || FaceData::File(path.to_owned()), origin, &shown, None);

@@ -62,7 +62,7 @@ pub trait FontFiles: Send + Sync + fmt::Debug {
 /// No file access: the bundled fonts only. Every read is refused with a reason, so a book made
 /// without a host and asked for font folders says why they are not read.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct NoFontFiles;
+pub(crate) struct NoFontFiles;
 
 impl NoFontFiles {
     fn refused(path: &Path) -> std::io::Error {

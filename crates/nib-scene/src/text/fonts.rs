@@ -21,19 +21,20 @@ use super::files::{FontFiles, NoFontFiles};
 use crate::diagnostic::Diagnostic;
 
 /// Families that hold icons, not letters: never a stand-in for text.
-pub const ICON_FAMILIES: &[&str] = &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
+pub(crate) const ICON_FAMILIES: &[&str] =
+    &["Material Symbols Outlined", "Material Symbols Rounded", "Material Symbols Sharp"];
 
 /// The family text falls back to: the default of the format.
-pub const DEFAULT_FAMILY: &str = "Inter";
+pub(crate) const DEFAULT_FAMILY: &str = "Inter";
 
 /// The family monospaced families fall back to.
 pub const MONOSPACE_FAMILY: &str = "JetBrains Mono";
 
 /// The family serif families fall back to (Times New Roman's metrics).
-pub const SERIF_FAMILY: &str = "Liberation Serif";
+pub(crate) const SERIF_FAMILY: &str = "Liberation Serif";
 
 /// The family handwriting families fall back to.
-pub const HANDWRITING_FAMILY: &str = "Caveat";
+pub(crate) const HANDWRITING_FAMILY: &str = "Caveat";
 
 /// Environment variable: `offline` stops nib from fetching fonts (no socket is opened).
 pub const FONTS_VARIABLE: &str = "NIB_FONTS";
@@ -342,11 +343,6 @@ impl FontBook {
         let mut families: Vec<&FamilyEntry> = self.system.values().collect();
         families.sort_by(|a, b| a.name.cmp(&b.name));
         families
-    }
-
-    /// True when `family` is available without fetching (case does not matter).
-    pub fn has_family(&self, family: &str) -> bool {
-        !self.sources(family).is_empty()
     }
 
     /// Every source that has `family`, in the order they are preferred: the user's folders, the

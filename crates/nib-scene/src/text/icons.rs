@@ -15,7 +15,7 @@ use crate::doc::values::{TextAlign, TextAlignVertical};
 pub const LUCIDE_STROKE_WIDTH: f32 = 2.0;
 
 /// Material Symbols weight when a node does not give one (spec §4b).
-pub const MATERIAL_DEFAULT_WEIGHT: u16 = 200;
+pub(crate) const MATERIAL_DEFAULT_WEIGHT: u16 = 200;
 
 /// An icon ready to draw in a square `view` units wide, y pointing down from the top.
 #[derive(Debug, Clone)]

@@ -23,20 +23,15 @@ mod spacing;
 pub mod style;
 
 pub use bundled::PARTIAL_FAMILIES;
-pub use catalog::{Category, IconSet, google_family, is_known_family, missing_icon, suggest_family};
-pub use document_fonts::{DocumentFonts, FontUrlReader};
+pub use catalog::{Category, google_family, is_known_family, missing_icon, suggest_family};
+pub use document_fonts::DocumentFonts;
 pub use faces::Origin;
-pub use files::{FontFiles, MemoryFontFiles, NoFontFiles, SystemFont};
-pub use fonts::{FamilyChoice, FamilyEntry, FamilyFetchError, FontBook, FontOptions, Substitution};
+pub use files::{FontFiles, MemoryFontFiles, SystemFont};
+pub use fonts::{FamilyChoice, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
-pub use outline::{Decorations, GlyphOutline};
+pub(crate) use outline::GlyphOutline;
 pub use registry::UsedFont;
-pub use runs::FALLBACK_FAMILIES;
-pub use shape::{PreparedText, TextEngine};
-pub use shaped::{Glyphs, ShapedGlyph, ShapedLine, ShapedText};
-pub use style::{TextStyle, text_content, text_growth};
-
-/// How many font files nib ships.
-pub fn bundled_file_count() -> usize {
-    bundled::file_count()
-}
+pub(crate) use shape::PreparedText;
+pub use shape::TextEngine;
+pub use shaped::ShapedText;
+pub use style::{TextStyle, text_content};

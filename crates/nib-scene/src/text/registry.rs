@@ -199,7 +199,7 @@ impl Registry {
     }
 
     /// How the database entry `id` is used.
-    pub fn face_use(&self, id: fontdb::ID) -> Option<FaceUse> {
+    pub(crate) fn face_use(&self, id: fontdb::ID) -> Option<FaceUse> {
         self.uses.get(&id).copied()
     }
 
@@ -240,7 +240,7 @@ impl Registry {
     }
 
     /// Notes that a shaped text uses face `key`.
-    pub fn mark_used(&mut self, key: usize) {
+    pub(crate) fn mark_used(&mut self, key: usize) {
         self.used.insert(key);
     }
 

@@ -17,7 +17,7 @@ use super::registry::Registry;
 /// emoji (outlines, drawn in the text's colour), Japanese, then Simplified Chinese for the hanzi
 /// Japanese lacks (a shared ideograph keeps the Japanese form, as a `lang="ja"` page would),
 /// Korean, and box drawing.
-pub const FALLBACK_FAMILIES: &[&str] = &[
+pub(crate) const FALLBACK_FAMILIES: &[&str] = &[
     "Inter",
     "Noto Sans",
     "Noto Sans Thai",
@@ -33,7 +33,7 @@ pub const FALLBACK_FAMILIES: &[&str] = &[
 /// Families of the user's cache folder or system looked at for CJK characters the bundled
 /// Japanese, Chinese and Korean faces lack (rare hanzi and kanji, traditional forms, old Hangul),
 /// in this order.
-pub const CJK_FAMILIES: &[&str] = &[
+pub(crate) const CJK_FAMILIES: &[&str] = &[
     "Noto Sans JP",
     "Noto Sans SC",
     "Noto Sans TC",

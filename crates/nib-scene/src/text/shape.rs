@@ -326,7 +326,7 @@ impl TextEngine {
     }
 
     /// Prepares `text` in `style` for shaping (see [`PreparedText`]).
-    pub fn prepare<'a>(&mut self, text: impl Into<Cow<'a, str>>, style: &TextStyle) -> PreparedText<'a> {
+    pub(crate) fn prepare<'a>(&mut self, text: impl Into<Cow<'a, str>>, style: &TextStyle) -> PreparedText<'a> {
         let text = text.into();
         let family = self.choose_family(&style.family);
         let mut hasher = FastHasher::default();
@@ -344,7 +344,7 @@ impl TextEngine {
     }
 
     /// Shapes a prepared text (see [`TextEngine::shape`]).
-    pub fn shape_prepared(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> Arc<ShapedText> {
+    pub(crate) fn shape_prepared(&mut self, prepared: &PreparedText<'_>, wrap_width: Option<f32>) -> Arc<ShapedText> {
         let wrap = wrap_width.filter(|w| w.is_finite()).map(|w| w.max(0.0).to_bits());
         let key =
             prepared.hash ^ wrap.map_or(0x9e37_79b9_7f4a_7c15, |w| u64::from(w).wrapping_mul(0xff51_afd7_ed55_8ccd));
@@ -777,7 +777,7 @@ mod tests {
     use super::*;
     use crate::doc::values::TextAlignVertical;
     use crate::text::fonts::FontOptions;
-    use crate::text::{ShapedGlyph, ShapedLine};
+    use crate::text::shaped::{ShapedGlyph, ShapedLine};
 
     /// The glyphs of line `index`.
     fn glyphs(shaped: &ShapedText, index: usize) -> Vec<ShapedGlyph> {

@@ -215,14 +215,14 @@ impl LineExtent {
     /// A `normal` line of this extent, as Pen sets it: its height is the whole extent rounded
     /// once (Inter at 16 px: 15.5 + 3.86 = 19.36 → 19), and its baseline sits on a whole pixel,
     /// the ascent (and half gap) rounded.
-    pub fn normal_line(self) -> (f32, f32) {
+    pub(crate) fn normal_line(self) -> (f32, f32) {
         ((self.above + self.below).round(), self.above.round())
     }
 
     /// Where the baseline sits below the top of a line `line_height` tall with this face
     /// centred in it (half the leading above, as CSS places it), its ascent and descent each
     /// rounded as the browser rounds them.
-    pub fn centred_baseline(self, line_height: f32) -> f32 {
+    pub(crate) fn centred_baseline(self, line_height: f32) -> f32 {
         let (above, below) = (self.above.round(), self.below.round());
         (line_height - (above + below)) / 2.0 + above
     }
@@ -337,7 +337,7 @@ impl Assembler {
     }
 
     /// Ends the open line, placed under the lines before it.
-    pub fn end_line(&mut self) {
+    pub(crate) fn end_line(&mut self) {
         let Some(line) = self.open.take() else { return };
         let top = self.text.lines.last().map_or(0.0, |line| line.top + line.height);
         let rule = self.rule;

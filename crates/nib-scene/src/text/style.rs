@@ -3,17 +3,17 @@
 
 use std::borrow::Cow;
 
-use crate::doc::values::{FontStyle, TextAlign, TextAlignVertical, TextGrowth};
+use crate::doc::values::{FontStyle, TextAlign, TextAlignVertical};
 use crate::doc::{Key, NodeType, Props, Value, VarOr};
 
 /// Font size of text nodes that do not say.
-pub const DEFAULT_FONT_SIZE: f32 = 14.0;
+pub(crate) const DEFAULT_FONT_SIZE: f32 = 14.0;
 
 /// Font size of canvas annotations (notes, prompts, context) that do not say.
-pub const DEFAULT_ANNOTATION_FONT_SIZE: f32 = 16.0;
+pub(crate) const DEFAULT_ANNOTATION_FONT_SIZE: f32 = 16.0;
 
 /// Largest font size shaped; larger sizes are clamped (a typo like 14000 must not stall layout).
-pub const MAX_FONT_SIZE: f32 = 2048.0;
+pub(crate) const MAX_FONT_SIZE: f32 = 2048.0;
 
 /// How a run of text looks.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,11 +79,6 @@ impl TextStyle {
         }
         style
     }
-}
-
-/// How the box of a text node is sized (`textGrowth`, default auto).
-pub fn text_growth(props: &Props) -> TextGrowth {
-    props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto)
 }
 
 /// The text of a node as it is laid out and drawn: its `content` string (styled runs, never seen

@@ -4,9 +4,9 @@
 use std::fmt;
 
 /// `NIB_IMAGE_BASE_URL` when unset.
-pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
+pub(crate) const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 /// `NIB_IMAGE_MODEL` when unset.
-pub const DEFAULT_MODEL: &str = "gpt-image-1";
+pub(crate) const DEFAULT_MODEL: &str = "gpt-image-1";
 
 /// The image settings of a session.
 #[derive(Clone, Default, PartialEq)]
@@ -45,7 +45,7 @@ impl ImageSettings {
 
     /// Reads the settings through `lookup` (a variable's value by name); blank values count as
     /// unset.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> ImageSettings {
+    pub(crate) fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> ImageSettings {
         let get = |name: &str| lookup(name).map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
         let mut warnings = Vec::new();
         let offline_only = match get("NIB_IMAGES").as_deref() {

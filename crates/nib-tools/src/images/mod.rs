@@ -24,7 +24,9 @@ use std::path::{Path, PathBuf};
 use crate::files::Confinement;
 
 pub use crate::host::image_files::{MissingImage, Unreadable, image_file, missing_image_files, missing_images};
-pub use config::{AiSettings, ImageSettings};
+#[cfg(feature = "network-images")]
+pub(crate) use config::AiSettings;
+pub use config::ImageSettings;
 pub use configured::ConfiguredImages;
 pub use offline::OfflineImages;
 

@@ -43,7 +43,7 @@ impl ImageProvider for OfflineImages {
 }
 
 /// What the placeholder for `prompt` shows and how it is found again, for the answer's note.
-pub fn what_was_drawn(prompt: &str) -> String {
+pub(crate) fn what_was_drawn(prompt: &str) -> String {
     let colours: Vec<&str> = named_colours(prompt).iter().map(|(name, _)| *name).collect();
     let shown = match colours.is_empty() {
         true => String::new(),

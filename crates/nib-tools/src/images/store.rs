@@ -7,7 +7,7 @@ use super::{ImageError, ImageRequest};
 
 /// The image formats the renderer draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ImageFormat {
+pub(crate) enum ImageFormat {
     /// PNG, stored as `.png`.
     Png,
     /// JPEG, stored as `.jpg`.
@@ -16,7 +16,7 @@ pub enum ImageFormat {
 
 impl ImageFormat {
     /// The format the bytes start with; servers' content types are not trusted alone.
-    pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
+    pub(crate) fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
         if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
             Some(ImageFormat::Png)
         } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {

@@ -56,7 +56,7 @@ impl Operation {
     }
 
     /// The operation for a letter.
-    pub fn from_letter(letter: &str) -> Option<Operation> {
+    pub(crate) fn from_letter(letter: &str) -> Option<Operation> {
         Some(match letter {
             "I" => Operation::Insert,
             "C" => Operation::Copy,
@@ -83,7 +83,7 @@ impl Operation {
     }
 
     /// The fewest and most arguments it takes.
-    pub fn arity(self) -> (usize, usize) {
+    pub(crate) fn arity(self) -> (usize, usize) {
         match self {
             Operation::Insert | Operation::Update | Operation::Replace => (2, 2),
             Operation::Copy => (2, 3),

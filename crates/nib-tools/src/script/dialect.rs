@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 /// Why an object of the array form could not be turned into a statement.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("operations[{index}]: {message}")]
-pub struct DialectError {
+pub(crate) struct DialectError {
     /// The position of the object in the array, from 0.
     pub index: usize,
     /// What is wrong with it.
@@ -24,7 +24,7 @@ M(id, parent, index) moves, D(id) deletes, G(id, \"ai\"|\"stock\", \"prompt\") a
 e.g. card=I(\"screen\", {type: \"frame\", layout: \"vertical\"})\\nU(card, {gap: 12})";
 
 /// The script the objects stand for, one statement per line.
-pub fn to_script(operations: &[Value]) -> Result<String, DialectError> {
+pub(crate) fn to_script(operations: &[Value]) -> Result<String, DialectError> {
     let mut bindings: Vec<String> = Vec::new();
     let mut lines = Vec::with_capacity(operations.len());
     for (index, operation) in operations.iter().enumerate() {

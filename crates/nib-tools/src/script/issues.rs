@@ -16,7 +16,7 @@ pub const MAX_ISSUES: usize = 50;
 
 /// The advice for a call longer than Pencil recommends: it ran, but one failing statement rolls
 /// back all of it, and a reviewer reads it as one change.
-pub fn long_batch(statements: usize) -> String {
+pub(crate) fn long_batch(statements: usize) -> String {
     format!(
         "This call has {statements} operations; at most {} per call are recommended. Long batches are harder to review and one failing operation rolls back all of them: split them into smaller calls.",
         super::parse::RECOMMENDED_STATEMENTS
@@ -277,7 +277,7 @@ fn is_absolute(props: &Props) -> bool {
 
 /// True when the node lays out its children with flexbox: frames unless `layout: "none"`
 /// (their default is horizontal), groups only with a layout, instances as their component.
-pub fn lays_out_children(document: &Document, key: NodeKey) -> bool {
+pub(crate) fn lays_out_children(document: &Document, key: NodeKey) -> bool {
     let props = &document.tree().node(key).props;
     match props.get(&Key::Layout) {
         Some(Value::Layout(VarOr::Value(layout))) => *layout != Layout::None,

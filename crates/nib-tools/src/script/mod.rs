@@ -5,10 +5,10 @@
 //! does.
 
 pub mod ast;
-pub mod dialect;
+pub(crate) mod dialect;
 mod exec;
 pub mod issues;
-pub mod normalise;
+pub(crate) mod normalise;
 pub mod parse;
 mod references;
 pub mod report;
@@ -16,7 +16,8 @@ pub mod validate;
 
 pub use ast::{Expr, ExprKind, Operation, Property, Script, Span, Statement};
 pub use exec::place::CanvasBoxes;
-pub use exec::session::{Finished, Session};
+pub(crate) use exec::session::Finished;
+pub use exec::session::Session;
 pub use exec::{Context, Options, run};
-pub use parse::{DEFAULT_MAX_STATEMENTS, MAX_NESTING, MAX_SCRIPT_BYTES, RECOMMENDED_STATEMENTS, ScriptError, parse};
-pub use report::{Binding, Failure, InvalidProperty, OpResult, Outcome};
+pub use parse::{DEFAULT_MAX_STATEMENTS, MAX_NESTING, MAX_SCRIPT_BYTES, parse};
+pub use report::{Binding, Failure, OpResult, Outcome};

@@ -35,10 +35,10 @@ pub const DEFAULT_MAX_STATEMENTS: usize = 500;
 
 /// Statements per call Pencil recommends: longer calls run, with advice to split them (a long
 /// all-or-nothing batch is harder to review and to repair when one statement fails).
-pub const RECOMMENDED_STATEMENTS: usize = 25;
+pub(crate) const RECOMMENDED_STATEMENTS: usize = 25;
 
 /// Names that always refer to the document root.
-pub const ROOT_NAMES: &[&str] = &["document", "root"];
+pub(crate) const ROOT_NAMES: &[&str] = &["document", "root"];
 
 /// A script that cannot run: where, what was found, what was expected, and how to fix it.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,10 +17,10 @@ use crate::resolve::Scene;
 use crate::text::TextEngine;
 
 /// The folder exports go to when no outputPath is given (relative to the workspace root).
-pub const DEFAULT_EXPORT_FOLDER: &str = "exports";
+pub(crate) const DEFAULT_EXPORT_FOLDER: &str = "exports";
 
 /// Most nodes one call exports: each is a file, and an answer listing more is no longer read.
-pub const MAX_EXPORT_NODES: usize = 200;
+pub(crate) const MAX_EXPORT_NODES: usize = 200;
 
 /// export's arguments.
 #[derive(Debug, Deserialize)]

@@ -26,33 +26,28 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 pub use app_state::{AppState, get_app_state};
-pub use batch_get::{BatchGetArgs, MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
-pub use design::{DesignArgs, batch_design};
-pub use editor::{EditorState, OpenArgs, Opened, RULES, StateArgs, get_editor_state, open_document};
+pub(crate) use batch_get::BatchGetArgs;
+pub use batch_get::{MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
+pub use design::batch_design;
+pub use editor::{Opened, RULES, get_editor_state, open_document};
 pub use execute::{
-    CALL_LIMIT, ExecuteAnswer, ExecuteArgs, ExecuteLimits, KEPT_SNIPPETS, MAX_CALL_EXPORTED_FILES, MAX_CALL_NODES,
-    MAX_CALL_WRITES, MAX_LISTED_FILES, MAX_PRINTED_CHARS, MAX_SNIPPET_BYTES, MAX_SVG_BYTES, MAX_SVG_SHAPES,
-    MAX_WALKED_NODES, Patch, execute,
+    CALL_LIMIT, ExecuteLimits, KEPT_SNIPPETS, MAX_CALL_EXPORTED_FILES, MAX_CALL_NODES, MAX_CALL_WRITES,
+    MAX_LISTED_FILES, MAX_PRINTED_CHARS, MAX_SNIPPET_BYTES, MAX_SVG_BYTES, MAX_SVG_SHAPES, MAX_WALKED_NODES, Patch,
+    execute,
 };
-pub use export::{DEFAULT_EXPORT_FOLDER, ExportAnswer, ExportArgs, MAX_EXPORT_NODES, WrittenFile, export};
-pub use guides::{
-    Alternative, CategoryTags, DEFAULT_GUIDE, Guidelines, GuidelinesArgs, MODE_AXIS, NoArgs, Skill, SkillArgs,
-    SkillEntry, StyleAnswer, StyleArgs, StyleGuideAnswer, StyleGuideArgs, TOPICS, TagCount, TagsAnswer, get_guidelines,
-    get_style, get_style_guide, get_style_guide_tags, read_skill, skill_paths,
-};
-pub use history::{Stepped, redo, undo};
+pub use export::export;
+pub(crate) use export::{ExportArgs, WrittenFile};
+pub use guides::{DEFAULT_GUIDE, TOPICS, get_guidelines, get_style, get_style_guide, get_style_guide_tags, read_skill};
+pub use history::{redo, undo};
+pub(crate) use layout::SpaceArgs;
 pub use layout::{
-    LaidOut, MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, SpaceArgs, Spot, find_empty_space_on_canvas,
-    snapshot_layout,
+    LaidOut, MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, find_empty_space_on_canvas, snapshot_layout,
 };
-pub use properties::{
-    PROPERTIES, ReplaceArgs, Replaced, SearchArgs, replace_all_matching_properties, search_all_unique_properties,
-};
-pub use screenshot::{
-    DEFAULT_LONG_EDGE, MAX_SCREENSHOT_BYTES, Screenshot, ScreenshotArgs, get_screenshot, render_screenshot,
-};
-pub use variables::{FileArgs, SetAnswer, SetArgs, VariablesAnswer, get_variables, set_variables};
-pub use workspace::{MAX_SELECTED, OpenDocument, Selection, Workspace};
+pub use properties::{PROPERTIES, Replaced, replace_all_matching_properties, search_all_unique_properties};
+pub use screenshot::{MAX_SCREENSHOT_BYTES, Screenshot, ScreenshotArgs, get_screenshot, render_screenshot};
+pub(crate) use variables::FileArgs;
+pub use variables::{get_variables, set_variables};
+pub use workspace::{MAX_SELECTED, Selection, Workspace};
 
 /// Why a tool call failed: a message an agent can act on, a hint, and structured data when the
 /// tool has some (batch_design's outcome).

@@ -89,7 +89,7 @@ impl Kept {
 }
 
 /// The parts a screenshot of `part` (one top-level part, or every part for the canvas) shows.
-pub fn parts_shown(layout: &Layout, part: Option<usize>) -> Vec<Arc<PartLayout>> {
+pub(crate) fn parts_shown(layout: &Layout, part: Option<usize>) -> Vec<Arc<PartLayout>> {
     match part {
         Some(index) => layout.parts().get(index).into_iter().cloned().collect(),
         None => layout.parts().to_vec(),
@@ -141,7 +141,7 @@ impl RenderCache {
 
     /// Takes the last picture drawn for `key` (kept by [`RenderCache::keep_painted`]), to
     /// repaint it after an edit.
-    pub fn take_painted(&mut self, key: &ShotKey) -> Option<(Painted, Shot)> {
+    pub(crate) fn take_painted(&mut self, key: &ShotKey) -> Option<(Painted, Shot)> {
         let index = self.kept.iter().position(|kept| kept.key == *key)?;
         self.kept.remove(index).map(|kept| (kept.painted, kept.shot))
     }
@@ -149,7 +149,7 @@ impl RenderCache {
     /// Keeps `painted` (drawn for `key`, answered as `shot`) as the most recent picture,
     /// dropping the oldest beyond [`MAX_KEPT_PICTURES`] or [`MAX_KEPT_PIXELS`] in all; a picture
     /// larger than that alone is not kept.
-    pub fn keep_painted(&mut self, key: ShotKey, painted: Painted, shot: Shot) {
+    pub(crate) fn keep_painted(&mut self, key: ShotKey, painted: Painted, shot: Shot) {
         self.kept.retain(|kept| kept.key != key);
         let kept = Kept { key, painted, shot };
         if kept.pixels() > MAX_KEPT_PIXELS {
@@ -162,7 +162,7 @@ impl RenderCache {
     }
 
     /// Counts a picture drawn with `damage` painted again.
-    pub fn count_repaint(&mut self, damage: crate::render::Damage) {
+    pub(crate) fn count_repaint(&mut self, damage: crate::render::Damage) {
         if damage != crate::render::Damage::Everything {
             self.repainted += 1;
         }

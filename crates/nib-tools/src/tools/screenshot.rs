@@ -11,7 +11,7 @@ use crate::doc::Document;
 use crate::render::{Damage, Painted, RenderOptions, RenderTarget, encode_rendered, render_after, target_bounds};
 
 /// Longest side of a screenshot when no scale is given, in pixels.
-pub const DEFAULT_LONG_EDGE: f32 = 1568.0;
+pub(crate) const DEFAULT_LONG_EDGE: f32 = 1568.0;
 
 /// Largest screenshot answered; larger ones are rendered again at a smaller scale.
 pub const MAX_SCREENSHOT_BYTES: usize = 4 * 1024 * 1024;

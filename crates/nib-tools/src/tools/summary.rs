@@ -5,7 +5,7 @@ use serde_json::json;
 use crate::doc::{Document, Key, Value, VarOr};
 
 /// How many top-level nodes answers list before summing up the rest.
-pub const TOP_LEVEL_LISTED: usize = 10;
+pub(crate) const TOP_LEVEL_LISTED: usize = 10;
 
 /// The top-level nodes as `{id, type, name}`, at most [`TOP_LEVEL_LISTED`], then `{"more": n}`.
 pub fn top_level(document: &Document) -> Vec<serde_json::Value> {

@@ -43,7 +43,7 @@ pub struct Workspace {
 
 /// Makes the host a document at a path is compiled over (its imports, fonts and images), with
 /// the workspace's fonts and confinement.
-pub type HostMaker =
+pub(crate) type HostMaker =
     Arc<dyn Fn(&Path, &FontOptions, Option<&Confinement>) -> Arc<dyn Host + Send + Sync> + Send + Sync>;
 
 /// The host of a document on disk: what it names is read beside it, inside the confinement.
@@ -341,7 +341,7 @@ impl Workspace {
 
     /// What outputs (pictures, exports) must not replace: every open document, and `also` (a
     /// document about to be opened).
-    pub fn output_guard(&self, also: Option<&Path>) -> crate::files::OutputGuard {
+    pub(crate) fn output_guard(&self, also: Option<&Path>) -> crate::files::OutputGuard {
         crate::files::OutputGuard::new(self.documents.iter().map(|d| d.path.as_path()).chain(also))
     }
 

@@ -10,7 +10,7 @@
 
 /// The amounts a saved document may reach: the reader's limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WriteLimits {
+pub(crate) struct WriteLimits {
     /// Most bytes of text.
     pub bytes: u64,
     /// Most items of all `children` arrays together (nodes, those in overrides included).

@@ -12,11 +12,13 @@ mod raw;
 pub(crate) mod read;
 mod write;
 
-pub use meter::{OverLimit, WriteLimits};
+pub use meter::OverLimit;
+pub(crate) use meter::WriteLimits;
 pub use number::{js_number, write_js_number};
-pub use outline::{Items, Name, NameKind, Outline, outline, outline_with_names, read_outer};
+pub use outline::{Items, Name, Outline, outline};
+pub(crate) use outline::{NameKind, outline_with_names, read_outer};
 pub use raw::RawJson;
-pub use read::{DuplicateKey, MAX_DEPTH, ParsedJson, SyntaxError, escape_pointer_token, parse};
+pub use read::{DuplicateKey, MAX_DEPTH, SyntaxError, escape_pointer_token, parse};
 pub use write::{JsonWriter, write_js_string};
 
 /// A JSON value together with the byte offset in the source where it starts.
@@ -124,7 +126,8 @@ impl Json {
     }
 
     /// The value printed as `JSON.stringify(value, null, 2)` would print it.
-    pub fn to_pretty_string(&self) -> String {
+    #[cfg(test)]
+    pub(crate) fn to_pretty_string(&self) -> String {
         let mut w = JsonWriter::new();
         self.write(&mut w);
         w.finish()
@@ -157,7 +160,7 @@ impl PartialEq for JsonValue {
 
 /// True for keys JavaScript treats as array indices ("0", "17", not "01" or "4294967295").
 /// Objects enumerate those first, in ascending numeric order, whatever their insertion order.
-pub fn is_array_index(key: &str) -> bool {
+pub(crate) fn is_array_index(key: &str) -> bool {
     let bytes = key.as_bytes();
     if bytes.is_empty() || bytes.len() > 10 || !bytes.iter().all(u8::is_ascii_digit) {
         return false;
@@ -170,7 +173,7 @@ pub fn is_array_index(key: &str) -> bool {
 
 /// The order in which JavaScript enumerates an object with these keys (in insertion order):
 /// array-index keys first in ascending order, then every other key in insertion order.
-pub fn js_enumeration_order<'a>(keys: impl Iterator<Item = &'a str> + Clone) -> Vec<usize> {
+pub(crate) fn js_enumeration_order<'a>(keys: impl Iterator<Item = &'a str> + Clone) -> Vec<usize> {
     let mut indexed: Vec<(u64, usize)> = keys
         .clone()
         .enumerate()

@@ -41,7 +41,7 @@ pub fn outline(text: &str, item_limit: usize) -> Result<Outline, SyntaxError> {
 /// starts: which top-level nodes hold a node, and which components they use, can then be told
 /// without reading them (see `Document::load_excerpt`). The strings are those a full read
 /// gives (escapes decoded), so nothing written differently is missed.
-pub fn outline_with_names(text: &str, item_limit: usize) -> Result<(Outline, Vec<Name<'_>>), SyntaxError> {
+pub(crate) fn outline_with_names(text: &str, item_limit: usize) -> Result<(Outline, Vec<Name<'_>>), SyntaxError> {
     let check = Check { names: Some(Vec::new()), ..Check::default() };
     outline_with(text, item_limit, check).map(|(outline, names)| (outline, names.unwrap_or_default()))
 }
@@ -92,7 +92,7 @@ pub enum NameKind {
 /// Reads the value at `offset` of a text that [`outline`] accepted. When it is an object, the
 /// value of its `children` key (if an array) is left unread: it reads as an empty array at the
 /// array's offset, whose items [`Items`] gives.
-pub fn read_outer(text: &str, outline: &Outline, offset: u32) -> Result<Json, SyntaxError> {
+pub(crate) fn read_outer(text: &str, outline: &Outline, offset: u32) -> Result<Json, SyntaxError> {
     let mut reader = Reader::at(text, offset, Tree);
     reader.children = ChildrenArrays::Defer(&outline.spans);
     reader.next_value()

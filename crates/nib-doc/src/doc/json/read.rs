@@ -296,7 +296,7 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
     }
 
     /// Reads the whole text: one value (or none) between whitespace and comments.
-    pub fn whole_text(&mut self) -> Result<Option<S::Value>, SyntaxError> {
+    pub(crate) fn whole_text(&mut self) -> Result<Option<S::Value>, SyntaxError> {
         self.skip_blank().map_err(Unwinding::finish)?;
         if self.pos == self.src.len() {
             return Ok(None);
@@ -318,13 +318,13 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
     }
 
     /// Reads the value at the reader's position.
-    pub fn next_value(&mut self) -> Result<S::Value, SyntaxError> {
+    pub(crate) fn next_value(&mut self) -> Result<S::Value, SyntaxError> {
         self.value().map_err(Unwinding::finish)
     }
 
     /// Inside an array, after `[` or an item: moves to the next item and returns true, or past
     /// the closing `]` and returns false.
-    pub fn next_item(&mut self, first: bool) -> Result<bool, SyntaxError> {
+    pub(crate) fn next_item(&mut self, first: bool) -> Result<bool, SyntaxError> {
         let step = |r: &mut Self| -> Read<bool> {
             r.skip_blank()?;
             if !first {

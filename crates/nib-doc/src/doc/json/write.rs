@@ -66,7 +66,7 @@ impl JsonWriter<'static> {
 impl<'w> JsonWriter<'w> {
     /// A pretty writer that passes its output on to `out` in chunks as it goes, so that the
     /// text is never held whole; [`JsonWriter::finish_stream`] ends it.
-    pub fn streaming(out: &'w mut dyn io::Write) -> JsonWriter<'w> {
+    pub(crate) fn streaming(out: &'w mut dyn io::Write) -> JsonWriter<'w> {
         JsonWriter {
             out: String::with_capacity(STREAM_CHUNK + 1024),
             stream: Some(Stream { out, error: None }),
@@ -77,7 +77,7 @@ impl<'w> JsonWriter<'w> {
     /// Like [`JsonWriter::streaming`], counting what is written against `limits`: at the first
     /// one gone past, nothing more is passed on and [`JsonWriter::finish_stream`] answers an
     /// error whose inner error is the [`OverLimit`](super::OverLimit).
-    pub fn streaming_within(out: &'w mut dyn io::Write, limits: WriteLimits) -> JsonWriter<'w> {
+    pub(crate) fn streaming_within(out: &'w mut dyn io::Write, limits: WriteLimits) -> JsonWriter<'w> {
         JsonWriter { meter: Some(Box::new(Meter::new(limits))), ..JsonWriter::streaming(out) }
     }
 
@@ -87,7 +87,7 @@ impl<'w> JsonWriter<'w> {
     }
 
     /// Passes on what a streaming writer still holds; the first error `out` gave, if any.
-    pub fn finish_stream(mut self) -> io::Result<()> {
+    pub(crate) fn finish_stream(mut self) -> io::Result<()> {
         self.pass_on();
         match self.stream.and_then(|stream| stream.error) {
             Some(error) => Err(error),

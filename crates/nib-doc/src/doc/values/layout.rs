@@ -72,7 +72,7 @@ const SIZING_KEYWORDS: &[&str] = &["fit_content", "fill_container"];
 
 impl Sizing {
     /// Parses `fit_content`, `fill_container`, `fit_content(120)`, `fill_container(0)`.
-    pub fn parse_keyword(text: &str) -> Option<Sizing> {
+    pub(crate) fn parse_keyword(text: &str) -> Option<Sizing> {
         let (word, fallback) = match text.split_once('(') {
             Some((word, rest)) => {
                 let number = rest.strip_suffix(')')?.trim();

@@ -45,7 +45,7 @@ use tree::{Content, Element, Rules, Tag};
 
 /// How to write the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct HtmlOptions {
+pub(crate) struct HtmlOptions {
     /// Fonts and images inside each page (data URIs) and styles inline: one self-contained
     /// file per page.
     pub embed: bool,

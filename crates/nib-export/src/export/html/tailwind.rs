@@ -46,7 +46,7 @@ pub const PAGE_CLASS: &str = "pen-page";
 /// What Tailwind's preflight does not already set: the box model nib lays out with (items never
 /// shrink below their size, children are placed against their parent), in Tailwind's base
 /// layer, so every utility overrides it.
-pub fn base_css() -> String {
+pub(crate) fn base_css() -> String {
     format!(
         "@layer base {{\n  :where(.{PAGE_CLASS}, .{PAGE_CLASS} *:not(svg *)) {{ position: relative; flex-shrink: 0; min-width: 0; min-height: 0; }}\n  :where(svg.{PAGE_CLASS}, .{PAGE_CLASS} svg) {{ display: block; overflow: visible; }}\n  :where(p.{PAGE_CLASS}, .{PAGE_CLASS} p) {{ white-space: pre; }}\n}}\n"
     )

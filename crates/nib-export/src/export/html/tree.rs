@@ -82,7 +82,7 @@ impl Element {
     /// attributes, an SVG's size), then its content: a text's characters escaped, inside a span
     /// with `span_attributes` when its lines move, or the SVG's markup. The children and the
     /// end tag are the writer's.
-    pub fn write_rest(&self, html: &mut String, span_attributes: &str) {
+    pub(crate) fn write_rest(&self, html: &mut String, span_attributes: &str) {
         use crate::export::svg::escape;
         use std::fmt::Write as _;
         for (attribute, value) in &self.themes {

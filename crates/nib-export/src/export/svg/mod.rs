@@ -32,7 +32,7 @@ use crate::text::TextEngine;
 
 /// Wedges an angular gradient is drawn with (3° each: steps of color finer than 8-bit
 /// gradients between far-apart stops show).
-pub const ANGULAR_WEDGES: usize = 120;
+pub(crate) const ANGULAR_WEDGES: usize = 120;
 
 /// How text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

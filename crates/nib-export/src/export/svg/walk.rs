@@ -113,7 +113,7 @@ impl<'a> Writer<'a> {
     }
 
     /// Starts every id this writer makes with `prefix`.
-    pub fn with_id_prefix(mut self, prefix: &str) -> Writer<'a> {
+    pub(crate) fn with_id_prefix(mut self, prefix: &str) -> Writer<'a> {
         self.id_prefix = prefix.to_owned();
         self
     }

@@ -39,7 +39,7 @@ const MAX_FACES: usize = 40;
 
 /// Why a family could not be fetched.
 #[derive(Debug, thiserror::Error)]
-pub enum FontFetchError {
+pub(crate) enum FontFetchError {
     /// The request failed (refused address, timeout, status, size).
     #[error("{0}")]
     Http(#[from] FetchError),
@@ -59,7 +59,7 @@ pub enum FontFetchError {
 
 /// Fetches Google Fonts families.
 #[derive(Debug, Clone)]
-pub struct FontFetcher {
+pub(crate) struct FontFetcher {
     http: Fetcher,
     api: String,
 }
@@ -119,7 +119,7 @@ impl FontFetcher {
 }
 
 /// Fetches one font file (a document's `fonts` entry) and returns it as TrueType/OpenType.
-pub fn fetch_font_file(url: &str) -> Result<Vec<u8>, FontFetchError> {
+pub(crate) fn fetch_font_file(url: &str) -> Result<Vec<u8>, FontFetchError> {
     let request = Request { url, json_body: None, headers: &[], expect: Expect::Font, limits: FONT_LIMITS };
     Ok(sfnt_bytes(Fetcher::default().fetch(&request)?, url)?)
 }

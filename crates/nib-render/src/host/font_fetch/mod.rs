@@ -16,7 +16,7 @@ use google::fetch_font_file;
 /// host reads those), an error for any scheme but `https` and when `fetch` is off, else the
 /// file fetched through the guarded HTTPS (once per process). The network is not a file: the
 /// host decides whether to fetch, this module does how.
-pub fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, Diagnostic>> {
+pub(crate) fn remote_font(url: &str, fetch: bool) -> Option<Result<Vec<u8>, Diagnostic>> {
     let scheme = url.split_once("://").map(|(scheme, _)| scheme.to_ascii_lowercase())?;
     if scheme != "https" {
         let message = format!("{url}: only https URLs and paths relative to the .pen file are read");

@@ -12,7 +12,7 @@ use crate::resolve::SceneKey;
 use super::rules::Finding;
 
 /// Below this CIE76 distance two colours count as the same to the eye.
-pub const NEAR_DELTA_E: f64 = 3.0;
+pub(crate) const NEAR_DELTA_E: f64 = 3.0;
 
 /// The document's colour variables and their values (every theme's).
 fn palette(document: &Document) -> Vec<(String, [u8; 4])> {

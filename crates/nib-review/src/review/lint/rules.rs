@@ -66,7 +66,7 @@ pub(super) fn px(value: f64) -> String {
 }
 
 /// The smallest text that reads on every screen.
-pub const MIN_TEXT_PX: f64 = 12.0;
+pub(crate) const MIN_TEXT_PX: f64 = 12.0;
 
 pub(super) fn small_text(input: &Input) -> Vec<Finding> {
     drawn(input)
@@ -88,9 +88,9 @@ pub(super) fn small_text(input: &Input) -> Vec<Finding> {
 
 /// The smallest comfortable touch target (Apple's and WCAG 2.5.5's figure), and the widest
 /// screen it is checked on.
-pub const MIN_TARGET_PX: f32 = 44.0;
+pub(crate) const MIN_TARGET_PX: f32 = 44.0;
 /// Screens up to this width are touch screens for the rule.
-pub const TOUCH_SCREEN_MAX_WIDTH: f32 = 480.0;
+pub(crate) const TOUCH_SCREEN_MAX_WIDTH: f32 = 480.0;
 
 /// Names people give controls.
 fn looks_like_a_control(name: &str) -> bool {

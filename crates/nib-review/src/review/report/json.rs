@@ -12,7 +12,7 @@ use crate::review::diff::{
 };
 
 /// The name and version of the schema written.
-pub const SCHEMA: &str = "nib.diff/1";
+pub(crate) const SCHEMA: &str = "nib.diff/1";
 
 /// The report as a JSON value. Objects come out with their keys sorted, as serde_json's map
 /// keeps them; the structs below say what each holds, not the order it is written in.

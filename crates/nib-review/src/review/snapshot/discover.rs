@@ -11,7 +11,7 @@ use crate::files::{FileError, PathKind, WalkError, WalkRules, find_files, first_
 /// Folders never walked: goldens (`__snapshots__`), version control, build output and installed
 /// packages. Folders whose name starts with a dot are skipped too. A path given on the command
 /// line is walked whatever its name: only what is found below it is skipped.
-pub const SKIPPED_FOLDERS: [&str; 4] = ["__snapshots__", ".git", "target", "node_modules"];
+pub(crate) const SKIPPED_FOLDERS: [&str; 4] = ["__snapshots__", ".git", "target", "node_modules"];
 
 /// How many folders deep a walk goes. Real repositories stay far below; past it a tree is
 /// almost surely a maze of links (the visited set stops loops, not long chains), and paths

@@ -11,7 +11,7 @@ use crate::compile::frames::{Frame, safe_name};
 use crate::files::{Links, Tree};
 
 /// The folder beside every `.pen` file that holds its goldens, one sub-folder per file.
-pub const SNAPSHOTS_FOLDER: &str = "__snapshots__";
+pub(crate) const SNAPSHOTS_FOLDER: &str = "__snapshots__";
 
 /// Names a file cannot have on Windows, whatever its extension.
 const RESERVED_ON_WINDOWS: [&str; 22] = [
@@ -56,7 +56,7 @@ fn is_portable(id: &str) -> bool {
 }
 
 /// The goldens' folder of the `.pen` file at `path`, relative to the file's folder.
-pub fn relative_folder(path: &Path) -> PathBuf {
+pub(crate) fn relative_folder(path: &Path) -> PathBuf {
     Path::new(SNAPSHOTS_FOLDER).join(path.file_stem().unwrap_or(path.as_os_str()))
 }
 

@@ -19,10 +19,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-pub use discover::{MAX_DEPTH, PenFile, SKIPPED_FOLDERS, discover};
-pub use goldens::SNAPSHOTS_FOLDER;
+pub use discover::{MAX_DEPTH, PenFile, discover};
 pub use junit::junit;
-pub use shard::{MAX_SHARDS, Shard};
+pub use shard::Shard;
 pub use summary::markdown;
 
 use crate::compile::Compiled;
@@ -133,13 +132,6 @@ pub enum Outcome {
     RenderError(String),
     /// A golden, diff or render could not be written: a problem of the machine, not the design.
     WriteError(String),
-}
-
-impl Outcome {
-    /// True when the frame counts as a failure of the run (write errors count separately).
-    pub fn is_failure(&self) -> bool {
-        matches!(self, Outcome::Failed { .. } | Outcome::Missing { .. } | Outcome::RenderError(_))
-    }
 }
 
 /// How a render differs from its golden.

@@ -9,7 +9,7 @@ use super::SnapshotError;
 
 /// Most shards: far more than any CI matrix runs (GitHub Actions allows 256 jobs per matrix);
 /// a larger count is almost surely a typing mistake.
-pub const MAX_SHARDS: u32 = 256;
+pub(crate) const MAX_SHARDS: u32 = 256;
 
 /// One part of `count`, numbered from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use crate::doc::{Document, Key, NodeKey, Props, Value, VarOr};
 pub use crate::layout::space::{CanvasBoxes, Direction, Rect};
 
 /// A node's size as far as the document tells without layout.
-pub fn size_of(props: &Props) -> (f64, f64) {
+pub(crate) fn size_of(props: &Props) -> (f64, f64) {
     let dimension = |key: &Key| match props.get(key) {
         Some(Value::Size(VarOr::Value(Sizing::Fixed(n)))) => *n,
         Some(Value::Size(VarOr::Value(Sizing::FitContent(Some(n)) | Sizing::FillContainer(Some(n))))) => *n,
@@ -24,7 +24,7 @@ fn number(props: &Props, key: &Key) -> f64 {
 }
 
 /// The rectangle of a top-level node.
-pub fn rect_of(props: &Props) -> Rect {
+pub(crate) fn rect_of(props: &Props) -> Rect {
     let (width, height) = size_of(props);
     Rect { x: number(props, &Key::X), y: number(props, &Key::Y), width, height }
 }

@@ -103,7 +103,7 @@ impl Session {
     }
 
     /// What the last statement that succeeded did.
-    pub fn last_result(&self) -> Option<&OpResult> {
+    pub(crate) fn last_result(&self) -> Option<&OpResult> {
         self.state.as_ref().and_then(|state| state.results.last())
     }
 

@@ -26,7 +26,7 @@ pub struct Patch {
 
 /// Snippets by editId, the newest last.
 #[derive(Debug, Default)]
-pub struct Snippets {
+pub(crate) struct Snippets {
     kept: VecDeque<(String, String)>,
     made: u64,
 }
@@ -34,7 +34,7 @@ pub struct Snippets {
 impl Snippets {
     /// The snippet a call runs — `input`, or the kept snippet `edit_id` with `edits` applied —
     /// kept under a new editId, which is answered with it.
-    pub fn take_call(
+    pub(crate) fn take_call(
         &mut self,
         input: Option<String>,
         edit_id: Option<&str>,

@@ -41,7 +41,7 @@ pub const DEFAULT_GUIDE: &str = "clean-saas";
 
 /// The theme axis of guides that have a light and a dark palette, with its values in order
 /// (the first is what a node without a theme shows).
-pub const MODE_AXIS: (&str, [&str; 2]) = ("Mode", ["Light", "Dark"]);
+pub(crate) const MODE_AXIS: (&str, [&str; 2]) = ("Mode", ["Light", "Dark"]);
 
 /// A complete visual direction.
 #[derive(Debug, Deserialize, Serialize)]
@@ -171,7 +171,7 @@ pub struct Shadow {
 /// The tag vocabulary: categories of tags, and words read as a tag.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Vocabulary {
+pub(crate) struct Vocabulary {
     /// Categories in the order answers list them.
     pub categories: Vec<Category>,
     /// Other words agents use → the tag they mean (`fintech` → `finance`).
@@ -192,7 +192,7 @@ pub struct Category {
 
 /// All guides, sorted by name, and the vocabulary.
 #[derive(Debug)]
-pub struct Catalog {
+pub(crate) struct Catalog {
     /// Sorted by name.
     pub guides: Vec<StyleGuide>,
     /// The tag vocabulary.
@@ -216,7 +216,7 @@ impl Catalog {
     }
 
     /// The category of `tag`.
-    pub fn category_of(&self, tag: &str) -> Option<&Category> {
+    pub(crate) fn category_of(&self, tag: &str) -> Option<&Category> {
         self.vocabulary.categories.iter().find(|c| c.tags.iter().any(|t| t == tag))
     }
 }

@@ -11,10 +11,8 @@ mod snippet_form;
 mod style_guide;
 mod topics;
 
-pub use catalog::{DEFAULT_GUIDE, MODE_AXIS};
-pub use skills::{Skill, SkillArgs, SkillEntry, StyleAnswer, StyleArgs, get_style, read_skill, skill_paths};
-pub use style_guide::{
-    Alternative, CategoryTags, NoArgs, StyleGuideAnswer, StyleGuideArgs, TagCount, TagsAnswer, get_style_guide,
-    get_style_guide_tags,
-};
-pub use topics::{Guidelines, GuidelinesArgs, TOPICS, get_guidelines};
+pub use catalog::DEFAULT_GUIDE;
+pub use skills::{get_style, read_skill};
+pub(crate) use style_guide::NoArgs;
+pub use style_guide::{get_style_guide, get_style_guide_tags};
+pub use topics::{TOPICS, get_guidelines};

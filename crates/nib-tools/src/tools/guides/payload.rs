@@ -47,13 +47,13 @@ pub fn variables(guide: &StyleGuide) -> Value {
 }
 
 /// True when the guide has a light and a dark palette.
-pub fn is_themed(guide: &StyleGuide) -> bool {
+pub(crate) fn is_themed(guide: &StyleGuide) -> bool {
     guide.palette.iter().any(|s| s.light.is_some() || s.dark.is_some())
 }
 
 /// `variables` with each themed colour reduced to its value in `mode` (`light` or `dark`), for
 /// a document that wants one palette without themes.
-pub fn one_mode(variables: &Value, mode: &str) -> Value {
+pub(crate) fn one_mode(variables: &Value, mode: &str) -> Value {
     let (axis, [light, dark]) = MODE_AXIS;
     let wanted = if mode == "dark" { dark } else { light };
     let Value::Object(map) = variables else { return variables.clone() };

@@ -10,7 +10,7 @@ use super::catalog::{Catalog, StyleGuide};
 
 /// Requested tags, read against the vocabulary.
 #[derive(Debug, Default, PartialEq)]
-pub struct ReadTags {
+pub(crate) struct ReadTags {
     /// Known tags, canonical, without repeats, in the order given.
     pub known: Vec<&'static str>,
     /// Words that are not tags, as given, with a close tag when there is one.
@@ -21,7 +21,7 @@ pub struct ReadTags {
 
 /// A guide and the requested tags it carries.
 #[derive(Debug)]
-pub struct Ranked {
+pub(crate) struct Ranked {
     /// The guide.
     pub guide: &'static StyleGuide,
     /// The requested tags it carries, in request order.
@@ -34,7 +34,7 @@ pub fn normalize(word: &str) -> String {
 }
 
 /// Reads the requested tags: exact tags, then synonyms; the rest is unknown.
-pub fn read_tags(catalog: &'static Catalog, tags: &[String]) -> ReadTags {
+pub(crate) fn read_tags(catalog: &'static Catalog, tags: &[String]) -> ReadTags {
     let all: Vec<&'static str> = catalog.tags().collect();
     let mut read = ReadTags::default();
     for given in tags {

@@ -87,7 +87,7 @@ pub struct Skill {
 }
 
 /// Every path of the bundle.
-pub fn skill_paths() -> Vec<SkillEntry> {
+pub(crate) fn skill_paths() -> Vec<SkillEntry> {
     let skills = SKILLS.iter().map(|(path, about, _)| SkillEntry { path: (*path).to_owned(), about });
     let guides = GUIDES.iter().map(|(topic, about)| SkillEntry { path: format!("guides/{topic}"), about });
     skills.chain(guides).collect()
