@@ -30,7 +30,7 @@ pub use files::{FontFiles, MemoryFontFiles, SystemFont};
 pub use fonts::{FamilyChoice, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub(crate) use outline::GlyphOutline;
-pub use registry::UsedFont;
+pub use registry::{FaceFile, UsedFont};
 pub(crate) use shape::PreparedText;
 pub use shape::TextEngine;
 pub use shaped::ShapedText;

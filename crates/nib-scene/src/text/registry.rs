@@ -80,6 +80,25 @@ pub struct FaceUse {
     pub oblique: bool,
 }
 
+/// A face glyphs were drawn with, as a page (HTML, React) ships it so the browser draws those
+/// glyphs with the same face.
+#[derive(Debug, Clone)]
+pub struct FaceFile {
+    /// The family, as the source names it.
+    pub family: String,
+    /// The weight it is drawn at.
+    pub weight: u16,
+    /// Drawn italic (an italic face, or an upright one slanted).
+    pub italic: bool,
+    /// The characters it is declared for (one file of a family split by character ranges);
+    /// empty for all it has.
+    pub ranges: &'static [(u32, u32)],
+    /// A name unique to the face and how it is drawn, for its file's name.
+    pub name: String,
+    /// The font file.
+    pub bytes: Vec<u8>,
+}
+
 /// A font file a text was shaped with, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct UsedFont {
@@ -231,6 +250,23 @@ impl Registry {
             });
         }
         named
+    }
+
+    /// The face behind the database entry `id` of `db`, as a page that draws its glyphs ships
+    /// it; `None` for an entry the registry did not make.
+    pub fn face_file(&self, db: &fontdb::Database, id: fontdb::ID) -> Option<FaceFile> {
+        let face_use = self.uses.get(&id)?;
+        let face = &self.faces[face_use.face];
+        let name = db.face(id)?.post_script_name.clone();
+        let bytes = db.with_face_data(id, |data, _| data.to_vec())?;
+        Some(FaceFile {
+            family: face.family.clone(),
+            weight: face_use.weight,
+            italic: face.italic || face_use.oblique,
+            ranges: face.ranges,
+            name,
+            bytes,
+        })
     }
 
     /// The font file of the database entry `id`.

@@ -23,7 +23,7 @@ use super::document_fonts::DocumentFonts;
 use super::faces::Origin;
 use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
 use super::pieces::{self, PIECE_BYTES};
-use super::registry::{FaceUse, REGISTERED, Registry, UsedFont, internal_name};
+use super::registry::{FaceFile, FaceUse, REGISTERED, Registry, UsedFont, internal_name};
 use super::relayout::{self, LineRun};
 use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
 use super::shaped::{Assembler, LineExtent, LineRule, ShapedText};
@@ -282,6 +282,11 @@ impl TextEngine {
     /// The font file a shaped glyph's `font` entry is read from.
     pub fn font_of(&self, font: fontdb::ID) -> Option<UsedFont> {
         self.registry.font_of(font)
+    }
+
+    /// The face of the database entry `font` of a shaped glyph, with its file, as a page ships it.
+    pub fn face_file(&self, font: fontdb::ID) -> Option<FaceFile> {
+        self.registry.face_file(self.system.db(), font)
     }
 
     /// How the database entry `font` of a shaped glyph is drawn (weight, slant).

@@ -39,7 +39,7 @@ use crate::doc::{Key, NodeType, Props, Value, VarOr};
 use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
 use crate::layout::{Axis, NodeBox};
 use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
-use crate::text::{TextEngine, TextStyle, text_content};
+use crate::text::{ShapedText, TextEngine, TextStyle, text_content};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
 use tree::{Content, Element, Rules, Tag};
 
@@ -64,13 +64,10 @@ const BASE_CSS: &str = "body { margin: 0; }
 :where(p[data-pen-id]) { white-space: pre; }
 ";
 
-/// A font face a page uses.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-struct FaceUse {
-    family: String,
-    weight: u16,
-    italic: bool,
-}
+/// A face a page's glyphs are drawn with: its entry in the compile's text engine (the layout
+/// shaped every text with that engine, and the engines pages are drawn with on other threads are
+/// its copies, so every page names the same entries).
+type FaceUse = cosmic_text::fontdb::ID;
 
 /// Pages of one document and the files they share.
 pub(crate) struct HtmlPages<'s, 'a> {
@@ -335,46 +332,62 @@ fn page_head(title: &str) -> String {
     )
 }
 
-/// The font files of `faces` (by the engine's database) with their `@font-face` rules.
+/// The font files of `faces` (entries of `text`'s database) with their `@font-face` rules. A
+/// family nib has in several files split by characters (the bundled CJK families) gets a rule
+/// per file with its `unicode-range`, so the browser takes each character from the file nib
+/// drew it with.
 fn faces_with_files(
     faces: &BTreeSet<FaceUse>,
     text: &TextEngine,
     warnings: &mut Diagnostics,
 ) -> Vec<(String, Vec<u8>, String)> {
-    use cosmic_text::fontdb::{Family, Query, Style, Weight};
-    let db = &text.named_database();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
-    for face in faces {
-        let query = Query {
-            families: &[Family::Name(&face.family)],
-            weight: Weight(face.weight),
-            style: if face.italic { Style::Italic } else { Style::Normal },
-            ..Query::default()
-        };
-        let Some(id) = db.query(&query) else {
-            warnings.insert(Diagnostic::note(
-                "font-missing",
-                format!("font '{}' is not among nib's fonts; the page names it without a file", face.family),
-            ));
+    for &id in faces {
+        let Some(face) = text.face_file(id) else {
+            warnings.insert(Diagnostic::note("font-missing", "a face the texts were drawn with is not among the compile's fonts; the page names its family without a file"));
             continue;
         };
-        let Some(info) = db.face(id) else { continue };
-        let Some(bytes) = db.with_face_data(id, |data, _| data.to_vec()) else { continue };
-        let extension = if bytes.starts_with(b"OTTO") { "otf" } else { "ttf" };
-        let name = format!("{}.{extension}", crate::compile::frames::safe_name(&info.post_script_name));
+        let extension = if face.bytes.starts_with(b"OTTO") { "otf" } else { "ttf" };
+        let name = format!("{}.{extension}", crate::compile::frames::safe_name(&face.name));
         let format = if extension == "otf" { "opentype" } else { "truetype" };
+        let ranges = if face.ranges.is_empty() {
+            String::new()
+        } else {
+            format!(" unicode-range: {};", unicode_range(face.ranges))
+        };
         let rule = format!(
-            "@font-face {{ font-family: \"{}\"; src: url(\"fonts/{name}\") format(\"{format}\"); font-weight: {}; font-style: {}; font-display: block; }}\n",
+            "@font-face {{ font-family: \"{}\"; src: url(\"fonts/{name}\") format(\"{format}\"); font-weight: {}; font-style: {};{ranges} font-display: block; }}\n",
             super::tokens::css_string(&face.family),
             face.weight,
             if face.italic { "italic" } else { "normal" }
         );
         if seen.insert((name.clone(), face.weight, face.italic)) {
-            out.push((name, bytes, rule));
+            out.push((name, face.bytes, rule));
         }
     }
     out
+}
+
+/// CSS's `unicode-range` of `ranges` (inclusive code point ranges): `U+4E00-4E3F, U+4E41`.
+fn unicode_range(ranges: &[(u32, u32)]) -> String {
+    let range = |&(start, end): &(u32, u32)| {
+        if start == end { format!("U+{start:X}") } else { format!("U+{start:X}-{end:X}") }
+    };
+    ranges.iter().map(range).collect::<Vec<_>>().join(", ")
+}
+
+/// The faces `shaped` draws its glyphs with, in the order the text first uses them.
+fn faces_of(shaped: &ShapedText) -> Vec<FaceUse> {
+    let mut faces = Vec::new();
+    for line in &shaped.lines {
+        for glyph in shaped.glyphs(line) {
+            if !faces.contains(&glyph.font) {
+                faces.push(glyph.font);
+            }
+        }
+    }
+    faces
 }
 
 /// The theme selections in force at `key`: the document's defaults, then each ancestor's.
@@ -896,6 +909,19 @@ impl Builder<'_, '_, '_, '_> {
         if !used.eq_ignore_ascii_case(&style.family) {
             families.push(format!("\"{}\"", super::tokens::css_string(&used)));
         }
+        // Every face the glyphs are drawn with is shipped with the page, and the families nib
+        // fell back to for characters the family lacks (CJK, symbols) are named after it in the
+        // order the text first uses them: without them the browser draws those characters with
+        // whatever its machine has, or not at all.
+        let faces = shaped.as_ref().map(|shaped| faces_of(shaped)).unwrap_or_default();
+        for &face in &faces {
+            self.faces.insert(face);
+            let Some(family) = self.text.font_of(face).map(|font| font.family) else { continue };
+            let named = format!("\"{}\"", super::tokens::css_string(&family));
+            if !families.iter().any(|known| known.eq_ignore_ascii_case(&named)) {
+                families.push(named);
+            }
+        }
         families.push(if used == crate::text::fonts::MONOSPACE_FAMILY { "monospace" } else { "sans-serif" }.to_owned());
         rules.set("font-family", families.join(", "));
         let size_variable = raw.and_then(|raw| match raw.get(&Key::FontSize) {
@@ -985,7 +1011,6 @@ impl Builder<'_, '_, '_, '_> {
                 rules.set("color", "transparent");
             }
         }
-        self.faces.insert(FaceUse { family: used, weight: style.weight, italic: style.italic });
     }
 
     /// The node drawn by the SVG export, for shapes CSS has no primitive for.
