@@ -1059,3 +1059,47 @@ fn react_components_take_their_theme_as_a_prop() {
     assert!(page.contains("<Card className=\"w-25 h-10\" penId=\"c2\" mode=\"Light\" />"), "{page}");
     assert!(fs::read_to_string(out.join("theme.css")).unwrap().contains("--bg"));
 }
+
+/// Children an instance gives a component's frame (Pen's slots) become the component's
+/// `children`, and a part an instance restyles gets a class prop the instance fills with
+/// utilities that win: neither writes the instance out in place any more.
+#[test]
+fn react_slots_are_children_and_restyled_parts_take_classes() {
+    let folder = tempfile::tempdir().unwrap();
+    let design = folder.path().join("slots.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "card", "name": "Card", "reusable": true, "x": 0, "y": 0, "width": 160, "height": 80, "layout": "vertical", "fill": "#FFFFFF",
+   "children": [{"type": "text", "id": "title", "name": "Title", "content": "Title", "fill": "#111111"},
+                {"type": "frame", "id": "body", "name": "Body", "slot": [], "width": 140, "height": 40,
+                 "children": [{"type": "text", "id": "hint", "name": "Hint", "content": "Empty", "fill": "#888888"}]}]},
+  {"type": "frame", "id": "page", "name": "Page", "x": 0, "y": 100, "width": 400, "height": 200, "layout": "vertical",
+   "children": [
+     {"type": "ref", "id": "filled", "ref": "card", "descendants": {"body": {"children": [
+        {"type": "rectangle", "id": "bar", "name": "Bar", "width": 100, "height": 8, "fill": "#2563EB"}]}}},
+     {"type": "ref", "id": "red", "ref": "card", "fill": "#FEE2E2", "descendants": {"title": {"fill": "#B91C1C"}}},
+     {"type": "ref", "id": "plain", "ref": "card"}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let said = stderr(&output);
+    assert!(output.status.success(), "{said}");
+    assert!(!said.contains("written out in place"), "every instance is the component with props: {said}");
+    let card = fs::read_to_string(out.join("components/Card.tsx")).unwrap();
+    assert!(card.contains("import type { ReactNode } from \"react\";"), "{card}");
+    assert!(card.contains("children?: ReactNode;") && card.contains("titleClassName?: string;"), "{card}");
+    assert!(card.contains("{children ?? ("), "the slot keeps its own content by default: {card}");
+    let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
+    let filled = page.lines().position(|l| l.contains("<Card ") && l.contains("penId=\"filled\"")).expect("filled");
+    let lines: Vec<&str> = page.lines().collect();
+    assert!(
+        lines[filled].trim_end().ends_with('>') && lines[filled + 1].contains("data-pen-id=\"filled/bar\""),
+        "{page}"
+    );
+    assert!(lines[filled + 2].trim() == "</Card>", "{page}");
+    let red = lines.iter().find(|l| l.contains("penId=\"red\"")).expect("red");
+    assert!(red.contains("bg-[#FEE2E2]!") && red.contains("titleClassName=\"text-[#B91C1C]!\""), "{red}");
+    assert!(lines.iter().any(|l| l.contains("<Card ") && l.contains("penId=\"plain\" />")), "{page}");
+}

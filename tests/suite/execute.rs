@@ -481,3 +481,24 @@ fn export_writes_html_with_tailwind_classes_and_pens_options() {
     assert!(html.contains(" text-sm ") && html.contains(">Hello<"), "{html}");
     assert!(fs::read_to_string(web.join("tailwind.css")).unwrap().starts_with("@import \"tailwindcss\""));
 }
+
+/// `Export(node, "react", {outputPath})` writes the React files through the same export tool:
+/// a component made in the snippet and the frame that uses it.
+#[test]
+fn export_writes_react_components_and_pages() {
+    let mut session = Session::new();
+    let made = session.ok(
+        "const b = Insert(document, {type: \"frame\", name: \"Chip\", reusable: true, width: 80, height: 24, fill: \"#E0E7FF\",\n  children: [{type: \"text\", name: \"Label\", content: \"New\", fontSize: 12, fill: \"#3730A3\"}]});\nconst f = Insert(document, {type: \"frame\", name: \"Toolbar\", layout: \"horizontal\", gap: 8, width: 200, height: 40, x: 0, y: 100});\nInsert(f, {type: \"ref\", ref: b});",
+    );
+    let id = made["ids"]["f"].as_str().map(str::to_owned).unwrap_or_else(|| panic!("{made}"));
+    let answer = session.ok(&format!("Export(\"{id}\", \"react\", {{outputPath: \"app/\"}});"));
+    let app = session.folder.path().join("app");
+    let chip = fs::read_to_string(app.join("components/Chip.tsx")).unwrap_or_else(|e| panic!("{e}: {answer}"));
+    assert!(chip.contains("export function Chip(") && chip.contains("label?: string;"), "{chip}");
+    let toolbar = fs::read_to_string(app.join("pages/Toolbar.tsx")).unwrap();
+    assert!(
+        toolbar.contains("import { Chip } from \"../components/Chip\";") && toolbar.contains("<Chip "),
+        "{toolbar}"
+    );
+    assert!(fs::read_to_string(app.join("index.ts")).unwrap().contains("export { Toolbar }"));
+}

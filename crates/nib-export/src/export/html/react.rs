@@ -1,12 +1,13 @@
 //! React components from a design (`--format react`): one `.tsx` per reusable component of the
-//! document, with typed props for what its instances change — the texts, and which parts they
-//! hide — a `.tsx` per frame that uses them, `theme.css` (the variables per theme), the
-//! Tailwind input and an `index.ts`. Elements are the page tree's, spelled as JSX with the same
-//! Tailwind classes as html-tailwind.
+//! document, with typed props for what its instances change — the texts, the parts they hide,
+//! the drawings they change, the children they give a frame (slots), the parts they restyle —
+//! a `.tsx` per frame that uses them, `theme.css` (the variables per theme), the Tailwind input
+//! and an `index.ts`. Elements are the page tree's, spelled as JSX with the same Tailwind
+//! classes as html-tailwind.
 //!
 //! An instance becomes `<Component …props />` when it differs from its component only in what
-//! props say (its texts, the parts it hides) and where it sits; otherwise it is written out in
-//! place, and the run says so.
+//! props say and where it sits; otherwise it is written out in place, and the run says where it
+//! first differs.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
@@ -50,14 +51,26 @@ struct Props {
     /// Drawings (icons, shapes) some instance draws otherwise: relative id → (prop, default
     /// SVG markup).
     drawings: BTreeMap<String, (String, String)>,
+    /// Slots some instance fills: relative id → prop (`children` when the component has one,
+    /// else named after the layer), a `ReactNode` shown instead of the slot's own children.
+    slots: BTreeMap<String, String>,
+    /// Parts below the root some instance restyles: relative id → their class prop
+    /// (`titleClassName`), added to the part's classes.
+    styles: BTreeMap<String, String>,
 }
 
-/// How an instance uses its component: its texts and hidden parts, by relative id.
+/// How an instance uses its component: its texts, hidden parts, drawings and slot contents by
+/// relative id, and the declarations its root sets over the component's.
 #[derive(Default)]
 struct Usage {
     texts: BTreeMap<String, String>,
     hidden: BTreeSet<String>,
     drawings: BTreeMap<String, String>,
+    slots: BTreeMap<String, Vec<Element>>,
+    /// Declarations of a part that the component's part has otherwise or not at all (a fill, a
+    /// text colour, a padding): given to the component as utilities that win, the root's in
+    /// `className`, another part's in its own class prop.
+    styles: BTreeMap<String, Vec<(&'static str, String)>>,
 }
 
 /// The files of the React output (`components/`, `pages/`, `index.ts`), and what could not be
@@ -73,6 +86,8 @@ pub(crate) fn write(
     let mut usages: HashMap<String, Option<Usage>> = HashMap::new();
     let mut hidden_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut drawn_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut filled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut styled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut instances = Vec::new();
     for screen in screens {
         collect_instances(&screen.tree, &mut instances);
@@ -87,28 +102,36 @@ pub(crate) fn write(
         let Some(component) = by_id.get(reference.as_str()) else { continue };
         let mut usage = Usage::default();
         let fits = compare(&component.tree, instance, &component.tree.id, &instance.id, true, &mut usage);
-        if fits {
-            hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
-            drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
-            usages.insert(instance.id.clone(), Some(usage));
-        } else {
+        if let Err(difference) = fits {
             warnings.push(
                 Diagnostic::note(
                     "export",
                     format!(
-                        "instance '{}' of '{}' differs from its component beyond its texts and hidden parts: it is written out in place",
+                        "instance '{}' of '{}' differs from its component beyond what props say ({difference}): it is written out in place",
                         instance.id, component.name
                     ),
                 )
                 .at_node(&instance.id),
             );
             usages.insert(instance.id.clone(), None);
+        } else {
+            hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
+            drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
+            filled_anywhere.entry(component.id.as_str()).or_default().extend(usage.slots.keys().cloned());
+            styled_anywhere.entry(component.id.as_str()).or_default().extend(usage.styles.keys().cloned());
+            usages.insert(instance.id.clone(), Some(usage));
         }
     }
     let props: HashMap<&str, Props> = components
         .iter()
         .map(|c| {
-            (c.id.as_str(), props_of(c, axes, hidden_anywhere.get(c.id.as_str()), drawn_anywhere.get(c.id.as_str())))
+            let changed = Changed {
+                hidden: hidden_anywhere.get(c.id.as_str()),
+                drawn: drawn_anywhere.get(c.id.as_str()),
+                filled: filled_anywhere.get(c.id.as_str()),
+                styled: styled_anywhere.get(c.id.as_str()),
+            };
+            (c.id.as_str(), props_of(c, axes, changed))
         })
         .collect();
     let writer = Writer { components: &by_id, props: &props, usages: &usages, axes };
@@ -156,26 +179,73 @@ fn own<'i>(id: &'i str, root: &str) -> &'i str {
     if id == root { "" } else { id }
 }
 
-/// True when `instance` shows `component` as props can say it (same elements, classes and
-/// drawings; texts may differ, parts may be missing), with what it changes added to `usage`.
-fn compare(component: &Element, instance: &Element, c_root: &str, i_root: &str, root: bool, usage: &mut Usage) -> bool {
+/// Where an instance first differs from its component beyond what props say, for the run's
+/// note (the part's id relative to the component, `""` for its root).
+#[derive(Debug)]
+enum Difference {
+    /// The part is another element, or another part stands there.
+    Element(String),
+    /// The part's style differs (a fill, a size inside, a stroke…): the first declaration.
+    Style { part: String, declaration: String },
+    /// Its content is of another kind.
+    Content(String),
+    /// It has children the component's part does not have (content given to the instance).
+    Children(String),
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part = |p: &str| if p.is_empty() { "its root".to_owned() } else { format!("'{p}'") };
+        match self {
+            Difference::Element(p) => write!(f, "{} is another element", part(p)),
+            Difference::Style { part: p, declaration } => write!(f, "{} has {declaration}", part(p)),
+            Difference::Content(p) => write!(f, "{} has other content", part(p)),
+            Difference::Children(p) => write!(f, "{} has children of its own", part(p)),
+        }
+    }
+}
+
+/// Whether `instance` shows `component` as props can say it (same elements, classes and
+/// drawings; texts may differ, parts may be missing), with what it changes added to `usage`;
+/// else where it first differs.
+fn compare(
+    component: &Element,
+    instance: &Element,
+    c_root: &str,
+    i_root: &str,
+    root: bool,
+    usage: &mut Usage,
+) -> Result<(), Difference> {
     let c_rel = own(&component.id, c_root);
-    let Some(i_rel) = relative(&instance.id, i_root) else { return false };
+    let Some(i_rel) = relative(&instance.id, i_root) else { return Err(Difference::Element(c_rel.to_owned())) };
     // The component's root carries the themes in force where it is drawn; the instance's are
     // its page's.
     if c_rel != i_rel || component.tag != instance.tag || (!root && component.themes != instance.themes) {
-        return false;
+        return Err(Difference::Element(c_rel.to_owned()));
     }
     // A text's `min-width` is nib's width of its own characters: a text prop leaves it out.
     let appearance = |rules: &Rules| {
         let own = if root { &rules.main[rules.placed..] } else { &rules.main[..] };
         own.iter().filter(|(property, _)| !is_text_width(component, property)).cloned().collect::<Vec<_>>()
     };
-    if appearance(&component.rules) != appearance(&instance.rules)
+    let (mine, theirs) = (appearance(&component.rules), appearance(&instance.rules));
+    // A part may set what the component's part sets otherwise, or more (a class prop says it),
+    // but not leave out what the component sets.
+    let restyled = mine.iter().all(|(property, _)| theirs.iter().any(|(p, _)| p == property));
+    if restyled && mine != theirs {
+        let added = theirs.iter().filter(|declaration| !mine.contains(declaration)).cloned().collect();
+        usage.styles.insert(c_rel.to_owned(), added);
+    }
+    if (mine != theirs && !restyled)
         || component.rules.stroke != instance.rules.stroke
         || component.rules.lines != instance.rules.lines
     {
-        return false;
+        let differing = theirs
+            .iter()
+            .find(|declaration| !mine.contains(declaration))
+            .or_else(|| instance.rules.stroke.iter().find(|d| !component.rules.stroke.contains(d)))
+            .map_or_else(|| "fewer declarations".to_owned(), |(property, value)| format!("{property}: {value}"));
+        return Err(Difference::Style { part: c_rel.to_owned(), declaration: differing });
     }
     match (&component.content, &instance.content) {
         (Content::None, Content::None) => {}
@@ -189,7 +259,16 @@ fn compare(component: &Element, instance: &Element, c_root: &str, i_root: &str, 
                 usage.drawings.insert(c_rel.to_owned(), b.clone());
             }
         }
-        _ => return false,
+        _ => return Err(Difference::Content(c_rel.to_owned())),
+    }
+    // Children the instance gives the part in place of the component's (Pen's `children`
+    // override; a frame marked `slot` asks for it, any frame takes it): a slot prop.
+    let component_child = |element: &Element| {
+        relative(&element.id, i_root).is_some_and(|rel| component.children.iter().any(|c| own(&c.id, c_root) == rel))
+    };
+    if component.tag == super::tree::Tag::Div && !instance.children.iter().all(component_child) {
+        usage.slots.insert(c_rel.to_owned(), instance.children.clone());
+        return Ok(());
     }
     // The instance's children are the component's, in order, some perhaps hidden.
     let mut shown = instance.children.iter().peekable();
@@ -197,9 +276,7 @@ fn compare(component: &Element, instance: &Element, c_root: &str, i_root: &str, 
         let rel = own(&child.id, c_root);
         match shown.peek() {
             Some(next) if relative(&next.id, i_root) == Some(rel) => {
-                if !compare(child, next, c_root, i_root, false, usage) {
-                    return false;
-                }
+                compare(child, next, c_root, i_root, false, usage)?;
                 shown.next();
             }
             _ => {
@@ -207,7 +284,10 @@ fn compare(component: &Element, instance: &Element, c_root: &str, i_root: &str, 
             }
         }
     }
-    shown.next().is_none()
+    match shown.next() {
+        None => Ok(()),
+        Some(_) => Err(Difference::Children(c_rel.to_owned())),
+    }
 }
 
 /// True for the declaration of a text's measured width (a hugging text's `min-width`), which
@@ -235,16 +315,32 @@ fn unprefixed(markup: &str) -> String {
     out
 }
 
+/// What some instance of a component changes, by the component's relative ids.
+struct Changed<'c> {
+    hidden: Option<&'c BTreeSet<String>>,
+    drawn: Option<&'c BTreeSet<String>>,
+    filled: Option<&'c BTreeSet<String>>,
+    styled: Option<&'c BTreeSet<String>>,
+}
+
 /// The props of `component`: a string for each text, a boolean for each part an instance
-/// hides; names from the layer names, made identifiers and unique.
-fn props_of(
-    component: &Component,
-    axes: &[Axis],
-    hidden: Option<&BTreeSet<String>>,
-    drawn: Option<&BTreeSet<String>>,
-) -> Props {
+/// hides, the markup of each drawing an instance changes, a `ReactNode` for each slot an
+/// instance fills; names from the layer names, made identifiers and unique.
+fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_>) -> Props {
+    let Changed { hidden, drawn, filled, styled } = changed;
     let mut props = Props::default();
-    let mut taken: BTreeSet<String> = ["className", "penId"].iter().map(|s| (*s).to_owned()).collect();
+    let mut taken: BTreeSet<String> = ["className", "penId", "children"].iter().map(|s| (*s).to_owned()).collect();
+    // One slot is the component's `children`; several are named after their layers.
+    let filled: Vec<&String> = filled.into_iter().flatten().collect();
+    for rel in &filled {
+        let name = if filled.len() == 1 {
+            "children".to_owned()
+        } else {
+            let element = find(&component.tree, &component.tree.id, rel);
+            unique(&mut taken, &element.map_or_else(|| "slot".to_owned(), |e| identifier(&e.name, false)))
+        };
+        props.slots.insert((*rel).clone(), name);
+    }
     for axis in axes {
         props.themes.push((axis.attribute.clone(), unique(&mut taken, &identifier(&axis.name, false))));
     }
@@ -261,6 +357,12 @@ fn props_of(
         let Content::Svg { markup, .. } = &element.content else { continue };
         let name = unique(&mut taken, &format!("{}Svg", identifier(&element.name, false)));
         props.drawings.insert(rel.clone(), (name, markup.clone()));
+    }
+    // The root's restyling goes into `className`; another part gets a class prop.
+    for rel in styled.into_iter().flatten().filter(|rel| !rel.is_empty()) {
+        let element = find(&component.tree, &component.tree.id, rel);
+        let base = element.map_or_else(|| "part".to_owned(), |e| identifier(&e.name, false));
+        props.styles.insert(rel.clone(), unique(&mut taken, &format!("{base}ClassName")));
     }
     for rel in hidden.into_iter().flatten() {
         let element = find(&component.tree, &component.tree.id, rel);
@@ -402,6 +504,9 @@ impl Writer<'_> {
             collect_used(child, self, &mut used);
         }
         let mut out = file_start(&used, "./");
+        if !props.slots.is_empty() {
+            out.push_str("import type { ReactNode } from \"react\";\n\n");
+        }
         let _ = writeln!(out, "export interface {}Props {{", component.name);
         out.push_str("  /** Where the instance sits: its position and size classes. */\n  className?: string;\n");
         out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
@@ -424,12 +529,23 @@ impl Writer<'_> {
             let _ =
                 writeln!(out, "  /** The drawing's SVG markup (what goes inside its <svg>). */\n  {name}?: string;");
         }
+        for name in props.slots.values() {
+            let _ = writeln!(out, "  /** What the slot shows instead of its own content. */\n  {name}?: ReactNode;");
+        }
+        for name in props.styles.values() {
+            let _ = writeln!(
+                out,
+                "  /** Classes added to the part's own (an instance's restyling). */\n  {name}?: string;"
+            );
+        }
         out.push_str("}\n\n");
         let mut defaults = vec!["className = \"\"".to_owned(), format!("penId = {}", js_string(&component.id))];
         defaults.extend(props.themes.iter().map(|(_, name)| name.clone()));
         defaults.extend(props.texts.values().map(|(name, text)| format!("{name} = {}", js_string(text))));
         defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
         defaults.extend(props.drawings.values().map(|(name, markup)| format!("{name} = {}", js_string(markup))));
+        defaults.extend(props.slots.values().cloned());
+        defaults.extend(props.styles.values().map(|name| format!("{name} = \"\"")));
         let _ = writeln!(
             out,
             "export function {}({{ {} }}: {}Props) {{\n  return (",
@@ -477,9 +593,23 @@ impl Writer<'_> {
             && !(root && matches!(place, Place::Component { .. }))
         {
             let props = &self.props[component.id.as_str()];
-            let placement =
+            let mut classes =
                 classes_of(&Rules { main: element.rules.main[..element.rules.placed].to_vec(), ..Rules::default() });
-            let mut attributes = vec![format!("className={}", js_string(&placement.join(" ")))];
+            // What the instance's parts set over the component's, as utilities that win (Tailwind's
+            // important modifier): the root's in `className`, the others' in their class props.
+            let winning = |declarations: &Vec<(&'static str, String)>| -> Vec<String> {
+                let classes = classes_of(&Rules { main: declarations.clone(), ..Rules::default() });
+                classes.into_iter().map(|class| format!("{class}!")).collect()
+            };
+            if let Some(root_style) = usage.styles.get("") {
+                classes.extend(winning(root_style));
+            }
+            let mut attributes = vec![format!("className={}", js_string(&classes.join(" ")))];
+            for (rel, name) in &props.styles {
+                if let Some(declarations) = usage.styles.get(rel) {
+                    attributes.push(format!("{name}={}", js_string(&winning(declarations).join(" "))));
+                }
+            }
             attributes.push(format!("penId={}", self.pen_id(element, place)));
             for (attribute, value) in &element.themes {
                 if let Some((_, name)) = props.themes.iter().find(|(a, _)| a == attribute) {
@@ -501,7 +631,33 @@ impl Writer<'_> {
                     attributes.push(format!("{name}={{{}}}", js_string(markup)));
                 }
             }
-            let _ = writeln!(out, "{indent}<{} {} />", component.name, attributes.join(" "));
+            // What the instance gives its slots: `children` between the tags, named slots as
+            // fragments in attributes; written where the instance is (in a component, their ids
+            // follow its `penId`).
+            let mut children = None;
+            for (rel, name) in &props.slots {
+                let Some(content) = usage.slots.get(rel) else { continue };
+                let between = name == "children";
+                let mut jsx = String::new();
+                for child in content {
+                    self.element(&mut jsx, child, place, depth + if between { 1 } else { 2 }, false);
+                }
+                if between {
+                    children = Some(jsx);
+                } else {
+                    attributes.push(format!("{name}={{<>\n{jsx}{indent}  </>}}"));
+                }
+            }
+            match children {
+                Some(jsx) => {
+                    let _ = writeln!(out, "{indent}<{} {}>", component.name, attributes.join(" "));
+                    out.push_str(&jsx);
+                    let _ = writeln!(out, "{indent}</{}>", component.name);
+                }
+                None => {
+                    let _ = writeln!(out, "{indent}<{} {} />", component.name, attributes.join(" "));
+                }
+            }
             return;
         }
         let tag = element.tag.name();
@@ -533,6 +689,12 @@ impl Writer<'_> {
             Place::Page if root => {
                 classes.insert(0, PAGE_CLASS.to_owned());
                 format!("className={}", js_string(&classes.join(" ")))
+            }
+            Place::Component { root: component_root, props }
+                if props.styles.contains_key(own(&element.id, component_root)) =>
+            {
+                let prop = &props.styles[own(&element.id, component_root)];
+                format!("className={{[{}, {prop}].join(\" \")}}", js_string(&classes.join(" ")))
             }
             _ => format!("className={}", js_string(&classes.join(" "))),
         };
@@ -585,17 +747,35 @@ impl Writer<'_> {
                 let _ = writeln!(out, ">{value}</{tag}>");
                 return;
             }
-            Content::None if element.children.is_empty() => {
-                let _ = writeln!(out, " />");
-                return;
-            }
             Content::None => {}
         }
-        out.push_str(">\n");
-        for child in &element.children {
-            self.element(out, child, place, depth + 1, false);
+        let slot = match place {
+            Place::Component { root: component_root, props } => props.slots.get(own(&element.id, component_root)),
+            Place::Page => None,
+        };
+        match slot {
+            // A slot an instance fills: the prop, else the slot's own children.
+            Some(prop) if element.children.is_empty() => {
+                let _ = writeln!(out, ">\n{indent}  {{{prop}}}\n{indent}</{tag}>");
+            }
+            Some(prop) => {
+                let _ = writeln!(out, ">\n{indent}  {{{prop} ?? (\n{indent}    <>");
+                for child in &element.children {
+                    self.element(out, child, place, depth + 3, false);
+                }
+                let _ = writeln!(out, "{indent}    </>\n{indent}  )}}\n{indent}</{tag}>");
+            }
+            None if element.children.is_empty() => {
+                let _ = writeln!(out, " />");
+            }
+            None => {
+                out.push_str(">\n");
+                for child in &element.children {
+                    self.element(out, child, place, depth + 1, false);
+                }
+                let _ = writeln!(out, "{indent}</{tag}>");
+            }
         }
-        let _ = writeln!(out, "{indent}</{tag}>");
     }
 
     /// The `data-pen-id` of `element`: its id on a page; in a component, the id under the
@@ -633,9 +813,12 @@ fn comment(text: &str) -> String {
 fn collect_used(element: &Element, writer: &Writer<'_>, used: &mut BTreeSet<String>) {
     if let Some(reference) = &element.instance
         && let Some(component) = writer.components.get(reference.as_str())
-        && let Some(Some(_)) = writer.usages.get(&element.id)
+        && let Some(Some(usage)) = writer.usages.get(&element.id)
     {
         used.insert(component.name.clone());
+        for child in usage.slots.values().flatten() {
+            collect_used(child, writer, used);
+        }
         return;
     }
     for child in &element.children {
