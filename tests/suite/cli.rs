@@ -1103,3 +1103,43 @@ fn react_slots_are_children_and_restyled_parts_take_classes() {
     assert!(red.contains("bg-[#FEE2E2]!") && red.contains("titleClassName=\"text-[#B91C1C]!\""), "{red}");
     assert!(lines.iter().any(|l| l.contains("<Card ") && l.contains("penId=\"plain\" />")), "{page}");
 }
+
+/// An instance that shows another image in its component's image fill gets it as a typed
+/// image prop (its URL), not as a restyling: the component keeps the fill's size and position.
+#[test]
+fn react_images_an_instance_changes_are_props() {
+    let folder = tempfile::tempdir().unwrap();
+    for (name, color) in
+        [("jane.png", tiny_skia::Color::from_rgba8(200, 40, 40, 255)), ("joe.png", tiny_skia::Color::BLACK)]
+    {
+        let mut picture = tiny_skia::Pixmap::new(8, 8).unwrap();
+        picture.fill(color);
+        fs::write(folder.path().join(name), nib::render::encode_png(&picture)).unwrap();
+    }
+    let design = folder.path().join("avatars.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "children": [
+  {"type": "frame", "id": "avatar", "name": "Avatar", "reusable": true, "x": 0, "y": 0, "width": 48, "height": 48, "cornerRadius": 24,
+   "children": [{"type": "rectangle", "id": "photo", "name": "Photo", "width": 48, "height": 48,
+                 "fill": {"type": "image", "url": "jane.png", "mode": "fill"}}]},
+  {"type": "frame", "id": "page", "name": "Team", "x": 0, "y": 100, "width": 200, "height": 60, "layout": "horizontal",
+   "children": [{"type": "ref", "id": "a1", "ref": "avatar"},
+                {"type": "ref", "id": "a2", "ref": "avatar", "descendants": {"photo": {"fill": {"type": "image", "url": "joe.png", "mode": "fill"}}}}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let said = stderr(&output);
+    assert!(output.status.success() && !said.contains("written out in place"), "{said}");
+    let avatar = fs::read_to_string(out.join("components/Avatar.tsx")).unwrap();
+    assert!(avatar.contains("photoImage?: string;") && avatar.contains("photoImage = \"images/"), "{avatar}");
+    assert!(
+        avatar.contains("style={{ background: `url(${JSON.stringify(photoImage)}) center / cover no-repeat` }}"),
+        "{avatar}"
+    );
+    let page = fs::read_to_string(out.join("pages/Team.tsx")).unwrap();
+    let second = page.lines().find(|l| l.contains("penId=\"a2\"")).expect("a2");
+    assert!(second.contains("photoImage=\"images/") && !second.contains("bg-"), "{second}");
+    assert!(page.lines().any(|l| l.contains("penId=\"a1\" />")), "the first shows the default: {page}");
+}

@@ -1,6 +1,7 @@
 //! React components from a design (`--format react`): one `.tsx` per reusable component of the
 //! document, with typed props for what its instances change — the texts, the parts they hide,
-//! the drawings they change, the children they give a frame (slots), the parts they restyle —
+//! the drawings they change, the images they show, the children they give a frame (slots), the
+//! parts they restyle —
 //! a `.tsx` per frame that uses them, `theme.css` (the variables per theme), the Tailwind input
 //! and an `index.ts`. Elements are the page tree's, spelled as JSX with the same Tailwind
 //! classes as html-tailwind.
@@ -57,6 +58,9 @@ struct Props {
     /// Parts below the root some instance restyles: relative id → their class prop
     /// (`titleClassName`), added to the part's classes.
     styles: BTreeMap<String, String>,
+    /// Image fills some instance shows another image in: relative id → (prop, the default
+    /// image's URL, the rest of the `background` layer after the URL).
+    images: BTreeMap<String, (String, String, String)>,
 }
 
 /// How an instance uses its component: its texts, hidden parts, drawings and slot contents by
@@ -67,6 +71,8 @@ struct Usage {
     hidden: BTreeSet<String>,
     drawings: BTreeMap<String, String>,
     slots: BTreeMap<String, Vec<Element>>,
+    /// Image fills showing another image: relative id → its URL.
+    images: BTreeMap<String, String>,
     /// Declarations of a part that the component's part has otherwise or not at all (a fill, a
     /// text colour, a padding): given to the component as utilities that win, the root's in
     /// `className`, another part's in its own class prop.
@@ -87,6 +93,7 @@ pub(crate) fn write(
     let mut hidden_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut drawn_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut filled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut imaged_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut styled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
     let mut instances = Vec::new();
     for screen in screens {
@@ -118,6 +125,7 @@ pub(crate) fn write(
             hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
             drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
             filled_anywhere.entry(component.id.as_str()).or_default().extend(usage.slots.keys().cloned());
+            imaged_anywhere.entry(component.id.as_str()).or_default().extend(usage.images.keys().cloned());
             styled_anywhere.entry(component.id.as_str()).or_default().extend(usage.styles.keys().cloned());
             usages.insert(instance.id.clone(), Some(usage));
         }
@@ -129,6 +137,7 @@ pub(crate) fn write(
                 hidden: hidden_anywhere.get(c.id.as_str()),
                 drawn: drawn_anywhere.get(c.id.as_str()),
                 filled: filled_anywhere.get(c.id.as_str()),
+                imaged: imaged_anywhere.get(c.id.as_str()),
                 styled: styled_anywhere.get(c.id.as_str()),
             };
             (c.id.as_str(), props_of(c, axes, changed))
@@ -228,7 +237,16 @@ fn compare(
         let own = if root { &rules.main[rules.placed..] } else { &rules.main[..] };
         own.iter().filter(|(property, _)| !is_text_width(component, property)).cloned().collect::<Vec<_>>()
     };
-    let (mine, theirs) = (appearance(&component.rules), appearance(&instance.rules));
+    let (mut mine, mut theirs) = (appearance(&component.rules), appearance(&instance.rules));
+    // Another image in the same place of the same fill is an image prop, not a restyling.
+    if let (Some(a), Some(b)) = (background_image(&mine), background_image(&theirs))
+        && a.1 == b.1
+        && a.0 != b.0
+    {
+        usage.images.insert(c_rel.to_owned(), b.0.clone());
+        mine.retain(|(property, _)| *property != "background");
+        theirs.retain(|(property, _)| *property != "background");
+    }
     // A part may set what the component's part sets otherwise, or more (a class prop says it),
     // but not leave out what the component sets.
     let restyled = mine.iter().all(|(property, _)| theirs.iter().any(|(p, _)| p == property));
@@ -290,6 +308,16 @@ fn compare(
     }
 }
 
+/// The image of a `background` that is one image layer: its URL and the rest of the layer
+/// (`center / cover no-repeat`).
+fn background_image(declarations: &[(&'static str, String)]) -> Option<(String, String)> {
+    let (_, value) = declarations.iter().find(|(property, _)| *property == "background")?;
+    let rest = value.strip_prefix("url(\"")?;
+    let end = rest.find("\")")?;
+    let (url, after) = (&rest[..end], rest[end + 2..].trim());
+    (!after.contains("url(") && !url.starts_with("data:")).then(|| (url.replace("\\\"", "\""), after.to_owned()))
+}
+
 /// True for the declaration of a text's measured width (a hugging text's `min-width`), which
 /// follows its characters.
 fn is_text_width(element: &Element, property: &str) -> bool {
@@ -320,6 +348,7 @@ struct Changed<'c> {
     hidden: Option<&'c BTreeSet<String>>,
     drawn: Option<&'c BTreeSet<String>>,
     filled: Option<&'c BTreeSet<String>>,
+    imaged: Option<&'c BTreeSet<String>>,
     styled: Option<&'c BTreeSet<String>>,
 }
 
@@ -327,7 +356,7 @@ struct Changed<'c> {
 /// hides, the markup of each drawing an instance changes, a `ReactNode` for each slot an
 /// instance fills; names from the layer names, made identifiers and unique.
 fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_>) -> Props {
-    let Changed { hidden, drawn, filled, styled } = changed;
+    let Changed { hidden, drawn, filled, imaged, styled } = changed;
     let mut props = Props::default();
     let mut taken: BTreeSet<String> = ["className", "penId", "children"].iter().map(|s| (*s).to_owned()).collect();
     // One slot is the component's `children`; several are named after their layers.
@@ -357,6 +386,12 @@ fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_>) -> Props
         let Content::Svg { markup, .. } = &element.content else { continue };
         let name = unique(&mut taken, &format!("{}Svg", identifier(&element.name, false)));
         props.drawings.insert(rel.clone(), (name, markup.clone()));
+    }
+    for rel in imaged.into_iter().flatten() {
+        let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
+        let Some((url, rest)) = background_image(&element.rules.main) else { continue };
+        let name = unique(&mut taken, &format!("{}Image", identifier(&element.name, false)));
+        props.images.insert(rel.clone(), (name, url, rest));
     }
     // The root's restyling goes into `className`; another part gets a class prop.
     for rel in styled.into_iter().flatten().filter(|rel| !rel.is_empty()) {
@@ -532,6 +567,10 @@ impl Writer<'_> {
         for name in props.slots.values() {
             let _ = writeln!(out, "  /** What the slot shows instead of its own content. */\n  {name}?: ReactNode;");
         }
+        for (name, _, _) in props.images.values() {
+            let _ =
+                writeln!(out, "  /** The image's URL (the fill keeps its size and position). */\n  {name}?: string;");
+        }
         for name in props.styles.values() {
             let _ = writeln!(
                 out,
@@ -546,6 +585,7 @@ impl Writer<'_> {
         defaults.extend(props.drawings.values().map(|(name, markup)| format!("{name} = {}", js_string(markup))));
         defaults.extend(props.slots.values().cloned());
         defaults.extend(props.styles.values().map(|name| format!("{name} = \"\"")));
+        defaults.extend(props.images.values().map(|(name, url, _)| format!("{name} = {}", js_string(url))));
         let _ = writeln!(
             out,
             "export function {}({{ {} }}: {}Props) {{\n  return (",
@@ -605,6 +645,11 @@ impl Writer<'_> {
                 classes.extend(winning(root_style));
             }
             let mut attributes = vec![format!("className={}", js_string(&classes.join(" ")))];
+            for (rel, (name, _, _)) in &props.images {
+                if let Some(url) = usage.images.get(rel) {
+                    attributes.push(format!("{name}={}", js_string(url)));
+                }
+            }
             for (rel, name) in &props.styles {
                 if let Some(declarations) = usage.styles.get(rel) {
                     attributes.push(format!("{name}={}", js_string(&winning(declarations).join(" "))));
@@ -667,14 +712,19 @@ impl Writer<'_> {
             }
             Place::Page => false,
         };
-        let rules = if is_prop {
-            Rules {
-                main: element.rules.main.iter().filter(|(p, _)| !is_text_width(element, p)).cloned().collect(),
-                placed: element.rules.placed,
-                ..element.rules.clone()
-            }
-        } else {
-            element.rules.clone()
+        let image = match place {
+            Place::Component { root: component_root, props } => props.images.get(own(&element.id, component_root)),
+            Place::Page => None,
+        };
+        let rules = Rules {
+            main: element
+                .rules
+                .main
+                .iter()
+                .filter(|(p, _)| !(is_prop && is_text_width(element, p) || image.is_some() && *p == "background"))
+                .cloned()
+                .collect(),
+            ..element.rules.clone()
         };
         let mut classes = classes_of(&rules);
         let class_attribute = match place {
@@ -699,6 +749,10 @@ impl Writer<'_> {
             _ => format!("className={}", js_string(&classes.join(" "))),
         };
         let _ = write!(out, "{indent}<{tag} {class_attribute} data-pen-id={}", self.pen_id(element, place));
+        // An image prop: the only value a class cannot hold, so the fill is a style.
+        if let Some((name, _, rest)) = image {
+            let _ = write!(out, " style={{{{ background: `url(${{JSON.stringify({name})}}) {rest}` }}}}");
+        }
         match place {
             // The component's root takes its themes from its props (the page's when not given),
             // not from where the component happens to be drawn on the canvas.
