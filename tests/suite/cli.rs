@@ -1143,3 +1143,29 @@ fn react_images_an_instance_changes_are_props() {
     assert!(second.contains("photoImage=\"images/") && !second.contains("bg-"), "{second}");
     assert!(page.lines().any(|l| l.contains("penId=\"a1\" />")), "the first shows the default: {page}");
 }
+
+/// An instance of a component in an imported file cannot be written as that component (it is
+/// not in this document's Scene): it is written out in place, and the run says so.
+#[test]
+fn react_says_instances_of_imported_components_are_written_out_in_place() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(
+        folder.path().join("kit.pen"),
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "chip", "name": "Chip", "reusable": true, "width": 60, "height": 20, "fill": "#E0E7FF"}]}"##,
+    )
+    .unwrap();
+    let design = folder.path().join("app.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "imports": {"kit": "kit.pen"}, "children": [
+  {"type": "frame", "id": "page", "name": "Page", "width": 200, "height": 60, "children": [{"type": "ref", "id": "c", "ref": "kit:chip"}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let said = stderr(&output);
+    assert!(output.status.success(), "{said}");
+    assert!(said.contains("instance 'c' of 'kit:chip' is written out in place"), "{said}");
+    let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
+    assert!(page.contains("data-pen-id=\"c\"") && page.contains("bg-[#E0E7FF]"), "{page}");
+}

@@ -106,7 +106,15 @@ pub(crate) fn write(
     }
     for instance in instances {
         let Some(reference) = &instance.instance else { continue };
-        let Some(component) = by_id.get(reference.as_str()) else { continue };
+        let Some(component) = by_id.get(reference.as_str()) else {
+            // An imported component is not in this document's Scene: nothing to write it from.
+            let message = format!(
+                "instance '{}' of '{reference}' is written out in place: its component is not one this document draws (an imported component)",
+                instance.id
+            );
+            warnings.push(Diagnostic::note("export", message).at_node(&instance.id));
+            continue;
+        };
         let mut usage = Usage::default();
         let fits = compare(&component.tree, instance, &component.tree.id, &instance.id, true, &mut usage);
         if let Err(difference) = fits {
