@@ -95,13 +95,13 @@ fn config_for(path: &Path, settings: &Settings) -> Result<Config, String> {
         None => Config::default(),
     };
     if let Some(preset) = &settings.preset {
-        config.preset = Preset::parse(preset)?;
+        config.preset = Preset::parse(preset).map_err(|e| e.to_string())?;
     }
     for rule in &settings.rules {
         let (id, level) = rule
             .split_once('=')
             .ok_or_else(|| format!("--rule {rule}: write it as RULE=LEVEL, e.g. --rule contrast=error"))?;
-        config.set(id.trim(), Level::parse(level)?)?;
+        Level::parse(level).and_then(|level| config.set(id.trim(), level)).map_err(|e| e.to_string())?;
     }
     Ok(config)
 }

@@ -34,7 +34,9 @@ pub(super) fn findings(
                 Err(_) => Config::default(),
             }
         }
-        Value::String(preset) => Config { preset: Preset::parse(preset).map_err(ToolError::new)?, ..Config::default() },
+        Value::String(preset) => {
+            Config { preset: Preset::parse(preset).map_err(|e| ToolError::new(e.to_string()))?, ..Config::default() }
+        }
         Value::Object(_) => Config::parse(&asked.to_string()).map_err(|e| ToolError::new(format!("lint: {e}")))?,
         _ => {
             return Err(ToolError::new("lint is true, a preset name or {preset, rules}").with_hint(

@@ -67,13 +67,13 @@ pub enum Level {
 
 impl Level {
     /// The level called `name` (off, note, warning, error).
-    pub fn parse(name: &str) -> Result<Level, String> {
+    pub fn parse(name: &str) -> Result<Level, ConfigError> {
         match name.trim().to_ascii_lowercase().as_str() {
             "off" => Ok(Level::Off),
             "note" => Ok(Level::Note),
             "warning" => Ok(Level::Warning),
             "error" => Ok(Level::Error),
-            other => Err(format!("'{other}' is not a level; the levels are off, note, warning, error")),
+            other => Err(ConfigError::Level(other.to_owned())),
         }
     }
 
@@ -102,14 +102,12 @@ pub enum Preset {
 
 impl Preset {
     /// The preset called `name`.
-    pub fn parse(name: &str) -> Result<Preset, String> {
+    pub fn parse(name: &str) -> Result<Preset, ConfigError> {
         match name.trim().to_ascii_lowercase().as_str() {
             "recommended" => Ok(Preset::Recommended),
             "strict" => Ok(Preset::Strict),
             "accessibility" => Ok(Preset::Accessibility),
-            other => {
-                Err(format!("there is no lint preset '{other}'; the presets are recommended, strict, accessibility"))
-            }
+            other => Err(ConfigError::Preset(other.to_owned())),
         }
     }
 
@@ -129,6 +127,22 @@ impl Preset {
             },
         }
     }
+}
+
+/// A lint configuration nib cannot use: each names what it found and what it takes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    #[error("'{0}' is not a level; the levels are off, note, warning, error")]
+    Level(String),
+    #[error("there is no lint preset '{0}'; the presets are recommended, strict, accessibility")]
+    Preset(String),
+    /// Not the JSON of a configuration (the reader's own words).
+    #[error(
+        "{0} (write {{\"preset\": \"recommended\", \"rules\": {{\"contrast\": \"error\", \"off-scale-spacing\": \"off\"}}}}; levels are off, note, warning, error)"
+    )]
+    File(String),
+    #[error("there is no lint rule '{rule}'{}; the rules are {}", .suggestion.map_or(String::new(), |c| format!(" (did you mean '{c}'?)")), RULES.iter().map(|(id, _)| *id).collect::<Vec<_>>().join(", "))]
+    Rule { rule: String, suggestion: Option<&'static str> },
 }
 
 /// Which rules run, at what level.
@@ -161,28 +175,24 @@ impl Config {
 
     /// A configuration read from the text of a `nib-lint.json`; an unknown rule or level is an
     /// error that names it.
-    pub fn parse(text: &str) -> Result<Config, String> {
-        let file: ConfigFile = serde_json::from_str(text).map_err(|e| {
-            format!("{e} (write {{\"preset\": \"recommended\", \"rules\": {{\"contrast\": \"error\", \"off-scale-spacing\": \"off\"}}}}; levels are off, note, warning, error)")
-        })?;
+    pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        let file: ConfigFile = serde_json::from_str(text).map_err(|e| ConfigError::File(e.to_string()))?;
         let config = Config { preset: file.preset.unwrap_or_default(), rules: file.rules };
         config.check()?;
         Ok(config)
     }
 
     /// Sets `rule` to `level` (`--rule contrast=error`).
-    pub fn set(&mut self, rule: &str, level: Level) -> Result<(), String> {
+    pub fn set(&mut self, rule: &str, level: Level) -> Result<(), ConfigError> {
         self.rules.insert(rule.to_owned(), level);
         self.check()
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), ConfigError> {
         let ids: Vec<&'static str> = RULES.iter().map(|(id, _)| *id).collect();
         for rule in self.rules.keys() {
             if !ids.contains(&rule.as_str()) {
-                let close =
-                    crate::doc::suggest(rule, &ids).map_or(String::new(), |c| format!(" (did you mean '{c}'?)"));
-                return Err(format!("there is no lint rule '{rule}'{close}; the rules are {}", ids.join(", ")));
+                return Err(ConfigError::Rule { rule: rule.clone(), suggestion: crate::doc::suggest(rule, &ids) });
             }
         }
         Ok(())
