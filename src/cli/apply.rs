@@ -34,7 +34,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
     for diagnostic in compiler.font_diagnostics(&document) {
-        eprintln!("nib: warning: {diagnostic}");
+        super::warn(&diagnostic);
     }
     let imports = compiler.imports(&document);
     let canvas = compiler.canvas(&document);

@@ -94,7 +94,7 @@ fn finding_text(path: &Path, finding: &Diagnostic) -> String {
         text.push_str("\n      hint: ");
         text.push_str(hint);
     }
-    text
+    super::printable_lines(&text)
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

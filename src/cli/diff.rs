@@ -137,7 +137,7 @@ fn write_pictures(
     });
     // What could not be loaded (an import, a font file) is said once for each side.
     for diagnostic in found.iter().flatten().filter(|d| d.severity == nib::diagnostic::Severity::Warning) {
-        eprintln!("nib: warning: {diagnostic}");
+        super::warn(&diagnostic);
     }
     match failure {
         Some(error) => Err(error),

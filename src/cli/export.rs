@@ -48,7 +48,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         }
     };
     for diagnostic in &compiled.diagnostics {
-        eprintln!("nib: warning: {diagnostic}");
+        super::warn(&diagnostic);
     }
     let (scene, layout, text) = (&compiled.scene, &compiled.layout, &compiled.text);
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
@@ -175,7 +175,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     match result {
         Ok(report) => {
             for warning in &report.warnings {
-                eprintln!("nib: warning: {warning}");
+                super::warn(&warning);
             }
             if settings.check {
                 let written: std::collections::HashSet<&str> = report.files.iter().map(|f| f.name.as_str()).collect();

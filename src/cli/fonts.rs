@@ -18,7 +18,7 @@ pub fn run(file: Option<&Path>, json: bool, options: &FontOptions) -> ExitCode {
 fn list(json: bool, options: &FontOptions) -> ExitCode {
     let book = nib::host::DiskFonts::book(options.clone());
     for warning in book.warnings() {
-        eprintln!("nib: warning: {warning}");
+        super::warn(&warning);
     }
     let mut rows: Vec<(String, Origin, usize)> = Vec::new();
     for entry in book.user_families() {
@@ -98,7 +98,7 @@ fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
     };
     let scene = compiler.partial_scene(&document, SceneOptions::FULL);
     for diagnostic in compiler.font_diagnostics(&document) {
-        eprintln!("nib: warning: {diagnostic}");
+        super::warn(&diagnostic);
     }
     let families = nib::layout::fonts::families_used(&scene, None, compiler.text(&document));
     let replaced = families.iter().filter(|f| f.reason.is_some()).count();

@@ -18,7 +18,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let root = std::env::current_dir().unwrap_or_else(|_| ".".into());
     let mut workspace = Workspace::new(root);
     for warning in nib::host::DiskFonts::book(settings.fonts.clone()).warnings() {
-        eprintln!("nib: warning: {warning}");
+        super::warn(&warning);
     }
     workspace.set_fonts(settings.fonts);
     let args = SnapshotArgs {

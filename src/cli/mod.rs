@@ -550,7 +550,7 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
         // What a newer Pen wrote and nib keeps but does not draw is said once, whatever the
         // command (nib check lists every problem itself).
         for problem in loaded.problems.iter().filter(|p| p.kind.is_kept_unknown()) {
-            eprintln!("nib: warning: {}:{problem}", file.display());
+            warn(&format!("{}:{problem}", file.display()));
         }
         loaded.document
     })
@@ -569,7 +569,7 @@ fn read_with_imports(
     let host = nib::host::DiskHost::new(file, fonts.clone());
     let mut compiler = nib::compile::Compiler::shared(std::sync::Arc::new(host));
     for diagnostic in compiler.import_diagnostics(&document) {
-        eprintln!("nib: warning: {diagnostic}");
+        warn(&diagnostic);
     }
     Ok((document, compiler))
 }
@@ -683,7 +683,19 @@ fn diagnostic_text(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> 
     if let Ok(text) = std::fs::read_to_string(path) {
         diagnostic.locate(&text);
     }
-    diagnostic.to_text(Some(path))
+    printable_lines(&diagnostic.to_text(Some(path)))
+}
+
+/// A warning on standard error, on one line: what a document names in it (node names, font
+/// families, image URLs) may hold a terminal's escape sequences, which are shown escaped.
+fn warn(what: &dyn std::fmt::Display) {
+    eprintln!("nib: warning: {}", nib::printable::one_line(&what.to_string()));
+}
+
+/// `text` with each of its lines' control characters escaped (a diagnostic's message and its
+/// hints keep their own lines).
+fn printable_lines(text: &str) -> String {
+    text.lines().map(nib::printable::one_line).collect::<Vec<_>>().join("\n")
 }
 
 /// `message` about the value at `pointer` in the file `path`, prefixed with its line and column
@@ -715,7 +727,7 @@ fn configured_images() -> nib::images::ConfiguredImages {
 fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontOptions {
     let (options, warnings) = nib::host::user_font_options(system_fonts, font_dirs);
     for warning in warnings {
-        eprintln!("nib: warning: {warning}");
+        warn(&warning);
     }
     options
 }

@@ -60,7 +60,7 @@ impl Output {
     fn warning(&self, warning: &str) {
         match &self.json {
             Some(report) => report.borrow_mut().warnings.push(warning.to_owned()),
-            None => eprintln!("nib: warning: {warning}"),
+            None => super::warn(&warning),
         }
     }
 }

@@ -1169,3 +1169,28 @@ fn react_says_instances_of_imported_components_are_written_out_in_place() {
     let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
     assert!(page.contains("data-pen-id=\"c\"") && page.contains("bg-[#E0E7FF]"), "{page}");
 }
+
+/// What a document names (a font family, an image URL) reaches the warnings of `nib export`
+/// and `nib check`; a terminal's escape sequence in it is shown escaped, never sent raw.
+#[test]
+fn warnings_never_send_a_documents_control_characters_to_the_terminal() {
+    let folder = tempfile::tempdir().unwrap();
+    let design = folder.path().join("esc.pen");
+    fs::write(
+        &design,
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "f", "width": 100, "height": 40, "children": [
+  {"type": "text", "id": "t", "content": "Hi", "fontFamily": "Fam\u001b[31mRED"},
+  {"type": "rectangle", "id": "p", "width": 20, "height": 20, "fill": {"type": "image", "url": "b\u001b[2J.png", "mode": "fill"}}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    for args in [
+        vec!["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()],
+        vec!["check", design.to_str().unwrap()],
+    ] {
+        let output = nib(&args);
+        let said = format!("{}{}", stderr(&output), stdout(&output));
+        assert!(said.contains("Fam\\u{1b}[31mRED"), "the family is named, escaped: {said}");
+        assert!(!said.contains('\u{1b}'), "{args:?}: {said:?}");
+    }
+}
