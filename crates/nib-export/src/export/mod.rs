@@ -10,6 +10,7 @@ pub mod raster;
 mod source;
 pub mod svg;
 pub mod tokens;
+mod wedges;
 
 use crate::display::TargetError;
 use crate::render::RenderError;

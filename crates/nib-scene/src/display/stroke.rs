@@ -156,6 +156,26 @@ pub enum Keep {
     Outside,
 }
 
+/// A stroke as a vector format (SVG, PDF) draws it: a ring filled when its sides differ in
+/// width; otherwise the outline stroked by the format itself, as wide as [`StrokeOutline::Cut`]
+/// says (a uniform ring is an outline stroked twice as wide and cut inside or outside), which
+/// keeps dashes, ends and corners the format's own.
+pub fn vector_stroke(shape: &Shape, spec: &StrokeSpec, width: f32, height: f32) -> Option<StrokeOutline> {
+    let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
+    Some(match stroke_outline(shape, spec, width, height)? {
+        StrokeOutline::Ring(ring) if !uniform => StrokeOutline::Ring(ring),
+        StrokeOutline::Ring(_) => {
+            let w = spec.widths[0];
+            match spec.align {
+                Align::Inside => StrokeOutline::Cut { width: 2.0 * w, keep: Keep::Inside },
+                Align::Center => StrokeOutline::Cut { width: w, keep: Keep::All },
+                Align::Outside => StrokeOutline::Cut { width: 2.0 * w, keep: Keep::Outside },
+            }
+        }
+        cut => cut,
+    })
+}
+
 /// The outline of `spec` on `shape` in a `width` × `height` box; `None` when it paints
 /// nothing (an inside stroke on a line).
 pub fn stroke_outline(shape: &Shape, spec: &StrokeSpec, width: f32, height: f32) -> Option<StrokeOutline> {

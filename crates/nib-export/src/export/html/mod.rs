@@ -842,7 +842,7 @@ impl Builder<'_, '_, '_, '_> {
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));
         let Some(color) = specs.iter().rev().find_map(|spec| match spec {
             PaintSpec::Solid { color, .. } => Some(*color),
-            PaintSpec::Gradient { gradient, .. } => Some(super::svg::walk::color_at(&gradient.stops, 0.5)),
+            PaintSpec::Gradient { gradient, .. } => Some(crate::export::wedges::color_at(&gradient.stops, 0.5)),
             PaintSpec::Image { .. } | PaintSpec::Mesh { .. } => None,
         }) else {
             return;

@@ -3,9 +3,8 @@
 //! Each node becomes a group (`data-pen-id` names it) placed by its transform, with its fills,
 //! shadows, text, icon, children and stroke in the painter's order. What SVG has no primitive
 //! for is approximated, and said here:
-//! - angular (conic) gradients are drawn as [`ANGULAR_WEDGES`] wedges around the center, each
-//!   filled with the gradient's color at its middle angle and overlapping the next by a little,
-//!   so no seam shows;
+//! - angular (conic) gradients are drawn as wedges around the center (see
+//!   [`crate::export::wedges`]);
 //! - background blur (a frosted backdrop) has no SVG equivalent that renderers support: it is
 //!   left out, with a warning;
 //! - strokes whose sides differ in width are filled rings, the others native strokes (inside
@@ -29,10 +28,6 @@ use crate::layout::Layout;
 use crate::render::RenderError;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
-
-/// Wedges an angular gradient is drawn with (3° each: steps of color finer than 8-bit
-/// gradients between far-apart stops show).
-pub(crate) const ANGULAR_WEDGES: usize = 120;
 
 /// How text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -8,16 +8,17 @@ use base64::Engine as _;
 use tiny_skia::{FillRule, LineCap, LineJoin, Path, PathBuilder, Rect, Transform};
 
 use super::markup::{EM_DECIMALS, PIXEL_DECIMALS, color, escape, number, number_with, path_data, transform};
-use super::{ANGULAR_WEDGES, ImageRefs, SvgOptions, TextMode};
+use super::{ImageRefs, SvgOptions, TextMode};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::display::effects::{ShadowSpec, grown};
 use crate::display::geometry::Shape;
 use crate::display::mesh::MeshSpec;
 use crate::display::paint::{GradientGeometry, GradientSpec, PaintSpec, css_blend_mode, image_placement};
 use crate::display::pictures::{ImageError, Pictures};
-use crate::display::stroke::{Align, Keep, StrokeOutline, StrokeSpec, stroke_outline};
+use crate::display::stroke::{Keep, StrokeOutline, StrokeSpec, vector_stroke};
 use crate::display::{ANNOTATION_INK, Content, DisplayList, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
 use crate::doc::values::{BlendMode as PenBlend, ImageMode, TextAlign};
+use crate::export::wedges::{Wedge, color_at, wedges};
 use crate::text::{IconDrawing, LUCIDE_STROKE_WIDTH};
 
 /// How far a Gaussian blur visibly reaches, in standard deviations.
@@ -277,31 +278,17 @@ impl<'a> Writer<'a> {
         Some(id)
     }
 
-    /// An angular gradient inside the path `data`: wedges around the center, each the
-    /// gradient's color at its middle, reaching past the farthest corner of the box.
+    /// An angular gradient inside the path `data`: its wedges (see [`crate::export::wedges`]),
+    /// clipped to the path.
     fn angular(&mut self, data: &str, rule: FillRule, gradient: &GradientSpec, blend: PenBlend, size: (f32, f32)) {
-        let GradientGeometry::Angular { center, rotation } = gradient.geometry else { return };
-        if gradient.stops.is_empty() {
+        let wedges = wedges(gradient, size);
+        if wedges.is_empty() {
             return;
         }
         let clip = self.clip_data(data, rule);
-        let corners = [(0.0, 0.0), (size.0, 0.0), (0.0, size.1), (size.0, size.1)];
-        let reach =
-            corners.iter().map(|(x, y)| ((x - center.0).powi(2) + (y - center.1).powi(2)).sqrt()).fold(1.0, f32::max)
-                * 1.5;
-        let point = |degrees: f32| {
-            // Clockwise from straight up on a screen whose y points down, turned counter-clockwise.
-            let radians = (degrees - rotation).to_radians();
-            (center.0 + reach * radians.sin(), center.1 - reach * radians.cos())
-        };
-        let step = 360.0 / ANGULAR_WEDGES as f32;
         self.body.push_str(&format!("<g clip-path=\"url(#{clip})\"{}>", blend_style(blend)));
-        for wedge in 0..ANGULAR_WEDGES {
-            let from = wedge as f32 * step;
-            // Each wedge reaches half a step into the next, which is drawn over it.
-            let to = (from + step * 1.5).min(360.0);
-            let (a, b) = (point(from), point(to));
-            let (hex, opacity) = color(color_at(&gradient.stops, (from + step / 2.0) / 360.0));
+        for Wedge { corners: [center, a, b], color: rgba } in wedges {
+            let (hex, opacity) = color(rgba);
             self.body.push_str(&format!(
                 "<path d=\"M{} {}L{} {}L{} {}Z\" fill=\"{hex}\"{}/>",
                 number(center.0),
@@ -583,24 +570,11 @@ impl<'a> Writer<'a> {
         let Some(stroke) = &node.stroke else { return };
         let (spec, specs) = (&stroke.spec, &stroke.paints);
         let size = (node.width, node.height);
-        let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
-        let native = match stroke_outline(shape, spec, size.0, size.1) {
+        let native = match vector_stroke(shape, spec, size.0, size.1) {
             None => return,
-            Some(StrokeOutline::Ring(ring)) if !uniform => {
+            Some(StrokeOutline::Ring(ring)) => {
                 self.fill(&path_data(&ring, PIXEL_DECIMALS), FillRule::EvenOdd, specs, size, &node.id);
                 return;
-            }
-            Some(StrokeOutline::Ring(_)) => {
-                let width = spec.widths[0];
-                match spec.align {
-                    Align::Inside => {
-                        NativeStroke { width: 2.0 * width, keep: Keep::Inside, spec: Some(spec), round: false }
-                    }
-                    Align::Center => NativeStroke { width, keep: Keep::All, spec: Some(spec), round: false },
-                    Align::Outside => {
-                        NativeStroke { width: 2.0 * width, keep: Keep::Outside, spec: Some(spec), round: false }
-                    }
-                }
             }
             Some(StrokeOutline::Cut { width, keep }) => NativeStroke { width, keep, spec: Some(spec), round: false },
         };
@@ -788,20 +762,6 @@ fn spec_blend(spec: &PaintSpec) -> PenBlend {
 /// ` style="mix-blend-mode:…"`, or nothing for normal blending.
 fn blend_style(blend: PenBlend) -> String {
     css_blend_mode(blend).map(|mode| format!(" style=\"mix-blend-mode:{mode}\"")).unwrap_or_default()
-}
-
-/// The color of `stops` at position `t` (0–1), straight colors interpolated.
-pub(crate) fn color_at(stops: &[(f32, [u8; 4])], t: f32) -> [u8; 4] {
-    let Some(next) = stops.iter().position(|(p, _)| *p >= t) else {
-        return stops.last().map_or([0; 4], |(_, c)| *c);
-    };
-    if next == 0 {
-        return stops[0].1;
-    }
-    let ((p0, c0), (p1, c1)) = (stops[next - 1], stops[next]);
-    let f = if p1 > p0 { (t - p0) / (p1 - p0) } else { 1.0 };
-    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * f).round().clamp(0.0, 255.0) as u8;
-    [mix(c0[0], c1[0]), mix(c0[1], c1[1]), mix(c0[2], c1[2]), mix(c0[3], c1[3])]
 }
 
 /// The `href` of a linked image: the file relative to the folder `from` the SVG is written to,
