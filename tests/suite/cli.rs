@@ -883,6 +883,7 @@ fn the_readme_states_the_limits_the_code_has() {
         format!("{} characters laid out and drawn", nib::resolve::MAX_TEXT_CHARS),
         format!("{} statements", nib::script::DEFAULT_MAX_STATEMENTS),
         format!("{} px a side, {} pixels", nib::render::MAX_SIDE, nib::render::MAX_PIXELS),
+        format!("at most {} pixels each", nib::render::alone::MAX_EFFECT_PIXELS),
         format!("{} for all renders", mib(nib::render::memory::RENDER_MEMORY)),
         format!("files up to {}", mib(nib::host::MAX_IMAGE_BYTES)),
         format!("within {} pixels", nib::render::MAX_DECODED_PIXELS),

@@ -362,20 +362,14 @@ pub fn run(
             }
         }
         Format::Pdf => {
-            let svg_options = svg_options(settings, TextMode::Live);
-            let drawn = map_with_engines(source.host, source.text, targets, &|text, images, target| {
-                let svg = to_svg(source.scene, source.layout, text, images, target.target, &svg_options);
+            let prepared = map_with_engines(source.host, source.text, targets, &|text, images, target| {
+                let page = PdfPage::prepare(source.scene, source.layout, text, images, target.target);
                 tick();
-                svg
+                page
             });
-            let mut svgs = Vec::with_capacity(drawn.len());
-            for svg in drawn {
-                let svg = svg?;
-                warn(svg.warnings.clone());
-                svgs.push(svg);
-            }
-            let pages: Vec<PdfPage<'_>> = svgs.iter().map(|svg| PdfPage { svg }).collect();
-            let pdf = to_pdf(&pages, &source.text.named_database(), &source.title)?;
+            let pages = prepared.into_iter().collect::<Result<Vec<PdfPage>, ExportError>>()?;
+            let (pdf, warnings) = to_pdf(&pages, settings.scale, settings.background, &source.title)?;
+            warn(warnings);
             deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
         }
         _ => {

@@ -4,6 +4,7 @@
 //! node into a pixmap at a scale; [`encode_png`] turns it into PNG bytes. The same document
 //! gives the same bytes on every machine: fonts and icons are bundled and nothing is fetched.
 
+pub mod alone;
 mod blend;
 mod blur;
 mod damage;

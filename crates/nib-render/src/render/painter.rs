@@ -98,7 +98,13 @@ impl Painter<'_> {
     }
 
     /// Paints the node itself and its children, with `alpha` applied to its paints.
-    fn paint_content(&mut self, surface: &mut Surface, node: &DisplayNode, transform: Transform, alpha: f32) {
+    pub(crate) fn paint_content(
+        &mut self,
+        surface: &mut Surface,
+        node: &DisplayNode,
+        transform: Transform,
+        alpha: f32,
+    ) {
         let size = (node.width, node.height);
         let effects = &node.effects;
         let shape = node.shape.as_ref();

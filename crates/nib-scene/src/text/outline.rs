@@ -14,7 +14,7 @@ use tiny_skia::{Path, PathBuilder};
 use super::TextEngine;
 
 /// Horizontal shift per unit of height of a slanted upright face: tan(14°).
-const SYNTHETIC_SLANT: f32 = 0.25;
+pub const SYNTHETIC_SLANT: f32 = 0.25;
 
 /// A glyph's outline in em units (1.0 = the font size), y pointing down like the canvas.
 #[derive(Debug, Clone)]

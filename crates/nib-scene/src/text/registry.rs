@@ -99,6 +99,23 @@ pub struct FaceFile {
     pub bytes: Vec<u8>,
 }
 
+/// A face glyphs were drawn with, as a writer that embeds fonts (PDF) takes it: the bytes are
+/// shared with the engine, not copied.
+#[derive(Clone)]
+pub struct GlyphFace {
+    /// The font file's bytes.
+    pub data: Arc<dyn AsRef<[u8]> + Send + Sync>,
+    /// The face's index in a collection.
+    pub index: u32,
+    /// The weight it is drawn at (the `wght` axis of a variable face).
+    pub weight: u16,
+    /// An upright face drawn slanted, as italic was asked for and the family has none.
+    pub slanted: bool,
+    /// Names the face and how it is drawn, the same in every engine that read it: the file, the
+    /// index, the weight and the slant.
+    pub key: String,
+}
+
 /// A font file a text was shaped with, for reports.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 pub struct UsedFont {
@@ -266,6 +283,21 @@ impl Registry {
             ranges: face.ranges,
             name,
             bytes,
+        })
+    }
+
+    /// The face behind the database entry `id`, with its bytes as they are loaded; `None` for an
+    /// entry the registry did not make.
+    pub fn glyph_face(&self, id: fontdb::ID) -> Option<GlyphFace> {
+        let face_use = self.uses.get(&id)?;
+        let face = &self.faces[face_use.face];
+        let data = self.loaded.get(&face_use.face)?.as_ref()?.data.clone();
+        Some(GlyphFace {
+            data,
+            index: face.index,
+            weight: face_use.weight,
+            slanted: face_use.oblique,
+            key: format!("{}#{}@{}{}", face.file, face.index, face_use.weight, if face_use.oblique { "/" } else { "" }),
         })
     }
 

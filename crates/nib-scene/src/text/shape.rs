@@ -23,7 +23,7 @@ use super::document_fonts::DocumentFonts;
 use super::faces::Origin;
 use super::fonts::{FamilyChoice, FamilyEntry, FontBook};
 use super::pieces::{self, PIECE_BYTES};
-use super::registry::{FaceFile, FaceUse, REGISTERED, Registry, UsedFont, internal_name};
+use super::registry::{FaceFile, FaceUse, GlyphFace, REGISTERED, Registry, UsedFont, internal_name};
 use super::relayout::{self, LineRun};
 use super::runs::{CJK_FAMILIES, Chain, FALLBACK_FAMILIES};
 use super::shaped::{Assembler, LineExtent, LineRule, ShapedText};
@@ -287,6 +287,11 @@ impl TextEngine {
     /// The face of the database entry `font` of a shaped glyph, with its file, as a page ships it.
     pub fn face_file(&self, font: fontdb::ID) -> Option<FaceFile> {
         self.registry.face_file(self.system.db(), font)
+    }
+
+    /// The face of the database entry `font` of a shaped glyph, as a PDF embeds it.
+    pub fn glyph_face(&self, font: fontdb::ID) -> Option<GlyphFace> {
+        self.registry.glyph_face(font)
     }
 
     /// How the database entry `font` of a shaped glyph is drawn (weight, slant).
