@@ -7,7 +7,6 @@ use std::process::ExitCode;
 
 use nib::compile::{CompileOptions, compile};
 use nib::export::job::{ExportSettings, Format, Source, Targets, run};
-use nib::export::svg::TextMode;
 use nib::host::DiskHost;
 use nib::text::FontOptions;
 
@@ -19,12 +18,9 @@ pub struct Settings {
     pub output: Option<PathBuf>,
     pub nodes: Vec<String>,
     pub all: bool,
-    pub scale: f32,
-    pub quality: u8,
-    pub text: TextMode,
+    /// How the files look (the options the export tool and the library share).
+    pub look: nib::export::options::ExportLook,
     pub link_images: bool,
-    pub embed: bool,
-    pub tailwind: nib::export::job::TailwindOptions,
     pub background: Option<[u8; 4]>,
     pub fonts: FontOptions,
     /// Compare what would be written with the files there, writing nothing.
@@ -111,12 +107,8 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let export_settings = ExportSettings {
         format,
         targets,
-        scale: settings.scale,
-        quality: settings.quality,
-        text: settings.text,
+        look: settings.look,
         link_images: settings.link_images,
-        embed: settings.embed,
-        tailwind: settings.tailwind,
         background: settings.background,
         output_folder: Some(output_folder),
         // The command line's paths (the document's, -o) are relative to where it runs.
@@ -245,14 +237,6 @@ fn stale_files(folder: &Path, written: &std::collections::HashSet<&str>) -> Vec<
         }
     }
     stale
-}
-
-/// Parses `--quality`: a whole number from 1 to 100.
-pub fn parse_quality(text: &str) -> Result<u8, String> {
-    match text.trim().parse::<u8>() {
-        Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
-        _ => Err(format!("'{text}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")),
-    }
 }
 
 /// How many files an export of `targets` writes, as far as it matters for naming the output:

@@ -115,7 +115,7 @@ enum Command {
         #[arg(long, conflicts_with = "nodes")]
         all: bool,
         /// Device pixels per canvas pixel.
-        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
+        #[arg(long, default_value_t = 1.0, value_parser = nib::export::options::parse_scale)]
         scale: f32,
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default).
         #[arg(long, value_parser = render::parse_background)]
@@ -157,23 +157,11 @@ enum Command {
         /// Export every top-level frame (PDF: one page each).
         #[arg(long, conflicts_with = "nodes")]
         all: bool,
-        /// Output pixels per canvas pixel (raster sizes, SVG size, PDF page size).
-        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
-        scale: f32,
-        /// JPEG and WebP quality from 1 to 100 (WebP 100 is lossless).
-        #[arg(long, default_value_t = nib::export::raster::DEFAULT_QUALITY, value_parser = export::parse_quality)]
-        quality: u8,
-        /// SVG text: outlines (exact everywhere) or live (<text> with family names).
-        #[arg(long, value_enum, default_value_t = TextArg::Outlines)]
-        text: TextArg,
+        #[command(flatten)]
+        look: nib::export::options::ExportLook,
         /// SVG image fills: embed (data: URIs) or link (paths relative to the SVG).
         #[arg(long, value_enum, default_value_t = ImagesArg::Embed)]
         images: ImagesArg,
-        /// HTML: put fonts, images and styles inside each page (self-contained files).
-        #[arg(long)]
-        embed: bool,
-        #[command(flatten)]
-        tailwind: TailwindArgs,
         /// Write nothing: compare the files there with what the export would write, list what
         /// differs, is missing or is left over, and exit 1 when anything does (for CI).
         #[arg(long)]
@@ -363,7 +351,7 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
         /// Device pixels per canvas pixel for the pictures.
-        #[arg(long, default_value_t = 1.0, value_parser = render::parse_scale)]
+        #[arg(long, default_value_t = 1.0, value_parser = nib::export::options::parse_scale)]
         scale: f32,
         /// Fill behind the pictures, e.g. "#FFFFFF" (transparent by default).
         #[arg(long, value_parser = render::parse_background)]
@@ -468,15 +456,6 @@ const FONTS_EXAMPLES: &str = "Examples:
   nib --font-dir ./brand-fonts fonts design.pen  with your own font files
   NIB_FONTS=offline nib render design.pen     never fetch (replaced families are said on stderr)";
 
-/// How `nib export` writes SVG text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum TextArg {
-    /// Glyph outlines: exact on every machine.
-    Outlines,
-    /// <text> elements with family names: selectable and editable.
-    Live,
-}
-
 /// How `nib export` writes SVG image fills.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum ImagesArg {
@@ -484,26 +463,6 @@ enum ImagesArg {
     Embed,
     /// Links to the image files.
     Link,
-}
-
-/// Pen's options of html-tailwind, as `nib export` spells them.
-#[derive(clap::Args, Debug)]
-struct TailwindArgs {
-    /// html-tailwind: write only the elements, without the page around them.
-    #[arg(long)]
-    no_scaffold: bool,
-    /// html-tailwind: give each element its layer name (data-name).
-    #[arg(long)]
-    layer_names: bool,
-    /// html-tailwind: leave out each element's node id (data-pen-id).
-    #[arg(long)]
-    no_layer_ids: bool,
-}
-
-impl From<TailwindArgs> for nib::export::job::TailwindOptions {
-    fn from(args: TailwindArgs) -> Self {
-        Self { scaffold: !args.no_scaffold, layer_names: args.layer_names, layer_ids: !args.no_layer_ids }
-    }
 }
 
 const EXPORT_EXAMPLES: &str = "Examples:
@@ -836,36 +795,14 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
-        Command::Export {
-            file,
-            format,
-            output,
-            nodes,
-            all,
-            scale,
-            quality,
-            text,
-            images,
-            embed,
-            tailwind,
-            check,
-            background,
-        } => {
-            let text = match text {
-                TextArg::Outlines => nib::export::svg::TextMode::Outlines,
-                TextArg::Live => nib::export::svg::TextMode::Live,
-            };
+        Command::Export { file, format, output, nodes, all, look, images, check, background } => {
             let settings = export::Settings {
                 format,
                 output,
                 nodes,
                 all,
-                scale,
-                quality,
-                text,
+                look,
                 link_images: images == ImagesArg::Link,
-                embed,
-                tailwind: tailwind.into(),
                 background,
                 fonts: fonts(),
                 check,

@@ -248,14 +248,6 @@ impl Job<'_> {
     }
 }
 
-/// Parses `--scale`: a finite number above 0 (the renderer bounds the image size itself).
-pub fn parse_scale(text: &str) -> Result<f32, String> {
-    match text.trim().parse::<f32>() {
-        Ok(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
-        _ => Err(format!("'{text}' is not a scale; use a number above 0 such as 0.5, 1 or 2")),
-    }
-}
-
 /// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` for `--background`.
 pub fn parse_background(text: &str) -> Result<[u8; 4], String> {
     nib::doc::values::Color::parse(text.trim())

@@ -944,7 +944,14 @@ fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
             files.lock().expect("lock").insert(name.to_owned(), String::from_utf8_lossy(bytes).into_owned());
             Ok(())
         };
-        let settings = ExportSettings { tailwind, embed, ..ExportSettings::new(Format::HtmlTailwind, Targets::Frames) };
+        let look = nib::export::options::ExportLook {
+            scaffold: tailwind.scaffold,
+            layer_names: tailwind.layer_names,
+            layer_ids: tailwind.layer_ids,
+            embed,
+            ..Default::default()
+        };
+        let settings = ExportSettings { look, ..ExportSettings::new(Format::HtmlTailwind, Targets::Frames) };
         run(&source, &settings, &sink, &|_, _| {}).map(|_| files.into_inner().expect("files"))
     };
     let files = export(TailwindOptions::default(), false).expect("exported");

@@ -733,6 +733,19 @@ fn export_writes_files_into_the_workspace_and_answers_paths_and_sizes() {
     assert!(
         s.err("export", json!({"filePath": "deck.pen", "format": "png", "quality": 0})).message.contains("quality")
     );
+    // The options nib export and the library share are flattened into the arguments: a key
+    // none of them has is still refused, and one of theirs is taken.
+    let unknown = s.err("export", json!({"filePath": "deck.pen", "format": "png", "scal": 2}));
+    assert!(unknown.message.contains("unknown field `scal`"), "{}", unknown.message);
+    let bad_text = s.err("export", json!({"filePath": "deck.pen", "format": "svg", "text": "bold"}));
+    assert!(bad_text.message.contains("unknown variant `bold`"), "{}", bad_text.message);
+    let live = s.ok("export", json!({"filePath": "deck.pen", "format": "svg", "nodeIds": ["one"], "text": "live"}));
+    let svg = s.read(live["files"][0]["path"].as_str().unwrap());
+    assert!(svg.contains("<text"), "text: live reaches the writer: {svg}");
+    let twice = s.ok("export", json!({"filePath": "deck.pen", "format": "png", "nodeIds": ["two"], "scale": 2}));
+    let png = fs::read(s.folder.path().join(twice["files"][0]["path"].as_str().unwrap())).unwrap();
+    let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+    assert_eq!(width, 200, "scale: 2 reaches the painter");
 }
 
 #[test]

@@ -102,8 +102,7 @@ pub fn pdf_deck(document: &nib::doc::Document, library: &(dyn Library + Sync), f
         host: &host,
         title: "deck".to_owned(),
     };
-    let settings =
-        ExportSettings { text: nib::export::svg::TextMode::Live, ..ExportSettings::new(Format::Pdf, Targets::Frames) };
+    let settings = ExportSettings::new(Format::Pdf, Targets::Frames);
     let pdf = std::sync::Mutex::new(Vec::new());
     let sink = |_: &str, bytes: &[u8]| -> Result<(), String> {
         *pdf.lock().expect("lock") = bytes.to_vec();

@@ -8,6 +8,7 @@ use std::sync::Mutex;
 use super::ExportError;
 pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS, TAILWIND_INPUT, TailwindOptions};
 use super::html::{HtmlOptions, HtmlPages};
+pub use super::options::ExportLook;
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
 pub(crate) use super::source::RunError;
@@ -181,18 +182,10 @@ pub struct ExportSettings {
     pub format: Format,
     /// The nodes.
     pub targets: Targets,
-    /// Output pixels per canvas pixel (raster sizes, SVG width and height, PDF page size).
-    pub scale: f32,
-    /// JPEG and WebP quality, 1–100.
-    pub quality: u8,
-    /// SVG text as outlines or live text (PDF always has live text).
-    pub text: TextMode,
+    /// How the files look: scale, quality, text, embedding, the html-tailwind options.
+    pub look: ExportLook,
     /// SVG: link image files instead of embedding them.
     pub link_images: bool,
-    /// HTML: fonts and images inside the page (data URIs) instead of files beside it.
-    pub embed: bool,
-    /// HTML with Tailwind classes: what the elements carry and whether a whole page is written.
-    pub tailwind: TailwindOptions,
     /// Fill behind everything (straight RGBA).
     pub background: Option<[u8; 4]>,
     /// The folder the files are written to (SVG image links are relative to it).
@@ -204,19 +197,14 @@ pub struct ExportSettings {
 }
 
 impl ExportSettings {
-    /// `format` of `targets` at scale 1, default quality, text as outlines, images embedded in
-    /// SVG, fonts and images beside HTML pages, no background, no output folder and no working
-    /// folder.
+    /// `format` of `targets` as [`ExportLook::default`] says, images embedded in SVG, no
+    /// background, no output folder and no working folder.
     pub fn new(format: Format, targets: Targets) -> ExportSettings {
         ExportSettings {
             format,
             targets,
-            scale: 1.0,
-            quality: super::raster::DEFAULT_QUALITY,
-            text: TextMode::Outlines,
+            look: ExportLook::default(),
             link_images: false,
-            embed: false,
-            tailwind: Default::default(),
             background: None,
             output_folder: None,
             working_folder: PathBuf::new(),
@@ -282,6 +270,7 @@ pub fn run(
         }
     };
     let format = settings.format;
+    settings.look.check()?;
     if format.is_tokens() {
         let set = TokenSet::of(source.document, source.library);
         let text = match format {
@@ -301,7 +290,7 @@ pub fn run(
     let done = std::sync::atomic::AtomicUsize::new(0);
     let tick = || progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1, total);
     match format {
-        Format::HtmlTailwind | Format::React if settings.embed => return Err(ExportError::EmbeddedCode.into()),
+        Format::HtmlTailwind | Format::React if settings.look.embed => return Err(ExportError::EmbeddedCode.into()),
         Format::React => {
             let options = HtmlOptions { embed: false, tailwind: Some(TailwindOptions::default()), react: true };
             let pages = HtmlPages::new(source, &options);
@@ -333,8 +322,8 @@ pub fn run(
             }
         }
         Format::Html | Format::HtmlTailwind => {
-            let tailwind = (format == Format::HtmlTailwind).then_some(settings.tailwind);
-            let options = HtmlOptions { embed: settings.embed, tailwind, react: false };
+            let tailwind = (format == Format::HtmlTailwind).then_some(settings.look.tailwind());
+            let options = HtmlOptions { embed: settings.look.embed, tailwind, react: false };
             let pages = HtmlPages::new(source, &options);
             let keys: Vec<(SceneKey, String)> = targets
                 .iter()
@@ -368,14 +357,14 @@ pub fn run(
                 page
             });
             let pages = prepared.into_iter().collect::<Result<Vec<PdfPage>, ExportError>>()?;
-            let (pdf, warnings) = to_pdf(&pages, settings.scale, settings.background, &source.title)?;
+            let (pdf, warnings) = to_pdf(&pages, settings.look.scale, settings.background, &source.title)?;
             warn(warnings);
             deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
         }
         _ => {
-            let svg_options = svg_options(settings, settings.text);
+            let svg_options = svg_options(settings, settings.look.text);
             let render_options =
-                RenderOptions { scale: settings.scale, background: settings.background, mark_missing: false };
+                RenderOptions { scale: settings.look.scale, background: settings.background, mark_missing: false };
             // Files are written as they are made; the report lists them in target order.
             let results = map_with_engines(source.host, source.text, targets, &|text, images, target| {
                 let made = make_one(source, settings, &svg_options, &render_options, text, images, target.target);
@@ -414,8 +403,8 @@ fn make_one(
     let rendered =
         render(source.scene, source.layout, text, images, target, render_options).map_err(ExportError::from)?;
     let bytes = match settings.format {
-        Format::Jpeg => encode_jpeg(&rendered.pixmap, settings.quality)?,
-        Format::Webp => encode_webp(&rendered.pixmap, settings.quality)?,
+        Format::Jpeg => encode_jpeg(&rendered.pixmap, settings.look.quality)?,
+        Format::Webp => encode_webp(&rendered.pixmap, settings.look.quality)?,
         _ => encode_rendered(&rendered),
     };
     Ok((bytes, rendered.warnings))
@@ -427,7 +416,7 @@ fn svg_options(settings: &ExportSettings, text: TextMode) -> SvgOptions {
     } else {
         ImageRefs::Embed
     };
-    SvgOptions { scale: settings.scale, text, images, background: settings.background }
+    SvgOptions { scale: settings.look.scale, text, images, background: settings.background }
 }
 
 /// The targets of a run with their file stems: frames as `NN-name`, nodes by id, the canvas

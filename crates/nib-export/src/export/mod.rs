@@ -5,6 +5,7 @@
 
 mod html;
 pub mod job;
+pub mod options;
 pub mod pdf;
 pub mod raster;
 mod source;

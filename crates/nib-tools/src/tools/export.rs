@@ -9,9 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::workspace::Workspace;
 use crate::compile::{CompileOptions, compile};
-use crate::export::job::{ExportSettings, Format, Source, TailwindOptions, Targets, run};
-use crate::export::raster::DEFAULT_QUALITY;
-use crate::export::svg::TextMode;
+use crate::export::job::{ExportLook, ExportSettings, Format, Source, Targets, run};
 use crate::layout::Layout;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
@@ -22,9 +20,9 @@ pub(crate) const DEFAULT_EXPORT_FOLDER: &str = "exports";
 /// Most nodes one call exports: each is a file, and an answer listing more is no longer read.
 pub(crate) const MAX_EXPORT_NODES: usize = 200;
 
-/// export's arguments.
+/// export's arguments (and execute's `Export`).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub struct ExportArgs {
     /// The document (the current one when absent).
     pub file_path: Option<String>,
@@ -34,25 +32,29 @@ pub struct ExportArgs {
     pub node_ids: Option<Vec<String>>,
     /// Every top-level frame, a file (PDF: a page) each.
     pub all: Option<bool>,
-    /// Output pixels per canvas pixel (default 1).
-    pub scale: Option<f32>,
-    /// JPEG and WebP quality 1–100 (default 90).
-    pub quality: Option<u8>,
-    /// SVG text: "outlines" (default) or "live".
-    pub text: Option<String>,
-    /// HTML: self-contained pages (fonts and images inside).
-    pub embed: Option<bool>,
-    /// html-tailwind: whole pages with a head linking the compiled stylesheet (default true),
-    /// or only the elements.
-    pub include_html_scaffold: Option<bool>,
-    /// html-tailwind: each element's layer name as `data-name` (default false).
-    pub include_layer_names: Option<bool>,
-    /// html-tailwind: each element's node id as `data-pen-id` (default true).
-    pub include_layer_ids: Option<bool>,
     /// A file (for one file) or a folder, relative to the workspace (default `exports/`).
     pub output_path: Option<String>,
     /// Draw under this theme (`{"Mode": "Dark"}`), as themed instances of the nodes would look.
     pub theme: Option<serde_json::Value>,
+    /// How the files look (scale, quality, text, embed, includeHtmlScaffold, includeLayerNames,
+    /// includeLayerIds): the options `nib export` and the library share.
+    #[serde(flatten)]
+    pub look: ExportLook,
+    /// Any other key: refused (serde cannot deny unknown keys beside a flattened struct; the
+    /// struct takes its keys first, this gets the rest).
+    #[serde(flatten)]
+    unknown: serde_json::Map<String, serde_json::Value>,
+}
+
+impl ExportArgs {
+    /// The error for a key export does not take, as serde words it for the other tools.
+    fn refuse_unknown(&self) -> Result<(), ToolError> {
+        let Some(key) = self.unknown.keys().next() else { return Ok(()) };
+        Err(ToolError::new(format!(
+            "export: invalid arguments: unknown field `{key}`, expected one of `filePath`, `format`, `nodeIds`, `all`, `outputPath`, `theme`, `scale`, `quality`, `text`, `embed`, `includeHtmlScaffold`, `includeLayerNames`, `includeLayerIds`"
+        ))
+        .with_hint("check the parameter names and types in the tool's schema"))
+    }
 }
 
 /// A file the export wrote.
@@ -89,22 +91,9 @@ pub struct ExportAnswer {
 
 /// Exports the document's nodes or variables into files in the workspace.
 pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswer, ToolError> {
+    args.refuse_unknown()?;
     let format = Format::parse(&args.format).map_err(|e| ToolError::new(e.to_string()))?;
-    let text_mode = match args.text.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        None | Some("outlines") => TextMode::Outlines,
-        Some("live") => TextMode::Live,
-        Some(other) => {
-            return Err(ToolError::new(format!("text must be \"outlines\" or \"live\"; got \"{other}\"")));
-        }
-    };
-    let scale = args.scale.unwrap_or(1.0);
-    if !(scale.is_finite() && scale > 0.0) {
-        return Err(ToolError::new(format!("scale must be a number above 0; got {scale}")));
-    }
-    let quality = args.quality.unwrap_or(DEFAULT_QUALITY);
-    if !(1..=100).contains(&quality) {
-        return Err(ToolError::new(format!("quality must be a whole number from 1 to 100; got {quality}")));
-    }
+    args.look.check().map_err(|e| ToolError::new(e.to_string()))?;
     let node_ids = args.node_ids.unwrap_or_default();
     if node_ids.len() > MAX_EXPORT_NODES {
         return Err(ToolError::new(format!(
@@ -178,21 +167,11 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         host: open.compiler.host(),
         title,
     };
-    let defaults = TailwindOptions::default();
-    let tailwind = TailwindOptions {
-        scaffold: args.include_html_scaffold.unwrap_or(defaults.scaffold),
-        layer_names: args.include_layer_names.unwrap_or(defaults.layer_names),
-        layer_ids: args.include_layer_ids.unwrap_or(defaults.layer_ids),
-    };
     let settings = ExportSettings {
         format,
         targets,
-        scale,
-        quality,
-        text: text_mode,
+        look: args.look,
         link_images: false,
-        embed: args.embed.unwrap_or(false),
-        tailwind,
         background: None,
         output_folder: Some(folder.clone()),
         // Images are embedded (link_images is off): no path is compared.

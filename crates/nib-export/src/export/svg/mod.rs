@@ -30,7 +30,9 @@ use crate::resolve::Scene;
 use crate::text::TextEngine;
 
 /// How text is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+#[serde(rename_all = "lowercase")]
 pub enum TextMode {
     /// Glyph outlines (paths): exact on every machine, not editable as text.
     #[default]

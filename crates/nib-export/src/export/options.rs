@@ -1,0 +1,151 @@
+//! How an export's files look, defined once: the command line flattens [`ExportLook`] into
+//! `nib export` (clap, with the `clap` feature), the export tool and execute's `Export` flatten
+//! it into their arguments (serde, camelCase, Pen's names for the html-tailwind options), and
+//! the library's [`ExportSettings`](super::job::ExportSettings) holds it. A new option is added
+//! here and reaches all three.
+
+use serde::Deserialize;
+
+use super::ExportError;
+use super::html::tailwind::TailwindOptions;
+use super::raster::DEFAULT_QUALITY;
+use super::svg::TextMode;
+use crate::render::RenderError;
+
+/// The options every target of an export shares.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
+#[serde(default, rename_all = "camelCase")]
+pub struct ExportLook {
+    /// Output pixels per canvas pixel (raster sizes, SVG size, PDF page size).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1.0, value_parser = parse_scale))]
+    pub scale: f32,
+    /// JPEG and WebP quality from 1 to 100 (WebP 100 is lossless).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = DEFAULT_QUALITY, value_parser = parse_quality))]
+    pub quality: u8,
+    /// SVG text: outlines (exact everywhere) or live (<text> with family names).
+    #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = TextMode::Outlines))]
+    pub text: TextMode,
+    /// HTML: put fonts, images and styles inside each page (self-contained files).
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub embed: bool,
+    /// html-tailwind: whole pages with a head linking the compiled stylesheet; --no-scaffold
+    /// (includeHtmlScaffold: false) writes only the elements.
+    #[cfg_attr(feature = "clap", arg(long = "no-scaffold", action = clap::ArgAction::SetFalse))]
+    #[serde(rename = "includeHtmlScaffold")]
+    pub scaffold: bool,
+    /// html-tailwind: give each element its layer name (data-name).
+    #[cfg_attr(feature = "clap", arg(long))]
+    #[serde(rename = "includeLayerNames")]
+    pub layer_names: bool,
+    /// html-tailwind: each element's node id as data-pen-id; --no-layer-ids (includeLayerIds:
+    /// false) leaves it out.
+    #[cfg_attr(feature = "clap", arg(long = "no-layer-ids", action = clap::ArgAction::SetFalse))]
+    #[serde(rename = "includeLayerIds")]
+    pub layer_ids: bool,
+}
+
+impl Default for ExportLook {
+    /// Scale 1, quality 90, text as outlines, HTML with files beside the pages, html-tailwind as
+    /// whole pages whose elements carry their ids (what a design review maps back) but no names.
+    fn default() -> ExportLook {
+        let tailwind = TailwindOptions::default();
+        ExportLook {
+            scale: 1.0,
+            quality: DEFAULT_QUALITY,
+            text: TextMode::Outlines,
+            embed: false,
+            scaffold: tailwind.scaffold,
+            layer_names: tailwind.layer_names,
+            layer_ids: tailwind.layer_ids,
+        }
+    }
+}
+
+impl ExportLook {
+    /// The html-tailwind options (Pen's).
+    pub fn tailwind(&self) -> TailwindOptions {
+        TailwindOptions { scaffold: self.scaffold, layer_names: self.layer_names, layer_ids: self.layer_ids }
+    }
+
+    /// The options as a run can use them: a scale above 0, a quality from 1 to 100.
+    pub fn check(&self) -> Result<(), ExportError> {
+        if !(self.scale.is_finite() && self.scale > 0.0) {
+            return Err(RenderError::BadScale(self.scale).into());
+        }
+        if !(1..=100).contains(&self.quality) {
+            return Err(ExportError::BadQuality(self.quality));
+        }
+        Ok(())
+    }
+}
+
+/// A command-line value that is not an option's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// `--scale` that is not a number above 0.
+    #[error("'{0}' is not a scale; use a number above 0 such as 0.5, 1 or 2")]
+    Scale(String),
+    /// `--quality` outside 1–100.
+    #[error("'{0}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
+    Quality(String),
+}
+
+/// Reads a scale: a finite number above 0.
+pub fn parse_scale(text: &str) -> Result<f32, OptionError> {
+    match text.trim().parse::<f32>() {
+        Ok(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
+        _ => Err(OptionError::Scale(text.to_owned())),
+    }
+}
+
+/// Reads a quality: a whole number from 1 to 100.
+pub fn parse_quality(text: &str) -> Result<u8, OptionError> {
+    match text.trim().parse::<u8>() {
+        Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
+        _ => Err(OptionError::Quality(text.to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tools_names_and_defaults_read_into_the_one_type() {
+        let look: ExportLook = serde_json::from_value(serde_json::json!({})).expect("all optional");
+        assert_eq!(look, ExportLook::default());
+        let look: ExportLook = serde_json::from_value(serde_json::json!({
+            "scale": 2, "quality": 70, "text": "live", "embed": true,
+            "includeHtmlScaffold": false, "includeLayerNames": true, "includeLayerIds": false
+        }))
+        .expect("Pen's names");
+        assert_eq!(
+            look,
+            ExportLook {
+                scale: 2.0,
+                quality: 70,
+                text: TextMode::Live,
+                embed: true,
+                scaffold: false,
+                layer_names: true,
+                layer_ids: false
+            }
+        );
+        assert!(serde_json::from_value::<ExportLook>(serde_json::json!({"text": "bold"})).is_err());
+    }
+
+    #[test]
+    fn a_run_refuses_a_scale_or_quality_it_cannot_use() {
+        let bad_scale = ExportLook { scale: f32::INFINITY, ..ExportLook::default() };
+        assert_eq!(bad_scale.check(), Err(RenderError::BadScale(f32::INFINITY).into()));
+        let bad_quality = ExportLook { quality: 0, ..ExportLook::default() };
+        assert_eq!(bad_quality.check(), Err(ExportError::BadQuality(0)));
+        assert_eq!(parse_scale(" 2 "), Ok(2.0));
+        assert_eq!(
+            parse_scale("0").map_err(|e| e.to_string()),
+            Err("'0' is not a scale; use a number above 0 such as 0.5, 1 or 2".to_owned())
+        );
+        assert_eq!(parse_quality("101"), Err(OptionError::Quality("101".to_owned())));
+    }
+}
