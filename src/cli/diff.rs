@@ -34,8 +34,8 @@ const DEFAULT_HTML_FOLDER: &str = "nib-diff";
 pub struct Settings {
     pub format: Format,
     pub output: Option<PathBuf>,
-    pub scale: f32,
-    pub background: Option<[u8; 4]>,
+    /// Scale, background, missing-image marks of the pictures.
+    pub picture: RenderOptions,
     pub fonts: FontOptions,
 }
 
@@ -113,7 +113,7 @@ fn write_pictures(
         DiskHost::new(old_source.path(), settings.fonts.clone()),
         DiskHost::new(new_source.path(), settings.fonts.clone()),
     );
-    let options = RenderOptions { scale: settings.scale, background: settings.background, ..RenderOptions::default() };
+    let options = settings.picture.clone();
     let old_side = Side { document: old, host: &old_host, options: options.clone() };
     let new_side = Side { document: new, host: &new_host, options };
     let mut images = vec![FrameImages::default(); result.frames.len()];

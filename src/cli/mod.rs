@@ -114,16 +114,8 @@ enum Command {
         /// Render every top-level frame as its own PNG, in parallel.
         #[arg(long, conflicts_with = "nodes")]
         all: bool,
-        /// Device pixels per canvas pixel.
-        #[arg(long, default_value_t = 1.0, value_parser = nib::export::options::parse_scale)]
-        scale: f32,
-        /// Fill behind the design, e.g. "#FFFFFF" (transparent by default).
-        #[arg(long, value_parser = render::parse_background)]
-        background: Option<[u8; 4]>,
-        /// Draw a grey box with an image icon where an image file is missing (by default nothing
-        /// is drawn there, and a warning names the file).
-        #[arg(long)]
-        mark_missing: bool,
+        #[command(flatten)]
+        picture: nib::render::RenderOptions,
         /// Print what was written, the warnings and the font files used as JSON (so CI can pin
         /// the fonts).
         #[arg(long)]
@@ -167,7 +159,7 @@ enum Command {
         #[arg(long)]
         check: bool,
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
-        #[arg(long, value_parser = render::parse_background)]
+        #[arg(long, value_parser = nib::render::parse_background)]
         background: Option<[u8; 4]>,
     },
     /// Lay out a .pen file and print the boxes (x, y in the parent, position on the canvas,
@@ -350,12 +342,8 @@ enum Command {
         /// Draw the changed frames into this folder (html always draws, into nib-diff by default).
         #[arg(short, long)]
         output: Option<PathBuf>,
-        /// Device pixels per canvas pixel for the pictures.
-        #[arg(long, default_value_t = 1.0, value_parser = nib::export::options::parse_scale)]
-        scale: f32,
-        /// Fill behind the pictures, e.g. "#FFFFFF" (transparent by default).
-        #[arg(long, value_parser = render::parse_background)]
-        background: Option<[u8; 4]>,
+        #[command(flatten)]
+        picture: nib::render::RenderOptions,
     },
     /// Print a document as one line per node, for reading and for git diff (textconv).
     ///
@@ -785,14 +773,14 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let fonts = fonts();
             Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, seed, fonts }))
         }
-        Command::Render { file, output, nodes, all, scale, background, mark_missing, json } => {
+        Command::Render { file, output, nodes, all, picture, json } => {
             let fonts = fonts();
-            let settings = render::Settings { output, nodes, all, scale, background, mark_missing, json, fonts };
+            let settings = render::Settings { output, nodes, all, picture, json, fonts };
             Ok(render::run(&file, settings))
         }
-        Command::Diff { old, new, format, output, scale, background } => {
+        Command::Diff { old, new, format, output, picture } => {
             let fonts = fonts();
-            Ok(diff::run(&old, &new, diff::Settings { format, output, scale, background, fonts }))
+            Ok(diff::run(&old, &new, diff::Settings { format, output, picture, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
         Command::Export { file, format, output, nodes, all, look, images, check, background } => {

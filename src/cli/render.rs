@@ -17,9 +17,8 @@ pub struct Settings {
     pub output: Option<PathBuf>,
     pub nodes: Vec<String>,
     pub all: bool,
-    pub scale: f32,
-    pub background: Option<[u8; 4]>,
-    pub mark_missing: bool,
+    /// Scale, background, missing-image marks.
+    pub picture: RenderOptions,
     pub json: bool,
     pub fonts: FontOptions,
 }
@@ -111,8 +110,7 @@ fn render_targets(
     output: &Output,
 ) -> ExitCode {
     let file = host.file();
-    let options =
-        RenderOptions { scale: settings.scale, background: settings.background, mark_missing: settings.mark_missing };
+    let options = settings.picture.clone();
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let guard = nib::files::OutputGuard::new([file]);
     // A file named with -o (one picture) is checked before anything is drawn.
@@ -246,11 +244,4 @@ impl Job<'_> {
         }
         code
     }
-}
-
-/// Parses `#RGB`, `#RRGGBB` or `#RRGGBBAA` for `--background`.
-pub fn parse_background(text: &str) -> Result<[u8; 4], String> {
-    nib::doc::values::Color::parse(text.trim())
-        .map(|c| c.rgba())
-        .map_err(|e| format!("'{text}' is not a color: {}", e.hint))
 }

@@ -80,30 +80,18 @@ impl ExportLook {
     }
 }
 
-/// A command-line value that is not an option's.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum OptionError {
-    /// `--scale` that is not a number above 0.
-    #[error("'{0}' is not a scale; use a number above 0 such as 0.5, 1 or 2")]
-    Scale(String),
-    /// `--quality` outside 1–100.
-    #[error("'{0}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
-    Quality(String),
-}
+pub use crate::render::parse_scale;
 
-/// Reads a scale: a finite number above 0.
-pub fn parse_scale(text: &str) -> Result<f32, OptionError> {
-    match text.trim().parse::<f32>() {
-        Ok(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
-        _ => Err(OptionError::Scale(text.to_owned())),
-    }
-}
+/// A quality that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
+pub struct QualityError(pub String);
 
 /// Reads a quality: a whole number from 1 to 100.
-pub fn parse_quality(text: &str) -> Result<u8, OptionError> {
+pub fn parse_quality(text: &str) -> Result<u8, QualityError> {
     match text.trim().parse::<u8>() {
         Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
-        _ => Err(OptionError::Quality(text.to_owned())),
+        _ => Err(QualityError(text.to_owned())),
     }
 }
 
@@ -146,6 +134,6 @@ mod tests {
             parse_scale("0").map_err(|e| e.to_string()),
             Err("'0' is not a scale; use a number above 0 such as 0.5, 1 or 2".to_owned())
         );
-        assert_eq!(parse_quality("101"), Err(OptionError::Quality("101".to_owned())));
+        assert_eq!(parse_quality("101"), Err(QualityError("101".to_owned())));
     }
 }

@@ -37,17 +37,52 @@ use crate::layout::Layout;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
 
-/// How to render.
+/// How to render: the library's options, and (with the `clap` feature) the flags `nib render`
+/// and `nib diff` flatten, so each is defined once.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct RenderOptions {
-    /// Device pixels per canvas pixel (> 0).
+    /// Device pixels per canvas pixel.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = 1.0, value_parser = parse_scale))]
     pub scale: f32,
-    /// Fill behind everything (straight RGBA); transparent when `None`.
+    /// Fill behind the design, e.g. "#FFFFFF" (straight RGBA; transparent by default).
+    #[cfg_attr(feature = "clap", arg(long, value_parser = parse_background))]
     pub background: Option<[u8; 4]>,
-    /// Draw a grey box with an image icon where an image file is missing. Off by default: a
-    /// missing picture then leaves the fills below and above as they are (with a warning),
-    /// instead of covering the design.
+    /// Draw a grey box with an image icon where an image file is missing (by default nothing
+    /// is drawn there, and a warning names the file, instead of covering the design).
+    #[cfg_attr(feature = "clap", arg(long))]
     pub mark_missing: bool,
+}
+
+/// A value given for a render option that is not one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OptionError {
+    /// A scale that is not a number above 0.
+    #[error("'{0}' is not a scale; use a number above 0 such as 0.5, 1 or 2")]
+    Scale(String),
+    /// A background that is not a colour.
+    #[error("'{text}' is not a color: {hint}")]
+    Background {
+        /// What was given.
+        text: String,
+        /// How a colour is written.
+        hint: String,
+    },
+}
+
+/// Reads a scale: a finite number above 0.
+pub fn parse_scale(text: &str) -> Result<f32, OptionError> {
+    match text.trim().parse::<f32>() {
+        Ok(scale) if scale.is_finite() && scale > 0.0 => Ok(scale),
+        _ => Err(OptionError::Scale(text.to_owned())),
+    }
+}
+
+/// Reads `#RGB`, `#RRGGBB` or `#RRGGBBAA` as a background.
+pub fn parse_background(text: &str) -> Result<[u8; 4], OptionError> {
+    crate::doc::values::Color::parse(text.trim())
+        .map(|c| c.rgba())
+        .map_err(|e| OptionError::Background { text: text.to_owned(), hint: e.hint })
 }
 
 impl Default for RenderOptions {
