@@ -3,10 +3,8 @@
 //! The page has its style inline, no scripts and no links outside its folder: the pictures
 //! are the image files beside it.
 
-use super::{
-    Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
-    variable_line,
-};
+use super::Report;
+use super::model::Model;
 
 /// Longest list shown open; longer ones are folded.
 const OPEN_ITEMS: usize = 20;
@@ -21,23 +19,23 @@ ul{padding-left:20px}li{margin:2px 0}code{font:12px ui-monospace,monospace}.prob
 
 /// The report as a self-contained HTML page.
 pub fn html(report: &Report<'_>) -> String {
-    let diff = report.diff;
-    let title = format!("Design changes: {} → {}", report.old, report.new);
+    let model = Model::of(report);
+    let title = format!("Design changes: {} → {}", model.old, model.new);
     let mut out = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n<p class=\"summary\">{}</p>\n",
         escape(&title),
         escape(&title),
-        escape(&summary_line(diff))
+        escape(&model.summary)
     );
-    list(&mut out, "Document", &document_lines(diff));
-    if !diff.frames.is_empty() {
+    list(&mut out, "Document", &model.document);
+    if !model.frames.is_empty() {
         out.push_str("<h2>Frames</h2>\n");
     }
-    for (index, frame) in diff.frames.iter().enumerate() {
-        out.push_str(&format!("<section>\n<h3>{}. {}</h3>\n", index + 1, escape(&frame_line(frame))));
-        if let Some(images) = report.images_of(index) {
+    for (index, frame) in model.frames.iter().enumerate() {
+        out.push_str(&format!("<section>\n<h3>{}. {}</h3>\n", index + 1, escape(&frame.line)));
+        if let Some(images) = frame.images {
             out.push_str("<div class=\"pictures\">\n");
-            for (file, caption) in [(&images.old, "old"), (&images.new, "new"), (&images.difference, "difference")] {
+            for (file, caption) in images.captioned() {
                 match file {
                     Some(file) => out.push_str(&format!(
                         "<figure><img src=\"{}\" alt=\"{caption}\"><figcaption>{caption}</figcaption></figure>\n",
@@ -49,22 +47,22 @@ pub fn html(report: &Report<'_>) -> String {
                 }
             }
             out.push_str("</div>\n");
-            if let Some(pixels) = pixels_text(images) {
-                out.push_str(&format!("<p>{}</p>\n", escape(&pixels)));
+            if let Some(pixels) = &frame.pixels {
+                out.push_str(&format!("<p>{}</p>\n", escape(pixels)));
             }
             for problem in &images.problems {
                 out.push_str(&format!("<p class=\"problem\">{}</p>\n", escape(problem)));
             }
         }
-        let lines: Vec<String> = report
-            .changes_in(index)
-            .into_iter()
+        let lines: Vec<String> = frame
+            .changes
+            .iter()
             .map(|change| {
-                let mut item = escape(&headline(change));
+                let mut item = escape(&change.headline);
                 if !change.properties.is_empty() {
                     item.push_str("<ul>");
                     for property in &change.properties {
-                        item.push_str(&format!("<li><code>{}</code></li>", escape(&property_line(property))));
+                        item.push_str(&format!("<li><code>{}</code></li>", escape(property)));
                     }
                     item.push_str("</ul>");
                 }
@@ -74,9 +72,9 @@ pub fn html(report: &Report<'_>) -> String {
         items(&mut out, &lines, "changes in this frame");
         out.push_str("</section>\n");
     }
-    list(&mut out, "Components", &diff.components.iter().map(component_line).collect::<Vec<_>>());
-    list(&mut out, "Variables", &diff.variables.iter().map(variable_line).collect::<Vec<_>>());
-    list(&mut out, "Themes", &diff.themes.iter().map(theme_line).collect::<Vec<_>>());
+    for entry in &model.lists {
+        list(&mut out, entry.title, &entry.lines);
+    }
     out.push_str("</body>\n</html>\n");
     out
 }

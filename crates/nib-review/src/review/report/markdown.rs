@@ -5,64 +5,60 @@
 
 use crate::printable::one_line;
 
-use super::{
-    Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
-    variable_line,
-};
+use super::Report;
+use super::model::Model;
 
 /// Longest list shown open; longer ones are folded.
 const OPEN_ITEMS: usize = 10;
 
 /// The report as Markdown.
 pub fn markdown(report: &Report<'_>) -> String {
-    let diff = report.diff;
-    let mut out = format!(
-        "## Design changes: {} → {}\n\n**{}**\n",
-        code(report.old),
-        code(report.new),
-        escape(&summary_line(diff))
-    );
-    list(&mut out, "Document", &document_lines(diff));
-    if !diff.frames.is_empty() {
+    let model = Model::of(report);
+    let mut out =
+        format!("## Design changes: {} → {}\n\n**{}**\n", code(model.old), code(model.new), escape(&model.summary));
+    list(&mut out, "Document", &model.document);
+    if !model.frames.is_empty() {
         out.push_str("\n### Frames\n");
-        if report.images.is_none() {
+        if !model.drawn {
             out.push_str("\n_No pictures: run `nib diff` with `-o DIR` to draw the changed frames._\n");
         }
     }
-    for (index, frame) in diff.frames.iter().enumerate() {
-        out.push_str(&format!("\n#### {}. {}\n", index + 1, escape(&frame_line(frame))));
-        if let Some(images) = report.images_of(index) {
-            let cell = |file: &Option<String>, alt: &str| match file {
-                Some(file) => format!("![{alt}]({})", link(file)),
-                None => "—".to_owned(),
-            };
+    for (index, frame) in model.frames.iter().enumerate() {
+        out.push_str(&format!("\n#### {}. {}\n", index + 1, escape(&frame.line)));
+        if let Some(images) = frame.images {
+            let cells: Vec<String> = images
+                .captioned()
+                .into_iter()
+                .map(|(file, alt)| match file {
+                    Some(file) => format!("![{alt}]({})", link(file)),
+                    None => "—".to_owned(),
+                })
+                .collect();
             out.push_str("\n| old | new | difference |\n| :---: | :---: | :---: |\n");
-            out.push_str(&format!(
-                "| {} | {} | {} |\n",
-                cell(&images.old, "old"),
-                cell(&images.new, "new"),
-                cell(&images.difference, "difference")
-            ));
-            if let Some(pixels) = pixels_text(images) {
-                out.push_str(&format!("\n{}\n", escape(&pixels)));
+            out.push_str(&format!("| {} |\n", cells.join(" | ")));
+            if let Some(pixels) = &frame.pixels {
+                out.push_str(&format!("\n{}\n", escape(pixels)));
             }
             for problem in &images.problems {
                 out.push_str(&format!("\n> {}\n", escape(problem)));
             }
         }
-        let mut lines = Vec::new();
-        for change in report.changes_in(index) {
-            let mut line = escape(&headline(change));
-            for property in &change.properties {
-                line.push_str(&format!("\n  - {}", escape(&property_line(property))));
-            }
-            lines.push(line);
-        }
+        let lines: Vec<String> = frame
+            .changes
+            .iter()
+            .map(|change| {
+                let mut line = escape(&change.headline);
+                for property in &change.properties {
+                    line.push_str(&format!("\n  - {}", escape(property)));
+                }
+                line
+            })
+            .collect();
         items(&mut out, &lines, "changes in this frame");
     }
-    list(&mut out, "Components", &diff.components.iter().map(component_line).collect::<Vec<_>>());
-    list(&mut out, "Variables", &diff.variables.iter().map(variable_line).collect::<Vec<_>>());
-    list(&mut out, "Themes", &diff.themes.iter().map(theme_line).collect::<Vec<_>>());
+    for entry in &model.lists {
+        list(&mut out, entry.title, &entry.lines);
+    }
     out
 }
 

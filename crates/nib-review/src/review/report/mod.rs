@@ -1,10 +1,12 @@
 //! A diff written for people and programs: [`text`] for a terminal, [`markdown`] for a pull
 //! request comment, [`html`] for a page to open, [`json`] for scripts. The sentences are made
-//! here once, so every format says the same thing.
+//! here once and gathered into one model (`model.rs`) that the three writers for people lay
+//! out, so every format says the same thing.
 
 pub mod html;
 pub mod json;
 pub mod markdown;
+mod model;
 pub mod text;
 
 pub use html::html;

@@ -2,16 +2,14 @@
 
 use crate::printable::one_line;
 
-use super::{
-    Report, component_line, document_lines, frame_line, headline, pixels_text, property_line, summary_line, theme_line,
-    variable_line,
-};
+use super::Report;
+use super::model::Model;
 
 /// The report as plain text; every line ends with a newline.
 pub fn text(report: &Report<'_>) -> String {
-    let diff = report.diff;
+    let model = Model::of(report);
     // Names, ids and values are the documents' authors': one line each, no terminal commands.
-    let mut out = format!("{}\n", one_line(&format!("{} → {}: {}", report.old, report.new, summary_line(diff))));
+    let mut out = format!("{}\n", one_line(&format!("{} → {}: {}", model.old, model.new, model.summary)));
     let mut section = |title: &str, lines: Vec<String>| {
         if lines.is_empty() {
             return;
@@ -24,16 +22,15 @@ pub fn text(report: &Report<'_>) -> String {
             out.push('\n');
         }
     };
-    section("document", document_lines(diff));
+    section("document", model.document);
     let mut frames = Vec::new();
-    for (index, frame) in diff.frames.iter().enumerate() {
-        frames.push(frame_line(frame));
-        if let Some(images) = report.images_of(index) {
-            let files: Vec<&str> =
-                [&images.old, &images.new, &images.difference].into_iter().flatten().map(String::as_str).collect();
+    for frame in &model.frames {
+        frames.push(frame.line.clone());
+        if let Some(images) = frame.images {
+            let files: Vec<&str> = images.captioned().into_iter().filter_map(|(f, _)| f.as_deref()).collect();
             let mut line =
                 format!("  images: {}", if files.is_empty() { "(none)".to_owned() } else { files.join(" ") });
-            if let Some(pixels) = pixels_text(images) {
+            if let Some(pixels) = &frame.pixels {
                 line.push_str(&format!(" ({pixels})"));
             }
             frames.push(line);
@@ -42,14 +39,14 @@ pub fn text(report: &Report<'_>) -> String {
     }
     section("frames", frames);
     let mut nodes = Vec::new();
-    for change in &diff.nodes {
-        nodes.push(headline(change));
-        nodes.extend(change.properties.iter().map(|p| format!("    {}", property_line(p))));
+    for change in &model.nodes {
+        nodes.push(change.headline.clone());
+        nodes.extend(change.properties.iter().map(|p| format!("    {p}")));
     }
     section("nodes", nodes);
-    section("components", diff.components.iter().map(component_line).collect());
-    section("variables", diff.variables.iter().map(variable_line).collect());
-    section("themes", diff.themes.iter().map(theme_line).collect());
+    for list in model.lists {
+        section(&list.title.to_lowercase(), list.lines);
+    }
     out
 }
 
