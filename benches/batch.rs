@@ -7,7 +7,8 @@ use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use nib::doc::{Document, NodeType};
 use nib::script::{Context, Options, parse, run};
 
-const LARGEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pen/LIU9293__cirrus__design.pen");
+/// The largest corpus file.
+const LARGEST: &str = "LIU9293__cirrus__design.pen";
 
 /// A typical agent call: inserts, updates, copies, moves, replacements and deletions spread over
 /// the document.
@@ -48,7 +49,7 @@ fn script(document: &Document) -> String {
 }
 
 fn batch(c: &mut Criterion) {
-    let text = std::fs::read_to_string(LARGEST).expect("fixture");
+    let text = std::fs::read_to_string(nib_test_support::fixtures().join(LARGEST)).expect("fixture");
     let document = Document::load(&text).expect("loads").document;
     let source = script(&document);
     let context = Context::offline(Options { id_seed: Some(1), ..Options::default() });

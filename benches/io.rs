@@ -6,10 +6,11 @@ use std::hint::black_box;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use nib::doc::Document;
 
-const LARGEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/pen/LIU9293__cirrus__design.pen");
+/// The largest corpus file.
+const LARGEST: &str = "LIU9293__cirrus__design.pen";
 
 fn io(c: &mut Criterion) {
-    let text = std::fs::read_to_string(LARGEST).expect("fixture present");
+    let text = std::fs::read_to_string(nib_test_support::fixtures().join(LARGEST)).expect("fixture present");
     let document = Document::load(&text).expect("fixture loads").document;
     let mut group = c.benchmark_group("io");
     group.throughput(Throughput::Bytes(text.len() as u64));

@@ -14,10 +14,7 @@ use nib::layout::{Layout, find_problems};
 use nib::resolve::{NoImports, Scene, SceneOptions, build_scene, update_scene};
 use nib::text::{FontBook, FontOptions, TextEngine};
 
-fn load(name: &str) -> Document {
-    let path = format!("{}/tests/fixtures/pen/{name}", env!("CARGO_MANIFEST_DIR"));
-    Document::load(&std::fs::read_to_string(path).expect("fixture")).expect("loads").document
-}
+use nib_test_support::load;
 
 /// 20 screens × 50 rows of a list: each row a horizontal frame with an avatar, a text column
 /// (a title, a wrapping subtitle, an icon and a time) and a badge — 10,020 nodes.

@@ -32,8 +32,7 @@ const SVG_SAMPLE: &[&str] = &[
 fn scores_of(names: &[String]) -> Vec<(String, FrameScore)> {
     let mut all = Vec::new();
     for name in names {
-        let (document, library) = common::load_with_imports(name);
-        for score in svg_scores(&document, &library, &common::fixtures()) {
+        for score in svg_scores(&common::Fixture::corpus(name)) {
             all.push((name.clone(), score));
         }
     }
@@ -83,9 +82,9 @@ fn svg_of_the_whole_corpus_matches_the_png() {
 
 #[test]
 fn svg_exports_are_deterministic_and_carry_node_ids() {
-    let (document, library) = common::load_with_imports("Pregum__pencil_viewer__public__samples__gradient.pen");
-    let once = export_check::svg_markup(&document, &library, &common::fixtures());
-    let twice = export_check::svg_markup(&document, &library, &common::fixtures());
+    let fixture = common::Fixture::corpus("Pregum__pencil_viewer__public__samples__gradient.pen");
+    let once = export_check::svg_markup(&fixture);
+    let twice = export_check::svg_markup(&fixture);
     assert_eq!(once, twice, "same document, same bytes");
     let first = &once[0];
     roxmltree::Document::parse(first).expect("well-formed XML");
@@ -125,10 +124,10 @@ fn pdf_of_a_deck_is_valid_searchable_embeds_fonts_and_looks_like_the_png() {
     else {
         return;
     };
-    let (document, library) = common::load_with_imports("Pregum__pencil_viewer__public__samples__mobile-app.pen");
-    let deck = export_check::pdf_deck(&document, &library, &common::fixtures());
+    let fixture = common::Fixture::corpus("Pregum__pencil_viewer__public__samples__mobile-app.pen");
+    let deck = export_check::pdf_deck(&fixture);
     assert!(deck.pages.len() >= 2, "a multi-frame document: {}", deck.pages.len());
-    let again = export_check::pdf_deck(&document, &library, &common::fixtures());
+    let again = export_check::pdf_deck(&fixture);
     assert!(deck.pdf == again.pdf, "the same document gives the same PDF bytes");
     let folder = tempfile::tempdir().expect("temp");
     let pdf = folder.path().join("deck.pdf");
@@ -214,8 +213,7 @@ fn pdf_pages_of_blurs_shadows_gradients_and_fallback_text_look_like_the_png() {
     let Some(pdftoppm) = tool("pdftoppm") else { return };
     let mut all = Vec::new();
     for name in PDF_SAMPLE {
-        let (document, library) = common::load_with_imports(name);
-        let deck = export_check::pdf_deck(&document, &library, &common::fixtures());
+        let deck = export_check::pdf_deck(&common::Fixture::corpus(name));
         let folder = tempfile::tempdir().expect("temp");
         let pdf = folder.path().join("deck.pdf");
         std::fs::write(&pdf, &deck.pdf).expect("write");
@@ -463,22 +461,13 @@ fn type_check_react(folder: &std::path::Path) {
 /// The pages of `name`'s frames in each of `formats`, written into `out`, with nib's PNG and
 /// layout boxes (made once per frame).
 fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Format]) -> Vec<Page> {
-    use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+    use nib::export::job::{ExportSettings, Format, Targets, run};
+    use nib::host::Host;
     use nib::render::{RenderOptions, RenderTarget, render, target_bounds};
-    let (document, library) = common::load_with_imports(name);
-    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
-    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
-    let layout = nib::layout::Layout::compute(&scene, &mut text);
-    let host = fixtures_host();
-    let source = Source {
-        document: &document,
-        library: &library,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
-        host: &host,
-        title: name.to_owned(),
-    };
+    let fixture = common::Fixture::corpus(name);
+    let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
+    let mut text = fixture.compiled.text.fork();
+    let source = fixture.source(name);
     let mut reports = Vec::new();
     for format in formats {
         let folder = out.join(format.name()).join(name.trim_end_matches(".pen"));
@@ -509,14 +498,14 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
         }
         reports.push((*format, folder, page_of));
     }
-    let mut images = nib::host::FolderImages::new(Some(common::fixtures()), None);
+    let mut images = fixture.host.pictures();
     let options = RenderOptions::default();
     let mut pages = Vec::new();
-    for frame in nib::compile::frames::frames(&scene, &layout) {
+    for frame in nib::compile::frames::frames(scene, layout) {
         let target = RenderTarget::Node(frame.key);
-        let Ok(rendered) = render(&scene, &layout, &mut text, &mut images, target, &options) else { continue };
+        let Ok(rendered) = render(scene, layout, &mut text, &mut images, target, &options) else { continue };
         let frame_box = layout.node_box(frame.key).expect("laid out");
-        let bounds = target_bounds(&scene, &layout, target).expect("bounds");
+        let bounds = target_bounds(scene, layout, target).expect("bounds");
         // nib's PNG reaches as far as shadows do; the page shows the frame's own box.
         let (dx, dy) = ((frame_box.left - bounds.left()).round() as i32, (frame_box.top - bounds.top()).round() as i32);
         let (width, height) = (frame_box.width.ceil().max(1.0) as u32, frame_box.height.ceil().max(1.0) as u32);
@@ -791,18 +780,18 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     )
     .expect("loads")
     .document;
-    let scene = nib::resolve::build_scene(&document, &nib::resolve::NoImports, nib::resolve::SceneOptions::FULL);
-    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
-    let layout = nib::layout::Layout::compute(&scene, &mut text);
+    let fixture = common::Fixture::of(document, &design);
+    let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
+    let mut text = fixture.compiled.text.fork();
     let key = scene.node_by_id("card").expect("card");
-    let mut images = nib::host::FolderImages::new(Some(design.clone()), None);
+    let mut images = nib::host::Host::pictures(&fixture.host);
     let out = folder.path().join("out");
     let options = SvgOptions {
         text: TextMode::Live,
         images: ImageRefs::Link { from: Some(out.clone()), working_folder: std::path::PathBuf::new() },
         ..SvgOptions::default()
     };
-    let svg = to_svg(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("exports");
+    let svg = to_svg(scene, layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("exports");
     assert!(svg.markup.contains("<text") && svg.markup.contains("Quarterly report"), "{}", svg.markup);
     assert!(svg.markup.contains("font-family=\"'Inter'\" font-size=\"20\" font-weight=\"700\""), "{}", svg.markup);
     assert!(svg.markup.contains("href=\"../design/img/pic.png\""), "linked relative to the SVG: {}", svg.markup);
@@ -820,7 +809,7 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
         tiny_skia::Pixmap::from_vec(raster.take(), tiny_skia::IntSize::from_wh(svg.width, svg.height).expect("size"))
             .expect("pixmap");
     let options = RenderOptions::default();
-    let png = render(&scene, &layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("renders");
+    let png = render(scene, layout, &mut text, &mut images, RenderTarget::Node(key), &options).expect("renders");
     let score = nib::review::ssim::ssim(&png.pixmap, &raster);
     eprintln!("live-text SVG with a linked image vs PNG: SSIM {score:.4}");
     assert!(score >= SVG_MEAN_SSIM, "SSIM {score:.4}");
@@ -829,21 +818,10 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
 #[test]
 fn files_of_a_parallel_export_are_reported_in_canvas_order() {
     // The report once listed files in the order the threads finished them.
-    use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+    use nib::export::job::{ExportSettings, Format, Targets, run};
     let name = "nopointt__nospace__design__harkly__harkly-ui.pen";
-    let (document, library) = common::load_with_imports(name);
-    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
-    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
-    let layout = nib::layout::Layout::compute(&scene, &mut text);
-    let source = Source {
-        document: &document,
-        library: &library,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
-        host: &fixtures_host(),
-        title: name.to_owned(),
-    };
+    let fixture = common::Fixture::corpus(name);
+    let source = fixture.source(name);
     let settings = ExportSettings::new(Format::Svg, Targets::Frames);
     let report = run(&source, &settings, &|_, _| Ok(()), &|_, _| {}).expect("exports");
     let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
@@ -851,11 +829,6 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
     sorted.sort_unstable();
     assert!(names.len() >= 10, "{names:?}");
     assert_eq!(names, sorted, "NN-name files in canvas order");
-}
-
-/// A host for documents of the fixtures folder: image fills are read from there.
-fn fixtures_host() -> nib::host::DiskHost {
-    nib::host::DiskHost::new(common::fixtures().join("document.pen"), nib::text::FontOptions::default())
 }
 
 /// A document's strings reach the page's CSS (font families, theme values in selectors and
@@ -923,21 +896,9 @@ fn a_documents_strings_never_end_the_style_element_or_make_elements_of_their_own
 /// scaffold, layer names and ids; self-contained pages are refused (they need Tailwind's step).
 #[test]
 fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
-    use nib::export::job::{ExportSettings, Format, Source, TailwindOptions, Targets, run};
-    let (document, library) = common::load_with_imports("Pregum__pencil_viewer__public__samples__mobile-app.pen");
-    let scene = nib::resolve::build_scene(&document, &library, nib::resolve::SceneOptions::FULL);
-    let mut text = nib::text::TextEngine::new(nib::text::FontBook::new(nib::text::FontOptions::default()));
-    let layout = nib::layout::Layout::compute(&scene, &mut text);
-    let host = fixtures_host();
-    let source = Source {
-        document: &document,
-        library: &library,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
-        host: &host,
-        title: "app".to_owned(),
-    };
+    use nib::export::job::{ExportSettings, Format, TailwindOptions, Targets, run};
+    let fixture = common::Fixture::corpus("Pregum__pencil_viewer__public__samples__mobile-app.pen");
+    let source = fixture.source("app");
     let export = |tailwind: TailwindOptions, embed: bool| {
         let files = std::sync::Mutex::new(std::collections::BTreeMap::new());
         let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {

@@ -18,6 +18,8 @@ const CRATES: &[(&str, &[&str])] = &[
     ("crates/nib-export", &["export"]),
     ("crates/nib-review", &["review"]),
     ("crates/nib-tools", &["images", "script", "tools"]),
+    // Dev-only: the tests' shared fixtures, above every stage it compiles with.
+    ("crates/nib-test-support", &["fixtures"]),
     (".", &["mcp", "serve", "cli", "main", "lib"]),
 ];
 
@@ -143,8 +145,9 @@ fn test_module_start(text: &str) -> Option<usize> {
 
 /// The layers that may touch the file system (DESIGN.md, "Who touches the file system") and read
 /// the environment: the file layer, the hosts, the snapshot runner (a host of its own kind), the
-/// tools and the binary.
-const FILE_SYSTEM_LAYERS: &[&str] = &["files", "host", "images", "script", "tools", "mcp", "serve", "cli", "main"];
+/// tools, the binary, and the tests' fixtures (nib-test-support, a dev-dependency only).
+const FILE_SYSTEM_LAYERS: &[&str] =
+    &["files", "host", "images", "script", "tools", "mcp", "serve", "cli", "main", "fixtures"];
 
 /// What touching the file system looks like in code: opening, reading, writing or listing a
 /// path, directly or through the file layer's functions.

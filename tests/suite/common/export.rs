@@ -2,17 +2,15 @@
 //! SVG of every top-level frame rasterised by resvg, an independent renderer, and scored with
 //! SSIM against nib's own PNG of the frame.
 
-use std::path::Path;
-
 use nib::compile::frames::frames;
 use nib::export::svg::{SvgOptions, to_svg};
-use nib::host::{DiskHost, FolderImages};
-use nib::layout::Layout;
+use nib::host::Host;
 use nib::render::{RenderOptions, RenderTarget, render};
-use nib::resolve::{Library, SceneOptions, build_scene};
 use nib::review::ssim::ssim;
-use nib::text::{FontBook, FontOptions, TextEngine};
+use nib::text::TextEngine;
 use tiny_skia::Pixmap;
+
+use super::Fixture;
 
 /// One frame's score.
 pub struct FrameScore {
@@ -34,19 +32,18 @@ pub fn rasterise_svg(svg: &str, width: u32, height: u32, fonts: &cosmic_text::fo
     Pixmap::from_vec(pixmap.take(), size).expect("same layout")
 }
 
-/// The scores of every visible top-level frame of `document`, in canvas order.
-pub fn svg_scores(document: &nib::doc::Document, library: &dyn Library, folder: &Path) -> Vec<FrameScore> {
-    let scene = build_scene(document, library, SceneOptions::FULL);
-    let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut text);
-    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+/// The scores of every visible top-level frame of `fixture`, in canvas order.
+pub fn svg_scores(fixture: &Fixture) -> Vec<FrameScore> {
+    let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
+    let mut text = fixture.compiled.text.fork();
+    let mut images = fixture.host.pictures();
     let render_options = RenderOptions::default();
     let svg_options = SvgOptions::default();
     let mut scores = Vec::new();
-    for frame in frames(&scene, &layout) {
+    for frame in frames(scene, layout) {
         let target = RenderTarget::Node(frame.key);
-        let Ok(png) = render(&scene, &layout, &mut text, &mut images, target, &render_options) else { continue };
-        let svg = to_svg(&scene, &layout, &mut text, &mut images, target, &svg_options).expect("exports");
+        let Ok(png) = render(scene, layout, &mut text, &mut images, target, &render_options) else { continue };
+        let svg = to_svg(scene, layout, &mut text, &mut images, target, &svg_options).expect("exports");
         assert_eq!((svg.width, svg.height), (png.pixmap.width(), png.pixmap.height()), "{}", frame.id);
         let raster = rasterise_svg(&svg.markup, svg.width, svg.height, &text_database(&text));
         scores.push(FrameScore { id: frame.id.clone(), ssim: ssim(&png.pixmap, &raster) });
@@ -59,18 +56,17 @@ pub fn text_database(text: &TextEngine) -> cosmic_text::fontdb::Database {
     text.named_database()
 }
 
-/// The SVG markup of every visible top-level frame of `document`, in canvas order.
-pub fn svg_markup(document: &nib::doc::Document, library: &dyn Library, folder: &Path) -> Vec<String> {
-    let scene = build_scene(document, library, SceneOptions::FULL);
-    let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut text);
-    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+/// The SVG markup of every visible top-level frame of `fixture`, in canvas order.
+pub fn svg_markup(fixture: &Fixture) -> Vec<String> {
+    let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
+    let mut text = fixture.compiled.text.fork();
+    let mut images = fixture.host.pictures();
     let options = SvgOptions::default();
-    frames(&scene, &layout)
+    frames(scene, layout)
         .into_iter()
         .map(|frame| {
             let target = RenderTarget::Node(frame.key);
-            to_svg(&scene, &layout, &mut text, &mut images, target, &options).expect("exports").markup
+            to_svg(scene, layout, &mut text, &mut images, target, &options).expect("exports").markup
         })
         .collect()
 }
@@ -85,37 +81,25 @@ pub struct Deck {
     pub words: Vec<String>,
 }
 
-/// The deck of `document`'s frames, made as `nib export --format pdf --all` makes it.
-pub fn pdf_deck(document: &nib::doc::Document, library: &(dyn Library + Sync), folder: &Path) -> Deck {
-    use nib::export::job::{ExportSettings, Format, Source, Targets, run};
-    let scene = build_scene(document, library, SceneOptions::FULL);
-    let mut text = TextEngine::new(FontBook::new(FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut text);
-    // A document in `folder`: image fills are read from there.
-    let host = DiskHost::new(folder.join("deck.pen"), FontOptions::default());
-    let source = Source {
-        document,
-        library,
-        scene: &scene,
-        layout: &layout,
-        text: &text,
-        host: &host,
-        title: "deck".to_owned(),
-    };
+/// The deck of `fixture`'s frames, made as `nib export --format pdf --all` makes it.
+pub fn pdf_deck(fixture: &Fixture) -> Deck {
+    use nib::export::job::{ExportSettings, Format, Targets, run};
     let settings = ExportSettings::new(Format::Pdf, Targets::Frames);
     let pdf = std::sync::Mutex::new(Vec::new());
     let sink = |_: &str, bytes: &[u8]| -> Result<(), String> {
         *pdf.lock().expect("lock") = bytes.to_vec();
         Ok(())
     };
-    run(&source, &settings, &sink, &|_, _| {}).expect("the PDF is made");
-    let mut images = FolderImages::new(Some(folder.to_owned()), None);
+    run(&fixture.source("deck"), &settings, &sink, &|_, _| {}).expect("the PDF is made");
+    let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
+    let mut text = fixture.compiled.text.fork();
+    let mut images = fixture.host.pictures();
     let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
-    let found = frames(&scene, &layout);
+    let found = frames(scene, layout);
     let pages = found
         .iter()
         .map(|frame| {
-            render(&scene, &layout, &mut text, &mut images, RenderTarget::Node(frame.key), &options)
+            render(scene, layout, &mut text, &mut images, RenderTarget::Node(frame.key), &options)
                 .expect("renders")
                 .pixmap
         })
