@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use nib::host::DiskHost;
 use nib::render::{RenderOptions, encode_png};
 use nib::review::diff::{Diff, diff};
-use nib::review::pictures::{FramePictures, Side, draw};
+use nib::review::pictures::{FramePictures, PictureError, Side, draw};
 use nib::review::report::{FrameImages, Report, html, json, markdown, text};
 use nib::text::FontOptions;
 use tiny_skia::Pixmap;
@@ -148,7 +148,7 @@ fn write_pictures(
 /// Writes one side's picture as `stem.side.png`; returns its name. A side that could not be
 /// drawn becomes a problem of the frame, a file that could not be written the `failure`.
 fn side_file(
-    picture: Option<&Result<Pixmap, String>>,
+    picture: Option<&Result<Pixmap, PictureError>>,
     folder: &nib::files::Tree,
     stem: &str,
     side: &str,

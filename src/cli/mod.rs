@@ -626,11 +626,17 @@ fn find_node(file: &Path, scene: &nib::resolve::Scene, id: &str) -> Result<nib::
 
 /// A diagnostic about the file `path`, placed at its line and column (the file is read again:
 /// only an error needs them).
-fn diagnostic_text(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> String {
+fn diagnostic_text(path: &Path, diagnostic: nib::diagnostic::Diagnostic) -> String {
+    printable_lines(&located(path, diagnostic).to_text(Some(path)))
+}
+
+/// `diagnostic` with the line and column of its place in the file `path` (read again: only an
+/// error needs them), when the file can be read.
+fn located(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> nib::diagnostic::Diagnostic {
     if let Ok(text) = std::fs::read_to_string(path) {
         diagnostic.locate(&text);
     }
-    printable_lines(&diagnostic.to_text(Some(path)))
+    diagnostic
 }
 
 /// A warning on standard error, on one line: what a document names in it (node names, font

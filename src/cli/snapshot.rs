@@ -11,7 +11,7 @@ use nib::doc::io::read_file;
 use nib::host::DiskHost;
 use nib::printable::one_line;
 use nib::review::snapshot::{
-    self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, Verdict,
+    self, FileReport, Obsolete, Options, Outcome, PenFile, Prepared, Progress, Report, Shard, SnapshotError, Verdict,
 };
 use nib::text::FontOptions;
 
@@ -63,12 +63,14 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
 }
 
 /// Loads, resolves and lays out one file, as `nib render` does.
-fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, String> {
-    let document = read_file(&file.path).map_err(|error| error.to_string())?.document;
+fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, SnapshotError> {
+    let document = read_file(&file.path)?.document;
     // No cache, network or system fonts: goldens must come out the same on every machine.
     let host = DiskHost::new(&file.path, fonts.clone());
-    let compiled = compile(&host, &document, &CompileOptions::default())
-        .map_err(|error| super::diagnostic_text(&file.path, *error))?;
+    let compiled = compile(&host, &document, &CompileOptions::default()).map_err(|error| SnapshotError::Compile {
+        path: file.path.clone(),
+        diagnostic: Box::new(super::located(&file.path, *error)),
+    })?;
     Ok(Prepared { host: Box::new(host), compiled })
 }
 
@@ -91,6 +93,7 @@ fn print_report(report: &Report) {
     for FileReport { file, error, warnings, frames, obsolete } in &report.files {
         let path = one_line(&file.path.to_string_lossy()).into_owned();
         if let Some(error) = error {
+            let error = error.to_string();
             let lines: Vec<String> = error.lines().map(|line| one_line(line).into_owned()).collect();
             say!("ERROR    {path}: {}", lines.join("\n         "));
         }

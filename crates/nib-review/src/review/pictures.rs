@@ -12,7 +12,7 @@ use crate::compile::{CompileOptions, Compiled, compile};
 use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::host::Host;
-use crate::render::RenderOptions;
+use crate::render::{RenderError, RenderOptions};
 
 use super::diff::Diff;
 use super::pixels::{Comparison, Tolerance, highlight};
@@ -31,6 +31,20 @@ pub struct Side<'a> {
     pub options: RenderOptions,
 }
 
+/// Why one side's picture of a frame could not be drawn. The message is the reason alone: the
+/// caller says which frame and which side.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PictureError {
+    /// The side's document cannot be compiled (over a resolve budget): none of its frames is
+    /// drawn.
+    #[error("{0}")]
+    Compile(Box<Diagnostic>),
+    /// The frame cannot be rendered: too large, or its layers need more memory than a render
+    /// may take.
+    #[error("{0}")]
+    Render(#[from] RenderError),
+}
+
 /// The pictures of one changed frame.
 #[derive(Debug)]
 pub struct FramePictures {
@@ -39,9 +53,9 @@ pub struct FramePictures {
     /// `NN-name`: the start of its image files' names, in the diff's order.
     pub stem: String,
     /// The old picture; `None` when the old document has no such visible top-level frame.
-    pub old: Option<Result<Pixmap, String>>,
+    pub old: Option<Result<Pixmap, PictureError>>,
     /// The new picture; `None` when the new document has no such visible top-level frame.
-    pub new: Option<Result<Pixmap, String>>,
+    pub new: Option<Result<Pixmap, PictureError>>,
     /// Where old and new differ, when both could be drawn.
     pub difference: Option<(Comparison, Pixmap)>,
     /// What could not be drawn as written, on either side.
@@ -52,14 +66,14 @@ pub struct FramePictures {
 /// drawn.
 struct Prepared<'a> {
     side: &'a Side<'a>,
-    drawn: Result<(Compiled, HashMap<String, Frame>), String>,
+    drawn: Result<(Compiled, HashMap<String, Frame>), PictureError>,
 }
 
 impl<'a> Prepared<'a> {
     fn new(side: &'a Side<'a>) -> Prepared<'a> {
         let compiled = match compile(side.host, side.document, &CompileOptions::default()) {
             Ok(compiled) => compiled,
-            Err(error) => return Prepared { side, drawn: Err(error.to_string()) },
+            Err(error) => return Prepared { side, drawn: Err(PictureError::Compile(error)) },
         };
         let by_id =
             frames(&compiled.scene, &compiled.layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
@@ -90,13 +104,13 @@ impl<'a> Prepared<'a> {
         side: &str,
         drawn: &mut HashMap<String, FrameRender>,
         warnings: &mut Vec<Diagnostic>,
-    ) -> Option<Result<Pixmap, String>> {
+    ) -> Option<Result<Pixmap, PictureError>> {
         match &self.drawn {
             Err(error) => Some(Err(error.clone())),
             Ok(_) => match drawn.remove(id) {
                 Some(render) => {
                     warnings.extend(render.warnings);
-                    Some(render.image.map_err(|error| error.to_string()))
+                    Some(render.image.map_err(PictureError::Render))
                 }
                 None => {
                     // The picture is the frame's already: the text names the side only.
@@ -186,7 +200,7 @@ mod tests {
         let side = |document| Side { document, host: &host, options: RenderOptions::default() };
         let mut seen = Vec::new();
         draw(&result, &side(&old), &side(&new), &mut |p| {
-            let size = |p: &Option<Result<Pixmap, String>>| {
+            let size = |p: &Option<Result<Pixmap, PictureError>>| {
                 p.as_ref().map(|r| r.as_ref().map(|p| (p.width(), p.height())).unwrap())
             };
             seen.push((p.stem.clone(), size(&p.old), size(&p.new), p.difference.map(|(c, _)| c.differing)));
@@ -218,5 +232,27 @@ mod tests {
             seen.push((p.old.is_some(), p.new.is_some(), crate::diagnostic::lines(&p.warnings)));
         });
         assert_eq!(seen, [(true, false, vec!["no new picture: the frame is hidden or has no size there".to_owned()])]);
+    }
+
+    #[test]
+    fn a_frame_too_large_to_render_has_the_render_error_on_its_side() {
+        let text = |size: u32| {
+            format!(
+                r##"{{"version": "2.11", "children": [{{"type": "frame", "id": "a", "width": {size}, "height": {size}, "fill": "#000"}}]}}"##
+            )
+        };
+        let old = Document::load(&text(8)).unwrap().document;
+        let new = Document::load(&text(20_000)).unwrap().document;
+        let result = diff(&old, &new);
+        let host = MemoryHost::new();
+        let side = |document| Side { document, host: &host, options: RenderOptions::default() };
+        let mut seen = Vec::new();
+        draw(&result, &side(&old), &side(&new), &mut |p| seen.push((p.old, p.new, p.difference.is_some())));
+        let [(Some(Ok(_)), Some(Err(error)), false)] = seen.as_slice() else { panic!("{seen:?}") };
+        assert!(
+            matches!(error, PictureError::Render(RenderError::TooLarge { width: 20_000, height: 20_000 })),
+            "{error:?}"
+        );
+        assert!(error.to_string().starts_with("the image would be 20000 × 20000 pixels"), "{error}");
     }
 }

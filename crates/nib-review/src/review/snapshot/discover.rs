@@ -48,7 +48,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
     let mut found: Vec<PenFile> = Vec::new();
     for (number, root) in paths.iter().enumerate() {
         let before = found.len();
-        match path_kind(root).map_err(SnapshotError::Path)? {
+        match path_kind(root).map_err(SnapshotError::path)? {
             PathKind::File => {
                 let name = root.file_name().map_or_else(|| root.to_string_lossy(), |n| n.to_string_lossy());
                 let folder = match root.parent() {
@@ -61,7 +61,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
             }
             PathKind::Folder => {
                 let files = find_files(root, rules, &mut seen).map_err(|error| match error {
-                    WalkError::File(error) => SnapshotError::Path(error),
+                    WalkError::File(error) => SnapshotError::path(error),
                     WalkError::TooDeep { path, .. } => SnapshotError::TooDeep { path },
                 })?;
                 found.extend(files.into_iter().map(|file| PenFile {
@@ -71,7 +71,7 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PenFile>, SnapshotError> {
                 }));
             }
             PathKind::Other => {
-                return Err(SnapshotError::Path(FileError::NotRegular {
+                return Err(SnapshotError::path(FileError::NotRegular {
                     path: root.clone(),
                     kind: "neither a file nor a folder",
                 }));

@@ -67,7 +67,7 @@ pub fn stored(tree: &Tree, folder: &Path) -> Result<Vec<String>, SnapshotError> 
     let entries = match tree.entries(folder, Links::Never) {
         Ok(entries) => entries,
         Err(e) if e.is_not_found() => return Ok(Vec::new()),
-        Err(e) => return Err(SnapshotError::Path(e)),
+        Err(e) => return Err(SnapshotError::path(e)),
     };
     let mut names: Vec<String> = entries
         .into_iter()

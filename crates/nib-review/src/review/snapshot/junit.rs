@@ -105,7 +105,7 @@ impl Suite {
             cases.push(Case {
                 name: "(the file)".into(),
                 time: 0.0,
-                result: Some((Kind::Error, "the file cannot be rendered".into(), error.clone())),
+                result: Some((Kind::Error, "the file cannot be rendered".into(), error.to_string())),
                 output: Vec::new(),
             });
         }
@@ -151,7 +151,7 @@ impl Suite {
                         format!("{}: no frame has this id; nib snapshot --update removes it", golden.display());
                     (Some((if ci { Kind::Failure } else { Kind::Skipped }, message, String::new())), Vec::new())
                 }
-                Err(error) => (Some((Kind::Error, error.clone(), String::new())), Vec::new()),
+                Err(error) => (Some((Kind::Error, error.to_string(), String::new())), Vec::new()),
             };
             cases.push(Case { name, time: 0.0, result, output });
         }

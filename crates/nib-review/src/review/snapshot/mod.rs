@@ -17,6 +17,7 @@ mod summary;
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 pub use discover::{MAX_DEPTH, PenFile, discover};
@@ -41,12 +42,14 @@ pub const MAX_GOLDEN_BYTES: u64 = MAX_PIXELS * 4 + (16 << 20);
 /// the header's size is reported (decoding and drawing it would take gigabytes).
 const MAX_COMPARED_PIXELS: u64 = 16 * 1024 * 1024;
 
-/// Why a snapshot run cannot start or a path cannot be used.
-#[derive(Debug, thiserror::Error)]
+/// Why a snapshot run cannot start, a file cannot be checked, or a golden, diff image or render
+/// cannot be kept. The file errors inside are shared (`Arc`): a folder that cannot be opened is
+/// the reason of every write into it, and a report is cloned with its errors.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum SnapshotError {
     /// A path given, or a folder met while walking, cannot be read.
     #[error("{0} (give existing files or folders that hold .pen files)")]
-    Path(FileError),
+    Path(Arc<FileError>),
     /// The folders nest deeper than [`MAX_DEPTH`].
     #[error("{} is more than {MAX_DEPTH} folders deep below the path given: give a path closer to the designs", path.display())]
     TooDeep {
@@ -61,6 +64,83 @@ pub enum SnapshotError {
         /// What is wrong with it.
         reason: String,
     },
+    /// The file cannot be read, or is not a valid document (the loader's error).
+    #[error("{0}")]
+    Read(Arc<crate::doc::io::FileError>),
+    /// The document cannot be compiled (over a resolve budget): none of its frames is drawn.
+    /// The message is the diagnostic with the file, its line and column and its hints; a
+    /// document's names may hold a terminal's escape sequences, so each line is shown escaped.
+    #[error("{}", printable_lines(&diagnostic.to_text(Some(path.as_path()))))]
+    Compile {
+        /// The file.
+        path: PathBuf,
+        /// Why, located in the file when the loader could read it.
+        diagnostic: Box<Diagnostic>,
+    },
+    /// Two files whose names differ only in letter case would keep their goldens in one folder
+    /// on macOS and Windows: the later one is not checked.
+    #[error(
+        "its goldens would share the folder {} with {}: file names that differ only in letter case are one folder on macOS and Windows; rename one of the files",
+        folder.display(),
+        other.display()
+    )]
+    SharedFolder {
+        /// The goldens folder both would use.
+        folder: PathBuf,
+        /// The file checked first, which keeps the folder.
+        other: PathBuf,
+    },
+    /// The folder of a design, where its goldens live, cannot be opened.
+    #[error("cannot open the folder of {}: {source}", file.display())]
+    DesignFolder {
+        /// The design file.
+        file: PathBuf,
+        /// Why its folder cannot be opened.
+        source: Arc<FileError>,
+    },
+    /// The folder for diff images and renders of failures cannot be created or opened.
+    #[error("cannot use {}: {source}", path.display())]
+    DiffFolder {
+        /// The folder (`--diff-dir`).
+        path: PathBuf,
+        /// Why it cannot be used.
+        source: Arc<FileError>,
+    },
+    /// A golden, diff image or render cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Write {
+        /// The file that was to be written.
+        path: PathBuf,
+        /// Why it could not be.
+        source: Arc<FileError>,
+    },
+    /// An obsolete golden cannot be removed.
+    #[error("cannot remove {}: {source}", path.display())]
+    Remove {
+        /// The golden.
+        path: PathBuf,
+        /// Why it could not be removed.
+        source: Arc<FileError>,
+    },
+}
+
+impl SnapshotError {
+    /// A path given, or a folder met while walking, that cannot be read.
+    pub fn path(error: FileError) -> SnapshotError {
+        SnapshotError::Path(Arc::new(error))
+    }
+}
+
+/// What the loader says when a file cannot be read or is not a document.
+impl From<crate::doc::io::FileError> for SnapshotError {
+    fn from(error: crate::doc::io::FileError) -> SnapshotError {
+        SnapshotError::Read(Arc::new(error))
+    }
+}
+
+/// `text` with each line's control characters escaped (a diagnostic's hints keep their lines).
+fn printable_lines(text: &str) -> String {
+    text.lines().map(crate::printable::one_line).collect::<Vec<_>>().join("\n")
 }
 
 /// How to run.
@@ -200,21 +280,22 @@ pub struct FrameReport {
 }
 
 /// A golden whose frame no longer exists.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Obsolete {
     /// The golden.
     pub golden: PathBuf,
     /// Removed (with `update`), kept, or why it could not be removed.
-    pub removed: Result<bool, String>,
+    pub removed: Result<bool, SnapshotError>,
 }
 
 /// One checked file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct FileReport {
     /// The file.
     pub file: PenFile,
-    /// Why the file could not be checked at all (it does not load or resolve).
-    pub error: Option<String>,
+    /// Why the file could not be checked at all (it does not load or resolve, or its goldens
+    /// would share another file's folder).
+    pub error: Option<SnapshotError>,
     /// What loading or rendering noticed without failing.
     pub warnings: Vec<Diagnostic>,
     /// Its frames this run checked, in canvas order.
@@ -224,7 +305,7 @@ pub struct FileReport {
 }
 
 /// Everything a run found.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Report {
     /// The files this run checked, in the order found.
     pub files: Vec<FileReport>,
@@ -326,7 +407,7 @@ impl Report {
 pub fn run(
     files: &[PenFile],
     options: &Options,
-    load: &dyn Fn(&PenFile) -> Result<Prepared, String>,
+    load: &dyn Fn(&PenFile) -> Result<Prepared, SnapshotError>,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Report {
     let started = Instant::now();
@@ -335,10 +416,7 @@ pub fn run(
     let diffs = Diffs { path: options.diff_dir.clone(), tree: std::sync::OnceLock::new() };
     for file in files {
         let loaded = match shared_folder(file, &mut folders) {
-            Some(other) => Err(format!(
-                "its goldens would share the folder {} with {other}: file names that differ only in letter case are one folder on macOS and Windows; rename one of the files",
-                goldens::folder(&file.path).display()
-            )),
+            Some(other) => Err(SnapshotError::SharedFolder { folder: goldens::folder(&file.path), other }),
             None => load(file),
         };
         let report = match loaded {
@@ -367,13 +445,13 @@ pub fn run(
 
 /// The file already using the goldens folder of `file`, when there is one (`design.pen` and
 /// `Design.PEN` in one folder); else `file` takes it.
-fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<String> {
+fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<PathBuf> {
     let folder = goldens::folder(&file.path);
     let parent = folder.parent().and_then(|p| crate::files::canonical(&p.parent()?.join(".")));
     let stem = folder.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let place = parent.unwrap_or_default().join(stem);
     match folders.get(&place) {
-        Some(other) => Some(other.display().to_string()),
+        Some(other) => Some(other.clone()),
         None => {
             folders.insert(place, file.path.clone());
             None
@@ -385,17 +463,17 @@ fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Opt
 /// first failure needs it, and refused when it is itself a symbolic link.
 struct Diffs {
     path: PathBuf,
-    tree: std::sync::OnceLock<Result<Tree, String>>,
+    tree: std::sync::OnceLock<Result<Tree, SnapshotError>>,
 }
 
 impl Diffs {
-    fn tree(&self) -> Result<&Tree, String> {
+    fn tree(&self) -> Result<&Tree, &SnapshotError> {
         self.tree
             .get_or_init(|| {
-                Tree::create_unlinked(&self.path).map_err(|e| format!("cannot use {}: {e}", self.path.display()))
+                Tree::create_unlinked(&self.path)
+                    .map_err(|source| SnapshotError::DiffFolder { path: self.path.clone(), source: Arc::new(source) })
             })
             .as_ref()
-            .map_err(Clone::clone)
     }
 }
 
@@ -405,7 +483,7 @@ impl Diffs {
 /// files a contributor controls, and a link could send a write or a removal anywhere.
 struct Places<'a> {
     /// The design's folder, opened once.
-    design: Result<Tree, String>,
+    design: Result<Tree, SnapshotError>,
     /// `__snapshots__/<file stem>` relative to it.
     goldens: PathBuf,
     /// The diff folder.
@@ -415,27 +493,30 @@ struct Places<'a> {
 }
 
 impl Places<'_> {
-    fn design(&self) -> Result<&Tree, String> {
-        self.design.as_ref().map_err(Clone::clone)
+    fn design(&self) -> Result<&Tree, &SnapshotError> {
+        self.design.as_ref()
     }
 
-    fn write_golden(&self, name: &str, bytes: &[u8]) -> Result<(), String> {
+    /// Writes the golden `name`; a design folder that cannot be opened is the reason.
+    fn write_golden(&self, name: &str, bytes: &[u8]) -> Result<(), SnapshotError> {
         let relative = self.goldens.join(format!("{name}.png"));
-        let tree = self.design()?;
+        let tree = self.design().map_err(Clone::clone)?;
         tree.write(&relative, Links::Never, Durability::Durable, |file| std::io::Write::write_all(file, bytes))
-            .map_err(|error| format!("cannot write {}: {error}", tree.path().join(&relative).display()))
+            .map_err(|source| SnapshotError::Write { path: tree.path().join(&relative), source: Arc::new(source) })
     }
 
     fn read_golden(&self, name: &str) -> Result<Vec<u8>, FileError> {
-        let tree = self.design.as_ref().map_err(|e| FileError::io(&self.goldens, std::io::Error::other(e.clone())))?;
+        let tree = self.design().map_err(|e| FileError::io(&self.goldens, std::io::Error::other(e.to_string())))?;
         tree.read(&self.goldens.join(format!("{name}.png")), Links::Never, MAX_GOLDEN_BYTES)
     }
 
-    fn write_failure(&self, file: &str, bytes: &[u8]) -> Result<(), String> {
+    /// Writes the diff image or render `file` of a failure; a diff folder that cannot be used
+    /// is the reason.
+    fn write_failure(&self, file: &str, bytes: &[u8]) -> Result<(), SnapshotError> {
         let relative = self.failures.join(file);
-        let tree = self.diffs.tree()?;
+        let tree = self.diffs.tree().map_err(Clone::clone)?;
         tree.write(&relative, Links::Never, Durability::Replaceable, |out| std::io::Write::write_all(out, bytes))
-            .map_err(|error| format!("cannot write {}: {error}", tree.path().join(&relative).display()))
+            .map_err(|source| SnapshotError::Write { path: tree.path().join(&relative), source: Arc::new(source) })
     }
 
     /// Removes an image of an earlier failure; quietly, as there is usually none.
@@ -449,7 +530,7 @@ impl Places<'_> {
 }
 
 /// The design folder of `file`, opened below the path it was found under.
-fn design_folder(file: &PenFile) -> Result<Tree, String> {
+fn design_folder(file: &PenFile) -> Result<Tree, SnapshotError> {
     let folder = match file.path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
         _ => PathBuf::from("."),
@@ -461,7 +542,7 @@ fn design_folder(file: &PenFile) -> Result<Tree, String> {
             _ => Ok(root),
         }
     });
-    opened.map_err(|error| format!("cannot open the folder of {}: {error}", file.path.display()))
+    opened.map_err(|source| SnapshotError::DesignFolder { file: file.path.clone(), source: Arc::new(source) })
 }
 
 /// The frames of one loaded file this run owns, checked; `None` when it owns none of them and
@@ -489,18 +570,20 @@ fn check_file(
     };
     let wanted = |name: &str, id: &str| options.frames.as_ref().is_none_or(|r| r.is_match(name) || r.is_match(id));
     let mut obsolete = Vec::new();
-    match places.design().and_then(|tree| goldens::stored(tree, &places.goldens).map_err(|e| e.to_string())) {
-        Ok(stored) => {
+    let listed = match places.design() {
+        Ok(tree) => goldens::stored(tree, &places.goldens).map(|stored| (tree, stored)),
+        Err(error) => Err(error.clone()),
+    };
+    match listed {
+        Ok((tree, stored)) => {
             for name in stored {
                 if !current.contains(name.as_str()) && options.shard.owns(&file.key, &name) && wanted(&name, &name) {
                     let golden = folder.join(format!("{name}.png"));
                     let removed = if options.update {
                         let relative = places.goldens.join(format!("{name}.png"));
-                        places
-                            .design()
-                            .and_then(|tree| tree.remove_file(&relative, Links::Never).map_err(|e| e.to_string()))
+                        tree.remove_file(&relative, Links::Never)
                             .map(|()| true)
-                            .map_err(|e| format!("cannot remove {}: {e}", golden.display()))
+                            .map_err(|source| SnapshotError::Remove { path: golden.clone(), source: Arc::new(source) })
                     } else {
                         Ok(false)
                     };
@@ -594,7 +677,7 @@ impl Target<'_> {
             Err(error) if error.is_not_found() => {
                 return match self.places.write_golden(self.name, &bytes) {
                     Ok(()) => Outcome::Created,
-                    Err(error) => Outcome::WriteError(error),
+                    Err(error) => Outcome::WriteError(error.to_string()),
                 };
             }
             Err(error) => return self.mismatch(Mismatch::Unreadable(error.to_string()), None, &bytes, options),
@@ -664,5 +747,107 @@ impl Target<'_> {
             Ok(()) => Outcome::Failed { mismatch, diff, actual: self.actual.clone() },
             Err(error) => Outcome::WriteError(format!("{mismatch}, and {error}")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pen_file(folder: &Path, name: &str) -> PenFile {
+        PenFile { path: folder.join(name), key: name.to_owned(), root: folder.to_owned() }
+    }
+
+    fn places<'a>(file: &PenFile, diffs: &'a Diffs) -> Places<'a> {
+        Places {
+            design: design_folder(file),
+            goldens: goldens::relative_folder(&file.path),
+            diffs,
+            failures: Path::new(&file.key).with_extension(""),
+        }
+    }
+
+    fn diffs(path: PathBuf) -> Diffs {
+        Diffs { path, tree: std::sync::OnceLock::new() }
+    }
+
+    #[test]
+    fn a_golden_that_cannot_be_written_is_a_write_error_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        // A file where the goldens' folder should be: no folder can be made below it.
+        std::fs::write(dir.path().join("__snapshots__"), "").unwrap();
+        let file = pen_file(dir.path(), "d.pen");
+        let diffs = diffs(dir.path().join("diffs"));
+        let error = places(&file, &diffs).write_golden("home", b"png").unwrap_err();
+        let golden = dir.path().join("__snapshots__/d/home.png");
+        assert!(matches!(&error, SnapshotError::Write { path, .. } if *path == golden), "{error:?}");
+        assert!(error.to_string().starts_with(&format!("cannot write {}: ", golden.display())), "{error}");
+    }
+
+    #[test]
+    fn a_design_folder_that_cannot_be_opened_is_the_reason_of_its_golden_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = pen_file(&dir.path().join("gone"), "d.pen");
+        let diffs = diffs(dir.path().join("diffs"));
+        let error = places(&file, &diffs).write_golden("home", b"png").unwrap_err();
+        assert!(matches!(&error, SnapshotError::DesignFolder { file: path, .. } if *path == file.path), "{error:?}");
+        let start = format!("cannot open the folder of {}: ", file.path.display());
+        assert!(error.to_string().starts_with(&start), "{error}");
+    }
+
+    #[test]
+    fn a_diff_folder_that_cannot_be_made_is_the_reason_of_every_failure_image() {
+        let dir = tempfile::tempdir().unwrap();
+        let blocked = dir.path().join("diffs");
+        std::fs::write(&blocked, "").unwrap();
+        let file = pen_file(dir.path(), "d.pen");
+        let diffs = diffs(blocked.clone());
+        let places = places(&file, &diffs);
+        for name in ["home.diff.png", "home.actual.png"] {
+            let error = places.write_failure(name, b"png").unwrap_err();
+            assert!(matches!(&error, SnapshotError::DiffFolder { path, .. } if *path == blocked), "{error:?}");
+            assert!(error.to_string().starts_with(&format!("cannot use {}: ", blocked.display())), "{error}");
+        }
+    }
+
+    #[test]
+    fn files_that_do_not_load_or_share_a_goldens_folder_report_why() {
+        let dir = tempfile::tempdir().unwrap();
+        let files = [pen_file(dir.path(), "d.pen"), pen_file(dir.path(), "D.PEN")];
+        let options = Options {
+            tolerance: Tolerance::default(),
+            update: false,
+            ci: false,
+            frames: None,
+            shard: Shard::ALL,
+            diff_dir: dir.path().join("diffs"),
+        };
+        let load = |file: &PenFile| -> Result<Prepared, SnapshotError> {
+            crate::doc::io::read_file(&file.path)?;
+            unreachable!("{} does not exist", file.path.display())
+        };
+        let report = run(&files, &options, &load, &|_| {});
+        let errors: Vec<&SnapshotError> = report.files.iter().filter_map(|f| f.error.as_ref()).collect();
+        assert!(matches!(errors[0], SnapshotError::Read(_)), "{:?}", errors[0]);
+        assert!(errors[0].to_string().contains("d.pen"), "{}", errors[0]);
+        let folder = dir.path().join("__snapshots__/D");
+        assert!(
+            matches!(errors[1], SnapshotError::SharedFolder { folder: f, other } if *f == folder && *other == files[0].path),
+            "{:?}",
+            errors[1]
+        );
+        assert!(errors[1].to_string().starts_with("its goldens would share the folder"), "{}", errors[1]);
+        assert_eq!(report.verdict(), Verdict::Failed);
+    }
+
+    #[test]
+    fn a_document_that_does_not_compile_says_where_with_its_hints_and_no_control_character() {
+        let mut diagnostic =
+            Diagnostic::new(crate::diagnostic::Severity::Error, "budget", "too many nodes in '\u{1b}[2K'")
+                .at_pointer("/children/0")
+                .with_hint("split the file");
+        diagnostic.locate("{\n  \"children\": [\n    {}\n  ]\n}");
+        let error = SnapshotError::Compile { path: "d.pen".into(), diagnostic: Box::new(diagnostic) };
+        assert_eq!(error.to_string(), "d.pen:3:5: too many nodes in '\\u{1b}[2K'\n  hint: split the file");
     }
 }

@@ -25,7 +25,7 @@ pub fn markdown(report: &Report, base: Option<&Path>) -> String {
     for file in &report.files {
         let key = code(&file.file.key);
         if let Some(error) = &file.error {
-            rows.push(format!("| {key} | | cannot be rendered: {} | |", cell(error)));
+            rows.push(format!("| {key} | | cannot be rendered: {} | |", cell(&error.to_string())));
         }
         for frame in &file.frames {
             let label = if frame.name == frame.id {
@@ -56,7 +56,7 @@ pub fn markdown(report: &Report, base: Option<&Path>) -> String {
             let problem = match &obsolete.removed {
                 Ok(true) => continue,
                 Ok(false) => "obsolete golden: no frame has this id (`--update` removes it)".to_owned(),
-                Err(error) => cell(error),
+                Err(error) => cell(&error.to_string()),
             };
             rows.push(format!("| {key} | {} | {problem} | {} |", code(&name), link("golden", &obsolete.golden, base)));
         }
