@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::compile::{CompileOptions, compile};
-use nib::export::job::{ExportSettings, Format, Source, Targets, run};
+use nib::export::job::{ExportSettings, Format, SinkError, Source, Targets, run};
 use nib::host::DiskHost;
 use nib::text::FontOptions;
 
@@ -133,14 +133,14 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     }
     // With --check: the files that are not as the export would write them.
     let differing = std::sync::Mutex::new(Vec::new());
-    let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+    let sink = |name: &str, bytes: &[u8]| -> Result<(), SinkError> {
         let path = if into_folder || output.as_os_str().is_empty() {
             let base = if into_folder { output.clone() } else { PathBuf::from(".") };
             base.join(name)
         } else {
             output.clone()
         };
-        guard.check(&path, None).map_err(|e| e.to_string())?;
+        guard.check(&path, None)?;
         if settings.check {
             let there = nib::files::read_regular(&path, nib::doc::MAX_FILE_BYTES as u64);
             let said = match there {
@@ -154,7 +154,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        nib::files::write_output(&path, bytes, None).map_err(|e| e.to_string())
+        Ok(nib::files::write_output(&path, bytes, None)?)
     };
     let progress = |done: usize, total: usize| {
         if total >= PROGRESS_FROM {

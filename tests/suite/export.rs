@@ -474,10 +474,10 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
         std::fs::create_dir_all(&folder).expect("folder");
         let settings =
             ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(*format, Targets::Frames) };
-        let sink = |file: &str, bytes: &[u8]| -> Result<(), String> {
+        let sink = |file: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
             let path = folder.join(file);
-            std::fs::create_dir_all(path.parent().expect("parent")).map_err(|e| e.to_string())?;
-            std::fs::write(path, bytes).map_err(|e| e.to_string())
+            std::fs::create_dir_all(path.parent().expect("parent"))?;
+            Ok(std::fs::write(path, bytes)?)
         };
         let report = run(&source, &settings, &sink, &|_, _| {}).expect("the pages are made");
         // The page of each frame: the HTML file the export wrote, or (React) the page made to
@@ -901,7 +901,7 @@ fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
     let source = fixture.source("app");
     let export = |tailwind: TailwindOptions, embed: bool| {
         let files = std::sync::Mutex::new(std::collections::BTreeMap::new());
-        let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+        let sink = |name: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
             files.lock().expect("lock").insert(name.to_owned(), String::from_utf8_lossy(bytes).into_owned());
             Ok(())
         };
@@ -1119,4 +1119,22 @@ fn code_exports_keep_a_documents_strings_as_data() {
         }
         assert!(checked >= 2, "{format}: pages or components were written");
     }
+}
+
+/// The caller's sink is the only writer: its own error (here an io::Error) stops the run and is
+/// said with the file it could not take.
+#[test]
+fn a_sink_that_cannot_take_a_file_stops_the_run_naming_the_file_and_why() {
+    use nib::export::job::{ExportSettings, Format, SinkError, Targets, run};
+    let folder = tempfile::tempdir().expect("temp");
+    let fixture = common::Fixture::from_text(
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "f", "name": "Card", "width": 10, "height": 10, "fill": "#FF0000"}]}"##,
+        folder.path(),
+    );
+    let refuse = |_: &str, _: &[u8]| -> Result<(), SinkError> {
+        Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the folder is read-only").into())
+    };
+    let settings = ExportSettings::new(Format::Png, Targets::Frames);
+    let error = run(&fixture.source("doc"), &settings, &refuse, &|_, _| {}).expect_err("the sink refused");
+    assert_eq!(error.to_string(), "cannot write 01-Card.png: the folder is read-only");
 }

@@ -86,7 +86,7 @@ pub fn pdf_deck(fixture: &Fixture) -> Deck {
     use nib::export::job::{ExportSettings, Format, Targets, run};
     let settings = ExportSettings::new(Format::Pdf, Targets::Frames);
     let pdf = std::sync::Mutex::new(Vec::new());
-    let sink = |_: &str, bytes: &[u8]| -> Result<(), String> {
+    let sink = |_: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
         *pdf.lock().expect("lock") = bytes.to_vec();
         Ok(())
     };

@@ -235,7 +235,11 @@ pub struct ExportReport {
 }
 
 /// Receives each file: its name (see [`ExportedFile::name`]) and bytes; an error stops the run.
-pub type Sink<'s> = dyn Fn(&str, &[u8]) -> Result<(), String> + Sync + 's;
+pub type Sink<'s> = dyn Fn(&str, &[u8]) -> Result<(), SinkError> + Sync + 's;
+
+/// Why the caller's sink could not take a file: its own error (a file that cannot be written, a
+/// path outside where it writes), whatever its type.
+pub type SinkError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Called after each exported node with (done, total).
 pub type Progress<'p> = dyn Fn(usize, usize) + Sync + 'p;
@@ -256,7 +260,7 @@ pub fn run(
 ) -> Result<ExportReport, RunError> {
     let report = Mutex::new(ExportReport::default());
     let deliver = |name: String, bytes: &[u8], node: Option<String>| -> Result<(), RunError> {
-        sink(&name, bytes).map_err(|reason| RunError::Write { name: name.clone(), reason })?;
+        sink(&name, bytes).map_err(|error| RunError::Write { name: name.clone(), reason: error.to_string() })?;
         let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
         report.files.push(ExportedFile { name, bytes: bytes.len() as u64, node });
         Ok(())
@@ -371,7 +375,8 @@ pub fn run(
                 let result = made.and_then(|(bytes, warnings)| {
                     warn(warnings);
                     let name = format!("{}.{}", target.stem, format.extension());
-                    sink(&name, &bytes).map_err(|reason| RunError::Write { name: name.clone(), reason })?;
+                    sink(&name, &bytes)
+                        .map_err(|error| RunError::Write { name: name.clone(), reason: error.to_string() })?;
                     Ok(ExportedFile { name, bytes: bytes.len() as u64, node: target.id.clone() })
                 });
                 tick();

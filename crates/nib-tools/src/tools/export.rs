@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::workspace::Workspace;
 use crate::compile::{CompileOptions, compile};
-use crate::export::job::{ExportLook, ExportSettings, Format, Source, Targets, run};
+use crate::export::job::{ExportLook, ExportSettings, Format, SinkError, Source, Targets, run};
 use crate::layout::Layout;
 use crate::resolve::Scene;
 use crate::text::TextEngine;
@@ -180,9 +180,9 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
     // The paths that held a file before this export wrote them.
     let replaced = std::sync::Mutex::new(std::collections::HashSet::new());
-    let sink = |name: &str, bytes: &[u8]| -> Result<(), String> {
+    let sink = |name: &str, bytes: &[u8]| -> Result<(), SinkError> {
         let path = path_of(name);
-        guard.check(&path, None).map_err(|e| e.to_string())?;
+        guard.check(&path, None)?;
         if path.exists() {
             replaced.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone());
         }
@@ -190,7 +190,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
             crate::files::create_folder(parent, confinement.as_ref())
                 .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        crate::files::write_output(&path, bytes, confinement.as_ref()).map_err(|e| e.to_string())
+        Ok(crate::files::write_output(&path, bytes, confinement.as_ref())?)
     };
     let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
         ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")
