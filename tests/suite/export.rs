@@ -1138,3 +1138,52 @@ fn a_sink_that_cannot_take_a_file_stops_the_run_naming_the_file_and_why() {
     let error = run(&fixture.source("doc"), &settings, &refuse, &|_, _| {}).expect_err("the sink refused");
     assert_eq!(error.to_string(), "cannot write 01-Card.png: the folder is read-only");
 }
+
+/// Text the PDF writer must carry whatever it holds: right-to-left runs, marks, emoji and
+/// joiners, Han characters in a Latin family (nib's fallback faces), an upright face slanted as
+/// italic, variable weights, a long paragraph. The PDF is valid, nothing panics, and the words
+/// are found as text.
+#[test]
+fn pdf_text_of_every_script_is_valid_and_searchable() {
+    let (Some(qpdf), Some(pdftotext), Some(pdftoppm)) = (tool("qpdf"), tool("pdftotext"), tool("pdftoppm")) else {
+        return;
+    };
+    let long = "Lorem ipsum dolor sit amet, consectetur adipiscing elit. ".repeat(80);
+    let texts = [
+        ("latin", "Quarterly report", "\"fontWeight\": \"600\""),
+        ("arabic", "مرحبا بالعالم", "\"fontFamily\": \"Inter\""),
+        ("marks", "Cafe\u{301} nai\u{308}ve Zoe\u{308}", "\"fontStyle\": \"italic\""),
+        ("emoji", "Launch 🚀 team 👩‍👩‍👧 ok", "\"fontWeight\": \"800\""),
+        ("han", "设计系统 デザイン Design", "\"fontFamily\": \"Inter\""),
+        ("long", long.as_str(), "\"textGrowth\": \"fixed-width\", \"width\": 400"),
+    ];
+    let children: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, (id, content, extra))| {
+            format!(
+                r##"{{"type": "text", "id": "{id}", "y": {}, "content": {}, "fontSize": 18, {extra}, "fill": "#111827"}}"##,
+                i * 40,
+                serde_json::to_string(content).expect("json")
+            )
+        })
+        .collect();
+    let document = format!(
+        r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 640, "height": 1200, "fill": "#FFFFFF", "layout": "none", "children": [{}]}}]}}"##,
+        children.join(",")
+    );
+    let folder = tempfile::tempdir().expect("temp");
+    let fixture = common::Fixture::from_text(&document, folder.path());
+    let deck = export_check::pdf_deck(&fixture);
+    let pdf = folder.path().join("scripts.pdf");
+    std::fs::write(&pdf, &deck.pdf).expect("write");
+    let pdf_arg = pdf.to_str().expect("utf-8");
+    run(qpdf, &["--check", pdf_arg]);
+    let text = run(pdftotext, &[pdf_arg, "-"]);
+    for word in ["Quarterly", "report", "Launch", "team", "Design", "consectetur", "设计系统"] {
+        assert!(text.contains(word), "pdftotext finds '{word}' in:\n{text}");
+    }
+    let scores = page_scores(pdftoppm, &pdf, &deck.pages);
+    eprintln!("every script: SSIM {scores:.4?}");
+    assert!(scores.iter().all(|s| *s >= PDF_PAGE_SSIM), "the page vs nib's PNG: {scores:.4?}");
+}
