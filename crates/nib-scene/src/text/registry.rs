@@ -111,6 +111,8 @@ pub struct GlyphFace {
     pub weight: u16,
     /// An upright face drawn slanted, as italic was asked for and the family has none.
     pub slanted: bool,
+    /// The font file, as reports name it.
+    pub file: String,
     /// Names the face and how it is drawn, the same in every engine that read it: the file, the
     /// index, the weight and the slant.
     pub key: String,
@@ -297,6 +299,7 @@ impl Registry {
             index: face.index,
             weight: face_use.weight,
             slanted: face_use.oblique,
+            file: face.file.clone(),
             key: format!("{}#{}@{}{}", face.file, face.index, face_use.weight, if face_use.oblique { "/" } else { "" }),
         })
     }

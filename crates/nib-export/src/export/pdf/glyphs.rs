@@ -14,6 +14,7 @@ use krilla::text::{Font, GlyphId, KrillaGlyph, Tag};
 use tiny_skia::{PathBuilder, Transform};
 
 use super::{pdf_path, pdf_transform};
+use crate::diagnostic::Diagnostic;
 use crate::display::TextRun;
 use crate::text::outline::SYNTHETIC_SLANT;
 use crate::text::{GlyphFace, ShapedGlyph};
@@ -22,12 +23,30 @@ use crate::text::{GlyphFace, ShapedGlyph};
 #[derive(Default)]
 pub(super) struct Fonts {
     made: HashMap<String, Option<Font>>,
+    /// Font files krilla could not embed (their glyphs were drawn as outlines).
+    outlined: BTreeSet<String>,
 }
 
 impl Fonts {
-    /// The face as krilla's font; `None` when krilla cannot read it.
+    /// The face as krilla's font; `None` when krilla cannot read it (the file is noted).
     fn font(&mut self, face: &GlyphFace) -> Option<Font> {
-        self.made.entry(face.key.clone()).or_insert_with(|| pdf_font(face)).clone()
+        let font = self.made.entry(face.key.clone()).or_insert_with(|| pdf_font(face)).clone();
+        if font.is_none() {
+            self.outlined.insert(face.file.clone());
+        }
+        font
+    }
+
+    /// What the document should say: each font file whose text was drawn as outlines, once.
+    pub fn warnings(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+        self.outlined.iter().map(|file| {
+            Diagnostic::warning(
+                "font-file",
+                format!(
+                    "the font file {file} could not be embedded in the PDF; its text is drawn as outlines, which look the same but cannot be selected or searched"
+                ),
+            )
+        })
     }
 
     /// Draws the lines of `run` (placed in its node's box) filled with `fill`: `faces` names the
@@ -132,4 +151,29 @@ fn pdf_font(face: &GlyphFace) -> Option<Font> {
     let coordinates: Vec<(Tag, f32)> =
         if variable { vec![(Tag::new(b"wght"), f32::from(face.weight))] } else { Vec::new() };
     Font::new_variable(face.data.clone().into(), face.index, &coordinates)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    #[test]
+    fn a_face_krilla_cannot_read_is_said_once_and_drawn_as_outlines() {
+        let broken = GlyphFace {
+            data: Arc::new(b"not a font".to_vec()),
+            index: 0,
+            weight: 400,
+            slanted: false,
+            file: "fonts/Broken.ttf".to_owned(),
+            key: "fonts/Broken.ttf#0@400".to_owned(),
+        };
+        let mut fonts = Fonts::default();
+        assert!(fonts.font(&broken).is_none());
+        assert!(fonts.font(&broken).is_none(), "asked again: still none, said once");
+        let said: Vec<String> = fonts.warnings().map(|d| d.to_string()).collect();
+        assert_eq!(said.len(), 1);
+        assert!(said[0].contains("fonts/Broken.ttf could not be embedded in the PDF"), "{said:?}");
+    }
 }

@@ -131,6 +131,7 @@ pub(crate) fn to_pdf(
         surface.finish();
         pdf_page.finish();
     }
+    warnings.extend(fonts.warnings());
     let bytes = document.finish().map_err(|e| ExportError::Pdf(format!("{e:?}")))?;
     Ok((bytes, warnings.into_vec()))
 }
