@@ -11,6 +11,7 @@
 mod backdrop;
 pub mod effects;
 pub mod geometry;
+pub mod intent;
 pub mod mesh;
 pub mod paint;
 pub mod pictures;

@@ -28,18 +28,17 @@ use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::display::effects::effects_of;
-use crate::display::geometry::shape_of;
+use crate::display::intent::{BoxIntent, BoxTree, TextIntent};
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
 use crate::display::pictures::Pictures;
-use crate::display::stroke::{Align, stroke_spec};
-use crate::display::{RenderTarget, fills, node_transform};
-use crate::doc::values::{CornerRadius, Fill, FontStyle, TextAlign, TextAlignVertical, TextGrowth};
-use crate::doc::{Key, NodeType, Props, Value, VarOr};
+use crate::display::stroke::{Align, StrokeSpec};
+use crate::display::{RenderTarget, node_transform};
+use crate::doc::NodeType;
+use crate::doc::values::{TextAlign, TextAlignVertical, TextGrowth};
 use crate::layout::rules::{AxisSize, Kind, Plan, plan_part};
 use crate::layout::{Axis, NodeBox};
 use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
-use crate::text::{ShapedText, TextEngine, TextStyle, text_content};
+use crate::text::{ShapedText, TextEngine};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
 use tree::{Content, Element, Rules, Tag};
 
@@ -74,9 +73,9 @@ pub(crate) struct HtmlPages<'s, 'a> {
     source: &'s Source<'a>,
     options: HtmlOptions,
     tokens: TokenSet,
-    /// The document resolved without substituting variables, to see which values are
-    /// variables (same node ids as the full Scene).
-    raw: Scene,
+    /// Every laid-out node as a code export sees it (names, instances, themes, the variables
+    /// behind values), built once: the builder reads it, never a property.
+    boxes: BoxTree,
     shared: Mutex<Shared>,
 }
 
@@ -110,11 +109,12 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
     /// Prepares the pages of `source`.
     pub fn new(source: &'s Source<'a>, options: &HtmlOptions) -> HtmlPages<'s, 'a> {
         let raw = crate::compile::resolve_keeping_variables(source.document, source.library);
+        let boxes = BoxTree::build(source.scene, &raw, source.layout, source.document);
         HtmlPages {
             source,
             options: *options,
             tokens: TokenSet::of(source.document, source.library),
-            raw,
+            boxes,
             shared: Mutex::new(Shared::default()),
         }
     }
@@ -143,7 +143,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             svg_scope,
             images_used: Vec::new(),
         };
-        let context = theme_at(scene, self.source.document, key);
+        let context = theme_at(scene, &self.boxes, self.source.document, key);
         let root = builder.element(key, None, &context, true);
         let Builder { faces, warnings, images_used, .. } = builder;
         let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -178,7 +178,8 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             let Some(tree) = root else { continue };
             let key = if i < components.len() { components[i] } else { screens[i - components.len()] };
             let node = scene.node(key);
-            let base = react::identifier(node.props.name().unwrap_or(&node.id), true);
+            let named = self.boxes.get(key).and_then(|b| b.name.as_deref());
+            let base = react::identifier(named.unwrap_or(&node.id), true);
             let name = react::unique(&mut taken, &base);
             if i < components.len() {
                 component_files.push(react::Component { id: node.id.clone(), name, tree });
@@ -211,7 +212,8 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
     ) -> Result<Page, RunError> {
         let scene = self.source.scene;
         let (root, mut warnings, faces) = self.tree(text, images, key, "");
-        let title = scene.node(key).props.name().unwrap_or(&scene.node(key).id).to_owned();
+        let named = self.boxes.get(key).and_then(|b| b.name.as_deref());
+        let title = named.unwrap_or(&scene.node(key).id).to_owned();
         if let Some(options) = self.options.tailwind {
             let mut writer = tailwind::TailwindWriter::new(options);
             if let Some(root) = &root {
@@ -391,14 +393,14 @@ fn faces_of(shaped: &ShapedText) -> Vec<FaceUse> {
 }
 
 /// The theme selections in force at `key`: the document's defaults, then each ancestor's.
-fn theme_at(scene: &Scene, document: &crate::doc::Document, key: SceneKey) -> ThemeContext {
+fn theme_at(scene: &Scene, boxes: &BoxTree, document: &crate::doc::Document, key: SceneKey) -> ThemeContext {
     let mut chain = vec![key];
     while let Some(parent) = scene.parent(*chain.last().unwrap_or(&key)) {
         chain.push(parent);
     }
     let mut context = ThemeContext::defaults(document);
     for key in chain.into_iter().rev().skip(1) {
-        if let Some(Value::Theme(selection)) = scene.node(key).props.get(&Key::Theme) {
+        if let Some(selection) = boxes.get(key).and_then(|b| b.theme.as_ref()) {
             context = context.with(selection);
         }
     }
@@ -437,22 +439,20 @@ impl Builder<'_, '_, '_, '_> {
         let node_box = source.layout.node_box(key)?;
         let plan = self.plans.get(key.local()).and_then(Option::as_ref)?;
         let node = scene.node(key);
-        let props = &node.props;
-        let node_type = node.node_type();
+        let intent = self.pages.boxes.get(key)?;
+        let node_type = intent.node_type;
         let parent_plan = parent.and_then(|p| self.plans.get(p.local()).and_then(Option::as_ref));
         let mut rules = Rules::default();
         self.placement(&mut rules, key, parent_plan, node_box, root);
         rules.placed = rules.main.len();
         self.container(&mut rules, plan);
-        let theme_here = match props.get(&Key::Theme) {
-            Some(Value::Theme(selection)) => theme.with(selection),
-            _ => theme.clone(),
+        let theme_here = match &intent.theme {
+            Some(selection) => theme.with(selection),
+            None => theme.clone(),
         };
-        let pages = self.pages;
-        let raw = raw_props(pages, key, &node.id);
         let drawn_as_svg = match node_type {
             NodeType::Frame | NodeType::Rectangle | NodeType::Group | NodeType::Text => false,
-            NodeType::Ellipse => shape_of(node_type, props, node_box.width, node_box.height).is_none_or(|s| !s.oval),
+            NodeType::Ellipse => intent.shape.as_ref().is_none_or(|s| !s.oval),
             _ => true,
         };
         // A turned child in a flex flow takes its turned bounds there (see `placement`): its
@@ -460,19 +460,19 @@ impl Builder<'_, '_, '_, '_> {
         let in_flow = !root && matches!(parent_plan.map(|p| p.kind), Some(Kind::Flex(_))) && !plan.absolute;
         let offset = node_box.turned_offset();
         let origin = if in_flow { (-offset.x, -offset.y) } else { (0.0, 0.0) };
-        self.common(&mut rules, props, node_box, origin);
-        let (tag, content) = if node_type == NodeType::Text {
-            self.text_style(&mut rules, key, props, raw, plan);
-            (Tag::P, Content::Text(text_content(props).into_owned()))
+        self.common(&mut rules, intent, node_box, origin);
+        let (tag, content) = if let Some(text) = &intent.text {
+            self.text_style(&mut rules, key, intent, text);
+            (Tag::P, Content::Text(text.content.clone()))
         } else if drawn_as_svg {
             let markup = self.inline_svg(key);
             (Tag::Svg, Content::Svg { width: node_box.width, height: node_box.height, markup })
         } else {
-            self.box_style(&mut rules, props, raw, node_box, &node.id);
+            self.box_style(&mut rules, intent, node_box, &node.id);
             (Tag::Div, Content::None)
         };
         let mut themes = Vec::new();
-        if root || !props.get(&Key::Theme).is_none_or(|v| !matches!(v, Value::Theme(_))) {
+        if root || intent.theme.is_some() {
             for (axis, _) in &self.pages.tokens.axes {
                 if let Some(value) = theme_here.value(axis) {
                     themes.push((theme_attribute(axis), value.to_owned()));
@@ -485,12 +485,8 @@ impl Builder<'_, '_, '_, '_> {
                 children.extend(self.element(child, Some(key), &theme_here, false));
             }
         }
-        let name = props.name().unwrap_or(node_type.as_str()).to_owned();
-        let instance = node.source.and_then(|source| {
-            let document = &self.pages.source.document;
-            let props = &document.tree().node(source).props;
-            (props.node_type() == Some(NodeType::Ref)).then(|| props.text(&Key::Ref).map(str::to_owned)).flatten()
-        });
+        let name = intent.name.clone().unwrap_or_else(|| node_type.as_str().to_owned());
+        let instance = intent.instance_of.clone();
         Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance })
     }
 
@@ -608,10 +604,9 @@ impl Builder<'_, '_, '_, '_> {
     }
 
     /// Opacity, rotation and flips, layer and background blur.
-    fn common(&mut self, rules: &mut Rules, props: &Props, node_box: NodeBox, origin: (f32, f32)) {
-        let opacity = props.literal::<f64>(&Key::Opacity).filter(|o| o.is_finite()).map_or(1.0, |o| o.clamp(0.0, 1.0));
-        if opacity < 1.0 {
-            rules.set("opacity", number(opacity as f32));
+    fn common(&mut self, rules: &mut Rules, intent: &BoxIntent, node_box: NodeBox, origin: (f32, f32)) {
+        if intent.opacity < 1.0 {
+            rules.set("opacity", number(intent.opacity));
         }
         let local = node_transform(node_box, tiny_skia::Transform::identity(), origin);
         if !local.is_identity() {
@@ -629,7 +624,7 @@ impl Builder<'_, '_, '_, '_> {
             );
             rules.set("transform-origin", "0 0");
         }
-        let effects = effects_of(props);
+        let effects = &intent.effects;
         if effects.layer_blur > 0.0 {
             rules.set("filter", format!("blur({}px)", number(effects.layer_blur / 2.0)));
         }
@@ -639,24 +634,22 @@ impl Builder<'_, '_, '_, '_> {
     }
 
     /// Fills, radii, clipping, shadows and stroke of a frame, rectangle or ellipse.
-    fn box_style(&mut self, rules: &mut Rules, props: &Props, raw: Option<&Props>, node_box: NodeBox, id: &str) {
-        let node_type = props.node_type().unwrap_or(NodeType::Frame);
-        let Some(shape) = shape_of(node_type, props, node_box.width, node_box.height) else { return };
-        let node_fills = fills(props);
+    fn box_style(&mut self, rules: &mut Rules, intent: &BoxIntent, node_box: NodeBox, id: &str) {
+        let Some(shape) = &intent.shape else { return };
+        let node_fills = intent.fills.as_slice();
         let mut issues = Vec::new();
         let specs = paint_specs(node_fills, node_box.width, node_box.height, &mut issues);
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));
-        let variable = raw.and_then(|raw| single_color_variable(raw, &self.pages.tokens));
+        let variable = color_property(intent.variables.fill.as_deref(), &self.pages.tokens);
         self.background(rules, &specs, variable, node_box, id);
         if shape.oval {
             rules.set("border-radius", "50%");
         } else if let Some(radii) = shape.radii {
-            let uniform_variable = raw.and_then(|raw| match raw.get(&Key::CornerRadius) {
-                Some(Value::CornerRadius(CornerRadius::Uniform(VarOr::Var(var)))) => {
-                    self.pages.tokens.property(var.name()).map(str::to_owned)
-                }
-                _ => None,
-            });
+            let uniform_variable = intent
+                .variables
+                .corner_radius
+                .as_deref()
+                .and_then(|name| self.pages.tokens.property(name).map(str::to_owned));
             match (uniform_variable, radius(radii)) {
                 (Some(property), Some(_)) if radii.iter().all(|r| *r == radii[0]) => {
                     rules.set("border-radius", format!("calc(var({property}) * 1px)"))
@@ -665,17 +658,17 @@ impl Builder<'_, '_, '_, '_> {
                 _ => {}
             }
         }
-        if props.literal::<bool>(&Key::Clip) == Some(true) {
+        if intent.clip {
             rules.set("overflow", "hidden");
         }
-        let effects = effects_of(props);
+        let effects = &intent.effects;
         let visible = any_visible(node_fills);
         let shadows: Vec<String> =
             effects.shadows.iter().rev().filter(|s| s.inner || visible).map(box_shadow).collect();
         if !shadows.is_empty() {
             rules.set("box-shadow", shadows.join(", "));
         }
-        self.stroke(rules, props, node_box, shape.oval, shape.radii, id);
+        self.stroke(rules, intent.stroke.as_ref(), node_box, shape.oval, shape.radii, id);
     }
 
     /// The fills as `background`: the first fill is the bottom layer in nib, the last in CSS.
@@ -830,13 +823,13 @@ impl Builder<'_, '_, '_, '_> {
     fn stroke(
         &mut self,
         rules: &mut Rules,
-        props: &Props,
+        spec: Option<&StrokeSpec>,
         node_box: NodeBox,
         oval: bool,
         radii: Option<[f32; 4]>,
         id: &str,
     ) {
-        let Some(spec) = stroke_spec(props) else { return };
+        let Some(spec) = spec else { return };
         let mut issues = Vec::new();
         let specs = paint_specs(&spec.fills, node_box.width, node_box.height, &mut issues);
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));
@@ -901,8 +894,8 @@ impl Builder<'_, '_, '_, '_> {
     }
 
     /// Font, size, weight, spacing, line height, alignment and color of a text.
-    fn text_style(&mut self, rules: &mut Rules, key: SceneKey, props: &Props, raw: Option<&Props>, plan: &Plan<'_>) {
-        let style = TextStyle::of(props);
+    fn text_style(&mut self, rules: &mut Rules, key: SceneKey, intent: &BoxIntent, text: &TextIntent) {
+        let style = &text.style;
         let shaped = self.pages.source.layout.shaped_text(key).cloned();
         let used = shaped.as_ref().map_or_else(|| style.family.clone(), |s| s.family.clone());
         let mut families = vec![format!("\"{}\"", super::tokens::css_string(&style.family))];
@@ -924,10 +917,8 @@ impl Builder<'_, '_, '_, '_> {
         }
         families.push(if used == crate::text::fonts::MONOSPACE_FAMILY { "monospace" } else { "sans-serif" }.to_owned());
         rules.set("font-family", families.join(", "));
-        let size_variable = raw.and_then(|raw| match raw.get(&Key::FontSize) {
-            Some(Value::Number(VarOr::Var(var))) => self.pages.tokens.property(var.name()).map(str::to_owned),
-            _ => None,
-        });
+        let size_variable =
+            intent.variables.font_size.as_deref().and_then(|name| self.pages.tokens.property(name).map(str::to_owned));
         match size_variable {
             Some(property) => rules.set("font-size", format!("calc(var({property}) * 1px)")),
             None => rules.set("font-size", px(style.size)),
@@ -935,7 +926,7 @@ impl Builder<'_, '_, '_, '_> {
         if style.weight != 400 {
             rules.set("font-weight", style.weight.to_string());
         }
-        if props.literal::<FontStyle>(&Key::FontStyle) == Some(FontStyle::Italic) {
+        if text.italic {
             rules.set("font-style", "italic");
         }
         if style.letter_spacing != 0.0 {
@@ -962,7 +953,7 @@ impl Builder<'_, '_, '_, '_> {
             TextAlign::Right => rules.set("text-align", "right"),
             TextAlign::Justify => rules.set("text-align", "justify"),
         }
-        let growth = props.literal::<TextGrowth>(&Key::TextGrowth).unwrap_or(TextGrowth::Auto);
+        let growth = text.growth;
         if growth == TextGrowth::Auto {
             // A browser measures the same glyphs a fraction of a pixel narrower than nib's
             // rounded-up width; along a row those fractions add up and move the siblings.
@@ -980,21 +971,20 @@ impl Builder<'_, '_, '_, '_> {
                 if style.vertical_align == TextAlignVertical::Middle { "center" } else { "flex-end" },
             );
         }
-        let decorations: Vec<&str> = [(Key::Underline, "underline"), (Key::Strikethrough, "line-through")]
+        let decorations: Vec<&str> = [(text.underline, "underline"), (text.strikethrough, "line-through")]
             .into_iter()
-            .filter(|(key, _)| props.literal::<bool>(key) == Some(true))
+            .filter(|(on, _)| *on)
             .map(|(_, name)| name)
             .collect();
         if !decorations.is_empty() {
             rules.set("text-decoration", decorations.join(" "));
         }
-        let _ = plan;
         let mut issues = Vec::new();
         let node_box = self.pages.source.layout.node_box(key).unwrap_or_default();
-        let specs = paint_specs(fills(props), node_box.width, node_box.height, &mut issues);
+        let specs = paint_specs(&intent.fills, node_box.width, node_box.height, &mut issues);
         let id = &self.pages.source.scene.node(key).id;
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));
-        let variable = raw.and_then(|raw| single_color_variable(raw, &self.pages.tokens));
+        let variable = color_property(intent.variables.fill.as_deref(), &self.pages.tokens);
         match (specs.as_slice(), variable) {
             ([PaintSpec::Solid { .. }], Some(property)) => rules.set("color", format!("var({property})")),
             ([PaintSpec::Solid { color, .. }], None) => rules.set("color", css_color(*color)),
@@ -1101,25 +1091,11 @@ impl CssWriter {
     }
 }
 
-/// The node's properties as the document writes them (variables unresolved).
-fn raw_props<'x>(pages: &'x HtmlPages<'_, '_>, key: SceneKey, id: &str) -> Option<&'x Props> {
-    let part = pages.raw.parts().get(key.part())?;
-    part.index_of(id).map(|index| &part.node(index).props)
-}
-
-/// The variable behind a node's only fill, when it is a plain color variable the token set has.
-fn single_color_variable(raw: &Props, tokens: &TokenSet) -> Option<String> {
-    let Some(Value::Fills(list)) = raw.get(&Key::Fill) else { return None };
-    let [fill] = list.as_slice() else { return None };
-    let var = match fill {
-        Fill::Solid(VarOr::Var(var)) => var,
-        Fill::Color(fill) if fill.opacity.is_none() && fill.blend_mode.is_none() => match &fill.color {
-            Some(VarOr::Var(var)) => var,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let token = tokens.tokens.iter().find(|t| t.name == var.name())?;
+/// The custom property of the colour variable `name` (a node's only fill), when the token set
+/// has it with a value.
+fn color_property(name: Option<&str>, tokens: &TokenSet) -> Option<String> {
+    let name = name?;
+    let token = tokens.tokens.iter().find(|t| t.name == name)?;
     token.values.first()?.as_ref()?;
     Some(token.property.clone())
 }
