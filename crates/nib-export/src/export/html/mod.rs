@@ -693,7 +693,15 @@ impl Builder<'_, '_, '_, '_> {
         let mut layers = Vec::new();
         let mut sizes = Vec::new();
         let mut blends = Vec::new();
+        // The first layer's image file and what follows it in its layer, when it is one.
+        let mut first_image: Option<(String, String)> = None;
         for spec in specs.iter().rev() {
+            let mut image_layer = |href: &str, rest: String| {
+                if layers.is_empty() && !href.starts_with("data:") {
+                    first_image = Some((href.to_owned(), rest.clone()));
+                }
+                format!("url(\"{}\") {rest}", super::tokens::css_string(href))
+            };
             let (layer, size, blend) = match spec {
                 PaintSpec::Solid { color, blend } => {
                     let color = css_color(*color);
@@ -705,15 +713,7 @@ impl Builder<'_, '_, '_, '_> {
                 }
                 PaintSpec::Image { url, mode, crop: None, blend, .. } => {
                     let Some(href) = self.image_href(url, id) else { continue };
-                    (
-                        format!(
-                            "url(\"{}\") center / {} no-repeat",
-                            super::tokens::css_string(&href),
-                            image_size(*mode)
-                        ),
-                        String::new(),
-                        *blend,
-                    )
+                    (image_layer(&href, format!("center / {} no-repeat", image_size(*mode))), String::new(), *blend)
                 }
                 PaintSpec::Image { url, mode, crop: Some(crop), blend, .. } => {
                     let Some(placement) = self.cropped_placement(url, *mode, *crop, node_box) else { continue };
@@ -727,29 +727,17 @@ impl Builder<'_, '_, '_, '_> {
                             )
                             .at_node(id),
                         );
-                        (
-                            format!(
-                                "url(\"{}\") center / {} no-repeat",
-                                super::tokens::css_string(&href),
-                                image_size(*mode)
-                            ),
-                            String::new(),
-                            *blend,
-                        )
+                        (image_layer(&href, format!("center / {} no-repeat", image_size(*mode))), String::new(), *blend)
                     } else {
                         let (width, height) = self.image_size_of(url).unwrap_or((1.0, 1.0));
-                        (
-                            format!(
-                                "url(\"{}\") {}px {}px / {}px {}px no-repeat",
-                                super::tokens::css_string(&href),
-                                number(t.tx),
-                                number(t.ty),
-                                number(width * t.sx),
-                                number(height * t.sy)
-                            ),
-                            String::new(),
-                            *blend,
-                        )
+                        let place = format!(
+                            "{}px {}px / {}px {}px no-repeat",
+                            number(t.tx),
+                            number(t.ty),
+                            number(width * t.sx),
+                            number(height * t.sy)
+                        );
+                        (image_layer(&href, place), String::new(), *blend)
                     }
                 }
                 PaintSpec::Mesh { mesh, blend } => {
@@ -764,6 +752,13 @@ impl Builder<'_, '_, '_, '_> {
         }
         if layers.is_empty() {
             return;
+        }
+        // The first layer's image, when no later layer names a file too.
+        if let Some((href, rest)) = first_image
+            && !layers[1..].iter().any(|layer| layer.contains("url("))
+        {
+            let rest = layers[1..].iter().fold(rest, |rest, layer| format!("{rest}, {layer}"));
+            rules.image = Some(tree::ImageLayer { href, rest: rest.trim().to_owned() });
         }
         rules.set("background", layers.join(", "));
         if blends.iter().any(|b| *b != "normal") {

@@ -247,11 +247,11 @@ fn compare(
     };
     let (mut mine, mut theirs) = (appearance(&component.rules), appearance(&instance.rules));
     // Another image in the same place of the same fill is an image prop, not a restyling.
-    if let (Some(a), Some(b)) = (background_image(&mine), background_image(&theirs))
-        && a.1 == b.1
-        && a.0 != b.0
+    if let (Some(a), Some(b)) = (&component.rules.image, &instance.rules.image)
+        && a.rest == b.rest
+        && a.href != b.href
     {
-        usage.images.insert(c_rel.to_owned(), b.0.clone());
+        usage.images.insert(c_rel.to_owned(), b.href.clone());
         mine.retain(|(property, _)| *property != "background");
         theirs.retain(|(property, _)| *property != "background");
     }
@@ -314,16 +314,6 @@ fn compare(
         None => Ok(()),
         Some(_) => Err(Difference::Children(c_rel.to_owned())),
     }
-}
-
-/// The image of a `background` that is one image layer: its URL and the rest of the layer
-/// (`center / cover no-repeat`).
-fn background_image(declarations: &[(&'static str, String)]) -> Option<(String, String)> {
-    let (_, value) = declarations.iter().find(|(property, _)| *property == "background")?;
-    let rest = value.strip_prefix("url(\"")?;
-    let end = rest.find("\")")?;
-    let (url, after) = (&rest[..end], rest[end + 2..].trim());
-    (!after.contains("url(") && !url.starts_with("data:")).then(|| (url.replace("\\\"", "\""), after.to_owned()))
 }
 
 /// True for the declaration of a text's measured width (a hugging text's `min-width`), which
@@ -397,7 +387,8 @@ fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_>) -> Props
     }
     for rel in imaged.into_iter().flatten() {
         let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
-        let Some((url, rest)) = background_image(&element.rules.main) else { continue };
+        let Some(image) = &element.rules.image else { continue };
+        let (url, rest) = (image.href.clone(), image.rest.clone());
         let name = unique(&mut taken, &format!("{}Image", identifier(&element.name, false)));
         props.images.insert(rel.clone(), (name, url, rest));
     }

@@ -39,6 +39,18 @@ pub(crate) struct Rules {
     /// (position, offsets, width, height, flex sharing, margins): what a component's usage
     /// decides, not the component.
     pub placed: usize,
+    /// The image file `background` starts with, when it is the only one there: what an instance
+    /// of a component may change (React makes it a prop).
+    pub image: Option<ImageLayer>,
+}
+
+/// An image file in a `background`: its address and the rest of the value after it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ImageLayer {
+    /// The file, as the page names it (`images/….png`).
+    pub href: String,
+    /// What follows its `url(…)` in the value (`center / cover no-repeat`, further layers).
+    pub rest: String,
 }
 
 impl Rules {
