@@ -85,16 +85,7 @@ fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec
 /// A warning or note as `nib check` prints it: the file (with line and column when known),
 /// the one-line form, then its hints.
 fn finding_text(path: &Path, finding: &Diagnostic) -> String {
-    let place = match finding.span.as_ref().and_then(|span| span.line_column) {
-        Some((line, column)) => format!("{}:{line}:{column}", path.display()),
-        None => path.display().to_string(),
-    };
-    let mut text = format!("{place}: {finding}");
-    for hint in &finding.hints {
-        text.push_str("\n      hint: ");
-        text.push_str(hint);
-    }
-    super::printable_lines(&text)
+    super::printable_lines(&finding.to_list_item(path, 6))
 }
 
 /// One line: version, node counts per type, variables, themes, imports.

@@ -101,9 +101,26 @@ impl Diagnostic {
             (Some(path), None) if self.severity == Severity::Error => format!("{}: ", path.display()),
             _ => String::new(),
         };
+        self.placed_text(&place, 2)
+    }
+
+    /// The diagnostic as an item of a list of findings in `path` (`nib check`): always the file,
+    /// with line and column when known, and its hints `indent` spaces in.
+    pub fn to_list_item(&self, path: &Path, indent: usize) -> String {
+        let place = match self.span.as_ref().and_then(|span| span.line_column) {
+            Some((line, column)) => format!("{}:{line}:{column}: ", path.display()),
+            None => format!("{}: ", path.display()),
+        };
+        self.placed_text(&place, indent)
+    }
+
+    /// `place`, the one-line form, then each hint on its own line `indent` spaces in.
+    fn placed_text(&self, place: &str, indent: usize) -> String {
         let mut text = format!("{place}{self}");
         for hint in &self.hints {
-            text.push_str("\n  hint: ");
+            text.push('\n');
+            text.push_str(&" ".repeat(indent));
+            text.push_str("hint: ");
             text.push_str(hint);
         }
         text
@@ -179,6 +196,15 @@ mod tests {
             .with_hint("split the file");
         diagnostic.locate(text);
         assert_eq!(diagnostic.to_text(Some(Path::new("d.pen"))), "d.pen:4:5: too many nodes\n  hint: split the file");
+        // In a list of findings: the same sentence, the hint as deep as the list wants it.
+        assert_eq!(
+            diagnostic.to_list_item(Path::new("d.pen"), 6),
+            "d.pen:4:5: too many nodes\n      hint: split the file"
+        );
+        // A warning without a place still names its file there (to_text leaves it out).
+        let note = Diagnostic::new(Severity::Warning, "image", "missing").at_node("n");
+        assert_eq!(note.to_list_item(Path::new("d.pen"), 4), "d.pen: node 'n': missing");
+        assert_eq!(note.to_text(Some(Path::new("d.pen"))), "node 'n': missing");
     }
 
     #[test]
