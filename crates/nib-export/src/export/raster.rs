@@ -7,7 +7,7 @@ use super::ExportError;
 
 /// The quality exports use when none is given: a JPEG or WebP that looks like the PNG at a
 /// fraction of its size.
-pub const DEFAULT_QUALITY: u8 = 90;
+pub(crate) const DEFAULT_QUALITY: u8 = 90;
 
 /// The pixmap as JPEG bytes at `quality` (1–100). JPEG has no transparency: translucent
 /// pixels are painted over white.

@@ -43,7 +43,7 @@ impl Effects {
 }
 
 /// The enabled effects of `props`.
-pub fn effects_of(props: &Props) -> Effects {
+pub(crate) fn effects_of(props: &Props) -> Effects {
     let mut effects = Effects::default();
     let Some(Value::Effects(list)) = props.get(&Key::Effect) else { return effects };
     let number = |v: &Option<VarOr<f64>>| {

@@ -48,7 +48,7 @@ impl Shape {
 
 /// The outline of a node of `node_type` with `props` in a `width` × `height` box; `None` for
 /// nodes with nothing to outline (zero size, invalid path data, groups).
-pub fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {
+pub(crate) fn shape_of(node_type: NodeType, props: &Props, width: f32, height: f32) -> Option<Shape> {
     match node_type {
         NodeType::Frame
         | NodeType::Rectangle

@@ -60,7 +60,7 @@ impl StrokeSpec {
 }
 
 /// The stroke of a node, or `None` when it has none that paints (no width, disabled, no paint).
-pub fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
+pub(crate) fn stroke_spec(props: &Props) -> Option<StrokeSpec> {
     let number = |v: &VarOr<f64>| v.value().copied().filter(|n| n.is_finite() && *n > 0.0).unwrap_or(0.0) as f32;
     let widths_of = |thickness: &Thickness| match thickness {
         Thickness::Uniform(width) => [number(width); 4],

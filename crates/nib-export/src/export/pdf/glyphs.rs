@@ -38,7 +38,7 @@ impl Fonts {
     }
 
     /// What the document should say: each font file whose text was drawn as outlines, once.
-    pub fn warnings(&self) -> impl Iterator<Item = Diagnostic> + '_ {
+    pub(super) fn warnings(&self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.outlined.iter().map(|file| {
             Diagnostic::warning(
                 "font-file",
@@ -51,7 +51,7 @@ impl Fonts {
 
     /// Draws the lines of `run` (placed in its node's box) filled with `fill`: `faces` names the
     /// faces its glyphs were shaped with.
-    pub fn draw_run(
+    pub(super) fn draw_run(
         &mut self,
         surface: &mut Surface<'_>,
         run: &TextRun,
