@@ -224,17 +224,33 @@ impl Catalog {
 /// The catalog, read on first use. The content is embedded and checked by tests, so a failure
 /// here is a build mistake; it is still answered as an error, never a panic.
 pub fn catalog() -> Result<&'static Catalog, ToolError> {
-    static CATALOG: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    static CATALOG: OnceLock<Result<Catalog, CatalogError>> = OnceLock::new();
     CATALOG.get_or_init(read).as_ref().map_err(|e| ToolError::new(format!("the embedded style guides are broken: {e}")))
 }
 
-fn read() -> Result<Catalog, String> {
-    let vocabulary: Vocabulary = serde_json::from_str(TAGS_FILE).map_err(|e| format!("tags.json: {e}"))?;
+/// Why the embedded catalog cannot be read (a build mistake the tests catch).
+#[derive(Debug, thiserror::Error)]
+enum CatalogError {
+    /// A file is not the JSON its type wants.
+    #[error("{file}.json: {source}")]
+    Json {
+        file: &'static str,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A guide's name is not its file's.
+    #[error("{file}.json is named {name:?}")]
+    Misnamed { file: &'static str, name: String },
+}
+
+fn read() -> Result<Catalog, CatalogError> {
+    let vocabulary: Vocabulary =
+        serde_json::from_str(TAGS_FILE).map_err(|source| CatalogError::Json { file: "tags", source })?;
     let mut guides = Vec::with_capacity(GUIDE_FILES.len());
     for (file, text) in GUIDE_FILES {
-        let guide: StyleGuide = serde_json::from_str(text).map_err(|e| format!("{file}.json: {e}"))?;
+        let guide: StyleGuide = serde_json::from_str(text).map_err(|source| CatalogError::Json { file, source })?;
         if guide.name != *file {
-            return Err(format!("{file}.json is named {:?}", guide.name));
+            return Err(CatalogError::Misnamed { file, name: guide.name });
         }
         guides.push(guide);
     }
