@@ -207,17 +207,8 @@ impl<'a> Writer<'a> {
                 }
                 PaintSpec::Mesh { mesh, blend } => mesh_fill(surface, path, rule, mesh, *blend, size),
                 _ => {
-                    let Some(paint) = paint_of(spec) else { continue };
-                    let Some(shape) = pdf_path(path) else { continue };
-                    with_blend(surface, spec_blend(spec), |surface| {
-                        surface.set_fill(Some(Fill {
-                            paint: paint.0,
-                            opacity: normalized(paint.1),
-                            rule: pdf_rule(rule),
-                        }));
-                        surface.draw_path(&shape);
-                        surface.set_fill(None);
-                    });
+                    let Some((paint, opacity)) = paint_of(spec) else { continue };
+                    with_blend(surface, spec_blend(spec), |surface| fill_path(surface, path, rule, paint, opacity));
                 }
             }
         }
@@ -555,9 +546,13 @@ fn rgb_paint([r, g, b, _]: [u8; 4]) -> Paint {
 
 /// Fills `path` with one straight RGBA colour.
 pub(super) fn fill_color(surface: &mut Surface<'_>, path: &Path, rule: FillRule, color: [u8; 4]) {
+    fill_path(surface, path, rule, rgb_paint(color), f32::from(color[3]) / 255.0);
+}
+
+/// Fills `path` with `paint` at `opacity`, leaving no fill set for what is drawn next.
+fn fill_path(surface: &mut Surface<'_>, path: &Path, rule: FillRule, paint: Paint, opacity: f32) {
     let Some(shape) = pdf_path(path) else { return };
-    let opacity = normalized(f32::from(color[3]) / 255.0);
-    surface.set_fill(Some(Fill { paint: rgb_paint(color), opacity, rule: pdf_rule(rule) }));
+    surface.set_fill(Some(Fill { paint, opacity: normalized(opacity), rule: pdf_rule(rule) }));
     surface.draw_path(&shape);
     surface.set_fill(None);
 }
