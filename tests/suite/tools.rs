@@ -738,7 +738,7 @@ fn export_writes_files_into_the_workspace_and_answers_paths_and_sizes() {
     let unknown = s.err("export", json!({"filePath": "deck.pen", "format": "png", "scal": 2}));
     assert!(unknown.message.contains("unknown field `scal`"), "{}", unknown.message);
     let bad_text = s.err("export", json!({"filePath": "deck.pen", "format": "svg", "text": "bold"}));
-    assert!(bad_text.message.contains("unknown variant `bold`"), "{}", bad_text.message);
+    assert!(bad_text.message.contains("text must be \"outlines\" or \"live\"; got \"bold\""), "{}", bad_text.message);
     let live = s.ok("export", json!({"filePath": "deck.pen", "format": "svg", "nodeIds": ["one"], "text": "live"}));
     let svg = s.read(live["files"][0]["path"].as_str().unwrap());
     assert!(svg.contains("<text"), "text: live reaches the writer: {svg}");

@@ -4,7 +4,7 @@
 //! the library's [`ExportSettings`](super::job::ExportSettings) holds it. A new option is added
 //! here and reaches all three.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::ExportError;
 use super::html::tailwind::TailwindOptions;
@@ -13,7 +13,7 @@ use super::svg::TextMode;
 use crate::render::RenderError;
 
 /// The options every target of an export shares.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
 #[cfg_attr(feature = "clap", derive(clap::Args))]
 #[serde(default, rename_all = "camelCase")]
 pub struct ExportLook {
@@ -25,6 +25,7 @@ pub struct ExportLook {
     pub quality: u8,
     /// SVG text: outlines (exact everywhere) or live (<text> with family names).
     #[cfg_attr(feature = "clap", arg(long, value_enum, default_value_t = TextMode::Outlines))]
+    #[serde(deserialize_with = "text_mode")]
     pub text: TextMode,
     /// HTML: put fonts, images and styles inside each page (self-contained files).
     #[cfg_attr(feature = "clap", arg(long))]
@@ -82,6 +83,16 @@ impl ExportLook {
 
 pub use crate::render::parse_scale;
 
+/// A text mode in any case (`"Live"` as `"live"`), as the export tool always took it.
+fn text_mode<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TextMode, D::Error> {
+    let given = String::deserialize(deserializer)?;
+    match given.to_ascii_lowercase().as_str() {
+        "outlines" => Ok(TextMode::Outlines),
+        "live" => Ok(TextMode::Live),
+        _ => Err(serde::de::Error::custom(format!("text must be \"outlines\" or \"live\"; got \"{given}\""))),
+    }
+}
+
 /// A quality that is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("'{0}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
@@ -120,7 +131,10 @@ mod tests {
                 layer_ids: false
             }
         );
-        assert!(serde_json::from_value::<ExportLook>(serde_json::json!({"text": "bold"})).is_err());
+        let bold = serde_json::from_value::<ExportLook>(serde_json::json!({"text": "bold"})).expect_err("no such mode");
+        assert!(bold.to_string().contains("text must be \"outlines\" or \"live\"; got \"bold\""), "{bold}");
+        let live: ExportLook = serde_json::from_value(serde_json::json!({"text": "Live"})).expect("any case");
+        assert_eq!(live.text, TextMode::Live);
     }
 
     #[test]

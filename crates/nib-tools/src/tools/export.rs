@@ -21,7 +21,7 @@ pub(crate) const DEFAULT_EXPORT_FOLDER: &str = "exports";
 pub(crate) const MAX_EXPORT_NODES: usize = 200;
 
 /// export's arguments (and execute's `Export`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportArgs {
     /// The document (the current one when absent).
@@ -50,10 +50,23 @@ impl ExportArgs {
     /// The error for a key export does not take, as serde words it for the other tools.
     fn refuse_unknown(&self) -> Result<(), ToolError> {
         let Some(key) = self.unknown.keys().next() else { return Ok(()) };
+        let expected: Vec<String> = Self::keys().iter().map(|k| format!("`{k}`")).collect();
         Err(ToolError::new(format!(
-            "export: invalid arguments: unknown field `{key}`, expected one of `filePath`, `format`, `nodeIds`, `all`, `outputPath`, `theme`, `scale`, `quality`, `text`, `embed`, `includeHtmlScaffold`, `includeLayerNames`, `includeLayerIds`"
+            "export: invalid arguments: unknown field `{key}`, expected one of {}",
+            expected.join(", ")
         ))
         .with_hint("check the parameter names and types in the tool's schema"))
+    }
+
+    /// The keys export takes, read from the types themselves (the arguments and the flattened
+    /// options, as serde writes them), so the list cannot fall behind a new option.
+    fn keys() -> Vec<String> {
+        let empty = serde_json::json!({ "format": "" });
+        let written = serde_json::from_value::<ExportArgs>(empty).and_then(serde_json::to_value);
+        match written {
+            Ok(serde_json::Value::Object(keys)) => keys.into_iter().map(|(key, _)| key).collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -212,4 +225,25 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         .collect();
     let total_bytes = files.iter().map(|f| f.bytes).sum();
     Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: crate::diagnostic::lines(&report.warnings) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_keys_an_unknown_one_is_refused_against_are_the_types_own() {
+        let keys = ExportArgs::keys();
+        for key in ["filePath", "format", "nodeIds", "all", "outputPath", "theme", "scale", "quality", "text"] {
+            assert!(keys.iter().any(|k| k == key), "{key} in {keys:?}");
+        }
+        for key in ["embed", "includeHtmlScaffold", "includeLayerNames", "includeLayerIds"] {
+            assert!(keys.iter().any(|k| k == key), "{key} in {keys:?}");
+        }
+        assert_eq!(keys.len(), 13, "{keys:?}");
+        let args: ExportArgs = serde_json::from_value(serde_json::json!({"format": "png", "scal": 2})).expect("parses");
+        let refused = args.refuse_unknown().expect_err("scal is no key");
+        assert!(refused.message.contains("unknown field `scal`, expected one of `"), "{}", refused.message);
+        assert!(refused.message.contains("`includeLayerIds`"), "{}", refused.message);
+    }
 }
