@@ -5,8 +5,10 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::compile::frames::node_file_stems;
 use nib::compile::{CompileOptions, compile};
 use nib::export::job::{ExportSettings, Format, SinkError, Source, Targets, run};
+use nib::files::{OutputFolder, Standing};
 use nib::host::DiskHost;
 use nib::text::FontOptions;
 
@@ -56,6 +58,15 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         }
     }
     let format = settings.format;
+    // Before anything is drawn: two nodes must not be written to one file (a PDF holds them as
+    // pages of one).
+    if !format.single_file()
+        && keys.len() > 1
+        && let Err(clash) = node_file_stems(settings.nodes.iter().map(String::as_str), format.extension())
+    {
+        eprintln!("nib: {clash}");
+        return ExitCode::from(2);
+    }
     let targets = if settings.all {
         Targets::Frames
     } else if keys.is_empty() {
@@ -92,17 +103,31 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         eprintln!("nib: {error}");
         return ExitCode::from(2);
     }
-    if into_folder
-        && !settings.check
-        && let Err(error) = std::fs::create_dir_all(&output)
-    {
-        eprintln!("nib: cannot create {}: {error}", output.display());
-        return ExitCode::from(2);
-    }
     let output_folder = if into_folder {
         output.clone()
     } else {
         output.parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_owned)
+    };
+    // The folder every file goes into, opened once: no file is written through a link or over
+    // a special file. A folder of the export's own is looked through before anything is drawn.
+    let named_file = (!into_folder && !output.as_os_str().is_empty())
+        .then(|| output.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .flatten();
+    let opened = if settings.check {
+        OutputFolder::existing(&output_folder, None)
+    } else if into_folder {
+        OutputFolder::prepare(&output_folder, None).map(Some)
+    } else {
+        OutputFolder::open(&output_folder, None)
+            .and_then(|folder| named_file.as_deref().map_or(Ok(()), |n| folder.refuse_in_the_way(n)).map(|()| folder))
+            .map(Some)
+    };
+    let folder = match opened {
+        Ok(folder) => folder,
+        Err(error) => {
+            eprintln!("nib: {error}");
+            return ExitCode::from(2);
+        }
     };
     let export_settings = ExportSettings {
         format,
@@ -110,7 +135,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         look: settings.look,
         link_images: settings.link_images,
         background: settings.background,
-        output_folder: Some(output_folder),
+        output_folder: Some(output_folder.clone()),
         // The command line's paths (the document's, -o) are relative to where it runs.
         working_folder: std::env::current_dir().unwrap_or_default(),
     };
@@ -134,27 +159,33 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     // With --check: the files that are not as the export would write them.
     let differing = std::sync::Mutex::new(Vec::new());
     let sink = |name: &str, bytes: &[u8]| -> Result<(), SinkError> {
-        let path = if into_folder || output.as_os_str().is_empty() {
-            let base = if into_folder { output.clone() } else { PathBuf::from(".") };
-            base.join(name)
-        } else {
-            output.clone()
-        };
-        guard.check(&path, None)?;
+        // The name inside the output folder: the export's own, or the file named with -o.
+        let relative = named_file.as_deref().unwrap_or(name);
+        let path = output_folder.join(relative);
         if settings.check {
-            let there = nib::files::read_regular(&path, nib::doc::MAX_FILE_BYTES as u64);
-            let said = match there {
-                Ok(there) if there == bytes => return Ok(()),
-                Ok(_) => format!("{}: differs from what the export writes", path.display()),
-                Err(_) => format!("{}: missing", path.display()),
+            let standing = folder.as_ref().map_or(Standing::Missing, |folder| folder.compare(relative, bytes));
+            let said = match standing {
+                Standing::Same => return Ok(()),
+                Standing::Differs => format!("{}: differs from what the export writes", path.display()),
+                Standing::Missing => format!("{}: missing", path.display()),
+                Standing::InTheWay { path: there, kind } if there == path => {
+                    format!("{}: {kind} stands where the export writes a file", path.display())
+                }
+                Standing::InTheWay { path: there, kind } => {
+                    format!(
+                        "{}: {} on the way is {kind}, which the export does not write through",
+                        path.display(),
+                        there.display()
+                    )
+                }
+                Standing::Unreadable(error) => format!("{}: cannot be read: {error}", path.display()),
             };
             differing.lock().unwrap_or_else(|e| e.into_inner()).push(said);
             return Ok(());
         }
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        Ok(nib::files::write_output(&path, bytes, None)?)
+        guard.check(&path, None)?;
+        let folder = folder.as_ref().ok_or("the output folder is not open")?;
+        Ok(folder.write(relative, bytes)?)
     };
     let progress = |done: usize, total: usize| {
         if total >= PROGRESS_FROM {
@@ -232,7 +263,8 @@ fn stale_files(folder: &Path, written: &std::collections::HashSet<&str>) -> Vec<
             }
             let shown = path.to_string_lossy().replace('\\', "/");
             if !written.contains(shown.as_str()) && shown != nib::export::job::COMPILED_CSS {
-                stale.push(folder.join(path).display().to_string());
+                let what = if kind.is_symlink() { " (a symbolic link)" } else { "" };
+                stale.push(format!("{}{what}", folder.join(path).display()));
             }
         }
     }

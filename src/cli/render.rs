@@ -5,12 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use nib::compile::frames::{frames, render_frames, safe_name};
+use nib::compile::frames::{frames, node_file_stems, render_frames, safe_name};
 use nib::compile::{CompileOptions, Compiled, compile};
+use nib::files::OutputFolder;
 use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
 use nib::render::{Pictures, RenderOptions, RenderTarget, encode_painted, encode_rendered, render};
-use nib::resolve::Scene;
+use nib::resolve::{Scene, SceneKey};
 use nib::text::{FontOptions, TextEngine};
 
 pub struct Settings {
@@ -123,40 +124,66 @@ fn render_targets(
     let job = Job { host, scene, layout, options: &options, output, guard: &guard };
     if settings.all {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
-        return job.all_frames(text, &out);
+        return match OutputFolder::prepare(&out, None) {
+            Ok(folder) => job.all_frames(text, &folder),
+            Err(error) => refused(&error),
+        };
     }
-    let mut targets = Vec::new();
+    let mut keys = Vec::new();
     for id in &settings.nodes {
         match super::find_node(file, scene, id) {
-            Ok(key) => targets.push((key, safe_name(id))),
+            Ok(key) => keys.push(key),
             Err(failed) => return failed,
         }
     }
+    // Before anything is drawn: two nodes must not be written to one file.
+    let stems = match node_file_stems(settings.nodes.iter().map(String::as_str), "png") {
+        Ok(stems) => stems,
+        Err(clash) => {
+            eprintln!("nib: {clash}");
+            return ExitCode::from(2);
+        }
+    };
+    let targets: Vec<(SceneKey, String)> = keys.into_iter().zip(stems).collect();
     let mut images = host.pictures();
     let images = images.as_mut();
-    if targets.is_empty() {
-        let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}.png")));
-        return job.one(text, images, RenderTarget::Canvas, &out);
+    if targets.len() <= 1 {
+        let (target, out) = match targets.first() {
+            None => (RenderTarget::Canvas, PathBuf::from(format!("{stem}.png"))),
+            Some((key, _)) => {
+                (RenderTarget::Node(*key), PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))))
+            }
+        };
+        let out = settings.output.clone().unwrap_or(out);
+        let name = out.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        // The file is named in a folder that may hold anything else: only the file itself (and
+        // the folders on the way to it) must not be a link or a special file.
+        let opened =
+            OutputFolder::open(parent, None).and_then(|folder| folder.refuse_in_the_way(&name).map(|()| folder));
+        return match opened {
+            Ok(folder) => job.one(text, images, target, &folder, &name),
+            Err(error) => refused(&error),
+        };
     }
-    if let [(key, _)] = targets.as_slice() {
-        let out = settings
-            .output
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))));
-        return job.one(text, images, RenderTarget::Node(*key), &out);
-    }
-    let folder = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
-    if let Err(error) = std::fs::create_dir_all(&folder) {
-        eprintln!("nib: cannot create {}: {error}", folder.display());
-        return ExitCode::from(2);
-    }
+    let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
+    let folder = match OutputFolder::prepare(&out, None) {
+        Ok(folder) => folder,
+        Err(error) => return refused(&error),
+    };
     let mut code = ExitCode::SUCCESS;
     for (key, name) in targets {
-        if job.one(text, images, RenderTarget::Node(key), &folder.join(format!("{name}.png"))) != ExitCode::SUCCESS {
+        if job.one(text, images, RenderTarget::Node(key), &folder, &format!("{name}.png")) != ExitCode::SUCCESS {
             code = ExitCode::from(1);
         }
     }
     code
+}
+
+/// An output folder or file that cannot be written to: said before anything is drawn.
+fn refused(error: &nib::files::FileError) -> ExitCode {
+    eprintln!("nib: {error}");
+    ExitCode::from(2)
 }
 
 struct Job<'a> {
@@ -169,17 +196,25 @@ struct Job<'a> {
 }
 
 impl Job<'_> {
-    /// Renders one target into `out`, saying where and what could not be drawn.
-    fn one(&self, text: &mut TextEngine, images: &mut dyn Pictures, target: RenderTarget, out: &Path) -> ExitCode {
+    /// Renders one target into the file `name` of `folder`, saying where and what could not
+    /// be drawn.
+    fn one(
+        &self,
+        text: &mut TextEngine,
+        images: &mut dyn Pictures,
+        target: RenderTarget,
+        folder: &OutputFolder,
+        name: &str,
+    ) -> ExitCode {
+        let out = folder.path().join(name);
+        let out = out.as_path();
         match render(self.scene, self.layout, text, images, target, self.options) {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
                     self.output.warning(&warning.to_string());
                 }
-                let written = self
-                    .guard
-                    .check(out, None)
-                    .and_then(|()| nib::files::write_output(out, &encode_rendered(&rendered), None));
+                let written =
+                    self.guard.check(out, None).and_then(|()| folder.write(name, &encode_rendered(&rendered)));
                 if let Err(error) = written {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
@@ -195,11 +230,7 @@ impl Job<'_> {
     }
 
     /// Every visible top-level node into `folder` as `NN-name.png`, on every core.
-    fn all_frames(&self, text: &TextEngine, folder: &Path) -> ExitCode {
-        if let Err(error) = std::fs::create_dir_all(folder) {
-            eprintln!("nib: cannot create {}: {error}", folder.display());
-            return ExitCode::from(2);
-        }
+    fn all_frames(&self, text: &TextEngine, folder: &OutputFolder) -> ExitCode {
         let frames = frames(self.scene, self.layout);
         let count = frames.len();
         let done = AtomicUsize::new(0);
@@ -207,10 +238,11 @@ impl Job<'_> {
         // Each frame is written as soon as it is drawn, so memory holds a few images, not all.
         let written = std::sync::Mutex::new(Vec::new());
         render_frames(self.host, self.scene, self.layout, text, self.options, frames, &|render| {
-            let out = folder.join(format!("{}.png", render.frame.file_stem(count)));
+            let name = format!("{}.png", render.frame.file_stem(count));
+            let out = folder.path().join(&name);
             let result = match &render.image {
                 Ok(pixmap) => (self.guard.check(&out, None))
-                    .and_then(|()| nib::files::write_output(&out, &encode_painted(pixmap, render.opaque), None))
+                    .and_then(|()| folder.write(&name, &encode_painted(pixmap, render.opaque)))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
                 Err(error) => Err(error.to_string()),

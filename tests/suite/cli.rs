@@ -919,6 +919,7 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::tools::render_cache::MAX_KEPT_PICTURES,
             nib::tools::render_cache::MAX_KEPT_PIXELS
         ),
+        format!("the first {} entries are", nib::files::MAX_SCANNED_ENTRIES),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
         format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),
         format!("{} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),

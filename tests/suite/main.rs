@@ -15,6 +15,8 @@ mod corpus_pixels;
 mod excerpt;
 mod execute;
 mod export;
+#[cfg(unix)]
+mod export_outputs;
 mod fonts;
 mod fuzz_budget;
 mod fuzz_load;

@@ -61,6 +61,15 @@ impl Confinement {
         self.tree()?.read(&relative, Links::Inside, limit)
     }
 
+    /// The folder at `path` inside the root, opened through the open root (links on the way
+    /// followed while they stay inside), created with the folders above it when `create` says
+    /// so.
+    pub fn folder(&self, path: &Path, create: bool) -> Result<Tree, FileError> {
+        let relative = if lexical_normal(path) == self.root { PathBuf::new() } else { self.relative(path)? };
+        let tree = self.tree()?.subtree(&relative, Links::Inside, create)?;
+        Ok(tree.named(path))
+    }
+
     /// The folder, with symbolic links resolved.
     pub fn root(&self) -> &Path {
         &self.root

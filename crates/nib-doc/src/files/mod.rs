@@ -16,7 +16,7 @@ mod write;
 use std::path::PathBuf;
 
 pub use confine::{Confinement, lexical_normal, resolve_links};
-pub use output::OutputGuard;
+pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing};
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
 pub use tree::{Links, Tree};
 pub use walk::{PathKind, WalkError, WalkRules, canonical, find_files, first_sight, path_kind};
@@ -94,6 +94,21 @@ pub enum FileError {
     Link {
         /// The link.
         path: PathBuf,
+    },
+    /// Something in an output folder an export must not write through or over: a symbolic
+    /// link (it could send the write anywhere), a FIFO, a device or a socket.
+    #[error(
+        "{} is {kind} in the output folder {}: an export writes no file through a link or over a special file (remove it, or export into another folder)",
+        path.display(),
+        folder.display()
+    )]
+    InOutputFolder {
+        /// What is in the way.
+        path: PathBuf,
+        /// What it is, in words.
+        kind: &'static str,
+        /// The output folder.
+        folder: PathBuf,
     },
     /// The path, with symbolic links resolved at the moment of use, leads outside the folder
     /// nib may use.

@@ -8,9 +8,10 @@
 //! `sub/../d.pen`, a link to it — and, for a file the user named, a name whose extension is not
 //! one of the format's.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::{FileError, lexical_normal, resolve_links};
+use super::{Confinement, Durability, FileError, Links, Tree, kind_of, lexical_normal, resolve_links};
 
 /// The documents outputs must not replace, and the check.
 #[derive(Debug, Clone, Default)]
@@ -56,6 +57,141 @@ impl OutputGuard {
     }
 }
 
+/// Folders an export never looks into for what stands in its way: a React project's installed
+/// packages (links are normal there, and nib never writes into it) and a repository's own data.
+const NOT_SCANNED: [&str; 2] = ["node_modules", ".git"];
+
+/// Most entries of an output folder looked at before an export writes into it. Past it the
+/// scan stops; every write still refuses a link or special file where it lands.
+pub const MAX_SCANNED_ENTRIES: usize = 100_000;
+
+/// The folder an export writes its files into, opened once; every file below it is written
+/// through that open folder and no link on the way is followed.
+///
+/// A link committed inside `src/design/` (`components/Card.tsx` pointing at a file elsewhere,
+/// `fonts` at another folder) would otherwise turn a CI export into a write anywhere the job
+/// may write. The folder itself is the one the caller named (links in its own path are the
+/// caller's choice); under a confinement it must lead inside.
+#[derive(Debug)]
+pub struct OutputFolder {
+    tree: Tree,
+}
+
+impl OutputFolder {
+    /// Opens the folder at `path` to write into, creating it (and those above it) when
+    /// missing, after looking through what it holds: a symbolic link, a FIFO, a device or a
+    /// socket anywhere below it (but in `node_modules` and `.git`) refuses the export before
+    /// anything is written, so a refusal leaves every file as it was.
+    pub fn prepare(path: &Path, confinement: Option<&Confinement>) -> Result<OutputFolder, FileError> {
+        let tree = match confinement {
+            Some(confinement) => confinement.folder(path, true)?,
+            None => Tree::create(path)?,
+        };
+        if let Some((found, kind)) = first_in_the_way(path) {
+            return Err(FileError::InOutputFolder { path: found, kind, folder: path.to_owned() });
+        }
+        Ok(OutputFolder { tree })
+    }
+
+    /// Opens the folder at `path` (created when missing) to write one file into: the folder
+    /// the file is named in, which may hold anything else.
+    pub fn open(path: &Path, confinement: Option<&Confinement>) -> Result<OutputFolder, FileError> {
+        let tree = match confinement {
+            Some(confinement) => confinement.folder(path, true)?,
+            None => Tree::create(path)?,
+        };
+        Ok(OutputFolder { tree })
+    }
+
+    /// Refuses `name` when a link or special file stands there (or on the way): said before
+    /// anything is drawn, not after.
+    pub fn refuse_in_the_way(&self, name: &str) -> Result<(), FileError> {
+        match self.compare(name, &[]) {
+            Standing::InTheWay { path, kind } => {
+                Err(FileError::InOutputFolder { path, kind, folder: self.path().to_owned() })
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// The folder at `path` as it is, to compare files with (`--check`); `None` when it does
+    /// not exist.
+    pub fn existing(path: &Path, confinement: Option<&Confinement>) -> Result<Option<OutputFolder>, FileError> {
+        let opened = match confinement {
+            Some(confinement) => confinement.folder(path, false),
+            None => Tree::open(path),
+        };
+        match opened {
+            Ok(tree) => Ok(Some(OutputFolder { tree })),
+            Err(error) if error.is_not_found() => Ok(None),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The folder, as named.
+    pub fn path(&self) -> &Path {
+        self.tree.path()
+    }
+
+    /// Replaces the file `name` (relative, `/` between folders) with `bytes`, refusing a link
+    /// or special file on the way or as the file itself ([`Links::Never`]).
+    pub fn write(&self, name: &str, bytes: &[u8]) -> Result<(), FileError> {
+        self.tree.write(Path::new(name), Links::Never, Durability::Replaceable, |file| file.write_all(bytes))
+    }
+
+    /// What stands at `name` now, compared with `bytes`.
+    pub fn compare(&self, name: &str, bytes: &[u8]) -> Standing {
+        match self.tree.read(Path::new(name), Links::Never, u64::try_from(bytes.len()).unwrap_or(u64::MAX)) {
+            Ok(there) if there == bytes => Standing::Same,
+            Ok(_) | Err(FileError::TooLarge { .. }) => Standing::Differs,
+            Err(error) if error.is_not_found() => Standing::Missing,
+            Err(FileError::Link { path }) => Standing::InTheWay { path, kind: "a symbolic link" },
+            Err(FileError::NotRegular { path, kind }) => Standing::InTheWay { path, kind },
+            Err(error) => Standing::Unreadable(error),
+        }
+    }
+}
+
+/// What stands where an export would write a file.
+#[derive(Debug)]
+pub enum Standing {
+    /// The file, as the export would write it.
+    Same,
+    /// A file with other content.
+    Differs,
+    /// Nothing.
+    Missing,
+    /// Something no export writes through or over: a link (the file's or a folder's on the
+    /// way), a folder, a FIFO, a device or a socket.
+    InTheWay {
+        /// What is in the way.
+        path: PathBuf,
+        /// What it is, in words ("a FIFO (named pipe)").
+        kind: &'static str,
+    },
+    /// The file could not be read.
+    Unreadable(FileError),
+}
+
+/// The first link or special file below `folder` in name order (folders in [`NOT_SCANNED`]
+/// not entered, at most [`MAX_SCANNED_ENTRIES`] looked at), with what it is.
+fn first_in_the_way(folder: &Path) -> Option<(PathBuf, &'static str)> {
+    let walk = walkdir::WalkDir::new(folder)
+        .follow_links(false)
+        .sort_by_file_name()
+        .min_depth(1)
+        .into_iter()
+        .filter_entry(|entry| !(entry.file_type().is_dir() && NOT_SCANNED.iter().any(|n| entry.file_name() == *n)));
+    for entry in walk.take(MAX_SCANNED_ENTRIES).flatten() {
+        let kind = entry.file_type();
+        if kind.is_file() || kind.is_dir() {
+            continue;
+        }
+        return Some((entry.into_path(), if kind.is_symlink() { "a symbolic link" } else { kind_of(kind) }));
+    }
+    None
+}
+
 /// `path` absolute, `..` taken away and links resolved where it exists.
 fn resolved(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
@@ -99,5 +235,51 @@ mod tests {
         assert!(guard.check(Path::new("a.jpeg"), Some(&["jpg", "jpeg"])).is_ok());
         // Names nib makes itself are not held to one extension.
         assert!(guard.check(Path::new("site/fonts/inter.woff2"), None).is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_output_folder_with_a_link_inside_is_refused_before_anything_is_written() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("victim.txt"), b"keep").unwrap();
+        for (planted, target, written) in
+            [("components/Card.tsx", "victim.txt", "components/Card.tsx"), ("fonts", "", "fonts/inter.woff2")]
+        {
+            let out = tempfile::tempdir().unwrap();
+            let link = out.path().join(planted);
+            std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+            symlink(outside.path().join(target), &link).unwrap();
+            let error = OutputFolder::prepare(out.path(), None).unwrap_err();
+            assert!(matches!(&error, FileError::InOutputFolder { path, .. } if *path == link), "{error}");
+            assert!(error.to_string().contains("a symbolic link"), "{error}");
+            // Writing through the link is refused however the folder was opened.
+            let tree = OutputFolder { tree: Tree::open(out.path()).unwrap() };
+            assert!(matches!(tree.write(written, b"x"), Err(FileError::Link { .. })));
+            assert!(matches!(tree.compare(written, b"x"), Standing::InTheWay { kind: "a symbolic link", .. }));
+        }
+        assert_eq!(std::fs::read(outside.path().join("victim.txt")).unwrap(), b"keep");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn check_says_what_stands_where_a_file_should_be() {
+        let out = tempfile::tempdir().unwrap();
+        std::fs::create_dir(out.path().join("page.html")).unwrap();
+        let fifo = out.path().join("style.css");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        std::fs::write(out.path().join("same.txt"), b"abc").unwrap();
+        let folder = OutputFolder::existing(out.path(), None).unwrap().unwrap();
+        assert!(matches!(folder.compare("page.html", b"x"), Standing::InTheWay { kind: "a folder", .. }));
+        assert!(matches!(folder.compare("style.css", b"x"), Standing::InTheWay { kind: "a FIFO (named pipe)", .. }));
+        assert!(matches!(folder.compare("same.txt", b"abc"), Standing::Same));
+        assert!(matches!(folder.compare("same.txt", b"ab"), Standing::Differs));
+        assert!(matches!(folder.compare("same.txt", b"abcd"), Standing::Differs));
+        assert!(matches!(folder.compare("gone.txt", b"abc"), Standing::Missing));
+        assert!(OutputFolder::existing(&out.path().join("none"), None).unwrap().is_none());
+        let error = OutputFolder::prepare(out.path(), None).unwrap_err();
+        assert!(error.to_string().contains("a FIFO"), "{error}");
     }
 }

@@ -71,6 +71,11 @@ impl Tree {
         Ok(Tree { dir, path: self.path.join(relative) })
     }
 
+    /// The same folder, shown as `path` in errors and paths.
+    pub(super) fn named(self, path: &Path) -> Tree {
+        Tree { dir: self.dir, path: path.to_owned() }
+    }
+
     /// The folder, as it was named.
     pub fn path(&self) -> &Path {
         &self.path

@@ -15,7 +15,7 @@ pub(crate) use super::source::RunError;
 pub use super::source::Source;
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
-use crate::compile::frames::{frames, map_with_engines, safe_name};
+use crate::compile::frames::{NameClash, frames, map_with_engines, node_file_stems, safe_name};
 use crate::diagnostic::Diagnostic;
 use crate::display::pictures::Pictures;
 use crate::render::{RenderOptions, RenderTarget, encode_rendered, render};
@@ -259,8 +259,18 @@ pub fn run(
     progress: &Progress<'_>,
 ) -> Result<ExportReport, RunError> {
     let report = Mutex::new(ExportReport::default());
+    // Every name handed to the sink, without letter case: the nodes' names are checked before
+    // anything is made (targets()), this catches whatever a writer names alike all the same.
+    let named = Mutex::new(std::collections::HashMap::<String, String>::new());
+    let hand_over = |name: &str, bytes: &[u8]| -> Result<(), RunError> {
+        let first = named.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_lowercase(), name.to_owned());
+        if let Some(first) = first {
+            return Err(RunError::SameFile { first, second: name.to_owned() });
+        }
+        sink(name, bytes).map_err(|error| RunError::Write { name: name.to_owned(), reason: error.to_string() })
+    };
     let deliver = |name: String, bytes: &[u8], node: Option<String>| -> Result<(), RunError> {
-        sink(&name, bytes).map_err(|error| RunError::Write { name: name.clone(), reason: error.to_string() })?;
+        hand_over(&name, bytes)?;
         let mut report = report.lock().unwrap_or_else(|e| e.into_inner());
         report.files.push(ExportedFile { name, bytes: bytes.len() as u64, node });
         Ok(())
@@ -286,7 +296,7 @@ pub fn run(
         deliver(format!("{}.{}", safe_name(&source.title), format.extension()), text.as_bytes(), None)?;
         return Ok(report.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
-    let targets = targets(source, settings);
+    let targets = targets(source, settings)?;
     if targets.is_empty() {
         return Err(ExportError::Target(crate::render::RenderError::Empty).into());
     }
@@ -375,8 +385,7 @@ pub fn run(
                 let result = made.and_then(|(bytes, warnings)| {
                     warn(warnings);
                     let name = format!("{}.{}", target.stem, format.extension());
-                    sink(&name, &bytes)
-                        .map_err(|error| RunError::Write { name: name.clone(), reason: error.to_string() })?;
+                    hand_over(&name, &bytes)?;
                     Ok(ExportedFile { name, bytes: bytes.len() as u64, node: target.id.clone() })
                 });
                 tick();
@@ -425,8 +434,9 @@ fn svg_options(settings: &ExportSettings, text: TextMode) -> SvgOptions {
 }
 
 /// The targets of a run with their file stems: frames as `NN-name`, nodes by id, the canvas
-/// by the document's name. HTML exports frames when asked for the canvas.
-fn targets(source: &Source<'_>, settings: &ExportSettings) -> Vec<Target> {
+/// by the document's name. HTML exports frames when asked for the canvas. Refused when two
+/// nodes would be written to one file.
+fn targets(source: &Source<'_>, settings: &ExportSettings) -> Result<Vec<Target>, NameClash> {
     let frame_targets = || {
         let found = frames(source.scene, source.layout);
         let count = found.len();
@@ -439,18 +449,27 @@ fn targets(source: &Source<'_>, settings: &ExportSettings) -> Vec<Target> {
             })
             .collect::<Vec<_>>()
     };
-    match &settings.targets {
+    Ok(match &settings.targets {
         Targets::Frames => frame_targets(),
         Targets::Canvas if settings.format.is_page() => frame_targets(),
         Targets::Canvas => {
             vec![Target { target: RenderTarget::Canvas, stem: safe_name(&source.title), id: None }]
         }
-        Targets::Nodes(keys) => keys
-            .iter()
-            .map(|key| {
-                let id = source.scene.node(*key).id.clone();
-                Target { target: RenderTarget::Node(*key), stem: safe_name(&id), id: Some(id) }
-            })
-            .collect(),
-    }
+        Targets::Nodes(keys) => {
+            let ids = keys.iter().map(|key| source.scene.node(*key).id.as_str());
+            // A PDF holds one page per node, in one file: names do not matter there.
+            let stems = if settings.format.single_file() {
+                ids.map(safe_name).collect()
+            } else {
+                node_file_stems(ids, settings.format.extension())?
+            };
+            keys.iter()
+                .zip(stems)
+                .map(|(key, stem)| {
+                    let id = source.scene.node(*key).id.clone();
+                    Target { target: RenderTarget::Node(*key), stem, id: Some(id) }
+                })
+                .collect()
+        }
+    })
 }

@@ -137,9 +137,63 @@ pub fn safe_name(name: &str) -> String {
     if cleaned.is_empty() { "node".to_owned() } else { cleaned }
 }
 
+/// Two nodes asked for in one run whose files would have the same name: [`safe_name`] makes
+/// `a-b`, `a b`, `a_b`… or `..` and `.` alike, and macOS and Windows keep `A.png` and `a.png` as
+/// one file. Writing both would leave one picture where two were listed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.sentence())]
+pub struct NameClash {
+    /// The node asked for first.
+    pub first: String,
+    /// The node whose file would replace the first one's.
+    pub second: String,
+    /// The file both would be written to.
+    pub file: String,
+}
+
+impl NameClash {
+    fn sentence(&self) -> String {
+        if self.first == self.second {
+            return format!("node '{}' is asked for twice; each node is written once, to {}", self.first, self.file);
+        }
+        format!(
+            "nodes '{}' and '{}' would both be written to {} (file names are made of an id's letters, digits, - and _, and compared without letter case, as macOS and Windows compare them); export them in separate runs, each with its own output name",
+            self.first, self.second, self.file
+        )
+    }
+}
+
+/// The file stem of each of `ids` ([`safe_name`]), in order, refused when two would name the
+/// same `.{extension}` file on a system that ignores letter case.
+pub fn node_file_stems<'a>(ids: impl IntoIterator<Item = &'a str>, extension: &str) -> Result<Vec<String>, NameClash> {
+    let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    let mut stems = Vec::new();
+    for id in ids {
+        let stem = safe_name(id);
+        if let Some(first) = seen.insert(stem.to_lowercase(), id) {
+            let file = format!("{}.{extension}", safe_name(first));
+            return Err(NameClash { first: first.to_owned(), second: id.to_owned(), file });
+        }
+        stems.push(stem);
+    }
+    Ok(stems)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_files_are_unique_without_letter_case() {
+        assert_eq!(node_file_stems(["hero", "card/title", "Ünï"], "png").unwrap(), ["hero", "card-title", "Ünï"]);
+        for (a, b) in [("a-b", "a b"), ("a b", "a.b"), ("..", "."), ("A", "a"), ("ünï", "ÜNÏ"), ("x", "x")] {
+            let clash = node_file_stems([a, "other", b], "svg").unwrap_err();
+            assert_eq!((clash.first.as_str(), clash.second.as_str()), (a, b));
+            let said = clash.to_string();
+            assert!(said.contains(&format!("{}.svg", safe_name(a))), "{said}");
+        }
+        assert!(node_file_stems(["a_b", "a-b"], "png").is_ok(), "_ and - are kept apart");
+    }
     use crate::doc::Document;
     use crate::host::MemoryHost;
     use crate::resolve::{NoImports, SceneOptions, build_scene};

@@ -190,7 +190,20 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         // Images are embedded (link_images is off): no path is compared.
         working_folder: PathBuf::new(),
     };
-    let path_of = |name: &str| -> PathBuf { if into_file { output.clone() } else { folder.join(name) } };
+    // The name inside the output folder: the export's own, or the file named in outputPath.
+    let named_file = into_file.then(|| output.file_name().map(|n| n.to_string_lossy().into_owned())).flatten();
+    let relative_of = |name: &str| -> String { named_file.clone().unwrap_or_else(|| name.to_owned()) };
+    let path_of = |name: &str| -> PathBuf { folder.join(relative_of(name)) };
+    // Opened once, before anything is drawn: no file is written through a link or over a
+    // special file, and a folder of the export's own holding one is refused as a whole.
+    let opened = if into_file {
+        crate::files::OutputFolder::open(&folder, confinement.as_ref()).and_then(|opened| {
+            named_file.as_deref().map_or(Ok(()), |name| opened.refuse_in_the_way(name)).map(|()| opened)
+        })
+    } else {
+        crate::files::OutputFolder::prepare(&folder, confinement.as_ref())
+    };
+    let out_folder = opened.map_err(super::screenshot::refused_output)?;
     // The paths that held a file before this export wrote them.
     let replaced = std::sync::Mutex::new(std::collections::HashSet::new());
     let sink = |name: &str, bytes: &[u8]| -> Result<(), SinkError> {
@@ -199,11 +212,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         if path.exists() {
             replaced.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone());
         }
-        if let Some(parent) = path.parent() {
-            crate::files::create_folder(parent, confinement.as_ref())
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        Ok(crate::files::write_output(&path, bytes, confinement.as_ref())?)
+        Ok(out_folder.write(&relative_of(name), bytes)?)
     };
     let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
         ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")

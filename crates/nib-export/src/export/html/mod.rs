@@ -170,7 +170,8 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             self.tree(text, images, key, &scope)
         });
         let mut warnings = Diagnostics::new();
-        let mut taken = BTreeSet::new();
+        // Component and page names are file names too: unique without letter case.
+        let mut taken = react::Names::new(true);
         let mut component_files = Vec::new();
         let mut screen_files = Vec::new();
         for (i, (root, said, _)) in made.into_iter().enumerate() {
@@ -180,7 +181,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             let node = scene.node(key);
             let named = self.boxes.get(key).and_then(|b| b.name.as_deref());
             let base = react::identifier(named.unwrap_or(&node.id), true);
-            let name = react::unique(&mut taken, &base);
+            let name = taken.unique(&base);
             if i < components.len() {
                 component_files.push(react::Component { id: node.id.clone(), name, tree });
             } else {
