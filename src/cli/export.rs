@@ -116,9 +116,9 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let opened = if settings.check {
         OutputFolder::existing(&output_folder, None)
     } else if into_folder {
-        OutputFolder::prepare(&output_folder, None).map(Some)
+        OutputFolder::prepare(&output_folder, None, &guard).map(Some)
     } else {
-        OutputFolder::open(&output_folder, None)
+        OutputFolder::open(&output_folder, None, &guard)
             .and_then(|folder| named_file.as_deref().map_or(Ok(()), |n| folder.refuse_in_the_way(n)).map(|()| folder))
             .map(Some)
     };
@@ -183,7 +183,6 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             differing.lock().unwrap_or_else(|e| e.into_inner()).push(said);
             return Ok(());
         }
-        guard.check(&path, None)?;
         let folder = folder.as_ref().ok_or("the output folder is not open")?;
         Ok(folder.write(relative, bytes)?)
     };

@@ -121,10 +121,10 @@ fn render_targets(
         eprintln!("nib: {error}");
         return ExitCode::from(2);
     }
-    let job = Job { host, scene, layout, options: &options, output, guard: &guard };
+    let job = Job { host, scene, layout, options: &options, output };
     if settings.all {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
-        return match OutputFolder::prepare(&out, None) {
+        return match OutputFolder::prepare(&out, None, &guard) {
             Ok(folder) => job.all_frames(text, &folder),
             Err(error) => refused(&error),
         };
@@ -159,15 +159,15 @@ fn render_targets(
         let parent = out.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
         // The file is named in a folder that may hold anything else: only the file itself (and
         // the folders on the way to it) must not be a link or a special file.
-        let opened =
-            OutputFolder::open(parent, None).and_then(|folder| folder.refuse_in_the_way(&name).map(|()| folder));
+        let opened = OutputFolder::open(parent, None, &guard)
+            .and_then(|folder| folder.refuse_in_the_way(&name).map(|()| folder));
         return match opened {
             Ok(folder) => job.one(text, images, target, &folder, &name),
             Err(error) => refused(&error),
         };
     }
     let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-nodes")));
-    let folder = match OutputFolder::prepare(&out, None) {
+    let folder = match OutputFolder::prepare(&out, None, &guard) {
         Ok(folder) => folder,
         Err(error) => return refused(&error),
     };
@@ -192,7 +192,6 @@ struct Job<'a> {
     layout: &'a Layout,
     options: &'a RenderOptions,
     output: &'a Output,
-    guard: &'a nib::files::OutputGuard,
 }
 
 impl Job<'_> {
@@ -213,8 +212,7 @@ impl Job<'_> {
                 for warning in &rendered.warnings {
                     self.output.warning(&warning.to_string());
                 }
-                let written =
-                    self.guard.check(out, None).and_then(|()| folder.write(name, &encode_rendered(&rendered)));
+                let written = folder.write(name, &encode_rendered(&rendered));
                 if let Err(error) = written {
                     eprintln!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
@@ -241,8 +239,8 @@ impl Job<'_> {
             let name = format!("{}.png", render.frame.file_stem(count));
             let out = folder.path().join(&name);
             let result = match &render.image {
-                Ok(pixmap) => (self.guard.check(&out, None))
-                    .and_then(|()| folder.write(&name, &encode_painted(pixmap, render.opaque)))
+                Ok(pixmap) => folder
+                    .write(&name, &encode_painted(pixmap, render.opaque))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
                     .map_err(|e| format!("cannot write the image: {e}")),
                 Err(error) => Err(error.to_string()),

@@ -259,17 +259,23 @@ impl Tree {
         for part in relative.components() {
             let Component::Normal(part) = part else { return Err(self.outside(&shown)) };
             walked.push(part);
-            if create {
-                match folder.create_dir(part) {
-                    Ok(()) => {}
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            // Opened first (one call for a folder that is there, as it is for every file of
+            // an export after the first); a link is never opened, only named in the error.
+            let opened = match folder.open_dir_nofollow(part) {
+                Err(e) if create && e.kind() == io::ErrorKind::NotFound => match folder.create_dir(part) {
+                    Ok(()) => folder.open_dir_nofollow(part),
+                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => folder.open_dir_nofollow(part),
                     Err(e) => return Err(FileError::io(&walked, e)),
+                },
+                other => other,
+            };
+            folder = match opened {
+                Ok(opened) => opened,
+                Err(_) if folder.symlink_metadata(part).is_ok_and(|m| m.file_type().is_symlink()) => {
+                    return Err(FileError::Link { path: walked });
                 }
-            }
-            if folder.symlink_metadata(part).is_ok_and(|m| m.file_type().is_symlink()) {
-                return Err(FileError::Link { path: walked });
-            }
-            folder = folder.open_dir_nofollow(part).map_err(|e| self.error(&walked, e))?;
+                Err(e) => return Err(self.error(&walked, e)),
+            };
         }
         Ok(folder)
     }

@@ -310,11 +310,17 @@ pub fn run(
             let pages = HtmlPages::new(source, &options);
             // Every reusable component the document defines and draws, in document order, and
             // the frames asked for that are not components themselves.
+            // Read off the Scene's own nodes (each knows its document node): looking each id
+            // up went through every top-level part, 50,000 components by 50,000 parts.
             let tree = source.document.tree();
-            let components: Vec<SceneKey> = tree
+            let scene = source.scene;
+            let components: Vec<SceneKey> = scene
                 .walk()
-                .filter(|key| tree.node(*key).props.literal::<bool>(&crate::doc::Key::Reusable) == Some(true))
-                .filter_map(|key| source.scene.node_by_id(tree.node(key).id()))
+                .filter(|key| {
+                    scene.node(*key).source.is_some_and(|node| {
+                        tree.node(node).props.literal::<bool>(&crate::doc::Key::Reusable) == Some(true)
+                    })
+                })
                 .collect();
             let screens: Vec<SceneKey> = targets
                 .iter()
