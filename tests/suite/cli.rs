@@ -920,6 +920,7 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::tools::render_cache::MAX_KEPT_PIXELS
         ),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
+        format!("{} requests read ahead of the answers", nib::mcp::MAX_UNWRITTEN_ANSWERS),
         format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),
         format!("{} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),
         format!("{} at once; a session idle {} s", nib::serve::MAX_SESSIONS, nib::serve::SESSION_IDLE.as_secs()),
