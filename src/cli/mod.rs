@@ -246,6 +246,11 @@ enum Command {
         /// Which tools MCP clients see: classic, current or all (as `nib mcp --tools`).
         #[arg(long, value_enum, default_value_t)]
         tools: nib::mcp::ToolSet,
+        /// Seconds a request body may take to arrive, plus one for every 64 KiB of it; a
+        /// slower one is answered 408 and its connection closed.
+        #[arg(long, value_name = "SECONDS", default_value_t = nib::serve::BODY_READ_TIMEOUT.as_secs(),
+              value_parser = clap::value_parser!(u64).range(1..))]
+        body_timeout: u64,
     },
     /// Design lint: contrast (WCAG AA, against what is painted beneath), touch targets, small
     /// and covered text, colours and scales off the document's system, empty hugging frames,
@@ -757,7 +762,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             nib::mcp::serve_stdio_with(root, fonts(), tools)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Serve { root, listen, token, allow_host, allow_origin, tools } => {
+        Command::Serve { root, listen, token, allow_host, allow_origin, tools, body_timeout } => {
             allocator::for_a_server();
             let root = match root {
                 Some(root) => root,
@@ -771,6 +776,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 allowed_origins: allow_origin,
                 fonts: fonts(),
                 tools,
+                body_timeout: std::time::Duration::from_secs(body_timeout),
             };
             nib::serve::serve(options).map_err(std::io::Error::other)?;
             Ok(ExitCode::SUCCESS)

@@ -26,6 +26,8 @@ pub struct Batches {
 #[derive(Debug, Default)]
 struct OpenBatch {
     waiting: HashSet<RequestId>,
+    /// Every request of the batch handed to rmcp, so that the line can say whom it answers.
+    requests: Vec<RequestId>,
     /// The answers so far, each as JSON text.
     answers: Vec<Vec<u8>>,
 }
@@ -40,15 +42,24 @@ impl OpenBatch {
 
     /// The answers as one line holding an array, or `None` when there are none: an empty
     /// array is never sent.
-    fn into_line(self) -> Option<Vec<u8>> {
+    fn into_line(self) -> Option<Gathered> {
         if self.answers.is_empty() {
             return None;
         }
         let mut line = b"[".to_vec();
         line.extend(self.answers.join(&b","[..]));
         line.extend_from_slice(b"]\n");
-        Some(line)
+        Some(Gathered { line, requests: self.requests })
     }
+}
+
+/// A batch's answers, ready to write.
+#[derive(Debug)]
+pub struct Gathered {
+    /// One line holding the array of answers.
+    pub line: Vec<u8>,
+    /// The batch's requests that rmcp was handed (answered here, or cancelled).
+    pub requests: Vec<RequestId>,
 }
 
 /// What a batch turns into when it arrives.
@@ -69,12 +80,13 @@ pub enum Sending {
     /// Held back: the answer to a member of a batch whose other answers are not ready.
     Held,
     /// The last answer of a batch: the line with all of the batch's answers.
-    Completed(Vec<u8>),
+    Completed(Gathered),
 }
 
 impl Batches {
-    /// Takes a batch of framed members (not empty) from the client.
-    pub fn open(&mut self, members: Vec<Framed>) -> Opened {
+    /// Takes a batch of framed members (not empty) from the client. A request whose id
+    /// `in_use` says another request outside the batch still waits with is refused.
+    pub fn open(&mut self, members: Vec<Framed>, in_use: impl Fn(&RequestId) -> bool) -> Opened {
         if !self.allowed {
             let mut refusal = OpenBatch::default();
             refusal.answer(&FramingError::Batch.answer(Value::Null));
@@ -91,13 +103,15 @@ impl Batches {
             match member {
                 Framed::Message(message) => {
                     if let JsonRpcMessage::Request(request) = message.as_ref() {
-                        let in_use = self.open.iter().any(|open| open.waiting.contains(&request.id));
+                        let in_use =
+                            in_use(&request.id) || self.open.iter().any(|open| open.waiting.contains(&request.id));
                         if in_use || !batch.waiting.insert(request.id.clone()) {
                             // Its answer could not be told from the other request's.
                             let id = request.id.clone();
                             batch.answer(&FramingError::IdInUse { id: id.to_string() }.answer(id.into_json_value()));
                             continue;
                         }
+                        batch.requests.push(request.id.clone());
                     }
                     messages.push_back(*message);
                 }
@@ -108,7 +122,7 @@ impl Batches {
         }
         let line_now = if batch.waiting.is_empty() {
             // Only notifications and refusals: answered now, or not at all.
-            batch.into_line()
+            batch.into_line().map(|gathered| gathered.line)
         } else {
             self.open.push(batch);
             None
@@ -118,7 +132,7 @@ impl Batches {
 
     /// Takes note that the client cancelled request `id`: rmcp sends no answer to a cancelled
     /// request, so its batch stops waiting for one. The batch's line when that completes it.
-    pub fn cancelled(&mut self, id: &RequestId) -> Option<Vec<u8>> {
+    pub fn cancelled(&mut self, id: &RequestId) -> Option<Gathered> {
         let at = self.open.iter().position(|open| open.waiting.contains(id))?;
         self.open[at].waiting.remove(id);
         if !self.open[at].waiting.is_empty() {
@@ -193,7 +207,7 @@ mod tests {
 
     #[test]
     fn outside_2025_03_26_a_batch_is_an_invalid_request() {
-        let opened = Batches::default().open(members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#));
+        let opened = Batches::default().open(members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#), |_| false);
         assert!(opened.messages.is_empty());
         let answer = parsed(&opened.line_now.unwrap());
         assert_eq!((answer["error"]["code"].clone(), answer["id"].clone()), (json!(-32600), Value::Null));
@@ -202,18 +216,22 @@ mod tests {
     #[test]
     fn answers_are_gathered_into_one_array_when_the_last_is_ready() {
         let mut batches = in_a_2025_03_26_session();
-        let opened = batches.open(members(
-            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},
+        let opened = batches.open(
+            members(
+                r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},
                 {"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":5},7,
                 {"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
-        ));
+            ),
+            |_| false,
+        );
         assert_eq!(opened.messages.len(), 3, "two requests and the notification go on");
         assert!(opened.line_now.is_none());
         assert!(matches!(batches.sending(empty_answer(2)), Sending::Held));
         let unrelated = ServerJsonRpcMessage::error(ErrorData::internal_error("x", None), Some(RequestId::Number(9)));
         assert!(matches!(batches.sending(unrelated), Sending::Alone(_)));
-        let Sending::Completed(line) = batches.sending(empty_answer(1)) else { panic!("the batch is complete") };
-        let answers = parsed(&line).as_array().cloned().unwrap();
+        let Sending::Completed(gathered) = batches.sending(empty_answer(1)) else { panic!("the batch is complete") };
+        assert_eq!(gathered.requests, [RequestId::Number(1), RequestId::Number(2)], "whom the line answers");
+        let answers = parsed(&gathered.line).as_array().cloned().unwrap();
         let ids: Vec<Value> = answers.iter().map(|answer| answer["id"].clone()).collect();
         // The refusals come first (the bad member, the non-object, the repeated id), then rmcp's.
         assert_eq!(ids, [json!(3), Value::Null, json!(1), json!(2), json!(1)]);
@@ -224,22 +242,42 @@ mod tests {
     #[test]
     fn a_cancelled_member_is_not_waited_for() {
         let mut batches = in_a_2025_03_26_session();
-        batches.open(members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#));
+        batches.open(
+            members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#),
+            |_| false,
+        );
         assert!(matches!(batches.sending(empty_answer(1)), Sending::Held));
-        let line = batches.cancelled(&RequestId::Number(2)).expect("the batch is complete");
-        assert_eq!(parsed(&line).as_array().map(Vec::len), Some(1));
+        let gathered = batches.cancelled(&RequestId::Number(2)).expect("the batch is complete");
+        assert_eq!(parsed(&gathered.line).as_array().map(Vec::len), Some(1));
+        assert_eq!(gathered.requests.len(), 2);
         assert!(batches.cancelled(&RequestId::Number(2)).is_none());
         assert!(matches!(batches.sending(empty_answer(2)), Sending::Alone(_)));
     }
 
     #[test]
+    fn an_id_a_request_outside_the_batch_waits_with_is_refused() {
+        let mut batches = in_a_2025_03_26_session();
+        let opened = batches.open(
+            members(r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#),
+            |id| *id == RequestId::Number(1),
+        );
+        assert_eq!(opened.messages.len(), 1, "only 2 goes on");
+        let Sending::Completed(gathered) = batches.sending(empty_answer(2)) else { panic!("the batch is complete") };
+        let answers = parsed(&gathered.line);
+        assert_eq!((answers[0]["id"].clone(), answers[0]["error"]["code"].clone()), (json!(1), json!(-32600)));
+        assert_eq!(gathered.requests, [RequestId::Number(2)]);
+    }
+
+    #[test]
     fn a_batch_of_notifications_gets_no_answer() {
         let mut batches = in_a_2025_03_26_session();
-        let opened = batches
-            .open(members(r#"[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":4,"result":{}}]"#));
+        let opened = batches.open(
+            members(r#"[{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":4,"result":{}}]"#),
+            |_| false,
+        );
         assert_eq!(opened.messages.len(), 2);
         assert!(opened.line_now.is_none());
-        let refused = batches.open(members(r#"[1,{"jsonrpc":"2.0","method":"notifications/x"}]"#));
+        let refused = batches.open(members(r#"[1,{"jsonrpc":"2.0","method":"notifications/x"}]"#), |_| false);
         assert_eq!(parsed(&refused.line_now.unwrap()).as_array().map(Vec::len), Some(1));
     }
 }

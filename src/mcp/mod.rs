@@ -7,6 +7,7 @@
 //! `framing.rs`), so that every line gets the answer JSON-RPC 2.0 asks for, whatever it holds.
 
 mod answer;
+mod backlog;
 mod batch;
 mod catalog;
 mod envelope;
@@ -21,6 +22,7 @@ mod untyped;
 use std::path::PathBuf;
 
 pub use answer::{MAX_ANSWER_CHARS, bounded};
+pub use backlog::MAX_UNWRITTEN_ANSWERS;
 pub use catalog::{ToolSet, tool_names};
 pub use framing::MAX_NESTING;
 pub use lines::MAX_MESSAGE_BYTES;

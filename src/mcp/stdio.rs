@@ -2,7 +2,9 @@
 //! ([`framing`]): messages go on to rmcp, refused lines are answered here. One thread writes
 //! every answer, rmcp's and the framing's, a whole line at a time, so lines never interleave.
 //! Both outlive an rmcp session, so a failed handshake can be followed by another one. Batches
-//! are split here and their answers gathered ([`batch`](super::batch)).
+//! are split here and their answers gathered ([`batch`](super::batch)). Requests are taken from
+//! stdin only while few answers wait to be written ([`backlog`](super::backlog)), so a client
+//! that stops reading makes nib stop reading too, instead of keeping every answer.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -10,13 +12,14 @@ use std::sync::{Arc, Mutex as StdMutex, MutexGuard};
 use std::thread::JoinHandle;
 
 use rmcp::RoleServer;
-use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ClientNotification, JsonRpcMessage, RequestId, ServerJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde::Serialize;
 use tokio::sync::{Mutex, mpsc};
 
-use super::batch::{Batches, Sending};
-use super::framing::{self, Framed};
+use super::backlog::{Backlog, MAX_UNWRITTEN_ANSWERS, Ticket};
+use super::batch::{Batches, Gathered, Sending};
+use super::framing::{self, Framed, FramingError};
 use super::lines::{LineReader, MAX_MESSAGE_BYTES};
 use super::outgoing;
 
@@ -25,7 +28,7 @@ use super::outgoing;
 const INCOMING_QUEUE: usize = 4;
 
 /// Lines waiting for stdout. When the client stops reading, the server waits here instead of
-/// piling up answers.
+/// piling up answers (and stops reading stdin once [`MAX_UNWRITTEN_ANSWERS`] requests wait).
 const OUTGOING_QUEUE: usize = 64;
 
 /// Bytes read from stdin at once: a long line arrives in a few hundred reads, not thousands.
@@ -41,11 +44,26 @@ enum Incoming {
     Answer(Vec<u8>),
 }
 
+/// A line for stdout, with the tickets of the requests it answers: they are given back once it
+/// is written.
+struct Outgoing {
+    line: Vec<u8>,
+    _answers: Vec<Ticket>,
+}
+
+impl Outgoing {
+    /// A line that answers no request handed to rmcp (a refusal of the framing).
+    fn alone(line: Vec<u8>) -> Outgoing {
+        Outgoing { line, _answers: Vec::new() }
+    }
+}
+
 /// The read side shared by successive sessions.
 struct Inbox {
     incoming: mpsc::Receiver<Incoming>,
-    /// A framing answer taken from `incoming` but not yet handed to the writer.
-    unsent: Option<Vec<u8>>,
+    /// An answer taken from `incoming` (or completed by a cancellation) but not yet handed to
+    /// the writer.
+    unsent: Option<Outgoing>,
     /// Members of a batch not yet handed to rmcp.
     queued: VecDeque<ClientJsonRpcMessage>,
     /// stdin has ended and everything read from it was handed on.
@@ -56,7 +74,8 @@ struct Inbox {
 pub struct Stdio {
     inbox: Arc<Mutex<Inbox>>,
     batches: Arc<StdMutex<Batches>>,
-    outgoing: mpsc::Sender<Vec<u8>>,
+    backlog: Arc<Backlog>,
+    outgoing: mpsc::Sender<Outgoing>,
     writer: JoinHandle<io::Result<()>>,
 }
 
@@ -68,6 +87,15 @@ impl Stdio {
 
     /// Starts reading `input` and writing `output`, each on its own thread.
     pub fn over(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> io::Result<Stdio> {
+        Stdio::over_with(input, output, MAX_UNWRITTEN_ANSWERS)
+    }
+
+    /// [`Stdio::over`] taking no more requests while `unwritten` wait for their answers.
+    fn over_with(
+        input: impl Read + Send + 'static,
+        output: impl Write + Send + 'static,
+        unwritten: usize,
+    ) -> io::Result<Stdio> {
         let (to_inbox, incoming) = mpsc::channel(INCOMING_QUEUE);
         let (outgoing, to_write) = mpsc::channel(OUTGOING_QUEUE);
         // The reader is never joined: it may sit in a read of stdin when the session ends.
@@ -77,12 +105,20 @@ impl Stdio {
         let writer =
             std::thread::Builder::new().name("nib-mcp-stdout".into()).spawn(move || write_lines(to_write, output))?;
         let inbox = Inbox { incoming, unsent: None, queued: VecDeque::new(), ended: false };
-        Ok(Stdio { inbox: Arc::new(Mutex::new(inbox)), batches: Arc::default(), outgoing, writer })
+        let backlog = Arc::new(Backlog::new(unwritten));
+        Ok(Stdio { inbox: Arc::new(Mutex::new(inbox)), batches: Arc::default(), backlog, outgoing, writer })
     }
 
     /// A transport for one rmcp session.
     pub fn transport(&self) -> StdioTransport {
-        StdioTransport { inbox: self.inbox.clone(), batches: self.batches.clone(), outgoing: self.outgoing.clone() }
+        // A session that failed its handshake answers nothing more.
+        self.backlog.forget_all();
+        StdioTransport {
+            inbox: self.inbox.clone(),
+            batches: self.batches.clone(),
+            backlog: self.backlog.clone(),
+            outgoing: self.outgoing.clone(),
+        }
     }
 
     /// Whether stdin has ended or stdout is closed: no session can follow.
@@ -106,7 +142,8 @@ impl Stdio {
 pub struct StdioTransport {
     inbox: Arc<Mutex<Inbox>>,
     batches: Arc<StdMutex<Batches>>,
-    outgoing: mpsc::Sender<Vec<u8>>,
+    backlog: Arc<Backlog>,
+    outgoing: mpsc::Sender<Outgoing>,
 }
 
 impl StdioTransport {
@@ -114,11 +151,44 @@ impl StdioTransport {
         self.batches.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The answers of a batch that `message`, a cancellation, completes, as a line to write.
-    fn on_cancel(&self, message: &ClientJsonRpcMessage) -> Option<Vec<u8>> {
+    /// Takes note of `message` if it is a cancellation (rmcp will not answer the request), and
+    /// answers the batch it completes, as a line to write.
+    fn on_cancel(&self, message: &ClientJsonRpcMessage) -> Option<Outgoing> {
         let JsonRpcMessage::Notification(notification) = message else { return None };
         let ClientNotification::CancelledNotification(cancelled) = &notification.notification else { return None };
-        self.batches().cancelled(cancelled.params.request_id.as_ref()?)
+        let id = cancelled.params.request_id.as_ref()?;
+        self.backlog.cancelled(id);
+        let gathered = self.batches().cancelled(id)?;
+        Some(self.gathered(gathered))
+    }
+
+    /// A batch's line, with the tickets of its requests.
+    fn gathered(&self, gathered: Gathered) -> Outgoing {
+        Outgoing { line: gathered.line, _answers: self.backlog.answered(&gathered.requests) }
+    }
+
+    /// `message` handed to rmcp: a request takes a ticket; a request whose id another one still
+    /// waits with is answered here instead, since the two answers could not be told apart.
+    fn hand_on(&self, message: ClientJsonRpcMessage) -> Result<ClientJsonRpcMessage, Outgoing> {
+        if let JsonRpcMessage::Request(request) = &message {
+            if self.backlog.in_use(&request.id) {
+                let id = request.id.clone();
+                tracing::warn!(%id, "a request reuses the id of one still waiting for its answer");
+                let refusal = FramingError::IdInUse { id: id.to_string() }.answer(id.into_json_value());
+                return Err(Outgoing::alone(encode(&refusal).unwrap_or_default()));
+            }
+            self.backlog.take(request.id.clone());
+        }
+        Ok(message)
+    }
+}
+
+/// The id of the request `message` answers, if it is an answer.
+fn answered_id(message: &ServerJsonRpcMessage) -> Option<&RequestId> {
+    match message {
+        JsonRpcMessage::Response(response) => Some(&response.id),
+        JsonRpcMessage::Error(error) => error.id.as_ref(),
+        _ => None,
     }
 }
 
@@ -127,10 +197,18 @@ impl Transport<RoleServer> for StdioTransport {
 
     fn send(&mut self, item: ServerJsonRpcMessage) -> impl Future<Output = io::Result<()>> + Send + 'static {
         let outgoing = self.outgoing.clone();
-        let line = match self.batches().sending(item) {
-            Sending::Alone(message) => outgoing::to_json(*message).map(as_line).map(Some).map_err(io::Error::from),
+        let id = answered_id(&item).cloned();
+        let sending = self.batches().sending(item);
+        let line = match sending {
+            Sending::Alone(message) => {
+                let answers = self.backlog.answered(id.as_ref());
+                outgoing::to_json(*message)
+                    .map(|json| Some(Outgoing { line: as_line(json), _answers: answers }))
+                    .map_err(io::Error::from)
+            }
+            // Its ticket stays with the batch's other requests until their line is written.
             Sending::Held => Ok(None),
-            Sending::Completed(line) => Ok(Some(line)),
+            Sending::Completed(gathered) => Ok(Some(self.gathered(gathered))),
         };
         async move {
             let Some(line) = line? else { return Ok(()) };
@@ -140,7 +218,8 @@ impl Transport<RoleServer> for StdioTransport {
 
     async fn receive(&mut self) -> Option<ClientJsonRpcMessage> {
         // rmcp polls this in a select! and may drop it at any await: nothing taken from the
-        // queue is lost, since an answer stays in `unsent` until the writer has room for it.
+        // queue is lost, since an answer stays in `unsent` until the writer has room for it,
+        // and nothing is taken while the backlog is full.
         let mut inbox = self.inbox.lock().await;
         loop {
             if inbox.unsent.is_some() {
@@ -150,20 +229,33 @@ impl Transport<RoleServer> for StdioTransport {
                 }
             }
             if let Some(message) = inbox.queued.pop_front() {
+                // The members of a batch took their tickets when it was opened.
                 inbox.unsent = self.on_cancel(&message);
                 return Some(message);
             }
+            // Backpressure: while enough answers wait to be written, stdin is not read (a
+            // cancellation behind them waits too; nib sends no request of its own that a
+            // client's message would have to answer first).
+            self.backlog.room().await;
             match inbox.incoming.recv().await {
-                Some(Incoming::Message(message)) => {
-                    inbox.unsent = self.on_cancel(&message);
-                    return Some(*message);
-                }
+                Some(Incoming::Message(message)) => match self.hand_on(*message) {
+                    Ok(message) => {
+                        inbox.unsent = self.on_cancel(&message);
+                        return Some(message);
+                    }
+                    Err(refusal) => inbox.unsent = Some(refusal),
+                },
                 Some(Incoming::Batch(members)) => {
-                    let opened = self.batches().open(members);
+                    let opened = self.batches().open(members, |id| self.backlog.in_use(id));
+                    for message in &opened.messages {
+                        if let JsonRpcMessage::Request(request) = message {
+                            self.backlog.take(request.id.clone());
+                        }
+                    }
                     inbox.queued = opened.messages;
-                    inbox.unsent = opened.line_now;
+                    inbox.unsent = opened.line_now.map(Outgoing::alone);
                 }
-                Some(Incoming::Answer(line)) => inbox.unsent = Some(line),
+                Some(Incoming::Answer(line)) => inbox.unsent = Some(Outgoing::alone(line)),
                 None => {
                     inbox.ended = true;
                     return None;
@@ -221,10 +313,11 @@ fn read_lines(input: impl BufRead, inbox: mpsc::Sender<Incoming>) {
     tracing::debug!(lines = number, "stdin ended");
 }
 
-/// Writes each line whole and flushes it, until every sender is gone or `output` fails.
-fn write_lines(mut lines: mpsc::Receiver<Vec<u8>>, mut output: impl Write) -> io::Result<()> {
-    while let Some(line) = lines.blocking_recv() {
-        output.write_all(&line)?;
+/// Writes each line whole and flushes it, until every sender is gone or `output` fails. A
+/// line's tickets are given back once it is written.
+fn write_lines(mut lines: mpsc::Receiver<Outgoing>, mut output: impl Write) -> io::Result<()> {
+    while let Some(outgoing) = lines.blocking_recv() {
+        output.write_all(&outgoing.line)?;
         output.flush()?;
     }
     Ok(())
@@ -297,5 +390,59 @@ mod tests {
         assert_eq!((answers[0]["id"].clone(), answers[0]["error"]["code"].clone()), (Value::Null, json!(-32700)));
         assert_eq!((answers[1]["id"].clone(), answers[1]["error"]["code"].clone()), (json!(2), json!(-32600)));
         assert_eq!(answers[2]["error"]["code"], -32603);
+    }
+
+    #[test]
+    fn no_request_is_taken_while_the_backlog_is_full_and_a_written_answer_makes_room() {
+        let ping = |id: u64| format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+        let input: String = (1..=3).map(ping).collect::<String>() + &ping(1);
+        let output = Shared::default();
+        let stdio = Stdio::over_with(Cursor::new(input.into_bytes()), output.clone(), 2).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        runtime.block_on(async {
+            let mut transport = stdio.transport();
+            for _ in 0..2 {
+                assert!(matches!(transport.receive().await, Some(JsonRpcMessage::Request(_))));
+            }
+            let waited = tokio::time::timeout(std::time::Duration::from_millis(200), transport.receive()).await;
+            assert!(waited.is_err(), "two answers are unwritten: the third request waits");
+            let pong = |id: i64| {
+                ServerJsonRpcMessage::response(
+                    rmcp::model::ServerResult::EmptyResult(rmcp::model::EmptyResult {}),
+                    RequestId::Number(id),
+                )
+            };
+            transport.send(pong(1)).await.unwrap();
+            let Some(JsonRpcMessage::Request(third)) = transport.receive().await else { panic!("the third request") };
+            assert_eq!(third.id, RequestId::Number(3));
+            // The fourth reuses 1, answered and written: its id is free again. Then 2 answers.
+            transport.send(pong(2)).await.unwrap();
+            let Some(JsonRpcMessage::Request(fourth)) = transport.receive().await else { panic!("the fourth request") };
+            assert_eq!(fourth.id, RequestId::Number(1));
+        });
+        drop(runtime);
+        stdio.finish();
+    }
+
+    #[test]
+    fn a_request_reusing_the_id_of_one_waiting_for_its_answer_is_refused() {
+        let input = "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}\n".repeat(2);
+        let output = Shared::default();
+        let stdio = Stdio::over(Cursor::new(input.into_bytes()), output.clone()).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let received = runtime.block_on(async {
+            let mut transport = stdio.transport();
+            let mut received = 0;
+            while transport.receive().await.is_some() {
+                received += 1;
+            }
+            received
+        });
+        drop(runtime);
+        stdio.finish();
+        assert_eq!(received, 1, "the second is answered here, not handed on");
+        let written = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
+        let answer: Value = serde_json::from_str(written.trim()).unwrap();
+        assert_eq!((answer["id"].clone(), answer["error"]["code"].clone()), (json!(5), json!(-32600)), "{written}");
     }
 }

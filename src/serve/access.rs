@@ -291,7 +291,7 @@ fn random_secret() -> Result<String, ServeError> {
 pub async fn guard(State(state): State<AppState>, request: Request, next: Next) -> Response {
     let access = &state.access;
     let path = request.uri().path().to_owned();
-    let mcp = path == "/mcp" || path.starts_with("/mcp/");
+    let mcp = super::mcp_errors::is_mcp(&path);
     if let Err(refusal) = access.check(request.method(), &path, request.headers()) {
         tracing::info!(%path, "{refusal}");
         // A person opening the page without the cookie is shown the way in, not an error.
@@ -390,6 +390,7 @@ mod tests {
             allowed_origins: Vec::new(),
             fonts: Default::default(),
             tools: Default::default(),
+            body_timeout: super::super::BODY_READ_TIMEOUT,
         };
         (options, address)
     }

@@ -23,6 +23,11 @@ const INVALID_REQUEST: i64 = -32600;
 /// JSON-RPC's range for server errors: refused by the server's rules (size, access).
 const REFUSED: i64 = -32000;
 
+/// Whether a request to `path` is for the MCP endpoint (its errors are JSON-RPC errors).
+pub fn is_mcp(path: &str) -> bool {
+    path == "/mcp" || path.starts_with("/mcp/")
+}
+
 /// A JSON-RPC error answer with `status`.
 pub fn error(status: StatusCode, code: i64, message: &str, hint: &str) -> Response {
     let body = json!({

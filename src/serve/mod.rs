@@ -23,7 +23,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio_util::sync::CancellationToken;
 
 pub use access::{MAX_API_BODY_BYTES, MIN_TOKEN_CHARS};
-pub use connections::{HEADER_READ_TIMEOUT, MAX_CONNECTIONS, MAX_PER_PEER};
+pub use connections::{BODY_BYTES_PER_SECOND, BODY_READ_TIMEOUT, HEADER_READ_TIMEOUT, MAX_CONNECTIONS, MAX_PER_PEER};
 pub use events::{Change, MAX_EVENT_STREAMS};
 pub use sessions::{MAX_SESSIONS, SESSION_IDLE};
 
@@ -54,6 +54,9 @@ pub struct ServeOptions {
     pub fonts: crate::text::FontOptions,
     /// Which tools MCP clients see (`--tools`).
     pub tools: crate::mcp::ToolSet,
+    /// How long a request body may take to arrive, beyond a second for every
+    /// [`BODY_BYTES_PER_SECOND`] of it (`--body-timeout`; [`BODY_READ_TIMEOUT`] unless told).
+    pub body_timeout: Duration,
 }
 
 /// Why `nib serve` could not start.
@@ -204,7 +207,7 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let page_url = access.page_url();
     let token = access.token().map(str::to_owned);
     let shutdown = stop.clone();
-    let task = tokio::spawn(connections::serve(listener, router, shutdown));
+    let task = tokio::spawn(connections::serve(listener, router, options.body_timeout, shutdown));
     Ok(Running { address, token, page_url, stop, task, _watcher: watcher })
 }
 

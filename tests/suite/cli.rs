@@ -921,8 +921,14 @@ fn the_readme_states_the_limits_the_code_has() {
         ),
         format!("the first {} entries are", nib::files::MAX_SCANNED_ENTRIES),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
+        format!("{} requests read ahead of the answers", nib::mcp::MAX_UNWRITTEN_ANSWERS),
         format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),
-        format!("{} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),
+        format!("headers {} s to arrive", nib::serve::HEADER_READ_TIMEOUT.as_secs()),
+        format!(
+            "a request body {} s plus 1 s for every {} KiB",
+            nib::serve::BODY_READ_TIMEOUT.as_secs(),
+            nib::serve::BODY_BYTES_PER_SECOND >> 10
+        ),
         format!("{} at once; a session idle {} s", nib::serve::MAX_SESSIONS, nib::serve::SESSION_IDLE.as_secs()),
         format!(
             "{} KiB request bodies, {} event streams",

@@ -37,6 +37,10 @@ fn root_with_document() -> tempfile::TempDir {
 }
 
 async fn start(root: &Path, token: Option<&str>) -> Running {
+    start_with_body_timeout(root, token, nib::serve::BODY_READ_TIMEOUT).await
+}
+
+async fn start_with_body_timeout(root: &Path, token: Option<&str>, body_timeout: Duration) -> Running {
     let options = ServeOptions {
         root: root.to_owned(),
         listen: "127.0.0.1:0".parse().unwrap(),
@@ -45,6 +49,7 @@ async fn start(root: &Path, token: Option<&str>) -> Running {
         allowed_origins: Vec::new(),
         fonts: Default::default(),
         tools: Default::default(),
+        body_timeout,
     };
     nib::serve::start(options).await.expect("nib serve starts")
 }
@@ -125,6 +130,7 @@ async fn the_current_surface_runs_snippets_over_http() {
         allowed_origins: Vec::new(),
         fonts: Default::default(),
         tools: nib::mcp::ToolSet::Current,
+        body_timeout: nib::serve::BODY_READ_TIMEOUT,
     };
     let server = nib::serve::start(options).await.expect("nib serve starts");
     let client = connect(&server, None).await.expect("connects over streamable HTTP");
@@ -525,6 +531,7 @@ async fn unauthenticated_sockets_give_way_to_a_client_with_the_token() {
         allowed_origins: Vec::new(),
         fonts: Default::default(),
         tools: Default::default(),
+        body_timeout: nib::serve::BODY_READ_TIMEOUT,
     };
     let server = nib::serve::start(options).await.expect("nib serve starts");
     let port = server.address.port();
@@ -673,5 +680,84 @@ async fn the_page_shows_the_design_lint() {
     assert!(page.contains("id=\"lint\""), "the page has a place for the findings");
     let (_, script) = get(&server, "/app.js", "").await;
     assert!(script.contains("/api/lint?"), "and fetches them");
+    server.stop().await;
+}
+
+// Issue 56: hostile inputs and faults, fourth round.
+
+/// Headers of a POST of `length` bytes to `path` that waits for `100 Continue` before its body:
+/// reading that answer tells that the server's route is reading the body.
+fn continued_post(host: &str, path: &str, length: usize) -> String {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nExpect: 100-continue\r\nContent-Length: {length}\r\n\r\n"
+    )
+}
+
+/// Opens a connection that sends the headers of a 1,000-byte body and 10 bytes of it, after the
+/// server started reading it.
+async fn stalled_body(server: &Running, path: &str) -> tokio::net::TcpStream {
+    let mut stream = tokio::net::TcpStream::connect(server.address).await.unwrap();
+    stream.write_all(continued_post(&server.address.to_string(), path, 1000).as_bytes()).await.unwrap();
+    let mut head = [0u8; 25];
+    tokio::time::timeout(PATIENCE, stream.read_exact(&mut head)).await.expect("100 Continue").unwrap();
+    assert!(head.starts_with(b"HTTP/1.1 100 Continue\r\n\r\n"), "{}", String::from_utf8_lossy(&head));
+    stream.write_all(b"{\"jsonrpc\"").await.unwrap();
+    stream
+}
+
+/// Item 6: a request body that stops arriving is answered 408 once the body timeout is past —
+/// a JSON-RPC error on /mcp, text for the page — and its connection is closed; clients get in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_stops_arriving_is_answered_408_and_its_connection_closed() {
+    let root = root_with_document();
+    let server = start_with_body_timeout(root.path(), None, Duration::from_millis(300)).await;
+    let mut stalled = Vec::new();
+    for path in ["/mcp", "/mcp", "/mcp", "/api/select"] {
+        stalled.push((path, stalled_body(&server, path).await));
+    }
+    for (path, mut stream) in stalled {
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut answer)).await;
+        assert!(read.is_ok(), "{path}: the server closed the connection");
+        let answer = String::from_utf8_lossy(&answer).into_owned();
+        assert!(answer.starts_with("HTTP/1.1 408"), "{path}: {answer}");
+        assert!(answer.to_ascii_lowercase().contains("connection: close"), "{answer}");
+        let body = answer.split_once("\r\n\r\n").map(|(_, body)| body).unwrap_or_default();
+        assert!(body.contains("the request body stopped arriving (10 bytes"), "{path}: {body}");
+        if path == "/mcp" {
+            let error: Value = serde_json::from_str(body).expect("a JSON-RPC error");
+            assert_eq!((error["jsonrpc"].as_str(), error["error"]["code"].as_i64()), (Some("2.0"), Some(-32000)));
+        }
+    }
+    let client = connect(&server, None).await.expect("a new client initializes");
+    client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+/// Item 6: when every place is taken by connections whose bodies stopped arriving (and the
+/// body timeout is far away), a new client takes the place of the one stalled longest instead
+/// of waiting for good (256 of them locked every client out before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_stalled_in_a_body_give_way_to_a_new_client() {
+    let root = root_with_document();
+    let server = start_with_body_timeout(root.path(), None, Duration::from_secs(3600)).await;
+    let (closed_tx, mut closed) = tokio::sync::mpsc::unbounded_channel();
+    for n in 0..nib::serve::MAX_CONNECTIONS {
+        let mut stream = stalled_body(&server, "/mcp").await;
+        let closed_tx = closed_tx.clone();
+        tokio::spawn(async move {
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest).await;
+            let _ = closed_tx.send((n, rest));
+        });
+    }
+    let client = tokio::time::timeout(PATIENCE, connect(&server, None))
+        .await
+        .expect("a new client gets a place while every other one is stalled in a body")
+        .expect("and initializes");
+    let (n, rest) = tokio::time::timeout(PATIENCE, closed.recv()).await.expect("a stalled one was closed").unwrap();
+    assert_eq!(n, 0, "the one that received nothing for the longest gave way");
+    assert!(rest.is_empty(), "it was closed without an answer: {}", String::from_utf8_lossy(&rest));
+    client.cancel().await.unwrap();
     server.stop().await;
 }
