@@ -29,8 +29,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     };
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
-    // A dry run must not leave image files next to the document either.
-    let scratch = tempfile::tempdir().ok();
+    // A dry run must not leave image files next to the document either: they go to a
+    // scratch folder, made for a dry run only (every run made one, and a killed run left it).
+    let scratch = settings.dry_run.then(|| tempfile::tempdir().ok()).flatten();
     let image_folder = if settings.dry_run { scratch.as_ref().map(|d| d.path()) } else { Some(folder) };
     // New top-level nodes are placed by their laid-out sizes.
     for diagnostic in compiler.font_diagnostics(&document) {

@@ -209,3 +209,73 @@ fn outputs_written_without_waiting_for_the_disk_keep_every_other_guarantee() {
     assert_eq!(fs::read(&locked).unwrap(), b"keep me");
     assert_eq!(entries(folder.path()), ["f.png", "frame.png", "locked.png"], "no temporary file is left behind");
 }
+
+/// What killed saves left beside a document (nib's temporary files that no process holds) is
+/// removed by its next save, by any command or tool; a live writer's file, another document's
+/// and files of other names stay. A command makes no folder of its own elsewhere (TMPDIR).
+#[cfg(unix)]
+#[test]
+fn a_save_clears_what_killed_saves_of_its_document_left_and_nothing_else() {
+    let folder = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let document = folder.path().join("w.pen");
+    fs::write(&document, r#"{"version": "2.20", "children": []}"#).unwrap();
+    let old = std::time::SystemTime::now() - std::time::Duration::from_secs(600);
+    let plant = |name: &str| {
+        let path = folder.path().join(name);
+        fs::write(&path, vec![b'x'; 1 << 20]).unwrap();
+        fs::File::options().write(true).open(&path).unwrap().set_modified(old).unwrap();
+        path
+    };
+    let killed = [plant(".w.pen.0123456789abcdef.tmp"), plant(".w.pen.Ab3xYz.tmp")];
+    let others = [plant(".v.pen.0123456789abcdef.tmp"), plant("w.pen.0123456789abcdef.tmp"), plant(".w.pen.notes")];
+    // A writer that is alive holds its file's lock.
+    let live = plant(".w.pen.fedcba9876543210.tmp");
+    let held = fs::File::open(&live).unwrap();
+    held.lock().unwrap();
+    let runs: [&[&str]; 3] = [
+        &["apply", document.to_str().unwrap(), "-"],
+        &["exec", document.to_str().unwrap(), "-"],
+        &[
+            "call",
+            "--root",
+            folder.path().to_str().unwrap(),
+            "batch_design",
+            "--args",
+            r#"{"filePath": "w.pen", "operations": "f=I(document, {type: \"frame\", width: 10, height: 10})"}"#,
+        ],
+    ];
+    for (i, args) in runs.iter().enumerate() {
+        if i > 0 {
+            for path in &killed {
+                fs::write(path, b"left by a kill").unwrap();
+                fs::File::options().write(true).open(path).unwrap().set_modified(old).unwrap();
+            }
+        }
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+            .args(*args)
+            .env("TMPDIR", scratch.path())
+            .env("NIB_IMAGES", "offline")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input: &[u8] = if args[0] == "exec" {
+            br#"Insert(document, {type: "rectangle", width: 5, height: 5});"#
+        } else {
+            br#"r=I(document, {type: "rectangle", width: 5, height: 5})"#
+        };
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        for path in &killed {
+            assert!(!path.exists(), "{args:?}: {} is debris of a killed save", path.display());
+        }
+        for path in others.iter().chain([&live]) {
+            assert!(path.exists(), "{args:?}: {} is not this document's debris", path.display());
+        }
+        assert!(entries(scratch.path()).is_empty(), "{args:?} left {:?} in TMPDIR", entries(scratch.path()));
+    }
+    drop(held);
+}

@@ -9,6 +9,7 @@
 mod confine;
 mod output;
 mod read;
+mod temporary;
 mod tree;
 mod walk;
 mod write;

@@ -100,8 +100,16 @@ impl OutputFolder {
         guard: &OutputGuard,
     ) -> Result<OutputFolder, FileError> {
         let folder = OutputFolder::open(path, confinement, guard)?;
-        if let Some((found, kind)) = first_in_the_way(path) {
+        let (in_the_way, debris) = look_through(path);
+        if let Some((found, kind)) = in_the_way {
             return Err(FileError::InOutputFolder { path: found, kind, folder: path.to_owned() });
+        }
+        // What killed runs left: their temporary files, when no process holds them.
+        for relative in debris {
+            let (parent, name) = (relative.parent().unwrap_or(Path::new("")), relative.file_name());
+            if let (Ok(below), Some(name)) = (folder.tree.subtree(parent, Links::Never, false), name) {
+                super::temporary::remove_if_abandoned(below.dir(), &name.to_string_lossy());
+            }
         }
         Ok(folder)
     }
@@ -194,22 +202,33 @@ pub enum Standing {
 }
 
 /// The first link or special file below `folder` in name order (folders in [`NOT_SCANNED`]
-/// not entered, at most [`MAX_SCANNED_ENTRIES`] looked at), with what it is.
-fn first_in_the_way(folder: &Path) -> Option<(PathBuf, &'static str)> {
+/// not entered, at most [`MAX_SCANNED_ENTRIES`] looked at), with what it is, and the paths
+/// (relative to `folder`) of the files named as nib names its temporary files.
+fn look_through(folder: &Path) -> (Option<(PathBuf, &'static str)>, Vec<PathBuf>) {
     let walk = walkdir::WalkDir::new(folder)
         .follow_links(false)
         .sort_by_file_name()
         .min_depth(1)
         .into_iter()
         .filter_entry(|entry| !(entry.file_type().is_dir() && NOT_SCANNED.iter().any(|n| entry.file_name() == *n)));
+    let mut debris = Vec::new();
     for entry in walk.take(MAX_SCANNED_ENTRIES).flatten() {
         let kind = entry.file_type();
-        if kind.is_file() || kind.is_dir() {
+        if kind.is_dir() {
             continue;
         }
-        return Some((entry.into_path(), if kind.is_symlink() { "a symbolic link" } else { kind_of(kind) }));
+        if kind.is_file() {
+            if super::temporary::temporary_for(&entry.file_name().to_string_lossy()).is_some()
+                && let Ok(relative) = entry.path().strip_prefix(folder)
+            {
+                debris.push(relative.to_owned());
+            }
+            continue;
+        }
+        let kind = if kind.is_symlink() { "a symbolic link" } else { kind_of(kind) };
+        return (Some((entry.into_path(), kind)), debris);
     }
-    None
+    (None, debris)
 }
 
 /// `path` absolute, `..` taken away and links resolved where it exists.
@@ -280,6 +299,29 @@ mod tests {
         }
         assert_eq!(std::fs::read(outside.path().join("victim.txt")).unwrap(), b"keep");
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn an_output_folder_loses_what_killed_runs_left_when_it_is_prepared() {
+        let out = tempfile::tempdir().unwrap();
+        std::fs::create_dir(out.path().join("components")).unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(600);
+        let names = [
+            "components/.Card.tsx.0123456789abcdef.tmp",
+            ".01-Card.png.Ab3xYz.tmp",
+            ".02-Home.png.00000000000000ff.tmp",
+            "01-Card.png",
+        ];
+        for name in names {
+            std::fs::write(out.path().join(name), b"x").unwrap();
+        }
+        for name in &names[..2] {
+            std::fs::File::options().write(true).open(out.path().join(name)).unwrap().set_modified(old).unwrap();
+        }
+        OutputFolder::prepare(out.path(), None, &OutputGuard::default()).unwrap();
+        assert!(!out.path().join(names[0]).exists() && !out.path().join(names[1]).exists());
+        assert!(out.path().join(names[2]).exists(), "too young to be sure no run is writing it");
+        assert!(out.path().join(names[3]).exists());
     }
 
     #[cfg(unix)]

@@ -76,6 +76,11 @@ impl Tree {
         Tree { dir: self.dir, path: path.to_owned() }
     }
 
+    /// The open folder.
+    pub(super) fn dir(&self) -> &Dir {
+        &self.dir
+    }
+
     /// The folder, as it was named.
     pub fn path(&self) -> &Path {
         &self.path
@@ -126,17 +131,18 @@ impl Tree {
         }
         let existing = existing_file(&folder, &name, &target_shown, &shown)?;
         let io = |e| FileError::io(&shown, e);
-        let (temp_name, temp) = create_temporary(&folder, &name).map_err(io)?;
+        let (temp_name, mut file) = super::temporary::create(&folder, &name).map_err(io)?;
         let outcome = (|| {
-            let mut file = temp.into_std();
             write(&mut file)?;
             file.flush()?;
             if durability == Durability::Durable {
                 file.sync_all()?;
             }
             super::write::keep_mode_and_owner(&file, existing.as_ref())?;
-            drop(file);
+            // Renamed while still locked: a sweep never takes a file that is about to be the
+            // document.
             folder.rename(&temp_name, &folder, &name)?;
+            drop(file);
             if durability == Durability::Durable {
                 // A folder handle of cap-std may be a path-only descriptor: open it for reading.
                 folder.open(".")?.into_std().sync_all()?;
@@ -145,8 +151,14 @@ impl Tree {
         })();
         if outcome.is_err() {
             let _ = folder.remove_file(&temp_name);
+            return outcome.map_err(io);
         }
-        outcome.map_err(io)
+        // A document's save clears what killed saves of it left (outputs are many files in
+        // one folder, and looking through it for each would cost a listing per file).
+        if durability == Durability::Durable {
+            super::temporary::sweep(&folder, name.as_os_str());
+        }
+        Ok(())
     }
 
     /// Creates the folder at `relative` and those on the way, refusing links as `links` says.
@@ -339,29 +351,6 @@ fn existing_file(
     nonblocking(&mut writable);
     folder.open_with(name, &writable).map_err(|e| FileError::io(shown, e))?;
     Ok(Some(metadata))
-}
-
-/// A new file beside `name` in `folder`, with a name no other writer uses.
-fn create_temporary(folder: &Dir, name: &Path) -> io::Result<(PathBuf, cap_std::fs::File)> {
-    let stem = name.to_string_lossy();
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true).follow(FollowSymlinks::No);
-    for _ in 0..16 {
-        let temp = PathBuf::from(format!(".{stem}.{:016x}.tmp", temporary_suffix()));
-        match folder.open_with(&temp, &options) {
-            Ok(file) => return Ok((temp, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
-    }
-    Err(io::Error::new(io::ErrorKind::AlreadyExists, "no free name for a temporary file"))
-}
-
-/// A number no other temporary file of this or another process is likely to use.
-fn temporary_suffix() -> u64 {
-    static TAKEN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let count = TAKEN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    getrandom::u64().unwrap_or(0) ^ (u64::from(std::process::id()) << 32) ^ count
 }
 
 /// Opening never waits for a writer, should the file turn out to be a FIFO.

@@ -2,11 +2,11 @@
 //! file in the same folder, is flushed, and is renamed over the target. Only regular files are
 //! replaced, read-only files are left alone, and a replaced file keeps its mode and owner.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Confinement, Durability, FileError, Links, kind_of};
+use super::{Confinement, Durability, FileError, Links, Tree, kind_of};
 
 /// Replaces the file at `path` with `bytes` (see [`write_atomic_with`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], confinement: Option<&Confinement>) -> Result<(), FileError> {
@@ -50,33 +50,15 @@ fn replace(
         let relative = confinement.relative(path)?;
         return confinement.tree()?.write(&relative, links, durability, write);
     }
+    // Links are followed to the file they lead to (a document may be a link to another file),
+    // which is then written through its folder like any other.
     let target = target_of(path)?;
-    let existing = match fs::metadata(&target) {
-        Ok(metadata) => Some(metadata),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-        Err(e) => return Err(FileError::io(path, e)),
-    };
-    if let Some(metadata) = &existing {
-        refuse_unless_replaceable(path, &target, metadata)?;
-    }
     let folder = match target.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
         _ => PathBuf::from("."),
     };
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "document".into());
-    let io = |e| FileError::io(path, e);
-    let mut temp =
-        tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(&folder).map_err(io)?;
-    write(temp.as_file_mut()).map_err(io)?;
-    if durability == Durability::Durable {
-        temp.as_file().sync_all().map_err(io)?;
-    }
-    keep_mode_and_owner(temp.as_file(), existing.as_ref()).map_err(io)?;
-    temp.persist(&target).map_err(|e| io(e.error))?;
-    match durability {
-        Durability::Durable => sync_folder(&folder).map_err(io),
-        Durability::Replaceable => Ok(()),
-    }
+    let name = target.file_name().ok_or_else(|| FileError::NotRegular { path: path.to_owned(), kind: "a folder" })?;
+    Tree::open(&folder)?.write(Path::new(name), links, durability, write)
 }
 
 /// Writes an output file (a report, a picture) at `path` the user named, refusing it when it is
@@ -119,13 +101,6 @@ fn target_of(path: &Path) -> Result<PathBuf, FileError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(path.to_owned()),
         Err(e) => Err(FileError::io(path, e)),
     }
-}
-
-fn refuse_unless_replaceable(path: &Path, target: &Path, metadata: &fs::Metadata) -> Result<(), FileError> {
-    refuse_unless_writable(path, target, metadata)?;
-    // Write bits for someone else: this user may still not write it (opening does not change it).
-    OpenOptions::new().write(true).open(target).map_err(|e| FileError::io(path, e))?;
-    Ok(())
 }
 
 /// Refuses what a write must not replace: anything but a regular file, and a file without write
@@ -179,14 +154,4 @@ pub(super) fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) 
         Some(existing) => temp.set_permissions(existing.permissions()),
         None => Ok(()),
     }
-}
-
-#[cfg(unix)]
-fn sync_folder(folder: &Path) -> io::Result<()> {
-    File::open(folder)?.sync_all()
-}
-
-#[cfg(not(unix))]
-fn sync_folder(_folder: &Path) -> io::Result<()> {
-    Ok(())
 }
