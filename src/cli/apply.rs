@@ -19,7 +19,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let source = match super::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
         Ok(source) => source,
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             return ExitCode::from(2);
         }
     };
@@ -54,7 +54,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         if settings.json {
             say!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
         } else {
-            eprint!("{}", outcome.text());
+            super::write_err(format_args!("{}", outcome.text()));
         }
         return ExitCode::from(1);
     }
@@ -62,18 +62,15 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         super::past_limits_refusal(&document, compiler.host(), || read_file(file).ok().map(|read| read.document))
     {
         outcome.discard_created_files();
-        eprintln!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
+        tell!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
         return ExitCode::from(1);
     }
     // Success is said only once it is true: after the file is saved.
     if settings.dry_run {
-        eprintln!("nib: dry run: {} not written", file.display());
+        tell!("nib: dry run: {} not written", file.display());
     } else if let Err(error) = save_file(&document, file) {
         outcome.discard_created_files();
-        eprintln!(
-            "nib: the operations ran but could not be saved, so nothing changed: {}",
-            super::save_error_text(&error)
-        );
+        tell!("nib: the operations ran but could not be saved, so nothing changed: {}", super::save_error_text(&error));
         return ExitCode::from(if super::over_limit(&error).is_some() { 1 } else { 2 });
     }
     if settings.json {

@@ -35,7 +35,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
                 }
                 for finding in findings {
                     match finding.severity {
-                        Severity::Error => eprintln!("{}", super::diagnostic_text(path, finding)),
+                        Severity::Error => tell!("{}", super::diagnostic_text(path, finding)),
                         Severity::Warning => say!("  warning {}", finding_text(path, &finding)),
                         Severity::Note => say!("  note {}", finding_text(path, &finding)),
                     }
@@ -43,7 +43,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
-                eprintln!("{error}");
+                tell!("{error}");
             }
         }
     }
@@ -109,7 +109,8 @@ fn summary(document: &Document) -> String {
         let aliases: Vec<String> = imports.iter().map(|(alias, file)| format!("{alias} = {file}")).collect();
         parts.push(format!("imports {}", aliases.join(", ")));
     }
-    parts.join(" · ")
+    // Axis names, values, aliases and unknown types are the file's: one line, no commands.
+    nib::printable::one_line(&parts.join(" · ")).into_owned()
 }
 
 fn per_type(counts: &std::collections::BTreeMap<NodeType, usize>) -> String {

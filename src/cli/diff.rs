@@ -45,7 +45,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
     let (old_document, new_document) = match documents {
         Ok(documents) => documents,
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             return ExitCode::from(2);
         }
     };
@@ -57,7 +57,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
     let tree = match folder.as_deref().map(nib::files::Tree::create_unlinked).transpose() {
         Ok(tree) => tree,
         Err(error) => {
-            eprintln!("nib: cannot use the folder for the pictures: {error}");
+            tell!("nib: cannot use the folder for the pictures: {error}");
             return ExitCode::from(2);
         }
     };
@@ -68,7 +68,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
             match write_pictures(&result, sides, tree, &settings) {
                 Ok(images) => Some(images),
                 Err(error) => {
-                    eprintln!("nib: {error}");
+                    tell!("nib: {error}");
                     return ExitCode::from(2);
                 }
             }
@@ -88,7 +88,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
     if let (Some(tree), Some(file)) = (&tree, file) {
         let path = tree.path().join(file);
         if let Err(error) = write_in(tree, file, body.as_bytes()) {
-            eprintln!("nib: cannot write the report: {error}");
+            tell!("nib: cannot write the report: {error}");
             return ExitCode::from(2);
         }
         if settings.format == Format::Html {

@@ -34,7 +34,7 @@ pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode
             let pictures = without_pictures(&mut answer);
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
             if pictures > 0 {
-                eprintln!(
+                tell!(
                     "note: {pictures} screenshot(s) are not printed; Export(node, \"png\") in the snippet writes them as files"
                 );
             }

@@ -41,7 +41,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let compiled = match compile(&host, &document, &CompileOptions { parts_of }) {
         Ok(compiled) => compiled,
         Err(error) => {
-            eprintln!("nib: {}", super::diagnostic_text(file, *error));
+            tell!("nib: {}", super::diagnostic_text(file, *error));
             return ExitCode::from(1);
         }
     };
@@ -64,7 +64,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         && keys.len() > 1
         && let Err(clash) = node_file_stems(settings.nodes.iter().map(String::as_str), format.extension())
     {
-        eprintln!("nib: {clash}");
+        tell!("nib: {clash}");
         return ExitCode::from(2);
     }
     let targets = if settings.all {
@@ -88,7 +88,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         && let Some(named) = &settings.output
         && let Err(error) = format.one_file_for_many(named, files_written(&targets), named.is_dir())
     {
-        eprintln!("nib: {error}\n  hint: give a folder with -o (frames/), or export one node");
+        tell!("nib: {error}\n  hint: give a folder with -o (frames/), or export one node");
         return ExitCode::from(2);
     }
     let output = settings.output.clone().unwrap_or_else(|| {
@@ -100,7 +100,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     if !output.as_os_str().is_empty()
         && let Err(error) = guard.check(&output, (!into_folder).then(|| format.extensions()))
     {
-        eprintln!("nib: {error}");
+        tell!("nib: {error}");
         return ExitCode::from(2);
     }
     let output_folder = if into_folder {
@@ -125,7 +125,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let folder = match opened {
         Ok(folder) => folder,
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             return ExitCode::from(2);
         }
     };
@@ -215,7 +215,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
                     say!("{} files are as the export writes them", report.files.len());
                     ExitCode::SUCCESS
                 } else {
-                    eprintln!(
+                    tell!(
                         "nib: {} of the export's files differ; run the same command without --check to write them",
                         differing.len()
                     );
@@ -235,7 +235,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             ExitCode::from(1)
         }
     }

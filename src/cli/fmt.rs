@@ -45,7 +45,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         let (current, loaded) = match loaded {
             Ok(read) => read,
             Err(error) => {
-                eprintln!("nib: {error}");
+                tell!("nib: {error}");
                 failed = true;
                 continue;
             }
@@ -67,7 +67,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
-                eprintln!("nib: {}: not formatted: {}", path.display(), super::save_error_text(&error));
+                tell!("nib: {}: not formatted: {}", path.display(), super::save_error_text(&error));
                 failed = true;
             }
         }

@@ -121,15 +121,15 @@ fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
 /// Fetches `families` into the cache.
 pub fn fetch(families: &[String], options: &FontOptions) -> ExitCode {
     if !cfg!(feature = "network-fonts") {
-        eprintln!("nib: this nib was built without fetching fonts (the network-fonts feature)");
+        tell!("nib: this nib was built without fetching fonts (the network-fonts feature)");
         return ExitCode::from(2);
     }
     let Some(cache) = &options.cache_dir else {
-        eprintln!("nib: no cache folder: set NIB_FONT_CACHE (or HOME) to say where fonts are kept");
+        tell!("nib: no cache folder: set NIB_FONT_CACHE (or HOME) to say where fonts are kept");
         return ExitCode::from(2);
     };
     if !options.fetch {
-        eprintln!("nib: fetching is off (NIB_FONTS=offline): unset it to fetch");
+        tell!("nib: fetching is off (NIB_FONTS=offline): unset it to fetch");
         return ExitCode::from(2);
     }
     let book = nib::host::DiskFonts::book(options.clone());
@@ -137,7 +137,7 @@ pub fn fetch(families: &[String], options: &FontOptions) -> ExitCode {
     for family in families {
         let Some(google) = nib::text::google_family(family) else {
             let hint = nib::text::suggest_family(family).map(|s| format!(" (did you mean '{s}'?)")).unwrap_or_default();
-            eprintln!("nib: '{family}' is not a Google Fonts family{hint}");
+            tell!("nib: '{family}' is not a Google Fonts family{hint}");
             code = ExitCode::from(1);
             continue;
         };
@@ -153,7 +153,7 @@ pub fn fetch(families: &[String], options: &FontOptions) -> ExitCode {
         match book.fetch_family(google.name) {
             Ok(entry) => say!("{}: fetched {} files into {}", google.name, entry.faces.len(), cache.display()),
             Err(reason) => {
-                eprintln!("nib: '{}' could not be fetched: {reason}", google.name);
+                tell!("nib: '{}' could not be fetched: {reason}", google.name);
                 code = ExitCode::from(1);
             }
         }

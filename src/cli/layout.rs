@@ -34,9 +34,9 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
             // A document that expands past its budget is named with its line and column.
             match error.data.as_ref().and_then(|data| data["overBudget"]["pointer"].as_str()) {
                 Some(pointer) => {
-                    eprintln!("nib: {}", super::located_text(file, pointer, &error.message, error.hint.as_deref()))
+                    tell!("nib: {}", super::located_text(file, pointer, &error.message, error.hint.as_deref()))
                 }
-                None => eprintln!("nib: {error}"),
+                None => tell!("nib: {error}"),
             }
             return ExitCode::from(1);
         }

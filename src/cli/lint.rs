@@ -37,14 +37,14 @@ pub fn run(files: &[PathBuf], settings: Settings) -> ExitCode {
         let config = match config_for(path, &settings) {
             Ok(config) => config,
             Err(message) => {
-                eprintln!("error: {}", nib::printable::one_line(&message));
+                tell!("error: {}", nib::printable::one_line(&message));
                 return ExitCode::from(2);
             }
         };
         let loaded = match read_file(path) {
             Ok(loaded) => loaded,
             Err(error) => {
-                eprintln!("{error}");
+                tell!("{error}");
                 unreadable += 1;
                 continue;
             }
@@ -59,7 +59,7 @@ pub fn run(files: &[PathBuf], settings: Settings) -> ExitCode {
                 results.push((path.clone(), findings));
             }
             Err(error) => {
-                eprintln!("{}", error.to_text(Some(path)));
+                tell!("{}", error.to_text(Some(path)));
                 unreadable += 1;
             }
         }

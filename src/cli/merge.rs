@@ -20,7 +20,7 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
     let (base, ours_read, theirs_read) = match (read(base), read(ours), read(theirs)) {
         (Ok(base), Ok(ours), Ok(theirs)) => (base, ours, theirs),
         (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => {
-            eprintln!("nib: {name}: cannot merge: {error}");
+            tell!("nib: {name}: cannot merge: {error}");
             return ExitCode::from(2);
         }
     };
@@ -72,7 +72,7 @@ fn write(path: &Path, bytes: &[u8], name: &str) -> ExitCode {
     match write_atomic(path, bytes) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("nib: {name}: cannot write the merged file: {error}");
+            tell!("nib: {name}: cannot write the merged file: {error}");
             ExitCode::from(2)
         }
     }

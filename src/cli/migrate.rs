@@ -36,7 +36,7 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         let mut loaded = match loaded {
             Ok(loaded) => loaded,
             Err(error) => {
-                eprintln!("nib: {error}");
+                tell!("nib: {error}");
                 code = code.max(1);
                 continue;
             }
@@ -44,13 +44,13 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         let changes = match migrate(&mut loaded.document, to) {
             Ok(changes) => changes,
             Err(error @ MigrateError::Lossy { .. }) => {
-                eprintln!("nib: {shown}: {error}");
-                eprintln!("  hint: keep the file at its version, or remove what is listed and migrate again");
+                tell!("nib: {shown}: {error}");
+                tell!("  hint: keep the file at its version, or remove what is listed and migrate again");
                 code = code.max(1);
                 continue;
             }
             Err(error) => {
-                eprintln!("nib: {shown}: {error}");
+                tell!("nib: {shown}: {error}");
                 code = code.max(2);
                 continue;
             }
@@ -76,7 +76,7 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("  saved"),
             Err(error) => {
-                eprintln!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
+                tell!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
                 code = code.max(if super::over_limit(&error).is_some() { 1 } else { 2 });
             }
         }

@@ -13,6 +13,13 @@ macro_rules! say_part {
     ($($arg:tt)*) => { $crate::cli::write_out(format_args!($($arg)*)) };
 }
 
+/// `eprintln!` with the same care as [`say!`]: no control character but line breaks and tabs
+/// reaches the terminal.
+macro_rules! tell {
+    () => { $crate::cli::write_err(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::cli::write_err(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 pub mod allocator;
 mod apply;
 mod call;
@@ -41,13 +48,24 @@ use clap::{Parser, Subcommand};
 /// other write error with code 2.
 pub fn write_out(text: std::fmt::Arguments) {
     use std::io::Write;
-    if let Err(error) = std::io::stdout().lock().write_fmt(text) {
+    let text = text.to_string();
+    // What a document says (names, types, axes) is never a terminal command, wherever it is
+    // printed; JSON escapes control characters itself, so it passes unchanged.
+    if let Err(error) = std::io::stdout().lock().write_all(nib::printable::for_terminal(&text).as_bytes()) {
         if error.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }
-        eprintln!("nib: cannot write the output: {error}");
+        tell!("nib: cannot write the output: {error}");
         std::process::exit(2);
     }
+}
+
+/// Writes to stderr, control characters escaped as [`write_out`] does; a failed write is
+/// dropped (there is nowhere left to say it).
+pub fn write_err(text: std::fmt::Arguments) {
+    use std::io::Write;
+    let text = text.to_string();
+    let _ = std::io::stderr().lock().write_all(nib::printable::for_terminal(&text).as_bytes());
 }
 
 /// A headless canvas engine for .pen design files.
@@ -507,7 +525,7 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
         loaded.document
     })
     .map_err(|error| {
-        eprintln!("nib: {error}");
+        tell!("nib: {error}");
         ExitCode::from(1)
     })
 }
@@ -623,8 +641,8 @@ fn past_limits_refusal(
 /// the command line) and answers the exit code.
 fn find_node(file: &Path, scene: &nib::resolve::Scene, id: &str) -> Result<nib::resolve::SceneKey, ExitCode> {
     scene.find(id).map_err(|_| {
-        eprintln!("nib: {}: node '{id}' not found", file.display());
-        eprintln!("hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'", file.display());
+        tell!("nib: {}: node '{id}' not found", file.display());
+        tell!("hint: use an id from `nib layout {}`; nodes inside instances are 'instance/child'", file.display());
         ExitCode::from(1)
     })
 }
@@ -647,7 +665,7 @@ fn located(path: &Path, mut diagnostic: nib::diagnostic::Diagnostic) -> nib::dia
 /// A warning on standard error, on one line: what a document names in it (node names, font
 /// families, image URLs) may hold a terminal's escape sequences, which are shown escaped.
 fn warn(what: &dyn std::fmt::Display) {
-    eprintln!("nib: warning: {}", nib::printable::one_line(&what.to_string()));
+    tell!("nib: warning: {}", nib::printable::one_line(&what.to_string()));
 }
 
 /// `text` with each of its lines' control characters escaped (a diagnostic's message and its
@@ -675,7 +693,7 @@ fn located_text(path: &Path, pointer: &str, message: &str, hint: Option<&str>) -
 fn configured_images() -> nib::images::ConfiguredImages {
     let settings = nib::images::ImageSettings::from_env();
     for warning in &settings.warnings {
-        eprintln!("nib: {warning}");
+        tell!("nib: {warning}");
     }
     nib::images::ConfiguredImages::new(&settings)
 }
@@ -709,7 +727,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
     let Args { command, system_fonts, font_dirs } = args;
     // A render budget that is not a size would silently fall back to the default.
     if let Err(error) = render_memory_from_environment() {
-        eprintln!("nib: {error}");
+        tell!("nib: {error}");
         return Ok(ExitCode::from(2));
     }
     let fonts = || font_options(system_fonts, font_dirs.clone());

@@ -13,7 +13,7 @@ pub fn run(file: &Path) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             match error {
                 FileError::Load { .. } => ExitCode::from(1),
                 FileError::File(_) => ExitCode::from(2),

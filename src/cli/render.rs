@@ -80,7 +80,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let Compiled { scene, layout, mut text, diagnostics, .. } = match compile(&host, &document, &options) {
         Ok(compiled) => compiled,
         Err(error) => {
-            eprintln!("nib: {}", super::diagnostic_text(file, *error));
+            tell!("nib: {}", super::diagnostic_text(file, *error));
             return ExitCode::from(1);
         }
     };
@@ -118,7 +118,7 @@ fn render_targets(
     if let Some(named) = settings.output.as_deref().filter(|_| !settings.all && settings.nodes.len() <= 1)
         && let Err(error) = guard.check(named, Some(&["png"]))
     {
-        eprintln!("nib: {error}");
+        tell!("nib: {error}");
         return ExitCode::from(2);
     }
     let job = Job { host, scene, layout, options: &options, output };
@@ -140,7 +140,7 @@ fn render_targets(
     let stems = match node_file_stems(settings.nodes.iter().map(String::as_str), "png") {
         Ok(stems) => stems,
         Err(clash) => {
-            eprintln!("nib: {clash}");
+            tell!("nib: {clash}");
             return ExitCode::from(2);
         }
     };
@@ -182,7 +182,7 @@ fn render_targets(
 
 /// An output folder or file that cannot be written to: said before anything is drawn.
 fn refused(error: &nib::files::FileError) -> ExitCode {
-    eprintln!("nib: {error}");
+    tell!("nib: {error}");
     ExitCode::from(2)
 }
 
@@ -214,14 +214,14 @@ impl Job<'_> {
                 }
                 let written = folder.write(name, &encode_rendered(&rendered));
                 if let Err(error) = written {
-                    eprintln!("nib: cannot write the image: {error}");
+                    tell!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);
                 }
                 self.output.written(out, rendered.pixmap.width(), rendered.pixmap.height());
                 ExitCode::SUCCESS
             }
             Err(error) => {
-                eprintln!("nib: {error}");
+                tell!("nib: {error}");
                 ExitCode::from(1)
             }
         }
@@ -253,7 +253,7 @@ impl Job<'_> {
             }
         });
         if progress {
-            eprintln!();
+            tell!();
         }
         let mut results = written.into_inner().unwrap_or_else(|e| e.into_inner());
         results.sort_by_key(|(index, ..)| *index);
@@ -267,7 +267,7 @@ impl Job<'_> {
                     self.output.written(&out, width, height);
                 }
                 Err(error) => {
-                    eprintln!("nib: {}: {error}", out.display());
+                    tell!("nib: {}: {error}", out.display());
                     code = ExitCode::from(1);
                 }
             }

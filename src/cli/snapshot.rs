@@ -28,13 +28,13 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
     let files = match snapshot::discover(paths) {
         Ok(files) => files,
         Err(error) => {
-            eprintln!("nib: {error}");
+            tell!("nib: {error}");
             return ExitCode::from(2);
         }
     };
     if files.is_empty() {
-        eprintln!("nib: no .pen files under {}", list(paths));
-        eprintln!(
+        tell!("nib: no .pen files under {}", list(paths));
+        tell!(
             "hint: give .pen files or the folders that hold them (__snapshots__, .git, target, node_modules and hidden folders are not searched)"
         );
         return ExitCode::from(2);
@@ -56,7 +56,7 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
         Verdict::WriteError => ExitCode::from(2),
     };
     if let Err(error) = write_reports(&report, &settings) {
-        eprintln!("nib: {error}");
+        tell!("nib: {error}");
         code = ExitCode::from(2);
     }
     code
@@ -98,7 +98,7 @@ fn print_report(report: &Report) {
             say!("ERROR    {path}: {}", lines.join("\n         "));
         }
         for warning in warnings {
-            eprintln!("nib: warning: {path}: {}", one_line(&warning.to_string()));
+            tell!("nib: warning: {path}: {}", one_line(&warning.to_string()));
         }
         for frame in frames {
             let label = if frame.name == frame.id {
@@ -122,14 +122,14 @@ fn print_report(report: &Report) {
                     say!("MISSING  {path} {label}: no golden {golden}; render in {}", actual.display())
                 }
                 Outcome::RenderError(error) => say!("ERROR    {path} {label}: {}", one_line(error)),
-                Outcome::WriteError(error) => eprintln!("nib: {path} {label}: {}", one_line(error)),
+                Outcome::WriteError(error) => tell!("nib: {path} {label}: {}", one_line(error)),
             }
         }
         for Obsolete { golden, removed } in obsolete {
             match removed {
                 Ok(true) => say!("REMOVED  {}: no frame has this id", golden.display()),
                 Ok(false) => say!("OBSOLETE {}: no frame has this id (--update removes it)", golden.display()),
-                Err(error) => eprintln!("nib: {error}"),
+                Err(error) => tell!("nib: {error}"),
             }
         }
     }

@@ -462,3 +462,71 @@ fn a_render_past_the_memory_budget_fails_with_an_error_under_a_memory_limit() {
     assert!(said.contains("rendering node 'level") && said.contains("a render may take"), "{said}");
     assert!(!out.exists(), "no picture with holes is written");
 }
+
+/// A document whose every string an author controls carries terminal commands (ESC, BEL, CR):
+/// no command prints one to the terminal, on standard output or standard error.
+#[test]
+fn no_command_sends_a_documents_terminal_commands_to_the_terminal() {
+    let folder = tempfile::tempdir().unwrap();
+    let evil = r"\u001b]0;pwned\u0007\u001b[2J\rFAKE";
+    let document = format!(
+        r##"{{"version": "2.20", "themes": {{"Mode{evil}": ["Light{evil}", "Dark"]}},
+  "imports": {{"lib{evil}": "missing{evil}.lib.pen"}},
+  "variables": {{"--c{evil}": {{"type": "color", "value": "#112233"}}}},
+  "children": [
+    {{"type": "frame", "id": "page", "name": "Page{evil}", "width": 200, "height": 100, "layout": "vertical", "theme": {{"Mode{evil}": "Dark"}},
+      "children": [
+        {{"type": "text", "id": "t", "name": "Text{evil}", "content": "Hi{evil}", "fontFamily": "Font{evil}", "fill": "$--c{evil}"}},
+        {{"type": "gizmo{evil}", "id": "g", "name": "Gizmo{evil}", "width": 10, "height": 10}},
+        {{"type": "ref", "id": "r", "ref": "nowhere{evil}"}},
+        {{"type": "rectangle", "id": "img", "width": 10, "height": 10, "fill": {{"type": "image", "url": "gone{evil}.png"}}}}]}}]}}"##
+    );
+    let path = folder.path().join("evil.pen");
+    fs::write(&path, &document).unwrap();
+    let old = folder.path().join("old.pen");
+    fs::write(&old, SMALL).unwrap();
+    let file = arg(&path);
+    let out = folder.path().join("out");
+    let out = arg(&out);
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["check", file],
+        vec!["check", "--strict", file],
+        vec!["fmt", "--check", file],
+        vec!["migrate", "--check", file],
+        vec!["layout", file],
+        vec!["layout", file, "--problems"],
+        vec!["render", file, "-o", out],
+        vec!["export", file, "--format", "html", "-o", out],
+        vec!["export", file, "--format", "svg", "--node", "page", "-o", out],
+        vec!["export", file, "--format", "tokens-css", "-o", out],
+        vec!["lint", file],
+        vec!["outline", file],
+        vec!["diff", arg(&old), file],
+        vec!["fonts", file],
+        vec![
+            "call",
+            "--root",
+            arg(folder.path()),
+            "batch_get",
+            "--args",
+            r#"{"filePath": "evil.pen", "patterns": [{"type": "text"}]}"#,
+        ],
+        vec!["apply", file, "-", "--dry-run"],
+        vec!["exec", file, "-"],
+    ];
+    for args in runs {
+        let stdin = match args[0] {
+            "apply" => Some("U(\"g\", {width: 20})\nU(\"t\", {content: \"x\\u001b]0;t\\u0007\"})"),
+            "exec" => Some("Print(Get(\"t\").name); Update(\"t\", {fontFamily: \"F\\u001b[2J\"});"),
+            _ => None,
+        };
+        let output = nib(&args, stdin);
+        for (stream, bytes) in [("stdout", &output.stdout), ("stderr", &output.stderr)] {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(
+                !bytes.iter().any(|b| matches!(b, 0x1b | 0x07 | b'\r')),
+                "nib {args:?} sent a terminal command on {stream}: {text:?}"
+            );
+        }
+    }
+}

@@ -259,7 +259,8 @@ fn write_node(text: &mut String, node: &SnapshotNode, depth: usize) {
     let name = node.name.as_deref().map(|n| format!(" '{}'", crate::printable::one_line(n))).unwrap_or_default();
     text.push_str(&format!(
         "{indent}{}{name} ({})  {} × {}  at {}, {}  (x {}, y {})\n",
-        node.node_type,
+        // A type nib does not know is the file's too.
+        crate::printable::one_line(&node.node_type),
         crate::printable::one_line(&node.id),
         round(node.width),
         round(node.height),
