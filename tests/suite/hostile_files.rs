@@ -462,3 +462,62 @@ fn a_render_past_the_memory_budget_fails_with_an_error_under_a_memory_limit() {
     assert!(said.contains("rendering node 'level") && said.contains("a render may take"), "{said}");
     assert!(!out.exists(), "no picture with holes is written");
 }
+
+// Issue 56, item 3: a CMYK or YCCK JPEG (Photoshop's print exports) is drawn in the PNG as the
+// SVG, PDF and HTML outputs show it, not left transparent without a word.
+
+#[test]
+fn cmyk_and_ycck_jpegs_are_drawn_in_their_colours() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/images");
+    let folder = tempfile::tempdir().unwrap();
+    let names = ["cmyk-quadrants.jpg", "cmyk-progressive-quadrants.jpg", "ycck-quadrants.jpg"];
+    for name in names {
+        fs::copy(fixtures.join(name), folder.path().join(name)).unwrap();
+    }
+    let path = folder.path().join("print.pen");
+    fs::write(
+        &path,
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "page", "x": 0, "y": 0, "width": 48, "height": 16, "layout": "none", "fill": "#000000", "children": [
+  {"type": "rectangle", "id": "cmyk", "x": 0, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./cmyk-quadrants.jpg", "mode": "stretch"}},
+  {"type": "rectangle", "id": "progressive", "x": 16, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./cmyk-progressive-quadrants.jpg", "mode": "stretch"}},
+  {"type": "rectangle", "id": "ycck", "x": 32, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./ycck-quadrants.jpg", "mode": "stretch"}}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("print.png");
+    let output = nib(&["render", arg(&path), "--node", "page", "-o", arg(&out)], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("warning"), "drawn as the file holds it: {}", stderr(&output));
+    let picture = nib::render::decode_image(&fs::read(&out).unwrap()).expect("a PNG");
+    let expected = [((4, 4), [255, 0, 0]), ((12, 4), [0, 255, 0]), ((4, 12), [0, 0, 255]), ((12, 12), [255, 255, 255])];
+    for left in [0, 16, 32] {
+        for ((x, y), [r, g, b]) in expected {
+            let pixel = picture.pixel(left + x, y).expect("inside");
+            let got = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
+            let close = got.iter().zip([r, g, b, 255]).all(|(got, want)| got.abs_diff(want) <= 8);
+            assert!(close, "pixel ({}, {y}) is {got:?}, expected about {:?}", left + x, [r, g, b, 255]);
+        }
+    }
+}
+
+/// A JPEG kind the decoder still cannot read (here arithmetic coding, SOF9) is said, with what
+/// is drawn instead.
+#[test]
+fn a_jpeg_that_cannot_be_decoded_is_named_with_what_is_drawn_instead() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut bytes =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/images/cmyk-quadrants.jpg")).unwrap();
+    let sof = bytes.windows(2).position(|pair| pair == [0xFF, 0xC0]).expect("a baseline frame header");
+    bytes[sof + 1] = 0xC9;
+    fs::write(folder.path().join("arithmetic.jpg"), bytes).unwrap();
+    let path = folder.path().join("print.pen");
+    fs::write(
+        &path,
+        r##"{"version": "2.10", "children": [{"type": "rectangle", "id": "photo", "x": 0, "y": 0, "width": 16, "height": 16, "fill": ["#000000", {"type": "image", "url": "./arithmetic.jpg", "mode": "stretch"}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("print.png");
+    let output = nib(&["render", arg(&path), "-o", arg(&out)], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(said.contains("image './arithmetic.jpg' cannot be decoded") && said.contains("left out"), "{said}");
+}
