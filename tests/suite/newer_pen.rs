@@ -306,3 +306,27 @@ fn the_commands_work_on_such_a_file_and_migrate_keeps_or_refuses_clearly() {
     assert!(said.contains("\"video_clip\" is not one nib knows") && said.contains("node 'loose'"), "{said}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "a refused move writes nothing");
 }
+
+/// Issue 56, item 9d: a refusal naming a node's type reads as English ("'clip' is a unknown"
+/// was the answer), for an unknown type and for known types spelled with a vowel.
+#[test]
+fn refusals_name_a_type_with_its_article() {
+    let mut document = Document::load(&text_of("2.20")).unwrap().document;
+    for (script, said) in [
+        (
+            "U(\"clip\", {descendants: {clipChild: {width: 3}}})",
+            "'clip' is a node of a type nib does not know, not an instance",
+        ),
+        ("G(\"clip\", \"stock\", \"a cat\")", "'clip' is a node of a type nib does not know"),
+        ("e=I(\"board\", {type: \"ellipse\", width: 5, height: 5})\nG(e, \"stock\", \"a cat\")", "is an ellipse"),
+        (
+            "e=I(\"board\", {type: \"ellipse\", width: 5, height: 5})\nI(e, {type: \"frame\"})",
+            "is an ellipse and cannot have children",
+        ),
+    ] {
+        let outcome = run(&mut document, script, &Context::offline(Options::default()));
+        let text = outcome.text();
+        assert!(!outcome.success && text.contains(said), "{script}: {text}");
+        assert!(!text.contains(" a unknown") && !text.contains(" a ellipse"), "{text}");
+    }
+}

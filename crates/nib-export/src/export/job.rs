@@ -160,7 +160,7 @@ pub enum FormatError {
     #[error("'{0}' is not an export format; use one of {names}", names = Format::ALL.map(Format::name).join(", "))]
     Unknown(String),
     /// A file name given for an export that writes several files.
-    #[error("{} names one file, but this export writes a {} file for each of {files} nodes", output.display(), format.name())]
+    #[error("{} names one file, but this export writes one {} file for each of {files} nodes", output.display(), format.name())]
     OneFileForMany { output: std::path::PathBuf, format: Format, files: usize },
 }
 

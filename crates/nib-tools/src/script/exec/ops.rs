@@ -289,8 +289,8 @@ impl Runner<'_, '_> {
             && !matches!(node_type, NodeType::Frame | NodeType::Rectangle)
         {
             return Err(StepError::new(format!(
-                "Only frames and rectangles take image fills; '{path}' is a {}",
-                node_type.as_str()
+                "Only frames and rectangles take image fills; '{path}' is {}",
+                node_type.with_article()
             ))
             .hint("G() a rectangle or frame, e.g. one inserted for the image")
             .at(node));
@@ -599,8 +599,8 @@ impl Runner<'_, '_> {
         if let Some(incoming) = update.descendants {
             if node_type != NodeType::Ref {
                 return Err(StepError::new(format!(
-                    "'{id}' is a {}, not an instance; descendants only apply to instances",
-                    node_type.as_str()
+                    "'{id}' is {}, not an instance; descendants only apply to instances",
+                    node_type.with_article()
                 ))
                 .hint("update the node's children directly with their own ids"));
             }
