@@ -330,3 +330,41 @@ fn refusals_name_a_type_with_its_article() {
         assert!(!text.contains(" a unknown") && !text.contains(" a ellipse"), "{text}");
     }
 }
+
+/// Issue 56, item 9b: C() and execute's Copy() of a node of a type nib does not know (or of a
+/// node holding one, among its children or in its instance overrides) would write that type;
+/// they are refused as I() refuses it, with the types an agent can write.
+#[test]
+fn a_copy_cannot_write_a_type_nib_does_not_know() {
+    let original = text_of("2.20");
+    let mut document = Document::load(&original).unwrap().document;
+    for (script, said) in [
+        ("x=C(\"clip\", \"board\")", "cannot copy 'clip': unknown node type \"video_clip\""),
+        (
+            "x=C(\"board\", document)",
+            "cannot copy 'board': the node 'clip' inside it has unknown node type \"video_clip\"",
+        ),
+        ("x=C(\"inst2\", document)", "the node 'sticker' inside it has unknown node type \"sticker\""),
+    ] {
+        let outcome = run(&mut document, script, &Context::offline(Options::default()));
+        let text = outcome.text();
+        assert!(!outcome.success && text.contains(said), "{script}: {text}");
+        assert!(text.contains("insert a new node with I() of one of \"frame\""), "with a hint: {text}");
+    }
+    assert_eq!(document.to_pen_string(), original, "nothing changed");
+    // A node of a known type beside them still copies.
+    let outcome = run(&mut document, "x=C(\"left\", \"board\")", &Context::offline(Options::default()));
+    assert!(outcome.success, "{}", outcome.text());
+
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("n.pen"), &original).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let refused = nib::tools::call(
+        &mut workspace,
+        "execute",
+        json!({"filePath": "n.pen", "input": "Copy(\"clip\", \"board\");"}),
+    );
+    let answer = format!("{refused:?}");
+    assert!(answer.contains("cannot copy 'clip': unknown node type"), "{answer}");
+    assert_eq!(std::fs::read_to_string(folder.path().join("n.pen")).unwrap(), original);
+}

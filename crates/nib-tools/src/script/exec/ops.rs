@@ -109,6 +109,18 @@ impl Runner<'_, '_> {
             tree.props.remove(&Key::X);
             tree.props.remove(&Key::Y);
         }
+        if let Some((id, type_name)) = unknown_type_in(&tree) {
+            let source_id = tree.props.id().unwrap_or_default().to_owned();
+            let which = if id == source_id { String::new() } else { format!("the node '{id}' inside it has ") };
+            return Err(StepError::new(format!(
+                "cannot copy '{source_id}': {which}unknown node type {type_name:?} (a newer Pen's, kept as written in the file); nib writes only the node types it knows"
+            ))
+            .hint(format!(
+                "copy the parts of known types one by one, or insert a new node with I() of one of {}",
+                NodeType::ALL.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+            ))
+            .at(source));
+        }
         if !tree.props.contains(&Key::Name) {
             Self::default_name(&mut tree, binding);
         }
@@ -775,6 +787,22 @@ fn contains_itself(reference: &str) -> StepError {
 }
 
 /// The ids of `tree`'s nodes, itself first, in document order.
+/// The first node of `tree` whose type nib does not know — its children and the nodes in its
+/// instance overrides included — as its id and its type as the file spells it: nib keeps such
+/// nodes as read, but an agent's call writes only types nib can check.
+fn unknown_type_in(tree: &NodeTree) -> Option<(String, String)> {
+    if tree.props.node_type() == Some(NodeType::Unknown) {
+        let type_name = tree.props.type_name().unwrap_or_default().into_owned();
+        return Some((tree.props.id().unwrap_or_default().to_owned(), type_name));
+    }
+    if let Some(Value::Descendants(descendants)) = tree.props.get(&Key::Descendants)
+        && let Some(found) = descendants.0.entries.iter().find_map(|(_, node)| unknown_type_in(node))
+    {
+        return Some(found);
+    }
+    tree.children.iter().find_map(unknown_type_in)
+}
+
 fn preorder_ids(tree: &NodeTree) -> Vec<String> {
     let mut ids = vec![tree.props.id().unwrap_or_default().to_owned()];
     for child in &tree.children {
