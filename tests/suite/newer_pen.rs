@@ -368,3 +368,36 @@ fn a_copy_cannot_write_a_type_nib_does_not_know() {
     assert!(answer.contains("cannot copy 'clip': unknown node type"), "{answer}");
     assert_eq!(std::fs::read_to_string(folder.path().join("n.pen")).unwrap(), original);
 }
+
+/// Issue 56, item 9c: U() of a node of a type nib does not know saves keys nib then neither
+/// lays out nor draws; the answer says so (its place and size still count, without a word).
+#[test]
+fn an_update_of_a_node_nib_does_not_know_says_what_will_not_show() {
+    let mut document = Document::load(&text_of("2.20")).unwrap().document;
+    let outcome = run(
+        &mut document,
+        "U(\"clip\", {fill: \"#FF0000\", cornerRadius: 4, width: 90})",
+        &Context::offline(Options::default()),
+    );
+    assert!(outcome.success, "{}", outcome.text());
+    let said = outcome.issues.join("\n");
+    assert!(
+        said.contains("Node 'clip' is of a type nib does not know (\"video_clip\")")
+            && said.contains("'fill', 'cornerRadius' are saved on it, but nib draws nothing for such a node"),
+        "{said}"
+    );
+    assert!(!said.contains("'width'"), "its size counts: {said}");
+    let placed = run(&mut document, "U(\"clip\", {width: 100, x: 3})", &Context::offline(Options::default()));
+    assert!(placed.success && placed.issues.iter().all(|i| !i.contains("does not know")), "{:?}", placed.issues);
+
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("n.pen"), text_of("2.20")).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let answer = nib::tools::call(
+        &mut workspace,
+        "execute",
+        json!({"filePath": "n.pen", "input": "Update(\"clip\", {opacity: 0.5});"}),
+    )
+    .unwrap();
+    assert!(answer.to_string().contains("'opacity' is saved on it, but nib draws nothing"), "{answer}");
+}

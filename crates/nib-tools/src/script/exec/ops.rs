@@ -587,6 +587,12 @@ impl Runner<'_, '_> {
     }
 
     fn update_node(&mut self, key: NodeKey, node_type: NodeType, update: Update) -> Step<String> {
+        if node_type == NodeType::Unknown {
+            let node = self.document().tree().node(key);
+            let type_name = node.props.type_name().map(|name| name.into_owned());
+            let said = crate::script::issues::undrawn_keys(node.id(), type_name.as_deref(), &update.set);
+            self.state.said.extend(said);
+        }
         for name in update.remove {
             self.tx.set(key, name, None);
         }
@@ -644,6 +650,11 @@ impl Runner<'_, '_> {
                 merge(descendants, incoming, &format!("{}/", target.override_key));
             }
             let tree = target_tree(descendants, target);
+            if target.node_type == Some(NodeType::Unknown) {
+                let type_name = tree.props.type_name().map(|name| name.into_owned());
+                let said = crate::script::issues::undrawn_keys(&path, type_name.as_deref(), &update.set);
+                runner.state.said.extend(said);
+            }
             apply_props(&mut tree.props, &update);
             if let Some(children) = update.children.clone() {
                 check_container(target.node_type, &path)?;
