@@ -206,7 +206,11 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         }
         Err(error) => {
             eprintln!("nib: {error}");
-            ExitCode::from(1)
+            // A file the export could not write is 2; what it could not make of the design, 1.
+            match error {
+                nib::export::job::RunError::Write { .. } => ExitCode::from(2),
+                nib::export::job::RunError::Export(_) => ExitCode::from(1),
+            }
         }
     }
 }

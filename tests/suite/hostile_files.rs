@@ -76,7 +76,7 @@ fn fmt_of_a_device_refuses_it_and_leaves_it_a_device() {
         return;
     }
     let output = nib(&["fmt", arg(&device)], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("is a character device, not a regular file"), "{}", stderr(&output));
     assert!(fs::metadata(&device).unwrap().file_type().is_char_device(), "the device is still a device");
 }
@@ -87,14 +87,14 @@ fn check_of_a_fifo_answers_at_once_instead_of_hanging() {
     let fifo = folder.path().join("f.pen");
     mkfifo(&fifo);
     let output = nib(&["check", arg(&fifo)], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("is a FIFO (named pipe), not a regular file"), "{}", stderr(&output));
 }
 
 #[test]
 fn check_of_dev_zero_is_refused_instead_of_reading_until_memory_runs_out() {
     let output = nib(&["check", "/dev/zero"], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("/dev/zero is a character device"), "{}", stderr(&output));
 }
 

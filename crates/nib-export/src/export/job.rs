@@ -11,7 +11,7 @@ use super::html::{HtmlOptions, HtmlPages};
 pub use super::options::ExportLook;
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
-pub(crate) use super::source::RunError;
+pub use super::source::RunError;
 pub use super::source::Source;
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
