@@ -538,9 +538,9 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
         None => nib::doc::io::read_file(file),
     };
     read.map(|loaded| {
-        // What a newer Pen wrote and nib keeps but does not draw is said once, whatever the
-        // command (nib check lists every problem itself).
-        for problem in loaded.problems.iter().filter(|p| p.kind.is_kept_unknown()) {
+        // What a newer Pen wrote and nib keeps but does not draw, and what a save would change,
+        // is said once, whatever the command (nib check lists every problem itself).
+        for problem in loaded.problems.iter().filter(|p| p.kind.is_said_everywhere()) {
             warn(&format!("{}:{problem}", file.display()));
         }
         loaded.document

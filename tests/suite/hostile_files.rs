@@ -521,3 +521,91 @@ fn a_jpeg_that_cannot_be_decoded_is_named_with_what_is_drawn_instead() {
     let said = stderr(&output);
     assert!(said.contains("image './arithmetic.jpg' cannot be decoded") && said.contains("left out"), "{said}");
 }
+
+// Issue 56, item 9a: half a UTF-16 pair in a string. Pen's JavaScript reads and saves it; nib
+// refused the file as corruption.
+
+const HALF_PAIRS: &str = r##"{
+  "version": "2.20",
+  "children": [
+    {
+      "type": "frame",
+      "id": "page",
+      "name": "\udc00 page",
+      "width": 120,
+      "height": 40,
+      "layout": "none",
+      "fill": "#FFFFFF",
+      "children": [
+        {
+          "type": "text",
+          "id": "t",
+          "content": "a\ud800b",
+          "fill": "#000000"
+        },
+        {
+          "type": "rectangle",
+          "id": "box",
+          "x": 60,
+          "width": 10,
+          "height": 10,
+          "fill": "#FF0000"
+        }
+      ]
+    }
+  ]
+}"##;
+
+#[test]
+fn half_utf16_pairs_are_kept_drawn_as_a_replacement_and_said_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("halves.pen");
+    fs::write(&path, HALF_PAIRS).unwrap();
+    let checked = nib(&["check", arg(&path)], None);
+    assert!(checked.status.success(), "{}{}", stdout(&checked), stderr(&checked));
+    assert!(nib(&["fmt", "--check", arg(&path)], None).status.success(), "saved as it is");
+
+    let out = folder.path().join("halves.png");
+    let rendered = nib(&["render", arg(&path), "-o", arg(&out)], None);
+    let said = stderr(&rendered);
+    assert!(rendered.status.success(), "{said}");
+    assert_eq!(said.matches("half of a UTF-16 pair").count(), 1, "said once, for the text: {said}");
+    assert!(said.contains("node 't'") && said.contains("\\ud800") && said.contains("U+FFFD"), "{said}");
+    for format in ["svg", "pdf", "html", "react"] {
+        let exported = folder.path().join(if format == "pdf" { "out.pdf".to_owned() } else { format!("out-{format}") });
+        let output = nib(&["export", arg(&path), "--format", format, "--all", "-o", arg(&exported)], None);
+        assert!(output.status.success(), "{format}: {}", stderr(&output));
+    }
+
+    // An edit elsewhere saves the halves as they were.
+    let applied = nib(&["apply", arg(&path), "-"], Some("U(\"box\", {width: 12})"));
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    let expected = HALF_PAIRS.replacen("\"width\": 10,", "\"width\": 12,", 1);
+    assert_eq!(fs::read_to_string(&path).unwrap(), expected);
+
+    // A tool's answer carries the half as its stand-in character (JSON any reader takes), and
+    // an agent that writes it back writes the same half.
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let got = nib::tools::call(
+        &mut workspace,
+        "batch_get",
+        serde_json::json!({"filePath": "halves.pen", "nodeIds": ["page"]}),
+    )
+    .expect("batch_get answers");
+    let name = got["nodes"][0]["name"].as_str().expect("a name").to_owned();
+    assert_eq!(name, "\u{10FC00} page", "{got}");
+    let operations = format!("U(\"page\", {{name: {}}})", serde_json::to_string(&format!("{name}!")).unwrap());
+    nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        serde_json::json!({"filePath": "halves.pen", "operations": operations}),
+    )
+    .expect("batch_design runs");
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("\"name\": \"\\udc00 page!\""), "{saved}");
+    // A script's escape of half a pair is kept as JavaScript keeps it (it became U+FFFD).
+    let applied = nib(&["apply", arg(&path), "-"], Some(r#"U("box", {name: "x\uD800", context: "\u{DFFF}"})"#));
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("\"name\": \"x\\ud800\"") && saved.contains("\"context\": \"\\udfff\""), "{saved}");
+}
