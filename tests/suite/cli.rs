@@ -1241,7 +1241,9 @@ fn apply_and_exec_exit_alike_on_every_row_of_the_table() {
         component("c")
     );
     let past_limit = (script, snippet);
-    let cases: Vec<(&str, &str, (String, String), Option<i32>)> = vec![
+    // (row, the document, (the script, the snippet), the exit code of both)
+    type Row<'a> = (&'a str, &'a str, (String, String), Option<i32>);
+    let cases: Vec<Row> = vec![
         ("done", small, (update.0.into(), update.1.into()), Some(0)),
         ("a script that fails", small, (failing.0.into(), failing.1.into()), Some(1)),
         ("a change past a limit", small, past_limit, Some(1)),
