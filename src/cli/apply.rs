@@ -71,7 +71,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     } else if let Err(error) = save_file(&document, file) {
         outcome.discard_created_files();
         tell!("nib: the operations ran but could not be saved, so nothing changed: {}", super::save_error_text(&error));
-        return ExitCode::from(if super::over_limit(&error).is_some() { 1 } else { 2 });
+        return ExitCode::from(super::save_failure_code(&error));
     }
     if settings.json {
         say!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());

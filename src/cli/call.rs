@@ -49,7 +49,7 @@ pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::Font
         }
         Err(error) => {
             say!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
-            ExitCode::from(1)
+            ExitCode::from(super::tool_failure_code(&error))
         }
     }
 }

@@ -19,6 +19,7 @@ pub struct Options {
 
 pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     let mut invalid = 0;
+    let mut unreadable = false;
     let mut warnings = 0;
     for path in files {
         match read_file(path) {
@@ -43,6 +44,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
+                unreadable |= super::read_failure_code(&error) == 2;
                 tell!("{error}");
             }
         }
@@ -55,7 +57,13 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             if warnings == 1 { "" } else { "s" }
         );
     }
-    if invalid > 0 || (options.strict && warnings > 0) { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if unreadable {
+        ExitCode::from(2)
+    } else if invalid > 0 || (options.strict && warnings > 0) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Everything checking `path` found, as diagnostics: errors, then warnings, then notes, each

@@ -42,7 +42,7 @@ pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode
         }
         Err(error) => {
             say!("{}", serde_json::to_string_pretty(&error.to_json()).unwrap_or_default());
-            ExitCode::from(1)
+            ExitCode::from(super::tool_failure_code(&error))
         }
     }
 }

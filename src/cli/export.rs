@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use nib::compile::frames::node_file_stems;
 use nib::compile::{CompileOptions, compile};
-use nib::export::job::{ExportSettings, Format, SinkError, Source, Targets, run};
+use nib::export::job::{ExportSettings, Format, RunError, SinkError, Source, Targets, run};
 use nib::files::{OutputFolder, Standing};
 use nib::host::DiskHost;
 use nib::text::FontOptions;
@@ -236,7 +236,12 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         }
         Err(error) => {
             tell!("nib: {error}");
-            ExitCode::from(1)
+            // A file the export could not write (or two it would write to one) is 2; what it
+            // could not make of the design, 1.
+            match error {
+                RunError::Write { .. } | RunError::NameClash(_) | RunError::SameFile { .. } => ExitCode::from(2),
+                RunError::Export(_) => ExitCode::from(1),
+            }
         }
     }
 }

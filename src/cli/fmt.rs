@@ -32,21 +32,23 @@ fn is_canonical(document: &Document, current: &[u8]) -> bool {
     document.write_pen(&mut compare).is_ok() && compare.matched == Some(current.len())
 }
 
+/// Exit 1 when a file does not load or (with --check) is not canonical, 2 when one cannot be
+/// read or saved.
 pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
-    let mut failed = false;
+    let mut code = 0u8;
     for path in files {
         // Only a regular file that loads is ever written: nothing else is touched.
         let loaded = match read_document_bytes(path) {
             Ok(bytes) => Document::load_bytes(&bytes)
                 .map(|loaded| (bytes, loaded))
-                .map_err(|error| format!("{}:{error}", path.display())),
-            Err(error) => Err(error.to_string()),
+                .map_err(|error| (format!("{}:{error}", path.display()), 1)),
+            Err(error) => Err((error.to_string(), 2)),
         };
         let (current, loaded) = match loaded {
             Ok(read) => read,
-            Err(error) => {
+            Err((error, failed)) => {
                 tell!("nib: {error}");
-                failed = true;
+                code = code.max(failed);
                 continue;
             }
         };
@@ -57,7 +59,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         }
         if check_only {
             say!("{}: not canonical (nib fmt would rewrite it)", path.display());
-            failed = true;
+            code = code.max(1);
             continue;
         }
         if loaded.problems.iter().any(|p| p.kind == ProblemKind::Comments) {
@@ -68,9 +70,9 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
                 tell!("nib: {}: not formatted: {}", path.display(), super::save_error_text(&error));
-                failed = true;
+                code = code.max(super::save_failure_code(&error));
             }
         }
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    ExitCode::from(code)
 }

@@ -38,7 +38,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
                 }
                 None => tell!("nib: {error}"),
             }
-            return ExitCode::from(1);
+            return ExitCode::from(super::tool_failure_code(&error));
         }
     };
     if settings.json {

@@ -24,20 +24,20 @@ pub fn parse_version(text: &str) -> Result<Version, String> {
 
 /// Migrates each file to `to`; with `check_only`, writes nothing and fails when a file is not
 /// at `to` yet. Exit 1 when a file does not load, cannot move without loss, or (with --check)
-/// would change; 2 when a file cannot be written.
+/// would change; 2 when a file cannot be read or written.
 pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
         let shown = path.display();
         let loaded = match read_document_bytes(path) {
-            Ok(bytes) => Document::load_bytes(&bytes).map_err(|error| format!("{shown}:{error}")),
-            Err(error) => Err(error.to_string()),
+            Ok(bytes) => Document::load_bytes(&bytes).map_err(|error| (format!("{shown}:{error}"), 1)),
+            Err(error) => Err((error.to_string(), 2)),
         };
         let mut loaded = match loaded {
             Ok(loaded) => loaded,
-            Err(error) => {
+            Err((error, failed)) => {
                 tell!("nib: {error}");
-                code = code.max(1);
+                code = code.max(failed);
                 continue;
             }
         };
@@ -77,7 +77,7 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
             Ok(()) => say!("  saved"),
             Err(error) => {
                 tell!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
-                code = code.max(if super::over_limit(&error).is_some() { 1 } else { 2 });
+                code = code.max(super::save_failure_code(&error));
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Command-line commands. Each command lives in its own module and returns the process exit
-//! code: 0 success, 1 invalid input (a file that does not load, a file that is not formatted),
-//! 2 a usage or I/O problem.
+//! code of the one table every command follows ([`EXIT_CODES`], the README's "Exit codes"):
+//! 0 done, 1 the input was refused or the check found something, 2 nib could not do the work
+//! (the command line, or a file it could not read or write).
 
 /// `println!` for results: when the reader has gone away (`nib layout … | head`), nib stops
 /// quietly instead of panicking on the closed pipe.
@@ -68,9 +69,45 @@ pub fn write_err(text: std::fmt::Arguments) {
     let _ = std::io::stderr().lock().write_all(nib::printable::for_terminal(&text).as_bytes());
 }
 
+/// The exit codes of every command, as `nib --help` prints them (the README's "Exit codes" says
+/// the same, a test holds them together).
+pub const EXIT_CODES: &str = "Exit codes (every command):
+  0  done: the work is done, or the check found nothing
+  1  the input was refused, or the check found something: a document that does not load; a
+     script, snippet or tool call that fails or is refused (nothing is saved); a picture that
+     cannot be drawn; what check, lint, diff, snapshot, merge-driver, layout --problems, fonts
+     and --check look for
+  2  nib could not do the work: the command line is wrong, or a file cannot be read (missing,
+     not a regular file, no permission, too large) or written (a failed save, an output that
+     cannot be made); diff, merge-driver and lint also for a document that does not load";
+
+/// The exit code of a document that could not be read: 1 when it was read and is not a valid
+/// document (its content is refused), 2 when the file itself could not be read.
+fn read_failure_code(error: &nib::doc::io::FileError) -> u8 {
+    match error {
+        nib::doc::io::FileError::Load { .. } => 1,
+        nib::doc::io::FileError::File(_) => 2,
+    }
+}
+
+/// The exit code of a save that failed: 1 when the document would go past one of nib's limits
+/// (the change is refused), 2 when the file could not be written.
+fn save_failure_code(error: &nib::files::FileError) -> u8 {
+    if over_limit(error).is_some() { 1 } else { 2 }
+}
+
+/// The exit code of a tool call that failed (`nib call`, `nib exec`): 2 when a file could not
+/// be read or written, 1 when the call itself was refused.
+fn tool_failure_code(error: &nib::tools::ToolError) -> u8 {
+    match error.cause {
+        nib::tools::Cause::Files => 2,
+        nib::tools::Cause::Call => 1,
+    }
+}
+
 /// A headless canvas engine for .pen design files.
 #[derive(Debug, Parser)]
-#[command(name = "nib", version, about, long_about = None)]
+#[command(name = "nib", version, about, long_about = None, after_help = EXIT_CODES)]
 pub struct Args {
     #[command(subcommand)]
     command: Command,
@@ -85,7 +122,8 @@ pub struct Args {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Validate .pen files: node counts per type, version, problems. Exits 1 if a file is invalid.
+    /// Validate .pen files: node counts per type, version, problems. Exits 1 if a file is
+    /// invalid, 2 if one cannot be read.
     Check {
         /// The files to check.
         #[arg(required = true)]
@@ -98,7 +136,8 @@ enum Command {
         quiet: bool,
     },
     /// Run a batch_design script against a file; saves atomically only when every operation
-    /// succeeds. Exits 1 when the script fails (the file is then untouched).
+    /// succeeds. Exits 1 when the script fails or the change is refused (the file is then
+    /// untouched), 2 when the document or the script cannot be read or the file cannot be saved.
     Apply {
         /// The .pen file.
         file: PathBuf,
@@ -200,7 +239,8 @@ enum Command {
     },
     /// Run a JavaScript snippet against a document, as the execute tool of `nib mcp --tools
     /// current` does, and print the answer. The file is saved only when the whole snippet ran;
-    /// exits 1 (the file untouched) when it failed, 2 on a usage problem.
+    /// exits 1 (the file untouched) when it failed or the change is refused, 2 on a usage
+    /// problem or when the document or the snippet cannot be read or the file cannot be saved.
     #[command(after_help = EXEC_EXAMPLES)]
     Exec {
         /// The .pen file.
@@ -211,8 +251,8 @@ enum Command {
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
     /// arguments exactly as over MCP, and print its JSON answer. As over MCP, every file it
     /// reads or writes must be inside the root folder. Exits 1 on an error answer (and on an
-    /// answer with `"success": false`), 2 when the arguments are not JSON or the root cannot be
-    /// used.
+    /// answer with `"success": false`), 2 when the arguments are not JSON, the root cannot be
+    /// used, or a file cannot be read or written (a failed save).
     Call {
         /// The tool's name.
         tool: String,
@@ -409,7 +449,9 @@ enum Command {
         action: Option<FontsAction>,
     },
     /// Move .pen files to another format version (the newest, 2.20, by default), listing every
-    /// change; a move down that would lose something is refused. Saves atomically.
+    /// change; a move down that would lose something is refused. Saves atomically. Exits 1 when
+    /// a file does not load or cannot move without loss (or, with --check, would change), 2 when
+    /// one cannot be read or saved.
     #[command(after_help = MIGRATE_EXAMPLES)]
     Migrate {
         /// The files to migrate.
@@ -423,6 +465,8 @@ enum Command {
         check: bool,
     },
     /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
+    /// Exits 1 when a file does not load (or, with --check, is not canonical), 2 when one cannot
+    /// be read or saved.
     Fmt {
         /// The files to format.
         #[arg(required = true)]
@@ -517,16 +561,16 @@ fn read_document(file: &Path, parts: Option<&[String]>) -> Result<nib::doc::Docu
         None => nib::doc::io::read_file(file),
     };
     read.map(|loaded| {
-        // What a newer Pen wrote and nib keeps but does not draw is said once, whatever the
-        // command (nib check lists every problem itself).
-        for problem in loaded.problems.iter().filter(|p| p.kind.is_kept_unknown()) {
+        // What a newer Pen wrote and nib keeps but does not draw, and what a save would change,
+        // is said once, whatever the command (nib check lists every problem itself).
+        for problem in loaded.problems.iter().filter(|p| p.kind.is_said_everywhere()) {
             warn(&format!("{}:{problem}", file.display()));
         }
         loaded.document
     })
     .map_err(|error| {
         tell!("nib: {error}");
-        ExitCode::from(1)
+        ExitCode::from(read_failure_code(&error))
     })
 }
 

@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::io::{FileError, read_file};
+use nib::doc::io::read_file;
 use nib::review::outline::outline;
 
 pub fn run(file: &Path) -> ExitCode {
@@ -14,10 +14,7 @@ pub fn run(file: &Path) -> ExitCode {
         }
         Err(error) => {
             tell!("nib: {error}");
-            match error {
-                FileError::Load { .. } => ExitCode::from(1),
-                FileError::File(_) => ExitCode::from(2),
-            }
+            ExitCode::from(super::read_failure_code(&error))
         }
     }
 }

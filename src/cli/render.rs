@@ -173,8 +173,10 @@ fn render_targets(
     };
     let mut code = ExitCode::SUCCESS;
     for (key, name) in targets {
-        if job.one(text, images, RenderTarget::Node(key), &folder, &format!("{name}.png")) != ExitCode::SUCCESS {
-            code = ExitCode::from(1);
+        let done = job.one(text, images, RenderTarget::Node(key), &folder, &format!("{name}.png"));
+        // The worse of the failures: a file that could not be written (2) over a picture (1).
+        if done != ExitCode::SUCCESS && code != ExitCode::from(2) {
+            code = done;
         }
     }
     code
@@ -242,8 +244,8 @@ impl Job<'_> {
                 Ok(pixmap) => folder
                     .write(&name, &encode_painted(pixmap, render.opaque))
                     .map(|()| (pixmap.width(), pixmap.height(), render.warnings.clone()))
-                    .map_err(|e| format!("cannot write the image: {e}")),
-                Err(error) => Err(error.to_string()),
+                    .map_err(|e| (format!("cannot write the image: {e}"), 2)),
+                Err(error) => Err((error.to_string(), 1)),
             };
             written.lock().unwrap_or_else(|e| e.into_inner()).push((render.frame.index, out, result));
             let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
@@ -257,7 +259,7 @@ impl Job<'_> {
         }
         let mut results = written.into_inner().unwrap_or_else(|e| e.into_inner());
         results.sort_by_key(|(index, ..)| *index);
-        let mut code = ExitCode::SUCCESS;
+        let mut code = 0u8;
         for (_, out, result) in results {
             match result {
                 Ok((width, height, warnings)) => {
@@ -266,12 +268,13 @@ impl Job<'_> {
                     }
                     self.output.written(&out, width, height);
                 }
-                Err(error) => {
+                // A picture that cannot be drawn is 1, one that cannot be written 2.
+                Err((error, failed)) => {
                     tell!("nib: {}: {error}", out.display());
-                    code = ExitCode::from(1);
+                    code = code.max(failed);
                 }
             }
         }
-        code
+        ExitCode::from(code)
     }
 }

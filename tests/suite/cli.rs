@@ -82,7 +82,7 @@ fn check_reports_warnings_and_strict_fails_on_them() {
 #[test]
 fn check_of_a_missing_file_says_so() {
     let output = nib(&["check", "/nonexistent/x.pen"]);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("/nonexistent/x.pen: No such file"), "{}", stderr(&output));
 }
 
@@ -346,7 +346,7 @@ fn layout_problems_fail_like_a_linter() {
     assert!(clean.status.success());
     assert_eq!(stdout(&clean), "No layout problems.\n");
     let missing = nib(&["layout", "nowhere.pen"]);
-    assert_eq!(missing.status.code(), Some(1));
+    assert_eq!(missing.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&missing).contains("cannot read"), "{}", stderr(&missing));
 }
 
@@ -1200,5 +1200,103 @@ fn warnings_never_send_a_documents_control_characters_to_the_terminal() {
         let said = format!("{}{}", stderr(&output), stdout(&output));
         assert!(said.contains("Fam\\u{1b}[31mRED"), "the family is named, escaped: {said}");
         assert!(!said.contains('\u{1b}'), "{args:?}: {said:?}");
+    }
+}
+
+/// Issue 56, item 9f: one table of exit codes. `nib apply` and `nib exec` exit the same on
+/// each row: done, a script that fails, a change past a limit, a document that does not load,
+/// a document or script that cannot be read, a save that fails (a read-only file: 2 from both;
+/// apply said 2 and exec 1), a wrong command line.
+#[test]
+fn apply_and_exec_exit_alike_on_every_row_of_the_table() {
+    use std::io::Write;
+    use std::os::unix::fs::PermissionsExt;
+    let folder = tempfile::tempdir().unwrap();
+    let small = r##"{"version": "2.8", "children": [{"type": "frame", "id": "page", "width": 100, "height": 100, "layout": "none", "children": [{"type": "rectangle", "id": "box", "width": 10, "height": 10, "fill": "#FF0000"}]}]}"##;
+    let run = |args: &[&str], stdin: &str| -> Option<i32> {
+        let mut child = nib_command()
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("nib runs");
+        // A run refused before it reads standard input closes it: that is no failure here.
+        let _ = child.stdin.take().expect("stdin").write_all(stdin.as_bytes());
+        child.wait().expect("exit").code()
+    };
+    let doc = folder.path().join("d.pen");
+    let path = doc.to_str().unwrap();
+    let (update, failing) = (
+        ("U(\"box\", {width: 20})", "Update(\"box\", {width: 20});"),
+        ("U(\"nowhere\", {width: 1})", "Update(\"nowhere\", {width: 1});"),
+    );
+    // A change past a limit: components that each hold 64 instances of the one before, 64^3
+    // nodes once expanded (the budget is 200000).
+    let component = |of: &str| {
+        format!(
+            "{{type: \"frame\", reusable: true, children: [{}]}}",
+            vec![format!("{{type: \"ref\", ref: {of}}}"); 64].join(", ")
+        )
+    };
+    let mut script = String::from("c0=I(document, {type: \"frame\", reusable: true, width: 1, height: 1})\n");
+    for level in 1..=3 {
+        script.push_str(&format!("c{level}=I(document, {})\n", component(&format!("c{}", level - 1))));
+    }
+    let snippet = format!(
+        "let c = Insert(document, {{type: \"frame\", reusable: true, width: 1, height: 1}});\nfor (let i = 0; i < 3; i++) {{ c = Insert(document, {}); }}",
+        component("c")
+    );
+    let past_limit = (script, snippet);
+    // (row, the document, (the script, the snippet), the exit code of both)
+    type Row<'a> = (&'a str, &'a str, (String, String), Option<i32>);
+    let cases: Vec<Row> = vec![
+        ("done", small, (update.0.into(), update.1.into()), Some(0)),
+        ("a script that fails", small, (failing.0.into(), failing.1.into()), Some(1)),
+        ("a change past a limit", small, past_limit, Some(1)),
+        (
+            "a document that does not load",
+            "{\"version\": \"2.8\", \"children\": [",
+            (update.0.into(), update.1.into()),
+            Some(1),
+        ),
+    ];
+    for (row, content, (script, snippet), expected) in &cases {
+        fs::write(&doc, content).unwrap();
+        let applied = run(&["apply", path, "-"], script);
+        fs::write(&doc, content).unwrap();
+        let executed = run(&["exec", path, "-"], snippet);
+        assert_eq!((applied, executed), (*expected, *expected), "{row}: apply, exec");
+    }
+    // A save that fails: the document is read-only.
+    fs::write(&doc, small).unwrap();
+    fs::set_permissions(&doc, fs::Permissions::from_mode(0o444)).unwrap();
+    let applied = run(&["apply", path, "-"], update.0);
+    let executed = run(&["exec", path, "-"], update.1);
+    assert_eq!((applied, executed), (Some(2), Some(2)), "a failed save: apply, exec");
+    assert_eq!(fs::read_to_string(&doc).unwrap(), small);
+    fs::set_permissions(&doc, fs::Permissions::from_mode(0o644)).unwrap();
+    // A document, or a script, that cannot be read; a wrong command line.
+    let missing = folder.path().join("missing.pen");
+    let gone = missing.to_str().unwrap();
+    assert_eq!((run(&["apply", gone, "-"], update.0), run(&["exec", gone, "-"], update.1)), (Some(2), Some(2)));
+    assert_eq!((run(&["apply", path, gone], ""), run(&["exec", path, gone], "")), (Some(2), Some(2)));
+    assert_eq!((run(&["apply", path], ""), run(&["exec", path], "")), (Some(2), Some(2)));
+    assert_eq!(fs::read_to_string(&doc).unwrap(), small, "nothing but the first row changed it");
+}
+
+/// The README's "Exit codes" table says what `nib --help` says, row by row.
+#[test]
+fn the_readme_and_the_help_give_the_same_exit_codes() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).expect("README");
+    let section =
+        readme.split("## Exit codes\n").nth(1).and_then(|rest| rest.split("\n## ").next()).expect("a section");
+    let help = stdout(&nib(&["--help"]));
+    let table = help.split("Exit codes (every command):\n").nth(1).expect("the help's table");
+    for code in ["0", "1", "2"] {
+        let line = table.lines().find(|line| line.trim_start().starts_with(&format!("{code}  "))).expect(code);
+        let meaning = line.trim_start()[3..].trim_start().split(':').next().expect("a meaning");
+        let row = section.lines().find(|row| row.starts_with(&format!("| {code} |"))).expect(code);
+        assert!(row.contains(&format!("**{meaning}**")), "{code}: help says {meaning:?}, README {row}");
     }
 }

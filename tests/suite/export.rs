@@ -1187,3 +1187,36 @@ fn pdf_text_of_every_script_is_valid_and_searchable() {
     eprintln!("every script: SSIM {scores:.4?}");
     assert!(scores.iter().all(|s| *s >= PDF_PAGE_SSIM), "the page vs nib's PNG: {scores:.4?}");
 }
+
+/// Issue 56, item 9e: a remote image whose address has a space. Tailwind turns a class's `_`
+/// back into a space everywhere but inside `url(…)`, so the space written as `_` there asked
+/// the browser for another file; it is percent-encoded, as the browser requests it.
+#[test]
+fn a_remote_image_address_with_a_space_stays_that_address_in_tailwind_and_react() {
+    let folder = tempfile::tempdir().expect("temp");
+    let path = folder.path().join("photo.pen");
+    std::fs::write(
+        &path,
+        r#"{"version": "2.20", "children": [{"type": "frame", "id": "page", "name": "Page", "width": 100, "height": 100,
+  "children": [{"type": "rectangle", "id": "photo", "width": 40, "height": 40,
+    "fill": {"type": "image", "url": "https://example.com/my photo_1.png", "mode": "cover"}}]}]}"#,
+    )
+    .expect("written");
+    // The real `_` stays escaped (Tailwind leaves `\_` inside `url(…)`, and CSS reads it as
+    // `_`); React's class is a JavaScript string, with its backslash escaped once more.
+    let class = r"[background:url('https://example.com/my%20photo\_1.png')_center_/_cover_no-repeat]";
+    for (format, file, class) in
+        [("html-tailwind", "01-Page.html", class.to_owned()), ("react", "pages/Page.tsx", class.replace('\\', "\\\\"))]
+    {
+        let out = folder.path().join(format);
+        let output = Command::new(env!("CARGO_BIN_EXE_nib"))
+            .env("NIB_IMAGES", "offline")
+            .env("NIB_FONTS", "offline")
+            .args(["export", path.to_str().unwrap(), "--format", format, "--all", "-o", out.to_str().unwrap()])
+            .output()
+            .expect("nib runs");
+        assert!(output.status.success(), "{format}: {}", String::from_utf8_lossy(&output.stderr));
+        let text = std::fs::read_to_string(out.join(file)).expect(file);
+        assert!(text.contains(&class), "{format}: {class} in {text}");
+    }
+}

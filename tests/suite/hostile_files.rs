@@ -76,7 +76,7 @@ fn fmt_of_a_device_refuses_it_and_leaves_it_a_device() {
         return;
     }
     let output = nib(&["fmt", arg(&device)], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("is a character device, not a regular file"), "{}", stderr(&output));
     assert!(fs::metadata(&device).unwrap().file_type().is_char_device(), "the device is still a device");
 }
@@ -87,14 +87,14 @@ fn check_of_a_fifo_answers_at_once_instead_of_hanging() {
     let fifo = folder.path().join("f.pen");
     mkfifo(&fifo);
     let output = nib(&["check", arg(&fifo)], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("is a FIFO (named pipe), not a regular file"), "{}", stderr(&output));
 }
 
 #[test]
 fn check_of_dev_zero_is_refused_instead_of_reading_until_memory_runs_out() {
     let output = nib(&["check", "/dev/zero"], None);
-    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(output.status.code(), Some(2), "a file that cannot be read");
     assert!(stderr(&output).contains("/dev/zero is a character device"), "{}", stderr(&output));
 }
 
@@ -529,4 +529,150 @@ fn no_command_sends_a_documents_terminal_commands_to_the_terminal() {
             );
         }
     }
+}
+// Issue 56, item 3: a CMYK or YCCK JPEG (Photoshop's print exports) is drawn in the PNG as the
+// SVG, PDF and HTML outputs show it, not left transparent without a word.
+
+#[test]
+fn cmyk_and_ycck_jpegs_are_drawn_in_their_colours() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/images");
+    let folder = tempfile::tempdir().unwrap();
+    let names = ["cmyk-quadrants.jpg", "cmyk-progressive-quadrants.jpg", "ycck-quadrants.jpg"];
+    for name in names {
+        fs::copy(fixtures.join(name), folder.path().join(name)).unwrap();
+    }
+    let path = folder.path().join("print.pen");
+    fs::write(
+        &path,
+        r##"{"version": "2.10", "children": [{"type": "frame", "id": "page", "x": 0, "y": 0, "width": 48, "height": 16, "layout": "none", "fill": "#000000", "children": [
+  {"type": "rectangle", "id": "cmyk", "x": 0, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./cmyk-quadrants.jpg", "mode": "stretch"}},
+  {"type": "rectangle", "id": "progressive", "x": 16, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./cmyk-progressive-quadrants.jpg", "mode": "stretch"}},
+  {"type": "rectangle", "id": "ycck", "x": 32, "y": 0, "width": 16, "height": 16, "fill": {"type": "image", "url": "./ycck-quadrants.jpg", "mode": "stretch"}}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("print.png");
+    let output = nib(&["render", arg(&path), "--node", "page", "-o", arg(&out)], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("warning"), "drawn as the file holds it: {}", stderr(&output));
+    let picture = nib::render::decode_image(&fs::read(&out).unwrap()).expect("a PNG");
+    let expected = [((4, 4), [255, 0, 0]), ((12, 4), [0, 255, 0]), ((4, 12), [0, 0, 255]), ((12, 12), [255, 255, 255])];
+    for left in [0, 16, 32] {
+        for ((x, y), [r, g, b]) in expected {
+            let pixel = picture.pixel(left + x, y).expect("inside");
+            let got = [pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()];
+            let close = got.iter().zip([r, g, b, 255]).all(|(got, want)| got.abs_diff(want) <= 8);
+            assert!(close, "pixel ({}, {y}) is {got:?}, expected about {:?}", left + x, [r, g, b, 255]);
+        }
+    }
+}
+
+/// A JPEG kind the decoder still cannot read (here arithmetic coding, SOF9) is said, with what
+/// is drawn instead.
+#[test]
+fn a_jpeg_that_cannot_be_decoded_is_named_with_what_is_drawn_instead() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut bytes =
+        fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/images/cmyk-quadrants.jpg")).unwrap();
+    let sof = bytes.windows(2).position(|pair| pair == [0xFF, 0xC0]).expect("a baseline frame header");
+    bytes[sof + 1] = 0xC9;
+    fs::write(folder.path().join("arithmetic.jpg"), bytes).unwrap();
+    let path = folder.path().join("print.pen");
+    fs::write(
+        &path,
+        r##"{"version": "2.10", "children": [{"type": "rectangle", "id": "photo", "x": 0, "y": 0, "width": 16, "height": 16, "fill": ["#000000", {"type": "image", "url": "./arithmetic.jpg", "mode": "stretch"}]}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("print.png");
+    let output = nib(&["render", arg(&path), "-o", arg(&out)], None);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let said = stderr(&output);
+    assert!(said.contains("image './arithmetic.jpg' cannot be decoded") && said.contains("left out"), "{said}");
+}
+
+// Issue 56, item 9a: half a UTF-16 pair in a string. Pen's JavaScript reads and saves it; nib
+// refused the file as corruption.
+
+const HALF_PAIRS: &str = r##"{
+  "version": "2.20",
+  "children": [
+    {
+      "type": "frame",
+      "id": "page",
+      "name": "\udc00 page",
+      "width": 120,
+      "height": 40,
+      "layout": "none",
+      "fill": "#FFFFFF",
+      "children": [
+        {
+          "type": "text",
+          "id": "t",
+          "content": "a\ud800b",
+          "fill": "#000000"
+        },
+        {
+          "type": "rectangle",
+          "id": "box",
+          "x": 60,
+          "width": 10,
+          "height": 10,
+          "fill": "#FF0000"
+        }
+      ]
+    }
+  ]
+}"##;
+
+#[test]
+fn half_utf16_pairs_are_kept_drawn_as_a_replacement_and_said_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("halves.pen");
+    fs::write(&path, HALF_PAIRS).unwrap();
+    let checked = nib(&["check", arg(&path)], None);
+    assert!(checked.status.success(), "{}{}", stdout(&checked), stderr(&checked));
+    assert!(nib(&["fmt", "--check", arg(&path)], None).status.success(), "saved as it is");
+
+    let out = folder.path().join("halves.png");
+    let rendered = nib(&["render", arg(&path), "-o", arg(&out)], None);
+    let said = stderr(&rendered);
+    assert!(rendered.status.success(), "{said}");
+    assert_eq!(said.matches("half of a UTF-16 pair").count(), 1, "said once, for the text: {said}");
+    assert!(said.contains("node 't'") && said.contains("\\ud800") && said.contains("U+FFFD"), "{said}");
+    for format in ["svg", "pdf", "html", "react"] {
+        let exported = folder.path().join(if format == "pdf" { "out.pdf".to_owned() } else { format!("out-{format}") });
+        let output = nib(&["export", arg(&path), "--format", format, "--all", "-o", arg(&exported)], None);
+        assert!(output.status.success(), "{format}: {}", stderr(&output));
+    }
+
+    // An edit elsewhere saves the halves as they were.
+    let applied = nib(&["apply", arg(&path), "-"], Some("U(\"box\", {width: 12})"));
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    let expected = HALF_PAIRS.replacen("\"width\": 10,", "\"width\": 12,", 1);
+    assert_eq!(fs::read_to_string(&path).unwrap(), expected);
+
+    // A tool's answer carries the half as its stand-in character (JSON any reader takes), and
+    // an agent that writes it back writes the same half.
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let got = nib::tools::call(
+        &mut workspace,
+        "batch_get",
+        serde_json::json!({"filePath": "halves.pen", "nodeIds": ["page"]}),
+    )
+    .expect("batch_get answers");
+    let name = got["nodes"][0]["name"].as_str().expect("a name").to_owned();
+    assert_eq!(name, "\u{10FC00} page", "{got}");
+    let operations = format!("U(\"page\", {{name: {}}})", serde_json::to_string(&format!("{name}!")).unwrap());
+    nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        serde_json::json!({"filePath": "halves.pen", "operations": operations}),
+    )
+    .expect("batch_design runs");
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("\"name\": \"\\udc00 page!\""), "{saved}");
+    // A script's escape of half a pair is kept as JavaScript keeps it (it became U+FFFD).
+    let applied = nib(&["apply", arg(&path), "-"], Some(r#"U("box", {name: "x\uD800", context: "\u{DFFF}"})"#));
+    assert!(applied.status.success(), "{}", stderr(&applied));
+    let saved = fs::read_to_string(&path).unwrap();
+    assert!(saved.contains("\"name\": \"x\\ud800\"") && saved.contains("\"context\": \"\\udfff\""), "{saved}");
 }

@@ -306,3 +306,98 @@ fn the_commands_work_on_such_a_file_and_migrate_keeps_or_refuses_clearly() {
     assert!(said.contains("\"video_clip\" is not one nib knows") && said.contains("node 'loose'"), "{said}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "a refused move writes nothing");
 }
+
+/// Issue 56, item 9d: a refusal naming a node's type reads as English ("'clip' is a unknown"
+/// was the answer), for an unknown type and for known types spelled with a vowel.
+#[test]
+fn refusals_name_a_type_with_its_article() {
+    let mut document = Document::load(&text_of("2.20")).unwrap().document;
+    for (script, said) in [
+        (
+            "U(\"clip\", {descendants: {clipChild: {width: 3}}})",
+            "'clip' is a node of a type nib does not know, not an instance",
+        ),
+        ("G(\"clip\", \"stock\", \"a cat\")", "'clip' is a node of a type nib does not know"),
+        ("e=I(\"board\", {type: \"ellipse\", width: 5, height: 5})\nG(e, \"stock\", \"a cat\")", "is an ellipse"),
+        (
+            "e=I(\"board\", {type: \"ellipse\", width: 5, height: 5})\nI(e, {type: \"frame\"})",
+            "is an ellipse and cannot have children",
+        ),
+    ] {
+        let outcome = run(&mut document, script, &Context::offline(Options::default()));
+        let text = outcome.text();
+        assert!(!outcome.success && text.contains(said), "{script}: {text}");
+        assert!(!text.contains(" a unknown") && !text.contains(" a ellipse"), "{text}");
+    }
+}
+
+/// Issue 56, item 9b: C() and execute's Copy() of a node of a type nib does not know (or of a
+/// node holding one, among its children or in its instance overrides) would write that type;
+/// they are refused as I() refuses it, with the types an agent can write.
+#[test]
+fn a_copy_cannot_write_a_type_nib_does_not_know() {
+    let original = text_of("2.20");
+    let mut document = Document::load(&original).unwrap().document;
+    for (script, said) in [
+        ("x=C(\"clip\", \"board\")", "cannot copy 'clip': unknown node type \"video_clip\""),
+        (
+            "x=C(\"board\", document)",
+            "cannot copy 'board': the node 'clip' inside it has unknown node type \"video_clip\"",
+        ),
+        ("x=C(\"inst2\", document)", "the node 'sticker' inside it has unknown node type \"sticker\""),
+    ] {
+        let outcome = run(&mut document, script, &Context::offline(Options::default()));
+        let text = outcome.text();
+        assert!(!outcome.success && text.contains(said), "{script}: {text}");
+        assert!(text.contains("insert a new node with I() of one of \"frame\""), "with a hint: {text}");
+    }
+    assert_eq!(document.to_pen_string(), original, "nothing changed");
+    // A node of a known type beside them still copies.
+    let outcome = run(&mut document, "x=C(\"left\", \"board\")", &Context::offline(Options::default()));
+    assert!(outcome.success, "{}", outcome.text());
+
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("n.pen"), &original).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let refused = nib::tools::call(
+        &mut workspace,
+        "execute",
+        json!({"filePath": "n.pen", "input": "Copy(\"clip\", \"board\");"}),
+    );
+    let answer = format!("{refused:?}");
+    assert!(answer.contains("cannot copy 'clip': unknown node type"), "{answer}");
+    assert_eq!(std::fs::read_to_string(folder.path().join("n.pen")).unwrap(), original);
+}
+
+/// Issue 56, item 9c: U() of a node of a type nib does not know saves keys nib then neither
+/// lays out nor draws; the answer says so (its place and size still count, without a word).
+#[test]
+fn an_update_of_a_node_nib_does_not_know_says_what_will_not_show() {
+    let mut document = Document::load(&text_of("2.20")).unwrap().document;
+    let outcome = run(
+        &mut document,
+        "U(\"clip\", {fill: \"#FF0000\", cornerRadius: 4, width: 90})",
+        &Context::offline(Options::default()),
+    );
+    assert!(outcome.success, "{}", outcome.text());
+    let said = outcome.issues.join("\n");
+    assert!(
+        said.contains("Node 'clip' is of a type nib does not know (\"video_clip\")")
+            && said.contains("'fill', 'cornerRadius' are saved on it, but nib draws nothing for such a node"),
+        "{said}"
+    );
+    assert!(!said.contains("'width'"), "its size counts: {said}");
+    let placed = run(&mut document, "U(\"clip\", {width: 100, x: 3})", &Context::offline(Options::default()));
+    assert!(placed.success && placed.issues.iter().all(|i| !i.contains("does not know")), "{:?}", placed.issues);
+
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("n.pen"), text_of("2.20")).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let answer = nib::tools::call(
+        &mut workspace,
+        "execute",
+        json!({"filePath": "n.pen", "input": "Update(\"clip\", {opacity: 0.5});"}),
+    )
+    .unwrap();
+    assert!(answer.to_string().contains("'opacity' is saved on it, but nib draws nothing"), "{answer}");
+}

@@ -213,6 +213,9 @@ impl Document {
         if let Some(offset) = outline.first_comment {
             cx.report(offset, ProblemKind::Comments);
         }
+        if let Some(offset) = outline.first_stand_in {
+            cx.report(offset, ProblemKind::StandInCharacter);
+        }
         for duplicate in std::mem::take(&mut outline.duplicate_keys) {
             cx.report(duplicate.offset, ProblemKind::DuplicateKey { key: duplicate.key });
         }
@@ -322,7 +325,7 @@ impl Document {
 
     /// The document as `.pen` text, exactly as Pencil writes it: `JSON.stringify(doc, null, 2)`.
     pub fn to_pen_string(&self) -> String {
-        let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256);
+        let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256).writing_halves();
         self.write_document(&mut w);
         w.finish()
     }
@@ -338,7 +341,7 @@ impl Document {
     }
 
     fn write_pen_within(&self, out: &mut dyn std::io::Write, limits: WriteLimits) -> std::io::Result<()> {
-        let mut w = JsonWriter::streaming_within(out, limits);
+        let mut w = JsonWriter::streaming_within(out, limits).writing_halves();
         self.write_document(&mut w);
         w.finish_stream()
     }
@@ -652,6 +655,50 @@ mod tests {
             files += 1;
         }
         assert!(files >= 40, "{files} files read");
+    }
+
+    /// Issue 56, item 9a: half a UTF-16 pair (`"\ud800"`), which Pen's JavaScript reads and
+    /// writes back, was refused as corruption. Wherever a string is — a text, a name, an id,
+    /// a key and value nib does not know, inside a fill — it is kept and saved byte-identical,
+    /// as `JSON.stringify` writes it, through both writers (whole text and streaming).
+    #[test]
+    fn half_pairs_are_kept_and_saved_as_javascript_writes_them() {
+        let text = r##"{
+  "version": "2.20",
+  "children": [
+    {
+      "type": "text",
+      "id": "t\udc00",
+      "name": "\ud800",
+      "content": "a\ud800b\udfffc😀",
+      "x-later\udbff": {
+        "runs": [
+          "\udc00\ud800"
+        ]
+      },
+      "fill": {
+        "type": "color",
+        "color": "#000000",
+        "note\ud800": "\ud800"
+      }
+    }
+  ]
+}"##;
+        let loaded = Document::load(text).expect("JavaScript reads it, and so does nib");
+        assert!(loaded.problems.iter().all(|p| p.kind != ProblemKind::StandInCharacter), "{:?}", loaded.problems);
+        let document = loaded.document;
+        assert_eq!(document.to_pen_string(), text);
+        let mut streamed = Vec::new();
+        document.write_pen(&mut streamed).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), text);
+        // Uppercase escapes are saved as JavaScript saves them, lowercase.
+        let upper = text.replace("\\ud800", "\\uD800");
+        assert_ne!(upper, text);
+        assert_eq!(Document::load(&upper).unwrap().document.to_pen_string(), text);
+        // A real character of the stand-ins' range is said: a save would write it as a half.
+        let real = text.replace("\"content\": \"a", "\"content\": \"\u{10F800}a");
+        let problems = Document::load(&real).unwrap().problems;
+        assert!(problems.iter().any(|p| p.kind == ProblemKind::StandInCharacter), "{problems:?}");
     }
 
     #[test]

@@ -267,6 +267,12 @@ pub enum ProblemKind {
     /// The text has comments, which saving drops (`.pen` files written by Pencil have none).
     #[error("the file has comments; saving it (nib fmt, any edit) drops them")]
     Comments,
+    /// A real character of the private-use range nib keeps half UTF-16 pairs in
+    /// (`json::surrogates`): saving writes it as the half it stands for.
+    #[error(
+        "a string holds a character of U+10F800–U+10FFFF (private use), which nib uses for halves of UTF-16 pairs; saving writes it as such a half (\\udXXX), not as itself"
+    )]
+    StandInCharacter,
     /// More problems than [`MAX_PROBLEMS`]: this one stands for the rest, from where the first
     /// of them is.
     #[error("{count} more problems from here on are not listed (only the first {shown} are)")]
@@ -337,6 +343,7 @@ impl ProblemKind {
             ProblemKind::ColorTolerated { .. } => "color-tolerated",
             ProblemKind::UnknownKey { .. } => "unknown-key",
             ProblemKind::Comments => "comments",
+            ProblemKind::StandInCharacter => "stand-in-character",
             ProblemKind::MoreProblems { .. } => "more-problems",
             ProblemKind::NodeTypeKept { .. } => "node-type-kept",
             ProblemKind::PaintTypeKept { .. } => "paint-type-kept",
@@ -355,16 +362,18 @@ impl ProblemKind {
         }
     }
 
-    /// True for what a newer Pen may have written that nib keeps as written but does not draw
-    /// (node, fill and effect types, override values and nodes it cannot read): every command
-    /// that draws says so, not only `nib check`.
-    pub fn is_kept_unknown(&self) -> bool {
+    /// True for what every command that reads the file says, not only `nib check`: what a
+    /// newer Pen may have written that nib keeps as written but does not draw (node, fill and
+    /// effect types, override values and nodes it cannot read), and a character a save would
+    /// change.
+    pub fn is_said_everywhere(&self) -> bool {
         matches!(
             self,
             ProblemKind::NodeTypeKept { .. }
                 | ProblemKind::PaintTypeKept { .. }
                 | ProblemKind::OverrideKept { .. }
                 | ProblemKind::OverrideNodeWithoutId
+                | ProblemKind::StandInCharacter
         )
     }
 }

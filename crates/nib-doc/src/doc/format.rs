@@ -271,7 +271,7 @@ fn exists(from: Version, until: Option<Version>, version: Version) -> Result<(),
 pub(crate) fn check_key(version: Version, node_type: NodeType, key: &str) -> Result<(), NotInVersion> {
     for rule in KEY_RULES.iter().filter(|r| r.key == key && (r.types.is_empty() || r.types.contains(&node_type))) {
         if let Err((since, newer)) = exists(rule.from, rule.until, version) {
-            let on = if rule.types.is_empty() { String::new() } else { format!(" on a {}", node_type.as_str()) };
+            let on = if rule.types.is_empty() { String::new() } else { format!(" on {}", node_type.with_article()) };
             return Err(NotInVersion { what: format!("\"{key}\"{on}"), version, since, newer, instead: rule.instead });
         }
     }
@@ -322,7 +322,8 @@ pub(crate) fn check_member(
     };
     let Some((from, until, instead)) = rule else { return Ok(()) };
     exists(from, until, version).map_err(|(since, newer)| {
-        let on = tag.map_or_else(|| holder.to_owned(), |tag| format!("a {tag} {holder}"));
+        let article = if tag.is_some_and(|tag| tag.starts_with(['a', 'e', 'i', 'o', 'u'])) { "an" } else { "a" };
+        let on = tag.map_or_else(|| holder.to_owned(), |tag| format!("{article} {tag} {holder}"));
         NotInVersion { what: format!("\"{member}\" on {on}"), version, since, newer, instead }
     })
 }
@@ -587,6 +588,8 @@ mod tests {
             "\"spread\" on a shadow effect was removed in format 2.19, and this document is 2.19"
         );
         assert!(check_member(Version::V2_17, "effect", Some("shadow"), "spread").is_ok());
+        let crop = check_member(Version::V2_19, "fill", Some("image"), "transform").unwrap_err();
+        assert!(crop.to_string().starts_with("\"transform\" on an image fill "), "{crop}");
         let cap = check_key(Version::V2_13, NodeType::Path, "strokeLinecap").unwrap_err();
         assert!(cap.newer && cap.hint().contains("nib migrate"));
         assert!(check_key(Version::V2_19, NodeType::Path, "strokeLinecap").is_ok());

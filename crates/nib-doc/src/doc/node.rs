@@ -108,6 +108,34 @@ impl NodeType {
         }
     }
 
+    /// The type with its article, for sentences: "a frame", "an ellipse", "an icon_font";
+    /// "a node of a type nib does not know" for [`NodeType::Unknown`].
+    pub fn with_article(self) -> &'static str {
+        const WITH_ARTICLE: [&str; 17] = [
+            "a frame",
+            "a group",
+            "a rectangle",
+            "an ellipse",
+            "a line",
+            "a polygon",
+            "a path",
+            "a text",
+            "a note",
+            "a prompt",
+            "a context",
+            "an icon_font",
+            "an icon",
+            "a ref",
+            "a script",
+            "a browser",
+            "a connection",
+        ];
+        match NodeType::VARIANTS.iter().position(|t| *t == self) {
+            Some(index) => WITH_ARTICLE[index],
+            None => "a node of a type nib does not know",
+        }
+    }
+
     /// True when nodes of this type may be given children (a node of an unknown type keeps
     /// the children it was read with, but gets no new ones).
     pub fn has_children(self) -> bool {
@@ -521,6 +549,15 @@ pub(crate) fn read_tree(
 mod tests {
     use super::*;
     use crate::doc::convert::testing::*;
+
+    #[test]
+    fn node_types_take_the_article_their_spelling_asks_for() {
+        for (spelling, variant) in NodeType::ALL.iter().zip(NodeType::VARIANTS) {
+            let article = if spelling.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+            assert_eq!(variant.with_article(), format!("{article} {spelling}"));
+        }
+        assert_eq!(NodeType::Unknown.with_article(), "a node of a type nib does not know");
+    }
 
     #[test]
     fn node_types_parse_and_hint() {

@@ -11,7 +11,7 @@ use super::html::{HtmlOptions, HtmlPages};
 pub use super::options::ExportLook;
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
-pub(crate) use super::source::RunError;
+pub use super::source::RunError;
 pub use super::source::Source;
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
@@ -160,7 +160,7 @@ pub enum FormatError {
     #[error("'{0}' is not an export format; use one of {names}", names = Format::ALL.map(Format::name).join(", "))]
     Unknown(String),
     /// A file name given for an export that writes several files.
-    #[error("{} names one file, but this export writes a {} file for each of {files} nodes", output.display(), format.name())]
+    #[error("{} names one file, but this export writes one {} file for each of {files} nodes", output.display(), format.name())]
     OneFileForMany { output: std::path::PathBuf, format: Format, files: usize },
 }
 
@@ -263,8 +263,10 @@ pub fn run(
     // anything is made (targets()), this catches whatever a writer names alike all the same.
     let named = Mutex::new(std::collections::HashMap::<String, String>::new());
     let hand_over = |name: &str, bytes: &[u8]| -> Result<(), RunError> {
+        // A shared file handed again under its very name (a font two pages use) is the same
+        // file; one that differs only in letter case is another file in the same place.
         let first = named.lock().unwrap_or_else(|e| e.into_inner()).insert(name.to_lowercase(), name.to_owned());
-        if let Some(first) = first {
+        if let Some(first) = first.filter(|first| first != name) {
             return Err(RunError::SameFile { first, second: name.to_owned() });
         }
         sink(name, bytes).map_err(|error| RunError::Write { name: name.to_owned(), reason: error.to_string() })

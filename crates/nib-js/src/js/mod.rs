@@ -261,7 +261,7 @@ fn host_function<'js>(ctx: Ctx<'js>, host: Host, offset: Offset, clock: Rc<Clock
             // The API marks every value JSON cannot carry; what is left is a property name.
             Err(error) if error.to_string().contains("surrogate") || error.to_string().contains("hex escape") => {
                 return refused(&format!(
-                    "{name}: a property name holds half of a UTF-16 pair (a lone surrogate such as \\uD800), which a document cannot store"
+                    "{name}: a property name holds half of a UTF-16 pair (a lone surrogate such as \\uD800), which a snippet cannot write"
                 ));
             }
             Err(error) => return refused(&format!("{name}: the arguments are not JSON: {error}")),

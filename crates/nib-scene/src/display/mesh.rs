@@ -51,7 +51,7 @@ pub enum MeshError {
     #[error("its points are not [x, y] or {{position: [x, y], …Handle: [dx, dy]}}")]
     Points,
     /// Not one color and one point per grid point.
-    #[error("it has {colors} colors and {points} points for a {columns} × {rows} grid ({} each are needed)", columns * rows)]
+    #[error("it has {colors} colors and {points} points for a grid of {columns} × {rows} ({} each are needed)", columns * rows)]
     Count { colors: usize, points: usize, columns: usize, rows: usize },
 }
 

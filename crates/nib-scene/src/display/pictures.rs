@@ -43,8 +43,9 @@ pub enum ImageError {
         /// The folder images must be in.
         root: String,
     },
-    /// Not a PNG or JPEG, or broken.
-    #[error("image '{url}' cannot be decoded: {reason}")]
+    /// Not a PNG or JPEG, or broken, or a kind of JPEG the decoder does not read (arithmetic
+    /// coding, lossless); pictures leave it out.
+    #[error("image '{url}' cannot be decoded: {reason}; it is left out of the picture (what is under it shows)")]
     Undecodable {
         /// As the fill wrote it.
         url: String,
@@ -327,15 +328,35 @@ fn decode_png(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
     Ok(Decoded { pixmap: reducer.finish(), reduced_from })
 }
 
-fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
-    use zune_jpeg::zune_core::colorspace::ColorSpace;
-    use zune_jpeg::zune_core::options::DecoderOptions;
-    let options = DecoderOptions::default()
-        .jpeg_set_out_colorspace(ColorSpace::RGBA)
+/// A JPEG decoder of `bytes` giving `out` pixels, its headers read.
+fn jpeg_decoder(
+    bytes: &[u8],
+    out: zune_jpeg::zune_core::colorspace::ColorSpace,
+) -> Result<zune_jpeg::JpegDecoder<std::io::Cursor<&[u8]>>, DecodeError> {
+    let options = zune_jpeg::zune_core::options::DecoderOptions::default()
+        .jpeg_set_out_colorspace(out)
         .set_max_width(MAX_IMAGE_SIDE as usize)
         .set_max_height(MAX_IMAGE_SIDE as usize);
     let mut decoder = zune_jpeg::JpegDecoder::new_with_options(std::io::Cursor::new(bytes), options);
     decoder.decode_headers().map_err(DecodeError::broken)?;
+    Ok(decoder)
+}
+
+fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
+    use zune_jpeg::zune_core::colorspace::ColorSpace;
+    let mut decoder = jpeg_decoder(bytes, ColorSpace::RGBA)?;
+    // zune-jpeg 0.5 converts CMYK and YCCK (Photoshop's print JPEGs, values stored inverted as
+    // Adobe does) to RGB correctly but to RGBA on a three-byte stride, leaving every alpha 0:
+    // such an image came out transparent, with no word. Asked for RGB, it gives the colours;
+    // the alpha is added below. The output is chosen before the headers are read (the
+    // decoder picks its converter there), so such a file's headers are read twice.
+    let four_colours = matches!(decoder.input_colorspace(), Some(ColorSpace::CMYK | ColorSpace::YCCK));
+    let channels = if four_colours {
+        decoder = jpeg_decoder(bytes, ColorSpace::RGB)?;
+        3
+    } else {
+        4
+    };
     let info = decoder.info().ok_or_else(|| DecodeError::broken("no image header"))?;
     let (width, height) = (u32::from(info.width), u32::from(info.height));
     check_size(width, height)?;
@@ -344,14 +365,15 @@ fn decode_jpeg(bytes: &[u8], most: u64) -> Result<Decoded, DecodeError> {
         return Err(DecodeError::Jpeg { width, height });
     }
     let pixels = decoder.decode().map_err(DecodeError::broken)?;
-    if pixels.len() != (width as usize) * (height as usize) * 4 {
+    if pixels.len() != (width as usize) * (height as usize) * channels {
         return Err(DecodeError::broken("the decoder returned an unexpected pixel format"));
     }
+    let color = if four_colours { png::ColorType::Rgb } else { png::ColorType::Rgba };
     let factor = reduction(width, height, most);
     let mut reducer = Reducer::new(width, height, factor)?;
     let mut line = Vec::with_capacity(width as usize * 4);
-    for row in pixels.chunks_exact(width as usize * 4) {
-        premultiplied_row(png::ColorType::Rgba, row, &mut line)?;
+    for row in pixels.chunks_exact(width as usize * channels) {
+        premultiplied_row(color, row, &mut line)?;
         reducer.row(&line);
     }
     let reduced_from = (factor > 1).then_some((width, height));

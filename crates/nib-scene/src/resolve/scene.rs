@@ -950,6 +950,9 @@ impl<'a> Builder<'a> {
         if let Some(message) = super::shown_text::too_long(&props) {
             self.problem(&id, message);
         }
+        if let Some(message) = super::shown_text::half_pairs(&props) {
+            self.problem(&id, message);
+        }
         self.part.nodes.push(SceneNode { id, props, parent, children: Vec::new(), source, generated: false });
         // The first node with an id is the one found by it.
         let nodes = &self.part.nodes;

@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use crate::doc::json::surrogates;
 use crate::doc::values::TextContent;
 use crate::doc::{Key, NodeType, Props, Value};
 
@@ -36,15 +37,19 @@ pub fn content_of(props: &Props) -> Cow<'_, str> {
 }
 
 /// The text of a node as it is laid out and drawn: its content, cut after [`MAX_TEXT_CHARS`]
-/// characters.
+/// characters, half UTF-16 pairs shown as U+FFFD (see [`half_pairs`]).
 pub(crate) fn shown_text(props: &Props) -> Cow<'_, str> {
-    match content_of(props) {
+    let text = match content_of(props) {
         Cow::Borrowed(text) => Cow::Borrowed(cut(text)),
         Cow::Owned(mut text) => {
             let kept = cut(&text).len();
             text.truncate(kept);
             Cow::Owned(text)
         }
+    };
+    match surrogates::shown(&text) {
+        Cow::Borrowed(_) => text,
+        Cow::Owned(shown) => Cow::Owned(shown),
     }
 }
 
@@ -57,13 +62,44 @@ fn cut(text: &str) -> &str {
     text.char_indices().nth(MAX_TEXT_CHARS).map_or(text, |(end, _)| &text[..end])
 }
 
-/// What is said of a node whose text is longer than nib draws (`None` for any other node).
-pub fn too_long(props: &Props) -> Option<String> {
+/// True for the nodes that show a text.
+fn shows_text(props: &Props) -> bool {
     let node_type = props.get(&Key::Type).and_then(|value| match value {
         Value::NodeType(node_type) => Some(*node_type),
         _ => None,
     });
-    if !matches!(node_type, Some(NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context)) {
+    matches!(node_type, Some(NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context))
+}
+
+/// What is said of a node whose text holds half a UTF-16 pair (a lone surrogate, which Pen's
+/// JavaScript keeps and a font cannot draw): it is drawn as U+FFFD and saved as written.
+/// `None` for any other node.
+pub fn half_pairs(props: &Props) -> Option<String> {
+    if !shows_text(props) {
+        return None;
+    }
+    let content = content_of(props);
+    if !surrogates::holds_half_pairs(&content) {
+        return None;
+    }
+    let halves: Vec<String> = content
+        .chars()
+        .filter_map(surrogates::surrogate_of)
+        .map(|unit| format!("\\u{unit:04x}"))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    (!halves.is_empty()).then(|| {
+        format!(
+            "its text holds half of a UTF-16 pair ({}), which no font draws; it is drawn as U+FFFD (�) and saved as written",
+            halves.join(", ")
+        )
+    })
+}
+
+/// What is said of a node whose text is longer than nib draws (`None` for any other node).
+pub fn too_long(props: &Props) -> Option<String> {
+    if !shows_text(props) {
         return None;
     }
     let content = content_of(props);
@@ -104,6 +140,17 @@ mod tests {
         let mut frame = long.clone();
         frame.set(Key::Type, Value::NodeType(NodeType::Frame));
         assert_eq!(too_long(&frame), None, "only what shows text");
+    }
+
+    #[test]
+    fn half_pairs_are_shown_as_the_replacement_character_and_said() {
+        let json = r#"{"version":"2.10","children":[{"type":"text","id":"t","content":"a\ud800b\udfff\ud800"}]}"#;
+        let loaded = crate::doc::Document::load(json).expect("valid");
+        let props = loaded.document.tree().node(loaded.document.tree().roots()[0]).props.clone();
+        assert_eq!(shown_text(&props), "a\u{FFFD}b\u{FFFD}\u{FFFD}");
+        let said = half_pairs(&props).expect("said");
+        assert!(said.contains("(\\ud800, \\udfff)") && said.contains("U+FFFD"), "{said}");
+        assert_eq!(half_pairs(&text("plain")), None);
     }
 
     #[test]

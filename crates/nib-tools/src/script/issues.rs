@@ -23,6 +23,39 @@ pub(crate) fn long_batch(statements: usize) -> String {
     )
 }
 
+/// What lays out a node of a type nib does not know: it is an empty box of its size at its place.
+const PLACING_KEYS: [Key; 10] = [
+    Key::Name,
+    Key::Enabled,
+    Key::LayoutPosition,
+    Key::X,
+    Key::Y,
+    Key::Width,
+    Key::Height,
+    Key::Rotation,
+    Key::FlipX,
+    Key::FlipY,
+];
+
+/// The potential issue of a U() that set keys other than its place and size on the node `path`
+/// of a type nib does not know (spelled `type_name` in the file): they are saved, but nothing
+/// draws them. `None` when every key set places or sizes it.
+pub(crate) fn undrawn_keys(path: &str, type_name: Option<&str>, set: &Props) -> Option<String> {
+    let undrawn: Vec<&str> =
+        set.iter().map(|(key, _)| key).filter(|key| !PLACING_KEYS.contains(key)).map(Key::name).collect();
+    if undrawn.is_empty() {
+        return None;
+    }
+    let spelled = type_name.map(|name| format!(" ({name:?})")).unwrap_or_default();
+    Some(format!(
+        "Node '{path}' is of a type nib does not know{spelled}, from a newer Pen: {} saved on it, but nib draws nothing for such a node (only its place and size count), so the change does not show here.",
+        match undrawn.as_slice() {
+            [one] => format!("'{one}' is"),
+            many => format!("{} are", many.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")),
+        }
+    ))
+}
+
 /// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
 /// `positioned` are the nodes whose x/y the call set.
 pub fn find(

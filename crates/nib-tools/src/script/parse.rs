@@ -460,7 +460,10 @@ fn decode_unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars>) -> ch
     if chars.peek() == Some(&'{') {
         chars.next();
         let hex: String = chars.by_ref().take_while(|c| *c != '}').collect();
-        return u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32).unwrap_or('\u{fffd}');
+        let code = u32::from_str_radix(&hex, 16).ok();
+        return code
+            .and_then(|code| crate::doc::json::surrogates::stand_in(code).or_else(|| char::from_u32(code)))
+            .unwrap_or('\u{fffd}');
     }
     let Some(first) = read_hex(chars, 4) else { return '\u{fffd}' };
     if (0xD800..0xDC00).contains(&first) {
@@ -472,9 +475,9 @@ fn decode_unicode_escape(chars: &mut std::iter::Peekable<std::str::Chars>) -> ch
             *chars = lookahead;
             return char::from_u32(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)).unwrap_or('\u{fffd}');
         }
-        return '\u{fffd}';
     }
-    char::from_u32(first).unwrap_or('\u{fffd}')
+    // Half a pair alone is kept, as JavaScript keeps it and as a file's are (its stand-in).
+    crate::doc::json::surrogates::stand_in(first).or_else(|| char::from_u32(first)).unwrap_or('\u{fffd}')
 }
 
 /// Checks that need the whole script: separators, limits, argument counts, bindings.

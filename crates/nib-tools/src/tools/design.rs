@@ -77,7 +77,7 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
             Some(said) => format!("{}\n\n{said}", outcome.text()),
             None => outcome.text(),
         };
-        return Err(ToolError { message, hint: None, data });
+        return Err(ToolError { message, hint: None, data, cause: super::Cause::Call });
     }
     if open.document.revision() != before
         && let Err(error) = open.save()

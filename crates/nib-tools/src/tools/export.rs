@@ -206,15 +206,26 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let out_folder = opened.map_err(super::screenshot::refused_output)?;
     // The paths that held a file before this export wrote them.
     let replaced = std::sync::Mutex::new(std::collections::HashSet::new());
+    // What stopped a write, kept typed: the run's error holds it as text.
+    let stopped = std::sync::Mutex::new(super::Cause::Call);
+    let failed = |error: crate::files::FileError| {
+        *stopped.lock().unwrap_or_else(|e| e.into_inner()) = super::Cause::of(&error);
+        error
+    };
     let sink = |name: &str, bytes: &[u8]| -> Result<(), SinkError> {
         let path = path_of(name);
         if path.exists() {
             replaced.lock().unwrap_or_else(|e| e.into_inner()).insert(path.clone());
         }
-        Ok(out_folder.write(&relative_of(name), bytes)?)
+        Ok(out_folder.write(&relative_of(name), bytes).map_err(failed)?)
     };
     let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
-        ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)")
+        let mut error =
+            ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)");
+        if let crate::export::job::RunError::Write { .. } = e {
+            error.cause = *stopped.lock().unwrap_or_else(|e| e.into_inner());
+        }
+        error
     })?;
     let replaced = replaced.into_inner().unwrap_or_else(|e| e.into_inner());
     let files: Vec<WrittenFile> = report

@@ -59,12 +59,51 @@ pub struct ToolError {
     pub hint: Option<String>,
     /// Structured details.
     pub data: Option<Value>,
+    /// What stopped the call: what it asked, or a file that could not be read or written.
+    pub cause: Cause,
+}
+
+/// What stopped a tool call, for callers that tell them apart (the command line exits 1 for
+/// the one and 2 for the other: README, "Exit codes").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Cause {
+    /// The call was refused or failed for what it asked (or the document holds).
+    #[default]
+    Call,
+    /// A file could not be read or written (a save that failed, a document that cannot be
+    /// read): the call may succeed as it is once the file can be.
+    Files,
+}
+
+impl Cause {
+    /// What a failure to read or write a file means for a call (see [`ToolError::caused_by`]).
+    pub(crate) fn of(error: &crate::files::FileError) -> Cause {
+        use crate::files::FileError;
+        match error {
+            FileError::Outside { .. }
+            | FileError::Link { .. }
+            | FileError::InOutputFolder { .. }
+            | FileError::OutputRefused { .. } => Cause::Call,
+            FileError::Io { .. }
+            | FileError::NotRegular { .. }
+            | FileError::TooLarge { .. }
+            | FileError::ReadOnly { .. } => Cause::Files,
+        }
+    }
 }
 
 impl ToolError {
     /// An error with a message.
     pub fn new(message: impl Into<String>) -> ToolError {
-        ToolError { message: message.into(), hint: None, data: None }
+        ToolError { message: message.into(), hint: None, data: None, cause: Cause::Call }
+    }
+
+    /// The same error, caused by `error`: a path nib refuses (outside the workspace, through a
+    /// link, an output that would replace a document) is the call's doing; any other failure
+    /// to read or write is the file system's.
+    pub(crate) fn caused_by(mut self, error: &crate::files::FileError) -> ToolError {
+        self.cause = Cause::of(error);
+        self
     }
 
     /// Adds a hint.
@@ -140,7 +179,12 @@ impl From<&crate::resolve::ResolveError> for ToolError {
             "chain": chain,
             "stoppedAt": over.stopped_at,
         }});
-        ToolError { message: error.to_string(), hint: Some(error.hint().to_owned()), data: Some(data) }
+        ToolError {
+            message: error.to_string(),
+            hint: Some(error.hint().to_owned()),
+            data: Some(data),
+            cause: Cause::Call,
+        }
     }
 }
 

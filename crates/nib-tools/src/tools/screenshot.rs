@@ -257,11 +257,12 @@ fn answer(
     let png = screenshot.png();
     if let Some(parent) = output.parent() {
         crate::files::create_folder(parent, confinement)
-            .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())))?;
+            .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())).caused_by(&e))?;
     }
     crate::files::write_output(output, &png, confinement).map_err(|e| {
         ToolError::new(format!("cannot write the screenshot: {e}"))
             .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
+            .caused_by(&e)
     })?;
     screenshot.data = String::new();
     screenshot.path = Some(output.strip_prefix(root).unwrap_or(output).to_string_lossy().replace('\\', "/"));

@@ -221,6 +221,7 @@ fn save_refused(error: &crate::files::FileError, reverted: &str) -> ToolError {
     }
     ToolError::new(format!("could not save: {error}; the change was {reverted}"))
         .with_hint("nothing was written; fix what the message names, then call the tool again")
+        .caused_by(error)
 }
 
 /// The error of a change refused because the document would go past `over`.
@@ -411,7 +412,7 @@ impl Workspace {
             } else {
                 "give the path of a regular .pen file nib may read"
             };
-            ToolError::new(format!("cannot read {e}")).with_hint(hint)
+            ToolError::new(format!("cannot read {e}")).with_hint(hint).caused_by(&e)
         })?;
         let loaded = Document::load_bytes(&bytes).map_err(|e| {
             ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
@@ -625,7 +626,7 @@ impl OpenDocument {
     ) -> Result<Vec<u8>, ToolError> {
         let text = document.to_pen_string();
         write_atomic_within(path, text.as_bytes(), confinement)
-            .map_err(|e| ToolError::new(format!("could not create the document: {e}")))?;
+            .map_err(|e| ToolError::new(format!("could not create the document: {e}")).caused_by(&e))?;
         Ok(text.into_bytes())
     }
 

@@ -10,6 +10,7 @@ mod number;
 mod outline;
 mod raw;
 pub(crate) mod read;
+pub mod surrogates;
 mod write;
 
 pub use meter::OverLimit;

@@ -21,6 +21,9 @@ pub struct Outline {
     pub duplicate_keys: Vec<DuplicateKey>,
     /// Byte offset of the first comment, if the text has any.
     pub first_comment: Option<u32>,
+    /// Byte offset of the first string holding a real character of the range that stands for
+    /// half UTF-16 pairs (see [`super::surrogates`]), if any.
+    pub first_stand_in: Option<u32>,
     /// Items of all arrays that are the value of a key `children`: the nodes of a document,
     /// those in instance overrides included.
     pub children_items: usize,
@@ -62,6 +65,7 @@ fn outline_with<'a>(
         root,
         duplicate_keys: reader.duplicates,
         first_comment: reader.first_comment,
+        first_stand_in: reader.first_stand_in,
         children_items: record.items,
         past_limit: record.past_limit,
         spans: record.spans,

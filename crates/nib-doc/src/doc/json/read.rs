@@ -11,7 +11,7 @@
 
 use std::borrow::Cow;
 
-use super::{Json, JsonValue, Member};
+use super::{Json, JsonValue, Member, surrogates};
 
 /// Deepest nesting of arrays and objects accepted. The deepest real document nests 25 levels
 /// (a node and its `children` array are two); 128 leaves room for 60 node levels while keeping
@@ -251,6 +251,8 @@ pub(crate) struct Reader<'a, 'o, S> {
     depth: usize,
     pub duplicates: Vec<DuplicateKey>,
     pub first_comment: Option<u32>,
+    /// Where the first real character of [`surrogates::STAND_INS`] is.
+    pub first_stand_in: Option<u32>,
     pub sink: S,
     pub children: ChildrenArrays<'o>,
 }
@@ -276,6 +278,7 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
             depth: 0,
             duplicates: Vec::new(),
             first_comment: None,
+            first_stand_in: None,
             sink,
             children: ChildrenArrays::Read,
         })
@@ -290,6 +293,7 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
             depth: 0,
             duplicates: Vec::new(),
             first_comment: None,
+            first_stand_in: None,
             sink,
             children: ChildrenArrays::Read,
         }
@@ -697,6 +701,13 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
                         .error(format!("raw control character U+{byte:04X} inside a string"))
                         .with_hint(hint));
                 }
+                // A character of the stand-ins' range, as it is: F4 8F A0–BF in UTF-8.
+                0xF4 if self.src.get(self.pos + 1) == Some(&0x8F)
+                    && self.src.get(self.pos + 2).is_some_and(|b| *b >= 0xA0) =>
+                {
+                    self.note_stand_in(self.pos);
+                    self.pos += 1;
+                }
                 _ => self.pos += 1,
             }
         }
@@ -721,24 +732,22 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
             b't' => '\t',
             b'u' => {
                 let first = self.hex4(at)?;
-                if (0xD800..0xDC00).contains(&first) {
-                    let low = if self.src[self.pos..].starts_with(b"\\u") {
-                        self.pos += 2;
-                        Some(self.hex4(at)?)
-                    } else {
-                        None
-                    };
-                    match low {
-                        Some(low) if (0xDC00..0xE000).contains(&low) => {
-                            let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
-                            char::from_u32(code).unwrap_or('\u{fffd}')
+                let low = if (0xD800..0xDC00).contains(&first) { self.low_half(at)? } else { None };
+                match low {
+                    Some(low) => {
+                        let code = 0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00);
+                        let c = char::from_u32(code).unwrap_or('\u{fffd}');
+                        if surrogates::STAND_INS.contains(&c) {
+                            self.note_stand_in(at);
                         }
-                        _ => return Err(self.lone_surrogate(at)),
+                        c
                     }
-                } else if (0xDC00..0xE000).contains(&first) {
-                    return Err(self.lone_surrogate(at));
-                } else {
-                    char::from_u32(first).unwrap_or('\u{fffd}')
+                    // Half a pair alone, as JavaScript keeps it: its stand-in, which the
+                    // writer of .pen text turns back into this escape.
+                    None => match surrogates::stand_in(first) {
+                        Some(stand_in) => stand_in,
+                        None => char::from_u32(first).unwrap_or('\u{fffd}'),
+                    },
                 }
             }
             _ => {
@@ -764,9 +773,26 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
         }
     }
 
-    fn lone_surrogate(&self, at: usize) -> Unwinding {
-        self.error_at(at, "unpaired UTF-16 surrogate in a \\u escape".into())
-            .with_hint("characters outside the basic plane need both halves, e.g. \\ud83d\\ude00")
+    /// The low half of a pair when the next escape is one (it is then read); otherwise the
+    /// high half before it stands alone and nothing more is read.
+    fn low_half(&mut self, escape_at: usize) -> Read<Option<u32>> {
+        if !self.src[self.pos..].starts_with(b"\\u") {
+            return Ok(None);
+        }
+        let start = self.pos;
+        self.pos += 2;
+        let low = self.hex4(escape_at)?;
+        if (0xDC00..0xE000).contains(&low) {
+            return Ok(Some(low));
+        }
+        self.pos = start;
+        Ok(None)
+    }
+
+    /// Notes the first real character of the range that stands for half pairs (a file that
+    /// holds one would save it as a half: loading says so).
+    fn note_stand_in(&mut self, at: usize) {
+        self.first_stand_in.get_or_insert(at as u32);
     }
 }
 
@@ -874,23 +900,37 @@ mod tests {
 
     #[test]
     fn malformed_literals_are_rejected() {
-        for bad in [
-            "01",
-            "1.",
-            "-",
-            "1e",
-            "1e999",
-            "+1",
-            ".5",
-            "tru",
-            "\"\\x\"",
-            "\"\\ud800\"",
-            "\"a\nb\"",
-            "{} {}",
-            "/* open",
-        ] {
+        for bad in ["01", "1.", "-", "1e", "1e999", "+1", ".5", "tru", "\"\\x\"", "\"a\nb\"", "{} {}", "/* open"] {
             assert!(parse(bad).is_err(), "{bad:?} should fail");
         }
+    }
+
+    #[test]
+    fn half_pairs_are_read_as_javascript_reads_them() {
+        let read = |text: &str| match parse(text).unwrap().value.unwrap().value {
+            JsonValue::String(s) => s,
+            other => panic!("{other:?}"),
+        };
+        let half = |unit| surrogates::stand_in(unit).unwrap();
+        assert_eq!(read(r#""\ud800""#), half(0xD800).to_string());
+        assert_eq!(read(r#""a\uDC00b""#), format!("a{}b", half(0xDC00)));
+        // A high half before an escape that is not a low half stands alone; the escape is read.
+        assert_eq!(read(r#""\ud800\u0041""#), format!("{}A", half(0xD800)));
+        assert_eq!(read(r#""\ud800\ud83d\ude00""#), format!("{}😀", half(0xD800)));
+        assert_eq!(read(r#""\ud800\ud800""#), format!("{}{}", half(0xD800), half(0xD800)));
+        // A whole pair is one character, as before; a broken escape is still an error.
+        assert_eq!(read(r#""\ud83d\ude00""#), "😀");
+        assert!(parse(r#""\ud800\u12""#).is_err());
+    }
+
+    #[test]
+    fn a_real_character_of_the_stand_ins_range_is_noted() {
+        for text in ["\"\u{10F800}\"", r#""\udbfe\udc00""#] {
+            let outline = super::super::outline(text, 10).unwrap();
+            assert_eq!(outline.first_stand_in, Some(1), "{text}");
+        }
+        let outline = super::super::outline("\"\\ud800 \u{10F7FF} 😀\"", 10).unwrap();
+        assert_eq!(outline.first_stand_in, None);
     }
 
     #[test]

@@ -32,6 +32,9 @@ pub struct JsonWriter<'w> {
     compact: bool,
     /// What a write within limits has counted (see [`JsonWriter::streaming_within`]).
     meter: Option<Box<Meter>>,
+    /// Half pairs are written as the escapes a `.pen` file holds (see [`super::surrogates`]);
+    /// otherwise as their stand-in characters, which any JSON reader takes.
+    halves: bool,
 }
 
 /// The destination of a streaming writer, and the first error it gave.
@@ -79,6 +82,14 @@ impl<'w> JsonWriter<'w> {
     /// error whose inner error is the [`OverLimit`](super::OverLimit).
     pub(crate) fn streaming_within(out: &'w mut dyn io::Write, limits: WriteLimits) -> JsonWriter<'w> {
         JsonWriter { meter: Some(Box::new(Meter::new(limits))), ..JsonWriter::streaming(out) }
+    }
+
+    /// The same writer, writing each half of a UTF-16 pair as the escape `JSON.stringify`
+    /// writes (`\ud800`): what a `.pen` file holds, and nothing else should (see
+    /// [`super::surrogates`]).
+    pub(crate) fn writing_halves(mut self) -> JsonWriter<'w> {
+        self.halves = true;
+        self
     }
 
     /// The text written so far (all of it, unless the writer streams).
@@ -148,7 +159,7 @@ impl<'w> JsonWriter<'w> {
             meter.key(key, false);
         }
         self.new_member();
-        write_js_string(&mut self.out, key);
+        self.write_string(key);
         self.out.push_str(if self.compact { ":" } else { ": " });
         self.after_key = true;
     }
@@ -183,7 +194,18 @@ impl<'w> JsonWriter<'w> {
     /// Writes a string with JavaScript's escaping.
     pub fn string(&mut self, value: &str) {
         self.before_value();
-        write_js_string(&mut self.out, value);
+        self.write_string(value);
+    }
+
+    fn write_string(&mut self, value: &str) {
+        if self.halves && super::surrogates::holds_half_pairs(value) {
+            // Escaping makes no stand-in and leaves each as it is: they are turned afterwards.
+            let mut quoted = String::with_capacity(value.len() + 2);
+            write_js_string(&mut quoted, value);
+            super::surrogates::push_escaped(&mut self.out, &quoted);
+        } else {
+            write_js_string(&mut self.out, value);
+        }
     }
 
     /// Starts a member whose key is already quoted and escaped as `JSON.stringify` does.
@@ -192,7 +214,7 @@ impl<'w> JsonWriter<'w> {
             meter.key(quoted, true);
         }
         self.new_member();
-        self.out.push_str(quoted);
+        self.push_raw(quoted);
         self.out.push_str(if self.compact { ":" } else { ": " });
         self.after_key = true;
     }
@@ -200,7 +222,17 @@ impl<'w> JsonWriter<'w> {
     /// Writes a scalar already printed as `JSON.stringify` prints it.
     pub(crate) fn raw_scalar(&mut self, token: &str) {
         self.before_value();
-        self.out.push_str(token);
+        self.push_raw(token);
+    }
+
+    /// A token of compact text (a [`super::RawJson`]'s), whose strings hold half pairs as
+    /// their stand-ins.
+    fn push_raw(&mut self, token: &str) {
+        if self.halves {
+            super::surrogates::push_escaped(&mut self.out, token);
+        } else {
+            self.out.push_str(token);
+        }
     }
 
     fn open(&mut self, bracket: char) {
@@ -259,7 +291,8 @@ impl<'w> JsonWriter<'w> {
 }
 
 /// Appends `value` quoted and escaped as `JSON.stringify` does: `"` and `\` escaped, control
-/// characters as `\b \f \n \r \t` or `\u00xx` (lowercase hex), everything else verbatim.
+/// characters as `\b \f \n \r \t` or `\u00xx` (lowercase hex), everything else verbatim (the
+/// stand-in of half a UTF-16 pair too: only a writer of `.pen` text turns it into its escape).
 pub fn write_js_string(out: &mut String, value: &str) {
     out.push('"');
     let mut plain_from = 0;

@@ -789,7 +789,7 @@ impl Builder<'_, '_, '_, '_> {
     /// network address as written.
     fn image_href(&mut self, url: &str, id: &str) -> Option<String> {
         if url.starts_with("http://") || url.starts_with("https://") {
-            return Some(url.to_owned());
+            return Some(browser_url(url));
         }
         match self.images.encoded(url) {
             Ok((bytes, mime)) => {
@@ -1126,9 +1126,35 @@ fn px(value: f32) -> String {
     if n == "0" { n } else { format!("{n}px") }
 }
 
+/// A remote address spelled as the browser requests it: a space, `"`, `<`, `>` and the other
+/// control characters percent-encoded, tabs and line breaks dropped (the URL parser removes
+/// them), everything else as written. Html-tailwind writes a value's spaces as `_`, which
+/// Tailwind turns back into spaces everywhere but inside `url(…)`: a space left there reached
+/// the browser as `_`, another address.
+fn browser_url(url: &str) -> String {
+    let mut out = String::with_capacity(url.len());
+    for c in url.chars() {
+        match c {
+            '\t' | '\n' | '\r' => {}
+            ' ' | '"' | '<' | '>' | '\u{0}'..='\u{1f}' | '\u{7f}' => out.push_str(&format!("%{:02X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn remote_addresses_are_spelled_as_the_browser_requests_them() {
+        assert_eq!(
+            browser_url("https://example.com/my photo.png?a=\"b\""),
+            "https://example.com/my%20photo.png?a=%22b%22"
+        );
+        assert_eq!(browser_url("https://example.com/a%20b_c.png\n"), "https://example.com/a%20b_c.png");
+    }
 
     #[test]
     fn class_names_read_like_the_node_names() {

@@ -140,7 +140,7 @@ pub(super) fn touch_targets(input: &Input) -> Vec<Finding> {
                 found.push(Finding {
                     node: key,
                     message: format!(
-                        "a control of {} × {} on a {}-px-wide screen; a finger needs {} × {}",
+                        "a control of {} × {} on a screen {} px wide; a finger needs {} × {}",
                         px(b.width.into()),
                         px(b.height.into()),
                         px(screen.width.into()),

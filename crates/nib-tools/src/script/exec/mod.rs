@@ -98,13 +98,14 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         outcome.discard_created_files();
         return outcome;
     }
-    let mut issues = super::issues::find(
+    let mut issues = std::mem::take(&mut runner.state.said);
+    issues.extend(super::issues::find(
         runner.tx.document(),
         context.library,
         &runner.state.touched,
         &runner.state.positioned,
         context.canvas,
-    );
+    ));
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     if script.statements.len() > RECOMMENDED_STATEMENTS {
         issues.push(super::issues::long_batch(script.statements.len()));
@@ -212,6 +213,8 @@ pub(crate) struct State {
     touched: Vec<NodeKey>,
     /// Nodes whose x or y this call set.
     positioned: HashSet<NodeKey>,
+    /// Potential issues a statement saw as it ran (the others are looked for after the call).
+    said: Vec<String>,
     /// Image files G() wrote that were not there before.
     created: Vec<std::path::PathBuf>,
 }
@@ -227,6 +230,7 @@ impl State {
             results: Vec::new(),
             touched: Vec::new(),
             positioned: HashSet::new(),
+            said: Vec::new(),
             created: Vec::new(),
         }
     }

@@ -109,6 +109,18 @@ impl Runner<'_, '_> {
             tree.props.remove(&Key::X);
             tree.props.remove(&Key::Y);
         }
+        if let Some((id, type_name)) = unknown_type_in(&tree) {
+            let source_id = tree.props.id().unwrap_or_default().to_owned();
+            let which = if id == source_id { String::new() } else { format!("the node '{id}' inside it has ") };
+            return Err(StepError::new(format!(
+                "cannot copy '{source_id}': {which}unknown node type {type_name:?} (a newer Pen's, kept as written in the file); nib writes only the node types it knows"
+            ))
+            .hint(format!(
+                "copy the parts of known types one by one, or insert a new node with I() of one of {}",
+                NodeType::ALL.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+            ))
+            .at(source));
+        }
         if !tree.props.contains(&Key::Name) {
             Self::default_name(&mut tree, binding);
         }
@@ -289,8 +301,8 @@ impl Runner<'_, '_> {
             && !matches!(node_type, NodeType::Frame | NodeType::Rectangle)
         {
             return Err(StepError::new(format!(
-                "Only frames and rectangles take image fills; '{path}' is a {}",
-                node_type.as_str()
+                "Only frames and rectangles take image fills; '{path}' is {}",
+                node_type.with_article()
             ))
             .hint("G() a rectangle or frame, e.g. one inserted for the image")
             .at(node));
@@ -575,6 +587,12 @@ impl Runner<'_, '_> {
     }
 
     fn update_node(&mut self, key: NodeKey, node_type: NodeType, update: Update) -> Step<String> {
+        if node_type == NodeType::Unknown {
+            let node = self.document().tree().node(key);
+            let type_name = node.props.type_name().map(|name| name.into_owned());
+            let said = crate::script::issues::undrawn_keys(node.id(), type_name.as_deref(), &update.set);
+            self.state.said.extend(said);
+        }
         for name in update.remove {
             self.tx.set(key, name, None);
         }
@@ -599,8 +617,8 @@ impl Runner<'_, '_> {
         if let Some(incoming) = update.descendants {
             if node_type != NodeType::Ref {
                 return Err(StepError::new(format!(
-                    "'{id}' is a {}, not an instance; descendants only apply to instances",
-                    node_type.as_str()
+                    "'{id}' is {}, not an instance; descendants only apply to instances",
+                    node_type.with_article()
                 ))
                 .hint("update the node's children directly with their own ids"));
             }
@@ -632,6 +650,11 @@ impl Runner<'_, '_> {
                 merge(descendants, incoming, &format!("{}/", target.override_key));
             }
             let tree = target_tree(descendants, target);
+            if target.node_type == Some(NodeType::Unknown) {
+                let type_name = tree.props.type_name().map(|name| name.into_owned());
+                let said = crate::script::issues::undrawn_keys(&path, type_name.as_deref(), &update.set);
+                runner.state.said.extend(said);
+            }
             apply_props(&mut tree.props, &update);
             if let Some(children) = update.children.clone() {
                 check_container(target.node_type, &path)?;
@@ -775,6 +798,22 @@ fn contains_itself(reference: &str) -> StepError {
 }
 
 /// The ids of `tree`'s nodes, itself first, in document order.
+/// The first node of `tree` whose type nib does not know — its children and the nodes in its
+/// instance overrides included — as its id and its type as the file spells it: nib keeps such
+/// nodes as read, but an agent's call writes only types nib can check.
+fn unknown_type_in(tree: &NodeTree) -> Option<(String, String)> {
+    if tree.props.node_type() == Some(NodeType::Unknown) {
+        let type_name = tree.props.type_name().unwrap_or_default().into_owned();
+        return Some((tree.props.id().unwrap_or_default().to_owned(), type_name));
+    }
+    if let Some(Value::Descendants(descendants)) = tree.props.get(&Key::Descendants)
+        && let Some(found) = descendants.0.entries.iter().find_map(|(_, node)| unknown_type_in(node))
+    {
+        return Some(found);
+    }
+    tree.children.iter().find_map(unknown_type_in)
+}
+
 fn preorder_ids(tree: &NodeTree) -> Vec<String> {
     let mut ids = vec![tree.props.id().unwrap_or_default().to_owned()];
     for child in &tree.children {

@@ -163,7 +163,7 @@ pub(super) fn check_container(node_type: Option<crate::doc::NodeType>, path: &st
         ))
         .hint("insert into a frame, a group or an instance's slot")),
         Some(t) if !t.has_children() => {
-            Err(StepError::new(format!("Node '{path}' is a {} and cannot have children", t.as_str()))
+            Err(StepError::new(format!("Node '{path}' is {} and cannot have children", t.with_article()))
                 .hint("insert into a frame, a group or an instance's slot"))
         }
         _ => Ok(()),

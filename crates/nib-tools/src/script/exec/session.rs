@@ -80,6 +80,7 @@ impl Session {
         let state = self.state.take().unwrap_or_else(|| State::new(&context.options));
         let touched = state.touched.len();
         let results = state.results.len();
+        let said = state.said.len();
         let mut runner = Runner::resume(document.transaction(), context, state);
         let ran = runner.statement(&statement).and_then(|bound| runner.check_depth(touched).map(|()| bound));
         match ran {
@@ -96,6 +97,7 @@ impl Session {
                 // What the rolled-back statement touched and said is gone with it.
                 state.touched.truncate(touched);
                 state.results.truncate(results);
+                state.said.truncate(said);
                 self.state = Some(state);
                 Err(error.into_failure(index, at, call))
             }
@@ -110,8 +112,14 @@ impl Session {
     /// Ends the session: what it did and the problems it left.
     pub fn finish(mut self, document: &Document, context: &Context) -> Finished {
         let state = self.state.take().unwrap_or_else(|| State::new(&context.options));
-        let mut issues =
-            super::super::issues::find(document, context.library, &state.touched, &state.positioned, context.canvas);
+        let mut issues = state.said;
+        issues.extend(super::super::issues::find(
+            document,
+            context.library,
+            &state.touched,
+            &state.positioned,
+            context.canvas,
+        ));
         issues.extend(self.references.broken_since(&References::of(document, context.library)));
         Finished { results: state.results, issues, created_files: state.created }
     }

@@ -105,7 +105,7 @@ pub(super) fn refusal(function: &str, found: &[NotJson]) -> (String, String) {
         "a function" | "a symbol" => "pass a value: call the function, or leave the key out",
         what if what.starts_with("a BigInt") => "pass a Number: Number(value)",
         _ => {
-            "a document is UTF-8 text, which cannot hold half of a UTF-16 pair: remove the stray \\uD800–\\uDFFF escape or write the whole character"
+            "a snippet cannot write half of a UTF-16 pair (nib keeps those a file holds, but writes none of its own): remove the stray \\uD800–\\uDFFF escape or write the whole character"
         }
     };
     (message, hint.to_owned())

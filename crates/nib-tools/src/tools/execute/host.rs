@@ -709,7 +709,7 @@ fn failure_error(failure: &Failure, edit_id: &str, kept: bool) -> ToolError {
         _ => retry,
     };
     let data = json!({ "editId": edit_id, "line": failure.line, "column": failure.column, "call": failure.call, "invalid": failure.invalid });
-    ToolError { message, hint: Some(hint), data: Some(data) }
+    ToolError { message, hint: Some(hint), data: Some(data), cause: crate::tools::Cause::Call }
 }
 
 /// Image files the call's Generate wrote that nothing refers to once it is undone.

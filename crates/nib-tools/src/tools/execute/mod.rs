@@ -252,7 +252,12 @@ fn snippet_error(error: &JsError, edit_id: &str, refused: Option<&ToolError>, ke
         None => retry,
     };
     let data = serde_json::json!({ "editId": edit_id, "line": line, "column": column });
-    ToolError { message: format!("{place}{said}"), hint: Some(hint), data: Some(data) }
+    ToolError {
+        message: format!("{place}{said}"),
+        hint: Some(hint),
+        data: Some(data),
+        cause: crate::tools::Cause::Call,
+    }
 }
 
 /// How to retry a failed call, and what became of its changes.
