@@ -23,6 +23,11 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Read, changed and saved under the document's lock (a dry run writes nothing).
+    let _lock = match (!settings.dry_run).then(|| super::lock_document(file)).transpose() {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
     let (mut document, mut compiler) = match super::read_with_imports(file, &settings.fonts) {
         Ok(read) => read,
         Err(code) => return code,

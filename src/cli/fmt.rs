@@ -37,6 +37,14 @@ fn is_canonical(document: &Document, current: &[u8]) -> bool {
 pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
+        // Read and rewritten under the document's lock (a check writes nothing).
+        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+            Ok(lock) => lock,
+            Err(_) => {
+                code = 2;
+                continue;
+            }
+        };
         // Only a regular file that loads is ever written: nothing else is touched.
         let loaded = match read_document_bytes(path) {
             Ok(bytes) => Document::load_bytes(&bytes)

@@ -12,6 +12,11 @@ use nib::review::merge::merge;
 
 pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitCode {
     let name = name.map_or_else(|| ours.display().to_string(), str::to_owned);
+    // Ours is read and replaced under its lock.
+    let _lock = match super::lock_document(ours) {
+        Ok(lock) => lock,
+        Err(code) => return code,
+    };
     let read = |path: &Path| -> Result<(Vec<u8>, Document), String> {
         let bytes = read_document_bytes(path).map_err(|e| e.to_string())?;
         let document = Document::load_bytes(&bytes).map_err(|e| format!("{}:{e}", path.display()))?.document;

@@ -28,6 +28,14 @@ pub fn parse_version(text: &str) -> Result<Version, String> {
 pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
+        // Read and rewritten under the document's lock (a check writes nothing).
+        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+            Ok(lock) => lock,
+            Err(_) => {
+                code = 2;
+                continue;
+            }
+        };
         let shown = path.display();
         let loaded = match read_document_bytes(path) {
             Ok(bytes) => Document::load_bytes(&bytes).map_err(|error| (format!("{shown}:{error}"), 1)),

@@ -61,6 +61,16 @@ pub fn write_out(text: std::fmt::Arguments) {
     }
 }
 
+/// Takes the lock of the document at `file` for a command's whole read → change → write, so it
+/// changes the file as the last writer left it (DESIGN.md, "Writers take turns"); when another
+/// writer holds it past the wait, says so and answers exit 2.
+fn lock_document(file: &Path) -> Result<nib::files::DocumentLock, ExitCode> {
+    nib::files::DocumentLock::acquire(file).map_err(|error| {
+        tell!("nib: {error}");
+        ExitCode::from(2)
+    })
+}
+
 /// Writes to stderr, control characters escaped as [`write_out`] does; a failed write is
 /// dropped (there is nowhere left to say it).
 pub fn write_err(text: std::fmt::Arguments) {

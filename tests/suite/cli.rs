@@ -920,6 +920,7 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::tools::render_cache::MAX_KEPT_PIXELS
         ),
         format!("the first {} entries are", nib::files::MAX_SCANNED_ENTRIES),
+        format!("| {} s (`NIB_LOCK_WAIT=SECONDS`)", nib::files::LOCK_WAIT.as_secs()),
         mib(nib::mcp::MAX_MESSAGE_BYTES as u64),
         format!("{} requests read ahead of the answers", nib::mcp::MAX_UNWRITTEN_ANSWERS),
         format!("{} open, {} per remote address", nib::serve::MAX_CONNECTIONS, nib::serve::MAX_PER_PEER),

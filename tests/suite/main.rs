@@ -52,3 +52,5 @@ mod schema;
 mod serve;
 mod text_conformance;
 mod tools;
+#[cfg(unix)]
+mod writers;

@@ -192,9 +192,16 @@ async fn reopening_an_open_document_keeps_its_undo_history() {
     let reloaded = structured(&call(&client, "open_document", open("design.pen")).await);
     let note =
         reloaded["note"].as_str().unwrap_or_else(|| panic!("the answer says the file was read again: {reloaded}"));
-    assert!(note.contains("changed on disk") && note.contains("undo history starts over"), "{note}");
+    assert!(note.contains("changed on disk since your last call: 1 node removed, by another writer"), "{note}");
+    assert!(
+        note.contains("this answer shows the current document") && note.contains("undo does not go back"),
+        "{note}"
+    );
     let nothing = error_text(&call(&client, "undo", json!({})).await);
-    assert!(nothing.contains("nothing to undo"), "{nothing}");
+    assert!(
+        nothing.contains("nothing to undo") && nothing.contains("never takes back someone else's change"),
+        "{nothing}"
+    );
     client.cancel().await.unwrap();
 }
 

@@ -7,6 +7,7 @@
 //! `/dev/zero` would never end, and replacing a device with a regular file destroys it.
 
 mod confine;
+mod lock;
 mod output;
 mod read;
 mod temporary;
@@ -17,6 +18,7 @@ mod write;
 use std::path::PathBuf;
 
 pub use confine::{Confinement, lexical_normal, resolve_links};
+pub use lock::{DocumentLock, LOCK_WAIT, lock_wait};
 pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing};
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
 pub use tree::{Links, Tree};
@@ -110,6 +112,28 @@ pub enum FileError {
         kind: &'static str,
         /// The output folder.
         folder: PathBuf,
+    },
+    /// Another writer held the document's lock for as long as this one waits.
+    #[error(
+        "{} is being changed by another nib process (a command, a server or an agent's session); nib waited {:.0} s for it to finish, and nothing was done: try again when it has finished (NIB_LOCK_WAIT=SECONDS waits longer)",
+        path.display(),
+        waited.as_secs_f64()
+    )]
+    Busy {
+        /// The document.
+        path: PathBuf,
+        /// How long this writer waited.
+        waited: std::time::Duration,
+    },
+    /// A program that takes no lock (an editor, the Pen app) changed the document while this
+    /// writer held it.
+    #[error(
+        "{} was changed by a program that does not take nib's lock (an editor, the Pen app) while nib was changing it; nothing was saved, so that change is kept: run this again to change the file as it is now",
+        path.display()
+    )]
+    ChangedMeanwhile {
+        /// The document.
+        path: PathBuf,
     },
     /// The path, with symbolic links resolved at the moment of use, leads outside the folder
     /// nib may use.

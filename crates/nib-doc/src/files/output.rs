@@ -23,14 +23,14 @@ pub struct OutputGuard {
 impl OutputGuard {
     /// A guard protecting `documents` (paths as given; they are made absolute and resolved).
     pub fn new<'a>(documents: impl IntoIterator<Item = &'a Path>) -> OutputGuard {
-        OutputGuard { documents: documents.into_iter().map(resolved).collect() }
+        OutputGuard { documents: documents.into_iter().map(absolute_resolved).collect() }
     }
 
     /// Refuses `path` as an output when it is a document or one in use, or, when `extensions`
     /// is given (a file the user named), when its extension is none of them (compared without
     /// letter case; the first is the one the hint suggests).
     pub fn check(&self, path: &Path, extensions: Option<&[&str]>) -> Result<(), FileError> {
-        self.check_resolved(path, &resolved(path), extensions)
+        self.check_resolved(path, &absolute_resolved(path), extensions)
     }
 
     /// [`OutputGuard::check`] of `path`, whose absolute form with links resolved is `resolved`.
@@ -125,7 +125,7 @@ impl OutputFolder {
             Some(confinement) => confinement.folder(path, true)?,
             None => Tree::create(path)?,
         };
-        Ok(OutputFolder { tree, resolved: resolved(path), guard: guard.clone() })
+        Ok(OutputFolder { tree, resolved: absolute_resolved(path), guard: guard.clone() })
     }
 
     /// Refuses `name` when a link or special file stands there (or on the way): said before
@@ -147,7 +147,9 @@ impl OutputFolder {
             None => Tree::open(path),
         };
         match opened {
-            Ok(tree) => Ok(Some(OutputFolder { tree, resolved: resolved(path), guard: OutputGuard::default() })),
+            Ok(tree) => {
+                Ok(Some(OutputFolder { tree, resolved: absolute_resolved(path), guard: OutputGuard::default() }))
+            }
             Err(error) if error.is_not_found() => Ok(None),
             Err(error) => Err(error),
         }
@@ -232,7 +234,7 @@ fn look_through(folder: &Path) -> (Option<(PathBuf, &'static str)>, Vec<PathBuf>
 }
 
 /// `path` absolute, `..` taken away and links resolved where it exists.
-fn resolved(path: &Path) -> PathBuf {
+pub(super) fn absolute_resolved(path: &Path) -> PathBuf {
     let absolute = if path.is_absolute() {
         path.to_owned()
     } else {

@@ -20,6 +20,7 @@ use std::path::{Component, Path, PathBuf};
 use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
 use cap_std::fs::{Dir, OpenOptions};
 
+use super::lock::{Identity, Stamp};
 use super::{Durability, FileError, kind_of_cap};
 
 /// How symbolic links below a [`Tree`]'s folder are treated.
@@ -132,32 +133,44 @@ impl Tree {
         let existing = existing_file(&folder, &name, &target_shown, &shown)?;
         let io = |e| FileError::io(&shown, e);
         let (temp_name, mut file) = super::temporary::create(&folder, &name).map_err(io)?;
-        let outcome = (|| {
-            write(&mut file)?;
-            file.flush()?;
+        let written = (|| -> Result<Option<(Option<Stamp>, Identity)>, FileError> {
+            let io = |e| FileError::io(&shown, e);
+            write(&mut file).map_err(io)?;
+            file.flush().map_err(io)?;
             if durability == Durability::Durable {
-                file.sync_all()?;
+                file.sync_all().map_err(io)?;
             }
-            super::write::keep_mode_and_owner(&file, existing.as_ref())?;
-            // Renamed while still locked: a sweep never takes a file that is about to be the
-            // document.
-            folder.rename(&temp_name, &folder, &name)?;
-            drop(file);
-            if durability == Durability::Durable {
-                // A folder handle of cap-std may be a path-only descriptor: open it for reading.
-                folder.open(".")?.into_std().sync_all()?;
+            super::write::keep_mode_and_owner(&file, existing.as_ref()).map_err(io)?;
+            if durability == Durability::Replaceable {
+                return Ok(None);
             }
-            Ok(())
+            // A document's save: as close to the rename as can be, the file must be as this
+            // process's lock on it saw it (a writer that takes no lock may have changed it).
+            let folder_identity = identity_of(&folder).map_err(io)?;
+            let now = stamp_in(&folder, &name).map_err(io)?;
+            super::lock::check_before_replacing(now, folder_identity, name.as_os_str(), &shown)?;
+            Ok(Some((now, folder_identity)))
         })();
-        if outcome.is_err() {
+        let replaced = match written {
+            Ok(replaced) => replaced,
+            Err(error) => {
+                let _ = folder.remove_file(&temp_name);
+                return Err(error);
+            }
+        };
+        // Renamed while still locked: a sweep never takes a file that is about to be the
+        // document, and the document's lock moves over to it.
+        if let Err(e) = folder.rename(&temp_name, &folder, &name) {
             let _ = folder.remove_file(&temp_name);
-            return outcome.map_err(io);
+            return Err(io(e));
         }
+        let Some((replaced, folder_identity)) = replaced else { return Ok(()) };
+        super::lock::after_replacing(replaced, folder_identity, name.as_os_str(), file);
+        // A folder handle of cap-std may be a path-only descriptor: open it for reading.
+        folder.open(".").and_then(|dot| dot.into_std().sync_all()).map_err(io)?;
         // A document's save clears what killed saves of it left (outputs are many files in
         // one folder, and looking through it for each would cost a listing per file).
-        if durability == Durability::Durable {
-            super::temporary::sweep(&folder, name.as_os_str());
-        }
+        super::temporary::sweep(&folder, name.as_os_str());
         Ok(())
     }
 
@@ -351,6 +364,23 @@ fn existing_file(
     nonblocking(&mut writable);
     folder.open_with(name, &writable).map_err(|e| FileError::io(shown, e))?;
     Ok(Some(metadata))
+}
+
+/// Which file the open folder is.
+fn identity_of(folder: &Dir) -> io::Result<Identity> {
+    Ok(Stamp::of(&folder.try_clone()?.into_std_file().metadata()?).identity())
+}
+
+/// The stamp of the file `name` in `folder` now (not following a link); `None` when missing.
+fn stamp_in(folder: &Dir, name: &Path) -> io::Result<Option<Stamp>> {
+    let mut options = OpenOptions::new();
+    options.read(true).follow(FollowSymlinks::No);
+    nonblocking(&mut options);
+    match folder.open_with(name, &options) {
+        Ok(file) => Ok(Some(Stamp::of(&file.into_std().metadata()?))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// Opening never waits for a writer, should the file turn out to be a FIFO.

@@ -6,7 +6,7 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::{Confinement, Durability, FileError, Links, Tree, kind_of};
+use super::{Confinement, DocumentLock, Durability, FileError, Links, Tree, kind_of};
 
 /// Replaces the file at `path` with `bytes` (see [`write_atomic_with`]).
 pub fn write_atomic(path: &Path, bytes: &[u8], confinement: Option<&Confinement>) -> Result<(), FileError> {
@@ -30,11 +30,18 @@ pub fn write_output(path: &Path, bytes: &[u8], confinement: Option<&Confinement>
 /// and its target replaced) that is writable by its mode bits — root is refused too, because a
 /// read-only file says it should not change. The new file gets the old one's permissions, owner
 /// and group; a new file is readable by all (0644).
+///
+/// The write holds the file's [`DocumentLock`] (taken here unless the caller holds it already,
+/// as a command does for its whole read → change → write), waiting for another writer of the
+/// same file to finish, and is refused when a program that takes no lock changed the file since
+/// the lock was taken.
 pub fn write_atomic_with(
     path: &Path,
     confinement: Option<&Confinement>,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> Result<(), FileError> {
+    let locked = Confinement::apply(confinement, path)?;
+    let _lock = DocumentLock::acquire(&locked)?;
     replace(path, confinement, Durability::Durable, Links::Inside, write)
 }
 

@@ -64,7 +64,15 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
             }
             Direction::Forward => "redo is possible only right after an undo, before any new change",
         };
-        return Err(ToolError::new(format!("there is nothing to {word} in {}", open.path.display())).with_hint(hint));
+        // Another writer's change is a boundary: undo never takes it back, and says so.
+        let message = match (&open.outside_change, direction) {
+            (Some(change), Direction::Back) => format!(
+                "there is nothing to undo in {}: undo stops where another writer changed the file ({change}), and never takes back someone else's change",
+                open.path.display()
+            ),
+            _ => format!("there is nothing to {word} in {}", open.path.display()),
+        };
+        return Err(ToolError::new(message).with_hint(hint));
     }
     let reverted = match direction {
         Direction::Back => "not undone",

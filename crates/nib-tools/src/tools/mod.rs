@@ -15,6 +15,7 @@ mod lint;
 mod properties;
 pub mod render_cache;
 mod screenshot;
+mod sharing;
 mod summary;
 mod theme;
 mod variables;
@@ -87,7 +88,9 @@ impl Cause {
             FileError::Io { .. }
             | FileError::NotRegular { .. }
             | FileError::TooLarge { .. }
-            | FileError::ReadOnly { .. } => Cause::Files,
+            | FileError::ReadOnly { .. }
+            | FileError::Busy { .. }
+            | FileError::ChangedMeanwhile { .. } => Cause::Files,
         }
     }
 }
@@ -215,6 +218,15 @@ pub const TOOLS: &[&str] = &[
 
 /// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
 pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
+    // A call that changes a document holds its lock from its first look at the file until the
+    // call ends (sharing.rs); every lock is let go here, whatever the outcome.
+    workspace.locks.begin(name);
+    let result = dispatch(workspace, name, arguments);
+    workspace.locks.end();
+    result
+}
+
+fn dispatch(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
     match name {
         "get_editor_state" => answer(get_editor_state(workspace, parse(name, arguments)?)),
         "open_document" => answer(open_document(workspace, parse(name, arguments)?)),

@@ -39,6 +39,8 @@ pub struct Workspace {
     selection: Option<Selection>,
     /// The execute snippets run, by editId, for retries.
     pub(super) snippets: super::execute::Snippets,
+    /// The documents' locks the running call holds.
+    pub(super) locks: super::sharing::CallLocks,
 }
 
 /// Makes the host a document at a path is compiled over (its imports, fonts and images), with
@@ -84,6 +86,9 @@ pub struct OpenDocument {
     confinement: Option<Confinement>,
     /// Screenshots drawn, answered again while what they show is unchanged.
     pub(super) screenshots: RenderCache,
+    /// What another writer changed (`2 nodes added`) when this document was last reloaded for
+    /// that: the undo history starts after it, and undo says so instead of going past it.
+    pub(super) outside_change: Option<String>,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -263,6 +268,7 @@ impl Workspace {
             hosts: Arc::new(disk_host),
             selection: None,
             snippets: Default::default(),
+            locks: Default::default(),
         }
     }
 
@@ -385,6 +391,7 @@ impl Workspace {
     /// history, caches); a file that cannot be read any more is closed. Used after a tool
     /// failed half way, when the disk holds the last state that is known to be whole.
     pub fn reload_all(&mut self) {
+        self.locks.end();
         let current = self.current_path().map(Path::to_owned);
         let paths: Vec<PathBuf> = self.documents.drain(..).map(|d| d.path).collect();
         self.current = None;
@@ -428,6 +435,7 @@ impl Workspace {
             settled: None,
             confinement: self.confined.clone(),
             screenshots: RenderCache::default(),
+            outside_change: None,
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
@@ -459,6 +467,7 @@ impl Workspace {
             settled: None,
             confinement: self.confined.clone(),
             screenshots: RenderCache::default(),
+            outside_change: None,
         });
         self.current = Some(self.documents.len() - 1);
         let last = self.documents.len() - 1;
@@ -487,6 +496,7 @@ impl Workspace {
             hosts: Arc::clone(&self.hosts),
             selection: None,
             snippets: Default::default(),
+            locks: Default::default(),
         }
     }
 
@@ -501,31 +511,28 @@ impl Workspace {
     /// changed on disk), or the most recently used one when `file_path` is `None`. The note says
     /// what was chosen or reloaded.
     pub fn document(&mut self, file_path: Option<&str>) -> Result<(&mut OpenDocument, Option<String>), ToolError> {
-        let (index, mut note) = match file_path.filter(|p| !p.trim().is_empty()) {
-            Some(file_path) => {
-                let path = self.resolve(file_path)?;
-                match self.documents.iter().position(|d| d.path == path) {
-                    Some(index) => (index, None),
-                    None => {
-                        self.open(&path)?;
-                        (self.documents.len() - 1, None)
-                    }
-                }
-            }
+        let (path, mut note) = match file_path.filter(|p| !p.trim().is_empty()) {
+            Some(file_path) => (self.resolve(file_path)?, None),
             None => {
                 let index = self.current.ok_or_else(|| {
                     ToolError::new("no document is open")
                         .with_hint("call open_document with a .pen path, or pass filePath")
                 })?;
-                let note = format!(
-                    "No filePath was given; used the most recently opened document {}.",
-                    self.documents[index].path.display()
-                );
-                (index, Some(note))
+                let path = self.documents[index].path.clone();
+                let note = format!("No filePath was given; used the most recently opened document {}.", path.display());
+                (path, Some(note))
+            }
+        };
+        // A call that writes looks at the file, and changes and saves it, under its lock.
+        self.locks.hold(&path)?;
+        let index = match self.documents.iter().position(|d| d.path == path) {
+            Some(index) => index,
+            None => {
+                self.open(&path)?;
+                self.documents.len() - 1
             }
         };
         self.current = Some(index);
-        let path = self.documents[index].path.clone();
         let open = &mut self.documents[index];
         let stamp = Stamp::of(&path);
         // Reading and hashing a 1.7 MB file took 2 ms of every tool call.
@@ -544,11 +551,13 @@ impl Workspace {
                 ))
                 .with_hint("restore the file (open_document with its path creates it again, empty, when it is gone)"));
             }
-            self.open(&path)?;
-            let reloaded = format!(
-                "{} changed on disk since nib read it; it was reloaded (undo history starts over).",
-                path.display()
-            );
+            let writing = self.locks.applies_operations();
+            // Kept to say what the other writer changed (the reload takes the revision on).
+            let before = self.documents[index].document.clone();
+            let open = self.open(&path)?;
+            let what = super::sharing::what_changed(&before, &open.document);
+            let reloaded = super::sharing::outside_change_note(&path, &what, writing);
+            open.outside_change = Some(what);
             note = Some(match note {
                 Some(note) => format!("{note} {reloaded}"),
                 None => reloaded,
