@@ -1,5 +1,8 @@
-//! Load and save of the largest corpus file (budget: load + index ≤ 15 ms, save ≤ 10 ms), and
-//! the excerpt a one-frame render reads.
+//! Load and save of the largest corpus file (budget: load + index ≤ 15 ms, save ≤ 10 ms), the
+//! excerpt a one-frame render reads, and what sharing a file with other writers costs a write
+//! (budget: the lock ≤ 1 ms): taking and letting go of a document's lock, and a whole save to
+//! disk (lock, temporary file, the look for a lock-less writer, rename, sweep) next to the same
+//! bytes written without a lock.
 
 use std::hint::black_box;
 
@@ -22,6 +25,22 @@ fn io(c: &mut Criterion) {
         b.iter(|| Document::load_excerpt(black_box(&text), &frame).map(|l| l.document.node_count()))
     });
     group.bench_function("save_1.7MB", |b| b.iter(|| black_box(&document).to_pen_string().len()));
+    group.finish();
+
+    let folder = tempfile::tempdir().expect("a temporary folder");
+    let path = folder.path().join("design.pen");
+    std::fs::write(&path, &text).expect("written");
+    let mut group = c.benchmark_group("writers");
+    group.bench_function("lock_and_release", |b| {
+        b.iter(|| drop(nib::files::DocumentLock::acquire(black_box(&path)).expect("free")))
+    });
+    // Outputs are written the same way without the lock and the checks around the rename.
+    group.bench_function("write_1.7MB_without_lock", |b| {
+        b.iter(|| nib::files::write_output(black_box(&path), text.as_bytes(), None).expect("written"))
+    });
+    group.bench_function("save_1.7MB_to_disk_with_lock", |b| {
+        b.iter(|| nib::doc::io::save_file(black_box(&document), &path).expect("saved"))
+    });
     group.finish();
 }
 

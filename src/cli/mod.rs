@@ -128,6 +128,11 @@ pub struct Args {
     /// the bundled fonts; repeat for several. NIB_FONT_DIRS adds more.
     #[arg(long = "font-dir", value_name = "DIR", global = true)]
     font_dirs: Vec<PathBuf>,
+    /// A folder holding copies of the libraries the Pen app bundles (`pencil:lunaris.lib.pen`
+    /// imports), looked in after the document's folder; repeat for several. NIB_LIBRARY_DIRS
+    /// adds more.
+    #[arg(long = "library-dir", value_name = "DIR", global = true)]
+    library_dirs: Vec<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -778,7 +783,8 @@ fn render_memory_from_environment() -> Result<(), String> {
 /// list is returned as warnings.
 /// Runs the parsed command.
 pub fn run(args: Args) -> std::io::Result<ExitCode> {
-    let Args { command, system_fonts, font_dirs } = args;
+    let Args { command, system_fonts, font_dirs, library_dirs } = args;
+    nib::host::libraries::set_library_dirs(library_dirs);
     // A render budget that is not a size would silently fall back to the default.
     if let Err(error) = render_memory_from_environment() {
         tell!("nib: {error}");

@@ -40,6 +40,7 @@ mod mcp_stdout;
 mod newer_pen;
 mod pen_current;
 mod pen_layout;
+mod pen_pictures;
 mod pencil_conformance;
 mod pencil_order;
 mod render_snapshots;

@@ -333,7 +333,7 @@ fn line_caps_and_joins_are_drawn_and_written() {
         r##"p=I("page", {type: "path", geometry: "M0 0 L10 10", width: 10, height: 10, stroke: "#000", strokeWidth: 2, strokeLinecap: "round"})"##,
         &Context::offline(Options::default()),
     );
-    assert!(!outcome.success && outcome.text().contains("new in format 2.17"), "{}", outcome.text());
+    assert!(!outcome.success && outcome.text().contains("new in format 2.14"), "{}", outcome.text());
 }
 
 // 6. Shader fills say what stands in for them; mesh gradients are drawn.

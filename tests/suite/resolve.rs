@@ -130,14 +130,20 @@ fn the_three_theme_axes_of_the_shadcn_kit() {
         let selection = ThemeSelection { entries: pairs.iter().map(|(a, v)| (a.to_string(), v.to_string())).collect() };
         ThemeContext::defaults(&document).with(&selection)
     };
-    let background =
-        |theme: &ThemeContext| match lookup(&document, &document, &NoImports, &VarRef("--background".into()), theme)
-            .unwrap()
-            .value
-        {
-            VariableScalar::Color(color) => color.as_str().to_owned(),
-            other => panic!("{other:?}"),
-        };
+    let background = |theme: &ThemeContext| match lookup(
+        &document,
+        None,
+        &document,
+        &NoImports,
+        &VarRef("--background".into()),
+        theme,
+    )
+    .unwrap()
+    .value
+    {
+        VariableScalar::Color(color) => color.as_str().to_owned(),
+        other => panic!("{other:?}"),
+    };
     assert_eq!(background(&ThemeContext::defaults(&document)), "#fafafa", "Light: the entry without a theme");
     assert_eq!(background(&select(&[("Mode", "Dark")])), "#0a0a0a");
     assert_eq!(background(&select(&[("Mode", "Dark"), ("Base", "Gray")])), "#030712", "two axes beat one");

@@ -30,6 +30,9 @@ impl Version {
     pub const V2_11: Version = Version::new(2, 11);
     /// 2.13: strokes spread over `stroke`, `strokeWidth`, `strokeAlignment`; `icon` nodes.
     pub const V2_13: Version = Version::new(2, 13);
+    /// 2.14: `strokeLinecap`/`strokeLinejoin` and a path's `viewBox` are node keys (Pen's own
+    /// 2.14 and 2.15 saves hold them).
+    pub const V2_14: Version = Version::new(2, 14);
     /// 2.17 (Pen 1.2.7): centred strokes by default, `strokeLinecap`/`strokeLinejoin`, paths
     /// fitted to their box and `viewBox`, `script` nodes, groups without layout, no dashes, no
     /// styled text runs.
@@ -82,6 +85,12 @@ impl Version {
     /// A path's geometry is moved to its box's corner before it is scaled to the box (and
     /// `viewBox` may say which region of it fills the box); before, it is scaled in place.
     pub fn fits_paths_to_their_box(self) -> bool {
+        self >= Version::V2_17
+    }
+
+    /// Pen's exports of a node hold the whole blur of its drop shadows (three standard
+    /// deviations); before, the blur's own length (the faint tail cut off).
+    pub fn exports_whole_shadow_blur(self) -> bool {
         self >= Version::V2_17
     }
 
@@ -159,21 +168,21 @@ const KEY_RULES: &[KeyRule] = &[
     KeyRule {
         key: "strokeLinecap",
         types: &[],
-        from: Version::V2_17,
+        from: Version::V2_14,
         until: None,
-        instead: "this version keeps stroke ends in the stroke object's `cap` (≤ 2.11) or cannot store them (2.13): run `nib migrate FILE` to move the document to the current format",
+        instead: "this version keeps stroke ends in the stroke object's `cap` (≤ 2.11) or cannot store them (2.13): run `nib migrate FILE` to move the document to a current format",
     },
     KeyRule {
         key: "strokeLinejoin",
         types: &[],
-        from: Version::V2_17,
+        from: Version::V2_14,
         until: None,
         instead: "this version keeps stroke corners in the stroke object's `join` (≤ 2.11) or cannot store them (2.13): run `nib migrate FILE` to move the document to the current format",
     },
     KeyRule {
         key: "viewBox",
         types: &[NodeType::Path],
-        from: Version::V2_17,
+        from: Version::V2_14,
         until: None,
         instead: "in this version a path's geometry is scaled to its box in place: write the geometry in the box's coordinates, or run `nib migrate FILE`",
     },

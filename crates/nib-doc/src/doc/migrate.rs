@@ -182,7 +182,7 @@ fn up(props: &mut Props, node_type: Option<NodeType>, from: Version, to: Version
                     changes.push("its zero stroke width is left out, as Pencil's upgrade leaves it".to_owned());
                 }
                 changes.push("stroke object → stroke, strokeWidth, strokeAlignment".to_owned());
-                if !removed && to >= Version::V2_17 {
+                if !removed && to >= Version::V2_14 {
                     if let Some(join) = join {
                         props.set(Key::StrokeLinejoin, Value::LineJoin(VarOr::Value(join)));
                         changes.push(format!("stroke join → strokeLinejoin {}", join.as_str()));
@@ -339,16 +339,20 @@ fn lossy_down(node: &str, props: &Props, node_type: Option<NodeType>, from: Vers
             lose("browser nodes arrived in 2.19".into());
         }
     }
+    if crosses(Version::V2_14)
+        && to >= Version::V2_13
+        && (props.contains(&Key::StrokeLinecap) || props.contains(&Key::StrokeLinejoin))
+    {
+        lose(format!("{to} documents cannot hold line caps and joins"));
+    }
+    if crosses(Version::V2_14) && props.contains(&Key::ViewBox) {
+        lose("viewBox arrived in 2.14".into());
+    }
     if crosses(Version::V2_17) {
         if matches!(node_type, Some(NodeType::Script | NodeType::Connection)) {
             lose(format!("{} nodes arrived in 2.17", node_type.map_or("", NodeType::as_str)));
         }
-        if props.contains(&Key::ViewBox) {
-            lose("viewBox arrived in 2.17".into());
-        }
-        if to >= Version::V2_13 && (props.contains(&Key::StrokeLinecap) || props.contains(&Key::StrokeLinejoin)) {
-            lose(format!("{to} documents cannot hold line caps and joins"));
-        }
+
         if node_type == Some(NodeType::Path)
             && let Some(bounds) = props
                 .text(&Key::Geometry)

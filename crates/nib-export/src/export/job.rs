@@ -17,8 +17,9 @@ use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
 use crate::compile::frames::{NameClash, frames, map_with_engines, node_file_stems, safe_name};
 use crate::diagnostic::Diagnostic;
+use crate::display::ShadowReach;
 use crate::display::pictures::Pictures;
-use crate::render::{RenderOptions, RenderTarget, encode_rendered, render};
+use crate::render::{RenderOptions, RenderTarget, encode_rendered, paint};
 use crate::resolve::SceneKey;
 use crate::text::TextEngine;
 
@@ -422,8 +423,17 @@ fn make_one(
         let svg = to_svg(source.scene, source.layout, text, images, target, svg_options)?;
         return Ok((svg.markup.into_bytes(), svg.warnings));
     }
-    let rendered =
-        render(source.scene, source.layout, text, images, target, render_options).map_err(ExportError::from)?;
+    // A node's picture holds its own drop shadows, as Pen's export does (its box grows by
+    // their reach); `nib render --node` and screenshots keep to the node's box.
+    let mut list =
+        crate::display::build(source.scene, source.layout, text, images, target).map_err(ExportError::from)?;
+    if let RenderTarget::Node(key) = target {
+        let version = crate::doc::format::Version::read_as(source.document.version());
+        let reach = if version.exports_whole_shadow_blur() { ShadowReach::WholeBlur } else { ShadowReach::Blur };
+        list.bounds = crate::display::export_bounds(source.scene, source.layout, key, render_options.scale, reach)
+            .map_err(ExportError::from)?;
+    }
+    let rendered = paint(&list, render_options).map_err(ExportError::from)?;
     let bytes = match settings.format {
         Format::Jpeg => encode_jpeg(&rendered.pixmap, settings.look.quality)?,
         Format::Webp => encode_webp(&rendered.pixmap, settings.look.quality)?,

@@ -17,7 +17,7 @@ use std::fmt::Write;
 use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::doc::values::{VariableScalar, VariableType, VariableValue};
-use crate::resolve::{Library, ThemeContext, lookup};
+use crate::resolve::{Library, ThemeContext, lookup, theme_axes};
 
 /// Most theme combinations written: the product of the axes' values grows fast, and a
 /// stylesheet with more rules than this is no longer something a person reads.
@@ -93,10 +93,9 @@ pub struct TokenSet {
 impl TokenSet {
     /// The variables of `document` (imports through `library`) in every theme combination.
     pub fn of(document: &Document, library: &dyn Library) -> TokenSet {
-        let axes: Vec<(String, Vec<String>)> = document
-            .themes()
-            .map(|themes| themes.iter().map(|(axis, values)| (axis.to_owned(), values.clone())).collect())
-            .unwrap_or_default();
+        // The document's axes and its imports' (`c:Mode` → `data-c-mode`): a frame choosing a
+        // library's theme is a page under that library's attribute.
+        let axes = theme_axes(document, library);
         let mut warnings = Vec::new();
         let combinations = combinations(document, &axes, &mut warnings);
         let mut used = HashSet::new();
@@ -115,7 +114,7 @@ impl TokenSet {
                 .iter()
                 .map(|combination| {
                     let reference = crate::doc::VarRef(name.to_owned());
-                    match lookup(document, document, library, &reference, &combination.context) {
+                    match lookup(document, None, document, library, &reference, &combination.context) {
                         Ok(found) => Some(token_value(found.value)),
                         Err(error) => {
                             let message = Diagnostic::warning("unresolved", format!("variable '{name}': {error}"));

@@ -43,6 +43,31 @@ impl FileImports {
         let mut imports =
             FileImports { folder: folder.to_owned(), confinement: confinement.cloned(), ..FileImports::default() };
         for (alias, relative) in document.imports().map(|i| i.iter().collect::<Vec<_>>()).unwrap_or_default() {
+            // A library Pen bundles: a copy the user keeps beside the document or in a library
+            // folder (one the user named is read wherever it is).
+            if let Some(name) = relative.strip_prefix(super::libraries::BUNDLED_PREFIX) {
+                let found = super::libraries::find(name, folder);
+                let loaded = match &found {
+                    Ok((path, false)) => read_document_bytes_within(path, confinement).map_err(|e| e.to_string()),
+                    Ok((path, true)) => crate::doc::io::read_document_bytes(path).map_err(|e| e.to_string()),
+                    Err(missing) => {
+                        imports.problems.push(not_loaded(alias, missing.message(alias)).with_hint(missing.hint()));
+                        continue;
+                    }
+                };
+                let path = found.map(|(path, _)| path).unwrap_or_default();
+                match loaded.and_then(|bytes| {
+                    Document::load_bytes(&bytes).map_err(|error| format!("{}: {error}", path.display()))
+                }) {
+                    Ok(loaded) => {
+                        imports.documents.insert(alias.to_owned(), loaded.document);
+                    }
+                    Err(error) => imports
+                        .problems
+                        .push(not_loaded(alias, format!("import '{alias}' ({relative}) was not loaded: {error}"))),
+                }
+                continue;
+            }
             let file = match Confinement::apply(confinement, &folder.join(relative)) {
                 Ok(file) => file,
                 Err(_) => {

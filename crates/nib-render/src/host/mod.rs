@@ -12,6 +12,7 @@ mod fonts;
 pub mod image_files;
 mod images;
 mod imports;
+pub mod libraries;
 mod memory;
 
 use std::path::{Path, PathBuf};

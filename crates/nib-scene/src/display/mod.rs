@@ -381,6 +381,82 @@ pub fn target_bounds(scene: &Scene, layout: &Layout, target: RenderTarget) -> Re
     }
 }
 
+/// How far a picture exported of a node reaches past its box for a drop shadow, as Pen's
+/// exports measure it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShadowReach {
+    /// The shadow's blur (Pen exporting documents up to 2.16: 25 dialogs and menus of a 2.14
+    /// and 2.15 dashboard reach exactly their blur, the last faint tail cut off).
+    Blur,
+    /// The whole blur, three standard deviations (half the blur each), and a device pixel
+    /// (Pen exporting 2.17 documents: a dialog with blur 24 reaches 73 px at 2×, its tail whole).
+    WholeBlur,
+}
+
+/// The canvas rectangle a picture exported of the node `key` at `scale` covers: its box and
+/// the reach of its own drop shadows — each shadow is the box moved by its offset and grown by
+/// `reach` of its blur on every side; its spread is not counted (Pen draws none). Whole device
+/// pixels, outward. Sources in DECISIONS.md ("Exports hold their node's shadow").
+pub fn export_bounds(
+    scene: &Scene,
+    layout: &Layout,
+    key: SceneKey,
+    scale: f32,
+    reach: ShadowReach,
+) -> Result<Rect, TargetError> {
+    let node_box = layout.node_box(key).ok_or(TargetError::Hidden)?;
+    let (width, height) = (node_box.width.max(1.0), node_box.height.max(1.0));
+    let mut local = Rect::from_xywh(0.0, 0.0, width, height).ok_or(TargetError::Hidden)?;
+    let scale = if scale.is_finite() && scale > 0.0 { scale } else { 1.0 };
+    for shadow in effects_of(&scene.node(key).props).shadows.iter().filter(|s| !s.inner && s.color[3] > 0) {
+        if shadow.blur <= 0.0 && shadow.dx == 0.0 && shadow.dy == 0.0 {
+            continue;
+        }
+        let grown = match reach {
+            ShadowReach::Blur => (shadow.blur * scale).ceil(),
+            ShadowReach::WholeBlur if shadow.blur > 0.0 => (shadow.blur * 1.5 * scale).ceil() + 1.0,
+            ShadowReach::WholeBlur => 0.0,
+        } / scale;
+        let (dx, dy) = (shadow.dx, shadow.dy);
+        if let Some(reach) = Rect::from_ltrb(dx - grown, dy - grown, width + dx + grown, height + dy + grown) {
+            local = local.join(&reach).unwrap_or(local);
+        }
+    }
+    let outward = |v: f32, up: bool| if up { (v * scale).ceil() / scale } else { (v * scale).floor() / scale };
+    let whole = Rect::from_ltrb(
+        outward(local.left(), false),
+        outward(local.top(), false),
+        outward(local.right(), true),
+        outward(local.bottom(), true),
+    )
+    .unwrap_or(local);
+    whole.transform(placement(node_box).transform(Transform::identity(), true)).ok_or(TargetError::Hidden)
+}
+
+/// `warnings` without those that follow from an import that is not loaded (an instance of one
+/// of its components drawn as a dashed outline, one of its variables painting nothing): the
+/// warning about the import says them once, with their count (`compile`).
+fn without_import_uses(warnings: Vec<Diagnostic>, scene: &Scene) -> Vec<Diagnostic> {
+    let uses: Vec<&Diagnostic> = scene.problems.iter().filter(|p| p.code == "import" && p.node.is_some()).collect();
+    if uses.is_empty() {
+        return warnings;
+    }
+    let nodes: std::collections::HashSet<&str> = uses.iter().filter_map(|p| p.node.as_deref()).collect();
+    let aliases: Vec<String> = uses
+        .iter()
+        .filter_map(|p| p.span.as_ref()?.pointer.strip_prefix("/imports/"))
+        .map(|alias| format!("'{}:", alias.replace("~1", "/").replace("~0", "~")))
+        .collect();
+    warnings
+        .into_iter()
+        .filter(|w| {
+            w.code != "unresolved"
+                || !(w.node.as_deref().is_some_and(|n| nodes.contains(n))
+                    || aliases.iter().any(|alias| w.message.contains(alias.as_str())))
+        })
+        .collect()
+}
+
 /// Builds the display list of `target`: `text` must be the engine the layout was made with
 /// (glyphs are named by its fonts); `pictures` gives the images of image fills.
 pub fn build(
@@ -414,7 +490,7 @@ pub fn build(
         bounds,
         pictures,
         missing_image_icon,
-        warnings: builder.warnings.into_vec(),
+        warnings: without_import_uses(builder.warnings.into_vec(), scene),
     })
 }
 

@@ -24,4 +24,4 @@ pub use scene::{
 };
 pub use shown_text::MAX_TEXT_CHARS;
 pub(crate) use shown_text::shown_text;
-pub use variables::{ThemeContext, lookup};
+pub use variables::{ThemeContext, lookup, theme_axes, unresolved_axis};

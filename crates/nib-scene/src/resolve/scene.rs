@@ -103,7 +103,9 @@ pub struct ScenePart {
     nodes: Vec<SceneNode>,
     ids: IdTable,
     problems: Vec<Diagnostic>,
-    variable_problems: BTreeMap<(String, String), (String, usize)>,
+    /// Each variable's problem (its name, the message, and the import alias when the problem is
+    /// that the import is not loaded) with its first node and how many uses it has.
+    variable_problems: BTreeMap<(String, String, Option<String>), (String, usize)>,
     /// Other top-level nodes of the document whose components this part uses.
     depends_on: Vec<NodeKey>,
     /// Set when a reference did not resolve: whatever changes may make it resolve.
@@ -383,15 +385,19 @@ fn resolve_parts(
         .collect();
     let mut problems: Vec<Diagnostic> = parts.iter().flat_map(|p| p.problems.iter().cloned()).collect();
     // A variable problem is reported once for the document: its first node and all its uses.
-    let mut variable_problems: BTreeMap<&(String, String), (&str, usize)> = BTreeMap::new();
+    let mut variable_problems: BTreeMap<&(String, String, Option<String>), (&str, usize)> = BTreeMap::new();
     for part in &parts {
         for (key, (node, count)) in &part.variable_problems {
             variable_problems.entry(key).and_modify(|(_, total)| *total += count).or_insert((node, *count));
         }
     }
-    for ((_, message), (node, count)) in variable_problems {
+    for ((_, message, alias), (node, count)) in variable_problems {
         let more = if count > 1 { format!(" ({count} uses)") } else { String::new() };
-        problems.push(unresolved(node, format!("{message}{more}")));
+        let problem = match alias {
+            Some(alias) => import_not_loaded(node, alias, format!("{message}{more}")),
+            None => unresolved(node, format!("{message}{more}")),
+        };
+        problems.push(problem);
     }
     Scene { parts, options: Some(options), problems }
 }
@@ -444,6 +450,7 @@ fn build_part(
         chain: Vec::new(),
         weights: HashMap::new(),
         substituted: 0,
+        reported_axes: HashSet::new(),
     };
     let context = Context {
         scope: Scope { document, alias: None },
@@ -544,6 +551,8 @@ struct Builder<'a> {
     weights: HashMap<usize, usize>,
     /// Bytes of string variables substituted into the node about to be pushed.
     substituted: usize,
+    /// The theme axes and values already looked at (each said once per part).
+    reported_axes: HashSet<(String, String)>,
 }
 
 /// An instance being expanded.
@@ -575,6 +584,9 @@ impl<'a> Builder<'a> {
         let mut children = source.children();
         let mut own_children = source.has_children_key();
         let mut content_scope = source.scope();
+        // The file whose terms the node's `theme` is written in: its unprefixed axes are that
+        // file's (a library's `Mode` is `c:Mode` in the document).
+        let mut theme_scope = source.scope();
         let mut segment = node.seen_from(self.root);
         // An instance's own overrides, borrowed from where its properties come from.
         let mut overrides = descendants_of(source.props());
@@ -593,6 +605,7 @@ impl<'a> Builder<'a> {
                 children = tree.children.iter().map(|c| Source::Detached(layer.scope, c)).collect();
                 own_children = true;
                 content_scope = layer.scope;
+                theme_scope = layer.scope;
                 looked_up = NodeInScope { id: tree.props.id().unwrap_or(node.id), scope: layer.scope };
                 segment = looked_up.seen_from(self.root);
                 continue;
@@ -603,6 +616,9 @@ impl<'a> Builder<'a> {
                 // the component's own value shows (the loader said so).
                 if *name != Key::Children && !value.is_kept_for(name) {
                     props.set(name.clone(), value.clone());
+                    if *name == Key::Theme {
+                        theme_scope = layer.scope;
+                    }
                 }
             }
             if tree.props.contains(&Key::Children) {
@@ -610,11 +626,15 @@ impl<'a> Builder<'a> {
                 own_children = true;
             }
         }
+        let scene_id = format!("{}{segment}", context.prefix);
         let theme = match props.get(&Key::Theme) {
-            Some(Value::Theme(selection)) => context.theme.with(selection),
+            Some(Value::Theme(selection)) => {
+                let theme = context.theme.with_in(selection, theme_scope.alias);
+                self.check_theme(selection, theme_scope.alias, &scene_id);
+                theme
+            }
             _ => context.theme.clone(),
         };
-        let scene_id = format!("{}{segment}", context.prefix);
         let inner = Context { scope: content_scope, theme, depth: context.depth + 1, ..context.clone() };
         if self.options.expand_instances && props.node_type() == Some(NodeType::Ref) {
             let instance =
@@ -714,7 +734,13 @@ impl<'a> Builder<'a> {
         let base = match self.component_base(context.scope, &reference, &context.components, 0) {
             Ok(base) => base,
             Err(error) => {
-                self.problem(&scene_id, error.to_string());
+                match &error {
+                    ComponentError::ImportNotLoaded { alias, .. } => {
+                        let problem = import_not_loaded(&scene_id, alias, error.to_string());
+                        self.part.problems.push(problem);
+                    }
+                    _ => self.problem(&scene_id, error.to_string()),
+                }
                 let mut props = instance.props;
                 self.substitute(&mut props, context, &scene_id);
                 self.push(scene_id, props, parent, source_key, instance.copied);
@@ -730,8 +756,11 @@ impl<'a> Builder<'a> {
                 props.set(name.clone(), value.clone());
             }
         }
+        // The instance's own theme is in `context` already; the component's is in its file's
+        // terms.
         let theme = match props.get(&Key::Theme) {
-            Some(Value::Theme(selection)) => context.theme.with(selection),
+            Some(Value::Theme(_)) if instance.props.contains(&Key::Theme) => context.theme.clone(),
+            Some(Value::Theme(selection)) => context.theme.with_in(selection, base.scope.alias),
             _ => context.theme.clone(),
         };
         // Outermost first: enclosing instances (now one segment further away), this instance's
@@ -864,7 +893,14 @@ impl<'a> Builder<'a> {
         // other text starting with "$" ("$ git status") is literal.
         if let Some(Value::Content(TextContent::Plain(text))) = props.get(&Key::Content)
             && let Some(name) = text.strip_prefix('$').filter(|n| !n.is_empty() && !n.contains(char::is_whitespace))
-            && let Ok(found) = lookup(context.scope.document, root, library, &VarRef(name.to_owned()), &context.theme)
+            && let Ok(found) = lookup(
+                context.scope.document,
+                context.scope.alias,
+                root,
+                library,
+                &VarRef(name.to_owned()),
+                &context.theme,
+            )
             && let VariableScalar::String(value) = found.value
         {
             self.substituted += value.len();
@@ -874,7 +910,7 @@ impl<'a> Builder<'a> {
         let mut substituted = 0;
         props.visit_vars(&mut |slot| {
             let Some(reference) = slot.reference().cloned() else { return };
-            match lookup(context.scope.document, root, library, &reference, &context.theme) {
+            match lookup(context.scope.document, context.scope.alias, root, library, &reference, &context.theme) {
                 Ok(found) => {
                     if let VariableScalar::String(value) = &found.value {
                         substituted += value.len();
@@ -891,11 +927,13 @@ impl<'a> Builder<'a> {
                                 reference.name(),
                                 crate::doc::json::js_number(n)
                             ),
+                            None,
                         ));
                     } else if !slot.assign(&found.value) {
                         problems.push((
                             reference.name().to_owned(),
                             format!("variable '{}' has a value of the wrong type here", reference.name()),
+                            None,
                         ));
                     } else if found.unmatched_theme {
                         problems.push((
@@ -905,17 +943,24 @@ impl<'a> Builder<'a> {
                                 reference.name(),
                                 context.theme
                             ),
+                            None,
                         ));
                     }
                 }
-                Err(error) => problems.push((reference.name().to_owned(), error.to_string())),
+                Err(error) => {
+                    let alias = match &error {
+                        super::variables::LookupError::ImportNotLoaded { alias, .. } => Some(alias.clone()),
+                        _ => None,
+                    };
+                    problems.push((reference.name().to_owned(), error.to_string(), alias));
+                }
             }
         });
         self.substituted += substituted;
-        for (name, message) in problems {
+        for (name, message, alias) in problems {
             self.part
                 .variable_problems
-                .entry((name, message))
+                .entry((name, message, alias))
                 .and_modify(|(_, count)| *count += 1)
                 .or_insert((node.to_owned(), 1));
         }
@@ -999,6 +1044,26 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// Says which axes or values of a node's `theme` (written in the file imported as `alias`)
+    /// select nothing: Pen draws such a node with the axis's first value, so it looks untouched.
+    fn check_theme(&mut self, selection: &crate::doc::values::ThemeSelection, alias: Option<&str>, node: &str) {
+        for (axis, value) in selection.iter() {
+            let axis = match alias {
+                Some(alias) if !axis.contains(':') => format!("{alias}:{axis}"),
+                _ => axis.to_owned(),
+            };
+            // Once per top-level part: a component's theme is seen in each of its instances.
+            if !self.reported_axes.insert((axis.clone(), value.to_owned())) {
+                continue;
+            }
+            if let Some(why) = super::variables::unresolved_axis(self.root, self.library, &axis, value) {
+                self.part.problems.push(unresolved(node, format!("its theme selects nothing: {why}")).with_hint(
+                    "name an axis the document or an import defines (an import's as alias:Axis, e.g. c:Mode)",
+                ));
+            }
+        }
+    }
+
     fn problem(&mut self, node: &str, message: String) {
         self.part.problems.push(unresolved(node, message));
     }
@@ -1012,6 +1077,14 @@ impl<'a> Builder<'a> {
 /// What resolving says about `node` that could not be resolved as written.
 fn unresolved(node: &str, message: String) -> Diagnostic {
     Diagnostic::warning("unresolved", message).at_node(node)
+}
+
+/// What resolving says about a use at `node` of the import `alias`, which is not loaded: an
+/// `import` finding at the import's entry, so the one warning about the import can stand for
+/// every use of it (compile folds them in).
+fn import_not_loaded(node: &str, alias: &str, message: String) -> Diagnostic {
+    let escaped = alias.replace('~', "~0").replace('/', "~1");
+    Diagnostic::warning("import", message).at_node(node).at_pointer(format!("/imports/{escaped}"))
 }
 
 /// A node's id and the document it belongs to: override keys written in another document name
@@ -1144,6 +1217,70 @@ mod tests {
         assert!(scene.node_by_id("tabs/default").is_none(), "own children replace the component's");
         assert!(scene.node(scene.node_by_id("t1").unwrap()).source.is_some());
         assert!(json(&scene, "t1/label").contains("\"content\":\"One\""));
+    }
+
+    /// Pen's files choose a library's theme on `alias:Axis` (`{"c:Mode": "Dark"}` for the
+    /// `Mode` axis of the file imported as `c`, as a 2.15 dashboard built on Pen's lunaris does).
+    #[test]
+    fn a_theme_chosen_on_an_imported_librarys_axis_reaches_its_variables_and_the_documents() {
+        struct Lunaris(Document);
+        impl Library for Lunaris {
+            fn imported(&self, alias: &str) -> Option<&Document> {
+                (alias == "c").then_some(&self.0)
+            }
+        }
+        let library = Document::load(
+            r##"{"version": "2.15", "themes": {"Mode": ["Light", "Dark"]}, "variables": {
+                "--bg": {"type": "color", "value": [{"value": "#FFFFFF", "theme": {"Mode": "Light"}}, {"value": "#0A0A0A", "theme": {"Mode": "Dark"}}]}
+              }, "children": [
+                {"type": "frame", "id": "Card", "reusable": true, "width": 10, "height": 10, "fill": "$--bg", "children": [
+                  {"type": "frame", "id": "Light", "theme": {"Mode": "Light"}, "width": 5, "height": 5, "fill": "$--bg"}]}]}"##,
+        )
+        .unwrap()
+        .document;
+        let document = Document::load(
+            r##"{"version": "2.15", "imports": {"c": "pencil:lunaris.lib.pen"}, "variables": {
+                "--text": {"type": "color", "value": [{"value": "#111111", "theme": {"c:Mode": "Light"}}, {"value": "#EEEEEE", "theme": {"c:Mode": "Dark"}}]}
+              }, "children": [
+                {"type": "frame", "id": "dark", "theme": {"c:Mode": "Dark"}, "children": [
+                  {"type": "rectangle", "id": "own", "fill": "$--text"},
+                  {"type": "rectangle", "id": "lib", "fill": "$c:--bg"},
+                  {"type": "ref", "id": "card", "ref": "c:Card"}]},
+                {"type": "frame", "id": "plain", "children": [
+                  {"type": "rectangle", "id": "own2", "fill": "$--text"},
+                  {"type": "ref", "id": "card2", "ref": "c:Card"}]}]}"##,
+        )
+        .unwrap()
+        .document;
+        let scene = build_scene(&document, &Lunaris(library.clone()), SceneOptions::FULL);
+        assert!(scene.problems.is_empty(), "{:?}", scene.problems);
+        assert!(json(&scene, "own").contains("#EEEEEE"), "the document's variable themed on c:Mode");
+        assert!(json(&scene, "lib").contains("#0A0A0A"), "the library's variable, themed on its Mode");
+        assert!(json(&scene, "card").contains("#0A0A0A"), "the library's component");
+        assert!(json(&scene, "card/c:Light").contains("#FFFFFF"), "the component's own Mode is the library's axis");
+        assert!(json(&scene, "own2").contains("#111111"), "unselected: the library's first value");
+        assert!(json(&scene, "card2").contains("#FFFFFF"));
+        // An axis or value that selects nothing is said, once.
+        let wrong = r##"{"type": "frame", "id": "wrong", "theme": {"Mood": "Dark", "c:Mode": "Dusk"}, "children": [{"type": "frame", "id": "again", "theme": {"Mood": "Dark"}}]}"##;
+        let text = document.to_pen_string().replacen("\"children\": [", &format!("\"children\": [{wrong},"), 1);
+        let document = Document::load(&text).unwrap().document;
+        let scene = build_scene(&document, &Lunaris(library), SceneOptions::FULL);
+        let said: Vec<String> = scene.problems.iter().map(|p| p.message.clone()).collect();
+        assert!(
+            said.iter()
+                .any(|m| m.contains("the theme axis 'Mood' is defined neither by the document nor by an import")),
+            "{said:?}"
+        );
+        assert_eq!(said.iter().filter(|m| m.contains("'Mood'")).count(), 1, "{said:?}");
+        assert!(
+            said.iter().any(|m| m.contains("'Dusk' is not a value of the theme axis 'c:Mode' (Light, Dark)")),
+            "{said:?}"
+        );
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        assert!(
+            !scene.problems.iter().any(|p| p.message.contains("theme axis 'c:Mode'")),
+            "an import that is not loaded is said where it is read"
+        );
     }
 
     #[test]

@@ -5,6 +5,13 @@
 //! most selected axes (an entry naming an axis value that is not selected does not match; on a
 //! tie the later entry wins); an entry without `theme` is the fallback. Variables may name other
 //! variables; `$h:--x` names the variable `--x` of the file imported as `h`.
+//!
+//! Axes of an imported library are named with its alias (`c:Mode` for the axis `Mode` of the
+//! file imported as `c`), as Pen's files write them: a frame's `{"c:Mode": "Dark"}` selects the
+//! library's dark values, for the library's own variables (themed on `Mode` inside it) and for
+//! the document's variables themed on `c:Mode`. Inside the library's components an unprefixed
+//! axis is the library's own, so it is kept as `c:Mode` in the context too; an axis nobody
+//! selected takes the first value its declaring file gives it.
 
 use std::fmt;
 
@@ -35,11 +42,19 @@ impl ThemeContext {
 
     /// This context with the axes `selection` names set to its values.
     pub fn with(&self, selection: &ThemeSelection) -> ThemeContext {
+        self.with_in(selection, None)
+    }
+
+    /// This context with the axes `selection` names set to its values, the selection written in
+    /// the file imported as `alias` (`None`: the document itself): its unprefixed axes are that
+    /// file's, `alias:Axis` in the document's terms.
+    pub fn with_in(&self, selection: &ThemeSelection, alias: Option<&str>) -> ThemeContext {
         let mut values = self.values.clone();
         for (axis, value) in selection.iter() {
-            match values.iter_mut().find(|(a, _)| a == axis) {
+            let axis = qualified(axis, alias);
+            match values.iter_mut().find(|(a, _)| *a == axis) {
                 Some(slot) => slot.1 = value.clone(),
-                None => values.push((axis.to_owned(), value.clone())),
+                None => values.push((axis.into_owned(), value.clone())),
             }
         }
         ThemeContext { values }
@@ -51,10 +66,60 @@ impl ThemeContext {
     }
 }
 
+/// `axis` of the file imported as `alias` in the document's terms: `alias:axis` (an axis that
+/// names an alias already, or one of the document itself, stays as it is).
+fn qualified<'a>(axis: &'a str, alias: Option<&str>) -> std::borrow::Cow<'a, str> {
+    match alias {
+        Some(alias) if !axis.contains(':') => std::borrow::Cow::Owned(format!("{alias}:{axis}")),
+        _ => std::borrow::Cow::Borrowed(axis),
+    }
+}
+
 impl fmt::Display for ThemeContext {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let parts: Vec<String> = self.values.iter().map(|(a, v)| format!("{a}={v}")).collect();
         f.write_str(&parts.join(", "))
+    }
+}
+
+/// The theme axes a node of `document` can select, with their values: the document's own, then
+/// each loaded import's as `alias:Axis`. Imports that are not loaded are left out (their
+/// absence is said where they are read).
+pub fn theme_axes(document: &Document, library: &dyn Library) -> Vec<(String, Vec<String>)> {
+    let mut axes: Vec<(String, Vec<String>)> = document.themes().map(|t| t.entries.clone()).unwrap_or_default();
+    if let Some(imports) = document.imports() {
+        for (alias, _) in imports.iter() {
+            let Some(imported) = library.imported(alias) else { continue };
+            for (axis, values) in imported.themes().map(|t| t.entries.clone()).unwrap_or_default() {
+                axes.push((format!("{alias}:{axis}"), values));
+            }
+        }
+    }
+    axes
+}
+
+/// Why the axis `axis` (in the document's terms) selected as `value` selects nothing, or
+/// `None` when it does (or names an import that is not loaded, said elsewhere).
+pub fn unresolved_axis(document: &Document, library: &dyn Library, axis: &str, value: &str) -> Option<String> {
+    if let Some((alias, _)) = axis.split_once(':')
+        && document.imports().is_some_and(|i| i.get(alias).is_some())
+        && library.imported(alias).is_none()
+    {
+        return None;
+    }
+    let axes = theme_axes(document, library);
+    let listed = || {
+        let all: Vec<String> = axes.iter().map(|(axis, values)| format!("{axis} ({})", values.join(", "))).collect();
+        if all.is_empty() { "the document and its imports define no theme axis".to_owned() } else { all.join("; ") }
+    };
+    match axes.iter().find(|(a, _)| a == axis) {
+        None => {
+            Some(format!("the theme axis '{axis}' is defined neither by the document nor by an import: {}", listed()))
+        }
+        Some((_, values)) if !values.iter().any(|v| v == value) => {
+            Some(format!("'{value}' is not a value of the theme axis '{axis}' ({})", values.join(", ")))
+        }
+        Some(_) => None,
     }
 }
 
@@ -98,9 +163,11 @@ pub struct Lookup {
     pub unmatched_theme: bool,
 }
 
-/// Looks `reference` up in `scope` (the document whose variables unprefixed names mean).
+/// Looks `reference` up in `scope` (the document whose variables unprefixed names mean: the
+/// document itself, or the file it imports as `scope_alias`).
 pub fn lookup(
     scope: &Document,
+    scope_alias: Option<&str>,
     root: &Document,
     library: &dyn Library,
     reference: &VarRef,
@@ -108,6 +175,7 @@ pub fn lookup(
 ) -> Result<Lookup, LookupError> {
     let mut chain = Vec::new();
     let mut document = scope;
+    let mut alias = scope_alias.map(str::to_owned);
     let mut name = reference.name().to_owned();
     let mut unmatched_theme = false;
     loop {
@@ -116,12 +184,16 @@ pub fn lookup(
             return Err(LookupError::Cycle(chain));
         }
         chain.push(name.clone());
-        let (holder, local) = split_alias(document, root, library, &name)?;
+        let (holder, holder_alias, local) = split_alias(document, root, library, &name)?;
         document = holder;
+        if let Some(holder_alias) = holder_alias {
+            alias = Some(holder_alias.to_owned());
+        }
         let variable =
             document.variables().and_then(|v| v.get(local)).ok_or_else(|| LookupError::Missing(name.clone()))?;
         let value = variable.value.as_ref().ok_or_else(|| LookupError::Empty(name.clone()))?;
-        let (scalar, matched) = select(value, theme, document).ok_or_else(|| LookupError::Empty(name.clone()))?;
+        let holder = Holder { document, alias: alias.as_deref(), root, library };
+        let (scalar, matched) = select(value, theme, &holder).ok_or_else(|| LookupError::Empty(name.clone()))?;
         unmatched_theme |= !matched;
         match scalar {
             VariableScalar::Var(next) => name = next.name().to_owned(),
@@ -130,32 +202,69 @@ pub fn lookup(
     }
 }
 
-/// `alias:name` names a variable of an imported document when `alias` is one of the imports.
+/// `alias:name` names a variable of an imported document when `alias` is one of the imports;
+/// the document, its alias when it is an import, and the name there.
 fn split_alias<'d, 'n>(
     document: &'d Document,
     root: &'d Document,
     library: &'d dyn Library,
     name: &'n str,
-) -> Result<(&'d Document, &'n str), LookupError> {
+) -> Result<(&'d Document, Option<&'n str>, &'n str), LookupError> {
     if let Some((alias, local)) = name.split_once(':') {
         let imports = root.imports().or(document.imports());
         if imports.is_some_and(|i| i.get(alias).is_some()) {
             let imported = library
                 .imported(alias)
                 .ok_or_else(|| LookupError::ImportNotLoaded { name: name.to_owned(), alias: alias.to_owned() })?;
-            return Ok((imported, local));
+            return Ok((imported, Some(alias), local));
         }
     }
-    Ok((document, name))
+    Ok((document, None, name))
+}
+
+/// The document a variable belongs to, with what its theme axes mean.
+struct Holder<'d> {
+    document: &'d Document,
+    /// Its import alias (`None`: the document itself).
+    alias: Option<&'d str>,
+    root: &'d Document,
+    library: &'d dyn Library,
+}
+
+impl Holder<'_> {
+    /// The value selected on the holder's axis `axis`: what the context selects on it in the
+    /// document's terms (`c:Mode` for the library `c`'s `Mode`; a library's variables also
+    /// follow an unprefixed selection of the same axis, as they did before), else the first
+    /// value the file declaring the axis gives it.
+    fn selected(&self, theme: &ThemeContext, axis: &str) -> Option<String> {
+        let qualified = qualified(axis, self.alias);
+        if let Some(value) = theme.value(&qualified) {
+            return Some(value.to_owned());
+        }
+        if self.alias.is_some()
+            && let Some(value) = theme.value(axis)
+        {
+            return Some(value.to_owned());
+        }
+        let declared_in = |document: &Document, axis: &str| document.themes()?.get(axis)?.first().cloned();
+        match qualified.split_once(':') {
+            Some((alias, local)) if self.root.imports().is_some_and(|i| i.get(alias).is_some()) => {
+                self.library.imported(alias).and_then(|library| declared_in(library, local))
+            }
+            _ => declared_in(self.document, axis),
+        }
+    }
 }
 
 /// The entry for the selected themes: the one matching most axes (the later on a tie), else the
 /// entry without a theme, else the first. The flag says whether the themes matched. An axis no
-/// node selected has the first value `holder` (the variable's document) declares for it.
-fn select<'a>(value: &'a VariableValue, theme: &ThemeContext, holder: &Document) -> Option<(&'a VariableScalar, bool)> {
-    let selected = |axis: &str| -> Option<String> {
-        theme.value(axis).map(str::to_owned).or_else(|| holder.themes()?.get(axis)?.first().cloned())
-    };
+/// node selected has the first value the file declaring it gives it.
+fn select<'a>(
+    value: &'a VariableValue,
+    theme: &ThemeContext,
+    holder: &Holder<'_>,
+) -> Option<(&'a VariableScalar, bool)> {
+    let selected = |axis: &str| -> Option<String> { holder.selected(theme, axis) };
     let entries = match value {
         VariableValue::Plain(scalar) => return Some((scalar, true)),
         VariableValue::Themed(entries) => entries,
@@ -202,7 +311,7 @@ mod tests {
     }, "children": []}"##;
 
     fn color(document: &Document, name: &str, theme: &ThemeContext) -> String {
-        match lookup(document, document, &NoImports, &VarRef(name.into()), theme).unwrap().value {
+        match lookup(document, None, document, &NoImports, &VarRef(name.into()), theme).unwrap().value {
             VariableScalar::Color(c) => c.as_str().to_owned(),
             other => panic!("{other:?}"),
         }
@@ -231,9 +340,9 @@ mod tests {
         let document = Document::load(DOC).unwrap().document;
         let dark = ThemeContext::defaults(&document).with(&selection(&[("Mode", "Dark")]));
         assert_eq!(color(&document, "--alias", &dark), "#60A5FA");
-        let e = lookup(&document, &document, &NoImports, &VarRef("--a".into()), &dark).unwrap_err();
+        let e = lookup(&document, None, &document, &NoImports, &VarRef("--a".into()), &dark).unwrap_err();
         assert_eq!(e.to_string(), "variables refer to each other in a cycle: --a → --b → --a");
-        let e = lookup(&document, &document, &NoImports, &VarRef("--nope".into()), &dark).unwrap_err();
+        let e = lookup(&document, None, &document, &NoImports, &VarRef("--nope".into()), &dark).unwrap_err();
         assert_eq!(e, LookupError::Missing("--nope".into()));
     }
 
@@ -247,7 +356,7 @@ mod tests {
     fn unknown_theme_values_fall_back_to_the_first_entry_and_say_so() {
         let document = Document::load(DOC).unwrap().document;
         let sepia = ThemeContext::defaults(&document).with(&selection(&[("Mode", "Sepia")]));
-        let found = lookup(&document, &document, &NoImports, &VarRef("--primary".into()), &sepia).unwrap();
+        let found = lookup(&document, None, &document, &NoImports, &VarRef("--primary".into()), &sepia).unwrap();
         assert!(found.unmatched_theme);
         assert_eq!(found.value, VariableScalar::Color(crate::doc::values::Color::parse("#2563EB").unwrap()));
     }

@@ -128,7 +128,12 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // Under a theme: a copy of the document with the theme on the exported nodes' top-level
     // frames, compiled on its own over the same host (the document's caches hold its own look).
     let ids: Vec<&str> = node_ids.iter().map(String::as_str).collect();
-    let themed = args.theme.as_ref().map(|theme| super::theme::themed(&open.document, &ids, theme)).transpose()?;
+    let imports = open.compiler.imports(&open.document);
+    let themed = args
+        .theme
+        .as_ref()
+        .map(|theme| super::theme::themed(&open.document, imports.as_ref(), &ids, theme))
+        .transpose()?;
     let compiled = match &themed {
         Some(document) => Some(
             compile(open.compiler.host(), document, &CompileOptions::default())

@@ -105,7 +105,8 @@ fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Re
     let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
     match &args.theme {
         Some(theme) => {
-            let themed = super::theme::themed(&open.document, node_id.as_slice(), theme)?;
+            let imports = open.compiler.imports(&open.document);
+            let themed = super::theme::themed(&open.document, imports.as_ref(), node_id.as_slice(), theme)?;
             let mut compiler = Compiler::new(open.compiler.host());
             draw(&mut compiler, &themed, node_id, args.scale, full_size, None)
         }

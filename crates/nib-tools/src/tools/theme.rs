@@ -8,13 +8,18 @@ use serde_json::Value;
 use super::ToolError;
 use crate::doc::values::ThemeSelection;
 use crate::doc::{Document, Key, NodeKey, Value as Prop};
-use crate::resolve::{node_not_found, part_root};
+use crate::resolve::{Library, node_not_found, part_root, theme_axes};
 
 /// A copy of `document` whose top-level nodes holding `ids` (every top-level node when `ids` is
 /// empty) have `theme` merged into their own. Each axis and value must be one the document
 /// defines.
-pub(super) fn themed(document: &Document, ids: &[&str], theme: &Value) -> Result<Document, ToolError> {
-    let wanted = selection(document, theme)?;
+pub(super) fn themed(
+    document: &Document,
+    library: &dyn Library,
+    ids: &[&str],
+    theme: &Value,
+) -> Result<Document, ToolError> {
+    let wanted = selection(document, library, theme)?;
     let roots: Vec<NodeKey> = if ids.is_empty() {
         document.tree().roots().to_vec()
     } else {
@@ -46,15 +51,17 @@ pub(super) fn themed(document: &Document, ids: &[&str], theme: &Value) -> Result
     Ok(copy)
 }
 
-/// `theme` as a selection the document can draw, or an error naming what it defines.
-fn selection(document: &Document, theme: &Value) -> Result<ThemeSelection, ToolError> {
-    let defined: Vec<(String, Vec<String>)> = document.themes().map(|t| t.entries.clone()).unwrap_or_default();
+/// `theme` as a selection the document can draw (its own axes, and its imports' as
+/// `alias:Axis`), or an error naming what it defines.
+fn selection(document: &Document, library: &dyn Library, theme: &Value) -> Result<ThemeSelection, ToolError> {
+    let defined = theme_axes(document, library);
     let listed = || {
         let axes: Vec<String> = defined.iter().map(|(axis, values)| format!("{axis}: {}", values.join(", "))).collect();
         if axes.is_empty() {
-            "the document defines no themes: give variables themed values with set_variables first".to_owned()
+            "the document and its imports define no themes: give variables themed values with set_variables first"
+                .to_owned()
         } else {
-            format!("the document's themes are {}", axes.join("; "))
+            format!("the themes the document can use are {}", axes.join("; "))
         }
     };
     let Value::Object(map) = theme else {

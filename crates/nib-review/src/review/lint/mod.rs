@@ -260,7 +260,11 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
     // found it, and a lint that passes such a document would say nothing is wrong.
     if let Some(severity) = config.on("unresolved") {
         for diagnostic in compiled.diagnostics.iter().filter(|d| d.code == "unresolved") {
-            let mut finding = Diagnostic { severity, ..diagnostic.clone() }.with_hint(UNRESOLVED_FIX);
+            let mut finding = Diagnostic { severity, ..diagnostic.clone() };
+            // A problem that says its own fix (a theme axis that selects nothing) keeps it alone.
+            if finding.hints.is_empty() {
+                finding = finding.with_hint(UNRESOLVED_FIX);
+            }
             // The node may be one expansion stopped at (an instance of its own component): the
             // nearest node on its path that was resolved, or else the last of its ids the
             // document itself holds, is where to look.
