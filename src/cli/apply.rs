@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::doc::io::{read_file, save_file};
+use nib::doc::io::{read_document_bytes, read_file, save_file_by};
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
 
@@ -13,6 +13,10 @@ pub struct Settings {
     pub max_operations: usize,
     pub seed: Option<u64>,
     pub fonts: FontOptions,
+    /// The name the saved file carries (`--as`).
+    pub writer: nib::files::Writer,
+    /// The file's revision the script was written against (`--if-revision`).
+    pub if_revision: Option<String>,
 }
 
 pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
@@ -32,6 +36,12 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         Ok(read) => read,
         Err(code) => return code,
     };
+    if let Some(expected) = &settings.if_revision
+        && let Err(refusal) = expect_revision(file, expected)
+    {
+        tell!("nib: {refusal}");
+        return ExitCode::from(1);
+    }
     let folder =
         file.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p }).unwrap_or(Path::new("."));
     // A dry run must not leave image files next to the document either: they go to a
@@ -71,17 +81,51 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         return ExitCode::from(1);
     }
     // Success is said only once it is true: after the file is saved.
+    let mut revision = None;
     if settings.dry_run {
         tell!("nib: dry run: {} not written", file.display());
-    } else if let Err(error) = save_file(&document, file) {
-        outcome.discard_created_files();
-        tell!("nib: the operations ran but could not be saved, so nothing changed: {}", super::save_error_text(&error));
-        return ExitCode::from(super::save_failure_code(&error));
+    } else {
+        match save_file_by(&document, file, Some(&settings.writer)) {
+            Ok(saved) => revision = Some(saved),
+            Err(error) => {
+                outcome.discard_created_files();
+                tell!(
+                    "nib: the operations ran but could not be saved, so nothing changed: {}",
+                    super::save_error_text(&error)
+                );
+                return ExitCode::from(super::save_failure_code(&error));
+            }
+        }
     }
     if settings.json {
-        say!("{}", serde_json::to_string_pretty(&outcome).unwrap_or_default());
+        let mut answer = serde_json::to_value(&outcome).unwrap_or_default();
+        if let (Some(revision), Some(map)) = (revision, answer.as_object_mut()) {
+            map.insert("fileRevision".into(), revision.to_string().into());
+        }
+        say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
     } else {
         say_part!("{}", outcome.text());
+        if let Some(revision) = revision {
+            tell!("nib: saved {} at revision {revision}", file.display());
+        }
     }
     ExitCode::SUCCESS
+}
+
+/// Refuses the run when the file is not at `expected` (read under the lock the run holds, so
+/// it cannot move on before the save).
+fn expect_revision(file: &Path, expected: &str) -> Result<(), String> {
+    let now = read_document_bytes(file).map(|bytes| nib::files::Revision::of(&bytes)).map_err(|e| e.to_string())?;
+    match nib::files::Revision::parse(expected) {
+        None => Err(format!(
+            "--if-revision {expected} is not a revision: a revision is {} hexadecimal digits, as fileRevision gives them ({} is at {now}); nothing was changed",
+            nib::files::REVISION_DIGITS,
+            file.display()
+        )),
+        Some(wanted) if wanted != now => Err(format!(
+            "{} is at revision {now}, not {wanted} (--if-revision): it changed since that version was read; nothing was changed (read it again, redo the change on what it holds now, and pass the new revision)",
+            file.display()
+        )),
+        Some(_) => Ok(()),
+    }
 }

@@ -5,9 +5,9 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use nib::tools::{Workspace, call};
+use nib::tools::{Caller, Workspace, call_as};
 
-pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::FontOptions) -> ExitCode {
+pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::FontOptions, caller: &Caller) -> ExitCode {
     let arguments: serde_json::Value = match args.trim() {
         "" => serde_json::json!({}),
         text => match serde_json::from_str(text) {
@@ -37,7 +37,7 @@ pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::Font
     let mut workspace = Workspace::new(root).confined();
     workspace.images = std::sync::Arc::new(super::configured_images());
     workspace.set_fonts(fonts);
-    match call(&mut workspace, tool, arguments) {
+    match call_as(&mut workspace, caller, tool, arguments) {
         Ok(answer) => {
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());
             // An answer can report a failure of its own (execute with `partial`, a batch that

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use nib::compile::{CompileOptions, compile};
 use nib::diagnostic::{Diagnostic, Severity};
-use nib::doc::io::read_file;
 use nib::doc::{Document, Loaded, NodeType};
 use nib::host::DiskHost;
 use nib::images::missing_image_files;
@@ -22,8 +21,8 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
     let mut unreadable = false;
     let mut warnings = 0;
     for path in files {
-        match read_file(path) {
-            Ok(loaded) => {
+        match read(path) {
+            Ok((loaded, revision)) => {
                 let findings = findings(path, &loaded, &options.fonts);
                 let count = |severity: Severity| findings.iter().filter(|f| f.severity == severity).count();
                 let errors = count(Severity::Error);
@@ -32,7 +31,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
                     invalid += 1;
                 } else if !options.quiet {
                     say!("{}: ok", path.display());
-                    say!("  {}", summary(&loaded.document));
+                    say!("  {} · file revision {revision}", summary(&loaded.document));
                 }
                 for finding in findings {
                     match finding.severity {
@@ -97,6 +96,16 @@ fn finding_text(path: &Path, finding: &Diagnostic) -> String {
 }
 
 /// One line: version, node counts per type, variables, themes, imports.
+/// Reads and loads the document at `path`, with the revision of its bytes (what
+/// `--if-revision` quotes).
+fn read(path: &Path) -> Result<(Loaded, nib::files::Revision), nib::doc::io::FileError> {
+    let bytes = nib::doc::io::read_document_bytes(path)?;
+    let revision = nib::files::Revision::of(&bytes);
+    let loaded =
+        Document::load_bytes(&bytes).map_err(|error| nib::doc::io::FileError::Load { path: path.to_owned(), error })?;
+    Ok((loaded, revision))
+}
+
 fn summary(document: &Document) -> String {
     let counts = document.node_counts();
     let total: usize = counts.tree.values().sum();

@@ -6,10 +6,16 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use nib::tools::{Workspace, call};
+use nib::tools::{Caller, Workspace, call_as};
 use serde_json::{Value, json};
 
-pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode {
+pub fn run(
+    file: &Path,
+    script: &str,
+    fonts: nib::text::FontOptions,
+    caller: &Caller,
+    if_revision: Option<&str>,
+) -> ExitCode {
     let snippet = match super::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet") {
         Ok(snippet) => snippet,
         Err(message) => return usage(&message, "pass the snippet's file, or - to read it from standard input"),
@@ -28,8 +34,11 @@ pub fn run(file: &Path, script: &str, fonts: nib::text::FontOptions) -> ExitCode
     let mut workspace = Workspace::new(folder).confined();
     workspace.images = std::sync::Arc::new(super::configured_images());
     workspace.set_fonts(fonts);
-    let arguments = json!({ "filePath": name.to_string_lossy(), "input": snippet });
-    match call(&mut workspace, "execute", arguments) {
+    let mut arguments = json!({ "filePath": name.to_string_lossy(), "input": snippet });
+    if let Some(revision) = if_revision {
+        arguments["ifRevision"] = json!(revision);
+    }
+    match call_as(&mut workspace, caller, "execute", arguments) {
         Ok(mut answer) => {
             let pictures = without_pictures(&mut answer);
             say!("{}", serde_json::to_string_pretty(&answer).unwrap_or_default());

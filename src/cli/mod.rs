@@ -64,6 +64,32 @@ pub fn write_out(text: std::fmt::Arguments) {
 /// Takes the lock of the document at `file` for a command's whole read → change → write, so it
 /// changes the file as the last writer left it (DESIGN.md, "Writers take turns"); when another
 /// writer holds it past the wait, says so and answers exit 2.
+/// How a command that writes names itself to others (a server that holds the document sees
+/// the name with the bytes it wrote).
+#[derive(Debug, Clone, clap::Args)]
+pub struct WriterArgs {
+    /// Name this writer: a `nib serve` or `nib mcp` session that finds the file changed says
+    /// who changed it. Default: your user name ($USER), else "cli".
+    #[arg(long = "as", value_name = "NAME")]
+    as_name: Option<String>,
+}
+
+impl WriterArgs {
+    /// The caller a command that writes through `via` (`nib exec`) runs as.
+    fn caller(&self, via: &str) -> nib::tools::Caller {
+        let name = self.as_name.clone().or_else(default_writer_name).unwrap_or_else(|| "cli".to_owned());
+        nib::tools::Caller::new("cli", &name, via)
+    }
+}
+
+/// The user's login name, as the environment gives it.
+fn default_writer_name() -> Option<String> {
+    ["USER", "USERNAME", "LOGNAME"]
+        .iter()
+        .find_map(|variable| std::env::var(variable).ok())
+        .filter(|name| !name.trim().is_empty())
+}
+
 fn lock_document(file: &Path) -> Result<nib::files::DocumentLock, ExitCode> {
     nib::files::DocumentLock::acquire(file).map_err(|error| {
         tell!("nib: {error}");
@@ -171,6 +197,12 @@ enum Command {
         /// same ids every time (scripted builds, tests). By default ids are random.
         #[arg(long)]
         seed: Option<u64>,
+        #[command(flatten)]
+        writer: WriterArgs,
+        /// Run only if the file is at this revision (its fileRevision, as `nib check --json`,
+        /// `nib apply --json` and the tools give it); otherwise exit 1 and change nothing.
+        #[arg(long, value_name = "REV")]
+        if_revision: Option<String>,
     },
     /// Render a .pen file to PNG: the whole canvas by default, one node with --node, every
     /// top-level frame into a folder with --all.
@@ -262,6 +294,12 @@ enum Command {
         file: PathBuf,
         /// The snippet's file, or - to read it from standard input.
         script: String,
+        #[command(flatten)]
+        writer: WriterArgs,
+        /// Run only if the file is at this revision (its fileRevision); otherwise exit 1 and
+        /// change nothing.
+        #[arg(long, value_name = "REV")]
+        if_revision: Option<String>,
     },
     /// Run a design tool (get_editor_state, open_document, batch_get, batch_design, …) with JSON
     /// arguments exactly as over MCP, and print its JSON answer. As over MCP, every file it
@@ -278,6 +316,8 @@ enum Command {
         /// directory); paths outside it are refused, as `nib mcp --root` refuses them.
         #[arg(long)]
         root: Option<PathBuf>,
+        #[command(flatten)]
+        writer: WriterArgs,
     },
     /// Serve the design tools over MCP on stdin/stdout (register this command in an MCP client).
     /// Documents must be inside the root folder.
@@ -825,11 +865,15 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let fonts = nib::text::FontOptions { font_dirs: fonts().font_dirs, ..nib::text::FontOptions::default() };
             Ok(snapshot::run(&paths, snapshot::Settings { options, junit, summary, fonts }))
         }
-        Command::Call { tool, args, root } => Ok(call::run(&tool, &args, root, fonts())),
+        Command::Call { tool, args, root, writer } => {
+            Ok(call::run(&tool, &args, root, fonts(), &writer.caller("nib call")))
+        }
         Command::Lint { files, format, preset, rules, config } => {
             Ok(lint::run(&files, lint::Settings { format, preset, rules, config, fonts: fonts() }))
         }
-        Command::Exec { file, script } => Ok(exec::run(&file, &script, fonts())),
+        Command::Exec { file, script, writer, if_revision } => {
+            Ok(exec::run(&file, &script, fonts(), &writer.caller("nib exec"), if_revision.as_deref()))
+        }
         Command::Mcp { root, tools } => {
             allocator::for_a_server();
             stdout_pipe::widen();
@@ -859,9 +903,11 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             nib::serve::serve(options).map_err(std::io::Error::other)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Apply { file, script, dry_run, json, max_operations, seed } => {
+        Command::Apply { file, script, dry_run, json, max_operations, seed, writer, if_revision } => {
             let fonts = fonts();
-            Ok(apply::run_command(&file, &script, apply::Settings { dry_run, json, max_operations, seed, fonts }))
+            let writer = writer.caller("nib apply").writer;
+            let settings = apply::Settings { dry_run, json, max_operations, seed, fonts, writer, if_revision };
+            Ok(apply::run_command(&file, &script, settings))
         }
         Command::Render { file, output, nodes, all, picture, json } => {
             let fonts = fonts();

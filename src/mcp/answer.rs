@@ -16,6 +16,15 @@ pub const MAX_ANSWER_CHARS: usize = 80_000;
 
 /// A successful tool answer.
 pub fn success(tool: &str, mut value: Value) -> CallToolResult {
+    // A picture or Markdown is the whole answer: what others changed since the caller's last
+    // call follows it as a line of JSON of its own (JSON answers carry it as a field).
+    let news = value.get("changedByOthers").filter(|news| news.is_string()).cloned();
+    let alone = |mut result: CallToolResult| {
+        if let Some(news) = &news {
+            result.content.push(ContentBlock::text(json!({ "changedByOthers": news }).to_string()));
+        }
+        result
+    };
     // A screenshot written to a file (outputPath) is answered as JSON with its path.
     if tool == "get_screenshot" && value.get("path").is_none() {
         // Taken, not copied: it is the whole answer's weight.
@@ -28,12 +37,13 @@ pub fn success(tool: &str, mut value: Value) -> CallToolResult {
         for warning in value["warnings"].as_array().into_iter().flatten() {
             tracing::warn!(tool, "{}", warning.as_str().unwrap_or_default());
         }
-        return CallToolResult::success(vec![ContentBlock::image(data, mime_type)]);
+        return alone(CallToolResult::success(vec![ContentBlock::image(data, mime_type)]));
     }
     match tool {
         // Markdown to read, as itself.
         "get_guidelines" | "read_skill" if value["text"].is_string() => {
-            return CallToolResult::success(vec![ContentBlock::text(value["text"].as_str().unwrap_or_default())]);
+            let text = ContentBlock::text(value["text"].as_str().unwrap_or_default());
+            return alone(CallToolResult::success(vec![text]));
         }
         "batch_design" if value["text"].is_string() => return design_answer(&value),
         _ => {}
@@ -55,7 +65,7 @@ pub fn success(tool: &str, mut value: Value) -> CallToolResult {
 /// note — as JSON.
 fn design_answer(value: &Value) -> CallToolResult {
     let mut facts = serde_json::Map::new();
-    for key in ["bindings", "revision", "note"] {
+    for key in ["bindings", "revision", "fileRevision", "note", "changedByOthers"] {
         if let Some(fact) = value.get(key).filter(|v| !v.is_null() && v.as_array().is_none_or(|a| !a.is_empty())) {
             facts.insert(key.to_owned(), fact.clone());
         }

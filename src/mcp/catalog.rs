@@ -35,14 +35,14 @@ struct Definition {
 /// server (`execute` and its companions), or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ToolSet {
-    /// The fourteen design tools of Pencil's MCP server, with undo, redo and export (17): what
-    /// nib's users, its recorded sessions and most published agent skills call.
+    /// The fourteen design tools of Pencil's MCP server, with undo, redo, export and claim
+    /// (18): what nib's users, its recorded sessions and most published agent skills call.
     #[default]
     Classic,
     /// Pen's current surface: execute, get_app_state, read_skill, get_style, with
     /// open_document, undo and redo (7).
     Current,
-    /// Both (21).
+    /// Both (22).
     All,
 }
 
@@ -63,13 +63,19 @@ const CURRENT: &[ToolSet] = &[ToolSet::Current];
 fn file_path() -> Value {
     json!({
         "type": "string",
-        "description": "The .pen file, relative to the server's folder. Optional: without it the most recently used document is used."
+        "description": "The .pen file (default: the last one used)."
     })
 }
 
 /// The theme parameter of the picture tools.
 fn theme() -> Value {
     json!({ "type": "object", "description": "Draw under a theme, e.g. {\"Mode\": \"Dark\"}: no copy of the screen needed.", "additionalProperties": { "type": "string" } })
+}
+
+/// The ifRevision parameter of the writing tools (batch_design's description says what it
+/// does, once for all of them).
+fn if_revision() -> Value {
+    json!({ "type": "string" })
 }
 
 fn ids(description: &str) -> Value {
@@ -80,7 +86,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "get_editor_state",
         title: "Editor state",
-        description: "Open documents, the current one and its revision, its top-level nodes and reusable components, and the nodes a person selected on the canvas of `nib serve` (the selection: work on those when the user says 'this'). Call it first; with include_schema: true it also returns the .pen format essentials and the rules for batch_design.",
+        description: "Open documents; the current one's revision, fileRevision, top-level nodes and components; the claims sessions hold; the nodes a person selected on the canvas of `nib serve` (work on those when the user says 'this'). Call it first; include_schema: true adds the .pen format essentials and batch_design's rules.",
         kind: Kind::Reads,
         open_world: false,
         properties: || json!({ "include_schema": { "type": "boolean", "description": "Also return the .pen schema and rules (long; once per session is enough)." } }),
@@ -134,13 +140,14 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "batch_design",
         title: "Edit the design",
-        description: "Runs an I/C/U/R/M/D/G script as one transaction: all or none (a failure rolls back everything and says which line failed and why). About 25 operations per call. Bindings (name=I(...)) live only within this call: refer to earlier results by the ids the answer gives. Text needs a fill color or it is invisible. fill_container works only inside a parent with layout horizontal or vertical. Instances: I(parent, {type:\"ref\", ref:\"<component id>\"}) and U(\"<instance>/<child>\", {...}) to override. Saved before the answer, which gives created ids, issues and the revision.",
+        description: "Runs an I/C/U/R/M/D/G script as one transaction: all or none (a failure rolls back everything and says which line failed and why). About 25 operations per call. Bindings (name=I(...)) live only within this call: refer to earlier results by the ids the answer gives. Text needs a fill color or it is invisible. fill_container works only inside a parent with layout horizontal or vertical. Instances: I(parent, {type:\"ref\", ref:\"<component id>\"}) and U(\"<instance>/<child>\", {...}) to override. Changes inside another session's claim are refused. Saved before the answer (created ids, issues, revision, fileRevision). ifRevision: refused, nothing changed, unless the file is at that fileRevision (also for set_variables, replace_all_matching_properties).",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: true,
         properties: || {
             json!({
                 "filePath": file_path(),
-                "operations": { "type": ["string", "array"], "description": "The script, one operation per line, e.g. card=I(\"screen\", {type:\"frame\", layout:\"vertical\", gap:12}). An array of {type: insert|copy|update|replace|move|delete|image, targetId, …} objects is also run, as the equivalent script." }
+                "operations": { "type": ["string", "array"], "description": "The script, one operation per line, e.g. card=I(\"screen\", {type:\"frame\", layout:\"vertical\", gap:12}). An array of {type: insert|copy|update|replace|move|delete|image, targetId, …} objects is also run, as the equivalent script." },
+                "ifRevision": if_revision()
             })
         },
         required: &["operations"],
@@ -166,7 +173,8 @@ const DEFINITIONS: &[Definition] = &[
             json!({
                 "filePath": file_path(),
                 "variables": { "type": "object", "description": "Variables by name.", "additionalProperties": true },
-                "replace": { "type": "boolean", "description": "Replace all variables instead of merging (default false)." }
+                "replace": { "type": "boolean", "description": "Replace all variables instead of merging (default false)." },
+                "ifRevision": if_revision()
             })
         },
         required: &["variables"],
@@ -214,7 +222,8 @@ const DEFINITIONS: &[Definition] = &[
                     "propertyNames": { "enum": PROPERTY_NAMES },
                     "additionalProperties": pairs,
                     "description": "Per property, the values to replace."
-                }
+                },
+                "ifRevision": if_revision()
             })
         },
         required: &["properties"],
@@ -357,9 +366,26 @@ const DEFINITIONS: &[Definition] = &[
         surfaces: BOTH,
     },
     Definition {
+        name: "claim",
+        title: "Claim nodes",
+        description: "For agents side by side in `nib serve`: claims nodes (with all inside) for this session; until it ends, other sessions' changes inside are refused, naming you. Claim again to renew; release: true when done (no nodeIds: all yours). Ends with your session too.",
+        kind: Kind::Writes { destructive: false, idempotent: true },
+        open_world: false,
+        properties: || {
+            json!({
+                "filePath": file_path(),
+                "nodeIds": { "type": "array", "items": { "type": "string" } },
+                "minutes": { "type": "number", "exclusiveMinimum": 0, "maximum": 60, "description": "Default 10." },
+                "release": { "type": "boolean" }
+            })
+        },
+        required: &[],
+        surfaces: CLASSIC,
+    },
+    Definition {
         name: "execute",
         title: "Run a JavaScript snippet",
-        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 10 s per call.",
+        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print, and Claim(nodes, {minutes}) / Release(nodes) to keep other sessions of `nib serve` out of nodes you work on. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 10 s per call.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: true,
         properties: || {
@@ -368,7 +394,8 @@ const DEFINITIONS: &[Definition] = &[
                 "input": { "type": "string", "description": "The snippet, e.g. const card = Insert(document, {type: \"frame\", width: 320, layout: \"vertical\"}); return card;" },
                 "editId": { "type": "string", "description": "A snippet sent before (from its answer or error), to run again with edits." },
                 "edits": { "type": "array", "description": "Find/replace patches for the snippet named by editId; each find occurs once in it.", "items": { "type": "object", "properties": { "find": { "type": "string" }, "replace": { "type": "string" } }, "required": ["find", "replace"], "additionalProperties": false } },
-                "partial": { "type": "boolean", "description": "Keep what ran before a failing operation instead of undoing the whole call." }
+                "partial": { "type": "boolean", "description": "Keep what ran before a failing operation instead of undoing the whole call." },
+                "ifRevision": if_revision()
             })
         },
         required: &[],
@@ -377,7 +404,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "get_app_state",
         title: "Application state",
-        description: "The active document, the open ones, the nodes a person selected on the canvas of `nib serve`, the active document's version, revision, top-level nodes and components, and the font families nib draws. Call it first.",
+        description: "The active document, the open ones, the nodes a person selected on the canvas of `nib serve`, the claims sessions hold, the active document's version, revision, fileRevision, top-level nodes and components, and the font families nib draws. Call it first.",
         kind: Kind::Reads,
         open_world: false,
         properties: || json!({}),
@@ -439,14 +466,13 @@ fn tool(definition: &Definition) -> Tool {
         schema.insert("required".into(), json!(definition.required));
     }
     schema.insert("additionalProperties".into(), json!(false));
+    // The title is the tool's own (`Tool::title`); the annotations' copy of it, which the
+    // protocol keeps only for older clients, doubled it in every session's tool list.
     let annotations = match definition.kind {
-        Kind::Reads => {
-            ToolAnnotations::with_title(definition.title).read_only(true).destructive(false).idempotent(true)
+        Kind::Reads => ToolAnnotations::new().read_only(true).destructive(false).idempotent(true),
+        Kind::Writes { destructive, idempotent } => {
+            ToolAnnotations::new().read_only(false).destructive(destructive).idempotent(idempotent)
         }
-        Kind::Writes { destructive, idempotent } => ToolAnnotations::with_title(definition.title)
-            .read_only(false)
-            .destructive(destructive)
-            .idempotent(idempotent),
     }
     .open_world(definition.open_world);
     Tool::new(definition.name, definition.description, schema)
@@ -473,12 +499,12 @@ mod tests {
     #[test]
     fn each_surface_lists_its_tools_within_the_budget() {
         let names = |set| tools(set).into_iter().map(|t| t.name.to_string()).collect::<Vec<_>>();
-        assert_eq!(names(ToolSet::Classic).len(), 17);
+        assert_eq!(names(ToolSet::Classic).len(), 18);
         assert_eq!(
             names(ToolSet::Current),
             ["open_document", "undo", "redo", "execute", "get_app_state", "read_skill", "get_style"]
         );
-        assert_eq!(names(ToolSet::All).len(), 21);
+        assert_eq!(names(ToolSet::All).len(), 22);
         let default = serde_json::to_string(&tools(ToolSet::default())).unwrap();
         assert!(tools(ToolSet::default()).len() <= 20 && default.len() <= 16 * 1024, "{} bytes", default.len());
         assert!(

@@ -17,17 +17,19 @@ use serde_json::Value;
 
 use super::catalog::ToolSet;
 use super::{answer, catalog, untyped};
-use crate::tools::{ToolError, Workspace};
+use crate::tools::{Caller, ToolError, Workspace};
 
 /// What a client is told about working with nib, once, at the handshake.
 const INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
 Workflow: open_document (a path, or new:desktop / new:mobile) → get_editor_state (include_schema: true once) → for a new design get_guidelines and get_style_guide, then set_variables → build with batch_design, about 25 operations per call → after each call snapshot_layout with problemsOnly: true and fix what it reports → get_screenshot to look at the result. undo takes back the last change.\n\
-Rules: bindings from one batch_design call do not exist in the next (use the returned ids); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
+Rules: bindings from one batch_design call do not exist in the next (use the returned ids); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.\n\
+Others may work on the same document (nib serve): claim the frames you work on (claim), read changedByOthers in answers, and send ifRevision to write only on the version you read.";
 
 /// What a client of the current surface (`--tools current`) is told.
 const CURRENT_INSTRUCTIONS: &str = "nib edits and renders Pencil .pen design files headless; every change is saved to disk before the answer.\n\
 Workflow: get_app_state → read_skill (no path: the index; read `execute` once) → open_document (a path, or new:desktop / new:mobile) → for a new design get_style, then SetVariables in a snippet → build and check with execute: Insert/Update/Copy to edit, Get with a visitor to read, TakeScreenshot to look. undo takes back the last call.\n\
-Rules: a snippet's variables do not survive the call (use the ids in the answer); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.";
+Rules: a snippet's variables do not survive the call (use the ids in the answer); text needs a fill; fill_container needs a parent with layout horizontal or vertical; paths are relative to the server's folder.\n\
+Others may work on the same document (nib serve): Claim the frames you work on, read changedByOthers in answers, and send ifRevision to write only on the version you read.";
 
 /// Tool calls that panic on purpose when this environment variable names them: the hook the
 /// integration tests use to check that a panic is answered as an error and the server goes on.
@@ -40,6 +42,19 @@ pub struct NibServer {
     root: PathBuf,
     panic_on: Option<String>,
     tools: ToolSet,
+    /// Which session of a shared server this handler serves (`nib serve` numbers them in the
+    /// order they start); `None` for the one session of `nib mcp`.
+    session: Option<u64>,
+}
+
+/// How an MCP session is named to the others: its client's name (clientInfo), then its number
+/// in `nib serve`, where two sessions of one client are two writers.
+fn session_name(client: Option<&str>, number: Option<u64>) -> String {
+    let client = client.map(str::trim).filter(|c| !c.is_empty()).unwrap_or("mcp-client");
+    match number {
+        Some(number) => format!("{client}#{number}"),
+        None => client.to_owned(),
+    }
 }
 
 impl NibServer {
@@ -75,7 +90,19 @@ impl NibServer {
     /// page): each call holds the workspace for its whole run, so calls never interleave.
     pub fn sharing(workspace: Arc<Mutex<Workspace>>) -> NibServer {
         let root = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).root().to_owned();
-        NibServer { workspace, root, panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok(), tools: ToolSet::default() }
+        NibServer {
+            workspace,
+            root,
+            panic_on: std::env::var(PANIC_HOOK_VARIABLE).ok(),
+            tools: ToolSet::default(),
+            session: None,
+        }
+    }
+
+    /// This server as the handler of session `number` of a shared server (`nib serve`).
+    pub fn for_session(mut self, number: u64) -> NibServer {
+        self.session = Some(number);
+        self
     }
 
     /// This server listing and running the tools of `set`.
@@ -97,13 +124,19 @@ impl NibServer {
     /// Runs a tool on this thread as an MCP call does, holding the workspace; a panic is caught
     /// and answered.
     pub fn run(&self, name: &str, arguments: Value) -> Result<Value, ToolError> {
+        self.run_as(&Caller::new("mcp", "mcp-client", "nib mcp"), name, arguments)
+    }
+
+    /// [`NibServer::run`] for `caller`: its claims, its name on what it saves, and what others
+    /// changed since its last call.
+    pub fn run_as(&self, caller: &Caller, name: &str, arguments: Value) -> Result<Value, ToolError> {
         let mut workspace = self.workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             if self.panic_on.as_deref() == Some(name) {
                 panic!("{PANIC_HOOK_VARIABLE} asked {name} to panic");
             }
-            crate::tools::call(&mut workspace, name, arguments)
+            crate::tools::call_as(&mut workspace, caller, name, arguments)
         }));
         let result = match outcome {
             Ok(result) => result,
@@ -123,6 +156,30 @@ impl NibServer {
         };
         tracing::debug!(tool = name, ms = started.elapsed().as_secs_f64() * 1000.0, ok = result.is_ok(), "call");
         result
+    }
+}
+
+impl NibServer {
+    /// Who makes a call: over HTTP the session its `Mcp-Session-Id` names, over stdio the one
+    /// session; named after the client (clientInfo).
+    fn caller(&self, context: &RequestContext<RoleServer>) -> Caller {
+        let info = context.peer.peer_info();
+        let client = info.as_ref().map(|info| info.client_info.name.as_str());
+        let name = session_name(client, self.session);
+        match self.session {
+            Some(number) => {
+                // The transport's session id, which `nib serve` ends claims by; the number
+                // stands in when a request carries none.
+                let id = context
+                    .extensions
+                    .get::<axum::http::request::Parts>()
+                    .and_then(|parts| parts.headers.get("mcp-session-id"))
+                    .and_then(|value| value.to_str().ok())
+                    .map_or_else(|| format!("#{number}"), str::to_owned);
+                Caller::new(id, &name, "nib serve")
+            }
+            None => Caller::new("mcp", &name, "nib mcp"),
+        }
     }
 }
 
@@ -166,7 +223,7 @@ impl ServerHandler for NibServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         if !catalog::has(self.tools, &name) {
@@ -182,9 +239,10 @@ impl ServerHandler for NibServer {
             return Ok(answer::failure(&error).into());
         }
         let arguments = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let caller = self.caller(&context);
         let server = self.clone();
         let tool = name.clone();
-        let result = tokio::task::spawn_blocking(move || server.run(&tool, arguments))
+        let result = tokio::task::spawn_blocking(move || server.run_as(&caller, &tool, arguments))
             .await
             .unwrap_or_else(|e| Err(ToolError::new(format!("{name} could not run: {e}"))));
         Ok(match result {

@@ -82,9 +82,15 @@ async fn with_workspace<T: Send + 'static>(
     outcome.unwrap_or_else(|e| Err(ToolError::new(format!("the request could not run: {e}")))).map_err(Failure)
 }
 
-/// A tool's JSON answer, run by name as over MCP.
+/// A tool's JSON answer, run by name as over MCP, as the page's own session: other sessions'
+/// claims bind the person's undo and redo too, and agents hear of what the person did.
 fn tool(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
-    crate::tools::call(workspace, name, arguments)
+    crate::tools::call_as(workspace, &page_caller(), name, arguments)
+}
+
+/// The session of the page (every browser on it is one person at the canvas).
+fn page_caller() -> crate::tools::Caller {
+    crate::tools::Caller::new("page", "the canvas page", "nib serve")
 }
 
 #[derive(Deserialize)]
@@ -162,6 +168,14 @@ async fn document(State(state): State<AppState>, Query(query): Query<FileQuery>)
             snapshot["selection"] = json!(selection);
             snapshot["canUndo"] = json!(can_undo);
             snapshot["canRedo"] = json!(can_redo);
+            let root = workspace.root().to_owned();
+            let claims: Vec<Value> = workspace
+                .board()
+                .claims_for_page(|p| relative(&root, p))
+                .into_iter()
+                .filter(|claim| claim["file"] == snapshot["file"])
+                .collect();
+            snapshot["claims"] = json!(claims);
             Ok(Json(snapshot))
         })
     })

@@ -42,6 +42,36 @@ const MAX_PATHS_PER_ROUND: usize = 1_000;
 /// events are not available (too many folders for inotify, a file system without events).
 const POLL_INTERVAL: Duration = Duration::from_millis(250);
 
+/// How often the claims are looked at for the page: a claim made, released or ended shows
+/// within this (their ends are not events of their own).
+const CLAIMS_INTERVAL: Duration = Duration::from_millis(250);
+
+/// The claims in force as the page shows them, updated whenever they change (made, renewed,
+/// released, ended) until `stop`.
+pub fn watch_claims(
+    board: crate::tools::Board,
+    root: PathBuf,
+    stop: tokio_util::sync::CancellationToken,
+) -> tokio::sync::watch::Receiver<serde_json::Value> {
+    let shown = move |path: &Path| relative(&root, path);
+    let (sender, receiver) = tokio::sync::watch::channel(serde_json::Value::Array(board.claims_for_page(&shown)));
+    tokio::spawn(async move {
+        let mut seen = board.claims_generation();
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                _ = tokio::time::sleep(CLAIMS_INTERVAL) => {}
+            }
+            let now = board.claims_generation();
+            if now != seen {
+                seen = now;
+                sender.send_replace(serde_json::Value::Array(board.claims_for_page(&shown)));
+            }
+        }
+    });
+    receiver
+}
+
 /// A committed change the page should show.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -181,7 +211,8 @@ pub fn routes() -> Router<AppState> {
     Router::new().route("/api/events", get(stream))
 }
 
-/// `GET /api/events`: `change` events as documents change, `ready` once at the start.
+/// `GET /api/events`: `change` events as documents change, `claims` (every claim in force) at
+/// the start and whenever they change, `ready` once at the start.
 async fn stream(State(state): State<AppState>) -> Response {
     let open = state.streams.fetch_add(1, Ordering::SeqCst);
     if open >= MAX_EVENT_STREAMS {
@@ -193,15 +224,25 @@ async fn stream(State(state): State<AppState>) -> Response {
             .into_response();
     }
     let mut subscription = state.changes.subscribe();
+    let mut claims = state.claims.clone();
     let (sender, receiver) = tokio::sync::mpsc::channel::<Result<Event, Infallible>>(16);
     let streams = Arc::clone(&state.streams);
     let stop = state.stop.clone();
     tokio::spawn(async move {
         let _ = sender.send(Ok(Event::default().event("ready").data("{}"))).await;
+        let now = claims.borrow_and_update().clone();
+        let _ = sender.send(Ok(Event::default().event("claims").json_data(&now).unwrap_or_default())).await;
         loop {
             let event = tokio::select! {
                 _ = stop.cancelled() => break,
                 _ = sender.closed() => break,
+                changed = claims.changed() => match changed {
+                    Ok(()) => {
+                        let now = claims.borrow_and_update().clone();
+                        Event::default().event("claims").json_data(&now).unwrap_or_default()
+                    }
+                    Err(_) => break,
+                },
                 received = subscription.recv() => match received {
                     Ok(change) => Event::default().event("change").json_data(&change).unwrap_or_default(),
                     Err(broadcast::error::RecvError::Lagged(_)) => Event::default().event("lagged").data("{}"),

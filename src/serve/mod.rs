@@ -145,6 +145,8 @@ struct AppState {
     stop: CancellationToken,
     /// Who may talk to the server.
     access: Arc<access::Access>,
+    /// The claims in force, as the page shows them (updated when they change or end).
+    claims: tokio::sync::watch::Receiver<serde_json::Value>,
 }
 
 /// Binds, starts the file watcher and serves in the background of the current Tokio runtime.
@@ -168,15 +170,20 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
 
     let server = NibServer::with_fonts(root.clone(), options.fonts.clone())?.serving(options.tools);
     let workspace: Arc<Mutex<Workspace>> = Arc::clone(server.workspace());
+    let board = workspace.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).board();
+    // Claims bind the sessions of this server: the claim tools say so.
+    board.set_shared(true);
     let stop = CancellationToken::new();
     let (changes, _) = tokio::sync::broadcast::channel(events::CHANGE_BACKLOG);
     let watcher = events::Watcher::start(&root, Arc::clone(&workspace), changes.clone());
+    let claims = events::watch_claims(board.clone(), root.clone(), stop.child_token());
     let state = AppState {
         server: server.clone(),
         changes,
         streams: Arc::default(),
         stop: stop.clone(),
         access: Arc::clone(&access),
+        claims,
     };
 
     let config = StreamableHttpServerConfig::default()
@@ -188,9 +195,14 @@ pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
     let mcp = StreamableHttpService::new(
         {
             let tools = options.tools;
-            move || Ok(NibServer::sharing(Arc::clone(&workspace)).serving(tools))
+            // Each session is numbered, so two sessions of one client are told apart.
+            let sessions = std::sync::atomic::AtomicU64::new(0);
+            move || {
+                let number = sessions.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                Ok(NibServer::sharing(Arc::clone(&workspace)).serving(tools).for_session(number))
+            }
         },
-        Arc::new(sessions::BoundedSessions::new(MAX_SESSIONS, SESSION_IDLE)),
+        Arc::new(sessions::BoundedSessions::new(MAX_SESSIONS, SESSION_IDLE, board)),
         config,
     );
 

@@ -7,7 +7,11 @@
 //!   been idle [`MIN_IDLE_TO_EVICT`] (one that never made a request after `initialize` first),
 //!   otherwise the new `initialize` is refused with a JSON-RPC error saying why;
 //! - a session idle for [`SESSION_IDLE`] ends (the client starts a new one on its next call, as
-//!   the protocol asks of a client that gets 404), and is forgotten.
+//!   the protocol asks of a client that gets 404), and is forgotten — unless it holds a claim:
+//!   then it lives, idle, until its claims end (an agent that thinks for three minutes keeps
+//!   the frame it claimed);
+//! - when a session ends, however it ends, its claims are released (the workspace's
+//!   [`Board`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -18,6 +22,8 @@ use rmcp::transport::common::server_side_http::{ServerSseMessage, SessionId};
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::{LocalSessionManager, LocalSessionManagerError};
 use tokio_stream::Stream;
+
+use crate::tools::Board;
 
 /// Most MCP sessions at once. Fifty agents at work, each with a session or two, fit with room;
 /// 128 idle sessions take about 15 MB.
@@ -60,14 +66,37 @@ pub struct BoundedSessions {
     uses: Mutex<HashMap<SessionId, Use>>,
     cap: usize,
     idle: Duration,
+    /// The claims sessions hold: they keep a session alive, and end with it.
+    board: Board,
 }
 
 impl BoundedSessions {
-    /// A manager of at most `cap` sessions, each ending after `idle` unused.
-    pub fn new(cap: usize, idle: Duration) -> BoundedSessions {
+    /// A manager of at most `cap` sessions, each ending after `idle` unused unless it holds
+    /// one of `board`'s claims.
+    pub fn new(cap: usize, idle: Duration, board: Board) -> BoundedSessions {
         let mut inner = LocalSessionManager::default();
-        inner.session_config.keep_alive = Some(idle);
-        BoundedSessions { inner, uses: Mutex::new(HashMap::new()), cap: cap.max(1), idle }
+        // Sessions are ended here (idle, evicted, closed), not by the SDK's own timer, which
+        // would end one that holds a claim.
+        inner.session_config.keep_alive = None;
+        BoundedSessions { inner, uses: Mutex::new(HashMap::new()), cap: cap.max(1), idle, board }
+    }
+
+    /// True while a session may still be used: used in the last `idle`, or holding a claim.
+    fn alive(&self, id: &SessionId, session: &Use, now: Instant) -> bool {
+        now.duration_since(session.last) < self.idle || self.holds_claims(id, now)
+    }
+
+    fn holds_claims(&self, id: &SessionId, now: Instant) -> bool {
+        self.board.claims_held_until(id).is_some_and(|until| until > now)
+    }
+
+    /// Ends `id` in the SDK's manager and releases its claims.
+    async fn end(&self, id: &SessionId) -> Result<(), SessionsError> {
+        let released = self.board.session_ended(id);
+        if released > 0 {
+            tracing::info!(session = %id, released, "claims released: their session ended");
+        }
+        Ok(self.inner.close_session(id).await?)
     }
 
     fn touch(&self, id: &SessionId, requested: bool) {
@@ -84,14 +113,14 @@ impl BoundedSessions {
         let mut uses = self.uses.lock().unwrap_or_else(|e| e.into_inner());
         let now = Instant::now();
         let mut closing: Vec<SessionId> =
-            uses.iter().filter(|(_, u)| now.duration_since(u.last) >= self.idle).map(|(id, _)| id.clone()).collect();
+            uses.iter().filter(|(id, u)| !self.alive(id, u, now)).map(|(id, _)| id.clone()).collect();
         for id in &closing {
             uses.remove(id);
         }
         if uses.len() >= self.cap {
             let victim = uses
                 .iter()
-                .filter(|(_, u)| now.duration_since(u.last) >= MIN_IDLE_TO_EVICT)
+                .filter(|(id, u)| now.duration_since(u.last) >= MIN_IDLE_TO_EVICT && !self.holds_claims(id, now))
                 .min_by_key(|(_, u)| (u.requested, u.last))
                 .map(|(id, _)| id.clone())
                 .ok_or(SessionsError::Full)?;
@@ -109,7 +138,7 @@ impl SessionManager for BoundedSessions {
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         for id in self.to_close()? {
             tracing::info!(session = %id, "MCP session ended (idle, or giving way to a new one)");
-            self.inner.close_session(&id).await?;
+            self.end(&id).await?;
         }
         let (id, transport) = self.inner.create_session().await?;
         self.uses
@@ -130,14 +159,14 @@ impl SessionManager for BoundedSessions {
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
         // A session past its idle time is gone even before a new one sweeps it away.
-        let alive =
-            self.uses.lock().unwrap_or_else(|e| e.into_inner()).get(id).is_some_and(|u| u.last.elapsed() < self.idle);
+        let known = self.uses.lock().unwrap_or_else(|e| e.into_inner()).get(id).copied();
+        let alive = known.is_some_and(|session| self.alive(id, &session, Instant::now()));
         Ok(alive && self.inner.has_session(id).await?)
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         self.uses.lock().unwrap_or_else(|e| e.into_inner()).remove(id);
-        Ok(self.inner.close_session(id).await?)
+        self.end(id).await
     }
 
     async fn create_stream(
@@ -186,7 +215,7 @@ mod tests {
 
     #[tokio::test]
     async fn past_the_cap_a_busy_set_refuses_and_an_idle_one_gives_way() {
-        let sessions = BoundedSessions::new(3, Duration::from_secs(600));
+        let sessions = BoundedSessions::new(3, Duration::from_secs(600), Board::default());
         let mut ids = Vec::new();
         for _ in 0..3 {
             ids.push(sessions.create_session().await.unwrap().0);
@@ -202,8 +231,34 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_session_holding_a_claim_outlives_its_idle_time_and_its_claims_end_with_it() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(
+            folder.path().join("d.pen"),
+            r#"{"version": "2.6", "children": [{"type": "frame", "id": "f"}]}"#,
+        )
+        .unwrap();
+        let mut workspace = crate::tools::Workspace::new(folder.path());
+        let board = workspace.board();
+        let sessions = BoundedSessions::new(100, Duration::from_secs(60), board.clone());
+        let (holder, idle) = (sessions.create_session().await.unwrap().0, sessions.create_session().await.unwrap().0);
+        let caller = crate::tools::Caller::new(holder.to_string(), "agent", "nib serve");
+        let claim = serde_json::json!({"filePath": "d.pen", "nodeIds": ["f"], "minutes": 5});
+        crate::tools::call_as(&mut workspace, &caller, "claim", claim).unwrap();
+        for id in [&holder, &idle] {
+            sessions.uses.lock().unwrap().get_mut(id).unwrap().last -= Duration::from_secs(61);
+        }
+        assert!(sessions.has_session(&holder).await.unwrap(), "its claim keeps it");
+        assert!(!sessions.has_session(&idle).await.unwrap());
+        sessions.create_session().await.unwrap();
+        assert_eq!(sessions.held().await, 2, "the idle one was swept, the holder kept");
+        sessions.close_session(&holder).await.unwrap();
+        assert_eq!(board.claims_held_until(&holder), None, "its claim ended with it");
+    }
+
+    #[tokio::test]
     async fn sessions_past_their_idle_time_are_forgotten() {
-        let sessions = BoundedSessions::new(100, Duration::from_secs(60));
+        let sessions = BoundedSessions::new(100, Duration::from_secs(60), Board::default());
         let old = sessions.create_session().await.unwrap().0;
         sessions.uses.lock().unwrap().get_mut(&old).unwrap().last -= Duration::from_secs(61);
         assert!(!sessions.has_session(&old).await.unwrap());

@@ -7,7 +7,9 @@ only), and checks that:
   1. the canvas is drawn: non-blank pixels where the frame is, the card's colour where it is;
   2. a click on a node selects it: get_editor_state over MCP returns it as the selection;
   3. a batch_design over MCP changes the canvas without a reload (screenshots differ);
-  4. a file saved by another process (`nib apply`) shows up on the page too.
+  4. a file saved by another process (`nib apply`) shows up on the page too;
+  5. an agent's claim is drawn on the frame (who holds it, until when) and listed, and goes
+     when it is released.
 
 Usage: serve_page.py [path/to/nib]   (default: target/debug/nib). Exits 0 when every check
 passed; prints `browser: N passed, M failed` last. Screenshots are left in a temporary folder
@@ -196,10 +198,12 @@ class Mcp:
             return json.loads(text.strip().splitlines()[-1])
 
 
-def pixel(page, node_id, dx=0.0, dy=0.0):
-    """The canvas pixel at a node's centre (offset by dx, dy CSS pixels), as [r, g, b, a]."""
+def pixel(page, node_id, dx=0.0, dy=0.0, corner=False):
+    """The canvas pixel at a node's centre (its top-left corner with `corner`), offset by dx, dy
+    CSS pixels, as [r, g, b, a]."""
+    where = "screenCorner" if corner else "screenPoint"
     return page.evaluate(f"""(() => {{
-        const p = nibPage.screenPoint({json.dumps(node_id)});
+        const p = nibPage.{where}({json.dumps(node_id)});
         const canvas = document.getElementById('canvas'), r = canvas.getBoundingClientRect();
         const ratio = canvas.width / r.width;
         const x = Math.round((p.x + {dx} - r.left) * ratio), y = Math.round((p.y + {dy} - r.top) * ratio);
@@ -310,6 +314,21 @@ def main():
         card_pixel = pixel(page, "card")
         page.screenshot(os.path.join(work, "applied.png"))
         check("a file saved by another process shows up", card_pixel[1] > 120 and card_pixel[0] < 80, str(card_pixel))
+
+        # 5. An agent claims the frame: the page outlines it and says who holds it until when.
+        claimed = mcp.tool("claim", {"filePath": "design.pen", "nodeIds": ["screen"]})
+        holder = claimed["claimed"][0]["holder"]
+        page.wait_for("nibPage.state.claims.some((c) => c.nodeId === 'screen')", "the claim on the page")
+        page.wait_for(f"document.getElementById('claims').textContent.includes({json.dumps(holder)})", "the claim in the panel")
+        time.sleep(0.2)  # the next animation frame draws it
+        tag = pixel(page, "screen", dx=3, dy=3, corner=True)
+        page.screenshot(os.path.join(work, "claimed.png"))
+        check("a claim is drawn on its frame with its holder", tag[0] > 180 and 80 < tag[1] < 160 and tag[2] < 60, str(tag))
+        mcp.tool("claim", {"filePath": "design.pen", "release": True})
+        page.wait_for("!nibPage.state.claims.some((c) => c.nodeId === 'screen')", "the released claim gone")
+        time.sleep(0.2)
+        released = pixel(page, "screen", dx=3, dy=3, corner=True)
+        check("a released claim is no longer drawn", released[:3] == [255, 255, 255], str(released))
     except Exception as error:  # a check that could not run is a failure, said plainly
         failed.append(str(error))
         print(f"browser: FAIL {error}")

@@ -936,6 +936,19 @@ fn the_readme_states_the_limits_the_code_has() {
             nib::serve::MAX_API_BODY_BYTES >> 10,
             nib::serve::MAX_EVENT_STREAMS
         ),
+        format!(
+            "{} min unless asked, at most {} min a claim; {} claims a session, {} in a server",
+            nib::tools::DEFAULT_CLAIM.as_secs() / 60,
+            nib::tools::MAX_CLAIM.as_secs() / 60,
+            nib::tools::MAX_CLAIMS_PER_SESSION,
+            nib::tools::MAX_CLAIMS
+        ),
+        format!(
+            "the last {} writes remembered; {} characters an answer",
+            nib::tools::MAX_JOURNAL_ENTRIES,
+            nib::tools::MAX_SUMMARY_CHARS
+        ),
+        format!("| {} characters; control characters become spaces", nib::files::MAX_WRITER_NAME_CHARS),
     ];
     assert_eq!(
         nib::script::MAX_SCRIPT_BYTES,

@@ -502,3 +502,24 @@ fn export_writes_react_components_and_pages() {
     );
     assert!(fs::read_to_string(app.join("index.ts")).unwrap().contains("export { Toolbar }"));
 }
+
+/// A call whose save fails is taken back alone: the call before it stays, in memory and in the
+/// next save (the save took the call's step back; undoing "since the call began" once more took
+/// the step before it too, so the next save dropped it).
+#[cfg(unix)]
+#[test]
+fn a_call_whose_save_fails_takes_back_only_its_own_step() {
+    use std::os::unix::fs::PermissionsExt;
+    let mut session = Session::new();
+    session.ok(r#"Insert(document, {type: "frame", name: "Kept"});"#);
+    let path = session.folder.path().join("d.pen");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o444)).unwrap();
+    let refused = session.run(r#"Insert(document, {type: "frame", name: "Refused"});"#).unwrap_err();
+    assert!(refused.message.contains("read-only"), "{refused}");
+    fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+    session.ok(r#"Insert(document, {type: "frame", name: "After"});"#);
+    let file = session.file();
+    assert!(file.contains("\"Kept\"") && file.contains("\"After\"") && !file.contains("Refused"), "{file}");
+    let redo = call(&mut session.workspace, "redo", json!({ "filePath": "d.pen" }));
+    assert!(redo.is_err(), "the refused call is not redone");
+}

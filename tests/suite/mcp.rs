@@ -60,10 +60,11 @@ async fn tools_are_listed_with_flat_schemas_and_annotations() {
         "undo",
         "redo",
         "export",
+        "claim",
     ] {
         assert!(names.contains(&pencil), "{pencil} in {names:?}");
     }
-    assert_eq!(tools.len(), 17, "Pencil's 14 tools, undo, redo and export");
+    assert_eq!(tools.len(), 18, "Pencil's 14 tools, undo, redo, export and claim");
     assert!(tools.len() <= 20, "clients handle few tools well");
     let listed = serde_json::to_string(&serde_json::json!({ "tools": tools })).unwrap();
     eprintln!("tools/list: {} tools, {} bytes", tools.len(), listed.len());

@@ -138,7 +138,7 @@ async fn all_serves_both_surfaces_and_classic_refuses_execute_clearly() {
     let root = root_with_empty_document();
     let all = connect_serving(root.path(), "all").await;
     let tools = all.list_all_tools().await.expect("tools/list");
-    assert_eq!(tools.len(), 21);
+    assert_eq!(tools.len(), 22);
     structured(&call(&all, "open_document", json!({ "filePathOrTemplate": "d.pen" })).await);
     let made = structured(
         &call(&all, "execute", json!({ "input": "return Insert(document, {type: \"frame\", name: \"F\"});" })).await,

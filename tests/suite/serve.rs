@@ -101,7 +101,7 @@ async fn an_http_client_lists_the_tools_designs_and_takes_a_screenshot() {
     let server = start(root.path(), None).await;
     let client = connect(&server, None).await.expect("connects over streamable HTTP");
     let tools = client.list_all_tools().await.expect("tools/list");
-    assert_eq!(tools.len(), 17, "Pencil's 14 tools, undo, redo and export");
+    assert_eq!(tools.len(), 18, "Pencil's 14 tools, undo, redo, export and claim");
 
     structured(&call(&client, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
     let design = call(&client, "batch_design", json!({"operations": "U(\"card\", {fill: \"#DC2626\"})"})).await;
@@ -211,7 +211,7 @@ async fn a_missing_token_is_refused_when_one_is_required() {
     assert!(connect(&server, None).await.is_err(), "no token, no session");
     assert!(connect(&server, Some("a-wrong-token-of-some-length")).await.is_err());
     let client = connect(&server, Some(token)).await.expect("the token lets a client in");
-    assert_eq!(client.list_all_tools().await.unwrap().len(), 17);
+    assert_eq!(client.list_all_tools().await.unwrap().len(), 18);
     client.cancel().await.unwrap();
     let (status, _) = get(&server, "/api/files", "").await;
     assert_eq!(status, 401, "the page needs the token too");
@@ -759,5 +759,240 @@ async fn connections_stalled_in_a_body_give_way_to_a_new_client() {
     assert_eq!(n, 0, "the one that received nothing for the longest gave way");
     assert!(rest.is_empty(), "it was closed without an answer: {}", String::from_utf8_lossy(&rest));
     client.cancel().await.unwrap();
+    server.stop().await;
+}
+
+// ---- Agents side by side: claims, what the others changed, revisions ----
+
+/// Two top-level frames, each with a card.
+const TWO_FRAMES: &str = r##"{"version": "2.6", "children": [
+  {"type": "frame", "id": "left", "name": "Left", "x": 0, "y": 0, "width": 200, "height": 100, "children": [
+    {"type": "rectangle", "id": "left-card", "width": 50, "height": 50, "fill": "#2563EB"}
+  ]},
+  {"type": "frame", "id": "right", "name": "Right", "x": 300, "y": 0, "width": 200, "height": 100, "children": [
+    {"type": "rectangle", "id": "right-card", "width": 50, "height": 50, "fill": "#2563EB"}
+  ]}
+]}"##;
+
+type NamedClient = RunningService<RoleClient, rmcp::model::ClientConfig>;
+
+/// A client that says its name is `name` (clientInfo), as agents' clients do.
+async fn connect_as(server: &Running, name: &str) -> NamedClient {
+    let transport =
+        StreamableHttpClientTransport::from_config(StreamableHttpClientTransportConfig::with_uri(server.mcp_url()));
+    let info = rmcp::model::ClientConfig::new(
+        rmcp::model::ClientCapabilities::default(),
+        rmcp::model::Implementation::new(name, "1.0"),
+    );
+    info.serve(transport).await.expect("connects")
+}
+
+async fn call_named(client: &NamedClient, tool: &str, arguments: Value) -> CallToolResult {
+    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    client.call_tool(CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments)).await.expect("an answer")
+}
+
+fn update(id: &str, fill: &str) -> Value {
+    json!({"filePath": "design.pen", "operations": format!("U(\"{id}\", {{fill: \"{fill}\"}})")})
+}
+
+fn error_of(result: &CallToolResult) -> String {
+    assert_eq!(result.is_error, Some(true), "expected a refusal: {}", text(result));
+    text(result)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_keeps_other_sessions_out_until_it_is_released_or_its_session_closes() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("design.pen");
+    std::fs::write(&file, TWO_FRAMES).unwrap();
+    let server = start(root.path(), None).await;
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    structured(&call_named(&b, "get_editor_state", json!({})).await);
+
+    let claimed = structured(&call_named(&a, "claim", json!({"filePath": "design.pen", "nodeIds": ["left"]})).await);
+    let holder = claimed["claimed"][0]["holder"].as_str().unwrap().to_owned();
+    assert!(holder.starts_with("agent-a#"), "{claimed}");
+    let until = claimed["claimed"][0]["until"].as_str().unwrap().to_owned();
+
+    // B's change inside the claim is refused, naming A and when the claim ends; nothing saved.
+    let before = std::fs::read(&file).unwrap();
+    let refused = error_of(&call_named(&b, "batch_design", update("left-card", "#DC2626")).await);
+    assert!(
+        refused.contains(&format!("'left-card' is inside 'Left' (left), which {holder} has claimed until {until}")),
+        "{refused}"
+    );
+    assert!(refused.contains("nothing was saved") && refused.contains("ask agent-a#"), "{refused}");
+    assert_eq!(std::fs::read(&file).unwrap(), before, "the file is as it was");
+    let around = error_of(&call_named(&b, "claim", json!({"filePath": "design.pen", "nodeIds": ["left-card"]})).await);
+    assert!(around.contains(&holder), "{around}");
+    // B works elsewhere; A hears of it in its next answer.
+    structured(&call_named(&b, "batch_design", update("right-card", "#16A34A")).await);
+    let state = structured(&call_named(&a, "get_editor_state", json!({})).await);
+    let news = state["changedByOthers"].as_str().unwrap_or_else(|| panic!("A hears of B's change: {state}"));
+    assert!(news.contains("agent-b#") && news.contains("1 node changed, in 'Right' (right)"), "{news}");
+    assert_eq!(state["claims"][0]["nodeId"], "left", "{state}");
+    assert_eq!(state["claims"][0]["yours"], true);
+    // The holder's own change goes through, and B hears of it (a batch_design answer's last line).
+    structured(&call_named(&a, "batch_design", update("left-card", "#DC2626")).await);
+    let seen = structured(&call_named(&b, "batch_design", update("right-card", "#000000")).await);
+    assert!(
+        seen["changedByOthers"].as_str().is_some_and(|n| n.contains(&holder) && n.contains("in 'Left' (left)")),
+        "{seen}"
+    );
+    let listed = structured(&call_named(&b, "get_editor_state", json!({})).await);
+    assert_eq!(
+        (listed["claims"][0]["holder"].as_str(), &listed["claims"][0]["yours"]),
+        (Some(holder.as_str()), &json!(false))
+    );
+    assert!(listed.get("changedByOthers").is_none(), "told once: {listed}");
+
+    // A's session ends: its claim goes with it, and B may change the frame.
+    a.cancel().await.unwrap();
+    structured(&call_named(&b, "batch_design", update("left-card", "#FFFFFF")).await);
+    let after = structured(&call_named(&b, "get_editor_state", json!({})).await);
+    assert!(after.get("claims").is_none(), "no claim is left: {after}");
+    b.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_ends_by_itself_and_its_holder_may_release_it() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("design.pen"), TWO_FRAMES).unwrap();
+    let server = start(root.path(), None).await;
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    // A short claim (3 s) on one frame, a default one on the other.
+    let short = json!({"filePath": "design.pen", "nodeIds": ["right"], "minutes": 0.05});
+    structured(&call_named(&a, "claim", short).await);
+    structured(&call_named(&a, "claim", json!({"filePath": "design.pen", "nodeIds": ["left"]})).await);
+    assert!(error_of(&call_named(&b, "batch_design", update("right-card", "#DC2626")).await).contains("agent-a#"));
+    tokio::time::sleep(Duration::from_millis(3_300)).await;
+    structured(&call_named(&b, "batch_design", update("right-card", "#DC2626")).await);
+    // Released by its holder (another session may not).
+    let release = json!({"filePath": "design.pen", "nodeIds": ["left"], "release": true});
+    let not_yours = error_of(&call_named(&b, "claim", release).await);
+    assert!(not_yours.contains("only its holder can release it"), "{not_yours}");
+    let released = structured(&call_named(&a, "claim", json!({"filePath": "design.pen", "release": true})).await);
+    assert_eq!(released["released"], json!(["left"]));
+    structured(&call_named(&b, "batch_design", update("left-card", "#DC2626")).await);
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn snippets_claim_and_are_refused_on_the_current_surface() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("design.pen"), TWO_FRAMES).unwrap();
+    let options = ServeOptions {
+        root: root.path().to_owned(),
+        listen: "127.0.0.1:0".parse().unwrap(),
+        token: None,
+        allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
+        fonts: Default::default(),
+        tools: nib::mcp::ToolSet::Current,
+        body_timeout: nib::serve::BODY_READ_TIMEOUT,
+    };
+    let server = nib::serve::start(options).await.expect("nib serve starts");
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    let run = |input: &str| json!({"filePath": "design.pen", "input": input});
+    let claimed = structured(&call_named(&a, "execute", run("return Claim(\"left\", {minutes: 5});")).await);
+    assert!(claimed["result"][0]["holder"].as_str().is_some_and(|h| h.starts_with("agent-a#")), "{claimed}");
+    let before = std::fs::read(root.path().join("design.pen")).unwrap();
+    let snippet = "Update(\"right-card\", {fill: \"#16A34A\"});\nUpdate(\"left-card\", {fill: \"#DC2626\"});";
+    let refused = error_of(&call_named(&b, "execute", run(snippet)).await);
+    assert!(
+        refused.contains("line 2") && refused.contains("'left-card' is inside 'Left' (left), which agent-a#"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read(root.path().join("design.pen")).unwrap(), before, "the whole call was undone");
+    let state = structured(&call_named(&b, "get_app_state", json!({})).await);
+    assert_eq!(state["claims"][0]["nodeId"], "left", "{state}");
+    structured(&call_named(&a, "execute", run("return Release(\"left\");")).await);
+    structured(&call_named(&b, "execute", run(snippet)).await);
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_that_states_its_revision_is_refused_once_the_file_moved_on() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("design.pen");
+    std::fs::write(&file, TWO_FRAMES).unwrap();
+    let server = start(root.path(), None).await;
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    structured(&call_named(&b, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
+    let read = structured(&call_named(&b, "get_editor_state", json!({})).await);
+    let revision = read["fileRevision"].as_str().unwrap().to_owned();
+    assert_eq!(revision, nib::files::Revision::of(TWO_FRAMES.as_bytes()).to_string(), "the revision of the bytes");
+    // A changes the file; B's change built on the old revision is refused, nothing saved.
+    let written = structured(&call_named(&a, "batch_design", update("left-card", "#DC2626")).await);
+    let now = written["fileRevision"].as_str().unwrap().to_owned();
+    assert_eq!(now, nib::files::Revision::of(&std::fs::read(&file).unwrap()).to_string());
+    let saved = std::fs::read(&file).unwrap();
+    let mut stale = update("right-card", "#16A34A");
+    stale["ifRevision"] = json!(revision);
+    let refused = error_of(&call_named(&b, "batch_design", stale).await);
+    assert!(refused.contains(&format!("is at revision {now}, not {revision} (ifRevision)")), "{refused}");
+    assert!(refused.contains("nothing was changed"), "{refused}");
+    assert_eq!(std::fs::read(&file).unwrap(), saved);
+    for (tool, arguments) in [
+        ("set_variables", json!({"filePath": "design.pen", "variables": {"x": {"type": "number", "value": 1}}})),
+        (
+            "replace_all_matching_properties",
+            json!({"filePath": "design.pen", "properties": {"fillColor": [{"from": "#DC2626", "to": "#000000"}]}}),
+        ),
+    ] {
+        let mut arguments = arguments;
+        arguments["ifRevision"] = json!(revision);
+        assert!(error_of(&call_named(&b, tool, arguments).await).contains("(ifRevision)"), "{tool}");
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), saved, "nothing was saved");
+    // With the current revision it goes through.
+    let mut fresh = update("right-card", "#16A34A");
+    fresh["ifRevision"] = json!(now);
+    structured(&call_named(&b, "batch_design", fresh).await);
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_hear_who_changed_the_file_from_the_command_line() {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("design.pen");
+    std::fs::write(&file, TWO_FRAMES).unwrap();
+    let server = start(root.path(), None).await;
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    structured(&call_named(&a, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
+    structured(&call_named(&b, "get_editor_state", json!({})).await);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
+        .args(["exec", file.to_str().unwrap(), "-", "--as", "alice"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"Update(\"right-card\", {fill: \"#000000\"});")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    // Whoever finds the change first (the watcher, or A's call) — B hears who made it.
+    structured(&call_named(&a, "batch_design", update("left-card", "#DC2626")).await);
+    let state = structured(&call_named(&b, "get_editor_state", json!({})).await);
+    let news = state["changedByOthers"].as_str().unwrap_or_else(|| panic!("B hears of both changes: {state}"));
+    assert!(news.contains("alice (nib exec) changed design.pen: 1 node changed"), "{news}");
+    assert!(news.contains("agent-a#"), "{news}");
+    a.cancel().await.unwrap();
+    b.cancel().await.unwrap();
     server.stop().await;
 }

@@ -30,9 +30,15 @@ fn insert(name: &str) -> String {
 }
 
 fn apply(path: &Path, name: &str, env: &[(&str, &str)]) -> Output {
+    apply_with(path, name, env, &[])
+}
+
+/// `nib apply` of an insert of a rectangle called `name`, with `args` on the command line.
+fn apply_with(path: &Path, name: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
     use std::io::Write;
     let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
         .args(["apply", path.to_str().unwrap(), "-"])
+        .args(args)
         .env("NIB_IMAGES", "offline")
         .envs(env.iter().copied())
         .stdin(Stdio::piped())
@@ -143,12 +149,13 @@ async fn a_session_works_on_the_file_another_writer_changed_and_says_so() {
     let client = connect(folder.path()).await;
     let batch = |name: &str| json!({ "filePath": "design.pen", "operations": insert(name) });
     structured(&call(&client, "batch_design", batch("session-1")).await);
-    let output = apply(&path, "outside", &[]);
+    // The other writer names itself: the session is told who it was.
+    let output = apply_with(&path, "outside", &[], &["--as", "alice"]);
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let answer = structured(&call(&client, "batch_design", batch("session-2")).await);
     let note = answer["note"].as_str().unwrap_or_else(|| panic!("the answer says the file changed: {answer}"));
     assert!(
-        note.contains("changed on disk since your last call: 1 node added, by another writer; your operations were applied to the current document"),
+        note.contains("changed on disk since your last call: 1 node added, by alice (nib apply); your operations were applied to the current document"),
         "{note}"
     );
     let present = names(&path);
@@ -161,5 +168,74 @@ async fn a_session_works_on_the_file_another_writer_changed_and_says_so() {
     assert!(stopped.contains("undo stops where another writer changed the file (1 node added)"), "{stopped}");
     let present = names(&path);
     assert!(present.contains("outside") && present.contains("session-1") && !present.contains("session-2"));
+    client.cancel().await.unwrap();
+}
+
+/// The fileRevision a command's JSON answer gives.
+fn revision_in(output: &Output) -> String {
+    let answer: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("JSON ({e}): {}", String::from_utf8_lossy(&output.stdout)));
+    answer["fileRevision"].as_str().unwrap_or_else(|| panic!("a fileRevision: {answer}")).to_owned()
+}
+
+#[test]
+fn a_command_line_writer_that_states_its_revision_is_refused_once_the_file_moved_on() {
+    let (_folder, path) = folder_with_design();
+    let first = nib::files::Revision::of(&std::fs::read(&path).unwrap()).to_string();
+    let check = Command::new(env!("CARGO_BIN_EXE_nib")).args(["check", path.to_str().unwrap()]).output().unwrap();
+    assert!(String::from_utf8_lossy(&check.stdout).contains(&format!("file revision {first}")), "check says it");
+    // The first writer built on that revision: saved, and its answer gives the new one.
+    let written = apply_with(&path, "first", &[], &["--if-revision", &first, "--json"]);
+    assert!(written.status.success(), "{}", String::from_utf8_lossy(&written.stderr));
+    let second = revision_in(&written);
+    assert_eq!(second, nib::files::Revision::of(&std::fs::read(&path).unwrap()).to_string());
+    // A writer that read the first version is refused: exit 1, nothing saved, both named.
+    let saved = std::fs::read(&path).unwrap();
+    let stale = apply_with(&path, "stale", &[], &["--if-revision", &first]);
+    let stderr = String::from_utf8_lossy(&stale.stderr);
+    assert_eq!(stale.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("is at revision {second}, not {first} (--if-revision)")), "{stderr}");
+    assert_eq!(std::fs::read(&path).unwrap(), saved, "nothing was saved");
+    // nib exec the same, through the execute tool.
+    let exec = |revision: &str| {
+        use std::io::Write;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_nib"))
+            .args(["exec", path.to_str().unwrap(), "-", "--if-revision", revision, "--as", "bob"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(b"Insert(document, {type: \"frame\", name: \"exec\"});").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let refused = exec(&first);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stdout).contains(&format!("is at revision {second}, not {first}")));
+    assert_eq!(std::fs::read(&path).unwrap(), saved, "nothing was saved");
+    let ran = exec(&second);
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stdout));
+    assert_eq!(revision_in(&ran), nib::files::Revision::of(&std::fs::read(&path).unwrap()).to_string());
+    assert!(names(&path).contains("exec"));
+    // Not a revision at all: refused, saying what one looks like.
+    let wrong = apply_with(&path, "wrong", &[], &["--if-revision", "HEAD"]);
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("hexadecimal digits"));
+}
+
+/// A writer's name is believed only while the file holds the bytes it wrote: an editor that
+/// rewrites the file in place (keeping the attribute) is "another writer".
+#[tokio::test]
+async fn a_session_names_a_writer_only_for_the_bytes_it_wrote() {
+    let (folder, path) = folder_with_design();
+    let client = connect(folder.path()).await;
+    let batch = |name: &str| json!({ "filePath": "design.pen", "operations": insert(name) });
+    structured(&call(&client, "batch_design", batch("session-1")).await);
+    assert!(apply_with(&path, "named", &[], &["--as", "alice"]).status.success());
+    let edited = std::fs::read_to_string(&path).unwrap().replacen("\"named\"", "\"renamed\"", 1);
+    std::fs::write(&path, edited).unwrap();
+    let answer = structured(&call(&client, "batch_design", batch("session-2")).await);
+    let note = answer["note"].as_str().unwrap_or_default();
+    assert!(note.contains("by another writer;") && !note.contains("alice"), "{note}");
     client.cancel().await.unwrap();
 }

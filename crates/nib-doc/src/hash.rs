@@ -53,6 +53,14 @@ impl WordHash {
         let rest = words.remainder();
         self.tail[..rest.len()].copy_from_slice(rest);
     }
+
+    /// The hash of every byte taken in so far: the words, then the bytes short of a word and
+    /// the length (so `ab` and `ab\0` differ).
+    pub fn finish(&self) -> u64 {
+        let pending = (self.len % 8) as usize;
+        let state = fnv1a_from(self.state, &self.tail[..pending]);
+        fnv1a_from(state, &self.len.to_le_bytes())
+    }
 }
 
 fn step(state: u64, word: [u8; 8]) -> u64 {
@@ -85,6 +93,11 @@ mod tests {
         let mut shorter = WordHash::default();
         shorter.add(&text[..999]);
         assert_ne!(shorter, whole);
+        assert_ne!(shorter.finish(), whole.finish());
+        let (mut a, mut b) = (WordHash::default(), WordHash::default());
+        a.add(b"ab");
+        b.add(b"ab\0");
+        assert_ne!(a.finish(), b.finish(), "a trailing zero byte is a byte");
     }
 
     #[test]

@@ -12,6 +12,8 @@ const MAX_IMAGE_SCALE = 8;
 const DRAG_THRESHOLD = 4;
 // Nodes whose properties the panel fetches for one selection; the others are listed by name.
 const DETAILED_NODES = 12;
+// How a claimed node is drawn: an agent of `nib serve` is working on it.
+const CLAIM_COLOR = "#d97706";
 
 const $ = (id) => document.getElementById(id);
 const canvas = $("canvas");
@@ -37,6 +39,7 @@ const state = {
   loading: false,
   stale: false,
   drawnRevision: null,
+  claims: [],          // every claim in force: {file, nodeId, name, holder, until, endsAt}
 };
 
 // ---- server requests ----
@@ -85,6 +88,7 @@ async function loadFiles() {
 
 function openFile(file) {
   state.file = file;
+  showClaims();
   state.doc = null;
   state.images.clear();
   state.selection = [];
@@ -138,6 +142,7 @@ function adopt(doc) {
   }
   const kept = state.selection.filter((id) => state.byId.has(id));
   state.selection = doc.selection && doc.selection.length ? doc.selection.filter((id) => state.byId.has(id)) : kept;
+  if (Array.isArray(doc.claims)) adoptClaims(doc.claims, doc.file);
   $("revision").textContent = "revision " + doc.revision;
   $("undo").disabled = !doc.canUndo;
   $("redo").disabled = !doc.canRedo;
@@ -236,6 +241,7 @@ function paint() {
   for (const [id] of state.problems) outline(state.byId.get(id), "#dc2626", 1.5, [5, 3]);
   if (state.hover && !state.selection.includes(state.hover.node.id)) outline(state.hover, "#60a5fa", 1, []);
   for (const id of state.selection) outline(state.byId.get(id), "#2563eb", 2, []);
+  for (const claim of liveClaims()) drawClaim(claim);
   const press = state.press;
   if (press && press.mode === "marquee") {
     ctx.fillStyle = "rgba(37, 99, 235, 0.12)";
@@ -255,6 +261,68 @@ function label(text, x, y, width) {
   while (shown.length > 1 && ctx.measureText(shown).width > width) shown = shown.slice(0, -2) + "…";
   ctx.fillStyle = "#52525b";
   ctx.fillText(shown, x, y);
+}
+
+// ---- claims ----
+
+// Takes the claims the server sent (all of them, or those of `file` only), each ending
+// `endsInMs` from now by this page's clock.
+function adoptClaims(list, file) {
+  const now = performance.now();
+  const received = list.map((claim) => ({ ...claim, endsAt: now + claim.endsInMs }));
+  state.claims = file === undefined ? received : state.claims.filter((c) => c.file !== file).concat(received);
+  showClaims();
+  draw();
+}
+
+let claimTimer = 0;
+// The claims on the shown document that have not ended; a redraw is due when the next one ends.
+function liveClaims() {
+  const now = performance.now();
+  const live = state.claims.filter((claim) => claim.file === state.file && claim.endsAt > now);
+  clearTimeout(claimTimer);
+  if (live.length) {
+    const next = Math.min(...live.map((claim) => claim.endsAt)) - now;
+    claimTimer = setTimeout(() => { showClaims(); draw(); }, next + 50);
+  }
+  return live;
+}
+
+const clock = (iso) => new Date(iso).toLocaleTimeString();
+
+// A claimed node: a dashed orange outline, and who holds it until when, in a tag at its top.
+function drawClaim(claim) {
+  const box = state.byId.get(claim.nodeId);
+  if (!box) return;
+  outline(box, CLAIM_COLOR, 2, [6, 3]);
+  const [x, y] = toScreen(box.x, box.y);
+  const text = claim.holder + " · until " + clock(claim.until);
+  const width = Math.min(ctx.measureText(text).width + 10, Math.max(0, box.w * state.zoom));
+  if (width < 24) return;
+  ctx.fillStyle = CLAIM_COLOR;
+  ctx.fillRect(x, y, width, 17);
+  let shown = text;
+  while (shown.length > 1 && ctx.measureText(shown).width > width - 10) shown = shown.slice(0, -2) + "…";
+  ctx.fillStyle = "#fff";
+  ctx.fillText(shown, x + 5, y + 13);
+}
+
+function showClaims() {
+  const list = $("claims");
+  const claims = liveClaims();
+  $("claim-count").textContent = claims.length ? "(" + claims.length + ")" : "";
+  if (!claims.length) {
+    list.innerHTML = '<li class="muted">None. Agents claim the frames they work on (the claim tool, Claim() in execute).</li>';
+    return;
+  }
+  list.replaceChildren(...claims.map((claim) => {
+    const item = document.createElement("li");
+    const id = document.createElement("code");
+    id.textContent = claim.nodeId;
+    item.append(id, " " + (claim.name ? claim.name + " — " : "— ") + claim.holder + ", until " + clock(claim.until));
+    item.addEventListener("click", () => select([claim.nodeId]));
+    return item;
+  }));
 }
 
 function outline(box, color, width, dash) {
@@ -526,6 +594,7 @@ function listen() {
       filesTimer = setTimeout(loadFiles, 200);
     }
   });
+  events.addEventListener("claims", (event) => adoptClaims(JSON.parse(event.data)));
   events.addEventListener("lagged", () => { reload(false); loadFiles(); });
   events.onerror = () => $("live").classList.remove("on");
 }
@@ -538,6 +607,14 @@ window.nibPage = {
     if (!box) return null;
     const r = viewport.getBoundingClientRect();
     const [x, y] = toScreen(box.x + box.w / 2, box.y + box.h / 2);
+    return { x: r.left + x, y: r.top + y };
+  },
+  // Where a node's top-left corner is on the screen.
+  screenCorner(id) {
+    const box = state.byId.get(id);
+    if (!box) return null;
+    const r = viewport.getBoundingClientRect();
+    const [x, y] = toScreen(box.x, box.y);
     return { x: r.left + x, y: r.top + y };
   },
 };

@@ -68,6 +68,50 @@ pub(crate) struct ChangeMarks {
     header: u64,
 }
 
+/// Which step [`Document::last_touches`] and [`Document::last_step_counts`] look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastStep {
+    /// The step made last: a commit, or a redo.
+    Made,
+    /// The step undone last.
+    Undone,
+}
+
+/// One node-level change of a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Touch {
+    /// A property of the node changed.
+    Set(NodeKey),
+    /// The node, with its subtree, was linked under `parent` or unlinked from it (`None`: the
+    /// top level).
+    Placed {
+        /// The node.
+        node: NodeKey,
+        /// Where it was linked or unlinked.
+        parent: Option<NodeKey>,
+    },
+    /// The variables, themes or imports changed.
+    Header,
+}
+
+/// What a step did, counted (see [`Document::last_step_counts`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StepCounts {
+    /// Nodes added, subtrees counted whole.
+    pub added: usize,
+    /// Nodes removed, subtrees counted whole.
+    pub removed: usize,
+    /// Nodes whose properties changed (not counting nodes the step added).
+    pub changed: usize,
+    /// Nodes moved to another parent or place.
+    pub moved: usize,
+    /// Whether the variables, themes or imports changed.
+    pub header: bool,
+    /// The top-level nodes the step touched, in the order first touched (a removed top-level
+    /// node is named by its own key: it stays in the arena).
+    pub roots: Vec<NodeKey>,
+}
+
 /// A group of edits that takes effect together. Dropping it without [`Transaction::commit`]
 /// rolls every change back, leaving the document exactly as it was.
 pub struct Transaction<'a> {
@@ -115,6 +159,11 @@ impl Document {
     /// Marks where a group of transactions (one `execute` call) starts.
     pub fn history_mark(&self) -> HistoryMark {
         HistoryMark { commits: self.history.commits, undone: self.history.undone.clone() }
+    }
+
+    /// True when a transaction was committed since `mark` (and not discarded).
+    pub fn committed_since(&self, mark: &HistoryMark) -> bool {
+        self.history.commits > mark.commits
     }
 
     /// Folds every transaction committed since `mark` into one undo step. Called after each
@@ -221,6 +270,112 @@ impl Document {
             parts.push("changed the variables, themes or imports".to_owned());
         }
         if parts.is_empty() { "changed nothing".to_owned() } else { parts.join("; ") }
+    }
+
+    /// What the last step changed, node by node: the step made last (a commit or a redo) or the
+    /// step undone last. Claims are checked against it before a save, and the summaries other
+    /// writers get are counted from it.
+    pub fn last_touches(&self, which: LastStep) -> Vec<Touch> {
+        let log = match which {
+            LastStep::Made => self.history.done.last(),
+            LastStep::Undone => self.history.undone.last(),
+        };
+        log.into_iter()
+            .flatten()
+            .filter_map(|change| match change {
+                // Linking records a `children` key on a parent that had none: the link says it.
+                Change::SetProp { key: Key::Children, .. } => None,
+                Change::SetProp { node, .. } => Some(Touch::Set(*node)),
+                Change::Link { node, parent, .. } | Change::Unlink { node, parent, .. } => {
+                    Some(Touch::Placed { node: *node, parent: *parent })
+                }
+                Change::SetHeader { .. } => Some(Touch::Header),
+            })
+            .collect()
+    }
+
+    /// What the last step did, counted: nodes added and removed (whole subtrees), changed and
+    /// moved, whether the variables, themes or imports changed, and the top-level nodes it
+    /// touched (in the order first touched).
+    pub fn last_step_counts(&self, which: LastStep) -> StepCounts {
+        let log = match which {
+            LastStep::Made => self.history.done.last(),
+            LastStep::Undone => self.history.undone.last(),
+        };
+        // An undone step's links are unlinks now, and the other way round.
+        let undone = matches!(which, LastStep::Undone);
+        let mut linked: Vec<NodeKey> = Vec::new();
+        let mut unlinked: Vec<NodeKey> = Vec::new();
+        let mut set: Vec<NodeKey> = Vec::new();
+        let mut counts = StepCounts::default();
+        let root = |key: NodeKey, roots: &mut Vec<NodeKey>| {
+            let top = self.tree.root_of(key);
+            if !roots.contains(&top) {
+                roots.push(top);
+            }
+        };
+        for change in log.into_iter().flatten() {
+            match change {
+                Change::SetProp { key: Key::Children, .. } => {}
+                Change::SetProp { node, .. } => {
+                    set.push(*node);
+                    root(*node, &mut counts.roots);
+                }
+                Change::Link { node, parent, .. } | Change::Unlink { node, parent, .. } => {
+                    let is_link = matches!(change, Change::Link { .. }) != undone;
+                    if is_link {
+                        linked.push(*node)
+                    } else {
+                        unlinked.push(*node)
+                    }
+                    root(parent.unwrap_or(*node), &mut counts.roots);
+                }
+                Change::SetHeader { .. } => counts.header = true,
+            }
+        }
+        let moved: std::collections::HashSet<NodeKey> =
+            linked.iter().filter(|k| unlinked.contains(k)).copied().collect();
+        // The nodes of the subtrees under `keys`, without nodes moved into them (counted apart).
+        let nodes = |keys: &[NodeKey]| -> std::collections::HashSet<NodeKey> {
+            let mut found = std::collections::HashSet::new();
+            let mut stack: Vec<NodeKey> = keys.iter().filter(|k| !moved.contains(k)).copied().collect();
+            while let Some(key) = stack.pop() {
+                if found.insert(key) {
+                    stack.extend(self.tree.node(key).children().iter().filter(|c| !moved.contains(c)));
+                }
+            }
+            found
+        };
+        let inserted = nodes(&linked);
+        counts.added = inserted.len();
+        counts.removed = nodes(&unlinked).len();
+        counts.moved = moved.len();
+        let mut changed: Vec<NodeKey> = set.into_iter().filter(|k| !inserted.contains(k)).collect();
+        changed.sort_unstable();
+        changed.dedup();
+        counts.changed = changed.len();
+        counts
+    }
+
+    /// Takes back the last committed transaction and forgets it: it cannot be redone, and the
+    /// redo stack stays as it was. For a change refused after it was made (a claimed node it
+    /// touched) that must leave no trace in the history.
+    pub fn discard_last(&mut self) -> bool {
+        let Some(log) = self.history.done.pop() else { return false };
+        for change in log.into_iter().rev() {
+            self.apply(change, Direction::Backward);
+        }
+        self.history.commits = self.history.commits.saturating_sub(1);
+        self.revision += 1;
+        true
+    }
+
+    /// After a group of transactions since `mark` (joined into one step) was taken back with
+    /// [`Document::undo`] — a save that failed reverts its step that way — forgets it: it cannot
+    /// be redone, and the redo stack is as it was at the mark.
+    pub fn forget_undone(&mut self, mark: HistoryMark) {
+        self.history.commits = mark.commits;
+        self.history.undone = mark.undone;
     }
 
     /// Undoes the last committed transaction. Returns false when there is none.
@@ -579,6 +734,49 @@ mod tests {
         assert_eq!(document.to_pen_string(), edited);
         assert_eq!(document.revision(), 3);
         assert_eq!(document.node_by_id("m").map(|k| document.tree().node(k).id()), Some("m"));
+    }
+
+    #[test]
+    fn the_last_step_is_counted_both_ways_and_names_what_it_touched() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        edit_everything(&mut document).commit();
+        let c = document.node_by_id("c").unwrap();
+        let made = document.last_step_counts(LastStep::Made);
+        assert_eq!((made.added, made.removed, made.changed, made.moved, made.header), (2, 1, 2, 1, false));
+        assert_eq!(made.roots, [c], "everything ended up in c");
+        let touches = document.last_touches(LastStep::Made);
+        assert!(touches.contains(&Touch::Set(document.node_by_id("a").unwrap())));
+        assert!(touches.contains(&Touch::Placed { node: document.node_by_id("n").unwrap(), parent: Some(c) }));
+        document.undo();
+        let undone = document.last_step_counts(LastStep::Undone);
+        assert_eq!((undone.added, undone.removed, undone.changed, undone.moved), (1, 2, 2, 1));
+        assert!(document.last_touches(LastStep::Made).is_empty());
+    }
+
+    #[test]
+    fn a_discarded_step_leaves_no_trace_and_a_forgotten_group_cannot_be_redone() {
+        let mut document = Document::load(TEXT).unwrap().document;
+        let a = document.node_by_id("a").unwrap();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Name, Some(Value::Text("kept".into())));
+        tx.commit();
+        let mark = document.history_mark();
+        let mut tx = document.transaction();
+        tx.set(a, Key::Name, Some(Value::Text("refused".into())));
+        tx.commit();
+        assert!(document.discard_last());
+        assert!(document.to_pen_string().contains("kept") && !document.can_redo());
+        document.join_since(&mark);
+        // A group made after the mark, undone by a failed save, then forgotten.
+        let mut tx = document.transaction();
+        tx.set(a, Key::Name, Some(Value::Text("group".into())));
+        tx.commit();
+        document.join_since(&mark);
+        document.undo();
+        document.forget_undone(mark);
+        assert!(!document.can_redo(), "the forgotten group is not redone");
+        assert!(document.to_pen_string().contains("kept"), "and the step before it stays");
+        assert!(document.undo() && !document.to_pen_string().contains("kept"));
     }
 
     #[test]

@@ -66,6 +66,16 @@ pub fn read_document_bytes_within(
 /// Saves `document` to `path` atomically (see [`write_atomic`]), writing the text as it is
 /// printed rather than holding it whole.
 pub fn save_file(document: &Document, path: &Path) -> Result<(), files::FileError> {
+    save_file_by(document, path, None).map(drop)
+}
+
+/// [`save_file`], leaving `writer`'s name on the file (see [`files::mark_written`]); answers
+/// the revision of the bytes saved.
+pub fn save_file_by(
+    document: &Document,
+    path: &Path,
+    writer: Option<&files::Writer>,
+) -> Result<files::Revision, files::FileError> {
     if document.is_excerpt() {
         // Writing it would drop the top-level nodes it was read without.
         let refusal = "this document was read in part (Document::load_excerpt) and is never saved";
@@ -74,11 +84,49 @@ pub fn save_file(document: &Document, path: &Path) -> Result<(), files::FileErro
             source: io::Error::new(io::ErrorKind::InvalidInput, refusal),
         });
     }
+    let mut revision = None;
     write_atomic_with(path, |file| {
-        let mut out = io::BufWriter::new(file);
-        document.write_pen(&mut out)?;
-        io::Write::flush(&mut out)
-    })
+        revision = Some(write_document_into(file, document, writer)?);
+        Ok(())
+    })?;
+    Ok(files::Revision::of_hash(&revision.unwrap_or_default()))
+}
+
+/// Writes `document` into `file` (a save's temporary file) as it is printed, never holding the
+/// text whole, and leaves `writer`'s name on it; answers the hash of the bytes written (their
+/// [`files::Revision`]).
+pub fn write_document_into(
+    file: &mut File,
+    document: &Document,
+    writer: Option<&files::Writer>,
+) -> io::Result<crate::hash::WordHash> {
+    let mut out = Hashing { out: io::BufWriter::new(&mut *file), hash: crate::hash::WordHash::default() };
+    document.write_pen(&mut out)?;
+    io::Write::flush(&mut out)?;
+    let hash = out.hash;
+    drop(out);
+    if let Some(writer) = writer {
+        files::mark_written(file, writer, files::Revision::of_hash(&hash));
+    }
+    Ok(hash)
+}
+
+/// Passes what is written on and hashes it.
+struct Hashing<W> {
+    out: W,
+    hash: crate::hash::WordHash,
+}
+
+impl<W: io::Write> io::Write for Hashing<W> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        let written = self.out.write(bytes)?;
+        self.hash.add(&bytes[..written]);
+        Ok(written)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Replaces the file at `path` with `bytes` so that readers see either the old file or the

@@ -35,7 +35,7 @@ pub use convert::{MAX_UNKNOWN_KEYS, OrderedMap, VarOr, VarRef};
 pub use document::{
     Document, KNOWN_VERSIONS, Loaded, MAX_FILE_BYTES, MAX_NODES, NEW_DOCUMENT_VERSION, NodeCounts, over_limit,
 };
-pub use edit::{HistoryMark, Transaction};
+pub use edit::{HistoryMark, LastStep, StepCounts, Touch, Transaction};
 pub use error::{ErrorKind, LoadError, Location, MAX_PROBLEMS, Problem, ProblemKind};
 pub use keyword::{edit_distance, suggest};
 pub use locate::locate_pointer;

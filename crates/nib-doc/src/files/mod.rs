@@ -10,10 +10,12 @@ mod confine;
 mod lock;
 mod output;
 mod read;
+mod revision;
 mod temporary;
 mod tree;
 mod walk;
 mod write;
+mod writer;
 
 use std::path::PathBuf;
 
@@ -21,9 +23,11 @@ pub use confine::{Confinement, lexical_normal, resolve_links};
 pub use lock::{DocumentLock, LOCK_WAIT, lock_wait};
 pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing};
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
+pub use revision::{REVISION_DIGITS, Revision};
 pub use tree::{Links, Tree};
 pub use walk::{PathKind, WalkError, WalkRules, canonical, find_files, first_sight, path_kind};
 pub use write::{create_folder, write_atomic, write_atomic_with, write_output, write_unlinked};
+pub use writer::{MAX_WRITER_NAME_CHARS, Writer, mark_written, written_by};
 
 /// Whether a write waits until the disk holds the new file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -22,9 +22,14 @@ pub struct AppState {
     /// The nodes a person selected on the canvas of `nib serve`, `{id, type, name}`; empty when
     /// there is no selection.
     pub selection: Vec<Value>,
-    /// The active document: format version, revision, top-level nodes, components.
+    /// The active document: format version, revision, file revision, top-level nodes,
+    /// components.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub document: Option<Value>,
+    /// The claims in force in `nib serve` (node, holder, yours, end): other sessions' changes
+    /// inside a claimed node are refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Value>,
     /// The font families nib draws with its own faces (others are substituted, and said so).
     pub fonts: Vec<&'static str>,
     /// Where to go next.
@@ -42,6 +47,7 @@ pub fn get_app_state(workspace: &mut Workspace, _args: NoArgs) -> Result<AppStat
         serde_json::json!({
             "version": state.format_version,
             "revision": state.revision,
+            "fileRevision": state.file_revision,
             "topLevelNodes": state.top_level_nodes,
             "components": state.reusable_components,
         })
@@ -51,6 +57,7 @@ pub fn get_app_state(workspace: &mut Workspace, _args: NoArgs) -> Result<AppStat
         open_files: state.open_documents,
         selection,
         document,
+        claims: state.claims,
         fonts: FontBook::new(FontOptions::default()).text_families().collect(),
         next: "read_skill (no path) lists the skills; read `execute` before the first snippet, then edit and read with execute",
     })

@@ -14,6 +14,9 @@ pub struct DesignArgs {
     pub file_path: Option<String>,
     /// The script (or the array of operation objects some agents send).
     pub operations: Operations,
+    /// The file's revision the script was written against: refused, nothing done, when the
+    /// file is at another.
+    pub if_revision: Option<String>,
 }
 
 /// batch_design's operations: the script, or the array of operation objects a published agent
@@ -38,9 +41,13 @@ impl<'de> Deserialize<'de> for Operations {
     }
 }
 
-/// Runs a batch_design script and saves the document when it changed. A failed script changes
-/// nothing and is an error whose data is the structured outcome.
-pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outcome, Option<String>), ToolError> {
+/// Runs a batch_design script and saves the document when it changed; answers the outcome, a
+/// note, and the file's revision after it. A failed script changes nothing and is an error
+/// whose data is the structured outcome.
+pub fn batch_design(
+    workspace: &mut Workspace,
+    args: DesignArgs,
+) -> Result<(Outcome, Option<String>, String), ToolError> {
     // The array form runs as the script it stands for; the answer shows that script.
     let (script, converted) = match args.operations {
         Operations::Script(script) => (script, None),
@@ -57,6 +64,7 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
     let max_statements = workspace.max_statements;
     let confinement = workspace.confinement().cloned();
     let (open, note) = workspace.document(args.file_path.as_deref())?;
+    open.expect_revision(args.if_revision.as_deref())?;
     let folder = open.folder().to_owned();
     let before = open.document.revision();
     let imports = open.compiler.imports(&open.document);
@@ -90,5 +98,5 @@ pub fn batch_design(workspace: &mut Workspace, args: DesignArgs) -> Result<(Outc
         (Some(note), Some(said)) => Some(format!("{note} {said}")),
         (note, said) => note.or(said),
     };
-    Ok((outcome, note))
+    Ok((outcome, note, open.file_revision().to_string()))
 }

@@ -34,6 +34,8 @@ pub struct Opened {
     pub top_level_nodes: Vec<serde_json::Value>,
     /// Problems found while reading (the document opened anyway).
     pub problems: Vec<String>,
+    /// The file's revision (what `ifRevision` quotes).
+    pub file_revision: String,
     /// What happened to a document that was already open: read again because it changed on
     /// disk (its undo history starts over). Absent when it was kept as it was.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -116,6 +118,7 @@ fn describe(open: &mut OpenDocument, created: bool) -> Opened {
         node_count: open.document.node_count(),
         top_level_nodes: summary::top_level(&open.document),
         problems: open.problems.iter().cloned().chain(imports).collect(),
+        file_revision: open.file_revision().to_string(),
         note: None,
     }
 }
@@ -148,6 +151,14 @@ pub struct EditorState {
     /// reload after the file was changed by another program.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub revision: Option<u64>,
+    /// The revision of the current document's file: a short hash of its bytes, the same in
+    /// every process, which writers quote as `ifRevision`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_revision: Option<String>,
+    /// The claims in force in `nib serve`: each node claimed, its holder, whether it is yours,
+    /// and when it ends. Other sessions' changes inside a claimed node are refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<serde_json::Value>,
     /// The current document's top-level nodes (at most ten, then a count).
     pub top_level_nodes: Vec<serde_json::Value>,
     /// The current document's components, `id: name`.
@@ -186,6 +197,7 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
     let current_path = workspace.current_path().map(|p| p.display().to_string());
     let selection = workspace.selection().cloned();
     let mut version = None;
+    let mut file_revision = None;
     let (top_level_nodes, reusable_components, selected, revision) = match current_path {
         Some(_) => {
             let (open, _) = workspace.document(None)?;
@@ -194,6 +206,7 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
                 _ => Vec::new(),
             };
             let revision = Some(open.document.revision());
+            file_revision = Some(open.file_revision().to_string());
             // A document without a version, or of one nib does not know, is read as a known one.
             version = Some(Version::read_as(open.document.version()));
             (summary::top_level(&open.document), summary::components(&open.document), selected, revision)
@@ -211,6 +224,8 @@ pub fn get_editor_state(workspace: &mut Workspace, args: StateArgs) -> Result<Ed
         selection,
         format_version: version.map(|v| v.to_string()),
         revision,
+        file_revision,
+        claims: super::claim::listed(workspace),
         top_level_nodes,
         reusable_components,
         schema: args

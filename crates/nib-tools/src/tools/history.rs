@@ -31,6 +31,8 @@ pub struct Stepped {
     /// Which document was used, when no filePath was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The file's revision after the step (what `ifRevision` quotes).
+    pub file_revision: String,
 }
 
 /// Takes back the last change to the document and saves it.
@@ -74,11 +76,14 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         };
         return Err(ToolError::new(message).with_hint(hint));
     }
-    let reverted = match direction {
-        Direction::Back => "not undone",
-        Direction::Forward => "not redone",
+    let (reverted, last, said) = match direction {
+        Direction::Back => ("not undone", crate::doc::LastStep::Undone, "undo"),
+        Direction::Forward => ("not redone", crate::doc::LastStep::Made, "redo"),
     };
-    open.save_or_revert(Step { revert: opposite, again: stepped, reverted })?;
+    open.save_or_revert(Step { revert: opposite, again: stepped, reverted, last })?;
+    if let Some(written) = open.written.last_mut() {
+        written.step = Some(said);
+    }
     Ok(Stepped {
         file_path: open.path.display().to_string(),
         revision: open.document.revision(),
@@ -87,5 +92,6 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         undid: what.clone().filter(|_| matches!(direction, Direction::Back)),
         redid: what.filter(|_| matches!(direction, Direction::Forward)),
         note,
+        file_revision: open.file_revision().to_string(),
     })
 }

@@ -4,12 +4,17 @@
 
 mod app_state;
 mod batch_get;
+mod board;
+mod caller;
+mod claim;
+mod claims;
 mod design;
 mod editor;
 mod execute;
 mod export;
 mod guides;
 mod history;
+mod journal;
 mod layout;
 mod lint;
 mod properties;
@@ -29,6 +34,10 @@ use serde_json::Value;
 pub use app_state::{AppState, get_app_state};
 pub(crate) use batch_get::BatchGetArgs;
 pub use batch_get::{MAX_WRITTEN_NODES, Nodes, Pattern, batch_get};
+pub use board::Board;
+pub use caller::Caller;
+pub use claim::claim;
+pub use claims::{DEFAULT_CLAIM, MAX_CLAIM, MAX_CLAIMS, MAX_CLAIMS_PER_SESSION};
 pub use design::batch_design;
 pub use editor::{Opened, RULES, get_editor_state, open_document};
 pub use execute::{
@@ -40,6 +49,7 @@ pub use export::export;
 pub(crate) use export::{ExportArgs, WrittenFile};
 pub use guides::{DEFAULT_GUIDE, TOPICS, get_guidelines, get_style, get_style_guide, get_style_guide_tags, read_skill};
 pub use history::{redo, undo};
+pub use journal::{MAX_JOURNAL_ENTRIES, MAX_SUMMARY_CHARS};
 pub(crate) use layout::SpaceArgs;
 pub use layout::{
     LaidOut, MAX_SNAPSHOT_DEPTH, SnapshotAnswer, SnapshotArgs, find_empty_space_on_canvas, snapshot_layout,
@@ -210,20 +220,37 @@ pub const TOOLS: &[&str] = &[
     "get_style_guide",
     "undo",
     "redo",
+    "claim",
     "execute",
     "get_app_state",
     "read_skill",
     "get_style",
 ];
 
-/// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON.
+/// Runs the tool `name` with JSON arguments (as an MCP client sends them) and answers JSON, for
+/// a caller that tells no sessions apart (a library user, a test).
 pub fn call(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
+    call_as(workspace, &Caller::anonymous("nib"), name, arguments)
+}
+
+/// Runs the tool `name` for `caller`: its claims are its own, other sessions' claims fence its
+/// changes, its saves carry its name, and its answer says what others changed since its last
+/// call (`changedByOthers`).
+pub fn call_as(workspace: &mut Workspace, caller: &Caller, name: &str, arguments: Value) -> Result<Value, ToolError> {
+    workspace.caller = caller.clone();
     // A call that changes a document holds its lock from its first look at the file until the
     // call ends (sharing.rs); every lock is let go here, whatever the outcome.
     workspace.locks.begin(name);
     let result = dispatch(workspace, name, arguments);
     workspace.locks.end();
-    result
+    workspace.end_call();
+    let mut value = result?;
+    if let Some(news) = workspace.news()
+        && let Value::Object(map) = &mut value
+    {
+        map.insert("changedByOthers".into(), Value::String(news));
+    }
+    Ok(value)
 }
 
 fn dispatch(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<Value, ToolError> {
@@ -232,12 +259,13 @@ fn dispatch(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "open_document" => answer(open_document(workspace, parse(name, arguments)?)),
         "batch_get" => answer(batch_get(workspace, parse(name, arguments)?)),
         "batch_design" => {
-            let (outcome, note) = batch_design(workspace, parse(name, arguments)?)?;
+            let (outcome, note, file_revision) = batch_design(workspace, parse(name, arguments)?)?;
             let mut value = serde_json::to_value(&outcome).map_err(|e| ToolError::new(e.to_string()))?;
             value["text"] = Value::String(outcome.text());
             if let Some(note) = note {
                 value["note"] = Value::String(note);
             }
+            value["fileRevision"] = Value::String(file_revision);
             Ok(value)
         }
         "execute" => answer(execute(workspace, parse(name, arguments)?)),
@@ -256,6 +284,7 @@ fn dispatch(workspace: &mut Workspace, name: &str, arguments: Value) -> Result<V
         "export" => answer(export(workspace, parse(name, arguments)?)),
         "undo" => answer(undo(workspace, parse(name, arguments)?)),
         "redo" => answer(redo(workspace, parse(name, arguments)?)),
+        "claim" => answer(claim(workspace, parse(name, arguments)?)),
         "get_guidelines" => answer(get_guidelines(parse(name, arguments)?)),
         "get_style_guide_tags" => answer(get_style_guide_tags(parse(name, arguments)?)),
         "get_style_guide" => answer(get_style_guide(parse(name, arguments)?)),

@@ -269,6 +269,9 @@ pub struct ReplaceArgs {
     pub parents: Vec<String>,
     /// Per property, the values to replace.
     pub properties: BTreeMap<String, Vec<Replacement>>,
+    /// The file's revision the change was made against: refused, nothing done, when the file
+    /// is at another.
+    pub if_revision: Option<String>,
 }
 
 /// One value to replace by another.
@@ -288,6 +291,9 @@ pub struct Replaced {
     pub replaced: BTreeMap<String, usize>,
     /// The document's revision.
     pub revision: u64,
+    /// The file's revision after the change (what `ifRevision` quotes).
+    #[serde(rename = "fileRevision")]
+    pub file_revision: String,
 }
 
 /// The replacements asked for one property.
@@ -381,6 +387,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
     }
     let images = workspace.images.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
+    open.expect_revision(args.if_revision.as_deref())?;
     let scene = open.scene(SCENE)?;
     let keys = subtree_nodes(&scene, &args.parents)?;
     let mut replaced: BTreeMap<String, usize> = rules.iter().map(|rule| (rule.name.clone(), 0)).collect();
@@ -411,7 +418,11 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         statements.push(format!("U({path}, {})", w.finish()));
     }
     if statements.is_empty() {
-        return Ok(Replaced { replaced, revision: open.document.revision() });
+        return Ok(Replaced {
+            replaced,
+            revision: open.document.revision(),
+            file_revision: open.file_revision().to_string(),
+        });
     }
     let folder = open.folder().to_owned();
     let imports = open.compiler.imports(&open.document);
@@ -431,5 +442,5 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         return Err(ToolError::new(format!("the replacement could not be applied: {}", outcome.text())));
     }
     open.save()?;
-    Ok(Replaced { replaced, revision: open.document.revision() })
+    Ok(Replaced { replaced, revision: open.document.revision(), file_revision: open.file_revision().to_string() })
 }

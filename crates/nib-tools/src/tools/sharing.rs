@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use super::ToolError;
-use crate::doc::Document;
+use super::journal::Written;
+use crate::doc::{Document, LastStep};
 use crate::files::DocumentLock;
 
 /// The tools that change documents: their calls hold the lock of each document they use.
@@ -34,6 +35,11 @@ impl CallLocks {
     /// Whether the running call applies operations to documents.
     pub(crate) fn applies_operations(&self) -> bool {
         self.operations
+    }
+
+    /// Whether the running call may change documents (and so must stay out of claims).
+    pub(crate) fn writes(&self) -> bool {
+        self.writing
     }
 
     /// The call ended (or failed, or panicked): every lock it took is let go.
@@ -65,8 +71,8 @@ impl CallLocks {
 }
 
 /// What another writer changed in a document between this session's last look and now:
-/// `3 nodes added, 1 node changed`.
-pub(crate) fn what_changed(before: &Document, now: &Document) -> String {
+/// `3 nodes added, 1 node changed`, and the same counted for the journal.
+pub(crate) fn what_changed(before: &Document, now: &Document, path: &Path) -> (String, Written) {
     let summary = crate::review::diff::diff(before, now).summary();
     let mut parts = Vec::new();
     let mut count = |n: usize, one: &str, many: &str| {
@@ -80,20 +86,59 @@ pub(crate) fn what_changed(before: &Document, now: &Document) -> String {
     count(summary.moved, "node moved", "nodes moved");
     count(summary.variables, "variable changed", "variables changed");
     count(summary.themes, "theme axis changed", "theme axes changed");
-    if parts.is_empty() { "no change to its content".to_owned() } else { parts.join(", ") }
+    let what = if parts.is_empty() { "no change to its content".to_owned() } else { parts.join(", ") };
+    let written = Written {
+        path: path.to_owned(),
+        added: summary.added,
+        changed: summary.changed,
+        removed: summary.removed,
+        moved: summary.moved,
+        variables: summary.variables + summary.themes > 0,
+        roots: Vec::new(),
+        step: None,
+    };
+    (what, written)
+}
+
+/// What the step just saved did to `document`, counted for the journal, with the top-level
+/// nodes it touched named as `'Hero' (hero)`.
+pub(crate) fn what_was_written(document: &Document, last: LastStep, path: &Path) -> Written {
+    let counts = document.last_step_counts(last);
+    let tree = document.tree();
+    let roots = counts
+        .roots
+        .iter()
+        .map(|key| {
+            let node = tree.node(*key);
+            match node.props.name() {
+                Some(name) => format!("'{name}' ({})", node.id()),
+                None => format!("'{}'", node.id()),
+            }
+        })
+        .collect();
+    Written {
+        path: path.to_owned(),
+        added: counts.added,
+        changed: counts.changed,
+        removed: counts.removed,
+        moved: counts.moved,
+        variables: counts.header,
+        roots,
+        step: None,
+    }
 }
 
 /// The sentence an answer carries when the file changed on disk since this session last read
-/// or wrote it: what the other writer changed (`what`), and that the call worked on the file
-/// as it is now.
-pub(crate) fn outside_change_note(path: &Path, what: &str, writing: bool) -> String {
+/// or wrote it: what the other writer changed (`what`), who (`author`: its name when it left
+/// one), and that the call worked on the file as it is now.
+pub(crate) fn outside_change_note(path: &Path, what: &str, author: &str, writing: bool) -> String {
     let then = if writing {
         "your operations were applied to the current document"
     } else {
         "this answer shows the current document"
     };
     format!(
-        "{} changed on disk since your last call: {what}, by another writer; {then} (undo does not go back past that change).",
+        "{} changed on disk since your last call: {what}, by {author}; {then} (undo does not go back past that change).",
         path.display()
     )
 }

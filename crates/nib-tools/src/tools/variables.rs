@@ -65,6 +65,9 @@ pub struct SetArgs {
     /// Replace all variables instead of merging these into them.
     #[serde(default)]
     pub replace: bool,
+    /// The file's revision the change was made against: refused, nothing done, when the file
+    /// is at another.
+    pub if_revision: Option<String>,
 }
 
 /// What set_variables answers: the variables it set as the file now has them, not every
@@ -79,6 +82,9 @@ pub struct SetAnswer {
     pub themes: serde_json::Value,
     /// The document's revision.
     pub revision: u64,
+    /// The file's revision after the change (what `ifRevision` quotes).
+    #[serde(rename = "fileRevision")]
+    pub file_revision: String,
     /// What the change left behind: variables a `replace` removed that nodes still use.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -91,8 +97,12 @@ pub struct SetAnswer {
 /// added to the document's themes.
 pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnswer, ToolError> {
     let (open, note) = workspace.document(args.file_path.as_deref())?;
+    open.expect_revision(args.if_revision.as_deref())?;
+    let before = open.document.revision();
     let warnings = apply(&mut open.document, &args.variables, args.replace)?;
-    open.save()?;
+    if open.document.revision() != before {
+        open.save()?;
+    }
     let (themes, all) = as_json(&open.document);
     let given: Vec<&String> = args.variables.as_object().map(|m| m.keys().collect()).unwrap_or_default();
     let total = all.as_object().map_or(0, serde_json::Map::len);
@@ -102,7 +112,8 @@ pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnsw
         }
         other => other,
     };
-    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), warnings, note })
+    let file_revision = open.file_revision().to_string();
+    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), file_revision, warnings, note })
 }
 
 /// Merges (or, with `replace`, sets) variables in one transaction, without saving. Answers a

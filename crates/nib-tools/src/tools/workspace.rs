@@ -5,12 +5,17 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::ToolError;
+use super::board::Board;
+use super::caller::Caller;
+use super::claims::Fence;
+use super::journal::Written;
 use super::render_cache::RenderCache;
 use crate::compile::Compiler;
-use crate::doc::Document;
-use crate::doc::MAX_FILE_BYTES;
 use crate::doc::io::{read_document_bytes_within, write_atomic_within};
-use crate::files::{Confinement, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with};
+use crate::doc::{Document, LastStep, MAX_FILE_BYTES};
+use crate::files::{
+    Confinement, Revision, Writer, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with,
+};
 use crate::host::{DiskHost, Host};
 use crate::images::{ImageProvider, OfflineImages};
 use crate::layout::Layout;
@@ -41,6 +46,10 @@ pub struct Workspace {
     pub(super) snippets: super::execute::Snippets,
     /// The documents' locks the running call holds.
     pub(super) locks: super::sharing::CallLocks,
+    /// Who makes the running call (set by [`super::call_as`]).
+    pub(super) caller: Caller,
+    /// The claims and the journal the sessions sharing this workspace share.
+    board: Board,
 }
 
 /// Makes the host a document at a path is compiled over (its imports, fonts and images), with
@@ -89,6 +98,16 @@ pub struct OpenDocument {
     /// What another writer changed (`2 nodes added`) when this document was last reloaded for
     /// that: the undo history starts after it, and undo says so instead of going past it.
     pub(super) outside_change: Option<String>,
+    /// The claims of other sessions than the running call's: its changes must stay out of them
+    /// (found again at each look of a writing call).
+    pub(super) fence: Fence,
+    /// The name saves leave on the file: the running call's caller.
+    writer: Option<Writer>,
+    /// Writes saved during the running call, for the journal.
+    pub(super) written: Vec<Written>,
+    /// Changes another program made on disk, found during the running call: who (as far as
+    /// known) and what.
+    pub(super) outside: Vec<(String, Written)>,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -115,6 +134,11 @@ impl Fingerprint {
         let mut fingerprint = Fingerprint::default();
         read_regular_in_chunks(path, MAX_FILE_BYTES as u64, |chunk| fingerprint.add(chunk)).ok()?;
         Some(fingerprint)
+    }
+
+    /// The revision of the bytes fingerprinted.
+    fn revision(&self) -> Revision {
+        Revision::of_hash(&self.hash)
     }
 }
 
@@ -175,24 +199,6 @@ impl Stamp {
     }
 }
 
-/// Passes what is written on to a file and fingerprints it.
-struct Fingerprinting<W> {
-    out: W,
-    fingerprint: Fingerprint,
-}
-
-impl<W: std::io::Write> std::io::Write for Fingerprinting<W> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let written = self.out.write(bytes)?;
-        self.fingerprint.add(&bytes[..written]);
-        Ok(written)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.out.flush()
-    }
-}
-
 /// The last step of a document's history and how to take it back and make it again.
 #[derive(Clone, Copy)]
 pub(super) struct Step {
@@ -202,6 +208,14 @@ pub(super) struct Step {
     pub again: fn(&mut Document) -> bool,
     /// What the error says became of it ("undone", "not redone").
     pub reverted: &'static str,
+    /// Which step of the history it is once made: the last one made, or the last one undone.
+    pub last: LastStep,
+}
+
+impl Step {
+    /// A change made (a commit), taken back with an undo.
+    pub const CHANGE: Step =
+        Step { revert: Document::undo, again: Document::redo, reverted: "undone", last: LastStep::Made };
 }
 
 /// The error of a document `compiler` refused (it expands past its budget), with the details
@@ -235,19 +249,17 @@ fn over_limit_refusal(over: crate::doc::json::OverLimit, reverted: &str) -> Tool
         .with_hint(over.hint())
 }
 
-/// Writes `document` to `path` atomically as it is printed, never holding the text whole;
-/// returns the fingerprint of what was written.
+/// Writes `document` to `path` atomically as it is printed, never holding the text whole, with
+/// `writer`'s name on it; returns the fingerprint of what was written.
 fn save_streaming(
     document: &Document,
     path: &Path,
     confinement: Option<&Confinement>,
+    writer: Option<&Writer>,
 ) -> Result<Fingerprint, crate::files::FileError> {
     let mut fingerprint = Fingerprint::default();
     write_atomic_with(path, confinement, |file| {
-        let mut out = Fingerprinting { out: std::io::BufWriter::new(file), fingerprint: Fingerprint::default() };
-        document.write_pen(&mut out)?;
-        std::io::Write::flush(&mut out)?;
-        fingerprint = out.fingerprint;
+        fingerprint = Fingerprint { hash: crate::doc::io::write_document_into(file, document, writer)? };
         Ok(())
     })?;
     Ok(fingerprint)
@@ -269,7 +281,19 @@ impl Workspace {
             selection: None,
             snippets: Default::default(),
             locks: Default::default(),
+            caller: Caller::anonymous("nib"),
+            board: Board::default(),
         }
+    }
+
+    /// The claims and the journal of this workspace, for a server that ends sessions.
+    pub fn board(&self) -> Board {
+        self.board.clone()
+    }
+
+    /// Who makes the running call.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
     }
 
     /// The same workspace compiling its documents over hosts `hosts` makes (a test's
@@ -341,9 +365,17 @@ impl Workspace {
             return None;
         }
         let shown = path.display().to_string();
-        self.keeping_current(|workspace| {
+        let revision = self.keeping_current(|workspace| {
             workspace.document(Some(&shown)).ok().map(|(open, _)| open.document.revision())
-        })
+        });
+        // No session's answer said it: every session is told.
+        let mut board = self.board.lock();
+        for open in &mut self.documents {
+            for (author, written) in open.outside.drain(..) {
+                board.journal.record_outside(&author, None, written);
+            }
+        }
+        revision
     }
 
     /// What outputs (pictures, exports) must not replace: every open document, and `also` (a
@@ -436,12 +468,19 @@ impl Workspace {
             confinement: self.confined.clone(),
             screenshots: RenderCache::default(),
             outside_change: None,
+            fence: Fence::default(),
+            writer: None,
+            written: Vec::new(),
+            outside: Vec::new(),
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
                 let mut open = open;
                 // A reload is a change like any other.
                 open.document.follow_revision_of(&self.documents[index].document);
+                // What the running call saved or found is still to be told.
+                open.written = std::mem::take(&mut self.documents[index].written);
+                open.outside = std::mem::take(&mut self.documents[index].outside);
                 self.documents[index] = open;
                 index
             }
@@ -468,6 +507,10 @@ impl Workspace {
             confinement: self.confined.clone(),
             screenshots: RenderCache::default(),
             outside_change: None,
+            fence: Fence::default(),
+            writer: None,
+            written: Vec::new(),
+            outside: Vec::new(),
         });
         self.current = Some(self.documents.len() - 1);
         let last = self.documents.len() - 1;
@@ -497,6 +540,8 @@ impl Workspace {
             selection: None,
             snippets: Default::default(),
             locks: Default::default(),
+            caller: self.caller.clone(),
+            board: self.board.clone(),
         }
     }
 
@@ -555,15 +600,54 @@ impl Workspace {
             // Kept to say what the other writer changed (the reload takes the revision on).
             let before = self.documents[index].document.clone();
             let open = self.open(&path)?;
-            let what = super::sharing::what_changed(&before, &open.document);
-            let reloaded = super::sharing::outside_change_note(&path, &what, writing);
+            let (what, written) = super::sharing::what_changed(&before, &open.document, &path);
+            // A writer that named itself left its name with the bytes it wrote.
+            let author = crate::files::written_by(&path, open.on_disk.revision())
+                .map_or_else(|| "another writer".to_owned(), |writer| writer.label());
+            let reloaded = super::sharing::outside_change_note(&path, &what, &author, writing);
             open.outside_change = Some(what);
+            open.outside.push((author, written));
             note = Some(match note {
                 Some(note) => format!("{note} {reloaded}"),
                 None => reloaded,
             });
         }
+        // A call that writes stays out of other sessions' claims, and leaves its caller's name.
+        if self.locks.writes() {
+            let fence = self.board.lock().claims.fence(
+                &self.caller,
+                &path,
+                &self.documents[index].document,
+                std::time::Instant::now(),
+            );
+            let open = &mut self.documents[index];
+            open.fence = fence;
+            open.writer = Some(self.caller.writer.clone());
+        }
         Ok((&mut self.documents[index], note))
+    }
+
+    /// The running call ended: what it saved (and the changes on disk it found) go into the
+    /// journal, and the documents' fences are taken down.
+    pub(super) fn end_call(&mut self) {
+        let mut board = self.board.lock();
+        for open in &mut self.documents {
+            open.fence = Fence::default();
+            open.writer = None;
+            for written in open.written.drain(..) {
+                board.journal.record(&self.caller.session, self.caller.name(), written);
+            }
+            for (author, written) in open.outside.drain(..) {
+                board.journal.record_outside(&author, Some(&self.caller.session), written);
+            }
+        }
+    }
+
+    /// What other writers changed since the running call's caller was last told, in one line.
+    pub(super) fn news(&mut self) -> Option<String> {
+        let root = self.root.clone();
+        let shown = |path: &PathBuf| path.strip_prefix(&root).unwrap_or(path).display().to_string();
+        self.board.lock().journal.news_for(&self.caller.session, shown)
     }
 }
 
@@ -571,7 +655,34 @@ impl OpenDocument {
     /// Writes the document to its file atomically. If that fails the last change is undone, so
     /// what is in memory stays what is on disk.
     pub fn save(&mut self) -> Result<(), ToolError> {
-        self.save_or_revert(Step { revert: Document::undo, again: Document::redo, reverted: "undone" })
+        self.save_or_revert(Step::CHANGE)
+    }
+
+    /// The revision of the file as this document was last read from it or saved to it.
+    pub fn file_revision(&self) -> Revision {
+        self.on_disk.revision()
+    }
+
+    /// Refuses the call when the file is not at `expected` (a writer's `ifRevision`): it was
+    /// built on another version of the document. Nothing has been changed yet.
+    pub fn expect_revision(&self, expected: Option<&str>) -> Result<(), ToolError> {
+        let Some(expected) = expected.map(str::trim).filter(|e| !e.is_empty()) else { return Ok(()) };
+        let now = self.file_revision();
+        let Some(wanted) = Revision::parse(expected) else {
+            return Err(ToolError::new(format!(
+                "ifRevision '{expected}' is not a revision: a revision is {} hexadecimal digits, as fileRevision gives them; nothing was changed",
+                crate::files::REVISION_DIGITS
+            ))
+            .with_hint(format!("{} is at revision {now}", self.path.display())));
+        };
+        if wanted == now {
+            return Ok(());
+        }
+        Err(ToolError::new(format!(
+            "{} is at revision {now}, not {wanted} (ifRevision): it changed since that version was read; nothing was changed",
+            self.path.display()
+        ))
+        .with_hint("read the document again (its fileRevision is in get_editor_state), redo the change on what it holds now, and send it with the new ifRevision"))
     }
 
     /// Writes the document to its file atomically, unless it no longer fits nib's limits; if it
@@ -581,6 +692,11 @@ impl OpenDocument {
     /// (`Document::write_pen`), and a change that makes the instances expand past the
     /// document's budget is refused before anything is written.
     pub(super) fn save_or_revert(&mut self, step: Step) -> Result<(), ToolError> {
+        if let Some(mut refusal) = self.fence.refusal(&self.document, &self.document.last_touches(step.last)) {
+            (step.revert)(&mut self.document);
+            refusal.message = format!("{}; it was {}, and nothing was saved", refusal.message, step.reverted);
+            return Err(refusal);
+        }
         if Fingerprint::of_file(&self.path).is_some_and(|f| f != self.on_disk) {
             (step.revert)(&mut self.document);
             return Err(ToolError::new(format!(
@@ -594,10 +710,12 @@ impl OpenDocument {
             return Err(over_limit_refusal(over, step.reverted));
         }
         self.check_expansion(step)?;
-        match save_streaming(&self.document, &self.path, self.confinement.as_ref()) {
+        match save_streaming(&self.document, &self.path, self.confinement.as_ref(), self.writer.as_ref()) {
             Ok(fingerprint) => {
                 self.on_disk = fingerprint;
                 self.settled = None;
+                let written = super::sharing::what_was_written(&self.document, step.last, &self.path);
+                self.written.push(written);
                 Ok(())
             }
             Err(error) => {

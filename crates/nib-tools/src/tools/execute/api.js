@@ -51,6 +51,10 @@ function Move(node, parent, index) { return __nib("Move", [__ref(node), __ref(pa
 function Delete(node) { return __nib("Delete", [__ref(node)]); }
 function Generate(node, kind, prompt) { return __nib("Generate", [__ref(node), kind, prompt]); }
 function SetVariables(variables, options) { return __nib("SetVariables", [variables, options]); }
+// Claims (nib serve): other sessions' changes inside a claimed node are refused until it ends.
+const __nodes = (nodes) => (nodes === undefined || nodes === null ? null : (Array.isArray(nodes) ? nodes : [nodes]).map(__ref));
+function Claim(nodes, options) { return __nib("Claim", [__nodes(nodes), options]); }
+function Release(nodes) { return __nib("Release", [__nodes(nodes)]); }
 function GetVariables() { return __nib("GetVariables", []); }
 function FindEmptySpace(options) { return __nib("FindEmptySpace", [options]); }
 function TakeScreenshot(node, options) { return __nib("TakeScreenshot", [__ref(node), options]); }

@@ -77,6 +77,8 @@ fn argument_names(function: &str) -> &'static [&'static str] {
         "FindEmptySpace" => &["options"],
         "TakeScreenshot" => &["node", "options"],
         "Export" => &["nodes", "format", "options"],
+        "Claim" => &["nodes", "options"],
+        "Release" => &["nodes"],
         _ => &[],
     }
 }

@@ -138,6 +138,8 @@ impl Host {
                     self.print(argument(0), argument(1).as_u64().unwrap_or(0) as usize);
                     Ok(Value::Null)
                 }
+                "Claim" => self.claim(argument(0), argument(1)),
+                "Release" => self.release(argument(0)),
                 other => Err(ToolError::new(format!("there is no operation '{other}'"))),
             }
         };
@@ -260,9 +262,31 @@ impl Host {
         self.refuse_document_as_node(operation, arguments, at, function)?;
         let session = &mut self.session;
         let mark = &self.mark;
+        // Other sessions' claims, found when the call looked at the document.
+        let fence = self.workspace.already_open(Path::new(&self.file_path)).map(|open| open.fence.clone());
         let (stepped, last) = in_context(&mut self.workspace, &self.file_path, &self.images, |document, context| {
             let session = session.get_or_insert_with(|| Session::new(document, context));
-            let stepped = session.step(document, context, operation, arguments, at);
+            let before = document.revision();
+            let mut stepped = session.step(document, context, operation, arguments, at);
+            // A write into another session's claim is taken back at once, so that a `partial`
+            // call keeps only what came before it.
+            if stepped.is_ok()
+                && document.revision() != before
+                && let Some(refusal) = fence
+                    .as_ref()
+                    .and_then(|fence| fence.refusal(document, &document.last_touches(crate::doc::LastStep::Made)))
+            {
+                document.discard_last();
+                stepped = Err(Failure {
+                    statement: None,
+                    line: at.line,
+                    column: at.column,
+                    call: None,
+                    message: refusal.message,
+                    hint: refusal.hint,
+                    invalid: Vec::new(),
+                });
+            }
             document.join_since(mark);
             (stepped, session.last_result().cloned())
         })?;
@@ -366,6 +390,34 @@ impl Host {
         open.document.join_since(&self.mark);
         let (themes, variables) = super::super::variables::as_json(&open.document);
         Ok(json!({ "themes": themes, "variables": variables }))
+    }
+
+    // Claims -----------------------------------------------------------------------------------
+
+    /// `Claim(nodes, {minutes})`: the claims made or renewed, as the claim tool lists them.
+    fn claim(&mut self, nodes: Value, options: Value) -> Result<Value, ToolError> {
+        let ids = node_list(nodes, "Claim")?.unwrap_or_default();
+        let options = options_object(options, "Claim")?;
+        let minutes = match options.get("minutes") {
+            None | Some(Value::Null) => None,
+            Some(value) => {
+                Some(value.as_f64().ok_or_else(|| ToolError::new("Claim: minutes is a number, e.g. {minutes: 15}"))?)
+            }
+        };
+        if let Some(unknown) = options.keys().find(|key| *key != "minutes") {
+            return Err(ToolError::new(format!("Claim: there is no option '{unknown}'; the one option is minutes")));
+        }
+        let length = super::super::claim::claim_length(minutes)?;
+        let claimed = super::super::claim::claim_nodes(&mut self.workspace, Some(&self.file_path), &ids, length)?;
+        Ok(Value::Array(claimed.claimed))
+    }
+
+    /// `Release(nodes)`: the ids released (every claim of this session in the document without
+    /// nodes).
+    fn release(&mut self, nodes: Value) -> Result<Value, ToolError> {
+        let ids = node_list(nodes, "Release")?;
+        let released = super::super::claim::release_nodes(&mut self.workspace, Some(&self.file_path), ids.as_deref())?;
+        Ok(json!(released.released))
     }
 
     // Reads ------------------------------------------------------------------------------------
@@ -614,14 +666,19 @@ impl Host {
             let error = error.unwrap_or_else(|| ToolError::new("the snippet failed"));
             return Err(with_exports(error, self.exports.undo(&root)));
         }
+        // Only the call's own step is saved: a write refused and taken back leaves none.
         if open.document.revision() != self.revision_before
+            && open.document.committed_since(&self.mark)
             && let Err(saving) = open.save()
         {
-            open.document.undo_since(self.mark.clone());
+            // The save took the call's step back already (an undo): it is only forgotten, so
+            // that neither a redo brings it back nor the step before it is undone too.
+            open.document.forget_undone(self.mark.clone());
             remove_created(finished.created_files);
             return Err(with_exports(saving, self.exports.undo(&root)));
         }
         let revision = open.document.revision();
+        let file_revision = open.file_revision().to_string();
         let (result, repaired) = match ran {
             Ok(Ran { value, repaired }) => (value, repaired),
             Err(_) => (Value::Null, 0),
@@ -650,6 +707,7 @@ impl Host {
             exported,
             exported_count,
             revision,
+            file_revision,
             error: error.map(|e| e.to_json()),
             note,
         })
@@ -739,6 +797,21 @@ fn with_exports(mut error: ToolError, exports: Option<(String, Value)>) -> ToolE
 /// True for the functions that change the document.
 fn is_write(function: &str) -> bool {
     matches!(function, "Insert" | "Copy" | "Update" | "Replace" | "Move" | "Delete" | "Generate" | "SetVariables")
+}
+
+/// A list of node ids (a single id is a list of one); `None` for nothing.
+fn node_list(nodes: Value, function: &str) -> Result<Option<Vec<String>>, ToolError> {
+    let wrong = || ToolError::new(format!("{function}: give a node id, a node from Get, or a list of them"));
+    match nodes {
+        Value::Null => Ok(None),
+        Value::String(id) => Ok(Some(vec![id])),
+        Value::Array(list) => list
+            .into_iter()
+            .map(|id| id.as_str().map(str::to_owned).ok_or_else(wrong))
+            .collect::<Result<_, _>>()
+            .map(Some),
+        _ => Err(wrong()),
+    }
 }
 
 /// An options argument: an object, or nothing.

@@ -100,6 +100,9 @@ pub struct ExecuteArgs {
     /// Keep the changes made before a failing operation instead of undoing the whole call.
     #[serde(default)]
     pub partial: bool,
+    /// The file's revision the snippet was written against: refused, nothing run, when the
+    /// file is at another.
+    pub if_revision: Option<String>,
 }
 
 /// What execute answers.
@@ -136,6 +139,8 @@ pub struct ExecuteAnswer {
     pub exported_count: Option<usize>,
     /// The document's revision after the call.
     pub revision: u64,
+    /// The file's revision after the call (what `ifRevision` quotes).
+    pub file_revision: String,
     /// Why a `partial` call stopped early; what ran before it was kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<Value>,
@@ -148,6 +153,7 @@ pub struct ExecuteAnswer {
 pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAnswer, ToolError> {
     let (edit_id, snippet) = workspace.snippets.take_call(args.input, args.edit_id.as_deref(), &args.edits)?;
     let (open, note) = workspace.document(args.file_path.as_deref())?;
+    open.expect_revision(args.if_revision.as_deref())?;
     let path = open.path.clone();
     // The snippet's functions are answered from inside the engine, which keeps them for as long
     // as it lives: the workspace is lent to the call and comes back when the call ends, also
