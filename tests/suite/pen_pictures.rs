@@ -43,13 +43,29 @@ fn folders() -> (tempfile::TempDir, PathBuf, tempfile::TempDir) {
     (documents, path, libraries)
 }
 
+/// A decoded RGBA picture.
+struct Picture {
+    width: u32,
+    rgba: Vec<u8>,
+}
+
+impl Picture {
+    fn read(png: &Path) -> Picture {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut rgba = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgba).unwrap();
+        Picture { width: info.width, rgba }
+    }
+
+    fn at(&self, x: u32, y: u32) -> [u8; 4] {
+        let at = ((y * self.width + x) * 4) as usize;
+        [self.rgba[at], self.rgba[at + 1], self.rgba[at + 2], self.rgba[at + 3]]
+    }
+}
+
 fn pixel(png: &Path, x: u32, y: u32) -> [u8; 4] {
-    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).unwrap()));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buffer).unwrap();
-    let at = ((y * info.width + x) * 4) as usize;
-    [buffer[at], buffer[at + 1], buffer[at + 2], buffer[at + 3]]
+    Picture::read(png).at(x, y)
 }
 
 #[test]
@@ -331,4 +347,75 @@ fn a_pen_2_14_file_with_line_joins_and_a_view_box_is_clean() {
     std::fs::write(&old, std::fs::read_to_string(&path).unwrap().replace("\"2.14\"", "\"2.13\"")).unwrap();
     let output = nib(&["check", "--strict", old.to_str().unwrap()], &[]);
     assert!(said(&output).contains("\"strokeLinejoin\" is new in format 2.14"), "{}", said(&output));
+}
+
+/// Pen's exports of components draw an empty slot of the component's own frame as a violet
+/// outlined, hatched box 10 px inside the slot; a filled slot and an instance's empty slot show
+/// nothing of it.
+#[test]
+fn an_empty_slot_of_a_component_is_drawn_as_pens_placeholder() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("header.pen");
+    std::fs::write(
+        &path,
+        r##"{"version": "2.15", "children": [
+          {"type": "frame", "id": "hdr", "x": 0, "y": 0, "reusable": true, "width": 300, "height": 60, "fill": "#FFFFFF", "layout": "horizontal", "padding": 10, "gap": 0, "children": [
+            {"type": "frame", "id": "actions", "slot": [], "width": 140, "height": 40},
+            {"type": "frame", "id": "filled", "slot": false, "width": 140, "height": 40, "children": [
+              {"type": "frame", "id": "nested", "slot": [], "width": 100, "height": 40, "children": [
+                {"type": "rectangle", "id": "r", "width": 100, "height": 40, "fill": "#EEEEEE"}]}]}]},
+          {"type": "ref", "id": "use", "ref": "hdr", "x": 0, "y": 100}]}"##,
+    )
+    .unwrap();
+    let out = folder.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let output = nib(
+        &[
+            "export",
+            path.to_str().unwrap(),
+            "--node",
+            "hdr",
+            "--node",
+            "use",
+            "--format",
+            "png",
+            "--scale",
+            "2",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(output.status.success(), "{}", said(&output));
+    const INK: [u8; 4] = [0xD4, 0x80, 0xFF, 0xFF];
+    let component = Picture::read(&out.join("hdr.png"));
+    // The slot's box is (10, 10)–(150, 50); the placeholder's line runs along (20, 20)–(140, 40),
+    // one pixel wide: two pixels at 2×.
+    for (x, y) in [(100, 39), (100, 40), (39, 60), (280, 79)] {
+        assert_eq!(component.at(x, y), INK, "the placeholder's frame at ({x}, {y})");
+    }
+    let violet = |picture: &Picture, from: (u32, u32), to: (u32, u32)| {
+        let mut count = 0;
+        for y in from.1..to.1 {
+            for x in from.0..to.0 {
+                let [r, g, b, _] = picture.at(x, y);
+                count += usize::from(r > 150 && b > 200 && g < 180);
+            }
+        }
+        count
+    };
+    let hatched = violet(&component, (42, 42), (278, 78));
+    assert!(hatched > 1500 && hatched < 6000, "the hatching covers part of the inside: {hatched} violet pixels");
+    assert_eq!(violet(&component, (300, 0), (600, 120)), 0, "a filled slot shows no placeholder");
+    let instance = Picture::read(&out.join("use.png"));
+    assert_eq!(violet(&instance, (0, 0), (600, 120)), 0, "an instance's empty slot shows no placeholder");
+    let svg = folder.path().join("hdr.svg");
+    let output =
+        nib(&["export", path.to_str().unwrap(), "--node", "hdr", "--format", "svg", "-o", svg.to_str().unwrap()], &[]);
+    assert!(output.status.success(), "{}", said(&output));
+    assert_eq!(
+        std::fs::read_to_string(&svg).unwrap().matches("fill=\"#D480FF\"").count(),
+        2,
+        "the SVG has the frame and the hatching"
+    );
 }

@@ -12,6 +12,7 @@ use super::paint::{Paint, Ramp, fill_rect_ramp, fill_rect_solid, image_shader, t
 use super::surface::Surface;
 use crate::display::geometry::Shape;
 use crate::display::paint::image_placement;
+use crate::display::slot::{SLOT_INK, SlotPlaceholder};
 use crate::display::stroke::{Keep, StrokeOutline, stroke_outline};
 use crate::display::{Content, DisplayList, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
 use crate::text::{IconDrawing, LUCIDE_STROKE_WIDTH};
@@ -143,7 +144,7 @@ impl Painter<'_> {
                     self.paint_dashed_outline(surface, &shape.path, transform);
                 }
             }
-            Content::Fill => {
+            Content::Fill | Content::EmptySlot(_) => {
                 if let Some(shape) = shape.filter(|s| s.closed) {
                     let outline = Outline {
                         path: &shape.path,
@@ -151,6 +152,9 @@ impl Painter<'_> {
                         inside: shape.inner_rect(size.0, size.1),
                     };
                     self.fill(surface, outline, &paints, transform, alpha, size);
+                }
+                if let Content::EmptySlot(placeholder) = &node.content {
+                    self.paint_slot_placeholder(surface, placeholder, transform, alpha);
                 }
             }
             Content::Nothing => {}
@@ -386,6 +390,25 @@ impl Painter<'_> {
         };
         for path in text.into_iter().flat_map(TextRun::paths) {
             surface.pixmap.fill_path(&path, &ink, FillRule::Winding, local, None);
+        }
+    }
+
+    /// Pen's placeholder in an empty slot: its outlines filled with the slot ink.
+    fn paint_slot_placeholder(
+        &mut self,
+        surface: &mut Surface,
+        placeholder: &SlotPlaceholder,
+        transform: Transform,
+        alpha: f32,
+    ) {
+        let [r, g, b, a] = SLOT_INK;
+        let ink = SkPaint {
+            shader: Shader::SolidColor(SkColor::from_rgba8(r, g, b, (f32::from(a) * alpha).round() as u8)),
+            anti_alias: true,
+            ..SkPaint::default()
+        };
+        for outline in placeholder.outlines() {
+            surface.pixmap.fill_path(outline, &ink, FillRule::Winding, surface.local(transform), None);
         }
     }
 

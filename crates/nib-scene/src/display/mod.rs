@@ -16,6 +16,7 @@ pub mod mesh;
 pub mod paint;
 pub mod pictures;
 mod same;
+pub mod slot;
 pub mod stroke;
 pub mod text;
 
@@ -199,6 +200,9 @@ pub enum Content {
     },
     /// An instance whose component is missing: a dashed outline.
     Unresolved,
+    /// An empty slot of a component's own frame: its outline filled as [`Content::Fill`], then
+    /// Pen's placeholder over it (see [`slot`]).
+    EmptySlot(slot::SlotPlaceholder),
 }
 
 /// Laid-out text: its glyph outlines placed in the box, and what live text needs.
@@ -601,12 +605,18 @@ impl Builder<'_> {
                 );
                 Content::Unresolved
             }
+            NodeType::Frame if self.is_empty_slot_of_component(key) => {
+                match shape.as_ref().and_then(|s| slot::placeholder(width, height, s.radii.unwrap_or_default())) {
+                    Some(placeholder) => Content::EmptySlot(placeholder),
+                    None => Content::Fill,
+                }
+            }
             _ if shape.as_ref().is_some_and(|s| s.closed) => Content::Fill,
             _ => Content::Nothing,
         };
         // The images of the fills that are drawn: on the outline, the glyphs, the icon.
         let fills_drawn = match &content {
-            Content::Fill => true,
+            Content::Fill | Content::EmptySlot(_) => true,
             Content::Text(run) => run.glyphs().next().is_some() || !run.bars.is_empty(),
             Content::Icon { drawing, .. } => drawing.fill.is_some() || drawing.stroke.is_some(),
             _ => false,
@@ -636,6 +646,7 @@ impl Builder<'_> {
         let effects = &self.nodes[index].effects;
         let single_paint = !visible_children
             && !drawn_in_parts
+            && !matches!(content, Content::EmptySlot(_))
             && effects.shadows.is_empty()
             && effects.background_blur <= 0.0
             && stroke_spec.is_none()
@@ -649,6 +660,31 @@ impl Builder<'_> {
         node.stroke = stroke;
         node.single_paint = single_paint;
         node.children_inside = children_inside;
+    }
+
+    /// True for a frame marked as a slot, with no child shown, in a component's own tree (not
+    /// in an instance of it): where Pen draws its empty-slot placeholder.
+    fn is_empty_slot_of_component(&self, key: SceneKey) -> bool {
+        let node = self.scene.node(key);
+        let marked = matches!(
+            node.props.get(&Key::Slot),
+            Some(Value::Slot(crate::doc::Slot::Components(_) | crate::doc::Slot::Flag(true)))
+        );
+        if !marked || self.scene.children(key).any(|child| self.layout.node_box(child).is_some()) {
+            return false;
+        }
+        let mut at = Some(key);
+        while let Some(current) = at {
+            let node = self.scene.node(current);
+            if node.source.is_none() {
+                return false;
+            }
+            if node.props.literal::<bool>(&Key::Reusable) == Some(true) {
+                return true;
+            }
+            at = self.scene.parent(current);
+        }
+        false
     }
 
     /// True when every descendant's box lies inside the shape's box, away from rounded

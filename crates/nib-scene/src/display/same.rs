@@ -44,6 +44,7 @@ fn same_content(a: &Content, b: &Content) -> bool {
         | (Content::MissingIcon, Content::MissingIcon)
         | (Content::Unresolved, Content::Unresolved) => true,
         (Content::Text(a), Content::Text(b)) => same_run(a, b),
+        (Content::EmptySlot(a), Content::EmptySlot(b)) => a == b,
         (Content::Icon { drawing: a, placed: at_a }, Content::Icon { drawing: b, placed: at_b }) => {
             at_a == at_b && same_icon(a, b)
         }

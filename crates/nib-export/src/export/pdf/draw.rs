@@ -20,6 +20,7 @@ use crate::display::effects::{ShadowSpec, grown};
 use crate::display::geometry::Shape;
 use crate::display::mesh::MeshSpec;
 use crate::display::paint::{GradientGeometry, GradientSpec, PaintSpec, image_placement};
+use crate::display::slot::SLOT_INK;
 use crate::display::stroke::{Keep, StrokeOutline, StrokeSpec, vector_stroke};
 use crate::display::{ANNOTATION_INK, Content, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
 use crate::doc::values::{BlendMode as PenBlend, ImageMode};
@@ -130,9 +131,14 @@ impl<'a> Writer<'a> {
                     dashed_outline(surface, &shape.path);
                 }
             }
-            Content::Fill => {
+            Content::Fill | Content::EmptySlot(_) => {
                 if let Some(shape) = shape.filter(|s| s.closed) {
                     self.fill(surface, &shape.path, shape.fill_rule, specs, size, &node.id);
+                }
+                if let Content::EmptySlot(placeholder) = &node.content {
+                    for outline in placeholder.outlines() {
+                        fill_color(surface, outline, FillRule::Winding, SLOT_INK);
+                    }
                 }
             }
             Content::Nothing => {}

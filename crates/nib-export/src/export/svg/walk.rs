@@ -15,6 +15,7 @@ use crate::display::geometry::Shape;
 use crate::display::mesh::MeshSpec;
 use crate::display::paint::{GradientGeometry, GradientSpec, PaintSpec, css_blend_mode, image_placement};
 use crate::display::pictures::{ImageError, Pictures};
+use crate::display::slot::SLOT_INK;
 use crate::display::stroke::{Keep, StrokeOutline, StrokeSpec, vector_stroke};
 use crate::display::{ANNOTATION_INK, Content, DisplayList, DisplayNode, TextRun, UNRESOLVED_DASH, UNRESOLVED_INK};
 use crate::doc::values::{BlendMode as PenBlend, ImageMode, TextAlign};
@@ -160,10 +161,17 @@ impl<'a> Writer<'a> {
                     self.dashed_outline(&shape.path);
                 }
             }
-            Content::Fill => {
+            Content::Fill | Content::EmptySlot(_) => {
                 if let Some(shape) = shape.filter(|s| s.closed) {
                     let data = path_data(&shape.path, PIXEL_DECIMALS);
                     self.fill(&data, shape.fill_rule, specs, size, &node.id);
+                }
+                if let Content::EmptySlot(placeholder) = &node.content {
+                    let (hex, _) = color(SLOT_INK);
+                    for outline in placeholder.outlines() {
+                        self.body
+                            .push_str(&format!("<path d=\"{}\" fill=\"{hex}\"/>", path_data(outline, PIXEL_DECIMALS)));
+                    }
                 }
             }
             Content::Nothing => {}
