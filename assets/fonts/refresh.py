@@ -9,6 +9,7 @@ and brotli (`python3 -m venv /tmp/v && /tmp/v/bin/pip install fonttools==4.68.0 
 It downloads (into a temporary folder, removed at the end):
 - the npm packages in PACKAGES (Fontsource: the files Google Fonts serves, cut by Google into
   unicode-range subsets; `@fontsource-variable/*` where the family is variable),
+- npm inter-ui (Inter 4.001 whole, as rsms/inter's release 4.1 ships it: see INTER_UPSTREAM),
 - Debian's fonts-liberation2 (the metric-compatible twins of Arial, Times New Roman, Courier New),
 - npm google-font-metadata (the Google Fonts catalogue: family, category, weights, styles).
 
@@ -93,10 +94,18 @@ PACKAGES = {
     "source-sans-3": ("variable", "5.3.1"),
     "space-grotesk": ("variable", "5.3.0"),
     "space-mono": ("static", "5.3.0"),
+    "spectral": ("static", "5.3.0"),
     "syne": ("variable", "5.3.0"),
     "urbanist": ("variable", "5.3.0"),
     "work-sans": ("variable", "5.3.0"),
 }
+# Inter 4.001 whole, as rsms/inter's release 4.1 ships it: npm inter-ui copies the release's
+# `web/InterVariable*.woff2` unchanged into `variable/`. Google's subsets above leave out what
+# interfaces write with it (→ ← ⇧ ⌘ ✓ ▶, box drawing, more arrows and symbols), which Pen's Inter
+# has; these files are declared for those characters only, after the subsets, so every character
+# the subsets have is still drawn with Google's build (the same advances at the default optical
+# size, 14, which nib keeps: it sets only the weight).
+INTER_UPSTREAM = ("inter-ui@4.1.1", "inter-4.001", ["InterVariable.woff2", "InterVariable-Italic.woff2"])
 METADATA = "google-font-metadata@6.0.8"
 LIBERATION = "fonts-liberation2"
 
@@ -268,6 +277,41 @@ def fontsource(tmp, keep_cjk):
     return rows
 
 
+def as_ranges(chars):
+    """Sorted characters as inclusive (first, last) runs."""
+    ranges = []
+    for ch in sorted(chars):
+        if ranges and ranges[-1][1] == ch - 1:
+            ranges[-1] = (ranges[-1][0], ch)
+        else:
+            ranges.append((ch, ch))
+    return ranges
+
+
+def inter_upstream(tmp, rows):
+    """Inter 4.001's whole files, declared for the characters Google's subsets (`rows`) lack."""
+    spec, folder, names = INTER_UPSTREAM
+    package = npm_unpack(spec, tmp)
+    out = FONTS / folder
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    shutil.copy(package / "LICENSE.txt", out / "LICENSE")
+    added = []
+    for name in names:
+        italic = "Italic" in name
+        shutil.copy(package / "variable" / name, out / name)
+        google = set()
+        for family, path, row_italic, *_ in rows:
+            if family == "Inter" and row_italic == italic:
+                google.update(TTFont(FONTS / path, lazy=True).getBestCmap())
+        own = set(TTFont(out / name, lazy=True).getBestCmap()) - google
+        lo, hi = weight_range(out / name, None)
+        added.append(("Inter", f"{folder}/{name}", italic, lo, hi, as_ranges(own)))
+    print(f"Inter 4.001: {len(names)} files", file=sys.stderr)
+    return added
+
+
 def liberation(tmp):
     run("apt-get", "download", LIBERATION, cwd=tmp)
     deb = next(tmp.glob(f"{LIBERATION}_*.deb"))
@@ -353,7 +397,8 @@ def main():
     keep_cjk = cjk_keep()
     with tempfile.TemporaryDirectory(prefix="nib-fonts-") as tmp:
         tmp = Path(tmp)
-        rows = debian_rows() + fontsource(tmp, keep_cjk) + liberation(tmp)
+        google = fontsource(tmp, keep_cjk)
+        rows = debian_rows() + google + inter_upstream(tmp, google) + liberation(tmp)
         catalogue(tmp)
     rows.sort(key=lambda r: r[0])  # stable: keeps each family's own order
     rust_table(rows)

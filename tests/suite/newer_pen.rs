@@ -401,3 +401,59 @@ fn an_update_of_a_node_nib_does_not_know_says_what_will_not_show() {
     .unwrap();
     assert!(answer.to_string().contains("'opacity' is saved on it, but nib draws nothing"), "{answer}");
 }
+
+/// A public Pen test file (bensyverson/woodcase, copied in `tests/fixtures/woodcase`).
+fn woodcase(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fixtures/woodcase/{name}.pen"));
+    std::fs::read_to_string(path).expect("fixture")
+}
+
+/// Pen's files may replace a node (a `descendants` value with a `type`) without giving the
+/// replacement an id: Pen draws it in the place of the node its key names and saves it as
+/// written (woodcase `slot-override-keys`, row `bare-injected-replace`). nib refused both
+/// files that hold one; now they load without a word, save byte-identical, and the
+/// replacement is known by the key's node.
+#[test]
+fn a_replacement_without_an_id_is_known_by_the_node_its_key_names() {
+    for name in ["override-value-rejected", "slot-override-keys"] {
+        let text = woodcase(name);
+        let loaded = Document::load(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Woodcase writes Pen's form with a closing newline, which Pen leaves out.
+        assert_eq!(loaded.document.to_pen_string() + "\n", text, "{name} changes when saved");
+        assert!(
+            !loaded.problems.iter().any(|p| matches!(p.kind, ProblemKind::OverrideNodeWithoutId)),
+            "{name}: {:?}",
+            loaded.problems
+        );
+    }
+    // `Rf003` replaces its component's label by a black 10 × 10 rectangle with no id.
+    let text = woodcase("override-value-rejected");
+    let document = Document::load(&text).unwrap().document;
+    let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+    let key = scene.node_by_id("Rf003/Lbl01").expect("the replacement is the key's node");
+    assert_eq!(scene.node(key).props.node_type(), Some(nib::doc::NodeType::Rectangle));
+    let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+    let layout = Layout::compute(&scene, &mut engine);
+    let b = layout.node_box(key).expect("laid out");
+    assert_eq!([b.left, b.top, b.width, b.height], [150.0, 10.0, 10.0, 10.0]);
+    let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
+    let picture = render(&scene, &layout, &mut engine, &mut FolderImages::default(), RenderTarget::Canvas, &options)
+        .expect("renders")
+        .pixmap;
+    let pixel = picture.pixel(155, 15).unwrap().demultiply();
+    assert_eq!([pixel.red(), pixel.green(), pixel.blue()], [0, 0, 0], "the replacement is drawn");
+    // An edit through the path changes the replacement in place, which keeps having no id.
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("w.pen"), &text).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let answer = nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        json!({"filePath": "w.pen", "operations": "U(\"Rf003/Lbl01\", {fill: \"#FF0000\"})"}),
+    )
+    .unwrap();
+    assert!(!answer.to_string().contains("rror"), "{answer}");
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(folder.path().join("w.pen")).unwrap()).unwrap();
+    let replacement = &saved["children"][0]["children"][2]["descendants"]["Lbl01"];
+    assert_eq!(replacement, &json!({"type": "rectangle", "width": 10, "height": 10, "fill": "#FF0000"}));
+}

@@ -26,6 +26,18 @@ fn cases() -> Vec<(String, Document, serde_json::Value)> {
             std::fs::read_to_string(folder().join("expected").join(format!("{name}.json"))).expect("expected");
         cases.push((name, document, serde_json::from_str(&expected).expect("json")));
     }
+    // Pen's own boards copied from woodcase, with the boxes Pen reported for them.
+    let woodcase = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/woodcase");
+    for entry in std::fs::read_dir(&woodcase).expect("woodcase folder") {
+        let path = entry.expect("entry").path();
+        let Some(name) = path.file_name().and_then(|s| s.to_str()).and_then(|s| s.strip_suffix(".layout.json")) else {
+            continue;
+        };
+        let text = std::fs::read_to_string(woodcase.join(format!("{name}.pen"))).expect("board");
+        let document = Document::load(&text).expect("valid board").document;
+        let expected = std::fs::read_to_string(&path).expect("boxes");
+        cases.push((format!("woodcase {name}"), document, serde_json::from_str(&expected).expect("json")));
+    }
     cases.sort_by(|a, b| a.0.cmp(&b.0));
     cases
 }

@@ -382,7 +382,9 @@ fn check_override_path(path: &str, offset: u32) -> Result<(), ValueError> {
 pub(crate) enum NodeRole {
     /// A node of the document: `type` and `id` are required.
     Node,
-    /// An override value: property overrides need neither; a replacement (with `type`) needs an id.
+    /// An override value: property overrides need neither; a replacement (with `type`) needs an
+    /// id, except in a file, where one without is known by the node it replaces (the key's last
+    /// id), as Pen draws and keeps it.
     Override,
     /// A node inside an override's content (`children`): `type` and `id` are required, but a
     /// file's node without an id is kept (it cannot be addressed, so it is not drawn).
@@ -471,6 +473,10 @@ pub(crate) fn read_node(json: Json, role: NodeRole, cx: &mut ReadContext) -> Res
     }
     let required: &[&'static str] = match (role, props.contains(&Key::Type)) {
         (NodeRole::Node | NodeRole::OverrideChild, _) => &["type", "id"],
+        // Pen draws a file's replacement without an id in the place of the node its key names,
+        // and saves it so (woodcase `slot-override-keys`, `bare-injected-replace`): resolve
+        // gives it that node's id.
+        (NodeRole::Override, true) if cx.keep_unknown => &[],
         (NodeRole::Override, true) => &["id"],
         (NodeRole::Override, false) => &[],
     };
@@ -621,8 +627,11 @@ mod tests {
         assert!(matches!(kinds[0], ProblemKind::OverrideKept { key, .. } if key == "content"), "{kinds:?}");
         assert_eq!(kinds[1], &ProblemKind::OverrideNodeWithoutId);
         assert!(kinds.iter().any(|k| matches!(k, ProblemKind::NodeTypeKept { got, .. } if got == "sticker")));
-        // Corruption is still refused: a replacement without an id, a duplicate id.
-        assert!(read_as_file::<Descendants>(r#"{"a": {"type": "text"}}"#).0.is_err());
+        // A file's replacement without an id is known by the node its key names.
+        let (replacement, problems) = read_as_file::<Descendants>(r#"{"row/a": {"type": "text"}}"#);
+        assert!(replacement.unwrap().0.get("row/a").unwrap().is_replacement());
+        assert!(problems.is_empty(), "{problems:?}");
+        // Corruption is still refused: a duplicate id.
         let duplicate = r#"{"a": {"type": "text", "id": "x"}, "b": {"children": [{"type": "text", "id": "x"}]}}"#;
         assert!(read_as_file::<Descendants>(duplicate).0.is_err());
         // What an agent writes is read strictly.

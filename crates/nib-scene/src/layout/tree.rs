@@ -211,7 +211,7 @@ impl PartTree<'_, '_> {
         let Some(leaf) = plan.text.as_ref() else {
             return LayoutOutput::HIDDEN;
         };
-        let mut measure = |wrap: Option<f32>| measure_memoized(text, leaf, &node.measured, wrap);
+        let mut shaped = |wrap: Option<f32>| shaped_memoized(text, leaf, &node.measured, wrap);
         let output = compute_leaf_layout(
             inputs,
             &node.style,
@@ -221,15 +221,13 @@ impl PartTree<'_, '_> {
                 let width = known.width.or(match (plan.width, available.width) {
                     (AxisSize::Fixed(width), _) => Some(width),
                     // Filling, before the final width is known: as wide as the text, at most the room.
-                    (AxisSize::Fill, AvailableSpace::Definite(room)) => {
-                        Some(whole_pixels(measure(None).width).min(room))
-                    }
+                    (AxisSize::Fill, AvailableSpace::Definite(room)) => Some(shaped(None).whole_width().min(room)),
                     _ => None,
                 });
                 // An unknown width is the widest line rounded up to a whole pixel (Pencil's auto
                 // width); an unknown height is the lines, wrapped at the width when the text wraps.
-                let width = width.unwrap_or_else(|| whole_pixels(measure(None).width));
-                let height = known.height.unwrap_or_else(|| measure(leaf.wraps.then_some(width)).height);
+                let width = width.unwrap_or_else(|| shaped(None).whole_width());
+                let height = known.height.unwrap_or_else(|| shaped(leaf.wraps.then_some(width)).height());
                 Size { width, height }
             },
         );
@@ -244,22 +242,20 @@ impl PartTree<'_, '_> {
     }
 }
 
-/// The size (widest line, height of all lines) of a text box's text at a wrapping width, from
-/// the node's memo or the engine.
-fn measure_memoized(
+/// A text box's text shaped at a wrapping width, from the node's memo or the engine.
+fn shaped_memoized(
     engine: &mut TextEngine,
     leaf: &TextLeaf<'_>,
     memo: &RefCell<Vec<Measured>>,
     wrap: Option<f32>,
-) -> Size<f32> {
+) -> Arc<ShapedText> {
     let key = wrap.map(f32::to_bits);
     if let Some(found) = memo.borrow().iter().find(|m| m.wrap == key) {
-        return Size { width: found.shaped.width, height: found.shaped.height() };
+        return Arc::clone(&found.shaped);
     }
     let shaped = engine.shape_prepared(&leaf.prepared, wrap);
-    let size = Size { width: shaped.width, height: shaped.height() };
-    memo.borrow_mut().push(Measured { wrap: key, shaped });
-    size
+    memo.borrow_mut().push(Measured { wrap: key, shaped: Arc::clone(&shaped) });
+    shaped
 }
 
 /// A text shaped at a wrapping width.
@@ -267,11 +263,6 @@ fn measure_memoized(
 pub(crate) struct Measured {
     wrap: Option<u32>,
     shaped: Arc<ShapedText>,
-}
-
-/// Rounds a measured width up to whole pixels, ignoring float noise below a thousandth.
-fn whole_pixels(width: f32) -> f32 {
-    (width - 0.001).ceil().max(0.0)
 }
 
 /// The input a layout-none container gives each child: no constraint, the child's own rules.

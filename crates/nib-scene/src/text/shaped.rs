@@ -99,9 +99,25 @@ pub struct ShapedText {
     faces: Vec<fontdb::ID>,
     /// Pixels per em of every glyph.
     size: f32,
+    /// How much wider than [`ShapedText::width`] the widest line is with Pen's advances (see
+    /// [`freetype_scale_error`]), in pixels: a few ten-thousandths at most.
+    freetype_excess: f32,
 }
 
 impl ShapedText {
+    /// The widest line rounded up to a whole pixel, as Pen sizes an auto-width text: its
+    /// advances are FreeType's, whose scale is rounded to 1/65536 (see
+    /// [`freetype_scale_error`]). Within a thousandth of a pixel the width is float noise,
+    /// except that a width of whole pixels that Pen's advances make a hair wider is a pixel
+    /// more: IBM Plex Mono 32 px "Hamburgefonstiv 0123" is 384 exactly, 384.0009 in Pen, 385.
+    pub fn whole_width(&self) -> f32 {
+        let whole = self.width.round();
+        if (self.width - whole).abs() < 0.001 && self.freetype_excess > 0.0 {
+            return whole + 1.0;
+        }
+        (self.width - 0.001).ceil().max(0.0)
+    }
+
     /// Height of all lines.
     pub fn height(&self) -> f32 {
         self.lines.last().map_or(0.0, |line| line.top + line.height)
@@ -188,6 +204,23 @@ impl DoubleEndedIterator for Glyphs<'_> {
     }
 }
 
+/// How much longer, relatively, FreeType makes every advance of a face with `units_per_em` at
+/// `size` px than the exact `advance × size / units_per_em`. Pen measures with CanvasKit, whose
+/// Skia scales glyphs with FreeType: the size is set in 1/64 px and the scale, 64 × size /
+/// units_per_em, is kept in 16.16 fixed point, rounded; Skia's advances are FreeType's linear
+/// ones, `advance × scale`. For a face of 1000 units at 32 px the scale is 134217.728 / 65536,
+/// kept as 134218: every advance is 2 millionths longer. Faces of 2048 units (Inter) at whole
+/// sizes scale exactly. 0 when the face says no units.
+pub(super) fn freetype_scale_error(size: f32, units_per_em: u16) -> f64 {
+    if units_per_em == 0 || size.is_nan() || size <= 0.0 {
+        return 0.0;
+    }
+    let units = f64::from(units_per_em);
+    let size_64ths = (f64::from(size) * 64.0).round();
+    let scale = (size_64ths * 65536.0 / units).round();
+    scale / (f64::from(size) * 64.0 * 65536.0 / units) - 1.0
+}
+
 /// How far a face's line box reaches above and below the baseline, in pixels, unrounded: its
 /// ascent and descent, plus half its line gap each when the line is `normal` (Skia's paragraph
 /// folds the gap in the same way; Pen draws with it).
@@ -248,6 +281,8 @@ struct OpenLine {
     /// metrics.
     cosmic_baseline: f32,
     width: f32,
+    /// Its advances as Pen's are longer than nib's by this much (see `freetype_scale_error`).
+    freetype_excess: f64,
     /// The bytes its glyphs stand for; where its first run starts when it has none.
     text: Option<Range<usize>>,
     offset: usize,
@@ -260,6 +295,10 @@ pub(super) struct Assembler {
     open: Option<OpenLine>,
     /// Each face's extent, looked up once per text.
     extents: HashMap<(fontdb::ID, u16), Option<LineExtent>>,
+    /// Each face's relative scale error in Pen (see `freetype_scale_error`), once per text.
+    scale_errors: HashMap<fontdb::ID, f64>,
+    /// Each finished line's `freetype_excess`.
+    line_excess: Vec<f64>,
 }
 
 impl Assembler {
@@ -275,8 +314,16 @@ impl Assembler {
             glyphs: Vec::new(),
             faces: Vec::new(),
             size,
+            freetype_excess: 0.0,
         };
-        Assembler { text, rule, open: None, extents: HashMap::new() }
+        Assembler {
+            text,
+            rule,
+            open: None,
+            extents: HashMap::new(),
+            scale_errors: HashMap::new(),
+            line_excess: Vec::new(),
+        }
     }
 
     /// Makes room for `glyphs` more glyphs and `lines` more lines.
@@ -295,6 +342,7 @@ impl Assembler {
             extent: own,
             cosmic_baseline: run.line_y - run.line_top,
             width: 0.0,
+            freetype_excess: 0.0,
             text: None,
             offset,
         });
@@ -311,6 +359,11 @@ impl Assembler {
                 });
                 line.extent = Some(found.map_or(extent, |found| extent.union(found)));
             }
+            let error = *self.scale_errors.entry(g.font_id).or_insert_with(|| {
+                let units = system.get_font(g.font_id, g.font_weight).map_or(0, |font| font.metrics().units_per_em);
+                freetype_scale_error(g.font_size, units)
+            });
+            line.freetype_excess += f64::from(g.w) * error;
             self.text.missing_glyphs += usize::from(g.glyph_id == 0);
             let face = match self.text.faces.iter().position(|&id| id == g.font_id) {
                 Some(index) => index,
@@ -356,6 +409,7 @@ impl Assembler {
         };
         let glyph_end = u32::try_from(self.text.glyphs.len()).unwrap_or(u32::MAX);
         let text_range = line.text.unwrap_or(line.offset..line.offset);
+        self.line_excess.push(line.freetype_excess);
         self.text.lines.push(ShapedLine {
             top,
             height,
@@ -387,11 +441,32 @@ impl Assembler {
             });
         }
         self.text.width = self.text.lines.iter().map(|l| l.width).fold(0.0, f32::max);
+        let widest = self.text.lines.iter().position(|l| l.width == self.text.width);
+        let excess = widest.and_then(|index| self.line_excess.get(index)).copied().unwrap_or(0.0);
+        self.text.freetype_excess = excess as f32;
         if let (true, Some(own), Some(browser)) = (rule.normal, rule.own_face, rule.browser_face) {
             self.text.browser_shift = own.normal_line().1 - browser.centred_baseline(rule.line_height);
         }
         self.text.glyphs.shrink_to_fit();
         self.text.lines.shrink_to_fit();
         self.text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::freetype_scale_error;
+
+    #[test]
+    fn freetype_scales_faces_of_1000_units_a_hair_long_and_inter_exactly() {
+        // IBM Plex Mono's 600 units at 32 px: 19.2 px exactly, 19.20004 in FreeType.
+        let error = freetype_scale_error(32.0, 1000);
+        assert!(error > 0.0 && (600.0 * 32.0 / 1000.0 * error) < 1e-4, "{error}");
+        assert!((384.0 * error - 0.00078).abs() < 0.00001, "{error}");
+        // Inter (2048 units) at whole sizes, and a face that says no units: no error.
+        assert_eq!(freetype_scale_error(16.0, 2048), 0.0);
+        assert_eq!(freetype_scale_error(14.0, 0), 0.0);
+        // Some scales round down.
+        assert!(freetype_scale_error(10.0, 1000) < 0.0);
     }
 }
