@@ -106,7 +106,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "batch_get",
         title: "Read nodes",
-        description: "Reads nodes as saved JSON: by nodeIds, or by patterns (type, name regex, reusable) searched under parentId (the canvas when absent). Children deeper than readDepth (default 1) show as \"...\". resolveInstances expands instances (their nodes get path ids like card/title); resolveVariables shows values instead of $variables. At most 100 nodes per answer.",
+        description: "Reads nodes as saved JSON: by nodeIds, or by patterns (type, name regex, reusable) searched under parentId (the canvas when absent). Children deeper than readDepth (default 1) show as \"...\". resolveInstances expands instances (their nodes get path ids like card/title, and patterns match them too); resolveVariables shows values instead of $variables. At most 100 nodes per answer.",
         kind: Kind::Reads,
         open_world: false,
         properties: || {

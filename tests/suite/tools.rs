@@ -1349,3 +1349,45 @@ fn overrides_inside_imported_instances_are_keyed_by_the_alias() {
         s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"cta/nope\", {content: \"x\"})"}));
     assert!(refused.to_string().contains("kit:label"), "{refused}");
 }
+
+/// Issue 57, item 4: `{parentId, patterns: [{type: "text"}], resolveInstances: true}` answered
+/// `[]` for an instance that shows texts. With resolveInstances, patterns look inside
+/// instances too, and what they find there is answered with its path id; without it they match
+/// the document's own nodes only, and `{type: "ref"}` still finds the instances.
+#[test]
+fn patterns_look_inside_instances_when_they_are_resolved() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let ids = |answer: &Value| -> Vec<String> {
+        answer["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let texts = json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}], "resolveInstances": true, "readDepth": 0});
+    let inside = s.ok("batch_get", texts);
+    assert_eq!(
+        ids(&inside),
+        ["instanceId/childId", "instanceId/containerChildId/labelId", "instanceId/descendantId"],
+        "{inside}"
+    );
+    assert_eq!(inside["nodes"][0]["content"], "Child");
+    let plain = s.ok("batch_get", json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}]}));
+    assert_eq!(ids(&plain), Vec::<String>::new(), "the document's own nodes only: {plain}");
+    // From the canvas: the component's own texts, and the same texts inside its instance.
+    let everywhere = s.ok(
+        "batch_get",
+        json!({"filePath": kit, "patterns": [{"type": "text"}], "resolveInstances": true, "readDepth": 0}),
+    );
+    let found = ids(&everywhere);
+    assert!(found.contains(&"childId".to_owned()) && found.contains(&"instanceId/childId".to_owned()), "{found:?}");
+    // Listing an instance's children without patterns shows its content.
+    let listed =
+        s.ok("batch_get", json!({"filePath": kit, "parentId": "instanceId", "resolveInstances": true, "readDepth": 0}));
+    assert_eq!(ids(&listed)[0], "instanceId/childId", "{listed}");
+    // searchDepth counts the levels inside instances as levels.
+    let shallow = s.ok(
+        "batch_get",
+        json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}], "resolveInstances": true, "searchDepth": 1}),
+    );
+    assert_eq!(ids(&shallow), ["instanceId/childId", "instanceId/descendantId"], "{shallow}");
+    let refs = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"type": "ref"}], "resolveInstances": true}));
+    assert_eq!(refs["nodes"].as_array().unwrap().len(), 4, "instances are found by their type: {refs}");
+}
