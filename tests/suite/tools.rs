@@ -1391,3 +1391,53 @@ fn patterns_look_inside_instances_when_they_are_resolved() {
     let refs = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"type": "ref"}], "resolveInstances": true}));
     assert_eq!(refs["nodes"].as_array().unwrap().len(), 4, "instances are found by their type: {refs}");
 }
+
+/// Issue 57, item 6: a node seen inside an instance of an imported component, addressed by its
+/// own id, was answered "bindings do not outlive a call"; the hint names its path.
+#[test]
+fn a_node_inside_an_instance_addressed_by_its_own_id_is_told_its_path() {
+    let mut s = Session::new();
+    fs::create_dir(s.folder.path().join("lib")).unwrap();
+    fs::write(
+        s.folder.path().join("lib/kit.pen"),
+        r##"{"version": "2.9", "children": [{"type": "frame", "id": "card", "reusable": true, "width": 120,
+            "height": 20, "children": [{"type": "text", "id": "5qBVC", "content": "Go"}]}]}"##,
+    )
+    .unwrap();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.9", "imports": {"kit": "lib/kit.pen"}, "children": [
+            {"type": "ref", "id": "TFDNk", "ref": "kit:card", "x": 0, "y": 0},
+            {"type": "ref", "id": "other", "ref": "kit:card", "x": 0, "y": 100}]}"##,
+    )
+    .unwrap();
+    let refused =
+        s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"5qBVC\", {content: \"Buy\"})"}));
+    let hint = refused.data.as_ref().map(|d| d["failure"]["hint"].to_string()).unwrap_or_default();
+    assert!(hint.contains("TFDNk/5qBVC") && hint.contains("other/5qBVC"), "{refused:?}");
+    assert!(!hint.contains("bindings"), "{hint}");
+    // An id that is nowhere keeps the hint about bindings.
+    let nowhere =
+        s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"zzzzz\", {content: \"Buy\"})"}));
+    assert!(nowhere.to_string().contains("bindings do not outlive a call"), "{nowhere}");
+}
+
+/// Issue 57, item 6: the React export called a `ref` to a frame that is not a component "an
+/// imported component"; it says what it is and what to do.
+#[test]
+fn a_react_note_on_a_ref_to_a_plain_frame_says_it_is_not_reusable() {
+    let mut s = Session::new();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.10", "children": [
+            {"type": "frame", "id": "box", "x": 0, "y": 0, "width": 40, "height": 40, "fill": "#FF0000"},
+            {"type": "frame", "id": "page", "x": 0, "y": 100, "width": 100, "height": 100, "children": [
+              {"type": "ref", "id": "copy", "ref": "box"}]}]}"##,
+    )
+    .unwrap();
+    let answer =
+        s.ok("export", json!({"filePath": "page.pen", "format": "react", "nodeIds": ["page"], "outputPath": "out/"}));
+    let said = answer["warnings"].to_string();
+    assert!(said.contains("'box', a node that is not a component") && said.contains("reusable: true"), "{said}");
+    assert!(!said.contains("imported"), "{said}");
+}

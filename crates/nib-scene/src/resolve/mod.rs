@@ -15,7 +15,8 @@ pub mod variables;
 
 pub use budget::{Budget, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 pub use components::{
-    Component, ComponentError, InstanceNode, Library, NoImports, PathTarget, find_component, resolve_path,
+    Component, ComponentError, InstanceNode, Library, NoImports, PathTarget, find_component, instance_paths_to,
+    resolve_path,
 };
 pub use generated::{MAX_SCRIPT_NODES, script_problem};
 pub use scene::{
