@@ -11,6 +11,7 @@ mod format;
 mod generated;
 pub mod scene;
 mod shown_text;
+pub mod themed;
 pub mod variables;
 
 pub use budget::{Budget, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError};
@@ -25,4 +26,5 @@ pub use scene::{
 };
 pub use shown_text::MAX_TEXT_CHARS;
 pub(crate) use shown_text::shown_text;
+pub use themed::{themed, themes_listed};
 pub use variables::{ThemeContext, lookup, theme_axes, unresolved_axis};
