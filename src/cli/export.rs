@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::compile::CompileOptions;
 use nib::compile::frames::node_file_stems;
-use nib::compile::{CompileOptions, compile};
 use nib::export::job::{ExportSettings, Format, RunError, SinkError, Source, Targets, run};
 use nib::files::{OutputFolder, Standing};
 use nib::host::DiskHost;
@@ -27,6 +27,8 @@ pub struct Settings {
     pub fonts: FontOptions,
     /// Compare what would be written with the files there, writing nothing.
     pub check: bool,
+    /// The theme to draw under (`--theme AXIS=VALUE`), empty for the document's own look.
+    pub theme: Vec<(String, String)>,
 }
 
 pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
@@ -38,13 +40,11 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         Err(code) => return code,
     };
     let host = DiskHost::new(file, settings.fonts.clone());
-    let compiled = match compile(&host, &document, &CompileOptions { parts_of }) {
-        Ok(compiled) => compiled,
-        Err(error) => {
-            tell!("nib: {}", super::diagnostic_text(file, *error));
-            return ExitCode::from(1);
-        }
-    };
+    let (document, compiled) =
+        match super::theme::compile_under(&host, document, &settings.theme, &CompileOptions { parts_of }) {
+            Ok(compiled) => compiled,
+            Err(error) => return super::compile_failed(file, *error),
+        };
     for diagnostic in &compiled.diagnostics {
         super::warn(&diagnostic);
     }

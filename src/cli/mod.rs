@@ -39,6 +39,7 @@ mod render;
 mod revision;
 mod snapshot;
 mod stdout_pipe;
+mod theme;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -224,6 +225,11 @@ enum Command {
         /// the fonts).
         #[arg(long)]
         json: bool,
+        /// Draw under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of the import c),
+        /// repeat for several axes. Every top-level frame selects it, as a themed instance of
+        /// the frame would; `nib check` lists the themes a file defines.
+        #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = theme::parse_theme)]
+        theme: Vec<(String, String)>,
     },
     /// Export nodes, frames or the canvas as PNG, JPEG, WebP, SVG, PDF or HTML/CSS, or the
     /// variables as design tokens.
@@ -265,6 +271,11 @@ enum Command {
         /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
         #[arg(long, value_parser = nib::render::parse_background)]
         background: Option<[u8; 4]>,
+        /// Draw under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of the import c),
+        /// repeat for several axes. Every top-level frame selects it, as a themed instance of
+        /// the frame would; `nib check` lists the themes a file defines.
+        #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = theme::parse_theme)]
+        theme: Vec<(String, String)>,
     },
     /// Lay out a .pen file and print the boxes (x, y in the parent, position on the canvas,
     /// size) and the layout problems. With --problems, exits 1 when there are problems.
@@ -436,6 +447,11 @@ enum Command {
         /// machine, so the jobs of a CI matrix split the work.
         #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = snapshot::parse_shard)]
         shard: nib::review::snapshot::Shard,
+        /// Draw every frame under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of
+        /// the import c), repeat for several axes. Its goldens are kept apart, in
+        /// __snapshots__/<file stem>@Mode=Dark/; a file without that axis or value fails.
+        #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = theme::parse_theme)]
+        theme: Vec<(String, String)>,
     },
     /// Show what changed between two versions of a document, with pictures of the changed
     /// frames. Exits 0 when the same, 1 when different, 2 on trouble (like diff).
@@ -583,7 +599,8 @@ const EXPORT_EXAMPLES: &str = "Examples:
   nib export app.pen --format html-tailwind -o web/   (then: npx @tailwindcss/cli -i web/tailwind.css -o web/styles.css)
   nib export app.pen --format react -o src/design/
   nib export app.pen --format react -o src/design/ --check   (exit 1 when the folder is not what it would write)
-  nib export app.pen --format tokens-css -o tokens.css";
+  nib export app.pen --format tokens-css -o tokens.css
+  nib export app.pen --format png --all --theme Mode=Dark -o dark/   (every frame as its dark instance)";
 
 const LINT_EXAMPLES: &str = "Examples:
   nib lint design.pen                               findings as text; exit 1 on a warning or an error
@@ -601,7 +618,8 @@ const SNAPSHOT_EXAMPLES: &str = "Examples:
   nib snapshot --update designs/              approve the changes (only differing goldens change)
   nib snapshot --ci --junit junit.xml designs/
   nib snapshot --ci --shard 2/4 designs/      the second of four CI jobs
-  nib snapshot --frame '^Home' designs/app.pen";
+  nib snapshot --frame '^Home' designs/app.pen
+  nib snapshot --theme Mode=Dark designs/     the dark look, goldens in __snapshots__/<file>@Mode=Dark/";
 
 /// A document that resolves past its budget, as `file:line:column: message` and the hint on
 /// the next line, the way load errors are shown.
@@ -746,6 +764,14 @@ fn find_node(file: &Path, scene: &nib::resolve::Scene, id: &str) -> Result<nib::
     })
 }
 
+/// Says why `file` could not be compiled: exit 2 for a theme it does not define (`--theme`, a
+/// usage mistake), 1 for the document (over a resolve budget).
+fn compile_failed(file: &Path, error: nib::diagnostic::Diagnostic) -> ExitCode {
+    let code = if error.code == "theme" { 2 } else { 1 };
+    tell!("nib: {}", diagnostic_text(file, error));
+    ExitCode::from(code)
+}
+
 /// A diagnostic about the file `path`, placed at its line and column (the file is read again:
 /// only an error needs them).
 fn diagnostic_text(path: &Path, diagnostic: nib::diagnostic::Diagnostic) -> String {
@@ -853,13 +879,15 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             junit,
             summary,
             shard,
+            theme,
         } => {
             let tolerance = nib::review::pixels::Tolerance {
                 threshold,
                 max_share: max_diff_share,
                 ignore_antialiasing: !count_antialiasing,
             };
-            let options = nib::review::snapshot::Options { tolerance, update, ci, frames: frame, shard, diff_dir };
+            let options =
+                nib::review::snapshot::Options { tolerance, update, ci, frames: frame, shard, diff_dir, theme };
             // Goldens must come out the same on every machine: the user's font folders and the
             // documents' own fonts, never the cache, the network or the system.
             let fonts = nib::text::FontOptions { font_dirs: fonts().font_dirs, ..nib::text::FontOptions::default() };
@@ -909,9 +937,9 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let settings = apply::Settings { dry_run, json, max_operations, seed, fonts, writer, if_revision };
             Ok(apply::run_command(&file, &script, settings))
         }
-        Command::Render { file, output, nodes, all, picture, json } => {
+        Command::Render { file, output, nodes, all, picture, json, theme } => {
             let fonts = fonts();
-            let settings = render::Settings { output, nodes, all, picture, json, fonts };
+            let settings = render::Settings { output, nodes, all, picture, json, fonts, theme };
             Ok(render::run(&file, settings))
         }
         Command::Diff { old, new, format, output, picture } => {
@@ -919,7 +947,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             Ok(diff::run(&old, &new, diff::Settings { format, output, picture, fonts }))
         }
         Command::Outline { file } => Ok(outline::run(&file)),
-        Command::Export { file, format, output, nodes, all, look, images, check, background } => {
+        Command::Export { file, format, output, nodes, all, look, images, check, background, theme } => {
             let settings = export::Settings {
                 format,
                 output,
@@ -930,6 +958,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
                 background,
                 fonts: fonts(),
                 check,
+                theme,
             };
             Ok(export::run_command(&file, settings))
         }

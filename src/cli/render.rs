@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nib::compile::frames::{frames, node_file_stems, render_frames, safe_name};
-use nib::compile::{CompileOptions, Compiled, compile};
+use nib::compile::{CompileOptions, Compiled};
 use nib::files::OutputFolder;
 use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
@@ -22,6 +22,8 @@ pub struct Settings {
     pub picture: RenderOptions,
     pub json: bool,
     pub fonts: FontOptions,
+    /// The theme to draw under (`--theme AXIS=VALUE`), empty for the document's own look.
+    pub theme: Vec<(String, String)>,
 }
 
 /// What `nib render --json` prints.
@@ -77,12 +79,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     let host = DiskHost::new(file, settings.fonts.clone());
     // Nor resolved and laid out.
     let options = CompileOptions { parts_of };
-    let Compiled { scene, layout, mut text, diagnostics, .. } = match compile(&host, &document, &options) {
-        Ok(compiled) => compiled,
-        Err(error) => {
-            tell!("nib: {}", super::diagnostic_text(file, *error));
-            return ExitCode::from(1);
-        }
+    let compiled = super::theme::compile_under(&host, document, &settings.theme, &options);
+    let Compiled { scene, layout, mut text, diagnostics, .. } = match compiled {
+        Ok((_, compiled)) => compiled,
+        Err(error) => return super::compile_failed(file, *error),
     };
     let output = Output { json: settings.json.then(Default::default) };
     // Everything not drawn as written is said: imports and font files that could not be read,

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use nib::compile::{CompileOptions, compile};
+use nib::compile::CompileOptions;
 use nib::doc::io::read_file;
 use nib::host::DiskHost;
 use nib::printable::one_line;
@@ -40,7 +40,7 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
         return ExitCode::from(2);
     }
     let bar = progress_bar();
-    let load = |file: &PenFile| load(file, &settings.fonts);
+    let load = |file: &PenFile| load(file, &settings.fonts, &settings.options.theme);
     let report = snapshot::run(&files, &settings.options, &load, &|event| match event {
         Progress::File { key, frames } => {
             bar.inc_length(frames as u64);
@@ -62,15 +62,15 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
     code
 }
 
-/// Loads, resolves and lays out one file, as `nib render` does.
-fn load(file: &PenFile, fonts: &FontOptions) -> Result<Prepared, SnapshotError> {
+/// Loads, resolves and lays out one file under `theme`, as `nib render` does.
+fn load(file: &PenFile, fonts: &FontOptions, theme: &[(String, String)]) -> Result<Prepared, SnapshotError> {
     let document = read_file(&file.path)?.document;
     // No cache, network or system fonts: goldens must come out the same on every machine.
     let host = DiskHost::new(&file.path, fonts.clone());
-    let compiled = compile(&host, &document, &CompileOptions::default()).map_err(|error| SnapshotError::Compile {
-        path: file.path.clone(),
-        diagnostic: Box::new(super::located(&file.path, *error)),
-    })?;
+    let (_, compiled) =
+        super::theme::compile_under(&host, document, theme, &CompileOptions::default()).map_err(|error| {
+            SnapshotError::Compile { path: file.path.clone(), diagnostic: Box::new(super::located(&file.path, *error)) }
+        })?;
     Ok(Prepared { host: Box::new(host), compiled })
 }
 

@@ -106,7 +106,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "batch_get",
         title: "Read nodes",
-        description: "Reads nodes as saved JSON: by nodeIds, or by patterns (type, name regex, reusable) searched under parentId (the canvas when absent). Children deeper than readDepth (default 1) show as \"...\". resolveInstances expands instances (their nodes get path ids like card/title); resolveVariables shows values instead of $variables. At most 100 nodes per answer.",
+        description: "Reads nodes as saved JSON: by nodeIds, or by patterns (type, name regex, reusable) searched under parentId (the canvas when absent). Children deeper than readDepth (default 1) show as \"...\". resolveInstances expands instances (their nodes get path ids like card/title, and patterns match them too); resolveVariables shows values instead of $variables. At most 100 nodes per answer.",
         kind: Kind::Reads,
         open_world: false,
         properties: || {
@@ -385,7 +385,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "execute",
         title: "Run a JavaScript snippet",
-        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot, Export, Print, and Claim(nodes, {minutes}) / Release(nodes) to keep other sessions of `nib serve` out of nodes you work on. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 10 s per call.",
+        description: "Runs a JavaScript snippet against the document: the body of a function (return what you want back) that calls Insert(parent, node), Copy, Update(node, props), Replace, Move, Delete, Generate, SetVariables, and reads with Get(node | visitor, options), GetVariables, FindEmptySpace, TakeScreenshot (with {outputPath} the PNG goes to that file, not the answer), Export, Print, and Claim(nodes, {minutes}) / Release(nodes) to keep other sessions of `nib serve` out of nodes you work on. `document` is the top level. One call is one undo step; any error undoes the whole call, names the line and column, and gives an editId: retry with {editId, edits: [{find, replace}]} instead of resending. read_skill {path: \"execute\"} has the API. Limits: 256 MB heap, 2 s of JavaScript, 10 s per call.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: true,
         properties: || {

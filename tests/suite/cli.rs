@@ -1314,3 +1314,71 @@ fn the_readme_and_the_help_give_the_same_exit_codes() {
         assert!(row.contains(&format!("**{meaning}**")), "{code}: help says {meaning:?}, README {row}");
     }
 }
+
+/// A page whose fill is a themed variable, in its own file and an imported library's (`c`).
+fn themed_project() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(
+        folder.path().join("lib.pen"),
+        r##"{"version": "2.10", "themes": {"Tone": ["Warm", "Cool"]},
+ "variables": {"--ink": {"type": "color", "value": [{"value": "#0000FF"}, {"value": "#FFFF00", "theme": {"Tone": "Cool"}}]}},
+ "children": []}"##,
+    )
+    .unwrap();
+    fs::write(
+        folder.path().join("page.pen"),
+        r##"{"version": "2.10", "imports": {"c": "lib.pen"}, "themes": {"Mode": ["Light", "Dark"]},
+ "variables": {"--bg": {"type": "color", "value": [{"value": "#FFFFFF"}, {"value": "#000000", "theme": {"Mode": "Dark"}}]}},
+ "children": [{"type": "frame", "id": "page", "x": 0, "y": 0, "width": 20, "height": 10, "layout": "none", "fill": "$--bg",
+   "children": [{"type": "rectangle", "id": "dot", "x": 10, "y": 0, "width": 10, "height": 10, "fill": "$c:--ink"}]}]}"##,
+    )
+    .unwrap();
+    folder
+}
+
+/// The colour at (x, y) of the PNG file `path`.
+fn rgb_at(path: &str, x: u32, y: u32) -> [u8; 3] {
+    let image = nib::render::decode_image(&fs::read(path).expect("png written")).expect("a png");
+    let pixel = image.pixel(x, y).expect("inside");
+    [pixel.red(), pixel.green(), pixel.blue()]
+}
+
+/// Issue 57, item 7: get_screenshot took a theme and the command line could not. `--theme
+/// AXIS=VALUE` (repeatable; `c:Tone` for an import's axis) draws `nib render` and `nib export`
+/// under it; an axis or value the file does not define is refused naming those it does.
+#[test]
+fn render_and_export_draw_under_a_theme_given_on_the_command_line() {
+    let folder = themed_project();
+    let page = folder.path().join("page.pen");
+    let page = page.to_str().unwrap();
+    let out = |name: &str| folder.path().join(name).to_str().unwrap().to_owned();
+    let looks = [
+        (vec![], "own.png", [255, 255, 255], [0, 0, 255]),
+        (vec!["--theme", "Mode=Dark"], "dark.png", [0, 0, 0], [0, 0, 255]),
+        (vec!["--theme", "Mode=Dark", "--theme", "c:Tone=Cool"], "both.png", [0, 0, 0], [255, 255, 0]),
+    ];
+    for (theme, name, background, dot) in looks {
+        let mut args = vec!["render", page, "--node", "page", "-o"];
+        let file = out(name);
+        args.push(&file);
+        args.extend(theme.iter().copied());
+        let rendered = nib(&args);
+        assert!(rendered.status.success(), "{args:?}: {}", stderr(&rendered));
+        assert_eq!((rgb_at(&file, 2, 5), rgb_at(&file, 15, 5)), (background, dot), "{args:?}");
+    }
+    let exported = out("export.png");
+    let export = nib(&["export", page, "--format", "png", "--node", "page", "-o", &exported, "--theme", "Mode=Dark"]);
+    assert!(export.status.success(), "{}", stderr(&export));
+    assert_eq!(rgb_at(&exported, 2, 5), [0, 0, 0]);
+    for (theme, said) in
+        [("Colour=Dark", "no theme axis 'Colour'"), ("Mode=Dim", "'Dim' is not a value of the theme axis 'Mode'")]
+    {
+        let refused = nib(&["render", page, "-o", &out("x.png"), "--theme", theme]);
+        assert_eq!(refused.status.code(), Some(2), "{theme}");
+        let text = stderr(&refused);
+        assert!(text.contains(said) && text.contains("Mode: Light, Dark; c:Tone: Warm, Cool"), "{text}");
+    }
+    let malformed = nib(&["render", page, "--theme", "Dark"]);
+    assert_eq!(malformed.status.code(), Some(2));
+    assert!(stderr(&malformed).contains("AXIS=VALUE"), "{}", stderr(&malformed));
+}

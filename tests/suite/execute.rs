@@ -523,3 +523,68 @@ fn a_call_whose_save_fails_takes_back_only_its_own_step() {
     let redo = call(&mut session.workspace, "redo", json!({ "filePath": "d.pen" }));
     assert!(redo.is_err(), "the refused call is not redone");
 }
+
+/// Issue 57, item 5: every TakeScreenshot carried its picture (482–505 KB for a page). With
+/// `outputPath` it is written where get_screenshot would write it, the answer names the file
+/// and stays small, the same paths are refused, and an undone call removes the file.
+#[test]
+fn a_screenshot_can_go_to_a_file_instead_of_the_answer() {
+    let mut session = Session::new();
+    let answer = session.ok(r##"const f = Insert(document, {type: "frame", width: 120, height: 80, fill: "#2563EB"});
+return TakeScreenshot(f, {outputPath: "shots/f.png"});"##);
+    assert_eq!(answer["result"]["path"], json!("shots/f.png"), "{answer}");
+    assert_eq!(answer["result"]["width"], json!(120));
+    assert!(answer.get("screenshots").is_none_or(|s| s.as_array().is_none_or(Vec::is_empty)), "no picture: {answer}");
+    let written = fs::read(session.folder.path().join("shots/f.png")).unwrap();
+    assert!(written.starts_with(b"\x89PNG"), "a PNG");
+    assert_eq!(answer["result"]["bytes"], json!(written.len()));
+    let size = answer.to_string().len();
+    eprintln!("execute answer with TakeScreenshot to a file: {size} bytes");
+    assert!(size < 1_000, "{size} bytes: {answer}");
+    // get_screenshot's refusals: a document, a place outside the workspace, another extension.
+    for (path, said) in [("d.pen", "document"), ("../outside.png", "outside"), ("shot.jpg", ".png")] {
+        let snippet = format!("TakeScreenshot(null, {{outputPath: {path:?}}});");
+        let refused = session.run(&snippet).unwrap_err();
+        assert!(refused.message.contains(said), "{path}: {refused}");
+    }
+    assert!(!session.folder.path().parent().unwrap().join("outside.png").exists());
+    // A call that fails after its screenshot takes the file it created away with it.
+    let before = session.file();
+    let failed = session.run(
+        r##"TakeScreenshot(null, {outputPath: "shots/undone.png"});
+Update("missing", {width: 10});"##,
+    );
+    assert!(failed.is_err());
+    assert!(!session.folder.path().join("shots/undone.png").exists(), "removed with the call");
+    assert_eq!(session.file(), before);
+}
+
+/// Issue 57, item 5: the skill's Export left out html-tailwind and react, which work.
+#[test]
+fn the_skill_lists_every_export_format() {
+    let skill = include_str!("../../assets/skills/execute.md");
+    let row = skill.lines().find(|l| l.starts_with("| `Export(")).unwrap();
+    for format in [
+        "png",
+        "jpeg",
+        "webp",
+        "pdf",
+        "svg",
+        "html-css",
+        "html-tailwind",
+        "react",
+        "tokens-css",
+        "tokens-json",
+        "tailwind",
+    ] {
+        assert!(row.contains(format), "{format}: {row}");
+    }
+    let row = skill.lines().find(|l| l.starts_with("| `TakeScreenshot(")).unwrap();
+    assert!(row.contains("outputPath"), "{row}");
+    let mut session = Session::new();
+    let answer = session.ok(
+        r##"const f = Insert(document, {type: "frame", name: "Hero", width: 120, height: 80, fill: "#2563EB"});
+return [Export(f, "html-tailwind", {outputPath: "web/"}).files.length > 0, Export(f, "react", {outputPath: "src/"}).files.length > 0];"##,
+    );
+    assert_eq!(answer["result"], json!([true, true]), "{answer}");
+}

@@ -343,3 +343,54 @@ fn files_whose_names_differ_only_in_case_do_not_share_goldens() {
         fs::read_dir(designs.join("__snapshots__")).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(goldens, ["Design"]);
 }
+
+/// Issue 57, item 7: snapshot tests pick a theme with `--theme`: its goldens are kept apart
+/// (`__snapshots__/<file>@Mode=Dark/`), so the own look's goldens are neither compared with
+/// the dark pictures nor taken for obsolete ones.
+#[test]
+fn snapshots_under_a_theme_keep_goldens_of_their_own() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(
+        folder.path().join("design.pen"),
+        r##"{"version": "2.10", "themes": {"Mode": ["Light", "Dark"]},
+ "variables": {"--bg": {"type": "color", "value": [{"value": "#FFFFFF"}, {"value": "#000000", "theme": {"Mode": "Dark"}}]}},
+ "children": [{"type": "frame", "id": "home", "x": 0, "y": 0, "width": 20, "height": 10, "fill": "$--bg"}]}"##,
+    )
+    .unwrap();
+    let design = folder.path().join("design.pen");
+    let diffs = folder.path().join("diffs");
+    let args = |theme: Option<&str>| {
+        let mut args = vec![path(&design).to_owned(), "--diff-dir".into(), path(&diffs).to_owned()];
+        if let Some(theme) = theme {
+            args.extend(["--theme".to_owned(), theme.to_owned()]);
+        }
+        args
+    };
+    let run = |theme: Option<&str>| {
+        let args = args(theme);
+        snapshot(&args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    assert!(run(None).status.success());
+    let created = run(Some("Mode=Dark"));
+    assert!(created.status.success(), "{}", text(&created));
+    let own = folder.path().join("__snapshots__/design/home.png");
+    let dark = folder.path().join("__snapshots__/design@Mode=Dark/home.png");
+    let pixel = |file: &Path| {
+        let image = nib::render::decode_image(&fs::read(file).unwrap()).unwrap();
+        let p = image.pixel(5, 5).unwrap();
+        [p.red(), p.green(), p.blue()]
+    };
+    assert_eq!((pixel(&own), pixel(&dark)), ([255, 255, 255], [0, 0, 0]));
+    // Both pass again, each against its own goldens, and --update under a theme removes none
+    // of the others.
+    assert!(run(None).status.success(), "{}", text(&run(None)));
+    let again = run(Some("Mode=Dark"));
+    assert!(again.status.success(), "{}", text(&again));
+    let mut update = args(Some("Mode=Dark"));
+    update.push("--update".into());
+    assert!(snapshot(&update.iter().map(String::as_str).collect::<Vec<_>>()).status.success());
+    assert!(own.exists());
+    let unknown = run(Some("Mode=Dim"));
+    assert_eq!(unknown.status.code(), Some(1), "{}", text(&unknown));
+    assert!(text(&unknown).contains("'Dim' is not a value of the theme axis 'Mode'"), "{}", text(&unknown));
+}

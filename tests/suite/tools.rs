@@ -1349,3 +1349,95 @@ fn overrides_inside_imported_instances_are_keyed_by_the_alias() {
         s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"cta/nope\", {content: \"x\"})"}));
     assert!(refused.to_string().contains("kit:label"), "{refused}");
 }
+
+/// Issue 57, item 4: `{parentId, patterns: [{type: "text"}], resolveInstances: true}` answered
+/// `[]` for an instance that shows texts. With resolveInstances, patterns look inside
+/// instances too, and what they find there is answered with its path id; without it they match
+/// the document's own nodes only, and `{type: "ref"}` still finds the instances.
+#[test]
+fn patterns_look_inside_instances_when_they_are_resolved() {
+    let mut s = Session::new();
+    let kit = s.copy("scripts/kit.pen");
+    let ids = |answer: &Value| -> Vec<String> {
+        answer["nodes"].as_array().unwrap().iter().map(|n| n["id"].as_str().unwrap().to_owned()).collect()
+    };
+    let texts = json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}], "resolveInstances": true, "readDepth": 0});
+    let inside = s.ok("batch_get", texts);
+    assert_eq!(
+        ids(&inside),
+        ["instanceId/childId", "instanceId/containerChildId/labelId", "instanceId/descendantId"],
+        "{inside}"
+    );
+    assert_eq!(inside["nodes"][0]["content"], "Child");
+    let plain = s.ok("batch_get", json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}]}));
+    assert_eq!(ids(&plain), Vec::<String>::new(), "the document's own nodes only: {plain}");
+    // From the canvas: the component's own texts, and the same texts inside its instance.
+    let everywhere = s.ok(
+        "batch_get",
+        json!({"filePath": kit, "patterns": [{"type": "text"}], "resolveInstances": true, "readDepth": 0}),
+    );
+    let found = ids(&everywhere);
+    assert!(found.contains(&"childId".to_owned()) && found.contains(&"instanceId/childId".to_owned()), "{found:?}");
+    // Listing an instance's children without patterns shows its content.
+    let listed =
+        s.ok("batch_get", json!({"filePath": kit, "parentId": "instanceId", "resolveInstances": true, "readDepth": 0}));
+    assert_eq!(ids(&listed)[0], "instanceId/childId", "{listed}");
+    // searchDepth counts the levels inside instances as levels.
+    let shallow = s.ok(
+        "batch_get",
+        json!({"filePath": kit, "parentId": "instanceId", "patterns": [{"type": "text"}], "resolveInstances": true, "searchDepth": 1}),
+    );
+    assert_eq!(ids(&shallow), ["instanceId/childId", "instanceId/descendantId"], "{shallow}");
+    let refs = s.ok("batch_get", json!({"filePath": kit, "patterns": [{"type": "ref"}], "resolveInstances": true}));
+    assert_eq!(refs["nodes"].as_array().unwrap().len(), 4, "instances are found by their type: {refs}");
+}
+
+/// Issue 57, item 6: a node seen inside an instance of an imported component, addressed by its
+/// own id, was answered "bindings do not outlive a call"; the hint names its path.
+#[test]
+fn a_node_inside_an_instance_addressed_by_its_own_id_is_told_its_path() {
+    let mut s = Session::new();
+    fs::create_dir(s.folder.path().join("lib")).unwrap();
+    fs::write(
+        s.folder.path().join("lib/kit.pen"),
+        r##"{"version": "2.9", "children": [{"type": "frame", "id": "card", "reusable": true, "width": 120,
+            "height": 20, "children": [{"type": "text", "id": "5qBVC", "content": "Go"}]}]}"##,
+    )
+    .unwrap();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.9", "imports": {"kit": "lib/kit.pen"}, "children": [
+            {"type": "ref", "id": "TFDNk", "ref": "kit:card", "x": 0, "y": 0},
+            {"type": "ref", "id": "other", "ref": "kit:card", "x": 0, "y": 100}]}"##,
+    )
+    .unwrap();
+    let refused =
+        s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"5qBVC\", {content: \"Buy\"})"}));
+    let hint = refused.data.as_ref().map(|d| d["failure"]["hint"].to_string()).unwrap_or_default();
+    assert!(hint.contains("TFDNk/5qBVC") && hint.contains("other/5qBVC"), "{refused:?}");
+    assert!(!hint.contains("bindings"), "{hint}");
+    // An id that is nowhere keeps the hint about bindings.
+    let nowhere =
+        s.err("batch_design", json!({"filePath": "page.pen", "operations": "U(\"zzzzz\", {content: \"Buy\"})"}));
+    assert!(nowhere.to_string().contains("bindings do not outlive a call"), "{nowhere}");
+}
+
+/// Issue 57, item 6: the React export called a `ref` to a frame that is not a component "an
+/// imported component"; it says what it is and what to do.
+#[test]
+fn a_react_note_on_a_ref_to_a_plain_frame_says_it_is_not_reusable() {
+    let mut s = Session::new();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.10", "children": [
+            {"type": "frame", "id": "box", "x": 0, "y": 0, "width": 40, "height": 40, "fill": "#FF0000"},
+            {"type": "frame", "id": "page", "x": 0, "y": 100, "width": 100, "height": 100, "children": [
+              {"type": "ref", "id": "copy", "ref": "box"}]}]}"##,
+    )
+    .unwrap();
+    let answer =
+        s.ok("export", json!({"filePath": "page.pen", "format": "react", "nodeIds": ["page"], "outputPath": "out/"}));
+    let said = answer["warnings"].to_string();
+    assert!(said.contains("'box', a node that is not a component") && said.contains("reusable: true"), "{said}");
+    assert!(!said.contains("imported"), "{said}");
+}

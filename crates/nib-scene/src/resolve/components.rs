@@ -96,6 +96,24 @@ pub fn find_component<'a>(
         .ok_or_else(|| ComponentError::NotFound(reference.into()))
 }
 
+/// The paths (`instance/id`) that reach a node with the id `id` inside the document's
+/// instances, at most `limit` of them, in document order: what an agent means who addressed a
+/// node it saw inside an instance by its own id, which no node of the document tree has (the
+/// id is the component's). Only nodes directly inside an instance's component are found, not
+/// those inside an instance nested in it.
+pub fn instance_paths_to(document: &Document, library: &dyn Library, id: &str, limit: usize) -> Vec<String> {
+    if id.is_empty() || id.contains('/') {
+        return Vec::new();
+    }
+    let tree = document.tree();
+    tree.walk()
+        .filter(|key| tree.node(*key).node_type() == NodeType::Ref)
+        .map(|key| format!("{}/{id}", tree.node(key).id()))
+        .filter(|path| matches!(resolve_path(document, library, path), Ok(PathTarget::InInstance(_))))
+        .take(limit)
+        .collect()
+}
+
 /// What a path addresses.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PathTarget {

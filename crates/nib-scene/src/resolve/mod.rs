@@ -11,11 +11,13 @@ mod format;
 mod generated;
 pub mod scene;
 mod shown_text;
+pub mod themed;
 pub mod variables;
 
 pub use budget::{Budget, Limit, MAX_COPIED_BYTES, MAX_EXPANDED_NODES, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 pub use components::{
-    Component, ComponentError, InstanceNode, Library, NoImports, PathTarget, find_component, resolve_path,
+    Component, ComponentError, InstanceNode, Library, NoImports, PathTarget, find_component, instance_paths_to,
+    resolve_path,
 };
 pub use generated::{MAX_SCRIPT_NODES, script_problem};
 pub use scene::{
@@ -24,4 +26,5 @@ pub use scene::{
 };
 pub use shown_text::MAX_TEXT_CHARS;
 pub(crate) use shown_text::shown_text;
+pub use themed::{themed, themes_listed};
 pub use variables::{ThemeContext, lookup, theme_axes, unresolved_axis};

@@ -112,33 +112,42 @@ pub fn batch_get(workspace: &mut Workspace, args: BatchGetArgs) -> Result<Nodes,
             not_found = missing;
         }
     } else {
-        // Patterns match the document's own nodes (an instance is a `ref` there); resolving
-        // only changes how they are answered. A parent inside an instance is searched expanded.
+        // Patterns match the document's own nodes (an instance is a `ref` there, so
+        // `{type: "ref"}` finds instances either way); with resolveInstances they also look
+        // inside instances, where nodes have path ids (`card/title`). A parent inside an
+        // instance is searched expanded.
         let own = open.scene(SceneOptions { expand_instances: false, ..options })?;
-        let inside_instance = args.parent_id.as_deref().is_some_and(|p| own.node_by_id(p).is_none());
-        let scene = if inside_instance && options.expand_instances { open.scene(options)? } else { own };
-        let start: Vec<SceneKey> = match &args.parent_id {
+        let expanded = if options.expand_instances { Some(open.scene(options)?) } else { None };
+        let finder = Finder { own: &own, expanded: expanded.as_deref() };
+        let start: Vec<(SceneKey, bool)> = match &args.parent_id {
             Some(parent) => {
-                let key = scene.find(parent).map_err(|missing| {
-                    ToolError::from(missing)
-                        .with_hint("parentId is a node id, or an instance path with resolveInstances")
-                })?;
-                scene.children(key).collect()
+                let (key, in_expanded) = match (own.node_by_id(parent), &expanded) {
+                    (Some(key), _) => (key, false),
+                    (None, Some(expanded)) => (expanded.find(parent).map_err(not_a_parent)?, true),
+                    (None, None) => (own.find(parent).map_err(not_a_parent)?, false),
+                };
+                finder.below(key, in_expanded)
             }
-            None => scene.roots(),
+            None => own.roots().into_iter().map(|k| (k, false)).collect(),
         };
         if patterns.is_empty() {
-            found = start.into_iter().map(|k| (k, false)).collect();
+            found = start;
         } else {
-            search(&scene, &start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
+            finder.search(&start, &patterns, args.search_depth.unwrap_or(usize::MAX), 1, &mut found);
         }
-        if options.expand_instances && !inside_instance {
-            // The same nodes in the resolved Scene, by id (a document node keeps its own id).
-            let answer = open.scene(options)?;
+        if let Some(answer) = &expanded {
+            // The document's own nodes found are answered from the resolved Scene, by id (a
+            // document node keeps its own id there).
             let listed = found.len().min(MAX_NODES);
             let resolved: Vec<(SceneKey, bool)> = found[..listed]
                 .iter()
-                .filter_map(|(key, expand)| answer.node_by_id(&scene.node(*key).id).map(|k| (k, *expand)))
+                .filter_map(|&(key, in_expanded)| {
+                    if in_expanded {
+                        Some((key, true))
+                    } else {
+                        answer.node_by_id(&own.node(key).id).map(|k| (k, true))
+                    }
+                })
                 .collect();
             found.splice(..listed, resolved);
         }
@@ -222,25 +231,62 @@ fn compile(patterns: &[Pattern]) -> Result<Vec<CompiledPattern>, ToolError> {
         .collect()
 }
 
-fn search(
-    scene: &Scene,
-    level: &[SceneKey],
-    patterns: &[CompiledPattern],
-    max_depth: usize,
-    depth: usize,
-    found: &mut Vec<(SceneKey, bool)>,
-) {
-    if depth > max_depth {
-        return;
-    }
-    for key in level {
-        let node = scene.node(*key);
-        if patterns.iter().any(|p| matches(p, node)) {
-            found.push((*key, false));
+/// Where patterns look: the document's own nodes, and with resolveInstances (`expanded`) the
+/// content instances show, which exists only in the expanded Scene. A place is a key with
+/// whether it is a key of the expanded Scene.
+struct Finder<'s> {
+    own: &'s Scene,
+    expanded: Option<&'s Scene>,
+}
+
+impl Finder<'_> {
+    fn scene(&self, in_expanded: bool) -> &Scene {
+        match self.expanded {
+            Some(expanded) if in_expanded => expanded,
+            _ => self.own,
         }
-        let children: Vec<SceneKey> = scene.children(*key).collect();
-        search(scene, &children, patterns, max_depth, depth + 1, found);
     }
+
+    /// The nodes one level below a place: its children, and an instance's content when
+    /// instances are expanded. An instance's children the document holds itself are its own
+    /// children already and are not listed twice.
+    fn below(&self, key: SceneKey, in_expanded: bool) -> Vec<(SceneKey, bool)> {
+        let scene = self.scene(in_expanded);
+        let mut level: Vec<(SceneKey, bool)> = scene.children(key).map(|k| (k, in_expanded)).collect();
+        let node = scene.node(key);
+        if !in_expanded
+            && let Some(expanded) = self.expanded
+            && node.props.node_type() == Some(crate::doc::NodeType::Ref)
+            && let Some(shown) = expanded.node_by_id(&node.id)
+        {
+            level.extend(expanded.children(shown).filter(|k| expanded.node(*k).source.is_none()).map(|k| (k, true)));
+        }
+        level
+    }
+
+    fn search(
+        &self,
+        level: &[(SceneKey, bool)],
+        patterns: &[CompiledPattern],
+        max_depth: usize,
+        depth: usize,
+        found: &mut Vec<(SceneKey, bool)>,
+    ) {
+        if depth > max_depth {
+            return;
+        }
+        for &(key, in_expanded) in level {
+            let node = self.scene(in_expanded).node(key);
+            if patterns.iter().any(|p| matches(p, node)) {
+                found.push((key, in_expanded));
+            }
+            self.search(&self.below(key, in_expanded), patterns, max_depth, depth + 1, found);
+        }
+    }
+}
+
+fn not_a_parent(missing: Box<crate::diagnostic::Diagnostic>) -> ToolError {
+    ToolError::from(missing).with_hint("parentId is a node id, or an instance path with resolveInstances")
 }
 
 fn matches(pattern: &CompiledPattern, node: &crate::resolve::SceneNode) -> bool {

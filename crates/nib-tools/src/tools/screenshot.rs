@@ -56,6 +56,10 @@ pub struct Screenshot {
     /// What could not be drawn as written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// A file was at `path` before and this one replaced it (execute keeps it when its call is
+    /// undone, as it keeps an Export's).
+    #[serde(skip)]
+    pub replaced: bool,
 }
 
 impl Screenshot {
@@ -260,6 +264,7 @@ fn answer(
         crate::files::create_folder(parent, confinement)
             .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())).caused_by(&e))?;
     }
+    screenshot.replaced = output.exists();
     crate::files::write_output(output, &png, confinement).map_err(|e| {
         ToolError::new(format!("cannot write the screenshot: {e}"))
             .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
@@ -284,6 +289,7 @@ impl From<Shot> for Screenshot {
             height: shot.height,
             scale: shot.scale,
             warnings: shot.warnings,
+            replaced: false,
         }
     }
 }

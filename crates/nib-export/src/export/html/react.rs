@@ -107,11 +107,18 @@ pub(crate) fn write(
     for instance in instances {
         let Some(reference) = &instance.instance else { continue };
         let Some(component) = by_id.get(reference.as_str()) else {
-            // An imported component is not in this document's Scene: nothing to write it from.
-            let message = format!(
-                "instance '{}' of '{reference}' is written out in place: its component is not one this document draws (an imported component)",
-                instance.id
-            );
+            // No component of this document to write it as: the ref names an import's component
+            // (`kit:button`), or a node of this document that is not reusable.
+            let message = match reference.split_once(':') {
+                Some((alias, _)) => format!(
+                    "instance '{}' of '{reference}' is written out in place: its component is in the import '{alias}', and this export writes only the document's own components",
+                    instance.id
+                ),
+                None => format!(
+                    "instance '{}' refers to '{reference}', a node that is not a component (it is not reusable): it is written out in place, not as a React component; set reusable: true on '{reference}' to export it as one with props",
+                    instance.id
+                ),
+            };
             warnings.push(Diagnostic::note("export", message).at_node(&instance.id));
             continue;
         };

@@ -1,7 +1,10 @@
 //! Where the approved image of a frame lives: `__snapshots__/<file stem>/<name>.png` beside the
 //! `.pen` file, the name made from the frame's id (not its display name), so renaming a frame
 //! keeps its golden. The frame's display name is in the reports, not in a manifest: a manifest
-//! would be one more file for every branch to conflict on.
+//! would be one more file for every branch to conflict on. Frames drawn under a theme
+//! (`nib snapshot --theme Mode=Dark`) keep their goldens in a folder of their own,
+//! `__snapshots__/<file stem>@Mode=Dark/`, so a run under one theme never takes another's
+//! goldens for its own or for obsolete ones.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -19,10 +22,9 @@ const RESERVED_ON_WINDOWS: [&str; 22] = [
     "lpt3", "lpt4", "lpt5", "lpt6", "lpt7", "lpt8", "lpt9",
 ];
 
-/// The folder of the goldens of the `.pen` file at `path`.
-pub fn folder(path: &Path) -> PathBuf {
-    let stem = path.file_stem().unwrap_or(path.as_os_str());
-    path.parent().unwrap_or(Path::new("")).join(SNAPSHOTS_FOLDER).join(stem)
+/// The folder of the goldens of the `.pen` file at `path`, drawn under `theme`.
+pub fn folder(path: &Path, theme: &[(String, String)]) -> PathBuf {
+    path.parent().unwrap_or(Path::new("")).join(relative_folder(path, theme))
 }
 
 /// The golden file name (without `.png`) of each frame, in the same order. An id that is
@@ -55,9 +57,23 @@ fn is_portable(id: &str) -> bool {
         && !RESERVED_ON_WINDOWS.contains(&id.to_ascii_lowercase().as_str())
 }
 
-/// The goldens' folder of the `.pen` file at `path`, relative to the file's folder.
-pub(crate) fn relative_folder(path: &Path) -> PathBuf {
-    Path::new(SNAPSHOTS_FOLDER).join(path.file_stem().unwrap_or(path.as_os_str()))
+/// The goldens' folder of the `.pen` file at `path` drawn under `theme`, relative to the
+/// file's folder: `<stem>` for the document's own look, `<stem>@Mode=Dark` under a theme.
+pub(crate) fn relative_folder(path: &Path, theme: &[(String, String)]) -> PathBuf {
+    let mut name = path.file_stem().unwrap_or(path.as_os_str()).to_owned();
+    name.push(theme_suffix(theme));
+    Path::new(SNAPSHOTS_FOLDER).join(name)
+}
+
+/// What names the pictures of a theme apart: empty for the document's own look, else `@` and
+/// the pairs (axis and value made portable file names) as `Mode=Dark`, joined by `,`.
+pub(crate) fn theme_suffix(theme: &[(String, String)]) -> String {
+    if theme.is_empty() {
+        return String::new();
+    }
+    let pairs: Vec<String> =
+        theme.iter().map(|(axis, value)| format!("{}={}", safe_name(axis), safe_name(value))).collect();
+    format!("@{}", pairs.join(","))
 }
 
 /// The names (without `.png`) of the goldens stored in `folder` below `tree`, sorted; none when
@@ -116,7 +132,12 @@ mod tests {
 
     #[test]
     fn goldens_live_beside_the_file_and_only_png_files_count() {
-        assert_eq!(folder(Path::new("designs/app.pen")), Path::new("designs/__snapshots__/app"));
+        assert_eq!(folder(Path::new("designs/app.pen"), &[]), Path::new("designs/__snapshots__/app"));
+        let dark = [("Mode".to_owned(), "Dark".to_owned()), ("c:Mode".to_owned(), "Dim".to_owned())];
+        assert_eq!(
+            folder(Path::new("designs/app.pen"), &dark),
+            Path::new("designs/__snapshots__/app@Mode=Dark,c-Mode=Dim")
+        );
         let dir = tempfile::tempdir().unwrap();
         let tree = Tree::open(dir.path()).unwrap();
         assert!(stored(&tree, Path::new("missing")).unwrap().is_empty());

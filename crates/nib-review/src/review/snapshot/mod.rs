@@ -160,6 +160,10 @@ pub struct Options {
     /// Where diff images and renders of failing frames go, as `<file key>/<name>.diff.png`
     /// and `.actual.png`, so the goldens' folders hold goldens only.
     pub diff_dir: PathBuf,
+    /// The theme (axis, value) the frames are drawn under, empty for the documents' own look;
+    /// the caller's loader draws it, and its goldens and failures are kept apart
+    /// (`__snapshots__/<file stem>@Mode=Dark/`).
+    pub theme: Vec<(String, String)>,
 }
 
 /// A document ready to render, as the caller's loader prepares it.
@@ -415,8 +419,10 @@ pub fn run(
     let mut folders = HashMap::new();
     let diffs = Diffs { path: options.diff_dir.clone(), tree: std::sync::OnceLock::new() };
     for file in files {
-        let loaded = match shared_folder(file, &mut folders) {
-            Some(other) => Err(SnapshotError::SharedFolder { folder: goldens::folder(&file.path), other }),
+        let loaded = match shared_folder(file, &options.theme, &mut folders) {
+            Some(other) => {
+                Err(SnapshotError::SharedFolder { folder: goldens::folder(&file.path, &options.theme), other })
+            }
             None => load(file),
         };
         let report = match loaded {
@@ -445,8 +451,12 @@ pub fn run(
 
 /// The file already using the goldens folder of `file`, when there is one (`design.pen` and
 /// `Design.PEN` in one folder); else `file` takes it.
-fn shared_folder(file: &PenFile, folders: &mut HashMap<PathBuf, PathBuf>) -> Option<PathBuf> {
-    let folder = goldens::folder(&file.path);
+fn shared_folder(
+    file: &PenFile,
+    theme: &[(String, String)],
+    folders: &mut HashMap<PathBuf, PathBuf>,
+) -> Option<PathBuf> {
+    let folder = goldens::folder(&file.path, theme);
     let parent = folder.parent().and_then(|p| crate::files::canonical(&p.parent()?.join(".")));
     let stem = folder.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     let place = parent.unwrap_or_default().join(stem);
@@ -561,13 +571,13 @@ fn check_file(
     let all = frames(scene, layout);
     let names = goldens::names(&all);
     let current: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let folder = goldens::folder(&file.path);
-    let places = Places {
-        design: design_folder(file),
-        goldens: goldens::relative_folder(&file.path),
-        diffs,
-        failures: Path::new(&file.key).with_extension(""),
-    };
+    let folder = goldens::folder(&file.path, &options.theme);
+    let goldens = goldens::relative_folder(&file.path, &options.theme);
+    // Under a theme, failures go to `<key>@Mode=Dark/` as the goldens do.
+    let mut failures = Path::new(&file.key).with_extension("").into_os_string();
+    failures.push(goldens::theme_suffix(&options.theme));
+    let failures = PathBuf::from(failures);
+    let places = Places { design: design_folder(file), goldens, diffs, failures };
     let wanted = |name: &str, id: &str| options.frames.as_ref().is_none_or(|r| r.is_match(name) || r.is_match(id));
     let mut obsolete = Vec::new();
     let listed = match places.design() {
@@ -761,7 +771,7 @@ mod tests {
     fn places<'a>(file: &PenFile, diffs: &'a Diffs) -> Places<'a> {
         Places {
             design: design_folder(file),
-            goldens: goldens::relative_folder(&file.path),
+            goldens: goldens::relative_folder(&file.path, &[]),
             diffs,
             failures: Path::new(&file.key).with_extension(""),
         }
@@ -821,6 +831,7 @@ mod tests {
             frames: None,
             shard: Shard::ALL,
             diff_dir: dir.path().join("diffs"),
+            theme: Vec::new(),
         };
         let load = |file: &PenFile| -> Result<Prepared, SnapshotError> {
             crate::doc::io::read_file(&file.path)?;

@@ -401,7 +401,12 @@ impl<'a, 'd> Runner<'a, 'd> {
                     e.available.first().map_or("childId", String::as_str)
                 )
             } else if e.within.is_empty() {
-                format!("no node has the id `{}`; bindings do not outlive a call, so use ids from earlier answers", e.missing)
+                inside_instances_hint(self.document(), self.context.library, &e.missing).unwrap_or_else(|| {
+                    format!(
+                        "no node has the id `{}`; bindings do not outlive a call, so use ids from earlier answers",
+                        e.missing
+                    )
+                })
             } else if e.available.is_empty() {
                 format!("`{}` has no nodes that can be addressed", e.within)
             } else {
@@ -510,6 +515,23 @@ impl<'a, 'd> Runner<'a, 'd> {
     fn touch(&mut self, key: NodeKey) {
         self.state.touched.extend(self.tx.document().tree().subtree(key));
     }
+}
+
+/// The hint for an id no node of the document tree has but nodes inside instances do (the
+/// component's id of a node an agent saw in an instance): address it by its path. At most
+/// three paths are named.
+fn inside_instances_hint(document: &Document, library: &dyn Library, id: &str) -> Option<String> {
+    const NAMED: usize = 3;
+    let paths = crate::resolve::instance_paths_to(document, library, id, NAMED + 1);
+    let first = paths.first()?;
+    let mut hint =
+        format!("`{id}` is a node inside an instance: address it by its path, the instance's id and its own: {first}");
+    if paths.len() > 1 {
+        let others: Vec<&str> = paths[1..paths.len().min(NAMED)].iter().map(String::as_str).collect();
+        let more = if paths.len() > NAMED { " and more" } else { "" };
+        hint.push_str(&format!(" (it is also in other instances: {}{more})", others.join(", ")));
+    }
+    Some(hint)
 }
 
 /// Rebuilds `props` as `type`, `id`, then the rest in order: how Pencil writes new nodes.

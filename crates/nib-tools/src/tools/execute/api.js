@@ -57,6 +57,10 @@ function Claim(nodes, options) { return __nib("Claim", [__nodes(nodes), options]
 function Release(nodes) { return __nib("Release", [__nodes(nodes)]); }
 function GetVariables() { return __nib("GetVariables", []); }
 function FindEmptySpace(options) { return __nib("FindEmptySpace", [options]); }
+// TakeScreenshot(node?, {scale?, theme?, outputPath?}): {width, height, bytes}, the picture sent
+// with the answer; with outputPath (a .png in the workspace) written there instead, and `path`.
+// Export(nodes?, format, {scale?, quality?, theme?, outputPath?}): format is png, jpeg, webp,
+// pdf, svg, html-css, html-tailwind, react, tokens-css, tokens-json or tailwind.
 function TakeScreenshot(node, options) { return __nib("TakeScreenshot", [__ref(node), options]); }
 function Export(nodes, format, options) {
   const list = nodes === undefined || nodes === null ? null : (Array.isArray(nodes) ? nodes : [nodes]).map(__ref);

@@ -132,7 +132,7 @@ impl Host {
                 "Get" => self.get(argument(0), argument(1)),
                 "Get(visitor)" => self.tree(argument(0), argument(1)),
                 "FindEmptySpace" => self.find_empty_space(argument(0)),
-                "TakeScreenshot" => self.screenshot(argument(0), argument(1)),
+                "TakeScreenshot" => self.screenshot(argument(0), argument(1), at),
                 "Export" => self.export(argument(0), argument(1), argument(2), at),
                 "Print" => {
                     self.print(argument(0), argument(1).as_u64().unwrap_or(0) as usize);
@@ -558,42 +558,65 @@ impl Host {
         self.read(|w, _| super::super::find_empty_space_on_canvas(w, parsed))
     }
 
-    fn screenshot(&mut self, node: Value, options: Value) -> Result<Value, ToolError> {
+    fn screenshot(&mut self, node: Value, options: Value, at: Span) -> Result<Value, ToolError> {
         let mut args = options_object(options, "TakeScreenshot")?;
         args.insert("filePath".into(), Value::String(self.file_path.clone()));
         if let Some(id) = node.as_str() {
             args.insert("nodeId".into(), Value::String(id.to_owned()));
         }
-        if args.contains_key("outputPath") {
-            return Err(ToolError::new("TakeScreenshot answers the picture; it writes no file")
-                .with_hint("use Export(node, \"png\", {outputPath}) to write one"));
+        let to_file = args.contains_key("outputPath");
+        if to_file {
+            self.room_for_a_file("TakeScreenshot", at)?;
         }
         let parsed: super::super::ScreenshotArgs = super::super::parse("TakeScreenshot", Value::Object(args))?;
         let shot = super::super::get_screenshot(&mut self.workspace, parsed)?;
+        if let Some(path) = &shot.path {
+            // Written as get_screenshot writes it: the answer names the file, and an undone
+            // call removes it as it removes an Export's.
+            let file = super::super::WrittenFile {
+                path: path.clone(),
+                bytes: shot.bytes,
+                node_id: node.as_str().map(str::to_owned),
+                replaced: shot.replaced,
+            };
+            self.exports.add(std::slice::from_ref(&file));
+            return Ok(json!({ "width": shot.width, "height": shot.height, "bytes": shot.bytes, "path": path }));
+        }
         let said =
             json!({ "width": shot.width, "height": shot.height, "bytes": shot.bytes, "index": self.screenshots.len() });
         self.screenshots.push(shot);
         Ok(said)
     }
 
-    fn export(&mut self, nodes: Value, format: Value, options: Value, at: Span) -> Result<Value, ToolError> {
+    /// Refuses another file when the call has written as many as it may.
+    fn room_for_a_file(&mut self, function: &str, at: Span) -> Result<(), ToolError> {
         let limit = self.limits.exported_files;
         if self.exports.count() >= limit {
             return Err(self.fail(
                 at,
                 format!(
-                    "Export: one call writes at most {limit} files, and this one has written {}",
+                    "{function}: one call writes at most {limit} files, and this one has written {}",
                     self.exports.count()
                 ),
                 "export fewer nodes per call, or export a folder of frames once with all: true in a call of its own"
                     .into(),
             ));
         }
+        Ok(())
+    }
+
+    fn export(&mut self, nodes: Value, format: Value, options: Value, at: Span) -> Result<Value, ToolError> {
+        self.room_for_a_file("Export", at)?;
+        let limit = self.limits.exported_files;
         let mut args = options_object(options, "Export")?;
         let format = match format.as_str().map(str::to_ascii_lowercase).as_deref() {
             Some("html-css") => "html".to_owned(),
             Some(format) => format.to_owned(),
-            None => return Err(ToolError::new("Export needs a format: png, jpeg, webp, pdf, svg, html-css, …")),
+            None => {
+                return Err(ToolError::new(
+                    "Export needs a format: png, jpeg, webp, pdf, svg, html-css, html-tailwind, react, tokens-css, tokens-json or tailwind",
+                ));
+            }
         };
         args.insert("format".into(), Value::String(format));
         args.insert("filePath".into(), Value::String(self.file_path.clone()));
