@@ -164,6 +164,9 @@ pub(crate) fn write(
         let text = writer.screen_file(screen);
         files.push((format!("pages/{}.tsx", screen.name), text.into_bytes()));
         let _ = writeln!(index, "export {{ {0} }} from \"./pages/{0}\";", screen.name);
+        if !theme_props(&screen.tree, axes).is_empty() {
+            let _ = writeln!(index, "export type {{ {0}Props }} from \"./pages/{0}\";", screen.name);
+        }
     }
     files.push(("index.ts".to_owned(), index.into_bytes()));
     (files, warnings)
@@ -638,7 +641,27 @@ impl Writer<'_> {
         let mut used = BTreeSet::new();
         collect_used(&screen.tree, self, &mut used);
         let mut out = file_start(&used, "../components/");
-        let _ = writeln!(out, "export function {}() {{\n  return (", screen.name);
+        // The page's theme is a prop whose default is the theme the design draws it in, so the
+        // same page shows in any theme of the document.
+        let themes = theme_props(&screen.tree, self.axes);
+        if themes.is_empty() {
+            let _ = writeln!(out, "export function {}() {{\n  return (", screen.name);
+        } else {
+            let _ = writeln!(out, "export interface {}Props {{", screen.name);
+            for (axis, name, _) in &themes {
+                let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
+                let _ = writeln!(out, "  /** The {} theme. */\n  {name}?: {};", comment(&axis.name), values.join(" | "));
+            }
+            let defaults: Vec<String> =
+                themes.iter().map(|(_, name, value)| format!("{name} = {}", js_string(value))).collect();
+            let _ = writeln!(
+                out,
+                "}}\n\nexport function {}({{ {} }}: {}Props) {{\n  return (",
+                screen.name,
+                defaults.join(", "),
+                screen.name
+            );
+        }
         self.element(&mut out, &screen.tree, Place::Page, 2, true);
         out.push_str("  );\n}\n");
         out
@@ -796,6 +819,11 @@ impl Writer<'_> {
                     let _ = write!(out, " {attribute}={{{name}}}");
                 }
             }
+            Place::Page if root => {
+                for (axis, name, _) in theme_props(element, self.axes) {
+                    let _ = write!(out, " {}={{{name}}}", axis.attribute);
+                }
+            }
             _ => {
                 for (attribute, value) in &element.themes {
                     let _ = write!(out, " {attribute}={}", js_string(value));
@@ -878,6 +906,18 @@ impl Writer<'_> {
             },
         }
     }
+}
+
+/// The theme props of a page whose root is `root`: each axis the root sets, its prop's name
+/// and the value the design draws the page in (the prop's default).
+fn theme_props<'a>(root: &Element, axes: &'a [Axis]) -> Vec<(&'a Axis, String, String)> {
+    let mut taken = Names::reserving(false, []);
+    axes.iter()
+        .filter_map(|axis| {
+            let (_, value) = root.themes.iter().find(|(attribute, _)| *attribute == axis.attribute)?;
+            Some((axis, taken.unique(&identifier(&axis.name, false)), value.clone()))
+        })
+        .collect()
 }
 
 /// The start of a written file: what it is, and the imports of the components `used` (from
