@@ -1,0 +1,180 @@
+//! React components from a design (`--format react`): one `.tsx` per reusable component of the
+//! document, with typed props for what its instances change — the texts, the parts they hide,
+//! the drawings they change, the images they show, the children they give a frame (slots), the
+//! parts they restyle —
+//! a `.tsx` per frame that uses them, `theme.css` (the variables per theme), the Tailwind input
+//! and an `index.ts`. Elements are the page tree's, spelled as JSX with the same Tailwind
+//! classes as html-tailwind.
+//!
+//! An instance becomes `<Component …props />` when it differs from its component only in what
+//! props say and where it sits; otherwise it is written out in place, and the run says where it
+//! first differs.
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt::Write;
+
+mod jsx;
+mod names;
+mod props;
+
+use super::tree::Element;
+use crate::diagnostic::Diagnostic;
+use jsx::{Writer, theme_props};
+pub(crate) use names::{Names, identifier};
+use props::{Changed, Usage, compare, props_of};
+
+/// A component of the document as the React files write it.
+pub(crate) struct Component {
+    /// The component's node id (what instances name in `ref`).
+    pub id: String,
+    /// Its identifier (`PrimaryButton`).
+    pub name: String,
+    pub tree: Element,
+}
+
+/// A theme axis of the document: its attribute (`data-mode`), name (`Mode`) and values.
+pub(crate) struct Axis {
+    pub attribute: String,
+    pub name: String,
+    pub values: Vec<String>,
+}
+
+/// A frame written as a page component.
+pub(crate) struct Screen {
+    pub name: String,
+    pub tree: Element,
+}
+
+/// The files of the React output (`components/`, `pages/`, `index.ts`), and what could not be
+/// said with props.
+pub(crate) fn write(
+    components: &[Component],
+    screens: &[Screen],
+    axes: &[Axis],
+) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
+    let by_id: HashMap<&str, &Component> = components.iter().map(|c| (c.id.as_str(), c)).collect();
+    let mut warnings = Vec::new();
+    // First every instance is compared with its component, so the component knows its props.
+    let mut usages: HashMap<String, Option<Usage>> = HashMap::new();
+    let mut hidden_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut drawn_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut filled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut imaged_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut styled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut instances = Vec::new();
+    for screen in screens {
+        collect_instances(&screen.tree, &mut instances);
+    }
+    for component in components {
+        for child in &component.tree.children {
+            collect_instances(child, &mut instances);
+        }
+    }
+    for instance in instances {
+        let Some(reference) = &instance.instance else { continue };
+        let Some(component) = by_id.get(reference.as_str()) else {
+            // An imported component is not in this document's Scene: nothing to write it from.
+            let message = format!(
+                "instance '{}' of '{reference}' is written out in place: its component is not one this document draws (an imported component)",
+                instance.id
+            );
+            warnings.push(Diagnostic::note("export", message).at_node(&instance.id));
+            continue;
+        };
+        let mut usage = Usage::default();
+        let fits = compare(&component.tree, instance, &component.tree.id, &instance.id, true, &mut usage);
+        if let Err(difference) = fits {
+            warnings.push(
+                Diagnostic::note(
+                    "export",
+                    format!(
+                        "instance '{}' of '{}' differs from its component beyond what props say ({difference}): it is written out in place",
+                        instance.id, component.name
+                    ),
+                )
+                .at_node(&instance.id),
+            );
+            usages.insert(instance.id.clone(), None);
+        } else {
+            hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
+            drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
+            filled_anywhere.entry(component.id.as_str()).or_default().extend(usage.slots.keys().cloned());
+            imaged_anywhere.entry(component.id.as_str()).or_default().extend(usage.images.keys().cloned());
+            styled_anywhere.entry(component.id.as_str()).or_default().extend(usage.styles.keys().cloned());
+            usages.insert(instance.id.clone(), Some(usage));
+        }
+    }
+    let props: HashMap<&str, Props> = components
+        .iter()
+        .map(|c| {
+            let changed = Changed {
+                hidden: hidden_anywhere.get(c.id.as_str()),
+                drawn: drawn_anywhere.get(c.id.as_str()),
+                filled: filled_anywhere.get(c.id.as_str()),
+                imaged: imaged_anywhere.get(c.id.as_str()),
+                styled: styled_anywhere.get(c.id.as_str()),
+            };
+            (c.id.as_str(), props_of(c, axes, changed))
+        })
+        .collect();
+    let writer = Writer { components: &by_id, props: &props, usages: &usages, axes };
+    let mut files = Vec::new();
+    let mut index = String::from("// The components and pages of the design, as nib wrote them.\n");
+    for component in components {
+        let text = writer.component_file(component);
+        files.push((format!("components/{}.tsx", component.name), text.into_bytes()));
+        let _ = writeln!(index, "export {{ {0} }} from \"./components/{0}\";", component.name);
+        let _ = writeln!(index, "export type {{ {0}Props }} from \"./components/{0}\";", component.name);
+    }
+    for screen in screens {
+        let text = writer.screen_file(screen);
+        files.push((format!("pages/{}.tsx", screen.name), text.into_bytes()));
+        let _ = writeln!(index, "export {{ {0} }} from \"./pages/{0}\";", screen.name);
+        if !theme_props(&screen.tree, axes).is_empty() {
+            let _ = writeln!(index, "export type {{ {0}Props }} from \"./pages/{0}\";", screen.name);
+        }
+    }
+    files.push(("index.ts".to_owned(), index.into_bytes()));
+    (files, warnings)
+}
+
+/// Every element below (and at) `element` that is an instance, outermost first.
+fn collect_instances<'e>(element: &'e Element, out: &mut Vec<&'e Element>) {
+    if element.instance.is_some() {
+        out.push(element);
+        return;
+    }
+    for child in &element.children {
+        collect_instances(child, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::props::unprefixed;
+    use super::*;
+
+    #[test]
+    fn names_become_identifiers() {
+        assert_eq!(identifier("Primary button", true), "PrimaryButton");
+        assert_eq!(identifier("card title", false), "cardTitle");
+        assert_eq!(identifier("2 columns", true), "N2Columns");
+        assert_eq!(identifier("class", false), "class_");
+        assert_eq!(identifier("★", false), "text");
+        let mut taken = Names::new(false);
+        assert_eq!((taken.unique("title"), taken.unique("title")), ("title".into(), "title2".into()));
+        assert_eq!(taken.unique("Title"), "Title", "props keep letter case apart");
+        let mut files = Names::new(true);
+        let given: Vec<String> = ["Card", "CARD", "Card2", "card"].iter().map(|n| files.unique(n)).collect();
+        assert_eq!(given, ["Card", "CARD2", "Card22", "card3"]);
+    }
+
+    #[test]
+    fn svg_markup_compares_without_its_page_prefix() {
+        assert_eq!(
+            unprefixed("<defs><g id=\"s3-g0\"/></defs><use href=\"#s3-g0\"/>"),
+            unprefixed("<defs><g id=\"s12-g0\"/></defs><use href=\"#s12-g0\"/>")
+        );
+        assert_ne!(unprefixed("<path d=\"M0 0\"/>"), unprefixed("<path d=\"M1 0\"/>"));
+    }
+}
