@@ -156,7 +156,9 @@ fn variables_of(written: &Props) -> Variables {
     };
     let stroke = match written.get(&Key::Stroke) {
         Some(Value::Stroke(Stroke::Paint(list))) => only_color_variable(list.as_slice()),
-        Some(Value::Stroke(Stroke::Object(object))) => object.fill.as_ref().and_then(|f| only_color_variable(f.as_slice())),
+        Some(Value::Stroke(Stroke::Object(object))) => {
+            object.fill.as_ref().and_then(|f| only_color_variable(f.as_slice()))
+        }
         _ => None,
     };
     let corner_radius = match written.get(&Key::CornerRadius) {
@@ -173,9 +175,7 @@ fn variables_of(written: &Props) -> Variables {
     };
     let padding = match written.get(&Key::Padding) {
         Some(Value::Padding(Padding::Uniform(all))) => std::array::from_fn(|_| name(all)),
-        Some(Value::Padding(Padding::Axes(axes))) => {
-            [name(&axes[0]), name(&axes[1]), name(&axes[0]), name(&axes[1])]
-        }
+        Some(Value::Padding(Padding::Axes(axes))) => [name(&axes[0]), name(&axes[1]), name(&axes[0]), name(&axes[1])],
         Some(Value::Padding(Padding::Sides(sides))) => std::array::from_fn(|i| name(&sides[i])),
         _ => Default::default(),
     };
@@ -257,7 +257,10 @@ mod tests {
         assert_eq!(card.variables.corner_radius.as_deref(), Some("round"));
         let round = Some("round".to_owned());
         assert_eq!(card.variables.stroke.as_deref(), Some("brand"), "a stroke's colour variable");
-        assert_eq!((card.variables.gap.clone(), card.variables.padding.clone()), (round.clone(), [round.clone(), None, round, None]));
+        assert_eq!(
+            (card.variables.gap.clone(), card.variables.padding.clone()),
+            (round.clone(), [round.clone(), None, round, None])
+        );
         assert_eq!(card.variables.shadow_colors, [None, Some("brand".to_owned())], "the enabled shadows, in order");
         assert!(
             card.shape.as_ref().is_some_and(|s| s.radii == Some([8.0; 4])),

@@ -31,7 +31,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::display::intent::{BoxIntent, BoxTree, TextIntent, Variables};
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
 use crate::display::pictures::Pictures;
-use crate::display::stroke::{Align, StrokeSpec};
+use crate::display::stroke::Align;
 use crate::display::{RenderTarget, node_transform};
 use crate::doc::NodeType;
 use crate::doc::values::{TextAlign, TextAlignVertical, TextGrowth};
@@ -40,7 +40,7 @@ use crate::layout::{Axis, NodeBox};
 use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
 use crate::text::{ShapedText, TextEngine};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
-use tree::{Content, Element, Rules, Tag};
+use tree::{Content, Element, Rules, Sizing, Tag};
 
 /// How to write the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -444,7 +444,7 @@ impl Builder<'_, '_, '_, '_> {
         let node_type = intent.node_type;
         let parent_plan = parent.and_then(|p| self.plans.get(p.local()).and_then(Option::as_ref));
         let mut rules = Rules::default();
-        self.placement(&mut rules, key, parent_plan, node_box, root);
+        let sizing = self.placement(&mut rules, key, parent_plan, node_box, root);
         rules.placed = rules.main.len();
         self.container(&mut rules, plan, &intent.variables);
         let theme_here = match &intent.theme {
@@ -489,12 +489,20 @@ impl Builder<'_, '_, '_, '_> {
         }
         let name = intent.name.clone().unwrap_or_else(|| node_type.as_str().to_owned());
         let instance = intent.instance_of.clone();
-        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance })
+        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance, sizing })
     }
 
     /// Where the element goes and how big it is.
-    fn placement(&self, rules: &mut Rules, key: SceneKey, parent: Option<&Plan<'_>>, node_box: NodeBox, root: bool) {
-        let Some(plan) = self.plans[key.local()].as_ref() else { return };
+    fn placement(
+        &self,
+        rules: &mut Rules,
+        key: SceneKey,
+        parent: Option<&Plan<'_>>,
+        node_box: NodeBox,
+        root: bool,
+    ) -> [Sizing; 2] {
+        let mut sizing = [Sizing::Hug; 2];
+        let Some(plan) = self.plans[key.local()].as_ref() else { return sizing };
         let mut in_flow_of = None;
         if root {
             rules.set("position", "absolute");
@@ -515,23 +523,28 @@ impl Builder<'_, '_, '_, '_> {
                 }
             }
         }
-        for axis in [Axis::Horizontal, Axis::Vertical] {
+        for (index, axis) in [Axis::Horizontal, Axis::Vertical].into_iter().enumerate() {
             let (property, computed) = match axis {
                 Axis::Horizontal => ("width", node_box.width),
                 Axis::Vertical => ("height", node_box.height),
             };
+            sizing[index] = Sizing::Fixed;
             match plan.size(axis) {
                 AxisSize::Fixed(n) => rules.set(property, px(n)),
                 // A group is as big as its children, which CSS places out of flow.
                 AxisSize::Hug if plan.kind == (Kind::Free { group: true }) => rules.set(property, px(computed)),
-                AxisSize::Hug => {}
+                AxisSize::Hug => sizing[index] = Sizing::Hug,
                 AxisSize::Fill => match in_flow_of {
                     Some((main, _)) if main == axis => {
                         rules.set("flex", "1 0 0px");
                         let min = if axis == Axis::Horizontal { "min-width" } else { "min-height" };
                         rules.set(min, px(crate::layout::rules::MIN_FILL));
+                        sizing[index] = Sizing::Fill;
                     }
-                    Some(_) => rules.set("align-self", "stretch"),
+                    Some(_) => {
+                        rules.set("align-self", "stretch");
+                        sizing[index] = Sizing::Fill;
+                    }
                     None => rules.set(property, px(computed)),
                 },
             }
@@ -546,6 +559,7 @@ impl Builder<'_, '_, '_, '_> {
             rules.set("align-self", "auto");
             rules.set("margin-right", px(bounds.width - node_box.width));
             rules.set("margin-bottom", px(bounds.height - node_box.height));
+            sizing = [Sizing::Fixed; 2];
         }
         if let Some((main, gap)) = in_flow_of
             && gap < 0.0
@@ -553,6 +567,7 @@ impl Builder<'_, '_, '_, '_> {
         {
             rules.set(if main == Axis::Horizontal { "margin-left" } else { "margin-top" }, px(gap));
         }
+        sizing
     }
 
     /// True when `key` is the first in-flow child of its flex parent (a negative gap becomes
@@ -737,7 +752,7 @@ impl Builder<'_, '_, '_, '_> {
         if !shadows.is_empty() {
             rules.set("box-shadow", shadows.join(", "));
         }
-        self.stroke(rules, intent.stroke.as_ref(), intent.variables.stroke.as_deref(), node_box, shape.oval, shape.radii, id);
+        self.stroke(rules, intent, node_box, shape.oval, shape.radii, id);
     }
 
     /// The fills as `background`: the first fill is the bottom layer in nib, the last in CSS.
@@ -887,14 +902,13 @@ impl Builder<'_, '_, '_, '_> {
     fn stroke(
         &mut self,
         rules: &mut Rules,
-        spec: Option<&StrokeSpec>,
-        variable: Option<&str>,
+        intent: &BoxIntent,
         node_box: NodeBox,
         oval: bool,
         radii: Option<[f32; 4]>,
         id: &str,
     ) {
-        let Some(spec) = spec else { return };
+        let (Some(spec), variable) = (intent.stroke.as_ref(), intent.variables.stroke.as_deref()) else { return };
         let mut issues = Vec::new();
         let specs = paint_specs(&spec.fills, node_box.width, node_box.height, &mut issues);
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));

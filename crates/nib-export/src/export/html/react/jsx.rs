@@ -4,11 +4,12 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
-use super::props::{Props, Usage, is_text_width, own};
-use super::{Axis, Component, Screen};
 use super::names::{Names, identifier};
+use super::props::{Props, Usage, is_text_width, own};
+use super::svg;
+use super::{Axis, Component, Screen};
 use crate::export::html::tailwind::{self, PAGE_CLASS, classes_of};
-use crate::export::html::tree::{self, Content, Element, Rules};
+use crate::export::html::tree::{self, Content, Element, Rules, Sizing};
 
 /// A JavaScript string literal.
 pub(super) fn js_string(text: &str) -> String {
@@ -37,7 +38,7 @@ impl Writer<'_> {
             collect_used(child, self, &mut used);
         }
         let mut out = file_start(&used, "./");
-        if !props.slots.is_empty() {
+        if !props.slots.is_empty() || !props.drawings.is_empty() {
             out.push_str("import type { ReactNode } from \"react\";\n\n");
         }
         let _ = writeln!(out, "export interface {}Props {{", component.name);
@@ -59,8 +60,10 @@ impl Writer<'_> {
             let _ = writeln!(out, "  {name}?: boolean;");
         }
         for (name, _) in props.drawings.values() {
-            let _ =
-                writeln!(out, "  /** The drawing's SVG markup (what goes inside its <svg>). */\n  {name}?: string;");
+            let _ = writeln!(
+                out,
+                "  /** What the drawing shows inside its <svg> (its size and colour stay the part's). */\n  {name}?: ReactNode;"
+            );
         }
         for name in props.slots.values() {
             let _ = writeln!(out, "  /** What the slot shows instead of its own content. */\n  {name}?: ReactNode;");
@@ -80,7 +83,7 @@ impl Writer<'_> {
         defaults.extend(props.themes.iter().map(|(_, name)| name.clone()));
         defaults.extend(props.texts.values().map(|(name, text)| format!("{name} = {}", js_string(text))));
         defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
-        defaults.extend(props.drawings.values().map(|(name, markup)| format!("{name} = {}", js_string(markup))));
+        defaults.extend(props.drawings.values().map(|(name, _)| name.clone()));
         defaults.extend(props.slots.values().cloned());
         defaults.extend(props.styles.values().map(|name| format!("{name} = \"\"")));
         defaults.extend(props.images.values().map(|(name, url, _)| format!("{name} = {}", js_string(url))));
@@ -110,7 +113,8 @@ impl Writer<'_> {
             let _ = writeln!(out, "export interface {}Props {{", screen.name);
             for (axis, name, _) in &themes {
                 let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
-                let _ = writeln!(out, "  /** The {} theme. */\n  {name}?: {};", comment(&axis.name), values.join(" | "));
+                let _ =
+                    writeln!(out, "  /** The {} theme. */\n  {name}?: {};", comment(&axis.name), values.join(" | "));
             }
             let defaults: Vec<String> =
                 themes.iter().map(|(_, name, value)| format!("{name} = {}", js_string(value))).collect();
@@ -151,8 +155,7 @@ impl Writer<'_> {
             && !(root && matches!(place, Place::Component { .. }))
         {
             let props = &self.props[component.id.as_str()];
-            let mut classes =
-                classes_of(&Rules { main: element.rules.main[..element.rules.placed].to_vec(), ..Rules::default() });
+            let mut classes = placement_over(element, &component.tree);
             // What the instance's parts set over the component's, as utilities that win (Tailwind's
             // important modifier): the root's in `className`, the others' in their class props.
             let winning = |declarations: &Vec<(&'static str, String)>| -> Vec<String> {
@@ -162,15 +165,34 @@ impl Writer<'_> {
             if let Some(root_style) = usage.styles.get("") {
                 classes.extend(winning(root_style));
             }
-            let mut attributes = vec![format!("className={}", js_string(&classes.join(" ")))];
+            let mut attributes = Vec::new();
+            if !classes.is_empty() {
+                attributes.push(format!("className={}", js_string(&classes.join(" "))));
+            }
+            // Inside a component, a part of this instance the outer component has a prop for
+            // takes that prop: what the outer component's own instances say reaches it.
+            let outer = |rel: &str| match place {
+                Place::Component { root: outer_root, props: outer_props } => {
+                    Some((outer_props, format!("{}/{rel}", own(&element.id, outer_root))))
+                }
+                Place::Page => None,
+            };
             for (rel, (name, _, _)) in &props.images {
-                if let Some(url) = usage.images.get(rel) {
+                if let Some((outer_name, _, _)) = outer(rel).and_then(|(o, rel)| o.images.get(&rel)) {
+                    attributes.push(format!("{name}={{{outer_name}}}"));
+                } else if let Some(url) = usage.images.get(rel) {
                     attributes.push(format!("{name}={}", js_string(url)));
                 }
             }
             for (rel, name) in &props.styles {
-                if let Some(declarations) = usage.styles.get(rel) {
-                    attributes.push(format!("{name}={}", js_string(&winning(declarations).join(" "))));
+                let own_classes = usage.styles.get(rel).map(|declarations| winning(declarations).join(" "));
+                match (outer(rel).and_then(|(o, rel)| o.styles.get(&rel)), own_classes) {
+                    (Some(outer_name), Some(classes)) => {
+                        attributes.push(format!("{name}={{[{}, {outer_name}].join(\" \")}}", js_string(&classes)))
+                    }
+                    (Some(outer_name), None) => attributes.push(format!("{name}={{{outer_name}}}")),
+                    (None, Some(classes)) => attributes.push(format!("{name}={}", js_string(&classes))),
+                    (None, None) => {}
                 }
             }
             attributes.push(format!("penId={}", self.pen_id(element, place)));
@@ -180,18 +202,25 @@ impl Writer<'_> {
                 }
             }
             for (rel, (name, _)) in &props.texts {
-                if let Some(text) = usage.texts.get(rel) {
+                if let Some((outer_name, _)) = outer(rel).and_then(|(o, rel)| o.texts.get(&rel)) {
+                    attributes.push(format!("{name}={{{outer_name}}}"));
+                } else if let Some(text) = usage.texts.get(rel) {
                     attributes.push(format!("{name}={{{}}}", js_string(text)));
                 }
             }
             for (rel, name) in &props.shown {
                 if usage.hidden.contains(rel) {
                     attributes.push(format!("{name}={{false}}"));
+                } else if let Some(outer_name) = outer(rel).and_then(|(o, rel)| o.shown.get(&rel)) {
+                    attributes.push(format!("{name}={{{outer_name}}}"));
                 }
             }
             for (rel, (name, _)) in &props.drawings {
-                if let Some(markup) = usage.drawings.get(rel) {
-                    attributes.push(format!("{name}={{{}}}", js_string(markup)));
+                if let Some((outer_name, _)) = outer(rel).and_then(|(o, rel)| o.drawings.get(&rel)) {
+                    attributes.push(format!("{name}={{{outer_name}}}"));
+                } else if let Some(markup) = usage.drawings.get(rel) {
+                    let drawing = svg::jsx_of(markup, &format!("{indent}    "));
+                    attributes.push(format!("{name}={{<>\n{drawing}{indent}  </>}}"));
                 }
             }
             // What the instance gives its slots: `children` between the tags, named slots as
@@ -247,12 +276,15 @@ impl Writer<'_> {
         let mut classes = classes_of(&rules);
         let class_attribute = match place {
             Place::Component { .. } if root => {
-                // The usage decides where the component sits.
-                let appearance = classes_of(&Rules {
+                // The component stands alone: nib's box model starts at its root, and it has its
+                // own size; the usage decides where it sits and may size it otherwise.
+                let mut own = vec![PAGE_CLASS.to_owned()];
+                own.extend(classes_of(&Rules { main: own_size(element), ..Rules::default() }));
+                own.extend(classes_of(&Rules {
                     main: rules.main[rules.placed.min(rules.main.len())..].to_vec(),
                     ..rules.clone()
-                });
-                format!("className={{[{}, className].join(\" \")}}", js_string(&appearance.join(" ")))
+                }));
+                format!("className={{[{}, className].join(\" \").trim()}}", js_string(&own.join(" ")))
             }
             Place::Page if root => {
                 classes.insert(0, PAGE_CLASS.to_owned());
@@ -292,18 +324,25 @@ impl Writer<'_> {
         }
         match &element.content {
             Content::Svg { width, height, markup } => {
-                let inner = match place {
-                    Place::Component { root: component_root, props } => props
-                        .drawings
-                        .get(own(&element.id, component_root))
-                        .map_or_else(|| js_string(markup), |(name, _)| name.clone()),
-                    Place::Page => js_string(markup),
+                let prop = match place {
+                    Place::Component { root: component_root, props } => {
+                        props.drawings.get(own(&element.id, component_root)).map(|(name, _)| name)
+                    }
+                    Place::Page => None,
                 };
-                let _ = writeln!(
-                    out,
-                    "{} dangerouslySetInnerHTML={{{{ __html: {inner} }}}} />",
-                    tree::svg_attributes(*width, *height)
-                );
+                let _ = writeln!(out, "{}>", tree::svg_attributes(*width, *height));
+                match prop {
+                    // A drawing an instance changes: what it gives, else the design's.
+                    Some(name) => {
+                        let drawing = svg::jsx_of(markup, &format!("{indent}      "));
+                        let _ = writeln!(
+                            out,
+                            "{indent}  {{{name} ?? (\n{indent}    <>\n{drawing}{indent}    </>\n{indent}  )}}"
+                        );
+                    }
+                    None => out.push_str(&svg::jsx_of(markup, &format!("{indent}  "))),
+                }
+                let _ = writeln!(out, "{indent}</svg>");
                 return;
             }
             Content::Text(text) => {
@@ -366,6 +405,52 @@ impl Writer<'_> {
             },
         }
     }
+}
+
+/// The size a component's root has by default: its width and height as the design gives them
+/// (a hugging width is the content's, `fit-content`: a flex box would otherwise take its
+/// parent's whole width); where it sits is its usage's.
+fn own_size(root: &Element) -> Vec<(&'static str, String)> {
+    let mut size: Vec<(&'static str, String)> = root.rules.main[..root.rules.placed]
+        .iter()
+        .filter(|(property, _)| matches!(*property, "width" | "height"))
+        .cloned()
+        .collect();
+    if root.sizing[0] == Sizing::Hug {
+        size.insert(0, ("width", "fit-content".to_owned()));
+    }
+    size
+}
+
+/// The classes that place an instance of `component` where `instance` is: its position as
+/// written, and its size where it differs from the component's own, as utilities that win
+/// (`w-[320px]!`, `w-auto!` where it fills its parent, `w-fit!` where it hugs a fixed one).
+fn placement_over(instance: &Element, component: &Element) -> Vec<String> {
+    let default = own_size(component);
+    let mut placed = Vec::new();
+    let mut winning = Vec::new();
+    for declaration in &instance.rules.main[..instance.rules.placed] {
+        match declaration.0 {
+            "width" | "height" if default.contains(declaration) => {}
+            "width" | "height" => winning.push(declaration.clone()),
+            _ => placed.push(declaration.clone()),
+        }
+    }
+    for (index, property) in ["width", "height"].into_iter().enumerate() {
+        if instance.rules.main[..instance.rules.placed].iter().any(|(p, _)| *p == property) {
+            continue;
+        }
+        let value = match (instance.sizing[index], default.iter().any(|(p, _)| *p == property)) {
+            (_, false) => continue,
+            (Sizing::Fill, true) => "auto",
+            (_, true) if component.sizing[index] == Sizing::Hug => continue,
+            (_, true) => "fit-content",
+        };
+        winning.push((property, value.to_owned()));
+    }
+    let mut classes = classes_of(&Rules { main: placed, ..Rules::default() });
+    classes.extend(classes_of(&Rules { main: winning, ..Rules::default() }).into_iter().map(|c| format!("{c}!")));
+    classes
 }
 
 /// The theme props of a page whose root is `root`: each axis the root sets, its prop's name

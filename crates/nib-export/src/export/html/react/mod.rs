@@ -10,18 +10,19 @@
 //! props say and where it sits; otherwise it is written out in place, and the run says where it
 //! first differs.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 mod jsx;
 mod names;
 mod props;
+mod svg;
 
 use super::tree::Element;
 use crate::diagnostic::Diagnostic;
 use jsx::{Writer, theme_props};
 pub(crate) use names::{Names, identifier};
-use props::{Changed, Usage, compare, props_of};
+use props::{Changed, Props, Usage, compare, props_of};
 
 /// A component of the document as the React files write it.
 pub(crate) struct Component {
@@ -56,11 +57,7 @@ pub(crate) fn write(
     let mut warnings = Vec::new();
     // First every instance is compared with its component, so the component knows its props.
     let mut usages: HashMap<String, Option<Usage>> = HashMap::new();
-    let mut hidden_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let mut drawn_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let mut filled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let mut imaged_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
-    let mut styled_anywhere: HashMap<&str, BTreeSet<String>> = HashMap::new();
+    let mut changed: HashMap<&str, Changed> = HashMap::new();
     let mut instances = Vec::new();
     for screen in screens {
         collect_instances(&screen.tree, &mut instances);
@@ -96,26 +93,15 @@ pub(crate) fn write(
             );
             usages.insert(instance.id.clone(), None);
         } else {
-            hidden_anywhere.entry(component.id.as_str()).or_default().extend(usage.hidden.iter().cloned());
-            drawn_anywhere.entry(component.id.as_str()).or_default().extend(usage.drawings.keys().cloned());
-            filled_anywhere.entry(component.id.as_str()).or_default().extend(usage.slots.keys().cloned());
-            imaged_anywhere.entry(component.id.as_str()).or_default().extend(usage.images.keys().cloned());
-            styled_anywhere.entry(component.id.as_str()).or_default().extend(usage.styles.keys().cloned());
+            changed.entry(component.id.as_str()).or_default().add(&usage);
             usages.insert(instance.id.clone(), Some(usage));
         }
     }
+    pass_down(components, &by_id, &usages, &mut changed);
+    let unchanged = Changed::default();
     let props: HashMap<&str, Props> = components
         .iter()
-        .map(|c| {
-            let changed = Changed {
-                hidden: hidden_anywhere.get(c.id.as_str()),
-                drawn: drawn_anywhere.get(c.id.as_str()),
-                filled: filled_anywhere.get(c.id.as_str()),
-                imaged: imaged_anywhere.get(c.id.as_str()),
-                styled: styled_anywhere.get(c.id.as_str()),
-            };
-            (c.id.as_str(), props_of(c, axes, changed))
-        })
+        .map(|c| (c.id.as_str(), props_of(c, axes, changed.get(c.id.as_str()).unwrap_or(&unchanged))))
         .collect();
     let writer = Writer { components: &by_id, props: &props, usages: &usages, axes };
     let mut files = Vec::new();
@@ -136,6 +122,37 @@ pub(crate) fn write(
     }
     files.push(("index.ts".to_owned(), index.into_bytes()));
     (files, warnings)
+}
+
+/// What an outer component's instances change inside a component instance it holds becomes a
+/// change of that inner component too, so the inner one has a prop the outer one passes its
+/// own prop to (`<Button label={ctaLabel} />`); repeated until nothing is added, for deeper
+/// nesting. Texts need nothing: every text is a prop.
+fn pass_down<'c>(
+    components: &'c [Component],
+    by_id: &HashMap<&str, &'c Component>,
+    usages: &HashMap<String, Option<Usage>>,
+    changed: &mut HashMap<&'c str, Changed>,
+) {
+    for _ in 0..components.len() {
+        let mut added = false;
+        for outer in components {
+            let Some(outer_changed) = changed.get(outer.id.as_str()).cloned() else { continue };
+            let mut nested = Vec::new();
+            for child in &outer.tree.children {
+                collect_instances(child, &mut nested);
+            }
+            for instance in nested {
+                let Some(Some(_)) = usages.get(&instance.id) else { continue };
+                let Some(inner) = instance.instance.as_deref().and_then(|id| by_id.get(id)) else { continue };
+                let inside = outer_changed.under(&instance.id);
+                added |= changed.entry(inner.id.as_str()).or_default().merge(inside);
+            }
+        }
+        if !added {
+            break;
+        }
+    }
 }
 
 /// Every element below (and at) `element` that is an instance, outermost first.

@@ -209,23 +209,69 @@ pub(super) fn unprefixed(markup: &str) -> String {
 }
 
 /// What some instance of a component changes, by the component's relative ids.
-pub(super) struct Changed<'c> {
-    pub(super) hidden: Option<&'c BTreeSet<String>>,
-    pub(super) drawn: Option<&'c BTreeSet<String>>,
-    pub(super) filled: Option<&'c BTreeSet<String>>,
-    pub(super) imaged: Option<&'c BTreeSet<String>>,
-    pub(super) styled: Option<&'c BTreeSet<String>>,
+#[derive(Default, Clone)]
+pub(super) struct Changed {
+    pub(super) hidden: BTreeSet<String>,
+    pub(super) drawn: BTreeSet<String>,
+    pub(super) filled: BTreeSet<String>,
+    pub(super) imaged: BTreeSet<String>,
+    pub(super) styled: BTreeSet<String>,
+}
+
+impl Changed {
+    /// Adds what `usage` changes.
+    pub(super) fn add(&mut self, usage: &Usage) {
+        self.hidden.extend(usage.hidden.iter().cloned());
+        self.drawn.extend(usage.drawings.keys().cloned());
+        self.filled.extend(usage.slots.keys().cloned());
+        self.imaged.extend(usage.images.keys().cloned());
+        self.styled.extend(usage.styles.keys().cloned());
+    }
+
+    /// The changes below the part `prefix` (a component instance inside the component), by
+    /// that instance's relative ids; its own root's restyling stays the outer component's.
+    pub(super) fn under(&self, prefix: &str) -> Changed {
+        let below = |set: &BTreeSet<String>| -> BTreeSet<String> {
+            set.iter()
+                .filter_map(|rel| relative(rel, prefix))
+                .filter(|rel| !rel.is_empty())
+                .map(str::to_owned)
+                .collect()
+        };
+        Changed {
+            hidden: below(&self.hidden),
+            drawn: below(&self.drawn),
+            filled: below(&self.filled),
+            imaged: below(&self.imaged),
+            styled: below(&self.styled),
+        }
+    }
+
+    /// Adds `other`'s changes; true when that added any.
+    pub(super) fn merge(&mut self, other: Changed) -> bool {
+        let before = self.len();
+        self.hidden.extend(other.hidden);
+        self.drawn.extend(other.drawn);
+        self.filled.extend(other.filled);
+        self.imaged.extend(other.imaged);
+        self.styled.extend(other.styled);
+        self.len() != before
+    }
+
+    fn len(&self) -> usize {
+        self.hidden.len() + self.drawn.len() + self.filled.len() + self.imaged.len() + self.styled.len()
+    }
 }
 
 /// The props of `component`: a string for each text, a boolean for each part an instance
 /// hides, the markup of each drawing an instance changes, a `ReactNode` for each slot an
 /// instance fills; names from the layer names, made identifiers and unique.
-pub(super) fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_>) -> Props {
+pub(super) fn props_of(component: &Component, axes: &[Axis], changed: &Changed) -> Props {
     let Changed { hidden, drawn, filled, imaged, styled } = changed;
     let mut props = Props::default();
     let mut taken = Names::reserving(false, ["className", "penId", "children"]);
     // One slot is the component's `children`; several are named after their layers.
-    let filled: Vec<&String> = filled.into_iter().flatten().collect();
+    let filled: Vec<&String> = filled.iter().collect();
     for rel in &filled {
         let name = if filled.len() == 1 {
             "children".to_owned()
@@ -246,13 +292,15 @@ pub(super) fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_
         let name = taken.unique(&identifier(&element.name, false));
         props.texts.insert(rel.to_owned(), (name, text.clone()));
     }
-    for rel in drawn.into_iter().flatten() {
+    for rel in drawn {
         let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
         let Content::Svg { markup, .. } = &element.content else { continue };
-        let name = taken.unique(&format!("{}Svg", identifier(&element.name, false)));
+        let base = identifier(&element.name, false);
+        let base = if base.to_lowercase().ends_with("icon") { base } else { format!("{base}Icon") };
+        let name = taken.unique(&base);
         props.drawings.insert(rel.clone(), (name, markup.clone()));
     }
-    for rel in imaged.into_iter().flatten() {
+    for rel in imaged {
         let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
         let Some(image) = &element.rules.image else { continue };
         let (url, rest) = (image.href.clone(), image.rest.clone());
@@ -260,12 +308,12 @@ pub(super) fn props_of(component: &Component, axes: &[Axis], changed: Changed<'_
         props.images.insert(rel.clone(), (name, url, rest));
     }
     // The root's restyling goes into `className`; another part gets a class prop.
-    for rel in styled.into_iter().flatten().filter(|rel| !rel.is_empty()) {
+    for rel in styled.iter().filter(|rel| !rel.is_empty()) {
         let element = find(&component.tree, &component.tree.id, rel);
         let base = element.map_or_else(|| "part".to_owned(), |e| identifier(&e.name, false));
         props.styles.insert(rel.clone(), taken.unique(&format!("{base}ClassName")));
     }
-    for rel in hidden.into_iter().flatten() {
+    for rel in hidden {
         let element = find(&component.tree, &component.tree.id, rel);
         let base = element.map_or_else(|| "part".to_owned(), |e| identifier(&e.name, true));
         props.shown.insert(rel.clone(), taken.unique(&format!("show{base}")));
