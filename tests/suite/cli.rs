@@ -1033,7 +1033,8 @@ fn react_export_is_deterministic_and_checked_against_a_folder() {
         assert!(files.contains_key(name), "{name} in {:?}", files.keys().collect::<Vec<_>>());
     }
     let page = String::from_utf8_lossy(&files["pages/Checkout.tsx"]).into_owned();
-    assert!(page.contains("<Button className=\"w-35 h-10\" penId=\"buy\" label={\"Buy now\"} />"), "{page}");
+    // At its component's own size an instance passes no size (issue 58, item 3).
+    assert!(page.contains("<Button penId=\"buy\" label={\"Buy now\"} />"), "{page}");
     assert!(page.contains("showLabel={false}"), "{page}");
     let check = |expect_ok: bool| {
         let output =
@@ -1076,9 +1077,10 @@ fn react_components_take_their_theme_as_a_prop() {
     let card = fs::read_to_string(out.join("components/Card.tsx")).unwrap();
     assert!(card.contains("mode?: \"Light\" | \"Dark\";") && card.contains("data-mode={mode}"), "{card}");
     let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
-    assert!(page.contains("data-mode=\"Dark\""), "{page}");
-    assert!(page.contains("<Card className=\"w-25 h-10\" penId=\"c1\" />"), "{page}");
-    assert!(page.contains("<Card className=\"w-25 h-10\" penId=\"c2\" mode=\"Light\" />"), "{page}");
+    // The page's theme is its prop, the design's by default (issue 58, item 1).
+    assert!(page.contains("mode = \"Dark\"") && page.contains("data-mode={mode}"), "{page}");
+    assert!(page.contains("<Card penId=\"c1\" />"), "{page}");
+    assert!(page.contains("<Card penId=\"c2\" mode=\"Light\" />"), "{page}");
     assert!(fs::read_to_string(out.join("theme.css")).unwrap().contains("--bg"));
 }
 

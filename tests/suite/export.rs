@@ -438,10 +438,35 @@ fn mount_react(folder: &std::path::Path) -> std::collections::HashMap<String, St
 /// TypeScript checks every React output under `folder` at once, strictly.
 fn type_check_react(folder: &std::path::Path) {
     let (_, tsc) = react_tools().expect("tsc");
+    type_check_react_with(&tsc, folder);
+}
+
+/// TypeScript's compiler, when `npm ci --prefix tests/browser` installed it (a failure when
+/// NIB_REQUIRE_TOOLS is set, as in CI).
+pub(crate) fn typescript() -> Option<std::path::PathBuf> {
+    let tsc = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/node_modules/.bin/tsc");
+    if tsc.is_file() {
+        return Some(tsc);
+    }
+    assert!(std::env::var_os("NIB_REQUIRE_TOOLS").is_none(), "tsc is not installed: npm ci --prefix tests/browser");
+    println!("SKIPPED tsc: npm ci --prefix tests/browser installs it");
+    None
+}
+
+/// `tsc` checks the React output under `folder` as strictly as a React project would: strict,
+/// and no local or parameter that is never read (a prop a component declares and ignores).
+pub(crate) fn type_check_react_with(tsc: &std::path::Path, folder: &std::path::Path) {
+    let modules = tsc.parent().and_then(std::path::Path::parent).expect("node_modules");
+    #[cfg(unix)]
+    if !folder.join("node_modules").exists() {
+        std::os::unix::fs::symlink(modules.canonicalize().expect("node_modules"), folder.join("node_modules"))
+            .expect("node_modules linked");
+    }
     let config = serde_json::json!({
         "compilerOptions": {
             "strict": true, "noEmit": true, "jsx": "react-jsx", "module": "esnext", "moduleResolution": "bundler",
-            "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": true, "isolatedModules": true
+            "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": true, "isolatedModules": true,
+            "noUnusedLocals": true, "noUnusedParameters": true
         },
         "include": ["**/*.ts", "**/*.tsx"],
         "exclude": ["**/node_modules"]
@@ -451,7 +476,7 @@ fn type_check_react(folder: &std::path::Path) {
     let output = Command::new(tsc).current_dir(folder).args(["-p", "tsconfig.json"]).output().expect("tsc runs");
     assert!(
         output.status.success(),
-        "tsc --strict: {}{}",
+        "tsc --strict --noUnusedLocals --noUnusedParameters: {}{}",
         String::from_utf8_lossy(&output.stdout).chars().take(4000).collect::<String>(),
         String::from_utf8_lossy(&output.stderr)
     );

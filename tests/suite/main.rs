@@ -17,6 +17,7 @@ mod execute;
 mod export;
 #[cfg(unix)]
 mod export_outputs;
+mod export_react;
 mod fonts;
 mod fuzz_budget;
 mod fuzz_load;

@@ -11,7 +11,7 @@ use super::effects::{Effects, effects_of};
 use super::fills;
 use super::geometry::{Shape, shape_of};
 use super::stroke::{StrokeSpec, stroke_spec};
-use crate::doc::values::{CornerRadius, Fill, FontStyle, TextGrowth, ThemeSelection};
+use crate::doc::values::{CornerRadius, Effect, Fill, FontStyle, Padding, Stroke, TextGrowth, ThemeSelection};
 use crate::doc::{Document, Key, NodeType, Props, Value, VarOr};
 use crate::layout::Layout;
 use crate::resolve::{Scene, SceneKey};
@@ -73,6 +73,15 @@ pub struct Variables {
     pub corner_radius: Option<String>,
     /// A text's font size.
     pub font_size: Option<String>,
+    /// Its stroke's only paint, when it is one plain colour variable.
+    pub stroke: Option<String>,
+    /// The gap between its children.
+    pub gap: Option<String>,
+    /// Its padding's variables, top, right, bottom, left (a side given by a number has none).
+    pub padding: [Option<String>; 4],
+    /// The colour variable of each shadow it draws, in the order it lists them (`None` where a
+    /// shadow's colour is a value).
+    pub shadow_colors: Vec<Option<String>>,
 }
 
 /// Every laid-out node of a Scene as a code export sees it.
@@ -142,25 +151,73 @@ impl BoxTree {
 /// The variables behind a node's values, read from its properties as written.
 fn variables_of(written: &Props) -> Variables {
     let fill = match written.get(&Key::Fill) {
-        Some(Value::Fills(list)) => match list.as_slice() {
-            [Fill::Solid(VarOr::Var(var))] => Some(var.name().to_owned()),
-            [Fill::Color(fill)] if fill.opacity.is_none() && fill.blend_mode.is_none() => match &fill.color {
-                Some(VarOr::Var(var)) => Some(var.name().to_owned()),
-                _ => None,
-            },
-            _ => None,
-        },
+        Some(Value::Fills(list)) => only_color_variable(list.as_slice()),
+        _ => None,
+    };
+    let stroke = match written.get(&Key::Stroke) {
+        Some(Value::Stroke(Stroke::Paint(list))) => only_color_variable(list.as_slice()),
+        Some(Value::Stroke(Stroke::Object(object))) => {
+            object.fill.as_ref().and_then(|f| only_color_variable(f.as_slice()))
+        }
         _ => None,
     };
     let corner_radius = match written.get(&Key::CornerRadius) {
         Some(Value::CornerRadius(CornerRadius::Uniform(VarOr::Var(var)))) => Some(var.name().to_owned()),
         _ => None,
     };
-    let font_size = match written.get(&Key::FontSize) {
+    let number_variable = |key: &Key| match written.get(key) {
         Some(Value::Number(VarOr::Var(var))) => Some(var.name().to_owned()),
         _ => None,
     };
-    Variables { fill, corner_radius, font_size }
+    let name = |v: &VarOr<f64>| match v {
+        VarOr::Var(var) => Some(var.name().to_owned()),
+        VarOr::Value(_) => None,
+    };
+    let padding = match written.get(&Key::Padding) {
+        Some(Value::Padding(Padding::Uniform(all))) => std::array::from_fn(|_| name(all)),
+        Some(Value::Padding(Padding::Axes(axes))) => [name(&axes[0]), name(&axes[1]), name(&axes[0]), name(&axes[1])],
+        Some(Value::Padding(Padding::Sides(sides))) => std::array::from_fn(|i| name(&sides[i])),
+        _ => Default::default(),
+    };
+    // The shadows `effects_of` keeps, in the same order: the enabled ones.
+    let shadow_colors = match written.get(&Key::Effect) {
+        Some(Value::Effects(list)) => list
+            .as_slice()
+            .iter()
+            .filter_map(|effect| match effect {
+                Effect::Shadow(shadow) if !matches!(shadow.enabled, Some(VarOr::Value(false))) => {
+                    Some(match &shadow.color {
+                        Some(VarOr::Var(var)) => Some(var.name().to_owned()),
+                        _ => None,
+                    })
+                }
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Variables {
+        fill,
+        corner_radius,
+        font_size: number_variable(&Key::FontSize),
+        stroke,
+        gap: number_variable(&Key::Gap),
+        padding,
+        shadow_colors,
+    }
+}
+
+/// The colour variable of a paint list that is that one plain colour (no opacity, no blend
+/// mode): what CSS can name as `var(--…)`.
+fn only_color_variable(list: &[Fill]) -> Option<String> {
+    match list {
+        [Fill::Solid(VarOr::Var(var))] => Some(var.name().to_owned()),
+        [Fill::Color(fill)] if fill.opacity.is_none() && fill.blend_mode.is_none() => match &fill.color {
+            Some(VarOr::Var(var)) => Some(var.name().to_owned()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -178,6 +235,9 @@ mod tests {
             "children": [
               {"type": "frame", "id": "card", "name": "Card", "reusable": true, "width": 100, "height": 40,
                "fill": "$brand", "cornerRadius": "$round", "theme": {"mode": "dark"}, "clip": true, "opacity": 0.5,
+               "stroke": {"thickness": 1, "fill": "$brand"}, "layout": "vertical", "gap": "$round", "padding": ["$round", 4],
+               "effect": [{"type": "shadow", "color": "#00000040", "blur": 4}, {"type": "shadow", "enabled": false, "color": "$brand"},
+                          {"type": "shadow", "color": "$brand", "blur": 2}],
                "children": [{"type": "text", "id": "label", "content": "Buy", "fontSize": "$body",
                              "fontStyle": "italic", "underline": true, "textGrowth": "fixed-width", "width": 80}]},
               {"type": "ref", "id": "copy", "ref": "card", "x": 200}
@@ -195,6 +255,13 @@ mod tests {
         assert_eq!(card.opacity, 0.5);
         assert_eq!(card.variables.fill.as_deref(), Some("brand"));
         assert_eq!(card.variables.corner_radius.as_deref(), Some("round"));
+        let round = Some("round".to_owned());
+        assert_eq!(card.variables.stroke.as_deref(), Some("brand"), "a stroke's colour variable");
+        assert_eq!(
+            (card.variables.gap.clone(), card.variables.padding.clone()),
+            (round.clone(), [round.clone(), None, round, None])
+        );
+        assert_eq!(card.variables.shadow_colors, [None, Some("brand".to_owned())], "the enabled shadows, in order");
         assert!(
             card.shape.as_ref().is_some_and(|s| s.radii == Some([8.0; 4])),
             "the radius resolved: {:?}",

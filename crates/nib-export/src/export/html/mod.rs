@@ -28,10 +28,10 @@ use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::display::intent::{BoxIntent, BoxTree, TextIntent};
+use crate::display::intent::{BoxIntent, BoxTree, TextIntent, Variables};
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
 use crate::display::pictures::Pictures;
-use crate::display::stroke::{Align, StrokeSpec};
+use crate::display::stroke::Align;
 use crate::display::{RenderTarget, node_transform};
 use crate::doc::NodeType;
 use crate::doc::values::{TextAlign, TextAlignVertical, TextGrowth};
@@ -40,7 +40,7 @@ use crate::layout::{Axis, NodeBox};
 use crate::resolve::{Scene, SceneKey, ScenePart, ThemeContext};
 use crate::text::{ShapedText, TextEngine};
 use paint::{box_shadow, css_color, css_gradient, image_size, radius};
-use tree::{Content, Element, Rules, Tag};
+use tree::{Content, Element, Rules, Sizing, Tag};
 
 /// How to write the pages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -444,9 +444,9 @@ impl Builder<'_, '_, '_, '_> {
         let node_type = intent.node_type;
         let parent_plan = parent.and_then(|p| self.plans.get(p.local()).and_then(Option::as_ref));
         let mut rules = Rules::default();
-        self.placement(&mut rules, key, parent_plan, node_box, root);
+        let sizing = self.placement(&mut rules, key, parent_plan, node_box, root);
         rules.placed = rules.main.len();
-        self.container(&mut rules, plan);
+        self.container(&mut rules, plan, &intent.variables);
         let theme_here = match &intent.theme {
             Some(selection) => theme.with(selection),
             None => theme.clone(),
@@ -467,6 +467,7 @@ impl Builder<'_, '_, '_, '_> {
             (Tag::P, Content::Text(text.content.clone()))
         } else if drawn_as_svg {
             let markup = self.inline_svg(key);
+            let markup = self.current_color(&mut rules, intent, node_box, markup);
             (Tag::Svg, Content::Svg { width: node_box.width, height: node_box.height, markup })
         } else {
             self.box_style(&mut rules, intent, node_box, &node.id);
@@ -488,12 +489,20 @@ impl Builder<'_, '_, '_, '_> {
         }
         let name = intent.name.clone().unwrap_or_else(|| node_type.as_str().to_owned());
         let instance = intent.instance_of.clone();
-        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance })
+        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance, sizing })
     }
 
     /// Where the element goes and how big it is.
-    fn placement(&self, rules: &mut Rules, key: SceneKey, parent: Option<&Plan<'_>>, node_box: NodeBox, root: bool) {
-        let Some(plan) = self.plans[key.local()].as_ref() else { return };
+    fn placement(
+        &self,
+        rules: &mut Rules,
+        key: SceneKey,
+        parent: Option<&Plan<'_>>,
+        node_box: NodeBox,
+        root: bool,
+    ) -> [Sizing; 2] {
+        let mut sizing = [Sizing::Hug; 2];
+        let Some(plan) = self.plans[key.local()].as_ref() else { return sizing };
         let mut in_flow_of = None;
         if root {
             rules.set("position", "absolute");
@@ -514,23 +523,28 @@ impl Builder<'_, '_, '_, '_> {
                 }
             }
         }
-        for axis in [Axis::Horizontal, Axis::Vertical] {
+        for (index, axis) in [Axis::Horizontal, Axis::Vertical].into_iter().enumerate() {
             let (property, computed) = match axis {
                 Axis::Horizontal => ("width", node_box.width),
                 Axis::Vertical => ("height", node_box.height),
             };
+            sizing[index] = Sizing::Fixed;
             match plan.size(axis) {
                 AxisSize::Fixed(n) => rules.set(property, px(n)),
                 // A group is as big as its children, which CSS places out of flow.
                 AxisSize::Hug if plan.kind == (Kind::Free { group: true }) => rules.set(property, px(computed)),
-                AxisSize::Hug => {}
+                AxisSize::Hug => sizing[index] = Sizing::Hug,
                 AxisSize::Fill => match in_flow_of {
                     Some((main, _)) if main == axis => {
                         rules.set("flex", "1 0 0px");
                         let min = if axis == Axis::Horizontal { "min-width" } else { "min-height" };
                         rules.set(min, px(crate::layout::rules::MIN_FILL));
+                        sizing[index] = Sizing::Fill;
                     }
-                    Some(_) => rules.set("align-self", "stretch"),
+                    Some(_) => {
+                        rules.set("align-self", "stretch");
+                        sizing[index] = Sizing::Fill;
+                    }
                     None => rules.set(property, px(computed)),
                 },
             }
@@ -545,6 +559,7 @@ impl Builder<'_, '_, '_, '_> {
             rules.set("align-self", "auto");
             rules.set("margin-right", px(bounds.width - node_box.width));
             rules.set("margin-bottom", px(bounds.height - node_box.height));
+            sizing = [Sizing::Fixed; 2];
         }
         if let Some((main, gap)) = in_flow_of
             && gap < 0.0
@@ -552,6 +567,7 @@ impl Builder<'_, '_, '_, '_> {
         {
             rules.set(if main == Axis::Horizontal { "margin-left" } else { "margin-top" }, px(gap));
         }
+        sizing
     }
 
     /// True when `key` is the first in-flow child of its flex parent (a negative gap becomes
@@ -565,18 +581,25 @@ impl Builder<'_, '_, '_, '_> {
             .is_some_and(|first| first == key.local())
     }
 
-    /// Flex container keys.
-    fn container(&self, rules: &mut Rules, plan: &Plan<'_>) {
+    /// Flex container keys; a gap or padding a variable gives is that variable.
+    fn container(&self, rules: &mut Rules, plan: &Plan<'_>, variables: &Variables) {
         let Kind::Flex(axis) = plan.kind else { return };
         rules.set("display", "flex");
         if axis == Axis::Vertical {
             rules.set("flex-direction", "column");
         }
         if plan.gap > 0.0 {
-            rules.set("gap", px(plan.gap));
+            rules.set("gap", self.length(variables.gap.as_deref(), plan.gap));
         }
         let [top, right, bottom, left] = plan.padding;
-        if plan.padding.iter().any(|p| *p > 0.0) {
+        if variables.padding.iter().any(Option::is_some) {
+            let sides = ["padding-top", "padding-right", "padding-bottom", "padding-left"];
+            for ((property, value), variable) in sides.into_iter().zip(plan.padding).zip(&variables.padding) {
+                if value > 0.0 || variable.is_some() {
+                    rules.set(property, self.length(variable.as_deref(), value));
+                }
+            }
+        } else if plan.padding.iter().any(|p| *p > 0.0) {
             let value = if top == bottom && left == right && top == left {
                 px(top)
             } else if top == bottom && left == right {
@@ -602,6 +625,56 @@ impl Builder<'_, '_, '_, '_> {
                 Some(AlignItems::End) => "flex-end",
             },
         );
+    }
+
+    /// A length a variable may give: the number variable's custom property in pixels, or the
+    /// value when there is none (or the theme set lacks it).
+    fn length(&self, variable: Option<&str>, value: f32) -> String {
+        match variable.and_then(|name| self.pages.tokens.property(name)) {
+            Some(property) => variable_pixels(property),
+            None => px(value),
+        }
+    }
+
+    /// A colour a variable may give: `var(--…)`, or the value.
+    fn color(&self, variable: Option<&str>, value: [u8; 4]) -> String {
+        match color_property(variable, &self.pages.tokens) {
+            Some(property) => format!("var({property})"),
+            None => css_color(value),
+        }
+    }
+
+    /// A drawing whose colour a variable gives (an icon's fill, a line's stroke) painted in
+    /// `currentColor`, its element's `color` being the variable: the drawing follows the theme.
+    fn current_color(&self, rules: &mut Rules, intent: &BoxIntent, node_box: NodeBox, markup: String) -> String {
+        let one_color = |fills: &[crate::doc::values::Fill]| {
+            let specs = paint_specs(fills, node_box.width, node_box.height, &mut Vec::new());
+            match specs.as_slice() {
+                [PaintSpec::Solid { color, blend }] if css_blend_mode(*blend).is_none() => Some(*color),
+                _ => None,
+            }
+        };
+        let stroke_fills = intent.stroke.as_ref().map(|s| s.fills.as_slice()).unwrap_or_default();
+        let (attribute, variable, color) = match (&intent.variables.fill, &intent.variables.stroke) {
+            (Some(variable), _) => ("fill", variable, one_color(&intent.fills)),
+            (None, Some(variable)) => ("stroke", variable, one_color(stroke_fills)),
+            (None, None) => return markup,
+        };
+        let (Some(property), Some(color)) = (color_property(Some(variable), &self.pages.tokens), color) else {
+            return markup;
+        };
+        let (hex, opacity) = super::svg::svg_color(color);
+        if opacity.is_some() {
+            // The variable's own alpha would be applied twice.
+            return markup;
+        }
+        rules.set("color", format!("var({property})"));
+        let markup = markup.replace(&format!("{attribute}=\"{hex}\""), &format!("{attribute}=\"currentColor\""));
+        // An icon draws its lines in its fill's colour too.
+        if intent.node_type == NodeType::IconFont {
+            return markup.replace(&format!("stroke=\"{hex}\""), "stroke=\"currentColor\"");
+        }
+        markup
     }
 
     /// Opacity, rotation and flips, layer and background blur.
@@ -653,7 +726,7 @@ impl Builder<'_, '_, '_, '_> {
                 .and_then(|name| self.pages.tokens.property(name).map(str::to_owned));
             match (uniform_variable, radius(radii)) {
                 (Some(property), Some(_)) if radii.iter().all(|r| *r == radii[0]) => {
-                    rules.set("border-radius", format!("calc(var({property}) * 1px)"))
+                    rules.set("border-radius", variable_pixels(&property))
                 }
                 (_, Some(value)) => rules.set("border-radius", value),
                 _ => {}
@@ -664,12 +737,22 @@ impl Builder<'_, '_, '_, '_> {
         }
         let effects = &intent.effects;
         let visible = any_visible(node_fills);
-        let shadows: Vec<String> =
-            effects.shadows.iter().rev().filter(|s| s.inner || visible).map(box_shadow).collect();
+        // Each shadow's colour is its variable where it has one (the list as written is in the
+        // same order as the drawn shadows; when they disagree, the values are written).
+        let colors = &intent.variables.shadow_colors;
+        let color_of = |i: usize| if colors.len() == effects.shadows.len() { colors[i].as_deref() } else { None };
+        let shadows: Vec<String> = effects
+            .shadows
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, s)| s.inner || visible)
+            .map(|(i, shadow)| box_shadow(shadow, &self.color(color_of(i), shadow.color)))
+            .collect();
         if !shadows.is_empty() {
             rules.set("box-shadow", shadows.join(", "));
         }
-        self.stroke(rules, intent.stroke.as_ref(), node_box, shape.oval, shape.radii, id);
+        self.stroke(rules, intent, node_box, shape.oval, shape.radii, id);
     }
 
     /// The fills as `background`: the first fill is the bottom layer in nib, the last in CSS.
@@ -819,13 +902,13 @@ impl Builder<'_, '_, '_, '_> {
     fn stroke(
         &mut self,
         rules: &mut Rules,
-        spec: Option<&StrokeSpec>,
+        intent: &BoxIntent,
         node_box: NodeBox,
         oval: bool,
         radii: Option<[f32; 4]>,
         id: &str,
     ) {
-        let Some(spec) = spec else { return };
+        let (Some(spec), variable) = (intent.stroke.as_ref(), intent.variables.stroke.as_deref()) else { return };
         let mut issues = Vec::new();
         let specs = paint_specs(&spec.fills, node_box.width, node_box.height, &mut issues);
         self.warnings.extend(issues.iter().map(|i| i.warning(id)));
@@ -842,11 +925,14 @@ impl Builder<'_, '_, '_, '_> {
                     .at_node(id),
             );
         }
+        // One colour a variable gives is that variable (a gradient's middle colour is not).
+        let variable = if specs.len() == 1 && matches!(specs[0], PaintSpec::Solid { .. }) { variable } else { None };
+        let color = self.color(variable, color);
         let style = if spec.dash.is_some() { "dashed" } else { "solid" };
         let uniform = spec.widths.iter().all(|w| *w == spec.widths[0]);
         if uniform {
             let width = spec.widths[0];
-            rules.set("outline", format!("{} {style} {}", px(width), css_color(color)));
+            rules.set("outline", format!("{} {style} {color}", px(width)));
             let offset = match spec.align {
                 Align::Inside => -width,
                 Align::Center => -width / 2.0,
@@ -871,7 +957,7 @@ impl Builder<'_, '_, '_, '_> {
         ));
         rules.stroke.push(("border-width", format!("{} {} {} {}", px(top), px(right), px(bottom), px(left))));
         rules.stroke.push(("border-style", style.to_owned()));
-        rules.stroke.push(("border-color", css_color(color)));
+        rules.stroke.push(("border-color", color));
         rules.stroke.push(("pointer-events", "none".to_owned()));
         if oval {
             rules.stroke.push(("border-radius", "50%".to_owned()));
@@ -916,7 +1002,7 @@ impl Builder<'_, '_, '_, '_> {
         let size_variable =
             intent.variables.font_size.as_deref().and_then(|name| self.pages.tokens.property(name).map(str::to_owned));
         match size_variable {
-            Some(property) => rules.set("font-size", format!("calc(var({property}) * 1px)")),
+            Some(property) => rules.set("font-size", variable_pixels(&property)),
             None => rules.set("font-size", px(style.size)),
         }
         if style.weight != 400 {
@@ -1118,6 +1204,11 @@ fn class_name(name: &str) -> String {
         class.insert_str(0, "n-");
     }
     class
+}
+
+/// A number variable's custom property (`--gap`, unitless) as a length in pixels.
+fn variable_pixels(property: &str) -> String {
+    format!("calc(var({property}) * 1px)")
 }
 
 /// Pixels as CSS writes them.

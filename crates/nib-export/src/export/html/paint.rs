@@ -87,8 +87,7 @@ pub(crate) fn image_size(mode: ImageMode) -> &'static str {
 }
 
 /// A shadow as a `box-shadow` item (CSS blurs with σ = radius / 2, as nib does).
-pub(crate) fn box_shadow(shadow: &ShadowSpec) -> String {
-    let rgba = shadow.color;
+pub(crate) fn box_shadow(shadow: &ShadowSpec, color: &str) -> String {
     format!(
         "{}{}px {}px {}px {}px {}",
         if shadow.inner { "inset " } else { "" },
@@ -96,7 +95,7 @@ pub(crate) fn box_shadow(shadow: &ShadowSpec) -> String {
         number(shadow.dy),
         number(shadow.blur),
         number(shadow.spread),
-        css_color(rgba)
+        color
     )
 }
 

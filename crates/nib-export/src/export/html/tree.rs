@@ -76,6 +76,21 @@ pub(crate) struct Element {
     /// The component this element is an instance of (the `ref` of the document's instance
     /// node), when it is one the document places itself.
     pub instance: Option<String>,
+    /// How its width and height are decided, as its placement writes them.
+    pub sizing: [Sizing; 2],
+}
+
+/// How an element's size along one axis is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) enum Sizing {
+    /// A length (`width: 240px`): a fixed size, or what CSS cannot work out itself (a group,
+    /// a box out of any flow that fills its parent).
+    Fixed,
+    /// Nothing: the content decides.
+    #[default]
+    Hug,
+    /// Flex growth or stretching in its parent's flow.
+    Fill,
 }
 
 /// What is inside an element besides its children.

@@ -18,7 +18,7 @@ pub(crate) mod walk;
 
 use std::path::PathBuf;
 
-pub(crate) use markup::{escape, number, number_with};
+pub(crate) use markup::{color as svg_color, escape, number, number_with};
 use walk::Writer;
 
 use super::ExportError;
