@@ -166,8 +166,18 @@ impl Writer<'_> {
                 classes.extend(winning(root_style));
             }
             let mut attributes = Vec::new();
-            if !classes.is_empty() {
-                attributes.push(format!("className={}", js_string(&classes.join(" "))));
+            // The outer component's class prop for this instance (its instances restyle it).
+            let outer_class = match place {
+                Place::Component { root: outer_root, props: outer_props } => {
+                    outer_props.styles.get(own(&element.id, outer_root))
+                }
+                Place::Page => None,
+            };
+            match outer_class {
+                Some(name) => attributes
+                    .push(format!("className={{[{}, {name}].join(\" \").trim()}}", js_string(&classes.join(" ")))),
+                None if !classes.is_empty() => attributes.push(format!("className={}", js_string(&classes.join(" ")))),
+                None => {}
             }
             // Inside a component, a part of this instance the outer component has a prop for
             // takes that prop: what the outer component's own instances say reaches it.
