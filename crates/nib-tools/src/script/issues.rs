@@ -7,7 +7,10 @@ use std::sync::Arc;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::resolve::{Library, NoImports, PathTarget, Scene, find_component, resolve_path};
+use crate::doc::edit_distance;
+use crate::doc::vars::VisitVars;
+use crate::resolve::variables::LookupError;
+use crate::resolve::{Library, NoImports, PathTarget, Scene, ThemeContext, find_component, lookup, resolve_path};
 use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
 
 /// Most potential issues listed in one answer; the others are counted in a last line. One I()
@@ -57,13 +60,16 @@ pub(crate) fn undrawn_keys(path: &str, type_name: Option<&str>, set: &Props) -> 
 }
 
 /// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
-/// `positioned` are the nodes whose x/y the call set.
+/// `positioned` are the nodes whose x/y the call set. `known` are the problems the nodes had
+/// before the call changed them ([`of_node`] before each change): they are not this call's,
+/// so they are not said again.
 pub fn find(
     document: &Document,
     library: &dyn Library,
     touched: &[NodeKey],
     positioned: &HashSet<NodeKey>,
     canvas: Option<&dyn CanvasBoxes>,
+    known: &HashSet<String>,
 ) -> Vec<String> {
     let mut issues: Vec<String> = Vec::new();
     let mut distinct: HashSet<String> = HashSet::new();
@@ -79,12 +85,8 @@ pub fn find(
         if document.node_by_id(node.id()) != Some(*key) {
             continue;
         }
-        let mut found = node_issues(document, *key, positioned.contains(key), canvas);
-        found.extend(override_issues(document, library, *key));
-        if node.node_type() == NodeType::Ref {
-            found.extend(instance_issues(document, *key, canvas, &mut parts));
-        }
-        for issue in found {
+        let found = of_node(document, library, *key, positioned.contains(key), canvas, &mut parts);
+        for issue in found.into_iter().filter(|issue| !known.contains(issue)) {
             if issues.len() < MAX_ISSUES {
                 if distinct.insert(issue.clone()) {
                     issues.push(issue);
@@ -103,6 +105,104 @@ pub fn find(
     issues
 }
 
+/// The potential problems of the node `key` as the document stands; `positioned` when the call
+/// set its x/y. `parts` keeps the expanded top-level parts of one document state.
+pub(crate) fn of_node(
+    document: &Document,
+    library: &dyn Library,
+    key: NodeKey,
+    positioned: bool,
+    canvas: Option<&dyn CanvasBoxes>,
+    parts: &mut HashMap<NodeKey, Option<Arc<Scene>>>,
+) -> Vec<String> {
+    let mut found = node_issues(document, key, positioned, canvas);
+    found.extend(undefined_variables(document, library, key));
+    found.extend(override_issues(document, library, key));
+    if document.tree().node(key).node_type() == NodeType::Ref {
+        found.extend(instance_issues(document, key, canvas, parts));
+    }
+    found
+}
+
+/// Variables the node's properties (and an instance's overrides) name that neither the
+/// document nor its imports define: the property is not applied, which no picture explains.
+/// One sentence per variable, with the properties that use it and the names it may mean.
+fn undefined_variables(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<String> {
+    let node = document.tree().node(key);
+    let mut uses: Vec<(String, Vec<String>)> = Vec::new();
+    let mut note = |name: &str, property: String| match uses.iter_mut().find(|(n, _)| n == name) {
+        Some((_, properties)) => {
+            if !properties.contains(&property) {
+                properties.push(property);
+            }
+        }
+        None => uses.push((name.to_owned(), vec![property])),
+    };
+    let theme = ThemeContext::defaults(document);
+    let mut check = |props: &Props, path: Option<&str>| {
+        for (key, value) in props.iter() {
+            let mut value = value.clone();
+            value.visit_vars(&mut |slot| {
+                let Some(reference) = slot.reference() else { return };
+                if let Err(LookupError::Missing(name)) = lookup(document, None, document, library, reference, &theme) {
+                    let property = match path {
+                        Some(path) => format!("{path}: {}", key.name()),
+                        None => key.name().to_owned(),
+                    };
+                    note(&name, property);
+                }
+            });
+        }
+    };
+    check(&node.props, None);
+    if let Some(Value::Descendants(descendants)) = node.props.get(&Key::Descendants) {
+        for (path, tree) in &descendants.0.entries {
+            let mut trees = vec![tree];
+            while let Some(tree) = trees.pop() {
+                check(&tree.props, Some(path));
+                trees.extend(tree.children.iter());
+            }
+        }
+    }
+    let id = node.id();
+    uses.into_iter()
+        .map(|(name, properties)| {
+            let which = properties.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ");
+            format!(
+                "Variable '${name}' on node '{id}' ({which}) is not defined, so it is not applied.{} Define it with set_variables, or use a defined one.",
+                near_variables(document, library, &name)
+            )
+        })
+        .collect()
+}
+
+/// " Did you mean '$--radius-lg'?" for the defined variables nearest `name`, or the first few
+/// defined ones when none is near; "" when the document defines none.
+fn near_variables(document: &Document, library: &dyn Library, name: &str) -> String {
+    const SHOWN: usize = 3;
+    let mut names: Vec<String> =
+        document.variables().map(|v| v.entries.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+    if let Some(imports) = document.imports() {
+        for (alias, _) in imports.iter() {
+            if let Some(variables) = library.imported(alias).and_then(|imported| imported.variables()) {
+                names.extend(variables.entries.iter().map(|(n, _)| format!("{alias}:{n}")));
+            }
+        }
+    }
+    if names.is_empty() {
+        return String::new();
+    }
+    let budget = (name.chars().count() / 3).clamp(2, 6);
+    let mut near: Vec<(usize, &String)> =
+        names.iter().map(|n| (edit_distance(name, n), n)).filter(|(d, _)| *d <= budget).collect();
+    near.sort();
+    let quoted = |list: &mut dyn Iterator<Item = &String>| list.map(|n| format!("'${n}'")).collect::<Vec<_>>().join(", ");
+    if near.is_empty() {
+        let more = if names.len() > SHOWN { format!(" (of {})", names.len()) } else { String::new() };
+        return format!(" Defined: {}{more}.", quoted(&mut names.iter().take(SHOWN)));
+    }
+    format!(" Did you mean {}?", quoted(&mut near.into_iter().take(SHOWN).map(|(_, n)| n)))
+}
 /// The two layout axes, with the keys and words that go with them.
 const AXES: [(Key, &str); 2] = [(Key::Width, "horizontal"), (Key::Height, "vertical")];
 
