@@ -24,8 +24,8 @@ use std::sync::Arc;
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
 pub use problems::{
-    LayoutProblem, MAX_COMPARED_PROBLEMS, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, every_problem,
-    find_problems,
+    LayoutProblem, MAX_COMPARED_PROBLEMS, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage,
+    every_problem, find_problems,
 };
 pub use rules::Axis;
 pub(crate) use rules::SizingNote;

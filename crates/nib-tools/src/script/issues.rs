@@ -4,11 +4,11 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::doc::edit_distance;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
+use crate::doc::vars::VisitVars;
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::doc::edit_distance;
-use crate::doc::vars::VisitVars;
 use crate::resolve::variables::LookupError;
 use crate::resolve::{Library, NoImports, PathTarget, Scene, ThemeContext, find_component, lookup, resolve_path};
 use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
@@ -76,6 +76,8 @@ pub fn find(
     let mut seen = HashSet::new();
     // Expanded parts, built once per top-level part however many of its instances the call touched.
     let mut parts: HashMap<NodeKey, Option<Arc<Scene>>> = HashMap::new();
+    // Undefined variables are said once per variable, with the nodes that use it.
+    let mut variables: Vec<(usize, String, Vec<UndefinedUse>)> = Vec::new();
     for key in touched {
         if !seen.insert(*key) {
             continue;
@@ -86,7 +88,23 @@ pub fn find(
             continue;
         }
         let found = of_node(document, library, *key, positioned.contains(key), canvas, &mut parts);
-        for issue in found.into_iter().filter(|issue| !known.contains(issue)) {
+        for issue in found.into_iter().filter(|issue| !known.contains(&issue.key())) {
+            let issue = match issue {
+                Issue::Said(said) => said,
+                Issue::Undefined(used) => {
+                    match variables.iter_mut().find(|(_, name, _)| *name == used.name) {
+                        Some((_, _, uses)) => uses.push(used),
+                        None if issues.len() < MAX_ISSUES => {
+                            variables.push((issues.len(), used.name.clone(), vec![used]));
+                            issues.push(String::new());
+                        }
+                        None => {
+                            distinct.insert(format!("variable {}", used.name));
+                        }
+                    }
+                    continue;
+                }
+            };
             if issues.len() < MAX_ISSUES {
                 if distinct.insert(issue.clone()) {
                     issues.push(issue);
@@ -96,13 +114,67 @@ pub fn find(
             }
         }
     }
-    let more = distinct.len() - issues.len();
+    for (at, name, uses) in variables {
+        issues[at] = undefined_sentence(document, library, &name, &uses);
+        distinct.insert(issues[at].clone());
+    }
+    let more = distinct.len().saturating_sub(issues.len());
     if more > 0 {
         issues.push(format!(
             "… and {more} more potential issues of the kinds above (fix these first; snapshot_layout with problemsOnly: true lists the layout problems)."
         ));
     }
     issues
+}
+
+/// A potential issue of one node.
+pub(crate) enum Issue {
+    /// Said as it is.
+    Said(String),
+    /// A variable the node uses that is not defined: said once for all the nodes that use it.
+    Undefined(UndefinedUse),
+}
+
+impl Issue {
+    /// What tells it apart from the node's other issues, and from the same issue later.
+    pub(crate) fn key(&self) -> String {
+        match self {
+            Issue::Said(said) => said.clone(),
+            Issue::Undefined(used) => format!("${} on {}: {}", used.name, used.node, used.properties.join(", ")),
+        }
+    }
+}
+
+/// A node's use of a variable that is not defined.
+pub(crate) struct UndefinedUse {
+    name: String,
+    node: String,
+    /// The properties that use it (`path: property` inside an instance's overrides).
+    properties: Vec<String>,
+}
+
+/// One sentence for a variable that is not defined and the nodes that use it (the first 3).
+fn undefined_sentence(document: &Document, library: &dyn Library, name: &str, uses: &[UndefinedUse]) -> String {
+    const SHOWN: usize = 3;
+    let used = |u: &UndefinedUse| {
+        format!("'{}' ({})", u.node, u.properties.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", "))
+    };
+    let near = near_variables(document, library, name);
+    let fix = "Define it with set_variables, or use a defined one.";
+    match uses {
+        [one] => format!("Variable '${name}' on node {} is not defined, so it is not applied.{near} {fix}", used(one)),
+        many => {
+            let mut listed: Vec<String> = many.iter().take(SHOWN).map(used).collect();
+            if many.len() > SHOWN {
+                listed.push(format!("{} more", many.len() - SHOWN));
+            }
+            format!(
+                "Variable '${name}' is not defined, so it is not applied on {} nodes: {}.{near} {fix}",
+                many.len(),
+                listed.join(", ")
+            )
+        }
+    }
 }
 
 /// The potential problems of the node `key` as the document stands; `positioned` when the call
@@ -114,29 +186,31 @@ pub(crate) fn of_node(
     positioned: bool,
     canvas: Option<&dyn CanvasBoxes>,
     parts: &mut HashMap<NodeKey, Option<Arc<Scene>>>,
-) -> Vec<String> {
+) -> Vec<Issue> {
     let mut found = node_issues(document, key, positioned, canvas);
-    found.extend(undefined_variables(document, library, key));
     found.extend(override_issues(document, library, key));
     if document.tree().node(key).node_type() == NodeType::Ref {
         found.extend(instance_issues(document, key, canvas, parts));
     }
-    found
+    let mut issues: Vec<Issue> = found.into_iter().map(Issue::Said).collect();
+    issues.extend(undefined_variables(document, library, key).into_iter().map(Issue::Undefined));
+    issues
 }
 
 /// Variables the node's properties (and an instance's overrides) name that neither the
 /// document nor its imports define: the property is not applied, which no picture explains.
-/// One sentence per variable, with the properties that use it and the names it may mean.
-fn undefined_variables(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<String> {
+fn undefined_variables(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<UndefinedUse> {
     let node = document.tree().node(key);
-    let mut uses: Vec<(String, Vec<String>)> = Vec::new();
-    let mut note = |name: &str, property: String| match uses.iter_mut().find(|(n, _)| n == name) {
-        Some((_, properties)) => {
-            if !properties.contains(&property) {
-                properties.push(property);
+    let mut uses: Vec<UndefinedUse> = Vec::new();
+    let mut note = |name: &str, property: String| match uses.iter_mut().find(|u| u.name == name) {
+        Some(used) => {
+            if !used.properties.contains(&property) {
+                used.properties.push(property);
             }
         }
-        None => uses.push((name.to_owned(), vec![property])),
+        None => {
+            uses.push(UndefinedUse { name: name.to_owned(), node: node.id().to_owned(), properties: vec![property] })
+        }
     };
     let theme = ThemeContext::defaults(document);
     let mut check = |props: &Props, path: Option<&str>| {
@@ -164,16 +238,7 @@ fn undefined_variables(document: &Document, library: &dyn Library, key: NodeKey)
             }
         }
     }
-    let id = node.id();
-    uses.into_iter()
-        .map(|(name, properties)| {
-            let which = properties.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ");
-            format!(
-                "Variable '${name}' on node '{id}' ({which}) is not defined, so it is not applied.{} Define it with set_variables, or use a defined one.",
-                near_variables(document, library, &name)
-            )
-        })
-        .collect()
+    uses
 }
 
 /// " Did you mean '$--radius-lg'?" for the defined variables nearest `name`, or the first few
@@ -196,7 +261,8 @@ fn near_variables(document: &Document, library: &dyn Library, name: &str) -> Str
     let mut near: Vec<(usize, &String)> =
         names.iter().map(|n| (edit_distance(name, n), n)).filter(|(d, _)| *d <= budget).collect();
     near.sort();
-    let quoted = |list: &mut dyn Iterator<Item = &String>| list.map(|n| format!("'${n}'")).collect::<Vec<_>>().join(", ");
+    let quoted =
+        |list: &mut dyn Iterator<Item = &String>| list.map(|n| format!("'${n}'")).collect::<Vec<_>>().join(", ");
     if near.is_empty() {
         let more = if names.len() > SHOWN { format!(" (of {})", names.len()) } else { String::new() };
         return format!(" Defined: {}{more}.", quoted(&mut names.iter().take(SHOWN)));

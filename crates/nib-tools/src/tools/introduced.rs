@@ -37,14 +37,35 @@ impl KnownProblems {
 }
 
 /// What identifies a problem between two states: its kind, its node and its words, less the
-/// count of uses a variable's problem ends with (one more use of a variable already undefined
-/// is not a new problem; the write that made it is told by batch_design's own check).
+/// layer names in them (renaming a node does not make its problems new: `'Card' (c1)` is read
+/// as `(c1)`) and less the count of uses a variable's problem ends with (one more use of a
+/// variable already undefined is not a new problem; batch_design's own check names the write).
 fn key(problem: &LayoutProblem) -> (ProblemKind, String, String) {
     let message = match problem.message.rfind(" (") {
         Some(at) if problem.message.ends_with(" uses)") => &problem.message[..at],
         _ => &problem.message,
     };
-    (problem.kind, problem.node.clone(), message.to_owned())
+    (problem.kind, problem.node.clone(), without_names(message))
+}
+
+/// `message` with each `'Name' (id)` written `(id)`.
+fn without_names(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(end) = rest.find("' (") {
+        match rest[..end].rfind('\'') {
+            Some(start) => {
+                out.push_str(&rest[..start]);
+                rest = &rest[end + 2..];
+            }
+            None => {
+                out.push_str(&rest[..end + 3]);
+                rest = &rest[end + 3..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 impl KnownProblems {
@@ -156,6 +177,8 @@ mod tests {
         assert_eq!(key(&one), key(&two));
         let grew = problem(ProblemKind::Overflow, "c", "'c' overflows its parent 'p' by 4 px right (a b)");
         assert_eq!(key(&grew).2, grew.message);
+        let named = problem(ProblemKind::Overflow, "c1", "'Card' (c1) overflows its parent 'Row' (r1) by 4 px");
+        assert_eq!(key(&named).2, "(c1) overflows its parent (r1) by 4 px");
     }
 
     #[test]
@@ -167,7 +190,11 @@ mod tests {
         let problems = [
             problem(ProblemKind::CircularSizing, "f1", "'f1' hugs its children's width"),
             problem(ProblemKind::Unresolved, "row", "variable '--radius-xl' is not defined"),
-            problem(ProblemKind::Overflow, "c1", "'c1' overflows its parent 'f1' by 3 px right: make the parent larger"),
+            problem(
+                ProblemKind::Overflow,
+                "c1",
+                "'c1' overflows its parent 'f1' by 3 px right: make the parent larger",
+            ),
             problem(ProblemKind::CircularSizing, "f2", "'f2' hugs its children's height"),
         ];
         assert_eq!(

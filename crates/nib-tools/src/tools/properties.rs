@@ -336,7 +336,10 @@ fn parse_value(property: Property, value: &serde_json::Value, role: &str) -> Res
                 let weight =
                     FontWeight::parse_text(text).ok_or_else(|| bad("a font weight such as \"600\" or \"bold\""))?;
                 // What is written must be a weight Pen knows; what is matched may be any.
-                if role == "to" && !crate::doc::values::PEN_WEIGHT_NAMES.contains(&text.as_str()) && text.parse::<u16>().is_err() {
+                if role == "to"
+                    && !crate::doc::values::PEN_WEIGHT_NAMES.contains(&text.as_str())
+                    && text.parse::<u16>().is_err()
+                {
                     return Err(bad("a weight Pen knows").with_hint(format!(
                         "write \"{}\"; weights are \"normal\", \"medium\", \"semibold\", \"bold\" or \"100\"…\"900\"",
                         weight.weight()

@@ -136,9 +136,9 @@ impl FromJson for FontWeight {
             }
             JsonValue::String(text) => {
                 let weight = FontWeight::parse_text(text).ok_or_else(|| {
-                let names: Vec<&'static str> = WEIGHT_NAMES.iter().map(|(n, _)| *n).collect();
-                let hint = suggest(&text.to_ascii_lowercase().replace([' ', '-', '_'], ""), &names)
-                    .map(|s| format!("did you mean \"{s}\"?"));
+                    let names: Vec<&'static str> = WEIGHT_NAMES.iter().map(|(n, _)| *n).collect();
+                    let hint = suggest(&text.to_ascii_lowercase().replace([' ', '-', '_'], ""), &names)
+                        .map(|s| format!("did you mean \"{s}\"?"));
                     ValueError::new(json.offset, ErrorKind::InvalidFontWeight { got: text.clone() })
                         .with_optional_hint(hint)
                 })?;

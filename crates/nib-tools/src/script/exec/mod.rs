@@ -537,7 +537,7 @@ impl<'a, 'd> Runner<'a, 'd> {
             self.state.noted.insert(node);
             let found =
                 super::issues::of_node(document, self.context.library, node, false, self.context.canvas, &mut parts);
-            self.state.known.extend(found);
+            self.state.known.extend(found.iter().map(super::issues::Issue::key));
         }
     }
 }

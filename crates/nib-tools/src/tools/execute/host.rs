@@ -769,6 +769,10 @@ fn failure_error(failure: &Failure, edit_id: &str, kept: bool) -> ToolError {
     let mut message = format!("line {}, column {}: {}", failure.line, failure.column, failure.message);
     for invalid in &failure.invalid {
         message.push_str(&format!("\n- {}: {}", invalid.pointer, invalid.message));
+        // What to write instead (the words a property takes, the weight to write).
+        if let Some(hint) = &invalid.hint {
+            message.push_str(&format!(" ({hint})"));
+        }
     }
     let retry = retry(edit_id, kept);
     // batch_design's hints end by saying nothing was changed; the retry says what became of
