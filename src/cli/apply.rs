@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use nib::doc::io::{read_document_bytes, read_file, save_file_by};
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
+use nib::tools::introduced::{self, KnownProblems};
 
 pub struct Settings {
     pub dry_run: bool,
@@ -52,6 +53,8 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     for diagnostic in compiler.font_diagnostics(&document) {
         super::warn(&diagnostic);
     }
+    // The layout problems before the script, to say the ones it adds.
+    let problems_before = KnownProblems::take(&mut compiler, &document);
     let imports = compiler.imports(&document);
     let canvas = compiler.canvas(&document);
     let images = super::configured_images();
@@ -64,6 +67,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         options: Options { max_statements: settings.max_operations, id_seed: settings.seed },
     };
     let mut outcome = run(&mut document, &source, &context);
+    drop(canvas);
     if !outcome.success {
         // The answer of a failed script is an error: standard error, unless JSON was asked for.
         if settings.json {
@@ -80,6 +84,12 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         tell!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
         return ExitCode::from(1);
     }
+    let added = match (&problems_before, KnownProblems::take(&mut compiler, &document)) {
+        (Some(before), Some(after)) => before.added_in(&after),
+        _ => Vec::new(),
+    };
+    let said = introduced::said(&added, &outcome.issues);
+    outcome.issues.extend(said);
     // Success is said only once it is true: after the file is saved.
     let mut revision = None;
     if settings.dry_run {

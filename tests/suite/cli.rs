@@ -882,6 +882,12 @@ fn the_readme_states_the_limits_the_code_has() {
         format!("{} of values copied", mib(nib::resolve::MAX_COPIED_BYTES as u64)),
         format!("{} characters laid out and drawn", nib::resolve::MAX_TEXT_CHARS),
         format!("{} statements", nib::script::DEFAULT_MAX_STATEMENTS),
+        format!(
+            "{} potential issues, {} new layout problems",
+            nib::script::issues::MAX_ISSUES,
+            nib::tools::introduced::MAX_SAID_PROBLEMS
+        ),
+        format!("{} layout problems compared", nib::layout::MAX_COMPARED_PROBLEMS),
         format!("{} px a side, {} pixels", nib::render::MAX_SIDE, nib::render::MAX_PIXELS),
         format!("at most {} pixels each", nib::render::alone::MAX_EFFECT_PIXELS),
         format!("{} for all renders", mib(nib::render::memory::RENDER_MEMORY)),

@@ -588,3 +588,33 @@ return [Export(f, "html-tailwind", {outputPath: "web/"}).files.length > 0, Expor
     );
     assert_eq!(answer["result"], json!([true, true]), "{answer}");
 }
+
+#[test]
+fn a_call_answers_the_problems_it_made_and_not_those_of_earlier_calls() {
+    let mut session = Session::new();
+    // A row that hugs its children, whose only child fills it: circular sizing, made by a
+    // snippet that never wrote the sizing of the row itself in one statement.
+    let made =
+        session.ok(r##"const row = Insert(document, {type: "frame", name: "Row", layout: "horizontal", x: 0, y: 0,
+  children: [{type: "text", content: "A", fill: "#000000"}]});
+Update(Get(row, {depth: 1}).children[0].id, {width: "fill_container", textGrowth: "fixed-width"});
+Update(row, {cornerRadius: "$--radius"});
+return row;"##);
+    let issues: Vec<&str> = made["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap()).collect();
+    assert!(issues.iter().any(|i| i.starts_with("Layout: circular_sizing: 'Row'")), "{issues:?}");
+    assert!(issues.iter().any(|i| i.starts_with("Variable '$--radius' on node")), "{issues:?}");
+    // The variable's layout problem is not said a second time.
+    assert!(!issues.iter().any(|i| i.starts_with("Layout: unresolved")), "{issues:?}");
+    let row = made["result"].as_str().unwrap().to_owned();
+    let again = session.ok(&format!("Update(\"{row}\", {{name: \"Row 2\"}});"));
+    assert!(again.get("issues").is_none(), "{again}");
+}
+
+#[test]
+fn a_font_weight_pen_does_not_know_is_refused_by_update() {
+    let (mut session, f) = session_with_a_frame();
+    let error = session
+        .run(&format!("Insert(\"{f}\", {{type: \"text\", content: \"x\", fontWeight: \"black\"}});"))
+        .unwrap_err();
+    assert!(error.message.contains("font weight \"black\" is not one Pen knows (write \"900\";"), "{}", error.message);
+}

@@ -157,6 +157,23 @@ fn keys_a_node_type_does_not_use_are_reported() {
 }
 
 #[test]
+fn a_font_weight_pen_never_writes_loads_with_a_warning_at_its_node() {
+    let text =
+        r##"{"version": "2.20", "children": [{"type": "text", "id": "t", "content": "a", "fontWeight": "heavy"}]}"##;
+    let loaded = Document::load(text).unwrap();
+    assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+    assert_eq!(loaded.problems[0].kind, ProblemKind::WeightNotPens { got: "heavy", weight: 900 });
+    assert_eq!(loaded.problems[0].location.node_id.as_deref(), Some("t"));
+    assert_eq!(loaded.problems[0].diagnostic().code, "font-weight-name");
+    // Kept as written.
+    assert!(loaded.document.to_pen_string().contains("\"fontWeight\": \"heavy\""));
+    for pens in ["normal", "medium", "semibold", "bold", "700"] {
+        let text = text.replace("heavy", pens);
+        assert!(Document::load(&text).unwrap().problems.is_empty(), "{pens}");
+    }
+}
+
+#[test]
 fn unknown_versions_are_reported_not_refused() {
     let loaded = Document::load(r#"{"version": "1.0", "children": []}"#).unwrap();
     assert_eq!(loaded.problems[0].kind, ProblemKind::UnknownVersion { found: Some("1.0".into()) });

@@ -604,3 +604,71 @@ fn recorded_pencil_calls_give_pencils_outcome_and_nodes() {
     assert_eq!(tally.same_answers, tally.answers, "{summary}");
     assert!(tally.equal * 100 >= tally.comparable * 95, "{summary}");
 }
+
+/// The recorded calls through the batch_design tool, which also answers the layout problems a
+/// call added (issue 57): the answer grows by those lines only, in Pencil's "Potential issues"
+/// section. Prints the sizes of the answers with and without them.
+#[test]
+fn recorded_calls_through_the_tool_grow_only_by_the_layout_problems_they_add() {
+    let (mut calls_run, mut plain_bytes, mut tool_bytes, mut layout_lines, mut grown) = (0, 0, 0, 0, 0);
+    let mut largest_ratio = 1.0_f64;
+    let mut largest_overhead = 0.0_f64;
+    for call in calls() {
+        if !call.answer.starts_with("# Successfully") {
+            continue;
+        }
+        let script = parse(&call.script, 10_000).expect("every recorded script parses");
+        let source = StandIns::of(&script.statements, &HashSet::new()).document();
+        let mut document = Document::load(&source).expect("stand-ins load").document;
+        let plain = run(&mut document, &call.script, &Context::offline(Options::default())).text();
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join("d.pen"), &source).unwrap();
+        let mut workspace = nib::tools::Workspace::new(folder.path());
+        let answer = nib::tools::call(
+            &mut workspace,
+            "batch_design",
+            serde_json::json!({"filePath": "d.pen", "operations": call.script}),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}", call.number));
+        let text = answer["text"].as_str().unwrap();
+        calls_run += 1;
+        plain_bytes += plain.len();
+        tool_bytes += text.len();
+        let added: Vec<&str> = text
+            .lines()
+            .filter(|line| {
+                line.starts_with("- Layout: ")
+                    || line
+                        .ends_with("more new layout problems (snapshot_layout with problemsOnly: true lists them all).")
+            })
+            .collect();
+        layout_lines += added.len();
+        if !added.is_empty() {
+            grown += 1;
+        }
+        // Nothing but the layout lines (and the section they open when there was none) is new.
+        let without_ids = |t: &str| {
+            t.lines()
+                .filter(|l| !l.starts_with("- Inserted") && !l.starts_with("- Copied") && !l.starts_with("- Replaced"))
+                .count()
+        };
+        let section = if !added.is_empty() && !plain.contains("## Potential issues detected:") { 5 } else { 0 };
+        assert_eq!(
+            without_ids(text),
+            without_ids(&plain) + added.len() + section,
+            "{}:\n{text}\n---\n{plain}",
+            call.number
+        );
+        largest_ratio = largest_ratio.max(text.len() as f64 / plain.len() as f64);
+        if !added.is_empty() {
+            // What the answer grew by, against the text of what it reports.
+            let reported: usize = added.iter().map(|line| line.len() - 2).sum();
+            let grew = text.len().saturating_sub(plain.len());
+            largest_overhead = largest_overhead.max(grew as f64 / reported as f64);
+        }
+    }
+    println!(
+        "{calls_run} recorded success calls: answers {plain_bytes} bytes without the new layout problems, {tool_bytes} with them ({layout_lines} lines in {grown} answers); largest answer ratio {largest_ratio:.2}; an answer grew by at most {largest_overhead:.2}× the text of the problems it added"
+    );
+    assert!(calls_run > 100);
+}

@@ -1441,3 +1441,84 @@ fn a_react_note_on_a_ref_to_a_plain_frame_says_it_is_not_reusable() {
     assert!(said.contains("'box', a node that is not a component") && said.contains("reusable: true"), "{said}");
     assert!(!said.contains("imported"), "{said}");
 }
+
+// What a write broke (issue 57) ---------------------------------------------------------------
+
+/// A session with `w.pen`: a 400 px vertical page holding a row that hugs a text, and two
+/// radius variables.
+fn writes_session() -> (Session, String) {
+    let s = Session::new();
+    let doc = r##"{"version": "2.20", "children": [
+  {"type": "frame", "id": "page", "x": 0, "y": 0, "width": 400, "height": 300, "layout": "vertical", "children": [
+    {"type": "frame", "id": "row", "layout": "horizontal", "children": [
+      {"type": "text", "id": "t1", "content": "Hi", "fill": "#000000"}]}]}],
+  "variables": {"--radius-lg": {"type": "number", "value": 8}, "--radius-sm": {"type": "number", "value": 4}}}"##;
+    fs::write(s.folder.path().join("w.pen"), doc).unwrap();
+    (s, "w.pen".to_owned())
+}
+
+fn issues(answer: &Value) -> Vec<String> {
+    answer["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect()
+}
+
+#[test]
+fn a_font_weight_pen_does_not_know_is_refused_with_the_number_to_write() {
+    let (mut s, doc) = writes_session();
+    let before = s.read(&doc);
+    let error = s.err("batch_design", json!({"filePath": doc, "operations": "U(\"t1\", {fontWeight: \"heavy\"})"}));
+    assert!(
+        error.message.contains("/fontWeight font weight \"heavy\" is not one Pen knows (write \"900\""),
+        "{}",
+        error.message
+    );
+    assert_eq!(s.read(&doc), before);
+    s.ok("batch_design", json!({"filePath": doc, "operations": "U(\"t1\", {fontWeight: \"semibold\"})"}));
+}
+
+#[test]
+fn an_undefined_variable_is_named_in_the_answer_that_wrote_it() {
+    let (mut s, doc) = writes_session();
+    let answer =
+        s.ok("batch_design", json!({"filePath": doc, "operations": "U(\"row\", {cornerRadius: \"$--radius-xl\"})"}));
+    let said = issues(&answer);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("Variable '$--radius-xl' on node 'row' ('cornerRadius') is not defined"), "{said:?}");
+    assert!(said[0].contains("Did you mean '$--radius-lg', '$--radius-sm'?"), "{said:?}");
+    assert!(answer["text"].as_str().unwrap().contains("## Potential issues detected:\n- Variable '$--radius-xl'"));
+}
+
+#[test]
+fn a_write_answers_the_layout_problems_it_added_and_only_those() {
+    let (mut s, doc) = writes_session();
+    // Circular sizing made where the call did not write (the row), and an overflow.
+    let answer = s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "U(\"t1\", {width: \"fill_container\", textGrowth: \"fixed-width\"})\nI(\"page\", {type: \"rectangle\", width: 600, height: 10})"}),
+    );
+    let said = issues(&answer);
+    assert!(said.iter().any(|i| i.starts_with("Layout: circular_sizing: 'row' hugs its children's width")), "{said:?}");
+    assert!(said.iter().any(|i| i.starts_with("Layout: overflow: ") && i.contains("by 200 px right")), "{said:?}");
+    // The next call touches the same nodes and adds nothing: nothing is said again.
+    let again = s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "U(\"t1\", {content: \"Hello\"})\nU(\"row\", {gap: 4})"}),
+    );
+    assert_eq!(issues(&again), Vec::<String>::new());
+    assert!(!again["text"].as_str().unwrap().contains("Potential issues"));
+}
+
+#[test]
+fn an_issue_of_an_earlier_call_is_not_repeated_when_its_node_is_touched_again() {
+    let (mut s, doc) = writes_session();
+    let first = s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "x=I(\"page\", {type: \"text\", content: \"No fill\"})"}),
+    );
+    let id = first["bindings"][0]["id"].as_str().unwrap().to_owned();
+    assert!(issues(&first).iter().any(|i| i.contains("has no fill, so it is invisible")), "{:?}", issues(&first));
+    let second = s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": format!("U(\"{id}\", {{content: \"Still none\"}})")}),
+    );
+    assert_eq!(issues(&second), Vec::<String>::new());
+}

@@ -9,7 +9,7 @@
 // exist; the lint asked for a line on every field, which got filler, not documentation.
 
 // The stages below, under the names this crate's modules use for them.
-use nib_doc::{diagnostic, doc, files, hash, numbers, random};
+use nib_doc::{diagnostic, doc, files, hash, numbers, printable, random};
 use nib_export::export;
 use nib_js::js;
 #[cfg(feature = "network-images")]

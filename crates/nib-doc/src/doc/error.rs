@@ -323,6 +323,17 @@ pub enum ProblemKind {
         "this node in an instance override has no \"id\"; it is kept as written, but nib can neither address, lay out nor draw it"
     )]
     OverrideNodeWithoutId,
+    /// A font weight named with a CSS word Pen's files never hold ("heavy", "light"): nib
+    /// draws it at its number, Pen may not.
+    #[error(
+        "font weight {got:?} is not one Pen writes (\"normal\", \"medium\", \"semibold\", \"bold\" or \"100\"…\"900\"); nib draws it as {weight}, Pen may not: write \"{weight}\""
+    )]
+    WeightNotPens {
+        /// The name found.
+        got: &'static str,
+        /// The weight nib reads it as.
+        weight: u16,
+    },
     /// A known key on a node type that does not use it.
     #[error("\"{key}\" has no effect on {node_type} nodes")]
     KeyNotUsedByType {
@@ -350,6 +361,7 @@ impl ProblemKind {
             ProblemKind::OverrideKept { .. } => "override-kept",
             ProblemKind::OverrideNodeWithoutId => "override-without-id",
             ProblemKind::KeyNotUsedByType { .. } => "key-not-used",
+            ProblemKind::WeightNotPens { .. } => "font-weight-name",
         }
     }
 

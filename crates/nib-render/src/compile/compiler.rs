@@ -133,7 +133,14 @@ impl<'h> Compiler<'h> {
         {
             return Arc::clone(&self.scenes[index].2);
         }
-        let previous = cached.map(|index| Arc::clone(&self.scenes[index].2));
+        // The first full Scene starts from the parts laid out to show single nodes, so they stay
+        // the same parts (a write's answer lays the whole document out after a screenshot of
+        // one frame, whose cached picture holds while its part does).
+        let previous = cached.map(|index| Arc::clone(&self.scenes[index].2)).or_else(|| {
+            (options == SceneOptions::FULL)
+                .then(|| self.parts.last().map(|(_, _, scene, _)| Arc::clone(scene)))
+                .flatten()
+        });
         let imports = self.imports(document);
         let scene = Arc::new(update_scene(previous.as_deref(), document, imports.as_ref(), options));
         match cached {
@@ -154,7 +161,11 @@ impl<'h> Compiler<'h> {
         {
             return Ok((scene, Arc::clone(layout)));
         }
-        let previous = self.layout.take().map(|(_, layout)| layout);
+        let previous = self
+            .layout
+            .take()
+            .map(|(_, layout)| layout)
+            .or_else(|| self.parts.last().map(|(.., layout)| Arc::clone(layout)));
         let text = self.text.as_mut().expect("made above");
         let layout = Arc::new(Layout::update(previous.as_deref(), &scene, text));
         self.layout = Some((revision, Arc::clone(&layout)));

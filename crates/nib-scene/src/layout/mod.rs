@@ -23,7 +23,10 @@ use std::sync::Arc;
 
 use crate::resolve::{Scene, SceneKey, ScenePart};
 use crate::text::{ShapedText, TextEngine};
-pub use problems::{LayoutProblem, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage, find_problems};
+pub use problems::{
+    LayoutProblem, MAX_COMPARED_PROBLEMS, MAX_PROBLEMS, MoreProblems, ProblemKind, Problems, UnreadableImage,
+    every_problem, find_problems,
+};
 pub use rules::Axis;
 pub(crate) use rules::SizingNote;
 use rules::{AxisSize, Kind, Plan, plan_part, taffy_style};

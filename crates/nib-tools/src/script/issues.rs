@@ -4,10 +4,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::doc::edit_distance;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
+use crate::doc::vars::VisitVars;
 use crate::doc::{Document, Key, NodeKey, NodeType, Props, Value, VarOr};
 use crate::layout::space::CanvasBoxes;
-use crate::resolve::{Library, NoImports, PathTarget, Scene, find_component, resolve_path};
+use crate::resolve::variables::LookupError;
+use crate::resolve::{Library, NoImports, PathTarget, Scene, ThemeContext, find_component, lookup, resolve_path};
 use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_family};
 
 /// Most potential issues listed in one answer; the others are counted in a last line. One I()
@@ -57,19 +60,24 @@ pub(crate) fn undrawn_keys(path: &str, type_name: Option<&str>, set: &Props) -> 
 }
 
 /// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
-/// `positioned` are the nodes whose x/y the call set.
+/// `positioned` are the nodes whose x/y the call set. `known` are the problems the nodes had
+/// before the call changed them ([`of_node`] before each change): they are not this call's,
+/// so they are not said again.
 pub fn find(
     document: &Document,
     library: &dyn Library,
     touched: &[NodeKey],
     positioned: &HashSet<NodeKey>,
     canvas: Option<&dyn CanvasBoxes>,
+    known: &HashSet<String>,
 ) -> Vec<String> {
     let mut issues: Vec<String> = Vec::new();
     let mut distinct: HashSet<String> = HashSet::new();
     let mut seen = HashSet::new();
     // Expanded parts, built once per top-level part however many of its instances the call touched.
     let mut parts: HashMap<NodeKey, Option<Arc<Scene>>> = HashMap::new();
+    // Undefined variables are said once per variable, with the nodes that use it.
+    let mut variables: Vec<(usize, String, Vec<UndefinedUse>)> = Vec::new();
     for key in touched {
         if !seen.insert(*key) {
             continue;
@@ -79,12 +87,24 @@ pub fn find(
         if document.node_by_id(node.id()) != Some(*key) {
             continue;
         }
-        let mut found = node_issues(document, *key, positioned.contains(key), canvas);
-        found.extend(override_issues(document, library, *key));
-        if node.node_type() == NodeType::Ref {
-            found.extend(instance_issues(document, *key, canvas, &mut parts));
-        }
-        for issue in found {
+        let found = of_node(document, library, *key, positioned.contains(key), canvas, &mut parts);
+        for issue in found.into_iter().filter(|issue| !known.contains(&issue.key())) {
+            let issue = match issue {
+                Issue::Said(said) => said,
+                Issue::Undefined(used) => {
+                    match variables.iter_mut().find(|(_, name, _)| *name == used.name) {
+                        Some((_, _, uses)) => uses.push(used),
+                        None if issues.len() < MAX_ISSUES => {
+                            variables.push((issues.len(), used.name.clone(), vec![used]));
+                            issues.push(String::new());
+                        }
+                        None => {
+                            distinct.insert(format!("variable {}", used.name));
+                        }
+                    }
+                    continue;
+                }
+            };
             if issues.len() < MAX_ISSUES {
                 if distinct.insert(issue.clone()) {
                     issues.push(issue);
@@ -94,7 +114,11 @@ pub fn find(
             }
         }
     }
-    let more = distinct.len() - issues.len();
+    for (at, name, uses) in variables {
+        issues[at] = undefined_sentence(document, library, &name, &uses);
+        distinct.insert(issues[at].clone());
+    }
+    let more = distinct.len().saturating_sub(issues.len());
     if more > 0 {
         issues.push(format!(
             "… and {more} more potential issues of the kinds above (fix these first; snapshot_layout with problemsOnly: true lists the layout problems)."
@@ -103,6 +127,148 @@ pub fn find(
     issues
 }
 
+/// A potential issue of one node.
+pub(crate) enum Issue {
+    /// Said as it is.
+    Said(String),
+    /// A variable the node uses that is not defined: said once for all the nodes that use it.
+    Undefined(UndefinedUse),
+}
+
+impl Issue {
+    /// What tells it apart from the node's other issues, and from the same issue later.
+    pub(crate) fn key(&self) -> String {
+        match self {
+            Issue::Said(said) => said.clone(),
+            Issue::Undefined(used) => format!("${} on {}: {}", used.name, used.node, used.properties.join(", ")),
+        }
+    }
+}
+
+/// A node's use of a variable that is not defined.
+pub(crate) struct UndefinedUse {
+    name: String,
+    node: String,
+    /// The properties that use it (`path: property` inside an instance's overrides).
+    properties: Vec<String>,
+}
+
+/// One sentence for a variable that is not defined and the nodes that use it (the first 3).
+fn undefined_sentence(document: &Document, library: &dyn Library, name: &str, uses: &[UndefinedUse]) -> String {
+    const SHOWN: usize = 3;
+    let used = |u: &UndefinedUse| {
+        format!("'{}' ({})", u.node, u.properties.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", "))
+    };
+    let near = near_variables(document, library, name);
+    let fix = "Define it with set_variables, or use a defined one.";
+    match uses {
+        [one] => format!("Variable '${name}' on node {} is not defined, so it is not applied.{near} {fix}", used(one)),
+        many => {
+            let mut listed: Vec<String> = many.iter().take(SHOWN).map(used).collect();
+            if many.len() > SHOWN {
+                listed.push(format!("{} more", many.len() - SHOWN));
+            }
+            format!(
+                "Variable '${name}' is not defined, so it is not applied on {} nodes: {}.{near} {fix}",
+                many.len(),
+                listed.join(", ")
+            )
+        }
+    }
+}
+
+/// The potential problems of the node `key` as the document stands; `positioned` when the call
+/// set its x/y. `parts` keeps the expanded top-level parts of one document state.
+pub(crate) fn of_node(
+    document: &Document,
+    library: &dyn Library,
+    key: NodeKey,
+    positioned: bool,
+    canvas: Option<&dyn CanvasBoxes>,
+    parts: &mut HashMap<NodeKey, Option<Arc<Scene>>>,
+) -> Vec<Issue> {
+    let mut found = node_issues(document, key, positioned, canvas);
+    found.extend(override_issues(document, library, key));
+    if document.tree().node(key).node_type() == NodeType::Ref {
+        found.extend(instance_issues(document, key, canvas, parts));
+    }
+    let mut issues: Vec<Issue> = found.into_iter().map(Issue::Said).collect();
+    issues.extend(undefined_variables(document, library, key).into_iter().map(Issue::Undefined));
+    issues
+}
+
+/// Variables the node's properties (and an instance's overrides) name that neither the
+/// document nor its imports define: the property is not applied, which no picture explains.
+fn undefined_variables(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<UndefinedUse> {
+    let node = document.tree().node(key);
+    let mut uses: Vec<UndefinedUse> = Vec::new();
+    let mut note = |name: &str, property: String| match uses.iter_mut().find(|u| u.name == name) {
+        Some(used) => {
+            if !used.properties.contains(&property) {
+                used.properties.push(property);
+            }
+        }
+        None => {
+            uses.push(UndefinedUse { name: name.to_owned(), node: node.id().to_owned(), properties: vec![property] })
+        }
+    };
+    let theme = ThemeContext::defaults(document);
+    let mut check = |props: &Props, path: Option<&str>| {
+        for (key, value) in props.iter() {
+            let mut value = value.clone();
+            value.visit_vars(&mut |slot| {
+                let Some(reference) = slot.reference() else { return };
+                if let Err(LookupError::Missing(name)) = lookup(document, None, document, library, reference, &theme) {
+                    let property = match path {
+                        Some(path) => format!("{path}: {}", key.name()),
+                        None => key.name().to_owned(),
+                    };
+                    note(&name, property);
+                }
+            });
+        }
+    };
+    check(&node.props, None);
+    if let Some(Value::Descendants(descendants)) = node.props.get(&Key::Descendants) {
+        for (path, tree) in &descendants.0.entries {
+            let mut trees = vec![tree];
+            while let Some(tree) = trees.pop() {
+                check(&tree.props, Some(path));
+                trees.extend(tree.children.iter());
+            }
+        }
+    }
+    uses
+}
+
+/// " Did you mean '$--radius-lg'?" for the defined variables nearest `name`, or the first few
+/// defined ones when none is near; "" when the document defines none.
+fn near_variables(document: &Document, library: &dyn Library, name: &str) -> String {
+    const SHOWN: usize = 3;
+    let mut names: Vec<String> =
+        document.variables().map(|v| v.entries.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default();
+    if let Some(imports) = document.imports() {
+        for (alias, _) in imports.iter() {
+            if let Some(variables) = library.imported(alias).and_then(|imported| imported.variables()) {
+                names.extend(variables.entries.iter().map(|(n, _)| format!("{alias}:{n}")));
+            }
+        }
+    }
+    if names.is_empty() {
+        return String::new();
+    }
+    let budget = (name.chars().count() / 3).clamp(2, 6);
+    let mut near: Vec<(usize, &String)> =
+        names.iter().map(|n| (edit_distance(name, n), n)).filter(|(d, _)| *d <= budget).collect();
+    near.sort();
+    let quoted =
+        |list: &mut dyn Iterator<Item = &String>| list.map(|n| format!("'${n}'")).collect::<Vec<_>>().join(", ");
+    if near.is_empty() {
+        let more = if names.len() > SHOWN { format!(" (of {})", names.len()) } else { String::new() };
+        return format!(" Defined: {}{more}.", quoted(&mut names.iter().take(SHOWN)));
+    }
+    format!(" Did you mean {}?", quoted(&mut near.into_iter().take(SHOWN).map(|(_, n)| n)))
+}
 /// The two layout axes, with the keys and words that go with them.
 const AXES: [(Key, &str); 2] = [(Key::Width, "horizontal"), (Key::Height, "vertical")];
 

@@ -318,6 +318,15 @@ impl Validator {
                 &format!("has an unknown key \"{key}\""),
                 suggestion.map(|s| format!("did you mean \"{s}\"?")),
             ),
+            // Read as a number by nib, but a word Pen's files never hold: the agent can write
+            // the number, which both draw the same.
+            ProblemKind::WeightNotPens { got, weight } => self.error(
+                &at,
+                &format!("font weight \"{got}\" is not one Pen knows"),
+                Some(format!(
+                    "write \"{weight}\"; weights are \"normal\", \"medium\", \"semibold\", \"bold\" or \"100\"…\"900\""
+                )),
+            ),
             other => self.error(&at, &other.to_string(), None),
         }
     }
@@ -583,6 +592,22 @@ mod tests {
         assert!(text("/alignItems").contains("did you mean \"start\"?"));
         assert!(text("/children/1/textColor").contains("use 'fill'"));
         assert!(text("/children/1/fill").contains("#1535850"));
+    }
+
+    #[test]
+    fn weights_pen_does_not_know_are_refused_with_the_number() {
+        let errors = node("2.20", r#"{"type": "text", "content": "a", "fontWeight": "heavy"}"#).unwrap_err();
+        assert_eq!(
+            errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            [
+                "/fontWeight font weight \"heavy\" is not one Pen knows (write \"900\"; weights are \"normal\", \"medium\", \"semibold\", \"bold\" or \"100\"…\"900\")"
+            ]
+        );
+        let mut v = Validator::new(Some("2.20"));
+        v.update(json(r#"{"fontWeight": "light"}"#), Some(NodeType::Text), None);
+        assert_eq!(v.errors.len(), 1);
+        assert!(node("2.20", r#"{"type": "text", "content": "a", "fontWeight": "semibold"}"#).is_ok());
+        assert!(node("2.20", r#"{"type": "text", "content": "a", "fontWeight": "800"}"#).is_ok());
     }
 
     #[test]

@@ -65,6 +65,8 @@ pub fn batch_design(
     let confinement = workspace.confinement().cloned();
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     open.expect_revision(args.if_revision.as_deref())?;
+    // The problems before the call, to answer with the ones it adds.
+    let problems_before = open.known_problems();
     let folder = open.folder().to_owned();
     let before = open.document.revision();
     let imports = open.compiler.imports(&open.document);
@@ -94,6 +96,9 @@ pub fn batch_design(
         outcome.discard_created_files();
         return Err(error);
     }
+    let introduced = open.problems_since(problems_before.as_deref());
+    let said = super::introduced::said(&introduced, &outcome.issues);
+    outcome.issues.extend(said);
     let note = match (note, converted) {
         (Some(note), Some(said)) => Some(format!("{note} {said}")),
         (note, said) => note.or(said),

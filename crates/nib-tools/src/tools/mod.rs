@@ -14,6 +14,7 @@ mod execute;
 mod export;
 mod guides;
 mod history;
+pub mod introduced;
 mod journal;
 mod layout;
 mod lint;

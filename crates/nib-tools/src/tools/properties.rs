@@ -332,9 +332,21 @@ fn parse_value(property: Property, value: &serde_json::Value, role: &str) -> Res
         (Property::FontFamily, _) => return Err(bad("a font family name")),
         (Property::FontWeight, serde_json::Value::String(text)) => match var(text) {
             Some(r) => Parsed::Weight(VarOr::Var(r)),
-            None => Parsed::Weight(VarOr::Value(
-                FontWeight::parse_text(text).ok_or_else(|| bad("a font weight such as \"600\" or \"bold\""))?,
-            )),
+            None => {
+                let weight =
+                    FontWeight::parse_text(text).ok_or_else(|| bad("a font weight such as \"600\" or \"bold\""))?;
+                // What is written must be a weight Pen knows; what is matched may be any.
+                if role == "to"
+                    && !crate::doc::values::PEN_WEIGHT_NAMES.contains(&text.as_str())
+                    && text.parse::<u16>().is_err()
+                {
+                    return Err(bad("a weight Pen knows").with_hint(format!(
+                        "write \"{}\"; weights are \"normal\", \"medium\", \"semibold\", \"bold\" or \"100\"…\"900\"",
+                        weight.weight()
+                    )));
+                }
+                Parsed::Weight(VarOr::Value(weight))
+            }
         },
         (Property::FontWeight, serde_json::Value::Number(n)) => {
             Parsed::Weight(VarOr::Value(FontWeight::new(n.as_f64().unwrap_or(400.0) as u16)))

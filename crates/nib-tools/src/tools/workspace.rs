@@ -108,6 +108,9 @@ pub struct OpenDocument {
     /// Changes another program made on disk, found during the running call: who (as far as
     /// known) and what.
     pub(super) outside: Vec<(String, Written)>,
+    /// The layout problems of the last revision they were taken at: a write's answer says the
+    /// ones it added (`introduced.rs`).
+    pub(super) known_problems: Option<std::sync::Arc<super::introduced::KnownProblems>>,
 }
 
 /// Enough of a file's state to tell whether someone else changed it.
@@ -472,6 +475,7 @@ impl Workspace {
             writer: None,
             written: Vec::new(),
             outside: Vec::new(),
+            known_problems: None,
         };
         let index = match self.documents.iter().position(|d| d.path == path) {
             Some(index) => {
@@ -511,6 +515,7 @@ impl Workspace {
             writer: None,
             written: Vec::new(),
             outside: Vec::new(),
+            known_problems: None,
         });
         self.current = Some(self.documents.len() - 1);
         let last = self.documents.len() - 1;

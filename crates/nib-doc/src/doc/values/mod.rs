@@ -23,7 +23,7 @@ pub use shape::{CornerRadius, FillRule};
 pub use stroke::{
     LineCap, Sides, Stroke, StrokeAlign, StrokeAlignment, StrokeCap, StrokeJoin, StrokeObject, Thickness,
 };
-pub use text::{FontStyle, FontWeight, TextAlign, TextAlignVertical, TextContent, TextGrowth};
+pub use text::{FontStyle, FontWeight, PEN_WEIGHT_NAMES, TextAlign, TextAlignVertical, TextContent, TextGrowth};
 pub(crate) use variables::read_themes;
 pub use variables::{
     Imports, ThemeSelection, ThemedValue, Themes, Variable, VariableScalar, VariableType, VariableValue, Variables,

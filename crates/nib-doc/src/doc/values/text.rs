@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use crate::doc::convert::{FromJson, ReadContext, ToJson, wrong_type};
-use crate::doc::error::{ErrorKind, ValueError};
+use crate::doc::error::{ErrorKind, ProblemKind, ValueError};
 use crate::doc::json::{Json, JsonValue, JsonWriter, RawJson};
 use crate::doc::keyword::{keyword_enum, suggest};
 
@@ -74,6 +74,12 @@ const WEIGHT_NAMES: &[(&str, u16)] = &[
     ("heavy", 900),
 ];
 
+/// The named weights Pen's own files hold (`normal` is what Pen writes for a text it made;
+/// `medium`, `semibold` and `bold` are in files Pen saved). The other names above are CSS's:
+/// nib reads them, but Pen's files never show them, so a write refuses them and a file that
+/// holds one is warned about (DECISIONS.md, Reading files).
+pub const PEN_WEIGHT_NAMES: &[&str] = &["normal", "medium", "semibold", "bold"];
+
 /// How a font weight was written, so it saves the same way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum WeightSpelling {
@@ -119,7 +125,7 @@ impl FromJson for FontWeight {
         "a font weight: \"normal\", \"bold\", \"medium\", \"semibold\" or \"100\"…\"900\"".into()
     }
 
-    fn from_json(json: Json, _cx: &mut ReadContext) -> Result<FontWeight, ValueError> {
+    fn from_json(json: Json, cx: &mut ReadContext) -> Result<FontWeight, ValueError> {
         match &json.value {
             JsonValue::Number(n) if n.fract() == 0.0 && (1.0..=1000.0).contains(n) => {
                 Ok(FontWeight { weight: *n as u16, spelling: WeightSpelling::Number })
@@ -128,13 +134,21 @@ impl FromJson for FontWeight {
                 Err(ValueError::new(json.offset, ErrorKind::InvalidFontWeight { got: n.to_string() })
                     .with_hint("weights are whole numbers from 1 to 1000, usually 100…900"))
             }
-            JsonValue::String(text) => FontWeight::parse_text(text).ok_or_else(|| {
-                let names: Vec<&'static str> = WEIGHT_NAMES.iter().map(|(n, _)| *n).collect();
-                let hint = suggest(&text.to_ascii_lowercase().replace([' ', '-', '_'], ""), &names)
-                    .map(|s| format!("did you mean \"{s}\"?"));
-                ValueError::new(json.offset, ErrorKind::InvalidFontWeight { got: text.clone() })
-                    .with_optional_hint(hint)
-            }),
+            JsonValue::String(text) => {
+                let weight = FontWeight::parse_text(text).ok_or_else(|| {
+                    let names: Vec<&'static str> = WEIGHT_NAMES.iter().map(|(n, _)| *n).collect();
+                    let hint = suggest(&text.to_ascii_lowercase().replace([' ', '-', '_'], ""), &names)
+                        .map(|s| format!("did you mean \"{s}\"?"));
+                    ValueError::new(json.offset, ErrorKind::InvalidFontWeight { got: text.clone() })
+                        .with_optional_hint(hint)
+                })?;
+                if let WeightSpelling::Name(name) = weight.spelling
+                    && !PEN_WEIGHT_NAMES.contains(&name)
+                {
+                    cx.report(json.offset, ProblemKind::WeightNotPens { got: name, weight: weight.weight });
+                }
+                Ok(weight)
+            }
             _ => Err(wrong_type::<FontWeight>(&json)),
         }
     }
@@ -187,6 +201,7 @@ impl ToJson for TextContent {
 mod tests {
     use super::*;
     use crate::doc::convert::testing::*;
+    use crate::doc::error::RawProblem;
 
     #[test]
     fn font_weights_keep_their_spelling() {
@@ -195,6 +210,23 @@ mod tests {
         assert_round_trip::<FontWeight>("700");
         assert_eq!(read::<FontWeight>("\"normal\"").unwrap().weight(), 400);
         assert_eq!(read::<FontWeight>("\"medium\"").unwrap().weight(), 500);
+    }
+
+    #[test]
+    fn weights_pen_does_not_write_are_noted() {
+        let mut cx = ReadContext::default();
+        let json = crate::doc::json::parse("\"heavy\"").unwrap().value.unwrap();
+        assert_eq!(FontWeight::from_json(json, &mut cx).unwrap().weight(), 900);
+        assert!(matches!(
+            cx.problems.as_slice(),
+            [RawProblem { kind: ProblemKind::WeightNotPens { got: "heavy", weight: 900 }, .. }]
+        ));
+        for pens in ["\"semibold\"", "\"bold\"", "\"normal\"", "\"medium\"", "\"700\"", "450"] {
+            let mut cx = ReadContext::default();
+            let json = crate::doc::json::parse(pens).unwrap().value.unwrap();
+            FontWeight::from_json(json, &mut cx).unwrap();
+            assert!(cx.problems.is_empty(), "{pens}");
+        }
     }
 
     #[test]

@@ -91,6 +91,17 @@ pub fn find_problems(scene: &Scene, layout: &Layout, within: Option<SceneKey>) -
     list.finish(scene)
 }
 
+/// Most problems built to compare two states of a document ([`every_problem`]): past it the
+/// rest are counted, and a write cannot tell which of them it made.
+pub const MAX_COMPARED_PROBLEMS: usize = 20_000;
+
+/// The problems of the whole canvas, image files the host could not read among them, for
+/// comparing two states of a document (what a write brought is what the state after it has and
+/// the one before did not): up to [`MAX_COMPARED_PROBLEMS`] built in full.
+pub fn every_problem(scene: &Scene, layout: &Layout, unreadable: &[UnreadableImage]) -> Problems {
+    collect_with_images(scene, layout, None, unreadable, MAX_COMPARED_PROBLEMS)
+}
+
 /// [`find_problems`], and image fills whose file is not in the document's folder.
 pub(crate) fn find_problems_and_missing_images(
     scene: &Scene,
@@ -98,7 +109,17 @@ pub(crate) fn find_problems_and_missing_images(
     within: Option<SceneKey>,
     unreadable: &[UnreadableImage],
 ) -> Problems {
-    let mut list = Collector::new(MAX_PROBLEMS);
+    collect_with_images(scene, layout, within, unreadable, MAX_PROBLEMS)
+}
+
+fn collect_with_images(
+    scene: &Scene,
+    layout: &Layout,
+    within: Option<SceneKey>,
+    unreadable: &[UnreadableImage],
+    limit: usize,
+) -> Problems {
+    let mut list = Collector::new(limit);
     collect(scene, layout, within, &mut list);
     for missing in unreadable {
         let hint = if missing.outside {

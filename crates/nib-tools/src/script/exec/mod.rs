@@ -105,6 +105,7 @@ pub fn run(document: &mut Document, source: &str, context: &Context) -> Outcome 
         &runner.state.touched,
         &runner.state.positioned,
         context.canvas,
+        &runner.state.known,
     ));
     issues.extend(references.broken_since(&References::of(runner.tx.document(), context.library)));
     if script.statements.len() > RECOMMENDED_STATEMENTS {
@@ -213,6 +214,11 @@ pub(crate) struct State {
     touched: Vec<NodeKey>,
     /// Nodes whose x or y this call set.
     positioned: HashSet<NodeKey>,
+    /// Nodes whose problems before the call are known: the new ones (they had none) and the
+    /// ones [`Runner::note_before`] looked at before their first change.
+    noted: HashSet<NodeKey>,
+    /// The potential issues the changed nodes had before the call: not this call's to say.
+    known: HashSet<String>,
     /// Potential issues a statement saw as it ran (the others are looked for after the call).
     said: Vec<String>,
     /// Image files G() wrote that were not there before.
@@ -230,6 +236,8 @@ impl State {
             results: Vec::new(),
             touched: Vec::new(),
             positioned: HashSet::new(),
+            noted: HashSet::new(),
+            known: HashSet::new(),
             said: Vec::new(),
             created: Vec::new(),
         }
@@ -513,7 +521,29 @@ impl<'a, 'd> Runner<'a, 'd> {
     }
 
     fn touch(&mut self, key: NodeKey) {
-        self.state.touched.extend(self.tx.document().tree().subtree(key));
+        let tree = self.tx.document().tree();
+        self.state.touched.extend(tree.subtree(key));
+        // A node made in this call had no problems before it.
+        self.state.noted.extend(tree.subtree(key));
+    }
+
+    /// Notes the potential issues of `key` and the nodes below it as they are before this call
+    /// first changes them, so the answer says only what the call brought (an issue of an
+    /// earlier call is not repeated because a node was touched again). Costs what the checks
+    /// after the call cost, for the nodes changed only.
+    fn note_before(&mut self, key: NodeKey) {
+        let document = self.tx.document();
+        let fresh: Vec<NodeKey> = document.tree().subtree(key).filter(|k| !self.state.noted.contains(k)).collect();
+        if fresh.is_empty() {
+            return;
+        }
+        let mut parts = HashMap::new();
+        for node in fresh {
+            self.state.noted.insert(node);
+            let found =
+                super::issues::of_node(document, self.context.library, node, false, self.context.canvas, &mut parts);
+            self.state.known.extend(found.iter().map(super::issues::Issue::key));
+        }
     }
 }
 

@@ -232,6 +232,7 @@ impl Runner<'_, '_> {
                 _ => return Err(StepError::new("the index must be a whole number, 0 or more").at(expr)),
             },
         };
+        self.note_before(key);
         self.tx.move_node(key, new_parent, index).map_err(|e| StepError::new(e.to_string()).at(node))?;
         if new_parent.is_none() && !self.document().tree().node(key).props.contains(&Key::X) {
             self.place_top_level(key);
@@ -351,6 +352,7 @@ impl Runner<'_, '_> {
         }
         match target {
             PathTarget::Node(key) => {
+                self.note_before(key);
                 for (name, value) in props.iter() {
                     self.tx.set(key, name.clone(), Some(value.clone()));
                 }
@@ -593,6 +595,7 @@ impl Runner<'_, '_> {
             let said = crate::script::issues::undrawn_keys(node.id(), type_name.as_deref(), &update.set);
             self.state.said.extend(said);
         }
+        self.note_before(key);
         for name in update.remove {
             self.tx.set(key, name, None);
         }

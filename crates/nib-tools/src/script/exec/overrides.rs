@@ -18,6 +18,7 @@ impl Runner<'_, '_> {
         target: &InstanceNode,
         edit: impl FnOnce(&mut Self, &mut Descendants, &mut HashSet<String>) -> Step<T>,
     ) -> Step<T> {
+        self.note_before(target.instance);
         let props = &self.tx.document().tree().node(target.instance).props;
         let mut descendants = match props.get(&Key::Descendants) {
             Some(Value::Descendants(d)) => d.clone(),

@@ -119,6 +119,7 @@ impl Session {
             &state.touched,
             &state.positioned,
             context.canvas,
+            &state.known,
         ));
         issues.extend(self.references.broken_since(&References::of(document, context.library)));
         Finished { results: state.results, issues, created_files: state.created }

@@ -54,6 +54,9 @@ pub(super) struct Host {
     writes: usize,
     /// The document's node count when the call started.
     nodes_before: usize,
+    /// The layout problems before the call's first write, to answer with the ones it adds
+    /// (`None` until it writes, or when the document could not be laid out).
+    problems_before: Option<Option<Arc<crate::tools::introduced::KnownProblems>>>,
 }
 
 impl Host {
@@ -85,6 +88,7 @@ impl Host {
             limits,
             writes: 0,
             nodes_before,
+            problems_before: None,
         }
     }
 
@@ -260,6 +264,10 @@ impl Host {
     ) -> Result<Value, ToolError> {
         self.count_write(function, at)?;
         self.refuse_document_as_node(operation, arguments, at, function)?;
+        if self.problems_before.is_none() {
+            let before = self.workspace.already_open(Path::new(&self.file_path)).and_then(|open| open.known_problems());
+            self.problems_before = Some(before);
+        }
         let session = &mut self.session;
         let mark = &self.mark;
         // Other sessions' claims, found when the call looked at the document.
@@ -700,6 +708,9 @@ impl Host {
             remove_created(finished.created_files);
             return Err(with_exports(saving, self.exports.undo(&root)));
         }
+        let mut issues = finished.issues;
+        let introduced = open.problems_since(self.problems_before.take().flatten().as_deref());
+        issues.extend(crate::tools::introduced::said(&introduced, &issues));
         let revision = open.document.revision();
         let file_revision = open.file_revision().to_string();
         let (result, repaired) = match ran {
@@ -724,7 +735,7 @@ impl Host {
             result,
             ids: std::mem::take(&mut self.ids),
             printed: std::mem::take(&mut self.printed),
-            issues: finished.issues,
+            issues,
             warnings: std::mem::take(&mut self.warnings),
             screenshots: std::mem::take(&mut self.screenshots),
             exported,
@@ -781,6 +792,10 @@ fn failure_error(failure: &Failure, edit_id: &str, kept: bool) -> ToolError {
     let mut message = format!("line {}, column {}: {}", failure.line, failure.column, failure.message);
     for invalid in &failure.invalid {
         message.push_str(&format!("\n- {}: {}", invalid.pointer, invalid.message));
+        // What to write instead (the words a property takes, the weight to write).
+        if let Some(hint) = &invalid.hint {
+            message.push_str(&format!(" ({hint})"));
+        }
     }
     let retry = retry(edit_id, kept);
     // batch_design's hints end by saying nothing was changed; the retry says what became of
