@@ -28,6 +28,10 @@ const HATCH_STEP: f32 = 7.0;
 /// to the slot's own corner, halfway.
 const HATCH_PHASE: f32 = 3.5;
 
+/// Most hatch lines one placeholder draws (a slot up to about 70,000 px across and down): a
+/// larger slot, which no screen shows whole, gets its frame alone rather than millions of lines.
+const MAX_HATCH_LINES: i64 = 10_000;
+
 /// Segments per rounded corner when the frame is cut into a polygon for the hatching.
 const CORNER_SEGMENTS: usize = 12;
 
@@ -52,7 +56,7 @@ impl SlotPlaceholder {
 /// one.
 pub fn placeholder(width: f32, height: f32, radii: [f32; 4]) -> Option<SlotPlaceholder> {
     let (inner_width, inner_height) = (width - 2.0 * INSET, height - 2.0 * INSET);
-    if !(inner_width > LINE_WIDTH && inner_height > LINE_WIDTH) {
+    if !(inner_width > LINE_WIDTH && inner_height > LINE_WIDTH && inner_width.is_finite() && inner_height.is_finite()) {
         return None;
     }
     // The frame follows the slot's corners at its inset: a pill stays a pill.
@@ -61,11 +65,14 @@ pub fn placeholder(width: f32, height: f32, radii: [f32; 4]) -> Option<SlotPlace
     let outline = rounded_rect(INSET, INSET, inner_width, inner_height, radii)?;
     let line = Stroke { width: LINE_WIDTH, ..Stroke::default() };
     let frame = outline.stroke(&line, 1.0)?;
-    let polygon = rounded_polygon(INSET, INSET, inner_width, inner_height, radii);
-    let mut hatch = PathBuilder::new();
     // Lines x − y = c for c = HATCH_PHASE + k · HATCH_STEP that cross the frame's box.
     let first = ((INSET - (INSET + inner_height) - HATCH_PHASE) / HATCH_STEP).ceil() as i64;
     let last = (((INSET + inner_width) - INSET - HATCH_PHASE) / HATCH_STEP).floor() as i64;
+    if last - first + 1 > MAX_HATCH_LINES {
+        return Some(SlotPlaceholder { frame, hatching: None });
+    }
+    let polygon = rounded_polygon(INSET, INSET, inner_width, inner_height, radii);
+    let mut hatch = PathBuilder::new();
     for k in first..=last {
         let c = HATCH_PHASE + k as f32 * HATCH_STEP;
         if let Some(((x0, y0), (x1, y1))) = clip_diagonal(&polygon, c) {
@@ -155,6 +162,14 @@ mod tests {
         let ((x0, _), (x1, _)) = clip_diagonal(&circle, 0.0).unwrap();
         assert!((x0 - (10.0 - 10.0 / 2f32.sqrt())).abs() < 0.05, "{x0}");
         assert!((x1 - (10.0 + 10.0 / 2f32.sqrt())).abs() < 0.05, "{x1}");
+    }
+
+    #[test]
+    fn a_slot_too_large_to_show_whole_keeps_its_frame_without_millions_of_lines() {
+        let huge = placeholder(1.0e9, 40.0, [0.0; 4]).unwrap();
+        assert!(huge.hatching.is_none());
+        assert!(placeholder(f32::NAN, 40.0, [0.0; 4]).is_none());
+        assert!(placeholder(f32::INFINITY, 40.0, [0.0; 4]).is_none());
     }
 
     #[test]
