@@ -777,6 +777,18 @@ const TWO_FRAMES: &str = r##"{"version": "2.6", "children": [
 type NamedClient = RunningService<RoleClient, rmcp::model::ClientConfig>;
 
 /// A client that says its name is `name` (clientInfo), as agents' clients do.
+/// A server over a folder holding `design.pen` (two frames), and two sessions named agent-a and
+/// agent-b connected to it.
+async fn two_agents_on_two_frames() -> (tempfile::TempDir, std::path::PathBuf, Running, NamedClient, NamedClient) {
+    let root = tempfile::tempdir().unwrap();
+    let file = root.path().join("design.pen");
+    std::fs::write(&file, TWO_FRAMES).unwrap();
+    let server = start(root.path(), None).await;
+    let a = connect_as(&server, "agent-a").await;
+    let b = connect_as(&server, "agent-b").await;
+    (root, file, server, a, b)
+}
+
 async fn connect_as(server: &Running, name: &str) -> NamedClient {
     let transport =
         StreamableHttpClientTransport::from_config(StreamableHttpClientTransportConfig::with_uri(server.mcp_url()));
@@ -803,12 +815,7 @@ fn error_of(result: &CallToolResult) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_claim_keeps_other_sessions_out_until_it_is_released_or_its_session_closes() {
-    let root = tempfile::tempdir().unwrap();
-    let file = root.path().join("design.pen");
-    std::fs::write(&file, TWO_FRAMES).unwrap();
-    let server = start(root.path(), None).await;
-    let a = connect_as(&server, "agent-a").await;
-    let b = connect_as(&server, "agent-b").await;
+    let (_root, file, server, a, b) = two_agents_on_two_frames().await;
     structured(&call_named(&b, "get_editor_state", json!({})).await);
 
     let claimed = structured(&call_named(&a, "claim", json!({"filePath": "design.pen", "nodeIds": ["left"]})).await);
@@ -859,11 +866,7 @@ async fn a_claim_keeps_other_sessions_out_until_it_is_released_or_its_session_cl
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_claim_ends_by_itself_and_its_holder_may_release_it() {
-    let root = tempfile::tempdir().unwrap();
-    std::fs::write(root.path().join("design.pen"), TWO_FRAMES).unwrap();
-    let server = start(root.path(), None).await;
-    let a = connect_as(&server, "agent-a").await;
-    let b = connect_as(&server, "agent-b").await;
+    let (_root, _file, server, a, b) = two_agents_on_two_frames().await;
     // A short claim (3 s) on one frame, a default one on the other.
     let short = json!({"filePath": "design.pen", "nodeIds": ["right"], "minutes": 0.05});
     structured(&call_named(&a, "claim", short).await);
@@ -922,12 +925,7 @@ async fn snippets_claim_and_are_refused_on_the_current_surface() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_write_that_states_its_revision_is_refused_once_the_file_moved_on() {
-    let root = tempfile::tempdir().unwrap();
-    let file = root.path().join("design.pen");
-    std::fs::write(&file, TWO_FRAMES).unwrap();
-    let server = start(root.path(), None).await;
-    let a = connect_as(&server, "agent-a").await;
-    let b = connect_as(&server, "agent-b").await;
+    let (_root, file, server, a, b) = two_agents_on_two_frames().await;
     structured(&call_named(&b, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
     let read = structured(&call_named(&b, "get_editor_state", json!({})).await);
     let revision = read["fileRevision"].as_str().unwrap().to_owned();
@@ -966,12 +964,7 @@ async fn a_write_that_states_its_revision_is_refused_once_the_file_moved_on() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sessions_hear_who_changed_the_file_from_the_command_line() {
-    let root = tempfile::tempdir().unwrap();
-    let file = root.path().join("design.pen");
-    std::fs::write(&file, TWO_FRAMES).unwrap();
-    let server = start(root.path(), None).await;
-    let a = connect_as(&server, "agent-a").await;
-    let b = connect_as(&server, "agent-b").await;
+    let (_root, file, server, a, b) = two_agents_on_two_frames().await;
     structured(&call_named(&a, "open_document", json!({"filePathOrTemplate": "design.pen"})).await);
     structured(&call_named(&b, "get_editor_state", json!({})).await);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_nib"))
