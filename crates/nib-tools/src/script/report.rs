@@ -179,15 +179,34 @@ fn success_text(outcome: &Outcome) -> String {
         let names: Vec<String> = outcome.bindings.iter().map(|b| format!("`{}`", b.name)).collect();
         let _ = write!(text, "\n## The following bindings are NO LONGER AVAILABLE to use:\n{}\n", names.join(", "));
     }
-    if !outcome.issues.is_empty() {
+    // Pencil's own section holds the issues in its words, as Pencil frames them; the layout
+    // problems a call added are nib's and follow in a section of their own, framed in a line,
+    // so that an answer grows by little more than what it reports (issue 57).
+    let (layout, pencils): (Vec<&String>, Vec<&String>) =
+        outcome.issues.iter().partition(|issue| issue.starts_with(LAYOUT_PREFIX));
+    if !pencils.is_empty() {
         text.push_str("\n## Potential issues detected:\n");
-        for issue in &outcome.issues {
+        for issue in pencils {
             let _ = writeln!(text, "- {issue}");
         }
         text.push_str("\n\nReview these potential issues and attempt to resolve them in subsequent calls.\n");
     }
+    if !layout.is_empty() {
+        text.push_str(LAYOUT_HEADER);
+        for line in layout {
+            let _ = writeln!(text, "- {}", &line[LAYOUT_PREFIX.len()..]);
+        }
+    }
     text
 }
+
+/// How an issue that is a layout problem the call added starts (`Layout: overflow: …`), in
+/// [`Outcome::issues`] and execute's `issues`.
+pub const LAYOUT_PREFIX: &str = "Layout: ";
+
+/// The heading of the answer's section of layout problems the call added, listed without
+/// [`LAYOUT_PREFIX`] (`- overflow: …`).
+pub const LAYOUT_HEADER: &str = "\n## New layout problems:\n";
 
 fn failure_text(failure: &Failure) -> String {
     let mut text = String::from("## Failure during operation execution\n\n");

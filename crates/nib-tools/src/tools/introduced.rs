@@ -16,6 +16,7 @@ use crate::compile::Compiler;
 use crate::doc::Document;
 use crate::host::image_files::missing_images;
 use crate::layout::{LayoutProblem, ProblemKind, UnreadableImage, every_problem};
+use crate::script::LAYOUT_PREFIX;
 
 /// Most new layout problems one answer lists; the others are counted in a last line.
 pub const MAX_SAID_PROBLEMS: usize = 10;
@@ -126,11 +127,13 @@ pub fn said(problems: &[LayoutProblem], issues: &[String]) -> Vec<String> {
     let mut lines: Vec<String> = fresh
         .iter()
         .take(MAX_SAID_PROBLEMS)
-        .map(|problem| format!("Layout: {}: {}", kind_name(problem.kind), crate::printable::one_line(&problem.message)))
+        .map(|problem| {
+            format!("{LAYOUT_PREFIX}{}: {}", kind_name(problem.kind), crate::printable::one_line(&problem.message))
+        })
         .collect();
     if fresh.len() > MAX_SAID_PROBLEMS {
         lines.push(format!(
-            "… and {} more new layout problems (snapshot_layout with problemsOnly: true lists them all).",
+            "{LAYOUT_PREFIX}… and {} more new layout problems (snapshot_layout with problemsOnly: true lists them all).",
             fresh.len() - MAX_SAID_PROBLEMS
         ));
     }
@@ -150,7 +153,12 @@ fn already_said(problem: &LayoutProblem, issues: &[String]) -> bool {
         ProblemKind::MissingIcon => names(&["Icon '", "icon set"]),
         ProblemKind::FontFallback => names(&["Font family"]),
         ProblemKind::Unresolved => issues.iter().any(|issue| {
-            let named = issue.strip_prefix("Variable '$").and_then(|rest| rest.split('\'').next());
+            // batch_design's check (`Variable '$--x' on node …`) or set_variables' warning of a
+            // variable its `replace` removed (`… removed the variable --x, still used …`).
+            let named = issue
+                .strip_prefix("Variable '$")
+                .and_then(|rest| rest.split('\'').next())
+                .or_else(|| issue.split_once("removed the variable ").and_then(|(_, rest)| rest.split(',').next()));
             named.is_some_and(|name| problem.message.starts_with(&format!("variable '{name}'")))
         }),
         _ => false,
@@ -212,6 +220,6 @@ mod tests {
             (0..13).map(|i| problem(ProblemKind::ZeroSize, &format!("n{i}"), "has no width")).collect();
         let lines = said(&problems, &[]);
         assert_eq!(lines.len(), MAX_SAID_PROBLEMS + 1);
-        assert!(lines[MAX_SAID_PROBLEMS].starts_with("… and 3 more new layout problems"));
+        assert!(lines[MAX_SAID_PROBLEMS].starts_with("Layout: … and 3 more new layout problems"));
     }
 }
