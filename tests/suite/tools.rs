@@ -1507,6 +1507,48 @@ fn a_write_answers_the_layout_problems_it_added_and_only_those() {
     assert!(!again["text"].as_str().unwrap().contains("Potential issues"));
 }
 
+/// set_variables and undo are writes too: each answers the layout problems it added (issue 57),
+/// in the same lines as batch_design and execute, and only the new ones.
+#[test]
+fn set_variables_and_undo_answer_the_layout_problems_they_add() {
+    let (mut s, doc) = writes_session();
+    // A value a node's width uses makes it stick out of its parent.
+    let inserted = s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "bar=I(\"page\", {type: \"rectangle\", width: \"$--radius-lg\", height: 10})"}),
+    );
+    let bar = inserted["bindings"][0]["id"].as_str().unwrap().to_owned();
+    let answer =
+        s.ok("set_variables", json!({"filePath": doc, "variables": {"--radius-lg": {"type": "number", "value": 600}}}));
+    let said = issues(&answer);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("Layout: overflow: ") && said[0].contains("by 200 px right"), "{said:?}");
+    // Set again to the same: nothing new.
+    let again =
+        s.ok("set_variables", json!({"filePath": doc, "variables": {"--radius-lg": {"type": "number", "value": 600}}}));
+    assert!(again.get("issues").is_none(), "{again}");
+    // A replace that removes a variable still used: its warning names it, and the layout
+    // line does not say it again.
+    let replaced = s.ok(
+        "set_variables",
+        json!({"filePath": doc, "variables": {"--gap": {"type": "number", "value": 4}}, "replace": true}),
+    );
+    assert!(replaced["warnings"][0].as_str().unwrap().contains("removed the variable --radius-lg"), "{replaced}");
+    assert!(!replaced.to_string().contains("Layout: unresolved"), "{replaced}");
+    // undo brings back what the last call took away: its answer says so; redo takes it away.
+    s.ok("batch_design", json!({"filePath": doc, "operations": format!("U(\"{bar}\", {{width: 10}})")}));
+    s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "U(\"t1\", {width: \"fill_container\", textGrowth: \"fixed-width\"})"}),
+    );
+    s.ok("batch_design", json!({"filePath": doc, "operations": "U(\"row\", {width: 200})"}));
+    let undone = s.ok("undo", json!({"filePath": doc}));
+    let said = issues(&undone);
+    assert!(said.iter().any(|i| i.starts_with("Layout: circular_sizing: 'row' hugs its children's width")), "{said:?}");
+    let redone = s.ok("redo", json!({"filePath": doc}));
+    assert!(redone.get("issues").is_none(), "{redone}");
+}
+
 #[test]
 fn an_issue_of_an_earlier_call_is_not_repeated_when_its_node_is_touched_again() {
     let (mut s, doc) = writes_session();

@@ -33,6 +33,10 @@ pub struct Stepped {
     pub note: Option<String>,
     /// The file's revision after the step (what `ifRevision` quotes).
     pub file_revision: String,
+    /// The layout problems the step brought (back), as batch_design and execute say them
+    /// (`Layout: circular_sizing: …`; at most 10, then a count).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<String>,
 }
 
 /// Takes back the last change to the document and saves it.
@@ -59,6 +63,7 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         Direction::Forward => (Document::redo, Document::undo, "redo"),
     };
     let what = open.document.describe_step(matches!(direction, Direction::Forward));
+    let problems_before = open.known_problems();
     if !stepped(&mut open.document) {
         let hint = match direction {
             Direction::Back => {
@@ -84,6 +89,8 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
     if let Some(written) = open.written.last_mut() {
         written.step = Some(said);
     }
+    let introduced = open.problems_since(problems_before.as_deref());
+    let issues = super::introduced::said(&introduced, &[]);
     Ok(Stepped {
         file_path: open.path.display().to_string(),
         revision: open.document.revision(),
@@ -93,5 +100,6 @@ fn step(workspace: &mut Workspace, args: FileArgs, direction: Direction) -> Resu
         redid: what.filter(|_| matches!(direction, Direction::Forward)),
         note,
         file_revision: open.file_revision().to_string(),
+        issues,
     })
 }

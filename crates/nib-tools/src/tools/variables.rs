@@ -88,6 +88,10 @@ pub struct SetAnswer {
     /// What the change left behind: variables a `replace` removed that nodes still use.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The layout problems the change added, as batch_design and execute say them (`Layout:
+    /// overflow: …`; at most 10, then a count), besides a removal `warnings` names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<String>,
     /// When no filePath was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -98,11 +102,14 @@ pub struct SetAnswer {
 pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnswer, ToolError> {
     let (open, note) = workspace.document(args.file_path.as_deref())?;
     open.expect_revision(args.if_revision.as_deref())?;
+    let problems_before = open.known_problems();
     let before = open.document.revision();
     let warnings = apply(&mut open.document, &args.variables, args.replace)?;
     if open.document.revision() != before {
         open.save()?;
     }
+    let introduced = open.problems_since(problems_before.as_deref());
+    let issues = super::introduced::said(&introduced, &warnings);
     let (themes, all) = as_json(&open.document);
     let given: Vec<&String> = args.variables.as_object().map(|m| m.keys().collect()).unwrap_or_default();
     let total = all.as_object().map_or(0, serde_json::Map::len);
@@ -113,7 +120,16 @@ pub fn set_variables(workspace: &mut Workspace, args: SetArgs) -> Result<SetAnsw
         other => other,
     };
     let file_revision = open.file_revision().to_string();
-    Ok(SetAnswer { variables, total, themes, revision: open.document.revision(), file_revision, warnings, note })
+    Ok(SetAnswer {
+        variables,
+        total,
+        themes,
+        revision: open.document.revision(),
+        file_revision,
+        warnings,
+        issues,
+        note,
+    })
 }
 
 /// Merges (or, with `replace`, sets) variables in one transaction, without saving. Answers a
