@@ -457,3 +457,148 @@ fn a_replacement_without_an_id_is_known_by_the_node_its_key_names() {
     let replacement = &saved["children"][0]["children"][2]["descendants"]["Lbl01"];
     assert_eq!(replacement, &json!({"type": "rectangle", "width": 10, "height": 10, "fill": "#FF0000"}));
 }
+
+/// A replacement without an id is the instance's own content, as one with an id is: D() of its
+/// path removes it (issue 57: it was refused with a "hide it" hint), the component's node shows
+/// again (the answer says so), and the rest of the file is saved as it was, byte for byte.
+#[test]
+fn a_replacement_without_an_id_is_deleted_and_the_rest_saved_as_it_was() {
+    let text = woodcase("override-value-rejected");
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("w.pen"), &text).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    let answer = nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        json!({"filePath": "w.pen", "operations": "D(\"Rf003/Lbl01\")"}),
+    )
+    .unwrap();
+    let said = answer["text"].as_str().unwrap();
+    assert!(said.contains("- Deleted node `Rf003/Lbl01`"), "{said}");
+    assert!(said.contains("replaced the component's node 'Lbl01', which shows again"), "{said}");
+    let replacement = ",\n          \"descendants\": {\n            \"Lbl01\": {\n              \"type\": \"rectangle\",\n              \"width\": 10,\n              \"height\": 10,\n              \"fill\": \"#000000\"\n            }\n          }";
+    assert_eq!(text.matches(replacement).count(), 1);
+    let saved = std::fs::read_to_string(folder.path().join("w.pen")).unwrap();
+    assert_eq!(saved + "\n", text.replace(replacement, ""));
+    // The path names the component's own label again, which an instance cannot lose.
+    let again = nib::tools::call(
+        &mut workspace,
+        "batch_design",
+        json!({"filePath": "w.pen", "operations": "D(\"Rf003/Lbl01\")"}),
+    )
+    .unwrap_err();
+    assert!(again.message.contains("is inside an instance and cannot be deleted"), "{}", again.message);
+}
+
+/// The fill (and height) nib resolves for `path` in woodcase's `slot-override-keys`, and the
+/// override warnings it gives.
+fn slot_override_keys() -> nib::resolve::Scene {
+    let document = Document::load(&woodcase("slot-override-keys")).unwrap().document;
+    build_scene(&document, &NoImports, SceneOptions::FULL)
+}
+
+/// What Pen draws for a board of woodcase's `slot-override-keys` (its CLI export of each board,
+/// read in `project/2026-09-26-slot-override-keys.md`): the injected node's colour — red as the
+/// component made it, blue where a bare key applied, green where a path did.
+const PEN_BOARDS: [(&str, &str, &str); 22] = [
+    ("bare-injected", "To000/Ins0A/Inj1", "#0000FF"),
+    ("path-injected", "To001/Ins0A/Inj1", "#00FF00"),
+    ("bare-and-path", "To002/Ins0A/Inj1", "#00FF00"),
+    ("bare-and-path-no-merge", "To003/Ins0A/Inj1", "#00FF00"),
+    ("bare-nested-plain", "To004/Ins0A/Pln01", "#FF0000"),
+    ("bare-injected-deep", "To005/Ins0A/Deep", "#0000FF"),
+    ("bare-injected-ref", "To006/Ins0A/InsB", "#0000FF"),
+    ("bare-injected-twice", "To007/Ins0A/InsB/Inj3", "#0000FF"),
+    ("bare-injected-replace", "To008/Ins0A/Deep", "#0000FF"),
+    ("path-injected-twice", "To009/Ins0A/InsB/Inj3", "#00FF00"),
+    ("path-skips-injected-ref", "To010/Ins0A/InsB/Inj3", "#00FF00"),
+    ("path-from-injected-ref", "To011/Ins0A/InsB/Inj3", "#00FF00"),
+    ("path-injected-deep", "To012/Ins0A/Deep", "#00FF00"),
+    ("path-through-injected-frame", "To013/Ins0A/Deep", "#00FF00"),
+    ("path-ref-injected-frame", "To014/Ins0A/Deep", "#00FF00"),
+    ("path-ref-then-slot", "To015/Ins0A/Inj1", "#00FF00"),
+    ("path-slot-first", "To016/Ins0A/Inj1", "#FF0000"),
+    ("path-plain-frame", "To017/PX1", "#00FF00"),
+    ("outer-bare", "To018/Mid01/Ins2A/Inj2", "#FF0000"),
+    ("outer-short-path", "To019/Mid01/Ins2A/Inj2", "#FF0000"),
+    ("outer-full-path", "To020/Mid01/Ins2A/Inj2", "#00FF00"),
+    ("bare-ref-children", "To021/RtA/RtC", "#0000FF"),
+];
+
+fn fill_of(scene: &nib::resolve::Scene, path: &str) -> String {
+    let key = scene.node_by_id(path).unwrap_or_else(|| panic!("{path} is in the scene"));
+    let json: Value = serde_json::from_str(&scene.node_to_json(key, 0)).unwrap();
+    json["fill"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Pen's rule for which node a `descendants` key names (DECISIONS.md): every one of the 22
+/// boards draws its injected node in the colour Pen's export shows (nib drew 10 before).
+#[test]
+fn every_slot_override_keys_board_draws_as_pen_exports_it() {
+    let scene = slot_override_keys();
+    let wrong: Vec<String> = PEN_BOARDS
+        .iter()
+        .filter(|(_, path, pen)| fill_of(&scene, path) != *pen)
+        .map(|(board, path, pen)| format!("{board}: {path} is {} in nib, {pen} in Pen", fill_of(&scene, path)))
+        .collect();
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+/// Rule 1: a key's first step names any node the instance's component wrote, however deep,
+/// also content it writes into a nested instance's slot (`Inj1`, `Deep`, `InsB`, `Inj3`) or as
+/// a nested instance's own `children` (`RtC`); a node a nested component wrote is not named by
+/// a bare id (`Pln01`, Slot1's; `Inj2`, written by Scr02 inside Scr03).
+#[test]
+fn a_bare_key_names_what_the_instances_component_wrote_however_deep() {
+    let scene = slot_override_keys();
+    for path in ["To000/Ins0A/Inj1", "To005/Ins0A/Deep", "To006/Ins0A/InsB", "To007/Ins0A/InsB/Inj3", "To021/RtA/RtC"] {
+        assert_eq!(fill_of(&scene, path), "#0000FF", "{path}");
+    }
+    let replaced = scene.node_by_id("To008/Ins0A/Deep").unwrap();
+    assert_eq!(scene.node(replaced).props.node_type(), Some(nib::doc::NodeType::Ellipse));
+    assert_eq!(fill_of(&scene, "To004/Ins0A/Pln01"), "#FF0000");
+    assert_eq!(fill_of(&scene, "To018/Mid01/Ins2A/Inj2"), "#FF0000");
+    // What Pen drops is said to match no node; what it applies is not.
+    let said: Vec<String> = scene.problems.iter().map(|d| d.message.clone()).collect();
+    for key in ["'Pln01'", "'Inj2'", "'Hole1/Inj1'", "'Mid01/Inj2'"] {
+        assert!(said.iter().any(|m| m.contains(&format!("override {key} matches no node"))), "{key}: {said:#?}");
+    }
+    for key in ["'Inj1'", "'Deep'", "'InsB'", "'Inj3'", "'RtC'", "'PF1/PX1'", "'InjF/Deep'"] {
+        assert!(!said.iter().any(|m| m.contains(&format!("override {key} matches"))), "{key}: {said:#?}");
+    }
+}
+
+/// Rule 2: each later step names a node below the previous one that a component the key has
+/// entered wrote (plain frames, injected frames and instances may be stepped through or
+/// skipped), or, after an instance, a node of that instance's component's own tree, which
+/// enters it (`Ins0A/Hole1/Inj1`, `Mid01/Ins2A/Inj2`); a first step in a nested component's
+/// tree (`Hole1/Inj1`) or content a nested component wrote reached past its instance only
+/// (`Mid01/Inj2`) names nothing.
+#[test]
+fn a_path_key_steps_through_what_the_components_it_entered_wrote() {
+    let scene = slot_override_keys();
+    for path in [
+        "To010/Ins0A/InsB/Inj3",
+        "To011/Ins0A/InsB/Inj3",
+        "To013/Ins0A/Deep",
+        "To014/Ins0A/Deep",
+        "To015/Ins0A/Inj1",
+        "To017/PX1",
+        "To020/Mid01/Ins2A/Inj2",
+    ] {
+        assert_eq!(fill_of(&scene, path), "#00FF00", "{path}");
+    }
+    assert_eq!(fill_of(&scene, "To016/Ins0A/Inj1"), "#FF0000");
+    assert_eq!(fill_of(&scene, "To019/Mid01/Ins2A/Inj2"), "#FF0000");
+}
+
+/// Rule 4: two keys that name one node do not merge: the one written last applies, whole
+/// (`Inj1` height 10, then `Ins0A/Inj1` green: green at the component's height 20).
+#[test]
+fn of_two_keys_naming_one_node_the_last_written_applies_whole() {
+    let scene = slot_override_keys();
+    assert_eq!(fill_of(&scene, "To002/Ins0A/Inj1"), "#00FF00");
+    let key = scene.node_by_id("To003/Ins0A/Inj1").unwrap();
+    let json: Value = serde_json::from_str(&scene.node_to_json(key, 0)).unwrap();
+    assert_eq!((json["fill"].as_str(), json["height"].as_f64()), (Some("#00FF00"), Some(20.0)));
+}

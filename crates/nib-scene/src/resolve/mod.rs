@@ -9,6 +9,7 @@ pub mod budget;
 pub mod components;
 mod format;
 mod generated;
+mod override_keys;
 pub mod scene;
 mod shown_text;
 pub mod themed;

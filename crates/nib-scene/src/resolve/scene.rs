@@ -12,10 +12,12 @@
 //! partial Scene and [`Scene::error`] says where it stopped (see [`super::budget`]).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::budget::{Budget, ChainLink, Limit, MAX_SCENE_DEPTH, OverBudget, ResolveError};
 use super::components::{ComponentError, Library, MAX_INSTANCE_DEPTH, find_component};
+use super::override_keys::{Ancestor, Identity, Writer};
 use super::variables::{ThemeContext, lookup};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::doc::format::Version;
@@ -459,6 +461,8 @@ fn build_part(
         layers: Vec::new(),
         components: Vec::new(),
         depth: 0,
+        writer: Writer { component: None, in_overrides: false },
+        ancestors: None,
     };
     builder.build(Source::Tree(Scope { document, alias: None }, root), &context, None);
     builder.part.nodes.shrink_to_fit();
@@ -519,6 +523,29 @@ struct Layer<'a> {
     prefix: String,
     /// The document the override content belongs to.
     scope: Scope<'a>,
+    /// Its keys by the id they end with, in file order.
+    by_last: Rc<HashMap<&'a str, Vec<&'a str>>>,
+    /// Who wrote the overrides (and the content they hold): who wrote the instance.
+    writer: Option<Identity>,
+    /// The components the instance enters: a key's first step names a node one of them wrote.
+    enters: Rc<[Identity]>,
+    /// The instance's depth in the chain of ancestors ([`Ancestor::depth`]).
+    depth: usize,
+}
+
+impl<'a> Layer<'a> {
+    fn new(id: usize, descendants: &'a Descendants, scope: Scope<'a>, writer: Option<Identity>) -> Layer<'a> {
+        Layer {
+            id,
+            descendants,
+            prefix: String::new(),
+            scope,
+            by_last: Rc::new(super::override_keys::by_last_step(descendants)),
+            writer,
+            enters: Rc::from(Vec::new()),
+            depth: 0,
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -534,6 +561,10 @@ struct Context<'a> {
     components: Vec<(usize, NodeKey)>,
     /// Levels above the node being built (0 for the top-level node).
     depth: usize,
+    /// Who wrote the nodes built here (`None`: the document, outside components).
+    writer: Writer,
+    /// The nodes above the ones built here, nearest last.
+    ancestors: Option<Rc<Ancestor<'a>>>,
 }
 
 struct Builder<'a> {
@@ -593,12 +624,21 @@ impl<'a> Builder<'a> {
         // Overrides from enclosing instances, innermost first so the outermost wins. After a
         // replacement, outer overrides address the node by its new id.
         let mut looked_up = node;
+        // Who wrote the node, and who its children (an override's `children` are the
+        // override's writer's).
+        let mut writer = Writer {
+            in_overrides: context.writer.in_overrides || matches!(source, Source::Detached(..)),
+            ..context.writer
+        };
+        let mut children_writer = writer;
         for layer in context.layers.iter().rev() {
-            let key = format!("{}{}", layer.prefix, looked_up.seen_from(layer.scope.document));
+            let Some(key) = self.key_naming(layer, looked_up, writer, context.ancestors.as_ref()) else { continue };
             let layer_overrides: &'a Descendants = layer.descendants;
-            let Some(tree) = layer_overrides.0.get(&key) else { continue };
-            self.used.insert((layer.id, key));
+            let Some(tree) = layer_overrides.0.get(key) else { continue };
+            let layer_writer = Writer { component: layer.writer, in_overrides: true };
             if tree.is_replacement() {
+                writer = layer_writer;
+                children_writer = layer_writer;
                 copied = self.weight(&tree.props);
                 props = tree.props.clone();
                 overrides = descendants_of(&tree.props);
@@ -624,6 +664,7 @@ impl<'a> Builder<'a> {
             if tree.props.contains(&Key::Children) {
                 children = tree.children.iter().map(|c| Source::Detached(layer.scope, c)).collect();
                 own_children = true;
+                children_writer = layer_writer;
             }
         }
         let scene_id = format!("{}{segment}", context.prefix);
@@ -635,12 +676,33 @@ impl<'a> Builder<'a> {
             }
             _ => context.theme.clone(),
         };
-        let inner = Context { scope: content_scope, theme, depth: context.depth + 1, ..context.clone() };
+        let mut inner = Context {
+            scope: content_scope,
+            theme,
+            depth: context.depth + 1,
+            writer: children_writer,
+            ..context.clone()
+        };
         if self.options.expand_instances && props.node_type() == Some(NodeType::Ref) {
-            let instance =
-                Instance { props, overrides, own_children: own_children.then_some(children), node: looked_up, copied };
+            let instance = Instance {
+                props,
+                overrides,
+                own_children: own_children.then_some(children),
+                node: looked_up,
+                copied,
+                writer,
+            };
             self.expand(instance, scene_id, &inner, parent, source_key);
             return;
+        }
+        if !children.is_empty() && !inner.layers.is_empty() {
+            inner.ancestors = Some(Rc::new(Ancestor {
+                node: looked_up,
+                writer,
+                enters: Rc::from(Vec::new()),
+                depth: context.ancestors.as_ref().map_or(0, |a| a.depth) + 1,
+                parent: context.ancestors.clone(),
+            }));
         }
         self.substitute(&mut props, &inner, &scene_id);
         // What the node's own format version means by what it leaves out (resolve/format.rs).
@@ -686,6 +748,32 @@ impl<'a> Builder<'a> {
                 self.push_generated(&generated, root, key, &scene_id);
             }
         }
+    }
+
+    /// The key of `layer` that names the node `looked_up` (`writer` wrote it, below
+    /// `ancestors`), if any: the key nib spells for it (the ids of the instances between, as
+    /// before) or any other Pen reads as naming it ([`super::override_keys`]). When several
+    /// do, the one written last wins whole (Pen's rule); each is used.
+    fn key_naming(
+        &mut self,
+        layer: &Layer<'a>,
+        looked_up: NodeInScope<'a>,
+        writer: Writer,
+        ancestors: Option<&Rc<Ancestor<'a>>>,
+    ) -> Option<&'a str> {
+        let last = looked_up.seen_from(layer.scope.document);
+        let candidates = layer.by_last.get(last.as_str())?;
+        let spelled = format!("{}{last}", layer.prefix);
+        let mut chosen = None;
+        for &key in candidates {
+            if key == spelled
+                || super::override_keys::names(key, layer.scope.document, &layer.enters, layer.depth, writer, ancestors)
+            {
+                self.used.insert((layer.id, key.to_owned()));
+                chosen = Some(key);
+            }
+        }
+        chosen
     }
 
     /// Adds `node` of `generated` (content the Scene makes for a node, see `generated.rs`) and
@@ -773,12 +861,26 @@ impl<'a> Builder<'a> {
                 ..layer.clone()
             })
             .collect();
+        // The instance in the chain of ancestors: keys of its overrides (and of its
+        // component's) are read from here down.
+        let enters: Rc<[Identity]> = Rc::from(base.components.clone());
+        let depth = context.ancestors.as_ref().map_or(0, |a| a.depth) + 1;
+        let ancestor = Rc::new(Ancestor {
+            node: instance.node,
+            writer: instance.writer,
+            enters: Rc::clone(&enters),
+            depth,
+            parent: context.ancestors.clone(),
+        });
         let own_layer = instance.overrides.map(|descendants| {
             self.next_layer += 1;
-            Layer { id: self.next_layer, descendants, prefix: String::new(), scope: context.scope }
+            let mut layer = Layer::new(self.next_layer, descendants, context.scope, instance.writer.component);
+            layer.enters = Rc::clone(&enters);
+            layer.depth = depth;
+            layer
         });
         layers.extend(own_layer.clone());
-        layers.extend(base.layers.into_iter().rev());
+        layers.extend(base.layers.into_iter().rev().map(|layer| Layer { depth, ..layer }));
         let mut components = context.components.clone();
         components.extend(base.components);
         let inner = Context {
@@ -788,6 +890,8 @@ impl<'a> Builder<'a> {
             layers,
             components,
             depth: context.depth,
+            writer: Writer { component: Some(base.children_writer), in_overrides: false },
+            ancestors: Some(ancestor),
         };
         self.substitute(&mut props, &inner, &scene_id);
         self.chain.push(ChainEntry {
@@ -799,9 +903,9 @@ impl<'a> Builder<'a> {
         // ids and are not under the instance's overrides.
         let (children, children_context) = match instance.own_children {
             Some(own) if source_key.is_some() => {
-                (own, Context { prefix: String::new(), layers: Vec::new(), ..inner.clone() })
+                (own, Context { prefix: String::new(), layers: Vec::new(), writer: context.writer, ..inner.clone() })
             }
-            Some(own) => (own, inner.clone()),
+            Some(own) => (own, Context { writer: context.writer, ..inner.clone() }),
             None => (base.children, inner.clone()),
         };
         self.build_children(children, &children_context, key);
@@ -861,6 +965,7 @@ impl<'a> Builder<'a> {
                 scope: component_scope,
                 components: vec![identity],
                 copied,
+                children_writer: identity,
             });
         }
         let mut expanding = expanding.to_vec();
@@ -874,10 +979,13 @@ impl<'a> Builder<'a> {
         }
         if let Some(descendants) = descendants_of(root) {
             self.next_layer += 1;
-            base.layers.push(Layer { id: self.next_layer, descendants, prefix: String::new(), scope: component_scope });
+            let mut layer = Layer::new(self.next_layer, descendants, component_scope, Some(identity));
+            layer.enters = Rc::from(base.components.clone());
+            base.layers.push(layer);
         }
         if root.contains(&Key::Children) {
             base.children = root_source.children();
+            base.children_writer = identity;
         }
         base.components.push(identity);
         base.copied += copied;
@@ -1090,14 +1198,14 @@ fn import_not_loaded(node: &str, alias: &str, message: String) -> Diagnostic {
 /// A node's id and the document it belongs to: override keys written in another document name
 /// it with the import alias (`h:sm4F5`).
 #[derive(Clone, Copy)]
-struct NodeInScope<'a> {
+pub(super) struct NodeInScope<'a> {
     id: &'a str,
     scope: Scope<'a>,
 }
 
 impl NodeInScope<'_> {
     /// The id as a key written in `other` names it.
-    fn seen_from(&self, other: &Document) -> String {
+    pub(super) fn seen_from(&self, other: &Document) -> String {
         match self.scope.alias {
             Some(alias) if !std::ptr::eq(self.scope.document, other) => format!("{alias}:{}", self.id),
             _ => self.id.to_owned(),
@@ -1113,6 +1221,8 @@ struct Instance<'a> {
     node: NodeInScope<'a>,
     /// Bytes its properties copied from elsewhere (0 for a document node's own).
     copied: usize,
+    /// Who wrote the instance node (and so its overrides).
+    writer: Writer,
 }
 
 /// What an instance starts from.
@@ -1125,6 +1235,8 @@ struct Base<'a> {
     components: Vec<(usize, NodeKey)>,
     /// Bytes of the component roots its properties come from.
     copied: usize,
+    /// The component whose tree `children` are.
+    children_writer: Identity,
 }
 
 /// The JSON pointer of a document node: `/children/0/children/3`.

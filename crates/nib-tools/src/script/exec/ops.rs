@@ -268,6 +268,20 @@ impl Runner<'_, '_> {
                 })?;
                 self.state.results.push(OpResult::Deleted { id: path });
             }
+            // A replacement without an id (a file's: the node its key names, DECISIONS) is the
+            // instance's own content like one with an id: deleting it removes the override,
+            // and the component's node it replaced shows again, which the answer says.
+            PathTarget::InInstance(target) if self.replaced_without_id(&target) => {
+                self.edit_overrides(&target, |_, descendants, _| {
+                    descendants.0.entries.retain(|(key, _)| *key != target.override_key);
+                    Ok(())
+                })?;
+                self.state.results.push(OpResult::Deleted { id: path.clone() });
+                self.state.said.push(format!(
+                    "Node '{path}' replaced the component's node '{}', which shows again now that the replacement is deleted. To show nothing there, hide it: U(\"{path}\", {{enabled: false}}).",
+                    target.override_key
+                ));
+            }
             PathTarget::InInstance(_) => {
                 return Err(StepError::new(format!("Node '{path}' is inside an instance and cannot be deleted"))
                     .hint(format!("hide it instead: U(\"{path}\", {{enabled: false}})"))
@@ -275,6 +289,18 @@ impl Runner<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// True when `target` is named by its instance's replacement without an id (`"Lbl01":
+    /// {"type": "rectangle", …}`): the replacement is the instance's own content.
+    fn replaced_without_id(&self, target: &InstanceNode) -> bool {
+        match self.document().tree().node(target.instance).props.get(&Key::Descendants) {
+            Some(Value::Descendants(descendants)) => descendants
+                .0
+                .iter()
+                .any(|(key, tree)| *key == target.override_key && tree.is_replacement() && tree.props.id().is_none()),
+            _ => false,
+        }
     }
 
     /// `G(node, "ai" | "stock", prompt)`
