@@ -1,5 +1,7 @@
 //! Parse and run a 25-statement batch_design call on the largest corpus file (budget ≤ 1 ms),
-//! transaction and rollback log included.
+//! transaction and rollback log included; and one content update through the batch_design tool
+//! on that file (saved, answered with the layout problems it added): a write of an agent that
+//! keeps the file open, and the first write after opening it (which lays the whole file out).
 
 use std::hint::black_box;
 
@@ -62,6 +64,44 @@ fn batch(c: &mut Criterion) {
             || document.clone(),
             |mut d| run(&mut d, black_box(&source), &context).revision,
             BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+    tool_writes(c, &text, &document);
+}
+
+/// One `U()` of a text's content through the batch_design tool, as an agent sends it.
+fn tool_writes(c: &mut Criterion, text: &str, document: &Document) {
+    let tree = document.tree();
+    let id = tree.walk().find(|k| tree.node(*k).node_type() == NodeType::Text).map(|k| tree.node(k).id().to_owned());
+    let id = id.expect("a text");
+    let folder = tempfile::tempdir().expect("a folder");
+    let file = folder.path().join("cirrus.pen");
+    let mut count = 0_u64;
+    let mut write = |workspace: &mut nib::tools::Workspace| {
+        count += 1;
+        let operations = format!("U(\"{id}\", {{content: \"Write {count}\"}})");
+        let answer = nib::tools::call(
+            workspace,
+            "batch_design",
+            serde_json::json!({"filePath": "cirrus.pen", "operations": operations}),
+        );
+        assert!(answer.is_ok(), "{answer:?}");
+    };
+    let mut group = c.benchmark_group("tool");
+    group.sample_size(20);
+    std::fs::write(&file, text).expect("written");
+    let mut open = nib::tools::Workspace::new(folder.path());
+    write(&mut open);
+    group.bench_function("batch_design_one_update_on_1.7MB", |b| b.iter(|| write(&mut open)));
+    group.bench_function("first_batch_design_after_opening_1.7MB", |b| {
+        b.iter_batched(
+            || {
+                std::fs::write(&file, text).expect("written");
+                nib::tools::Workspace::new(folder.path())
+            },
+            |mut workspace| write(&mut workspace),
+            BatchSize::PerIteration,
         )
     });
     group.finish();
