@@ -602,3 +602,71 @@ fn of_two_keys_naming_one_node_the_last_written_applies_whole() {
     let json: Value = serde_json::from_str(&scene.node_to_json(key, 0)).unwrap();
     assert_eq!((json["fill"].as_str(), json["height"].as_f64()), (Some("#00FF00"), Some(20.0)));
 }
+
+/// Runs `operations` through batch_design on `text` saved as a file, and returns the saved
+/// file's JSON and its Scene.
+fn edit_saved(text: &str, operations: &str) -> (Value, nib::resolve::Scene) {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("w.pen"), text).unwrap();
+    let mut workspace = nib::tools::Workspace::new(folder.path());
+    nib::tools::call(&mut workspace, "batch_design", json!({"filePath": "w.pen", "operations": operations})).unwrap();
+    let saved = std::fs::read_to_string(folder.path().join("w.pen")).unwrap();
+    let document = Document::load(&saved).unwrap().document;
+    (serde_json::from_str(&saved).unwrap(), build_scene(&document, &NoImports, SceneOptions::FULL))
+}
+
+/// The `descendants` of the board `id` of a saved slot-override-keys file.
+fn overrides_of<'v>(saved: &'v Value, id: &str) -> &'v Value {
+    fn find<'v>(node: &'v Value, id: &str) -> Option<&'v Value> {
+        if node["id"] == id {
+            return Some(&node["descendants"]);
+        }
+        node["children"].as_array()?.iter().find_map(|child| find(child, id))
+    }
+    find(saved, id).unwrap_or_else(|| panic!("{id} is in the file"))
+}
+
+/// An edit through a path updates the key that already names the node, in Pen's spelling
+/// (`Inj1` for `To000/Ins0A/Inj1`), instead of adding nib's (`Ins0A/Inj1`) beside it: the
+/// added key, written later, would apply whole and hide the fill the file set.
+#[test]
+fn an_edit_through_a_path_updates_the_key_in_force() {
+    let (saved, scene) = edit_saved(&woodcase("slot-override-keys"), r#"U("To000/Ins0A/Inj1", {height: 33})"#);
+    assert_eq!(overrides_of(&saved, "To000"), &json!({"Inj1": {"fill": "#0000FF", "height": 33}}));
+    let key = scene.node_by_id("To000/Ins0A/Inj1").unwrap();
+    let json: Value = serde_json::from_str(&scene.node_to_json(key, 0)).unwrap();
+    assert_eq!((json["fill"].as_str(), json["height"].as_f64()), (Some("#0000FF"), Some(33.0)));
+    // Where nib's spelling is the key in force (written last), the edit goes there; the
+    // earlier bare key stays as the file wrote it.
+    let (saved, _) = edit_saved(&woodcase("slot-override-keys"), r#"U("To003/Ins0A/Inj1", {width: 5})"#);
+    assert_eq!(
+        overrides_of(&saved, "To003"),
+        &json!({"Inj1": {"height": 10}, "Ins0A/Inj1": {"fill": "#00FF00", "width": 5}})
+    );
+    // And where nib's spelling comes first and Pen's bare key last, the bare key is the one
+    // drawn, so the edit goes to it (it went to the hidden one).
+    let text = woodcase("slot-override-keys").replacen(
+        r##""Inj1": {
+              "fill": "#0000FF"
+            },
+            "Ins0A/Inj1": {
+              "fill": "#00FF00"
+            }"##,
+        r##""Ins0A/Inj1": {
+              "fill": "#00FF00"
+            },
+            "Inj1": {
+              "fill": "#0000FF"
+            }"##,
+        1,
+    );
+    assert_ne!(text, woodcase("slot-override-keys"), "the fixture holds To002's two keys as written here");
+    let (saved, scene) = edit_saved(&text, r#"U("To002/Ins0A/Inj1", {height: 33})"#);
+    assert_eq!(
+        overrides_of(&saved, "To002"),
+        &json!({"Ins0A/Inj1": {"fill": "#00FF00"}, "Inj1": {"fill": "#0000FF", "height": 33}})
+    );
+    let key = scene.node_by_id("To002/Ins0A/Inj1").unwrap();
+    let json: Value = serde_json::from_str(&scene.node_to_json(key, 0)).unwrap();
+    assert_eq!((json["fill"].as_str(), json["height"].as_f64()), (Some("#0000FF"), Some(33.0)));
+}

@@ -239,9 +239,19 @@ pub fn resolve_path(document: &Document, library: &dyn Library, path: &str) -> R
     }
     let found = walk.find_segment(&level, last).map_err(|e| with_path(e, path))?;
     let id = found.name(last);
+    let spelled = format!("{}{id}", level.prefix);
+    // Another key may name the same node as Pen reads keys (a bare id for slot content): an
+    // edit goes to the key in force, since a key added beside it would win whole over it and
+    // hide what it sets.
+    let other_key = descendants(top_props)
+        .is_some_and(|d| d.0.iter().any(|(key, _)| *key != spelled && key.rsplit('/').next() == Some(id.as_str())));
+    let override_key = match other_key && !found.in_overrides {
+        true => super::scene::key_in_force(document, library, node, &spelled).unwrap_or(spelled),
+        false => spelled,
+    };
     Ok(PathTarget::InInstance(InstanceNode {
         instance: node,
-        override_key: format!("{}{id}", level.prefix),
+        override_key,
         node_type: found.props.node_type(),
         in_overrides: found.in_overrides,
         id,

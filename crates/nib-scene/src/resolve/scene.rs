@@ -429,44 +429,88 @@ fn build_part(
     budget: Budget,
     allowance: Budget,
 ) -> ScenePart {
-    let mut builder = Builder {
-        root: document,
-        library,
-        options,
-        part: ScenePart {
-            root,
-            nodes: Vec::new(),
-            ids: IdTable::default(),
-            problems: Vec::new(),
-            variable_problems: BTreeMap::new(),
-            depends_on: Vec::new(),
-            depends_on_everything: false,
-            built_at: document.revision(),
-            budget,
-            allowance,
-            spent: Budget::NONE,
-            error: None,
-        },
-        used: HashSet::new(),
-        next_layer: 0,
-        chain: Vec::new(),
-        weights: HashMap::new(),
-        substituted: 0,
-        reported_axes: HashSet::new(),
-    };
-    let context = Context {
-        scope: Scope { document, alias: None },
-        theme: ThemeContext::defaults(document),
-        prefix: String::new(),
-        layers: Vec::new(),
-        components: Vec::new(),
-        depth: 0,
-        writer: Writer { component: None, in_overrides: false },
-        ancestors: None,
-    };
-    builder.build(Source::Tree(Scope { document, alias: None }, root), &context, None);
+    let mut builder = Builder::new(document, library, options, root, budget, allowance);
+    builder.build(Source::Tree(Scope { document, alias: None }, root), &Context::top(document), None);
     builder.part.nodes.shrink_to_fit();
     builder.part
+}
+
+/// The key of the overrides of `instance` (a node of `document`'s own tree) that applies to the
+/// node nib spells `spelled` there (the ids of the instances between, then its own), when one
+/// does: Pen's spelling of it (a bare id for slot content, `PF1/PX1`) where the file holds one,
+/// so an edit through a path updates the key in force instead of adding one that would win
+/// whole over it ([`super::override_keys`]). `None` when no key names the node, or when the
+/// spelling names several nodes to which different keys apply.
+pub(crate) fn key_in_force(
+    document: &Document,
+    library: &dyn Library,
+    instance: NodeKey,
+    spelled: &str,
+) -> Option<String> {
+    let Some(Value::Descendants(overrides)) = document.tree().node(instance).props.get(&Key::Descendants) else {
+        return None;
+    };
+    let options = SceneOptions { expand_instances: true, substitute_variables: false };
+    let mut builder = Builder::new(document, library, options, instance, Budget::DOCUMENT, Budget::DOCUMENT);
+    builder.probe = Some(Probe { overrides, spelled: spelled.to_owned(), found: Vec::new() });
+    builder.build(Source::Tree(Scope { document, alias: None }, instance), &Context::top(document), None);
+    let found = builder.probe.map(|probe| probe.found).unwrap_or_default();
+    let (first, rest) = found.split_first()?;
+    rest.iter().all(|key| key == first).then_some(*first).flatten().map(str::to_owned)
+}
+
+impl<'a> Builder<'a> {
+    fn new(
+        document: &'a Document,
+        library: &'a dyn Library,
+        options: SceneOptions,
+        root: NodeKey,
+        budget: Budget,
+        allowance: Budget,
+    ) -> Builder<'a> {
+        Builder {
+            root: document,
+            library,
+            options,
+            part: ScenePart {
+                root,
+                nodes: Vec::new(),
+                ids: IdTable::default(),
+                problems: Vec::new(),
+                variable_problems: BTreeMap::new(),
+                depends_on: Vec::new(),
+                depends_on_everything: false,
+                built_at: document.revision(),
+                budget,
+                allowance,
+                spent: Budget::NONE,
+                error: None,
+            },
+            used: HashSet::new(),
+            next_layer: 0,
+            chain: Vec::new(),
+            weights: HashMap::new(),
+            substituted: 0,
+            reported_axes: HashSet::new(),
+            probe: None,
+        }
+    }
+}
+
+impl<'a> Context<'a> {
+    /// The context of a node of `document`'s own tree outside any instance.
+    fn top(document: &'a Document) -> Context<'a> {
+        Context {
+            scope: Scope { document, alias: None },
+            theme: ThemeContext::defaults(document),
+            prefix: String::new(),
+            layers: Vec::new(),
+            components: Vec::new(),
+            depth: 0,
+            writer: Writer { component: None, in_overrides: false },
+            ancestors: None,
+        }
+    }
 }
 
 /// A document and its import alias (`None` for the document being resolved).
@@ -584,6 +628,16 @@ struct Builder<'a> {
     substituted: usize,
     /// The theme axes and values already looked at (each said once per part).
     reported_axes: HashSet<(String, String)>,
+    /// Set by [`key_in_force`]: which key applies where.
+    probe: Option<Probe<'a>>,
+}
+
+/// Which key of one instance's overrides applies to the nodes nib spells `spelled` there.
+struct Probe<'a> {
+    overrides: &'a Descendants,
+    spelled: String,
+    /// The key that applied, for each node so spelled (`None`: none named it).
+    found: Vec<Option<&'a str>>,
 }
 
 /// An instance being expanded.
@@ -762,16 +816,25 @@ impl<'a> Builder<'a> {
         ancestors: Option<&Rc<Ancestor<'a>>>,
     ) -> Option<&'a str> {
         let last = looked_up.seen_from(layer.scope.document);
-        let candidates = layer.by_last.get(last.as_str())?;
+        let candidates = layer.by_last.get(last.as_str());
+        if candidates.is_none() && self.probe.is_none() {
+            return None;
+        }
         let spelled = format!("{}{last}", layer.prefix);
         let mut chosen = None;
-        for &key in candidates {
+        for &key in candidates.into_iter().flatten() {
             if key == spelled
                 || super::override_keys::names(key, layer.scope.document, &layer.enters, layer.depth, writer, ancestors)
             {
                 self.used.insert((layer.id, key.to_owned()));
                 chosen = Some(key);
             }
+        }
+        if let Some(probe) = self.probe.as_mut()
+            && std::ptr::eq(probe.overrides, layer.descendants)
+            && probe.spelled == spelled
+        {
+            probe.found.push(chosen);
         }
         chosen
     }
