@@ -199,7 +199,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "replace_all_matching_properties",
         title: "Replace property values",
-        description: "Replaces values under the parents (the whole canvas when empty) in one undoable step: e.g. {\"fillColor\": [{\"from\": \"#3B82F6\", \"to\": \"$primary\"}]}. fillColor is fills of non-text nodes, textColor the fills of text, strokeColor stroke fills. Values inside instances become overrides; components stay as they are. Saved before the answer.",
+        description: "Replaces values under the parents (the whole canvas when empty) in one undoable step: e.g. {\"fillColor\": [{\"from\": \"#3B82F6\", \"to\": \"$primary\"}]}. fillColor is fills of non-text nodes, textColor the fills of text, strokeColor stroke fills. Values inside instances become overrides; components stay as they are. Saved before the answer; its issues name what the change made that will not look as meant (an undefined variable, the layout problems it added).",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: false,
         properties: || {

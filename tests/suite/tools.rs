@@ -1549,6 +1549,40 @@ fn set_variables_and_undo_answer_the_layout_problems_they_add() {
     assert!(redone.get("issues").is_none(), "{redone}");
 }
 
+/// replace_all_matching_properties is a write too: it answers what it made that will not look
+/// as meant, in the same lines as batch_design (a variable not defined, then the layout problems
+/// it added), and only the new ones.
+#[test]
+fn replacing_values_answers_the_layout_problems_it_adds() {
+    let (mut s, doc) = writes_session();
+    s.ok(
+        "batch_design",
+        json!({"filePath": doc, "operations": "bar=I(\"page\", {type: \"frame\", layout: \"horizontal\", width: 100, height: 20, gap: 10})\nI(bar, {type: \"rectangle\", width: 40, height: 10})\nI(bar, {type: \"rectangle\", width: 40, height: 10})"}),
+    );
+    let answer = s.ok(
+        "replace_all_matching_properties",
+        json!({"filePath": doc, "properties": {"gap": [{"from": 10, "to": 40}]}}),
+    );
+    assert_eq!(answer["replaced"]["gap"], 1);
+    let said = issues(&answer);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("Layout: overflow: ") && said[0].contains("by 20 px right"), "{said:?}");
+    // Back to a gap that fits: nothing new to say.
+    let back = s.ok(
+        "replace_all_matching_properties",
+        json!({"filePath": doc, "properties": {"gap": [{"from": 40, "to": 10}]}}),
+    );
+    assert!(back.get("issues").is_none(), "{back}");
+    // A variable that is not defined is named once, in batch_design's words.
+    let undefined = s.ok(
+        "replace_all_matching_properties",
+        json!({"filePath": doc, "properties": {"gap": [{"from": 10, "to": "$--radius-xl"}]}}),
+    );
+    let said = issues(&undefined);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(said[0].starts_with("Variable '$--radius-xl' on node "), "{said:?}");
+}
+
 #[test]
 fn an_issue_of_an_earlier_call_is_not_repeated_when_its_node_is_touched_again() {
     let (mut s, doc) = writes_session();

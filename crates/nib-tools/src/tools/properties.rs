@@ -294,6 +294,11 @@ pub struct Replaced {
     /// The file's revision after the change (what `ifRevision` quotes).
     #[serde(rename = "fileRevision")]
     pub file_revision: String,
+    /// What the change made that will not look as meant, as batch_design and execute say it:
+    /// batch_design's checks of the values written (an undefined variable), then the layout
+    /// problems the change added (`Layout: overflow: …`; at most 10, then a count).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub issues: Vec<String>,
 }
 
 /// The replacements asked for one property.
@@ -400,6 +405,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
     let images = workspace.images.clone();
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     open.expect_revision(args.if_revision.as_deref())?;
+    let problems_before = open.known_problems();
     let scene = open.scene(SCENE)?;
     let keys = subtree_nodes(&scene, &args.parents)?;
     let mut replaced: BTreeMap<String, usize> = rules.iter().map(|rule| (rule.name.clone(), 0)).collect();
@@ -434,6 +440,7 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
             replaced,
             revision: open.document.revision(),
             file_revision: open.file_revision().to_string(),
+            issues: Vec::new(),
         });
     }
     let folder = open.folder().to_owned();
@@ -448,11 +455,19 @@ pub fn replace_all_matching_properties(workspace: &mut Workspace, args: ReplaceA
         canvas: Some(&canvas),
         options: crate::script::Options { max_statements: statements.len(), id_seed: None },
     };
-    let outcome = crate::script::run(&mut open.document, &statements.join("\n"), &context);
+    let mut outcome = crate::script::run(&mut open.document, &statements.join("\n"), &context);
     drop(canvas);
     if !outcome.success {
         return Err(ToolError::new(format!("the replacement could not be applied: {}", outcome.text())));
     }
     open.save()?;
-    Ok(Replaced { replaced, revision: open.document.revision(), file_revision: open.file_revision().to_string() })
+    let introduced = open.problems_since(problems_before.as_deref());
+    let said = super::introduced::said(&introduced, &outcome.issues);
+    outcome.issues.extend(said);
+    Ok(Replaced {
+        replaced,
+        revision: open.document.revision(),
+        file_revision: open.file_revision().to_string(),
+        issues: outcome.issues,
+    })
 }
