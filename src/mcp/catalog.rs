@@ -166,7 +166,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "set_variables",
         title: "Set variables",
-        description: "Merges variables into the document (replace: true sets exactly these). Shape: {\"primary\": {\"type\": \"color\", \"value\": \"#2563EB\"}}; themed values as a list: {\"value\": [{\"value\": \"#fff\", \"theme\": {\"mode\": \"light\"}}, …]}. Names have no leading $; nodes refer to them as \"$primary\". Theme axes used are registered. Saved before the answer; its issues name the layout problems the change added (a width now overflowing, a variable now undefined).",
+        description: "Merges variables into the document (replace: true sets exactly these). Shape: {\"primary\": {\"type\": \"color\", \"value\": \"#2563EB\"}}; themed values as a list: {\"value\": [{\"value\": \"#fff\", \"theme\": {\"mode\": \"light\"}}, …]}. Names have no leading $; nodes refer to them as \"$primary\". Theme axes used are registered. Saved before the answer (issues: the layout problems it added).",
         kind: Kind::Writes { destructive: true, idempotent: true },
         open_world: false,
         properties: || {
@@ -199,7 +199,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "replace_all_matching_properties",
         title: "Replace property values",
-        description: "Replaces values under the parents (the whole canvas when empty) in one undoable step: e.g. {\"fillColor\": [{\"from\": \"#3B82F6\", \"to\": \"$primary\"}]}. fillColor is fills of non-text nodes, textColor the fills of text, strokeColor stroke fills. Values inside instances become overrides; components stay as they are. Saved before the answer; its issues name what the change made that will not look as meant (an undefined variable, the layout problems it added).",
+        description: "Replaces values under the parents (the whole canvas when empty) in one undoable step: e.g. {\"fillColor\": [{\"from\": \"#3B82F6\", \"to\": \"$primary\"}]}. fillColor is fills of non-text nodes, textColor the fills of text, strokeColor stroke fills. Values inside instances become overrides; components stay as they are. Saved before the answer (issues: the problems it added).",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: false,
         properties: || {
@@ -348,7 +348,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "undo",
         title: "Undo",
-        description: "Takes back the last change nib made to the document (one batch_design, set_variables or replace call) and saves; its issues name the layout problems that brought back. Not part of Pencil's tools.",
+        description: "Takes back the last change nib made to the document (one batch_design, set_variables or replace call) and saves (issues: the problems it brought back). Not part of Pencil's tools.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: false,
         properties: || json!({ "filePath": file_path() }),
@@ -358,7 +358,7 @@ const DEFINITIONS: &[Definition] = &[
     Definition {
         name: "redo",
         title: "Redo",
-        description: "Makes the last undone change again and saves (issues: the layout problems it added). Possible only before a new change.",
+        description: "Makes the last undone change again and saves (issues: the problems it added). Possible only before a new change.",
         kind: Kind::Writes { destructive: true, idempotent: false },
         open_world: false,
         properties: || json!({ "filePath": file_path() }),

@@ -443,15 +443,8 @@ fn a_replacement_without_an_id_is_known_by_the_node_its_key_names() {
     let pixel = picture.pixel(155, 15).unwrap().demultiply();
     assert_eq!([pixel.red(), pixel.green(), pixel.blue()], [0, 0, 0], "the replacement is drawn");
     // An edit through the path changes the replacement in place, which keeps having no id.
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("w.pen"), &text).unwrap();
-    let mut workspace = nib::tools::Workspace::new(folder.path());
-    let answer = nib::tools::call(
-        &mut workspace,
-        "batch_design",
-        json!({"filePath": "w.pen", "operations": "U(\"Rf003/Lbl01\", {fill: \"#FF0000\"})"}),
-    )
-    .unwrap();
+    let (folder, mut workspace) = workspace_with(&text);
+    let answer = design(&mut workspace, r##"U("Rf003/Lbl01", {fill: "#FF0000"})"##).unwrap();
     assert!(!answer.to_string().contains("rror"), "{answer}");
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(folder.path().join("w.pen")).unwrap()).unwrap();
     let replacement = &saved["children"][0]["children"][2]["descendants"]["Lbl01"];
@@ -464,15 +457,8 @@ fn a_replacement_without_an_id_is_known_by_the_node_its_key_names() {
 #[test]
 fn a_replacement_without_an_id_is_deleted_and_the_rest_saved_as_it_was() {
     let text = woodcase("override-value-rejected");
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("w.pen"), &text).unwrap();
-    let mut workspace = nib::tools::Workspace::new(folder.path());
-    let answer = nib::tools::call(
-        &mut workspace,
-        "batch_design",
-        json!({"filePath": "w.pen", "operations": "D(\"Rf003/Lbl01\")"}),
-    )
-    .unwrap();
+    let (folder, mut workspace) = workspace_with(&text);
+    let answer = design(&mut workspace, r#"D("Rf003/Lbl01")"#).unwrap();
     let said = answer["text"].as_str().unwrap();
     assert!(said.contains("- Deleted node `Rf003/Lbl01`"), "{said}");
     assert!(said.contains("replaced the component's node 'Lbl01', which shows again"), "{said}");
@@ -481,17 +467,12 @@ fn a_replacement_without_an_id_is_deleted_and_the_rest_saved_as_it_was() {
     let saved = std::fs::read_to_string(folder.path().join("w.pen")).unwrap();
     assert_eq!(saved + "\n", text.replace(replacement, ""));
     // The path names the component's own label again, which an instance cannot lose.
-    let again = nib::tools::call(
-        &mut workspace,
-        "batch_design",
-        json!({"filePath": "w.pen", "operations": "D(\"Rf003/Lbl01\")"}),
-    )
-    .unwrap_err();
+    let again = design(&mut workspace, r#"D("Rf003/Lbl01")"#).unwrap_err();
     assert!(again.message.contains("is inside an instance and cannot be deleted"), "{}", again.message);
 }
 
-/// The fill (and height) nib resolves for `path` in woodcase's `slot-override-keys`, and the
-/// override warnings it gives.
+/// The Scene nib resolves for woodcase's `slot-override-keys`, with the override warnings it
+/// gives.
 fn slot_override_keys() -> nib::resolve::Scene {
     let document = Document::load(&woodcase("slot-override-keys")).unwrap().document;
     build_scene(&document, &NoImports, SceneOptions::FULL)
@@ -603,13 +584,24 @@ fn of_two_keys_naming_one_node_the_last_written_applies_whole() {
     assert_eq!((json["fill"].as_str(), json["height"].as_f64()), (Some("#00FF00"), Some(20.0)));
 }
 
+/// A workspace over a folder holding `text` as `w.pen`.
+fn workspace_with(text: &str) -> (tempfile::TempDir, nib::tools::Workspace) {
+    let folder = tempfile::tempdir().unwrap();
+    std::fs::write(folder.path().join("w.pen"), text).unwrap();
+    let workspace = nib::tools::Workspace::new(folder.path());
+    (folder, workspace)
+}
+
+/// batch_design's answer to `operations` on `w.pen`.
+fn design(workspace: &mut nib::tools::Workspace, operations: &str) -> Result<Value, nib::tools::ToolError> {
+    nib::tools::call(workspace, "batch_design", json!({"filePath": "w.pen", "operations": operations}))
+}
+
 /// Runs `operations` through batch_design on `text` saved as a file, and returns the saved
 /// file's JSON and its Scene.
 fn edit_saved(text: &str, operations: &str) -> (Value, nib::resolve::Scene) {
-    let folder = tempfile::tempdir().unwrap();
-    std::fs::write(folder.path().join("w.pen"), text).unwrap();
-    let mut workspace = nib::tools::Workspace::new(folder.path());
-    nib::tools::call(&mut workspace, "batch_design", json!({"filePath": "w.pen", "operations": operations})).unwrap();
+    let (folder, mut workspace) = workspace_with(text);
+    design(&mut workspace, operations).unwrap();
     let saved = std::fs::read_to_string(folder.path().join("w.pen")).unwrap();
     let document = Document::load(&saved).unwrap().document;
     (serde_json::from_str(&saved).unwrap(), build_scene(&document, &NoImports, SceneOptions::FULL))
