@@ -144,7 +144,8 @@ fn prepared(file: &Path) -> Option<Prepared> {
     let text = std::fs::read_to_string(file).ok()?;
     let document = Document::load(&text).ok()?.document;
     let host = DiskHost::new(file, FontOptions::default());
-    let Compiled { scene, layout, text: engine, .. } = compile(&host, &document, &CompileOptions::default()).ok()?;
+    let Compiled { scene, layout, text, .. } = compile(&host, &document, &CompileOptions::default()).ok()?;
+    let engine = text.owned()?;
     let images = FolderImages::new(Some(host.folder().to_owned()), None);
     Some(Prepared { scene, layout, engine, options: RenderOptions::default(), images })
 }

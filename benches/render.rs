@@ -12,7 +12,7 @@ fn benches(c: &mut Criterion) {
     let mut engine = fixture.compiled.text.fork();
     let frame = RenderTarget::Node(scene.node_by_id("Qm8KM").expect("the landing page frame"));
     let options = RenderOptions::default();
-    let mut images = nib::host::Host::pictures(&fixture.host);
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let pixmap = render(scene, layout, &mut engine, &mut images, frame, &options).expect("renders").pixmap;
     eprintln!("landing page: {} × {} pixels", pixmap.width(), pixmap.height());
     c.bench_function("render/landing_page_1440/paint", |b| {

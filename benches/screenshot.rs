@@ -211,20 +211,22 @@ fn in_process(file: &Path, id: &str, stages: &mut Stages) {
     }
     stages.resolve = started.elapsed();
     let started = Instant::now();
-    let Ok(mut compiled) = compile(&host, &document.document, &CompileOptions { parts_of: Some(vec![id.to_owned()]) })
-    else {
+    let Ok(mut compiled) = compile(
+        &host,
+        &document.document,
+        &CompileOptions { parts_of: Some(vec![id.to_owned()]), ..CompileOptions::default() },
+    ) else {
         return;
     };
     stages.compile = started.elapsed();
     let Some(key) = compiled.scene.node_by_id(id) else { return };
     let target = RenderTarget::Node(key);
-    let mut pictures = host.pictures();
     let started = Instant::now();
-    let display = compiled.display(&mut *pictures, target);
+    let display = compiled.display(target);
     stages.display = started.elapsed();
     std::hint::black_box(display.is_ok());
     let started = Instant::now();
-    let Ok(rendered) = compiled.render(&mut *pictures, target, &RenderOptions::default()) else { return };
+    let Ok(rendered) = compiled.render(target, &RenderOptions::default()) else { return };
     // Rendering builds the display list again: the paint is what is beyond it.
     stages.paint = started.elapsed().saturating_sub(stages.display);
     let started = Instant::now();

@@ -8,23 +8,23 @@
 //!
 //! - [`Document::load`] / [`read_file`], [`save_file`]: lossless `.pen` JSON.
 //! - [`compile()`] over a [`DiskHost`] (a file and the folder around it, confined when asked) or a
-//!   [`MemoryHost`] (everything in memory) → [`Compiled`] { scene, layout, diagnostics }.
-//! - [`Compiled::render`] → pixels, [`encode_png`] → bytes.
+//!   [`MemoryHost`] (everything in memory) → [`Compiled`] { scene, layout, text, images }, the
+//!   one result painting, every export and every screenshot read ([`CompileOptions`] asks for a
+//!   theme, a few top-level parts, or the Scene with variables kept for the code exports).
+//! - [`Compiled::render`] → pixels, [`encode_png`] → bytes; [`Compiled::diagnostics`] of a target.
 //! - [`export_run`]: SVG, PDF, HTML/CSS, design tokens and raster files of a compiled document.
 //! - [`call_tool`] on a [`Workspace`]: the design tools an MCP client calls, by name, with JSON.
 //!
 //! ```
-//! use nib::{CompileOptions, Host, MemoryHost, RenderOptions, RenderTarget};
+//! use nib::{CompileOptions, MemoryHost, RenderOptions, RenderTarget};
 //!
 //! let text = r##"{"version":"2.10","children":[
 //!     {"type":"frame","id":"card","width":40,"height":20,"fill":"#2563EB"}]}"##;
 //! let document = nib::Document::load(text).expect("a valid document").document;
 //! let host = MemoryHost::new();
 //! let mut compiled = nib::compile(&host, &document, &CompileOptions::default()).expect("compiles");
-//! assert!(compiled.diagnostics.is_empty());
-//! let rendered = compiled
-//!     .render(host.pictures().as_mut(), RenderTarget::Canvas, &RenderOptions::default())
-//!     .expect("draws");
+//! assert!(compiled.diagnostics(RenderTarget::Canvas).is_empty());
+//! let rendered = compiled.render(RenderTarget::Canvas, &RenderOptions::default()).expect("draws");
 //! let png = nib::encode_png(&rendered.pixmap);
 //! assert!(png.starts_with(b"\x89PNG"));
 //! ```

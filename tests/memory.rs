@@ -17,7 +17,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use nib::doc::{Document, ErrorKind, MAX_FILE_BYTES, MAX_NODES, MAX_UNKNOWN_KEYS, ProblemKind};
-use nib::host::Host;
+
 use serde_json::{Value, json};
 
 /// Most memory a load may take, as a multiple of the file's size.
@@ -369,7 +369,7 @@ fn render_file(path: &std::path::Path, scale: f32) -> (Result<nib::render::Rende
     let host = nib::host::DiskHost::new(path, nib::text::FontOptions::default());
     let mut compiled = nib::compile::compile(&host, &document, &Default::default()).expect("compiles");
     let options = nib::render::RenderOptions { scale, ..nib::render::RenderOptions::default() };
-    peak_of(|| compiled.render(&mut host.pictures(), nib::render::RenderTarget::Canvas, &options))
+    peak_of(|| compiled.render(nib::render::RenderTarget::Canvas, &options))
 }
 
 /// Four PNG bombs as image fills: each decoded whole took 4 bytes a pixel twice over (5.28 GB
@@ -523,7 +523,10 @@ fn text_peaks(path: &std::path::Path) -> [(&'static str, usize); 3] {
     let (_, check) = peak_of(|| {
         let document = Document::load(&std::fs::read_to_string(path).expect("read")).expect("loads").document;
         let host = nib::host::DiskHost::new(path, nib::text::FontOptions::default());
-        nib::compile::compile(&host, &document, &Default::default()).expect("compiles").diagnostics.len()
+        nib::compile::compile(&host, &document, &Default::default())
+            .expect("compiles")
+            .diagnostics(nib::render::RenderTarget::Canvas)
+            .len()
     });
     let (rendered, render) = peak_of(|| {
         let document = Document::load(&std::fs::read_to_string(path).expect("read")).expect("loads").document;
@@ -533,7 +536,7 @@ fn text_peaks(path: &std::path::Path) -> [(&'static str, usize); 3] {
         let size = compiled.layout.node_box(key).expect("a box");
         let scale = (2000.0 / size.width.max(size.height)).min(1.0);
         let options = nib::render::RenderOptions { scale, ..nib::render::RenderOptions::default() };
-        compiled.render(&mut host.pictures(), nib::render::RenderTarget::Node(key), &options).map(|r| r.pixmap.width())
+        compiled.render(nib::render::RenderTarget::Node(key), &options).map(|r| r.pixmap.width())
     });
     rendered.expect("renders");
     let (answer, screenshot) = peak_of(|| {

@@ -77,9 +77,9 @@ fn findings(path: &Path, loaded: &Loaded, fonts: &nib::text::FontOptions) -> Vec
     findings.extend(nib::doc::format::audit(&loaded.document).iter().map(|finding| finding.diagnostic()));
     let host = DiskHost::new(path, fonts.clone());
     match compile(&host, &loaded.document, &CompileOptions::default()) {
-        Ok(compiled) => {
+        Ok(mut compiled) => {
             let missing = missing_image_files(&compiled.scene, &host);
-            findings.extend(compiled.diagnostics);
+            findings.extend(compiled.diagnostics(nib::render::RenderTarget::Canvas));
             findings.extend(missing);
         }
         Err(error) => findings.push(*error),

@@ -7,9 +7,10 @@ use std::process::ExitCode;
 
 use nib::compile::CompileOptions;
 use nib::compile::frames::node_file_stems;
-use nib::export::job::{ExportSettings, Format, RunError, SinkError, Source, Targets, run};
+use nib::export::job::{ExportSettings, Format, RunError, SinkError, Targets, run};
 use nib::files::{OutputFolder, Standing};
 use nib::host::DiskHost;
+use nib::render::RenderTarget;
 use nib::text::FontOptions;
 
 /// Runs of more nodes than this show a progress bar (on a terminal).
@@ -40,15 +41,19 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         Err(code) => return code,
     };
     let host = DiskHost::new(file, settings.fonts.clone());
-    let (document, compiled) =
-        match super::theme::compile_under(&host, document, &settings.theme, &CompileOptions { parts_of }) {
-            Ok(compiled) => compiled,
-            Err(error) => return super::compile_failed(file, *error),
-        };
-    for diagnostic in &compiled.diagnostics {
+    let options = CompileOptions {
+        parts_of,
+        theme: super::theme::choice(&settings.theme),
+        keep_variables: settings.format.is_page(),
+    };
+    let mut compiled = match nib::compile::compile(&host, &document, &options) {
+        Ok(compiled) => compiled,
+        Err(error) => return super::compile_failed(file, *error),
+    };
+    for diagnostic in &compiled.diagnostics(RenderTarget::Canvas) {
         super::warn(&diagnostic);
     }
-    let (scene, layout, text) = (&compiled.scene, &compiled.layout, &compiled.text);
+    let scene = &compiled.scene;
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
     let mut keys = Vec::new();
     for id in &settings.nodes {
@@ -139,15 +144,6 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         // The command line's paths (the document's, -o) are relative to where it runs.
         working_folder: std::env::current_dir().unwrap_or_default(),
     };
-    let source = Source {
-        document: &document,
-        library: compiled.imports.as_ref(),
-        scene,
-        layout,
-        text,
-        host: &host,
-        title: stem.clone(),
-    };
     let bar = indicatif::ProgressBar::hidden();
     if std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
@@ -192,7 +188,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
             bar.set_position(done as u64);
         }
     };
-    let result = run(&source, &export_settings, &sink, &progress);
+    let result = run(&compiled, &stem, &export_settings, &sink, &progress);
     bar.finish_and_clear();
     match result {
         Ok(report) => {

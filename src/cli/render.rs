@@ -78,12 +78,13 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     };
     let host = DiskHost::new(file, settings.fonts.clone());
     // Nor resolved and laid out.
-    let options = CompileOptions { parts_of };
-    let compiled = super::theme::compile_under(&host, document, &settings.theme, &options);
-    let Compiled { scene, layout, mut text, diagnostics, .. } = match compiled {
-        Ok((_, compiled)) => compiled,
+    let options = CompileOptions { parts_of, theme: super::theme::choice(&settings.theme), keep_variables: false };
+    let mut compiled = match nib::compile::compile(&host, &document, &options) {
+        Ok(compiled) => compiled,
         Err(error) => return super::compile_failed(file, *error),
     };
+    let diagnostics = compiled.diagnostics(RenderTarget::Canvas);
+    let Compiled { scene, layout, mut text, .. } = compiled;
     let output = Output { json: settings.json.then(Default::default) };
     // Everything not drawn as written is said: imports and font files that could not be read,
     // replaced families, and what stands in for what nib cannot draw.

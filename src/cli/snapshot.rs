@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use nib::compile::CompileOptions;
+use nib::compile::{CompileOptions, Compiler};
 use nib::doc::io::read_file;
 use nib::host::DiskHost;
 use nib::printable::one_line;
@@ -66,12 +66,12 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
 fn load(file: &PenFile, fonts: &FontOptions, theme: &[(String, String)]) -> Result<Prepared, SnapshotError> {
     let document = read_file(&file.path)?.document;
     // No cache, network or system fonts: goldens must come out the same on every machine.
-    let host = DiskHost::new(&file.path, fonts.clone());
-    let (_, compiled) =
-        super::theme::compile_under(&host, document, theme, &CompileOptions::default()).map_err(|error| {
-            SnapshotError::Compile { path: file.path.clone(), diagnostic: Box::new(super::located(&file.path, *error)) }
-        })?;
-    Ok(Prepared { host: Box::new(host), compiled })
+    let host = std::sync::Arc::new(DiskHost::new(&file.path, fonts.clone()));
+    let options = CompileOptions { theme: super::theme::choice(theme), ..CompileOptions::default() };
+    let compiled = Compiler::shared(host).compile_owned(document, &options).map_err(|error| {
+        SnapshotError::Compile { path: file.path.clone(), diagnostic: Box::new(super::located(&file.path, *error)) }
+    })?;
+    Ok(Prepared::new(compiled))
 }
 
 /// A bar on standard error when a person watches it; nothing when it is a pipe or a CI log.

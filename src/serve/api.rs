@@ -229,7 +229,7 @@ fn fitting_scale(workspace: &mut Workspace, file: &str, node: Option<&str>, scal
     let (open, _) = workspace.document(Some(file))?;
     // One frame of the page needs only its own part laid out (get_screenshot reuses it).
     let (scene, layout) = match node {
-        Some(id) => open.layout_for_node(id)?,
+        Some(id) => open.node_layout(id)?,
         None => open.layout()?,
     };
     let target = match node.and_then(|id| scene.node_by_id(id)) {

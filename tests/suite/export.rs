@@ -487,12 +487,10 @@ pub(crate) fn type_check_react_with(tsc: &std::path::Path, folder: &std::path::P
 /// layout boxes (made once per frame).
 fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Format]) -> Vec<Page> {
     use nib::export::job::{ExportSettings, Format, Targets, run};
-    use nib::host::Host;
     use nib::render::{RenderOptions, RenderTarget, render, target_bounds};
     let fixture = common::Fixture::corpus(name);
     let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
-    let source = fixture.source(name);
     let mut reports = Vec::new();
     for format in formats {
         let folder = out.join(format.name()).join(name.trim_end_matches(".pen"));
@@ -504,7 +502,7 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
             std::fs::create_dir_all(path.parent().expect("parent"))?;
             Ok(std::fs::write(path, bytes)?)
         };
-        let report = run(&source, &settings, &sink, &|_, _| {}).expect("the pages are made");
+        let report = run(&fixture.compiled, name, &settings, &sink, &|_, _| {}).expect("the pages are made");
         // The page of each frame: the HTML file the export wrote, or (React) the page made to
         // mount the frame's component.
         let mut page_of: std::collections::HashMap<String, String> = report
@@ -523,7 +521,7 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
         }
         reports.push((*format, folder, page_of));
     }
-    let mut images = fixture.host.pictures();
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let options = RenderOptions::default();
     let mut pages = Vec::new();
     for frame in nib::compile::frames::frames(scene, layout) {
@@ -809,7 +807,7 @@ fn svg_with_live_text_and_linked_images_names_fonts_and_files_and_still_looks_th
     let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
     let key = scene.node_by_id("card").expect("card");
-    let mut images = nib::host::Host::pictures(&fixture.host);
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let out = folder.path().join("out");
     let options = SvgOptions {
         text: TextMode::Live,
@@ -846,9 +844,8 @@ fn files_of_a_parallel_export_are_reported_in_canvas_order() {
     use nib::export::job::{ExportSettings, Format, Targets, run};
     let name = "nopointt__nospace__design__harkly__harkly-ui.pen";
     let fixture = common::Fixture::corpus(name);
-    let source = fixture.source(name);
     let settings = ExportSettings::new(Format::Svg, Targets::Frames);
-    let report = run(&source, &settings, &|_, _| Ok(()), &|_, _| {}).expect("exports");
+    let report = run(&fixture.compiled, name, &settings, &|_, _| Ok(()), &|_, _| {}).expect("exports");
     let names: Vec<&str> = report.files.iter().map(|f| f.name.as_str()).collect();
     let mut sorted = names.clone();
     sorted.sort_unstable();
@@ -923,7 +920,6 @@ fn a_documents_strings_never_end_the_style_element_or_make_elements_of_their_own
 fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
     use nib::export::job::{ExportSettings, Format, TailwindOptions, Targets, run};
     let fixture = common::Fixture::corpus("Pregum__pencil_viewer__public__samples__mobile-app.pen");
-    let source = fixture.source("app");
     let export = |tailwind: TailwindOptions, embed: bool| {
         let files = std::sync::Mutex::new(std::collections::BTreeMap::new());
         let sink = |name: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
@@ -938,7 +934,7 @@ fn html_tailwind_pages_carry_utilities_and_follow_pens_options() {
             ..Default::default()
         };
         let settings = ExportSettings { look, ..ExportSettings::new(Format::HtmlTailwind, Targets::Frames) };
-        run(&source, &settings, &sink, &|_, _| {}).map(|_| files.into_inner().expect("files"))
+        run(&fixture.compiled, "app", &settings, &sink, &|_, _| {}).map(|_| files.into_inner().expect("files"))
     };
     let files = export(TailwindOptions::default(), false).expect("exported");
     let home = &files["03-Home.html"];
@@ -1160,7 +1156,7 @@ fn a_sink_that_cannot_take_a_file_stops_the_run_naming_the_file_and_why() {
         Err(std::io::Error::new(std::io::ErrorKind::PermissionDenied, "the folder is read-only").into())
     };
     let settings = ExportSettings::new(Format::Png, Targets::Frames);
-    let error = run(&fixture.source("doc"), &settings, &refuse, &|_, _| {}).expect_err("the sink refused");
+    let error = run(&fixture.compiled, "doc", &settings, &refuse, &|_, _| {}).expect_err("the sink refused");
     assert_eq!(error.to_string(), "cannot write 01-Card.png: the folder is read-only");
 }
 

@@ -277,3 +277,42 @@ fn only_the_compiler_builds_the_pipeline() {
         by_hand.join("\n")
     );
 }
+
+/// The ways into a compiler's insides that a caller once took instead of its result: laying
+/// out one node's part, borrowing its text engine and images to draw, repainting after an edit
+/// from the pieces, and resolving a second Scene with variables kept past its cache. Screenshots,
+/// exports and every other picture take them from one [`Compiled`] (`compile()` or
+/// `Compiler::compiled`), which holds the Scene, the one with variables kept, the layout, the
+/// text engine and the images; only the compiler (and the painter that defines the repaint)
+/// names them.
+const COMPILER_INSIDES: &[&str] = &[
+    "layout_for_node(",
+    ".drawing(",
+    "render_after,",
+    "render_after}",
+    "render::render_after",
+    "resolve_keeping_variables",
+    "export::job::Source",
+];
+
+#[test]
+fn everything_drawn_comes_out_of_one_compiled_result() {
+    let mut past = Vec::new();
+    for_each_line_of_code(
+        |krate, _, relative| {
+            krate != "crates/nib-scene"
+                && !(krate == "crates/nib-render"
+                    && (relative.starts_with("compile/") || relative.starts_with("render/")))
+        },
+        |file, number, line| {
+            if let Some(inside) = COMPILER_INSIDES.iter().find(|inside| line.contains(*inside)) {
+                past.push(format!("{}:{number}: {inside}: {line}", file.display()));
+            }
+        },
+    );
+    assert!(
+        past.is_empty(),
+        "drawn past the compiled result (use Compiled, from compile() or Compiler::compiled):\n{}",
+        past.join("\n")
+    );
+}

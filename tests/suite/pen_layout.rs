@@ -47,7 +47,8 @@ fn boxes_match_the_boxes_pen_reports_within_half_a_pixel() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for (name, document, expected) in cases() {
-        let compiled = compile(&MemoryHost::new(), &document, &CompileOptions::default()).expect("compiles");
+        let host = MemoryHost::new();
+        let compiled = compile(&host, &document, &CompileOptions::default()).expect("compiles");
         for (id, want) in expected.as_object().expect("object") {
             let Some(got) = compiled.scene.node_by_id(id).and_then(|key| compiled.layout.reported(key)) else {
                 failures.push(format!("{name}: {id} has no box"));
@@ -76,8 +77,7 @@ fn drawn_extent(document: &Document, id: &str) -> (f32, f32, f32, f32) {
     let host = MemoryHost::new();
     let mut compiled = compile(&host, document, &CompileOptions::default()).expect("compiles");
     let key = compiled.scene.node_by_id(id).expect("node");
-    let mut pictures = nib::Host::pictures(&host);
-    let rendered = compiled.render(&mut pictures, RenderTarget::Node(key), &RenderOptions::default()).expect("renders");
+    let rendered = compiled.render(RenderTarget::Node(key), &RenderOptions::default()).expect("renders");
     let (width, height) = (rendered.pixmap.width(), rendered.pixmap.height());
     let (mut min, mut max) = ((u32::MAX, u32::MAX), (0, 0));
     for (i, pixel) in rendered.pixmap.pixels().iter().enumerate() {
@@ -106,7 +106,8 @@ fn turned_and_mirrored_nodes_draw_inside_the_boxes_layout_reports() {
         ("turned_boxes", "grpTurned"),
     ] {
         let (_, document, _) = cases.iter().find(|(name, ..)| name == case).expect("case");
-        let compiled = compile(&MemoryHost::new(), document, &CompileOptions::default()).expect("compiles");
+        let host = MemoryHost::new();
+        let compiled = compile(&host, document, &CompileOptions::default()).expect("compiles");
         let key = compiled.scene.node_by_id(id).expect("node");
         let reported = compiled.layout.reported(key).expect("box");
         let drawn = drawn_extent(document, id);

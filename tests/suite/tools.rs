@@ -971,6 +971,40 @@ fn a_repeated_screenshot_of_an_unchanged_node_is_answered_from_the_cache_until_w
     assert_eq!(shot(&mut s), wider);
 }
 
+#[test]
+fn a_themed_screenshot_twice_is_answered_from_the_cache_and_kept_apart_from_the_own_look() {
+    let mut s = layout_session();
+    fs::write(
+        s.folder.path().join("themed.pen"),
+        r##"{"version": "2.10", "themes": {"Mode": ["Light", "Dark"]},
+          "variables": {"bg": {"type": "color", "value": [{"value": "#FFFFFF"}, {"value": "#111111", "theme": {"Mode": "Dark"}}]}},
+          "children": [{"type": "frame", "id": "card", "x": 0, "y": 0, "width": 40, "height": 20, "fill": "$bg"}]}"##,
+    )
+    .unwrap();
+    let shot = |s: &mut Session, theme: Option<Value>| {
+        let mut args = json!({"filePath": "themed.pen", "nodeId": "card"});
+        if let Some(theme) = theme {
+            args["theme"] = theme;
+        }
+        s.ok("get_screenshot", args)["data"].clone()
+    };
+    let counts = |s: &mut Session| s.workspace.document(Some("themed.pen")).unwrap().0.screenshots().hits_and_misses();
+    let dark = shot(&mut s, Some(json!({"Mode": "Dark"})));
+    assert_eq!(counts(&mut s), (0, 1));
+    assert_eq!(shot(&mut s, Some(json!({"Mode": "Dark"}))), dark);
+    assert_eq!(counts(&mut s), (1, 1), "the same theme again: from the cache");
+    let own = shot(&mut s, None);
+    assert_ne!(own, dark, "the document's own look is another picture");
+    assert_eq!(counts(&mut s), (1, 2));
+    assert_eq!(shot(&mut s, Some(json!({"Mode": "Dark"}))), dark);
+    assert_eq!(counts(&mut s), (2, 2), "the own look did not push the theme's picture out");
+    // An edit to what it shows draws it again, under the theme still.
+    s.ok("batch_design", json!({"filePath": "themed.pen", "operations": "U(\"card\", {width: 60})"}));
+    let wider = s.ok("get_screenshot", json!({"filePath": "themed.pen", "nodeId": "card", "theme": {"Mode": "Dark"}}));
+    assert_eq!(counts(&mut s), (2, 3));
+    assert_eq!(wider["width"], json!(60));
+}
+
 /// Issue 25, item 6: while another process swaps a folder of the root with a link to a folder
 /// outside (`renameat2(RENAME_EXCHANGE)`, atomic), confined writes into that folder never land
 /// outside. Before the root was opened once, 7 of 936 screenshots did.

@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use nib_doc::diagnostic::Diagnostic;
 use nib_doc::doc::Document;
-use nib_export::export::job::Source;
-use nib_render::compile::{CompileOptions, Compiled, compile};
+use nib_render::compile::{CompileOptions, Compiled, Compiler};
 use nib_render::host::{DiskHost, Host, Imports};
 use nib_scene::display::pictures::Pictures;
 use nib_scene::resolve::Library;
@@ -95,9 +94,10 @@ pub struct Fixture {
     /// The document.
     pub document: Document,
     /// Where its imports, fonts and images come from.
-    pub host: FixtureHost,
-    /// Its Scene, layout and text engine.
-    pub compiled: Compiled,
+    pub host: Arc<FixtureHost>,
+    /// Its Scene (and the one with variables kept, for the code exports), layout and text
+    /// engine: what painting and every export read.
+    pub compiled: Compiled<'static>,
 }
 
 impl Fixture {
@@ -108,8 +108,10 @@ impl Fixture {
 
     /// `document` compiled as a document in `folder`.
     pub fn of(document: Document, folder: &Path) -> Fixture {
-        let host = FixtureHost::in_folder(folder);
-        let compiled = compile(&host, &document, &CompileOptions::default())
+        let host = Arc::new(FixtureHost::in_folder(folder));
+        let options = CompileOptions { keep_variables: true, ..CompileOptions::default() };
+        let compiled = Compiler::shared(host.clone())
+            .compile_owned(document.clone(), &options)
             .unwrap_or_else(|d| panic!("the fixture compiles: {}", d.message));
         Fixture { document, host, compiled }
     }
@@ -117,18 +119,5 @@ impl Fixture {
     /// The document in JSON text, compiled as a document in `folder`.
     pub fn from_text(text: &str, folder: &Path) -> Fixture {
         Fixture::of(Document::load(text).unwrap_or_else(|e| panic!("the fixture loads: {e:?}")).document, folder)
-    }
-
-    /// What an export of it reads, titled `title`.
-    pub fn source(&self, title: &str) -> Source<'_> {
-        Source {
-            document: &self.document,
-            library: self.compiled.imports.as_ref(),
-            scene: &self.compiled.scene,
-            layout: &self.compiled.layout,
-            text: &self.compiled.text,
-            host: &self.host,
-            title: title.to_owned(),
-        }
     }
 }

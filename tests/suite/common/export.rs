@@ -4,7 +4,6 @@
 
 use nib::compile::frames::frames;
 use nib::export::svg::{SvgOptions, to_svg};
-use nib::host::Host;
 use nib::render::{RenderOptions, RenderTarget, render};
 use nib::review::ssim::ssim;
 use nib::text::TextEngine;
@@ -36,7 +35,7 @@ pub fn rasterise_svg(svg: &str, width: u32, height: u32, fonts: &cosmic_text::fo
 pub fn svg_scores(fixture: &Fixture) -> Vec<FrameScore> {
     let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
-    let mut images = fixture.host.pictures();
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let render_options = RenderOptions::default();
     let svg_options = SvgOptions::default();
     let mut scores = Vec::new();
@@ -60,7 +59,7 @@ pub fn text_database(text: &TextEngine) -> cosmic_text::fontdb::Database {
 pub fn svg_markup(fixture: &Fixture) -> Vec<String> {
     let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
-    let mut images = fixture.host.pictures();
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let options = SvgOptions::default();
     frames(scene, layout)
         .into_iter()
@@ -90,10 +89,10 @@ pub fn pdf_deck(fixture: &Fixture) -> Deck {
         *pdf.lock().expect("lock") = bytes.to_vec();
         Ok(())
     };
-    run(&fixture.source("deck"), &settings, &sink, &|_, _| {}).expect("the PDF is made");
+    run(&fixture.compiled, "deck", &settings, &sink, &|_, _| {}).expect("the PDF is made");
     let (scene, layout) = (&fixture.compiled.scene, &fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
-    let mut images = fixture.host.pictures();
+    let mut images = nib::host::Host::pictures(fixture.host.as_ref());
     let options = RenderOptions { background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
     let found = frames(scene, layout);
     let pages = found

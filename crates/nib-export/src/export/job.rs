@@ -12,9 +12,9 @@ pub use super::options::ExportLook;
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
 pub use super::source::RunError;
-pub use super::source::Source;
 use super::svg::{ImageRefs, SvgOptions, TextMode, to_svg};
 use super::tokens::TokenSet;
+use crate::compile::Compiled;
 use crate::compile::frames::{NameClash, frames, map_with_engines, node_file_stems, safe_name};
 use crate::diagnostic::Diagnostic;
 use crate::display::ShadowReach;
@@ -252,9 +252,15 @@ struct Target {
     id: Option<String>,
 }
 
-/// Runs an export, handing every file to `sink` as it is made.
+/// Runs an export of `compiled`, titled `title` (the document's name, for titles and file
+/// names), handing every file to `sink` as it is made. The code exports (HTML, html-tailwind,
+/// React) read the Scene with variables kept: compile with [`CompileOptions::keep_variables`]
+/// for them (see [`Format::is_page`]).
+///
+/// [`CompileOptions::keep_variables`]: crate::compile::CompileOptions::keep_variables
 pub fn run(
-    source: &Source<'_>,
+    compiled: &Compiled<'_>,
+    title: &str,
     settings: &ExportSettings,
     sink: &Sink<'_>,
     progress: &Progress<'_>,
@@ -289,17 +295,17 @@ pub fn run(
     let format = settings.format;
     settings.look.check()?;
     if format.is_tokens() {
-        let set = TokenSet::of(source.document, source.library);
+        let set = TokenSet::of(compiled.document(), compiled.imports.as_ref());
         let text = match format {
             Format::TokensCss => set.css(":root"),
             Format::TokensJson => set.json(),
             _ => set.tailwind(),
         };
         warn(set.warnings.clone());
-        deliver(format!("{}.{}", safe_name(&source.title), format.extension()), text.as_bytes(), None)?;
+        deliver(format!("{}.{}", safe_name(title), format.extension()), text.as_bytes(), None)?;
         return Ok(report.into_inner().unwrap_or_else(|e| e.into_inner()));
     }
-    let targets = targets(source, settings)?;
+    let targets = targets(compiled, title, settings)?;
     if targets.is_empty() {
         return Err(ExportError::Target(crate::render::RenderError::Empty).into());
     }
@@ -310,13 +316,13 @@ pub fn run(
         Format::HtmlTailwind | Format::React if settings.look.embed => return Err(ExportError::EmbeddedCode.into()),
         Format::React => {
             let options = HtmlOptions { embed: false, tailwind: Some(TailwindOptions::default()), react: true };
-            let pages = HtmlPages::new(source, &options);
+            let pages = HtmlPages::new(compiled, &options)?;
             // Every reusable component the document defines and draws, in document order, and
             // the frames asked for that are not components themselves.
             // Read off the Scene's own nodes (each knows its document node): looking each id
             // up went through every top-level part, 50,000 components by 50,000 parts.
-            let tree = source.document.tree();
-            let scene = source.scene;
+            let tree = compiled.document().tree();
+            let scene = &compiled.scene;
             let components: Vec<SceneKey> = scene
                 .walk()
                 .filter(|key| {
@@ -332,13 +338,13 @@ pub fn run(
                     _ => None,
                 })
                 .collect();
-            let (files, warnings) = pages.react(source.host, source.text, components, screens);
+            let (files, warnings) = pages.react(compiled.host(), &compiled.text, components, screens);
             tick();
             warn(warnings);
             for (name, bytes) in files {
                 deliver(name, &bytes, None)?;
             }
-            let assets = pages.finish(source.text);
+            let assets = pages.finish(&compiled.text);
             warn(assets.warnings);
             for (name, bytes) in assets.files {
                 deliver(name, &bytes, None)?;
@@ -347,7 +353,7 @@ pub fn run(
         Format::Html | Format::HtmlTailwind => {
             let tailwind = (format == Format::HtmlTailwind).then_some(settings.look.tailwind());
             let options = HtmlOptions { embed: settings.look.embed, tailwind, react: false };
-            let pages = HtmlPages::new(source, &options);
+            let pages = HtmlPages::new(compiled, &options)?;
             let keys: Vec<(SceneKey, String)> = targets
                 .iter()
                 .filter_map(|t| match t.target {
@@ -355,7 +361,7 @@ pub fn run(
                     RenderTarget::Canvas => None,
                 })
                 .collect();
-            let made = map_with_engines(source.host, source.text, keys, &|text, images, (key, stem)| {
+            let made = map_with_engines(compiled.host(), &compiled.text, keys, &|text, images, (key, stem)| {
                 let page = pages.page(text, images, key, &stem);
                 tick();
                 page
@@ -367,30 +373,30 @@ pub fn run(
                     deliver(name.clone(), bytes, Some(page.id.clone()))?;
                 }
             }
-            let assets = pages.finish(source.text);
+            let assets = pages.finish(&compiled.text);
             warn(assets.warnings);
             for (name, bytes) in assets.files {
                 deliver(name, &bytes, None)?;
             }
         }
         Format::Pdf => {
-            let prepared = map_with_engines(source.host, source.text, targets, &|text, images, target| {
-                let page = PdfPage::prepare(source.scene, source.layout, text, images, target.target);
+            let prepared = map_with_engines(compiled.host(), &compiled.text, targets, &|text, images, target| {
+                let page = PdfPage::prepare(&compiled.scene, &compiled.layout, text, images, target.target);
                 tick();
                 page
             });
             let pages = prepared.into_iter().collect::<Result<Vec<PdfPage>, ExportError>>()?;
-            let (pdf, warnings) = to_pdf(&pages, settings.look.scale, settings.background, &source.title)?;
+            let (pdf, warnings) = to_pdf(&pages, settings.look.scale, settings.background, title)?;
             warn(warnings);
-            deliver(format!("{}.pdf", safe_name(&source.title)), &pdf, None)?;
+            deliver(format!("{}.pdf", safe_name(title)), &pdf, None)?;
         }
         _ => {
             let svg_options = svg_options(settings, settings.look.text);
             let render_options =
                 RenderOptions { scale: settings.look.scale, background: settings.background, mark_missing: false };
             // Files are written as they are made; the report lists them in target order.
-            let results = map_with_engines(source.host, source.text, targets, &|text, images, target| {
-                let made = make_one(source, settings, &svg_options, &render_options, text, images, target.target);
+            let results = map_with_engines(compiled.host(), &compiled.text, targets, &|text, images, target| {
+                let made = make_one(compiled, settings, &svg_options, &render_options, text, images, target.target);
                 let result = made.and_then(|(bytes, warnings)| {
                     warn(warnings);
                     let name = format!("{}.{}", target.stem, format.extension());
@@ -411,7 +417,7 @@ pub fn run(
 
 /// The file of one target in a raster format or SVG, and its warnings.
 fn make_one(
-    source: &Source<'_>,
+    compiled: &Compiled<'_>,
     settings: &ExportSettings,
     svg_options: &SvgOptions,
     render_options: &RenderOptions,
@@ -420,18 +426,19 @@ fn make_one(
     target: RenderTarget,
 ) -> Result<(Vec<u8>, Vec<Diagnostic>), RunError> {
     if settings.format == Format::Svg {
-        let svg = to_svg(source.scene, source.layout, text, images, target, svg_options)?;
+        let svg = to_svg(&compiled.scene, &compiled.layout, text, images, target, svg_options)?;
         return Ok((svg.markup.into_bytes(), svg.warnings));
     }
     // A node's picture holds its own drop shadows, as Pen's export does (its box grows by
     // their reach); `nib render --node` and screenshots keep to the node's box.
     let mut list =
-        crate::display::build(source.scene, source.layout, text, images, target).map_err(ExportError::from)?;
+        crate::display::build(&compiled.scene, &compiled.layout, text, images, target).map_err(ExportError::from)?;
     if let RenderTarget::Node(key) = target {
-        let version = crate::doc::format::Version::read_as(source.document.version());
+        let version = crate::doc::format::Version::read_as(compiled.document().version());
         let reach = if version.exports_whole_shadow_blur() { ShadowReach::WholeBlur } else { ShadowReach::Blur };
-        list.bounds = crate::display::export_bounds(source.scene, source.layout, key, render_options.scale, reach)
-            .map_err(ExportError::from)?;
+        list.bounds =
+            crate::display::export_bounds(&compiled.scene, &compiled.layout, key, render_options.scale, reach)
+                .map_err(ExportError::from)?;
     }
     let rendered = paint(&list, render_options).map_err(ExportError::from)?;
     let bytes = match settings.format {
@@ -454,9 +461,9 @@ fn svg_options(settings: &ExportSettings, text: TextMode) -> SvgOptions {
 /// The targets of a run with their file stems: frames as `NN-name`, nodes by id, the canvas
 /// by the document's name. HTML exports frames when asked for the canvas. Refused when two
 /// nodes would be written to one file.
-fn targets(source: &Source<'_>, settings: &ExportSettings) -> Result<Vec<Target>, NameClash> {
+fn targets(compiled: &Compiled<'_>, title: &str, settings: &ExportSettings) -> Result<Vec<Target>, NameClash> {
     let frame_targets = || {
-        let found = frames(source.scene, source.layout);
+        let found = frames(&compiled.scene, &compiled.layout);
         let count = found.len();
         found
             .into_iter()
@@ -471,10 +478,10 @@ fn targets(source: &Source<'_>, settings: &ExportSettings) -> Result<Vec<Target>
         Targets::Frames => frame_targets(),
         Targets::Canvas if settings.format.is_page() => frame_targets(),
         Targets::Canvas => {
-            vec![Target { target: RenderTarget::Canvas, stem: safe_name(&source.title), id: None }]
+            vec![Target { target: RenderTarget::Canvas, stem: safe_name(title), id: None }]
         }
         Targets::Nodes(keys) => {
-            let ids = keys.iter().map(|key| source.scene.node(*key).id.as_str());
+            let ids = keys.iter().map(|key| compiled.scene.node(*key).id.as_str());
             // A PDF holds one page per node, in one file: names do not matter there.
             let stems = if settings.format.single_file() {
                 ids.map(safe_name).collect()
@@ -484,7 +491,7 @@ fn targets(source: &Source<'_>, settings: &ExportSettings) -> Result<Vec<Target>
             keys.iter()
                 .zip(stems)
                 .map(|(key, stem)| {
-                    let id = source.scene.node(*key).id.clone();
+                    let id = compiled.scene.node(*key).id.clone();
                     Target { target: RenderTarget::Node(*key), stem, id: Some(id) }
                 })
                 .collect()

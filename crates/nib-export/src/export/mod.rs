@@ -38,6 +38,10 @@ pub enum ExportError {
         "html-tailwind pages and react components link the stylesheet Tailwind compiles from their classes, so they cannot be self-contained (embed); export html for self-contained pages"
     )]
     EmbeddedCode,
+    /// A code export of a document compiled without the Scene that keeps variables (a caller's
+    /// mistake: compile with `CompileOptions::keep_variables` for the page formats).
+    #[error("the code export needs the document compiled with its variables kept (CompileOptions::keep_variables)")]
+    VariablesNotKept,
     /// `--quality` outside 1–100.
     #[error("quality must be a whole number from 1 to 100; got {0}")]
     BadQuality(u8),

@@ -1,31 +1,7 @@
-//! What an export reads from and how a run can stop: shared by the run (job.rs) and the
-//! writers it drives (html/), so neither has to reach back into the other.
-
-use crate::doc::Document;
-use crate::host::Host;
-use crate::layout::Layout;
-use crate::resolve::{Library, Scene};
-use crate::text::TextEngine;
+//! How a run can stop: shared by the run (job.rs) and the writers it drives (html/), so neither
+//! has to reach back into the other.
 
 use super::ExportError;
-
-/// What to export from.
-pub struct Source<'a> {
-    /// The document (its variables, for tokens).
-    pub document: &'a Document,
-    /// Its imports.
-    pub library: &'a (dyn Library + Sync),
-    /// Its resolved Scene.
-    pub scene: &'a Scene,
-    /// The Scene's layout.
-    pub layout: &'a Layout,
-    /// The engine the layout was made with.
-    pub text: &'a TextEngine,
-    /// Where its image files come from.
-    pub host: &'a dyn Host,
-    /// The document's name, for titles and file names.
-    pub title: String,
-}
 
 /// Why an export run stopped.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

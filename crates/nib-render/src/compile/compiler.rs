@@ -12,26 +12,58 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use super::{CompileOptions, Compiled, SharedImports, resolve_diagnostic, target_diagnostics};
+use super::{CompileOptions, Compiled, DocumentRef, Held, SharedImports, ThemeChoice, resolve_diagnostic};
 use crate::diagnostic::Diagnostic;
-use crate::display::RenderTarget;
 use crate::display::pictures::Pictures;
 use crate::doc::json::RawJson;
 use crate::doc::{Document, NodeKey};
 use crate::host::Host;
 use crate::layout::Layout;
 use crate::layout::space::{CanvasBoxes, Rect};
-use crate::resolve::{Scene, SceneOptions, part_root, update_scene, update_scene_of};
+use crate::resolve::{Scene, SceneOptions, part_root, themed, update_scene, update_scene_of};
 use crate::text::{FamilyChoice, TextEngine};
 
 /// How many frames' parts are kept laid out at the current revision for pictures of single
 /// nodes: an agent moves between a handful of screens.
 const KEPT_PARTS: usize = 16;
 
+/// The Scene options of the Scene whose variables are kept as references (code exports).
+const KEPT_VARIABLES: SceneOptions = SceneOptions { expand_instances: true, substitute_variables: false };
+
 /// The host a compiler asks: borrowed for one compile, shared for a session.
-enum HostRef<'h> {
+#[derive(Clone)]
+pub(super) enum HostRef<'h> {
     Borrowed(&'h dyn Host),
     Shared(Arc<dyn Host + Send + Sync>),
+}
+
+impl HostRef<'_> {
+    pub(super) fn get(&self) -> &dyn Host {
+        match self {
+            HostRef::Borrowed(host) => *host,
+            HostRef::Shared(host) => host.as_ref(),
+        }
+    }
+}
+
+/// A document compiled under a theme: its themed copy, for one revision of the document and
+/// one choice, and the compiler of that copy (whose caches answer the next call alike).
+struct Themed<'h> {
+    revision: u64,
+    choice: ThemeChoice,
+    document: Arc<Document>,
+    compiler: Compiler<'h>,
+}
+
+/// What one compile made, before it is handed out with the engine and images that drew it.
+struct Made {
+    scene: Arc<Scene>,
+    layout: Arc<Layout>,
+    kept_variables: Option<Arc<Scene>>,
+    imports: SharedImports,
+    found: Vec<Diagnostic>,
+    /// The themed copy compiled instead of the document, under a theme.
+    themed: Option<Arc<Document>>,
 }
 
 /// One document compiled through its revisions; see the module's text.
@@ -55,6 +87,8 @@ pub struct Compiler<'h> {
     fonts_read_for: Option<(Option<RawJson>, Vec<Diagnostic>)>,
     /// The document's images, decoded once and kept across pictures.
     pictures: Option<Box<dyn Pictures + Send>>,
+    /// The last theme compiled, with its own compiler.
+    themed: Option<Box<Themed<'h>>>,
 }
 
 impl std::fmt::Debug for Compiler<'_> {
@@ -84,15 +118,13 @@ impl<'h> Compiler<'h> {
             book_diagnostics: Vec::new(),
             fonts_read_for: None,
             pictures: None,
+            themed: None,
         }
     }
 
     /// The host it asks.
     pub fn host(&self) -> &dyn Host {
-        match &self.host {
-            HostRef::Borrowed(host) => *host,
-            HostRef::Shared(host) => host.as_ref(),
-        }
+        self.host.get()
     }
 
     /// The documents `document` imports, loaded from the host on first use.
@@ -175,7 +207,7 @@ impl<'h> Compiler<'h> {
     /// The Scene and layout that show the node `id`: the full ones when they are current,
     /// otherwise only its top-level part, so that showing one node of a freshly opened or
     /// edited file costs that part and not the file. Node keys are those of the Scene returned.
-    pub fn layout_for_node(
+    pub(crate) fn layout_for_node(
         &mut self,
         document: &Document,
         id: &str,
@@ -271,28 +303,6 @@ impl<'h> Compiler<'h> {
         self.pictures.as_deref_mut().expect("made above")
     }
 
-    /// What drawing needs besides the Scene and layout: the text engine the layout was made
-    /// with, and the images.
-    pub fn drawing(&mut self, document: &Document) -> (&mut TextEngine, &mut (dyn Pictures + Send)) {
-        self.text(document);
-        self.pictures();
-        let text = self.text.as_mut().expect("made above");
-        let pictures = self.pictures.as_deref_mut().expect("made above");
-        (text, pictures)
-    }
-
-    /// What a picture of `target` in `scene` (a Scene of `document` this compiler made) should
-    /// say: the imports and font files that could not be read, every replaced font family
-    /// inside it (once, with its stand-in), and each node inside it that could not be resolved
-    /// as written or is drawn by a stand-in.
-    pub fn diagnostics(&mut self, document: &Document, scene: &Scene, target: RenderTarget) -> Vec<Diagnostic> {
-        let mut diagnostics = self.import_diagnostics(document).to_vec();
-        diagnostics.extend(self.font_diagnostics(document));
-        let text = self.text.as_mut().expect("made above");
-        diagnostics.extend(target_diagnostics(scene, text, target));
-        fold_import_uses(diagnostics)
-    }
-
     /// What could not be read of the host's fonts and of `document`'s own font files.
     pub fn font_diagnostics(&mut self, document: &Document) -> Vec<Diagnostic> {
         self.text(document);
@@ -300,20 +310,122 @@ impl<'h> Compiler<'h> {
         self.book_diagnostics.iter().chain(document_fonts).cloned().collect()
     }
 
+    /// `document` compiled as `options` ask, lending its text engine and decoded images: what a
+    /// session's screenshots and exports draw from. What it makes is kept for the next call
+    /// (under a theme too: the themed copy and what it makes of it are kept while the document
+    /// and the theme stay the same).
+    pub fn compiled<'c>(
+        &'c mut self,
+        document: &'c Document,
+        options: &CompileOptions,
+    ) -> Result<Compiled<'c>, Box<Diagnostic>> {
+        let host = self.host.clone();
+        let made = self.make(document, options)?;
+        let (compiler, document) = match &made.themed {
+            Some(copy) => (&mut self.themed.as_mut().expect("made under the theme").compiler, Compiled::shared(copy)),
+            None => (self, DocumentRef::Borrowed(document)),
+        };
+        compiler.pictures();
+        let Compiler { text, pictures, .. } = compiler;
+        let text = Held::Lent(text.as_mut().expect("made by the layout"));
+        let pictures = Held::Lent(pictures.as_deref_mut().expect("made above"));
+        Ok(hand_out(made, document, host, text, pictures))
+    }
+
     /// Compiles `document` once, as [`super::compile`] does, handing over what was made.
-    pub fn compile(mut self, document: &Document, options: &CompileOptions) -> Result<Compiled, Box<Diagnostic>> {
-        let roots = options
-            .parts_of
-            .as_ref()
-            .and_then(|ids| ids.iter().map(|id| part_root(document, id)).collect::<Option<Vec<_>>>());
-        let (scene, layout) = match &roots {
-            Some(roots) => self.lay_out_parts(document, roots)?,
+    pub fn compile<'d>(
+        mut self,
+        document: &'d Document,
+        options: &CompileOptions,
+    ) -> Result<Compiled<'d>, Box<Diagnostic>>
+    where
+        'h: 'd,
+    {
+        let made = self.make(document, options)?;
+        let (text, pictures) = self.hand_over(made.themed.is_some());
+        let host = self.host.clone();
+        let document = match &made.themed {
+            Some(copy) => Compiled::shared(copy),
+            None => DocumentRef::Borrowed(document),
+        };
+        Ok(hand_out(made, document, host, text, pictures))
+    }
+
+    /// Compiles `document` once, as [`Compiler::compile`] does, keeping it: a result that
+    /// lives as long as the host.
+    pub fn compile_owned(
+        mut self,
+        document: Document,
+        options: &CompileOptions,
+    ) -> Result<Compiled<'h>, Box<Diagnostic>> {
+        let made = self.make(&document, options)?;
+        let (text, pictures) = self.hand_over(made.themed.is_some());
+        let host = self.host.clone();
+        let document = match &made.themed {
+            Some(copy) => Compiled::shared(copy),
+            None => DocumentRef::Shared(Arc::new(document)),
+        };
+        Ok(hand_out(made, document, host, text, pictures))
+    }
+
+    /// The text engine and images of the compiler that made the last result (the themed
+    /// copy's when `themed`), taken out of it.
+    fn hand_over(&mut self, themed: bool) -> (Held<'static, TextEngine>, Held<'static, dyn Pictures + Send>) {
+        let compiler = match self.themed.as_mut().filter(|_| themed) {
+            Some(themed) => &mut themed.compiler,
+            None => self,
+        };
+        let pictures = compiler.pictures.take().unwrap_or_else(|| compiler.host().pictures());
+        let text = Box::new(compiler.text.take().expect("made by the layout"));
+        (Held::Own(text), Held::Own(pictures))
+    }
+
+    /// The Scene and layout `options` ask for, with what the host said on the way; under a
+    /// theme, made by the themed copy's compiler.
+    fn make(&mut self, document: &Document, options: &CompileOptions) -> Result<Made, Box<Diagnostic>> {
+        if let Some(choice) = &options.theme {
+            let themed = self.themed_compiler(document, choice)?;
+            let own = CompileOptions { theme: None, ..options.clone() };
+            let copy = Arc::clone(&themed.document);
+            let made = themed.compiler.make(&copy, &own)?;
+            return Ok(Made { themed: Some(copy), ..made });
+        }
+        let (scene, layout) = match options.parts_of.as_deref() {
+            Some([id]) => self.layout_for_node(document, id)?,
+            Some(ids) => match ids.iter().map(|id| part_root(document, id)).collect::<Option<Vec<_>>>() {
+                Some(roots) => self.lay_out_parts(document, &roots)?,
+                None => self.layout(document)?,
+            },
             None => self.layout(document)?,
         };
-        let diagnostics = self.diagnostics(document, &scene, RenderTarget::Canvas);
+        let kept_variables = options.keep_variables.then(|| self.scene(document, KEPT_VARIABLES)).transpose()?;
+        let mut found = self.import_diagnostics(document).to_vec();
+        found.extend(self.font_diagnostics(document));
         let imports = self.imports(document);
-        let text = self.text.take().expect("made by the layout");
-        Ok(Compiled { scene, layout, text, imports, diagnostics })
+        Ok(Made { scene, layout, kept_variables, imports, found, themed: None })
+    }
+
+    /// The compiler of `document` under `choice`: the one kept from the last call when the
+    /// document and the choice are the same, otherwise one over a new themed copy.
+    fn themed_compiler(
+        &mut self,
+        document: &Document,
+        choice: &ThemeChoice,
+    ) -> Result<&mut Themed<'h>, Box<Diagnostic>> {
+        let revision = document.revision();
+        let current = self.themed.as_ref().is_some_and(|t| t.revision == revision && t.choice == *choice);
+        if !current {
+            let imports = self.imports(document);
+            let nodes: Vec<&str> = choice.nodes.iter().map(String::as_str).collect();
+            let copy = themed(document, imports.as_ref(), &nodes, &choice.axes)?;
+            self.themed = Some(Box::new(Themed {
+                revision,
+                choice: choice.clone(),
+                document: Arc::new(copy),
+                compiler: Compiler::over(self.host.clone()),
+            }));
+        }
+        Ok(self.themed.as_mut().expect("made above"))
     }
 
     /// The canvas of `document` as a batch edits it: top-level boxes laid out from the latest
@@ -394,13 +506,27 @@ impl CanvasBoxes for CompilerCanvas<'_, '_> {
     }
 }
 
+/// A result of what `made` holds, the document compiled, and the engine and images to draw
+/// with.
+fn hand_out<'a>(
+    made: Made,
+    document: DocumentRef<'a>,
+    host: HostRef<'a>,
+    text: Held<'a, TextEngine>,
+    pictures: Held<'a, dyn Pictures + Send>,
+) -> Compiled<'a> {
+    let Made { scene, layout, kept_variables, imports, found, .. } = made;
+    let pictures = std::sync::Mutex::new(pictures);
+    Compiled { document, host, scene, layout, kept_variables, text, pictures, imports, found }
+}
+
 /// One warning per import that was not loaded, saying how many uses it has, instead of one per
 /// use: a 4,835-node design built on a library nib cannot find said it 1,416 times. A use is an
 /// `import` finding at a node and at the import's entry (resolve makes them); the warnings of
 /// the display list about the same nodes (a dashed outline for an instance, a variable that
 /// paints nothing) follow from it and go too. Without a warning about the import (a host that
 /// says nothing of it) the uses stay as they are.
-fn fold_import_uses(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub(super) fn fold_import_uses(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let pointer = |d: &Diagnostic| d.span.as_ref().map(|span| span.pointer.clone());
     let said: std::collections::HashSet<String> =
         diagnostics.iter().filter(|d| d.code == "import" && d.node.is_none()).filter_map(pointer).collect();

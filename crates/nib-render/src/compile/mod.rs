@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 pub use compiler::Compiler;
 pub use compiler::CompilerCanvas;
+use compiler::HostRef;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::display::pictures::Pictures;
@@ -20,8 +21,8 @@ use crate::display::{DisplayList, RenderTarget, TargetError};
 use crate::doc::Document;
 use crate::host::Host;
 use crate::layout::Layout;
-use crate::render::{RenderError, RenderOptions, Rendered};
-use crate::resolve::{Library, ResolveError, Scene, SceneOptions, build_scene};
+use crate::render::{Damage, Painted, RenderError, RenderOptions, Rendered};
+use crate::resolve::{Library, ResolveError, Scene};
 use crate::text::TextEngine;
 
 /// The imported documents of one document, shared by what it compiles to.
@@ -33,42 +34,116 @@ pub struct CompileOptions {
     /// Only the top-level parts holding these node ids (resolved and laid out alone, which is
     /// faster for a few nodes of a large file); `None`, or an id that is not found: everything.
     pub parts_of: Option<Vec<String>>,
+    /// Draw under this theme, as a themed instance of the screens would look; the compiler
+    /// keeps the themed copy of the document and what it made of it like its own.
+    pub theme: Option<ThemeChoice>,
+    /// Resolve the Scene with its variables kept as references too: what the code exports read
+    /// to write variable names (see [`Compiled::kept_variables`]).
+    pub keep_variables: bool,
 }
 
-/// A document resolved and laid out, ready to draw.
-pub struct Compiled {
+/// A theme chosen from outside the document: `(axis, value)` pairs (`alias:Axis` for an
+/// import's axis) selected on the top-level nodes holding `nodes` (every top-level node when
+/// `nodes` is empty).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ThemeChoice {
+    /// The axes and their values.
+    pub axes: Vec<(String, String)>,
+    /// The nodes whose top-level parts select it; empty: all of them.
+    pub nodes: Vec<String>,
+}
+
+/// A document resolved and laid out, ready to draw: what painting, every export and every
+/// screenshot read. Made by [`compile`] (owning what it holds) or lent by a session's
+/// [`Compiler`] (its text engine and decoded images borrowed, so they are kept across calls).
+pub struct Compiled<'a> {
+    /// The document compiled: the caller's, or the compiler's themed copy of it.
+    document: DocumentRef<'a>,
+    /// Where its images come from (each drawing thread asks it for a source of its own).
+    host: HostRef<'a>,
     /// The resolved Scene.
     pub scene: Arc<Scene>,
     /// Its layout.
     pub layout: Arc<Layout>,
+    /// The Scene with variables kept as references, when [`CompileOptions::keep_variables`].
+    kept_variables: Option<Arc<Scene>>,
     /// The engine the layout was shaped with (drawing must use it, or a fork of it).
-    pub text: TextEngine,
+    pub text: Held<'a, TextEngine>,
+    /// The document's images, decoded once for every picture drawn from this. Behind a lock
+    /// only so that threads can share the rest (each asks the host for a source of its own).
+    pictures: std::sync::Mutex<Held<'a, dyn Pictures + Send>>,
     /// The documents it imports, as the host loaded them (their variables feed tokens).
     pub imports: SharedImports,
-    /// What was found on the way: imports, fonts, nodes.
-    pub diagnostics: Vec<Diagnostic>,
+    /// What the host said on the way: imports and font files it could not read.
+    found: Vec<Diagnostic>,
 }
 
-impl std::fmt::Debug for Compiled {
+/// The document a [`Compiled`] was made of: the caller's, or one it shares (a themed copy, or
+/// a document handed over with it).
+pub(crate) enum DocumentRef<'a> {
+    Borrowed(&'a Document),
+    Shared(Arc<Document>),
+}
+
+/// A value a [`Compiled`] owns, or borrows from the compiler that keeps it.
+pub enum Held<'a, T: ?Sized> {
+    /// Made for this result alone.
+    Own(Box<T>),
+    /// The compiler's, lent for as long as the result lives.
+    Lent(&'a mut T),
+}
+
+impl<T: ?Sized> std::ops::Deref for Held<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Held::Own(value) => value,
+            Held::Lent(value) => value,
+        }
+    }
+}
+
+impl<T: ?Sized> Held<'_, T> {
+    /// What it holds.
+    pub fn as_mut(&mut self) -> &mut T {
+        self
+    }
+}
+
+impl<T> Held<'_, T> {
+    /// What it holds, when it is its own (made by [`compile`]); `None` when it is lent.
+    pub fn owned(self) -> Option<T> {
+        match self {
+            Held::Own(value) => Some(*value),
+            Held::Lent(_) => None,
+        }
+    }
+}
+
+impl<T: ?Sized> std::ops::DerefMut for Held<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        match self {
+            Held::Own(value) => value,
+            Held::Lent(value) => value,
+        }
+    }
+}
+
+impl std::fmt::Debug for Compiled<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Compiled")
-            .field("nodes", &self.scene.len())
-            .field("diagnostics", &self.diagnostics.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Compiled").field("nodes", &self.scene.len()).finish_non_exhaustive()
     }
 }
 
 /// Resolves and lays out `document` with what `host` provides: one call of a fresh
 /// [`Compiler`]. The error is the one finding that stops compiling: a resolve budget exceeded
-/// (its span points at the node).
-pub fn compile(host: &dyn Host, document: &Document, options: &CompileOptions) -> Result<Compiled, Box<Diagnostic>> {
+/// (its span points at the node), or a theme the document does not define.
+pub fn compile<'a>(
+    host: &'a dyn Host,
+    document: &'a Document,
+    options: &CompileOptions,
+) -> Result<Compiled<'a>, Box<Diagnostic>> {
     Compiler::new(host).compile(document, options)
-}
-
-/// `document` resolved with its variables kept as references (same node ids as the full
-/// Scene): what an export that writes variable names reads to see which values are variables.
-pub fn resolve_keeping_variables(document: &Document, library: &dyn Library) -> Scene {
-    build_scene(document, library, SceneOptions { expand_instances: true, substitute_variables: false })
 }
 
 /// The diagnostic of a resolve error.
@@ -98,20 +173,80 @@ pub(crate) fn target_diagnostics(scene: &Scene, text: &mut TextEngine, target: R
     fonts.chain(nodes).chain(unreadable).collect()
 }
 
-impl Compiled {
-    /// The display list of `target`, its images taken from `pictures`.
-    pub fn display(&mut self, pictures: &mut dyn Pictures, target: RenderTarget) -> Result<DisplayList, TargetError> {
-        crate::display::build(&self.scene, &self.layout, &mut self.text, pictures, target)
+impl<'a> Compiled<'a> {
+    /// The document compiled (under a theme: the themed copy, whose top-level nodes select it).
+    pub fn document(&self) -> &Document {
+        match &self.document {
+            DocumentRef::Borrowed(document) => document,
+            DocumentRef::Shared(document) => document,
+        }
     }
 
-    /// Renders `target`, its images taken from `pictures`.
-    pub fn render(
+    /// A shared document, as a result holds it.
+    pub(crate) fn shared(document: &Arc<Document>) -> DocumentRef<'a> {
+        DocumentRef::Shared(Arc::clone(document))
+    }
+
+    /// Where its images come from: each thread that draws asks it for a source of its own.
+    pub fn host(&self) -> &dyn Host {
+        self.host.get()
+    }
+
+    /// The Scene with its variables kept as references (same node ids as [`Compiled::scene`]),
+    /// when compiled with [`CompileOptions::keep_variables`].
+    pub fn kept_variables(&self) -> Option<&Scene> {
+        self.kept_variables.as_deref()
+    }
+
+    /// What a picture of `target` should say: the imports and font files that could not be
+    /// read, every replaced font family inside it (once, with its stand-in), and each node
+    /// inside it that could not be resolved as written or is drawn by a stand-in.
+    pub fn diagnostics(&mut self, target: RenderTarget) -> Vec<Diagnostic> {
+        let mut diagnostics = self.found.clone();
+        diagnostics.extend(target_diagnostics(&self.scene, &mut self.text, target));
+        compiler::fold_import_uses(diagnostics)
+    }
+
+    /// The display list of `target`.
+    pub fn display(&mut self, target: RenderTarget) -> Result<DisplayList, TargetError> {
+        crate::display::build(
+            &self.scene,
+            &self.layout,
+            &mut self.text,
+            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            target,
+        )
+    }
+
+    /// Renders `target`.
+    pub fn render(&mut self, target: RenderTarget, options: &RenderOptions) -> Result<Rendered, RenderError> {
+        crate::render::render(
+            &self.scene,
+            &self.layout,
+            &mut self.text,
+            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            target,
+            options,
+        )
+    }
+
+    /// Renders `target`; given `previous`, the same target drawn before an edit, paints only
+    /// what changed since (see [`crate::render::render_after`]).
+    pub fn render_after(
         &mut self,
-        pictures: &mut dyn Pictures,
         target: RenderTarget,
         options: &RenderOptions,
-    ) -> Result<Rendered, RenderError> {
-        crate::render::render(&self.scene, &self.layout, &mut self.text, pictures, target, options)
+        previous: Option<Painted>,
+    ) -> Result<(Painted, Damage), RenderError> {
+        crate::render::render_after(
+            &self.scene,
+            &self.layout,
+            &mut self.text,
+            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            target,
+            options,
+            previous,
+        )
     }
 }
 
@@ -132,10 +267,9 @@ mod tests {
                 "fill":{"type":"image","url":"dot.png","mode":"fill"}}]}"#,
         );
         let mut compiled = compile(&host, &doc, &CompileOptions::default()).expect("compiles");
-        assert!(compiled.diagnostics.is_empty(), "{:?}", compiled.diagnostics);
-        let mut pictures = host.pictures();
-        let rendered =
-            compiled.render(pictures.as_mut(), RenderTarget::Canvas, &RenderOptions::default()).expect("renders");
+        let diagnostics = compiled.diagnostics(RenderTarget::Canvas);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let rendered = compiled.render(RenderTarget::Canvas, &RenderOptions::default()).expect("renders");
         assert!(rendered.warnings.is_empty(), "{:?}", rendered.warnings);
         let pixel = rendered.pixmap.pixel(5, 5).expect("inside");
         assert_eq!((pixel.red(), pixel.green(), pixel.blue(), pixel.alpha()), (0, 0, 255, 255));
@@ -150,10 +284,10 @@ mod tests {
         );
         let host = MemoryHost::new();
         let mut compiled = compile(&host, &doc, &CompileOptions::default()).expect("compiles");
-        let codes: Vec<(&str, Option<&str>)> =
-            compiled.diagnostics.iter().map(|d| (d.code, d.node.as_deref())).collect();
+        let diagnostics = compiled.diagnostics(RenderTarget::Canvas);
+        let codes: Vec<(&str, Option<&str>)> = diagnostics.iter().map(|d| (d.code, d.node.as_deref())).collect();
         assert!(codes.contains(&("import", None)), "{codes:?}");
-        let import = compiled.diagnostics.iter().find(|d| d.code == "import").expect("import");
+        let import = diagnostics.iter().find(|d| d.code == "import").expect("import");
         assert_eq!(import.span.as_ref().map(|s| s.pointer.as_str()), Some("/imports/kit"), "at its entry");
         // Its uses are counted in it, not said one by one (a design on a library nib cannot
         // find said it 1,416 times).
@@ -161,7 +295,7 @@ mod tests {
         assert!(!codes.iter().any(|(_, node)| *node == Some("i")), "{codes:?}");
         // The missing image is said by the display list of the frame that holds it.
         let key = compiled.scene.node_by_id("f").expect("frame");
-        let list = compiled.display(host.pictures().as_mut(), RenderTarget::Node(key)).expect("builds");
+        let list = compiled.display(RenderTarget::Node(key)).expect("builds");
         assert!(
             list.warnings
                 .iter()
@@ -189,6 +323,67 @@ mod tests {
         let error = compile(&MemoryHost::new(), &doc, &CompileOptions::default()).expect_err("over budget");
         assert_eq!((error.severity, error.code), (Severity::Error, "budget"));
         assert!(error.span.is_some() && !error.hints.is_empty(), "{error:?}");
+    }
+
+    #[test]
+    fn a_theme_is_compiled_once_per_revision_and_kept_apart_from_the_document() {
+        let doc = document(
+            r##"{"version":"2.10","themes":{"Mode":["Light","Dark"]},
+                "variables":{"bg":{"type":"color","value":[{"value":"#ffffff"},{"value":"#000000","theme":{"Mode":"Dark"}}]}},
+                "children":[{"type":"frame","id":"f","width":4,"height":4,"fill":"$bg"}]}"##,
+        );
+        let host = MemoryHost::new();
+        let mut compiler = Compiler::new(&host);
+        let dark = CompileOptions {
+            parts_of: Some(vec!["f".into()]),
+            theme: Some(ThemeChoice { axes: vec![("Mode".into(), "Dark".into())], nodes: vec!["f".into()] }),
+            keep_variables: false,
+        };
+        let pixel = |compiled: &mut Compiled<'_>| {
+            let key = compiled.scene.node_by_id("f").expect("there");
+            let rendered = compiled.render(RenderTarget::Node(key), &RenderOptions::default()).expect("renders");
+            let pixel = rendered.pixmap.pixel(1, 1).expect("inside");
+            (pixel.red(), pixel.alpha())
+        };
+        let (first, themed_layout) = {
+            let mut compiled = compiler.compiled(&doc, &dark).expect("compiles");
+            (pixel(&mut compiled), Arc::clone(&compiled.layout))
+        };
+        assert_eq!(first, (0, 255), "dark");
+        let again = compiler.compiled(&doc, &dark).expect("compiles");
+        assert!(Arc::ptr_eq(&again.layout, &themed_layout), "the second themed compile is answered from the cache");
+        assert_ne!(again.document().to_pen_string(), doc.to_pen_string(), "a themed copy is drawn");
+        drop(again);
+        let mut own = compiler.compiled(&doc, &CompileOptions::default()).expect("compiles");
+        assert_eq!(pixel(&mut own), (255, 255), "the document's own look");
+        drop(own);
+        let themed_again = compiler.compiled(&doc, &dark).expect("compiles");
+        assert!(Arc::ptr_eq(&themed_again.layout, &themed_layout), "the document's own compile keeps the theme's");
+        drop(themed_again);
+        // An axis the document does not define is the error, naming the ones it does.
+        let wrong = CompileOptions {
+            theme: Some(ThemeChoice { axes: vec![("Mood".into(), "Dark".into())], nodes: Vec::new() }),
+            ..CompileOptions::default()
+        };
+        let refused = compiler.compiled(&doc, &wrong).expect_err("no such axis");
+        assert_eq!(refused.code, "theme");
+    }
+
+    #[test]
+    fn the_scene_with_variables_kept_comes_from_the_compilers_cache() {
+        let doc = document(
+            r##"{"version":"2.10","variables":{"bg":{"type":"color","value":"#ff0000"}},
+                "children":[{"type":"frame","id":"f","width":4,"height":4,"fill":"$bg"}]}"##,
+        );
+        let host = MemoryHost::new();
+        let mut compiler = Compiler::new(&host);
+        let options = CompileOptions { keep_variables: true, ..CompileOptions::default() };
+        let first = compiler.compiled(&doc, &options).expect("compiles");
+        let kept = first.kept_variables().expect("asked for") as *const Scene;
+        assert!(compile(&host, &doc, &CompileOptions::default()).expect("compiles").kept_variables().is_none());
+        drop(first);
+        let second = compiler.compiled(&doc, &options).expect("compiles");
+        assert!(std::ptr::eq(second.kept_variables().expect("asked for"), kept), "made once per revision");
     }
 
     fn solid(width: u32, height: u32, [r, g, b, a]: [u8; 4]) -> tiny_skia::Pixmap {

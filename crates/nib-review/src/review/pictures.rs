@@ -66,23 +66,28 @@ pub struct FramePictures {
 /// drawn.
 struct Prepared<'a> {
     side: &'a Side<'a>,
-    drawn: Result<(Compiled, HashMap<String, Frame>), PictureError>,
+    drawn: Result<(Compiled<'a>, HashMap<String, Frame>), PictureError>,
+    /// What compiling this side found.
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Prepared<'a> {
     fn new(side: &'a Side<'a>) -> Prepared<'a> {
-        let compiled = match compile(side.host, side.document, &CompileOptions::default()) {
+        let mut compiled = match compile(side.host, side.document, &CompileOptions::default()) {
             Ok(compiled) => compiled,
-            Err(error) => return Prepared { side, drawn: Err(PictureError::Compile(error)) },
+            Err(error) => {
+                return Prepared { side, drawn: Err(PictureError::Compile(error)), diagnostics: Vec::new() };
+            }
         };
+        let diagnostics = compiled.diagnostics(crate::render::RenderTarget::Canvas);
         let by_id =
             frames(&compiled.scene, &compiled.layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
-        Prepared { side, drawn: Ok((compiled, by_id)) }
+        Prepared { side, drawn: Ok((compiled, by_id)), diagnostics }
     }
 
     /// What compiling this side found.
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        self.drawn.as_ref().map(|(compiled, _)| compiled.diagnostics.clone()).unwrap_or_default()
+        self.diagnostics.clone()
     }
 
     /// Draws the frames with these ids that this side has, by id.

@@ -8,11 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
-use crate::compile::{CompileOptions, compile};
-use crate::export::job::{ExportLook, ExportSettings, Format, SinkError, Source, Targets, run};
-use crate::layout::Layout;
-use crate::resolve::Scene;
-use crate::text::TextEngine;
+use crate::compile::CompileOptions;
+use crate::export::job::{ExportLook, ExportSettings, Format, SinkError, Targets, run};
 
 /// The folder exports go to when no outputPath is given (relative to the workspace root).
 pub(crate) const DEFAULT_EXPORT_FOLDER: &str = "exports";
@@ -125,31 +122,23 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     let asked = args.file_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     let guard = workspace.output_guard(asked.as_deref());
     let (open, _) = workspace.document(args.file_path.as_deref())?;
-    // Under a theme: a copy of the document with the theme on the exported nodes' top-level
-    // frames, compiled on its own over the same host (the document's caches hold its own look).
+    let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
+    // Under a theme: the document's compiler draws its themed copy (the theme on the exported
+    // nodes' top-level frames), and keeps it apart from the document's own look.
     let ids: Vec<&str> = node_ids.iter().map(String::as_str).collect();
-    let imports = open.compiler.imports(&open.document);
-    let themed = args
-        .theme
-        .as_ref()
-        .map(|theme| super::theme::themed(&open.document, imports.as_ref(), &ids, theme))
-        .transpose()?;
-    let compiled = match &themed {
-        Some(document) => Some(
-            compile(open.compiler.host(), document, &CompileOptions::default())
-                .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?,
-        ),
+    let theme = match &args.theme {
+        Some(theme) => {
+            let imports = open.compiler.imports(&open.document);
+            Some(super::theme::choice(&open.document, imports.as_ref(), &ids, theme)?)
+        }
         None => None,
     };
-    let own;
-    let (scene, layout, text): (&Scene, &Layout, &TextEngine) = match &compiled {
-        Some(compiled) => (&compiled.scene, &compiled.layout, &compiled.text),
-        None => {
-            let (scene, layout) = open.layout()?;
-            own = (scene, layout, open.compiler.text(&open.document).fork());
-            (&own.0, &own.1, &own.2)
-        }
+    let options = CompileOptions { parts_of: None, theme, keep_variables: format.is_page() };
+    let compiled = match open.compiler.compiled(&open.document, &options) {
+        Ok(compiled) => compiled,
+        Err(refused) => return Err(super::workspace::refusal(&mut open.compiler, &open.document, refused)),
     };
+    let scene = &compiled.scene;
     let mut keys = Vec::with_capacity(node_ids.len());
     for id in &node_ids {
         keys.push(scene.find(id)?);
@@ -174,17 +163,6 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // Before anything is rendered: the file named must be of the format, and never a document.
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
-    let imports = open.compiler.imports(&open.document);
-    let title = open.path.file_stem().map_or_else(|| "canvas".to_owned(), |s| s.to_string_lossy().into_owned());
-    let source = Source {
-        document: themed.as_ref().unwrap_or(&open.document),
-        library: imports.as_ref(),
-        scene,
-        layout,
-        text,
-        host: open.compiler.host(),
-        title,
-    };
     let settings = ExportSettings {
         format,
         targets,
@@ -224,7 +202,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         }
         Ok(out_folder.write(&relative_of(name), bytes).map_err(failed)?)
     };
-    let report = run(&source, &settings, &sink, &|_, _| {}).map_err(|e| {
+    let report = run(&compiled, &title, &settings, &sink, &|_, _| {}).map_err(|e| {
         let mut error =
             ToolError::new(e.to_string()).with_hint("check the nodeIds and the outputPath (inside the workspace)");
         if let crate::export::job::RunError::Write { .. } = e {

@@ -83,7 +83,7 @@ fn boxes_and_problems(workspace: &mut Workspace, args: SnapshotArgs) -> Result<S
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     // Under one node only its top-level part needs resolving and laying out.
     let (scene, layout) = match args.parent_id.as_deref() {
-        Some(id) => open.layout_for_node(id)?,
+        Some(id) => open.node_layout(id)?,
         None => open.layout()?,
     };
     let parent = args.parent_id.as_deref().map(|id| find_visible(&scene, &layout, id)).transpose()?;

@@ -27,11 +27,14 @@ pub const MAX_KEPT_PIXELS: u64 = 4 * 1024 * 1024;
 /// frames (a screen and the component it edits, two screens of a flow) repaints each one.
 pub const MAX_KEPT_PICTURES: usize = 4;
 
-/// What a screenshot is of: a node id (or `None` for the canvas), at a scale, with options.
+/// What a screenshot is of: a node id (or `None` for the canvas), under a theme, at a scale,
+/// with options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShotKey {
     /// The node, or `None` for the whole canvas.
     pub node: Option<String>,
+    /// The theme it is drawn under (axis, value), or `None` for the document's own look.
+    pub theme: Option<Vec<(String, String)>>,
     /// Device pixels per canvas pixel.
     pub scale: f32,
     /// The rest of the rendering options.
@@ -202,7 +205,7 @@ mod tests {
     use super::*;
 
     fn key(node: &str) -> ShotKey {
-        ShotKey { node: Some(node.into()), scale: 1.0, options: RenderOptions::default() }
+        ShotKey { node: Some(node.into()), theme: None, scale: 1.0, options: RenderOptions::default() }
     }
 
     fn shot(bytes: usize) -> Shot {

@@ -6,9 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::render_cache::{RenderCache, Shot, ShotKey, parts_shown};
 use super::workspace::Workspace;
-use crate::compile::Compiler;
-use crate::doc::Document;
-use crate::render::{Damage, Painted, RenderOptions, RenderTarget, encode_rendered, render_after, target_bounds};
+use crate::compile::{CompileOptions, Compiled};
+use crate::render::{Damage, Painted, RenderOptions, RenderTarget, encode_rendered, target_bounds};
 
 /// Longest side of a screenshot when no scale is given, in pixels.
 pub(crate) const DEFAULT_LONG_EDGE: f32 = 1568.0;
@@ -102,66 +101,66 @@ pub fn render_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Res
 
 /// The screenshot, from the document's render cache or drawn (and kept there); `full_size`
 /// keeps a picture too heavy for an answer at the scale asked (it goes to a file). Under a
-/// theme, a copy of the document with the theme on the node's top-level frame is compiled
-/// over the same host and drawn on its own (the render cache holds the document's own look).
+/// theme, the document's compiler draws its themed copy (the theme on the node's top-level
+/// frame), and the render cache keeps that picture apart from the document's own look.
 fn shot(workspace: &mut Workspace, args: &ScreenshotArgs, full_size: bool) -> Result<Shot, ToolError> {
     let (open, _) = workspace.document(args.file_path.as_deref())?;
     let node_id = args.node_id.as_deref().filter(|id| !id.is_empty());
-    match &args.theme {
+    let theme = match &args.theme {
         Some(theme) => {
             let imports = open.compiler.imports(&open.document);
-            let themed = super::theme::themed(&open.document, imports.as_ref(), node_id.as_slice(), theme)?;
-            let mut compiler = Compiler::new(open.compiler.host());
-            draw(&mut compiler, &themed, node_id, args.scale, full_size, None)
+            Some(super::theme::choice(&open.document, imports.as_ref(), node_id.as_slice(), theme)?)
         }
-        None => draw(&mut open.compiler, &open.document, node_id, args.scale, full_size, Some(&mut open.screenshots)),
-    }
+        None => None,
+    };
+    let options =
+        CompileOptions { parts_of: node_id.map(|id| vec![id.to_owned()]), theme: theme.clone(), keep_variables: false };
+    let compiled = match open.compiler.compiled(&open.document, &options) {
+        Ok(compiled) => compiled,
+        Err(refused) => return Err(super::workspace::refusal(&mut open.compiler, &open.document, refused)),
+    };
+    let theme = theme.map(|choice| choice.axes);
+    draw(compiled, node_id, theme, args.scale, full_size, &mut open.screenshots)
 }
 
-/// The screenshot of `node_id` (or the canvas) of `document` at `scale`, compiled by `compiler`;
-/// answered from `cache` when it holds the same picture, and repainted from the last picture of
-/// the same target where only part of it changed.
+/// The screenshot of `node_id` (or the canvas) of `compiled` at `scale`; answered from `cache`
+/// when it holds the same picture, and repainted from the last picture of the same target
+/// where only part of it changed.
 fn draw(
-    compiler: &mut Compiler<'_>,
-    document: &Document,
+    mut compiled: Compiled<'_>,
     node_id: Option<&str>,
+    theme: Option<Vec<(String, String)>>,
     scale: Option<f32>,
     full_size: bool,
-    mut cache: Option<&mut RenderCache>,
+    cache: &mut RenderCache,
 ) -> Result<Shot, ToolError> {
-    let laid_out = match node_id {
-        Some(id) => compiler.layout_for_node(document, id),
-        None => compiler.layout(document),
-    };
-    let (scene, layout) = laid_out.map_err(|refused| super::workspace::refusal(compiler, document, refused))?;
-    let target = target_of(&scene, node_id)?;
-    let scale = scale_of(&scene, &layout, target, scale)?;
-    let background = crate::display::backdrop(&scene, target);
+    let target = target_of(&compiled.scene, node_id)?;
+    let scale = scale_of(&compiled.scene, &compiled.layout, target, scale)?;
+    let background = crate::display::backdrop(&compiled.scene, target);
     let key = ShotKey {
         node: node_id.map(str::to_owned),
+        theme,
         scale,
         options: RenderOptions { scale, background, ..RenderOptions::default() },
     };
     let parts = parts_shown(
-        &layout,
+        &compiled.layout,
         match target {
             RenderTarget::Node(key) => Some(key.part()),
             RenderTarget::Canvas => None,
         },
     );
-    if let Some(shot) = cache.as_deref_mut().and_then(|cache| cache.get(&key, &parts)) {
+    if let Some(shot) = cache.get(&key, &parts) {
         return Ok(shot);
     }
     // What the picture says besides what drawing finds: the same for every way it is drawn.
-    let said = crate::diagnostic::lines(&compiler.diagnostics(document, &scene, target));
+    let said = crate::diagnostic::lines(&compiled.diagnostics(target));
     // The last picture of this target, drawn before an edit: only what changed is painted.
-    let mut previous = cache.as_deref_mut().and_then(|cache| cache.take_painted(&key));
+    let mut previous = cache.take_painted(&key);
     let mut damage = Damage::Everything;
     let (shot, too_heavy, painted) = picture(scale, background, full_size, |options| {
-        let (text, pictures) = compiler.drawing(document);
         let (before, answered) = previous.take().unzip();
-        let (painted, changed) =
-            render_after(&scene, &layout, text, pictures, target, options, before).map_err(render_error)?;
+        let (painted, changed) = compiled.render_after(target, options, before).map_err(render_error)?;
         let mut warnings = crate::diagnostic::lines(&painted.rendered().warnings);
         warnings.extend(said.iter().cloned());
         // Nothing visible changed: the PNG answered before is this picture's.
@@ -169,13 +168,11 @@ fn draw(
         damage = changed;
         Ok(Drawn { painted, warnings, unchanged })
     })?;
-    if let Some(cache) = cache {
-        cache.count_repaint(damage);
-        // A picture too heavy to answer stays out of the cache answers come from.
-        if !too_heavy {
-            cache.put(key.clone(), parts, shot.clone());
-            cache.keep_painted(key, painted, shot.clone());
-        }
+    cache.count_repaint(damage);
+    // A picture too heavy to answer stays out of the cache answers come from.
+    if !too_heavy {
+        cache.put(key.clone(), parts, shot.clone());
+        cache.keep_painted(key, painted, shot.clone());
     }
     Ok(shot)
 }

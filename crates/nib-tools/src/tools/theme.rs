@@ -1,22 +1,23 @@
 //! The `theme` argument of get_screenshot and export: a picture of nodes as they look under a
-//! theme (`{"Mode": "Dark"}`) without copying screens. The copy is made by
-//! [`crate::resolve::themed`], as for `nib render --theme` and snapshot tests; this only reads
-//! the argument.
+//! theme (`{"Mode": "Dark"}`) without copying screens. The document's compiler draws it (a
+//! compile option, as for `nib render --theme` and snapshot tests); this only reads the
+//! argument.
 
 use serde_json::Value;
 
 use super::ToolError;
+use crate::compile::ThemeChoice;
 use crate::doc::Document;
 use crate::resolve::{Library, themes_listed};
 
-/// A copy of `document` whose top-level nodes holding `ids` (every top-level node when `ids` is
-/// empty) select `theme`, an object of axis and value.
-pub(super) fn themed(
+/// The choice of `theme`, an object of axis and value, on the top-level nodes holding `ids`
+/// (every top-level node when `ids` is empty). The compiler checks the axes and values.
+pub(super) fn choice(
     document: &Document,
     library: &dyn Library,
     ids: &[&str],
     theme: &Value,
-) -> Result<Document, ToolError> {
+) -> Result<ThemeChoice, ToolError> {
     let Value::Object(map) = theme else {
         return Err(ToolError::new("theme is an object of axis and value, e.g. {\"Mode\": \"Dark\"}")
             .with_hint(themes_listed(document, library)));
@@ -25,5 +26,5 @@ pub(super) fn themed(
         .iter()
         .map(|(axis, value)| (axis.clone(), value.as_str().map_or_else(|| value.to_string(), str::to_owned)))
         .collect();
-    Ok(crate::resolve::themed(document, library, ids, &wanted)?)
+    Ok(ThemeChoice { axes: wanted, nodes: ids.iter().map(|id| (*id).to_owned()).collect() })
 }

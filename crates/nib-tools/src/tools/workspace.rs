@@ -10,7 +10,7 @@ use super::caller::Caller;
 use super::claims::Fence;
 use super::journal::Written;
 use super::render_cache::RenderCache;
-use crate::compile::Compiler;
+use crate::compile::{CompileOptions, Compiler};
 use crate::doc::io::{read_document_bytes_within, write_atomic_within};
 use crate::doc::{Document, LastStep, MAX_FILE_BYTES};
 use crate::files::{
@@ -776,9 +776,11 @@ impl OpenDocument {
         laid_out.map_err(|refused| refusal(&mut self.compiler, &self.document, refused))
     }
 
-    /// The Scene and layout that show the node `id` (see [`Compiler::layout_for_node`]).
-    pub fn layout_for_node(&mut self, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
-        let laid_out = self.compiler.layout_for_node(&self.document, id);
+    /// The Scene and layout that show the node `id`: the full ones when they are current,
+    /// otherwise only its top-level part (see [`CompileOptions::parts_of`]).
+    pub fn node_layout(&mut self, id: &str) -> Result<(Arc<Scene>, Arc<Layout>), ToolError> {
+        let options = CompileOptions { parts_of: Some(vec![id.to_owned()]), ..CompileOptions::default() };
+        let laid_out = self.compiler.compiled(&self.document, &options).map(|c| (c.scene, c.layout));
         laid_out.map_err(|refused| refusal(&mut self.compiler, &self.document, refused))
     }
 

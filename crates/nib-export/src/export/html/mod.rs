@@ -23,10 +23,12 @@ use std::sync::Mutex;
 
 use base64::Engine as _;
 
-use super::source::{RunError, Source};
+use super::ExportError;
+use super::source::RunError;
 use super::svg::walk::Writer;
 use super::svg::{SvgOptions, escape, number};
 use super::tokens::{TokenSet, theme_attribute};
+use crate::compile::Compiled;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::display::intent::{BoxIntent, BoxTree, TextIntent, Variables};
 use crate::display::paint::{PaintSpec, any_visible, css_blend_mode, paint_specs};
@@ -70,7 +72,7 @@ type FaceUse = cosmic_text::fontdb::ID;
 
 /// Pages of one document and the files they share.
 pub(crate) struct HtmlPages<'s, 'a> {
-    source: &'s Source<'a>,
+    source: &'s Compiled<'a>,
     options: HtmlOptions,
     tokens: TokenSet,
     /// Every laid-out node as a code export sees it (names, instances, themes, the variables
@@ -106,17 +108,17 @@ pub(crate) struct Assets {
 }
 
 impl<'s, 'a> HtmlPages<'s, 'a> {
-    /// Prepares the pages of `source`.
-    pub fn new(source: &'s Source<'a>, options: &HtmlOptions) -> HtmlPages<'s, 'a> {
-        let raw = crate::compile::resolve_keeping_variables(source.document, source.library);
-        let boxes = BoxTree::build(source.scene, &raw, source.layout, source.document);
-        HtmlPages {
+    /// Prepares the pages of `source`, compiled with its variables kept.
+    pub fn new(source: &'s Compiled<'a>, options: &HtmlOptions) -> Result<HtmlPages<'s, 'a>, ExportError> {
+        let raw = source.kept_variables().ok_or(ExportError::VariablesNotKept)?;
+        let boxes = BoxTree::build(&source.scene, raw, &source.layout, source.document());
+        Ok(HtmlPages {
             source,
             options: *options,
-            tokens: TokenSet::of(source.document, source.library),
+            tokens: TokenSet::of(source.document(), source.imports.as_ref()),
             boxes,
             shared: Mutex::new(Shared::default()),
-        }
+        })
     }
 
     /// The element tree of the node `key` (`None` when it is not laid out), the warnings of
@@ -128,7 +130,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         key: SceneKey,
         svg_scope: &str,
     ) -> (Option<Element>, Diagnostics, BTreeSet<FaceUse>) {
-        let scene = self.source.scene;
+        let scene = &self.source.scene;
         let part = &scene.parts()[key.part()];
         let (plans, _) = plan_part(part, text);
         let mut builder = Builder {
@@ -143,7 +145,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
             svg_scope,
             images_used: Vec::new(),
         };
-        let context = theme_at(scene, &self.boxes, self.source.document, key);
+        let context = theme_at(scene, &self.boxes, self.source.document(), key);
         let root = builder.element(key, None, &context, true);
         let Builder { faces, warnings, images_used, .. } = builder;
         let mut shared = self.shared.lock().unwrap_or_else(|e| e.into_inner());
@@ -163,7 +165,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         components: Vec<SceneKey>,
         screens: Vec<SceneKey>,
     ) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
-        let scene = self.source.scene;
+        let scene = &self.source.scene;
         let keys: Vec<(usize, SceneKey)> = components.iter().chain(&screens).copied().enumerate().collect();
         let made = crate::compile::frames::map_with_engines(host, text, keys, &|text, images, (index, key)| {
             let scope = format!("{index}x");
@@ -211,7 +213,7 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
         key: SceneKey,
         stem: &str,
     ) -> Result<Page, RunError> {
-        let scene = self.source.scene;
+        let scene = &self.source.scene;
         let (root, mut warnings, faces) = self.tree(text, images, key, "");
         let named = self.boxes.get(key).and_then(|b| b.name.as_deref());
         let title = named.unwrap_or(&scene.node(key).id).to_owned();
@@ -436,7 +438,7 @@ impl Builder<'_, '_, '_, '_> {
         root: bool,
     ) -> Option<Element> {
         let source = self.pages.source;
-        let scene = source.scene;
+        let scene = &source.scene;
         let node_box = source.layout.node_box(key)?;
         let plan = self.plans.get(key.local()).and_then(Option::as_ref)?;
         let node = scene.node(key);
@@ -1092,7 +1094,7 @@ impl Builder<'_, '_, '_, '_> {
         let options = SvgOptions::default();
         let prefix = format!("s{}{}-", self.svg_scope, self.next_svg);
         let Ok(list) =
-            crate::display::build(source.scene, source.layout, self.text, self.images, RenderTarget::Node(key))
+            crate::display::build(&source.scene, &source.layout, self.text, self.images, RenderTarget::Node(key))
         else {
             return String::new();
         };

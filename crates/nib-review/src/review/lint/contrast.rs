@@ -4,7 +4,7 @@
 //! reported, so a text over an image or a gradient is judged by most of its area, not by its
 //! best or worst pixel). What nothing paints is the canvas, taken as white.
 
-use crate::compile::{CompileOptions, Compiled, compile};
+use crate::compile::{CompileOptions, Compiled, Compiler};
 use crate::doc::values::Fill;
 use crate::doc::{Document, Key, NodeType, Value, VarOr};
 use crate::host::Host;
@@ -35,7 +35,7 @@ struct Text {
     large: bool,
 }
 
-pub(super) fn check(host: &dyn Host, document: &Document, compiled: &Compiled) -> Vec<Finding> {
+pub(super) fn check(host: &dyn Host, document: &Document, compiled: &Compiled<'_>) -> Vec<Finding> {
     let scene = &compiled.scene;
     let texts: Vec<Text> = scene.walk().filter_map(|key| text(compiled, key)).collect();
     if texts.is_empty() {
@@ -51,9 +51,7 @@ pub(super) fn check(host: &dyn Host, document: &Document, compiled: &Compiled) -
         let Ok(bounds) = target_bounds(&beneath.scene, &beneath.layout, target) else { continue };
         let scale = (MAX_SAMPLED_PIXELS / (bounds.width() * bounds.height()).max(1.0)).sqrt().min(1.0);
         let options = RenderOptions { scale, ..RenderOptions::default() };
-        let pictures = host.pictures();
-        let mut pictures = pictures;
-        let Ok(rendered) = beneath.render(&mut *pictures, target, &options) else { continue };
+        let Ok(rendered) = beneath.render(target, &options) else { continue };
         let pixmap = rendered.pixmap;
         for text in texts.iter().filter(|t| root_of(scene, t.key) == root) {
             let Some(b) = compiled.layout.node_box(text.key) else { continue };
@@ -105,7 +103,7 @@ pub(super) fn check(host: &dyn Host, document: &Document, compiled: &Compiled) -
 }
 
 /// A drawn text with one solid colour (gradient and image text are not measured).
-fn text(compiled: &Compiled, key: SceneKey) -> Option<Text> {
+fn text(compiled: &Compiled<'_>, key: SceneKey) -> Option<Text> {
     let node = compiled.scene.node(key);
     if node.node_type() != NodeType::Text || !node.is_enabled() || !visible_up(&compiled.scene, key) {
         return None;
@@ -160,7 +158,7 @@ fn root_of(scene: &Scene, key: SceneKey) -> SceneKey {
 
 /// The document compiled with every text transparent: what is painted beneath the texts.
 /// Opacity leaves the layout as it is.
-fn without_texts(host: &dyn Host, document: &Document) -> Option<Compiled> {
+fn without_texts<'h>(host: &'h dyn Host, document: &Document) -> Option<Compiled<'h>> {
     let mut copy = document.clone();
     let texts: Vec<_> = copy.tree().walk().filter(|k| copy.tree().node(*k).node_type() == NodeType::Text).collect();
     let mut tx = copy.transaction();
@@ -168,7 +166,7 @@ fn without_texts(host: &dyn Host, document: &Document) -> Option<Compiled> {
         tx.set(key, Key::Opacity, Some(Value::Number(VarOr::Value(0.0))));
     }
     tx.commit();
-    compile(host, &copy, &CompileOptions::default()).ok()
+    Compiler::new(host).compile_owned(copy, &CompileOptions::default()).ok()
 }
 
 /// The text colour nearest to `color` that reaches `needed` on `below`: moved towards black or

@@ -214,7 +214,7 @@ pub const MAX_LINT_NODES: usize = 100_000;
 /// node and the JSON pointer of the document node it comes from (`Diagnostic::locate` finds
 /// the line). The error is the one that stops compiling (a resolve budget).
 pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec<Diagnostic>, Box<Diagnostic>> {
-    let compiled = compile(host, document, &CompileOptions::default())?;
+    let mut compiled = compile(host, document, &CompileOptions::default())?;
     if compiled.scene.len() > MAX_LINT_NODES {
         return Err(Box::new(Diagnostic::new(
             Severity::Error,
@@ -259,7 +259,8 @@ pub fn lint(host: &dyn Host, document: &Document, config: &Config) -> Result<Vec
     // What cannot be resolved draws otherwise than the file says (or not at all): compile
     // found it, and a lint that passes such a document would say nothing is wrong.
     if let Some(severity) = config.on("unresolved") {
-        for diagnostic in compiled.diagnostics.iter().filter(|d| d.code == "unresolved") {
+        let diagnostics = compiled.diagnostics(crate::render::RenderTarget::Canvas);
+        for diagnostic in diagnostics.iter().filter(|d| d.code == "unresolved") {
             let mut finding = Diagnostic { severity, ..diagnostic.clone() };
             // A problem that says its own fix (a theme axis that selects nothing) keeps it alone.
             if finding.hints.is_empty() {

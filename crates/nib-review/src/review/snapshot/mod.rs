@@ -29,7 +29,6 @@ use crate::compile::Compiled;
 use crate::compile::frames::{Frame, FrameRender, frames, render_frames_into};
 use crate::diagnostic::Diagnostic;
 use crate::files::{Durability, FileError, Links, Tree};
-use crate::host::Host;
 use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
 use crate::review::pixels::{Comparison, Tolerance, compare, highlight};
 use tiny_skia::Pixmap;
@@ -168,10 +167,18 @@ pub struct Options {
 
 /// A document ready to render, as the caller's loader prepares it.
 pub struct Prepared {
-    /// Where its images come from.
-    pub host: Box<dyn Host>,
-    /// The document compiled; its diagnostics are the file's warnings.
-    pub compiled: Compiled,
+    /// The document compiled (with the host its images come from).
+    pub compiled: Compiled<'static>,
+    /// What compiling it found: the file's warnings.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Prepared {
+    /// `compiled`, its diagnostics the file's warnings.
+    pub fn new(mut compiled: Compiled<'static>) -> Prepared {
+        let diagnostics = compiled.diagnostics(crate::render::RenderTarget::Canvas);
+        Prepared { compiled, diagnostics }
+    }
 }
 
 /// Progress of a run, for a progress bar.
@@ -564,9 +571,9 @@ fn check_file(
     diffs: &Diffs,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Option<FileReport> {
-    let Prepared { host, compiled } = prepared;
-    let Compiled { scene, layout, text, diagnostics, .. } = compiled;
-    let host = host.as_ref();
+    let Prepared { compiled, diagnostics } = prepared;
+    let host = compiled.host();
+    let Compiled { scene, layout, text, .. } = compiled;
     let mut warnings = diagnostics.to_vec();
     let all = frames(scene, layout);
     let names = goldens::names(&all);
