@@ -103,13 +103,6 @@ impl<T: ?Sized> std::ops::Deref for Held<'_, T> {
     }
 }
 
-impl<T: ?Sized> Held<'_, T> {
-    /// What it holds.
-    pub fn as_mut(&mut self) -> &mut T {
-        self
-    }
-}
-
 impl<T> Held<'_, T> {
     /// What it holds, when it is its own (made by [`compile`]); `None` when it is lent.
     pub fn owned(self) -> Option<T> {
@@ -213,7 +206,7 @@ impl<'a> Compiled<'a> {
             &self.scene,
             &self.layout,
             &mut self.text,
-            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
             target,
         )
     }
@@ -224,7 +217,7 @@ impl<'a> Compiled<'a> {
             &self.scene,
             &self.layout,
             &mut self.text,
-            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
             target,
             options,
         )
@@ -242,7 +235,7 @@ impl<'a> Compiled<'a> {
             &self.scene,
             &self.layout,
             &mut self.text,
-            self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()).as_mut(),
+            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
             target,
             options,
             previous,
