@@ -113,6 +113,15 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let named_file = (!into_folder && !output.as_os_str().is_empty())
         .then(|| output.file_name().map(|n| n.to_string_lossy().into_owned()))
         .flatten();
+    // A React export writes its app's files (package.json, index.html, main.tsx…) into a folder
+    // of its own: a folder that has files already is a project's, unless --scaffold says so.
+    let mut look = settings.look;
+    if format == Format::React
+        && !look.force_scaffold
+        && std::fs::read_dir(&output_folder).is_ok_and(|mut entries| entries.next().is_some())
+    {
+        look.scaffold = false;
+    }
     let opened = if settings.check {
         OutputFolder::existing(&output_folder, None)
     } else if into_folder {
@@ -132,7 +141,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let export_settings = ExportSettings {
         format,
         targets,
-        look: settings.look,
+        look,
         link_images: settings.link_images,
         background: settings.background,
         output_folder: Some(output_folder.clone()),

@@ -31,10 +31,16 @@ pub struct ExportLook {
     #[cfg_attr(feature = "clap", arg(long))]
     pub embed: bool,
     /// html-tailwind: whole pages with a head linking the compiled stylesheet; --no-scaffold
-    /// (includeHtmlScaffold: false) writes only the elements.
+    /// (includeHtmlScaffold: false) writes only the elements. React: the app's files
+    /// (package.json with pinned versions, vite.config.ts, tsconfig.json, index.html, main.tsx)
+    /// when the output folder is new or empty; --no-scaffold never writes them.
     #[cfg_attr(feature = "clap", arg(long = "no-scaffold", action = clap::ArgAction::SetFalse))]
     #[serde(rename = "includeHtmlScaffold")]
     pub scaffold: bool,
+    /// React: write the app's files even into a folder that has files (--scaffold).
+    #[cfg_attr(feature = "clap", arg(long = "scaffold", conflicts_with = "scaffold"))]
+    #[serde(rename = "forceScaffold")]
+    pub force_scaffold: bool,
     /// html-tailwind: give each element its layer name (data-name).
     #[cfg_attr(feature = "clap", arg(long))]
     #[serde(rename = "includeLayerNames")]
@@ -44,6 +50,10 @@ pub struct ExportLook {
     #[cfg_attr(feature = "clap", arg(long = "no-layer-ids", action = clap::ArgAction::SetFalse))]
     #[serde(rename = "includeLayerIds")]
     pub layer_ids: bool,
+    /// React: every element carries its node's id as data-pen-id and each component a penId
+    /// prop (what a design review maps back); off by default, as a developer ships the code.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub ids: bool,
 }
 
 impl Default for ExportLook {
@@ -59,6 +69,8 @@ impl Default for ExportLook {
             scaffold: tailwind.scaffold,
             layer_names: tailwind.layer_names,
             layer_ids: tailwind.layer_ids,
+            force_scaffold: false,
+            ids: false,
         }
     }
 }
@@ -128,7 +140,9 @@ mod tests {
                 embed: true,
                 scaffold: false,
                 layer_names: true,
-                layer_ids: false
+                layer_ids: false,
+                force_scaffold: false,
+                ids: false
             }
         );
         let bold = serde_json::from_value::<ExportLook>(serde_json::json!({"text": "bold"})).expect_err("no such mode");
