@@ -497,8 +497,13 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
     for format in formats {
         let folder = out.join(format.name()).join(name.trim_end_matches(".pen"));
         std::fs::create_dir_all(&folder).expect("folder");
-        let settings =
+        let mut settings =
             ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(*format, Targets::Frames) };
+        // Boxes are found by their ids; the app's files are built in the landing page's check.
+        if *format == Format::React {
+            settings.look.ids = true;
+            settings.look.scaffold = false;
+        }
         let sink = |file: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
             let path = folder.join(file);
             std::fs::create_dir_all(path.parent().expect("parent"))?;
@@ -1012,7 +1017,7 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
         let design = folder.join("shop.pen");
         std::fs::write(&design, buttons_document(label)).expect("design");
         let site = folder.join("react");
-        nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", site.to_str().unwrap()]);
+        nib(&["export", design.to_str().unwrap(), "--format", "react", "--ids", "--no-scaffold", "-o", site.to_str().unwrap()]);
         let page = std::fs::read_to_string(site.join("pages/Checkout.tsx")).expect("page");
         assert_eq!(page.matches("<Button ").count(), 2, "both instances are the component: {page}");
         assert!(page.contains(&format!("label={{{}}}", serde_json::to_string(label).unwrap())), "{page}");
