@@ -1017,7 +1017,16 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
         let design = folder.join("shop.pen");
         std::fs::write(&design, buttons_document(label)).expect("design");
         let site = folder.join("react");
-        nib(&["export", design.to_str().unwrap(), "--format", "react", "--ids", "--no-scaffold", "-o", site.to_str().unwrap()]);
+        nib(&[
+            "export",
+            design.to_str().unwrap(),
+            "--format",
+            "react",
+            "--ids",
+            "--no-scaffold",
+            "-o",
+            site.to_str().unwrap(),
+        ]);
         let page = std::fs::read_to_string(site.join("pages/Checkout.tsx")).expect("page");
         assert_eq!(page.matches("<Button ").count(), 2, "both instances are the component: {page}");
         assert!(page.contains(&format!("label={{{}}}", serde_json::to_string(label).unwrap())), "{page}");
@@ -1098,7 +1107,8 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
         let target = RenderTarget::Node(key);
         let mut images = fixture.host.pictures();
         let mut engine = fixture.compiled.text.fork();
-        let rendered = render(scene, layout, &mut engine, &mut images, target, &RenderOptions::default()).expect("drawn");
+        let rendered =
+            render(scene, layout, &mut engine, &mut images, target, &RenderOptions::default()).expect("drawn");
         frame_box_of(scene, layout, target, &rendered.pixmap).expect("the frame's box")
     };
     let light = common::Fixture::from_text(&text, folder);
@@ -1111,13 +1121,24 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
     nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", site.to_str().unwrap()]);
     // The mounts: the page in Dark through its prop, and each component alone.
     let mounts = [
-        ("dark", "import { Landing } from \"./pages/Landing\";", "<Landing mode=\"Dark\" />", picture(&dark, "landing")),
+        (
+            "dark",
+            "import { Landing } from \"./pages/Landing\";",
+            "<Landing mode=\"Dark\" />",
+            picture(&dark, "landing"),
+        ),
         ("button", "import { Button } from \"./components/Button\";", "<Button />", picture(&light, "btn")),
-        ("feature", "import { FeatureCard } from \"./components/FeatureCard\";", "<FeatureCard />", picture(&light, "feature")),
+        (
+            "feature",
+            "import { FeatureCard } from \"./components/FeatureCard\";",
+            "<FeatureCard />",
+            picture(&light, "feature"),
+        ),
         ("plan", "import { PlanCard } from \"./components/PlanCard\";", "<PlanCard />", picture(&light, "plan")),
     ];
     let (esbuild, _) = react_tools().expect("esbuild");
-    let modules = esbuild.parent().and_then(std::path::Path::parent).expect("node_modules").canonicalize().expect("modules");
+    let modules =
+        esbuild.parent().and_then(std::path::Path::parent).expect("node_modules").canonicalize().expect("modules");
     #[cfg(unix)]
     std::os::unix::fs::symlink(&modules, site.join("node_modules")).expect("node_modules linked");
     let mut manifest = Vec::new();
@@ -1139,7 +1160,13 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
     let output = Command::new(&esbuild)
         .current_dir(&site)
         .args(&entries)
-        .args(["--bundle", "--outdir=.", "--jsx=automatic", "--log-level=error", "--define:process.env.NODE_ENV=\"production\""])
+        .args([
+            "--bundle",
+            "--outdir=.",
+            "--jsx=automatic",
+            "--log-level=error",
+            "--define:process.env.NODE_ENV=\"production\"",
+        ])
         .output()
         .expect("esbuild runs");
     assert!(output.status.success(), "esbuild: {}", String::from_utf8_lossy(&output.stderr));
@@ -1160,13 +1187,16 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
     );
     println!("the scaffolded app built in {:.1} s", started.elapsed().as_secs_f64());
     let page = picture(&light, "landing");
-    manifest.push(serde_json::json!({ "html": app.join("dist/index.html"), "width": page.width(), "height": page.height(),
+    manifest
+        .push(serde_json::json!({ "html": app.join("dist/index.html"), "width": page.width(), "height": page.height(),
         "png": out.path().join("app.png"), "boxes": out.path().join("app.json") }));
     let manifest_path = out.path().join("manifest.json");
     std::fs::write(&manifest_path, serde_json::to_vec(&manifest).expect("json")).expect("manifest");
     let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/chromium_shots.py");
     assert!(Command::new("python3").arg(script).arg(&manifest_path).status().expect("python3").success());
-    let shot = |name: &str| nib::render::decode_image(&std::fs::read(out.path().join(format!("{name}.png"))).expect("shot")).expect("png");
+    let shot = |name: &str| {
+        nib::render::decode_image(&std::fs::read(out.path().join(format!("{name}.png"))).expect("shot")).expect("png")
+    };
     let mut failed = Vec::new();
     for (name, _, _, png) in &mounts {
         let score = nib::review::ssim::ssim(png, &shot(name));
@@ -1189,7 +1219,8 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
 #[test]
 fn the_react_apps_packages_are_the_ones_the_browser_check_pins() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/package.json");
-    let pinned: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("package.json")).expect("json");
+    let pinned: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("package.json")).expect("json");
     for (name, version, _) in nib::export::job::REACT_APP_PACKAGES {
         assert_eq!(pinned["devDependencies"][name], *version, "{name}");
     }

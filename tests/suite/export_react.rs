@@ -175,7 +175,11 @@ fn react_icons_are_components_coloured_by_their_element() {
     let (files, _) = react_of(&landing(), out.path(), &[]);
     let icons = &files["icons.tsx"];
     for icon in ["ArrowRightIcon", "ZapIcon", "CheckIcon", "ShieldIcon"] {
-        assert_eq!(icons.matches(&format!("export function {icon}(props: SVGProps<SVGSVGElement>)")).count(), 1, "{icons}");
+        assert_eq!(
+            icons.matches(&format!("export function {icon}(props: SVGProps<SVGSVGElement>)")).count(),
+            1,
+            "{icons}"
+        );
         assert!(files["index.ts"].contains(icon), "{}", files["index.ts"]);
     }
     assert!(icons.contains("stroke=\"currentColor\"") && !icons.contains("stroke=\"#"), "{icons}");
@@ -213,7 +217,8 @@ fn react_hidden_parts_are_booleans_and_a_resized_instance_stays_the_component() 
             node["children"].as_array_mut().expect("children").insert(0, badge);
         }
         if node["id"] == "landing" {
-            let row = node["children"].as_array_mut().expect("children").iter_mut().find(|n| n["id"] == "row").expect("row");
+            let row =
+                node["children"].as_array_mut().expect("children").iter_mut().find(|n| n["id"] == "row").expect("row");
             for card in row["children"].as_array_mut().expect("cards") {
                 if card["id"] == "p1" || card["id"] == "p3" {
                     card["descendants"]["badge"] = serde_json::json!({ "enabled": false });
@@ -231,7 +236,10 @@ fn react_hidden_parts_are_booleans_and_a_resized_instance_stays_the_component() 
     assert!(plan.contains("showBadge?: boolean;") && plan.contains("{showBadge && ("), "{plan}");
     let page = &files["pages/Landing.tsx"];
     let team = page.lines().find(|l| l.contains("\"Team\"")).expect("the Team card");
-    assert!(team.trim_start().starts_with("<PlanCard className=\"w-75!\"") && team.contains("showBadge={false}"), "{team}\n{said}");
+    assert!(
+        team.trim_start().starts_with("<PlanCard className=\"w-75!\"") && team.contains("showBadge={false}"),
+        "{team}\n{said}"
+    );
 }
 
 /// Item 6: exported into a new folder, the React code is an app — `package.json` pinning the

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
-pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS, TAILWIND_INPUT, TailwindOptions};
 /// The packages and versions the React export's app (`package.json`) pins: `(name, version,
 /// needed at run time)`.
 pub use super::html::APP_PACKAGES as REACT_APP_PACKAGES;
+pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS, TAILWIND_INPUT, TailwindOptions};
 use super::html::{HtmlOptions, HtmlPages};
 pub use super::options::ExportLook;
 use super::pdf::{PdfPage, to_pdf};

@@ -137,7 +137,9 @@ impl BoxTree {
                     stroke: stroke_spec(props),
                     text,
                     icon: (node_type == NodeType::IconFont)
-                        .then(|| props.literal::<String>(&Key::IconFontName).or_else(|| props.literal::<String>(&Key::Icon)))
+                        .then(|| {
+                            props.literal::<String>(&Key::IconFontName).or_else(|| props.literal::<String>(&Key::Icon))
+                        })
                         .flatten(),
                     variables: written.map(variables_of).unwrap_or_default(),
                 };

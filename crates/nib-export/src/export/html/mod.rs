@@ -17,10 +17,10 @@ mod react;
 pub mod tailwind;
 mod tree;
 
-/// The files that make a React export an app (`package.json`, `index.html`, `main.tsx`…).
-pub(crate) use react::app_files as react_app;
 /// The packages and versions the React export's app pins.
 pub use react::APP_PACKAGES;
+/// The files that make a React export an app (`package.json`, `index.html`, `main.tsx`…).
+pub(crate) use react::app_files as react_app;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;

@@ -4,9 +4,9 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
+use super::icons::Icons;
 use super::names::{Names, identifier};
 use super::props::{Props, Usage, is_text_width, own};
-use super::icons::Icons;
 use super::svg;
 use super::{Axis, Component, Screen};
 use crate::export::html::tailwind::{self, PAGE_CLASS, classes_of};
@@ -99,7 +99,11 @@ impl Writer<'_> {
         }
         defaults.extend(props.themes.iter().map(|(_, name)| name.clone()));
         defaults.extend(
-            props.text_order.iter().map(|rel| &props.texts[rel]).map(|(name, text)| format!("{name} = {}", js_string(text))),
+            props
+                .text_order
+                .iter()
+                .map(|rel| &props.texts[rel])
+                .map(|(name, text)| format!("{name} = {}", js_string(text))),
         );
         defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
         defaults.extend(props.drawings.values().map(|(name, _)| name.clone()));
@@ -157,8 +161,11 @@ impl Writer<'_> {
         for name in used {
             let _ = writeln!(out, "import {{ {name} }} from \"{folder}{name}\";");
         }
-        let icons: Vec<&str> =
-            self.icons.names().filter(|name| body.contains(&format!("<{name} ")) || body.contains(&format!("<{name}>"))).collect();
+        let icons: Vec<&str> = self
+            .icons
+            .names()
+            .filter(|name| body.contains(&format!("<{name} ")) || body.contains(&format!("<{name}>")))
+            .collect();
         if !icons.is_empty() {
             let _ = writeln!(out, "import {{ {} }} from \"../icons\";", icons.join(", "));
         }
@@ -234,9 +241,8 @@ impl Writer<'_> {
             for (rel, name) in &props.styles {
                 let own_classes = usage.styles.get(rel).map(|declarations| winning(declarations).join(" "));
                 match (outer(rel).and_then(|(o, rel)| o.styles.get(&rel)), own_classes) {
-                    (Some(outer_name), Some(classes)) => {
-                        attributes.push(format!("{name}={{[{}, {outer_name}].join(\" \").trim()}}", js_string(&classes)))
-                    }
+                    (Some(outer_name), Some(classes)) => attributes
+                        .push(format!("{name}={{[{}, {outer_name}].join(\" \").trim()}}", js_string(&classes))),
                     (Some(outer_name), None) => attributes.push(format!("{name}={{{outer_name}}}")),
                     (None, Some(classes)) => attributes.push(format!("{name}={}", js_string(&classes))),
                     (None, None) => {}

@@ -20,9 +20,9 @@ mod props;
 mod scaffold;
 mod svg;
 
-pub(crate) use scaffold::files as app_files;
 /// The packages the React export's app pins: `(name, version, needed at run time)`.
 pub use scaffold::PACKAGES as APP_PACKAGES;
+pub(crate) use scaffold::files as app_files;
 
 use super::tree::Element;
 use crate::diagnostic::Diagnostic;

@@ -101,8 +101,20 @@ pub(crate) fn part_name(layer: &str, kind: &str, role: Option<&str>) -> String {
 /// True when a layer name says what the part is: a few words of letters, not a node kind and
 /// not a phrase with numbers or punctuation (the text it once held, a generated name).
 pub(crate) fn names_the_part(layer: &str) -> bool {
-    const KINDS: &[&str] =
-        &["text", "frame", "rectangle", "ellipse", "group", "icon_font", "path", "line", "polygon", "ref", "note", "image"];
+    const KINDS: &[&str] = &[
+        "text",
+        "frame",
+        "rectangle",
+        "ellipse",
+        "group",
+        "icon_font",
+        "path",
+        "line",
+        "polygon",
+        "ref",
+        "note",
+        "image",
+    ];
     let words = layer.split_whitespace().count();
     (1..=3).contains(&words)
         && layer.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '_')
