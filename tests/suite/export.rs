@@ -465,8 +465,10 @@ pub(crate) fn type_check_react_with(tsc: &std::path::Path, folder: &std::path::P
     let config = serde_json::json!({
         "compilerOptions": {
             "strict": true, "noEmit": true, "jsx": "react-jsx", "module": "esnext", "moduleResolution": "bundler",
-            "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": true, "isolatedModules": true,
-            "noUnusedLocals": true, "noUnusedParameters": true
+            "target": "es2022", "lib": ["es2022", "dom", "dom.iterable"], "skipLibCheck": true,
+            "isolatedModules": true, "noUnusedLocals": true, "noUnusedParameters": true,
+            // The app's main.tsx finds the pages with Vite's import.meta.glob.
+            "types": if folder.join("main.tsx").exists() { vec!["vite/client"] } else { Vec::new() }
         },
         "include": ["**/*.ts", "**/*.tsx"],
         "exclude": ["**/node_modules"]
@@ -1084,6 +1086,7 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
 #[test]
 #[ignore = "needs chromium, npm and the tools of tests/browser; .ci/run installs them and runs this"]
 fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app() {
+    use nib::host::Host;
     use nib::render::{RenderOptions, RenderTarget, render};
     if react_tools().is_none() || Command::new("npm").arg("--version").output().is_err() {
         assert!(std::env::var_os("NIB_REQUIRE_TOOLS").is_none(), "npm ci --prefix tests/browser");

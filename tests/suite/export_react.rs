@@ -69,7 +69,11 @@ fn react_values_from_variables_stay_variables_and_pages_take_their_theme() {
     ] {
         assert!(feature.contains(class), "{class} in {feature}");
     }
-    assert!(feature.contains("currentColor"), "the icon is drawn in its element's colour: {feature}");
+    assert!(
+        feature.contains("<ZapIcon className=\"w-6 h-6 text-(--accent-foreground)\" />")
+            && files["icons.tsx"].contains("currentColor"),
+        "the icon is drawn in its element's colour: {feature}"
+    );
     // The light values of the variables appear nowhere: each is written as its variable.
     for (name, text) in &files {
         if !name.ends_with(".tsx") {

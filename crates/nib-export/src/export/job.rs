@@ -382,11 +382,6 @@ pub fn run(
             for (name, bytes) in assets.files {
                 deliver(name, &bytes, None)?;
             }
-            if settings.look.scaffold || settings.look.force_scaffold {
-                for (name, bytes) in super::html::react_app(&source.title) {
-                    deliver(name, &bytes, None)?;
-                }
-            }
         }
         Format::Pdf => {
             let prepared = map_with_engines(source.host, source.text, targets, &|text, images, target| {

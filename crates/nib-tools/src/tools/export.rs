@@ -185,10 +185,19 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         host: open.compiler.host(),
         title,
     };
+    // A React export writes its app's files (package.json, index.html, main.tsx…) only into a
+    // folder of its own: one that has files already is a project's, unless forceScaffold says so.
+    let mut look = args.look;
+    if format == Format::React
+        && !look.force_scaffold
+        && std::fs::read_dir(&folder).is_ok_and(|mut entries| entries.next().is_some())
+    {
+        look.scaffold = false;
+    }
     let settings = ExportSettings {
         format,
         targets,
-        look: args.look,
+        look,
         link_images: false,
         background: None,
         output_folder: Some(folder.clone()),
