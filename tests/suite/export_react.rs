@@ -298,3 +298,32 @@ fn react_ids_are_asked_for_classes_are_clean_and_pages_sit_in_a_layout() {
     assert!(files["pages/Landing.tsx"].contains("data-pen-id=\"landing\""), "{}", files["pages/Landing.tsx"]);
     assert!(files["components/PlanCard.tsx"].contains("penId?: string;"));
 }
+
+/// Item 4: one component per icon, whatever the sizes it is drawn at — the check mark at 16 px
+/// in the plan cards and at 24 px on the page is one `CheckIcon` (its lines scale with it, as
+/// nib draws them), drawn at 24 px where the design draws it so; not `CheckIcon2`.
+#[test]
+fn react_an_icon_drawn_at_two_sizes_is_one_component() {
+    let out = tempfile::tempdir().expect("temp");
+    let mut design: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(landing()).expect("design")).expect("json");
+    for node in design["children"].as_array_mut().expect("children") {
+        if node["id"] == "landing" {
+            let big = serde_json::json!({ "type": "icon_font", "id": "bigCheck", "name": "Done", "width": 24,
+                "height": 24, "iconFontName": "check", "iconFontFamily": "lucide", "fill": "$--success" });
+            node["children"].as_array_mut().expect("children").insert(0, big);
+        }
+    }
+    let path = out.path().join("landing.pen");
+    std::fs::write(&path, design.to_string()).expect("design");
+    let (files, _) = react_of(&path, &out.path().join("site"), &[]);
+    let icons = &files["icons.tsx"];
+    assert_eq!(icons.matches("export function CheckIcon").count(), 1, "{icons}");
+    assert!(!files.values().any(|f| f.contains("CheckIcon2")), "{icons}");
+    let page = &files["pages/Landing.tsx"];
+    assert!(page.contains("<CheckIcon className=\"w-6 h-6 text-(--success)\" width=\"24\" height=\"24\" />"), "{page}");
+    assert!(files["components/PlanCard.tsx"].contains("<CheckIcon className=\"w-4 h-4 text-(--success)\" />"));
+    if let Some(tsc) = crate::export::typescript() {
+        crate::export::type_check_react_with(&tsc, &out.path().join("site"));
+    }
+}

@@ -389,6 +389,8 @@ impl Writer<'_> {
             }
         }
         if let Some(icon) = self.icons.name_of(element) {
+            // One component draws an icon at every size: its own size unless told otherwise.
+            start.push_str(&self.icons.size_of(element));
             let prop = match place {
                 Place::Component { root: component_root, props } => {
                     props.drawings.get(own(&element.id, component_root)).map(|(name, _)| name)
