@@ -114,13 +114,17 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
         .then(|| output.file_name().map(|n| n.to_string_lossy().into_owned()))
         .flatten();
     // A React export writes its app's files (package.json, index.html, main.tsx…) into a folder
-    // of its own: a folder that has files already is a project's, unless --scaffold says so.
+    // of its own (ExportLook::scaffold_in).
     let mut look = settings.look;
-    if format == Format::React
-        && !look.force_scaffold
-        && std::fs::read_dir(&output_folder).is_ok_and(|mut entries| entries.next().is_some())
-    {
-        look.scaffold = false;
+    if format == Format::React {
+        let has_files = std::fs::read_dir(&output_folder).is_ok_and(|mut entries| entries.next().is_some());
+        // A regular file of a few kilobytes at most: nothing else can be nib's main.tsx.
+        let main = output_folder.join("main.tsx");
+        let main = std::fs::symlink_metadata(&main)
+            .is_ok_and(|m| m.is_file() && m.len() <= 65_536)
+            .then(|| std::fs::read(&main).ok())
+            .flatten();
+        look.scaffold_in(has_files, main.as_deref());
     }
     let opened = if settings.check {
         OutputFolder::existing(&output_folder, None)

@@ -1297,7 +1297,11 @@ fn code_exports_keep_a_documents_strings_as_data() {
         let mut checked = 0;
         for file in files {
             let name = file.file_name().expect("name").to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let mut text = std::fs::read_to_string(&file).unwrap_or_default();
+            // The React app's page loads its own entry: nib's script, not the document's.
+            if format == "react" && name == "index.html" {
+                text = text.replace("<script type=\"module\" src=\"./main.tsx\"></script>", "");
+            }
             if name.ends_with(".html") {
                 checked += 1;
                 let lower = text.to_lowercase();

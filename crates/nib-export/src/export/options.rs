@@ -76,6 +76,18 @@ impl Default for ExportLook {
 }
 
 impl ExportLook {
+    /// A React export into a folder decides here whether it writes the app's files
+    /// (package.json, main.tsx…): into a new or empty folder, or one it wrote them into before
+    /// (`main.tsx` is nib's, so exporting again and `--check` see the same files); a folder
+    /// with other files is a project's, written into only when `force_scaffold` says so.
+    pub fn scaffold_in(&mut self, folder_has_files: bool, main_tsx: Option<&[u8]>) -> &mut Self {
+        let nibs_app = main_tsx.is_some_and(|text| text.starts_with(super::html::REACT_APP_MAIN_START.as_bytes()));
+        if folder_has_files && !nibs_app && !self.force_scaffold {
+            self.scaffold = false;
+        }
+        self
+    }
+
     /// The html-tailwind options (Pen's).
     pub fn tailwind(&self) -> TailwindOptions {
         TailwindOptions { scaffold: self.scaffold, layer_names: self.layer_names, layer_ids: self.layer_ids }

@@ -188,11 +188,15 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // A React export writes its app's files (package.json, index.html, main.tsx…) only into a
     // folder of its own: one that has files already is a project's, unless forceScaffold says so.
     let mut look = args.look;
-    if format == Format::React
-        && !look.force_scaffold
-        && std::fs::read_dir(&folder).is_ok_and(|mut entries| entries.next().is_some())
-    {
-        look.scaffold = false;
+    if format == Format::React {
+        let has_files = std::fs::read_dir(&folder).is_ok_and(|mut entries| entries.next().is_some());
+        // A regular file of a few kilobytes at most: nothing else can be nib's main.tsx.
+        let main = folder.join("main.tsx");
+        let main = std::fs::symlink_metadata(&main)
+            .is_ok_and(|m| m.is_file() && m.len() <= 65_536)
+            .then(|| std::fs::read(&main).ok())
+            .flatten();
+        look.scaffold_in(has_files, main.as_deref());
     }
     let settings = ExportSettings {
         format,

@@ -17,6 +17,8 @@ mod react;
 pub mod tailwind;
 mod tree;
 
+/// How the app's `main.tsx` starts (how an export knows the app in a folder as its own).
+pub(crate) use react::APP_MAIN_START as REACT_APP_MAIN_START;
 /// The packages and versions the React export's app pins.
 pub use react::APP_PACKAGES;
 /// The files that make a React export an app (`package.json`, `index.html`, `main.tsx`…).

@@ -22,7 +22,7 @@ mod svg;
 
 /// The packages the React export's app pins: `(name, version, needed at run time)`.
 pub use scaffold::PACKAGES as APP_PACKAGES;
-pub(crate) use scaffold::files as app_files;
+pub(crate) use scaffold::{MAIN_START as APP_MAIN_START, files as app_files};
 
 use super::tree::Element;
 use crate::diagnostic::Diagnostic;

@@ -103,6 +103,9 @@ const TSCONFIG: &str = "{
 }
 ";
 
+/// The first line of `main.tsx`: a folder whose `main.tsx` starts so holds an app nib wrote.
+pub(crate) const MAIN_START: &str = "// Written by nib: shows the exported pages.";
+
 /// Shows the page the address names (`#Landing`), else the first; `?mode=Dark` (any theme
 /// prop) is given to it.
 const MAIN: &str = "// Written by nib: shows the exported pages. #Name picks a page (the first by default);
