@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use nib::compile::CompileOptions;
 use nib::compile::frames::node_file_stems;
-use nib::export::job::{ExportSettings, Format, RunError, SinkError, Targets, run};
+use nib::export::job::{APP_ENTRY, APP_ENTRY_LIMIT, ExportSettings, Format, RunError, SinkError, Targets, run};
 use nib::files::{OutputFolder, Standing};
 use nib::host::DiskHost;
 use nib::render::RenderTarget;
@@ -118,6 +118,13 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let named_file = (!into_folder && !output.as_os_str().is_empty())
         .then(|| output.file_name().map(|n| n.to_string_lossy().into_owned()))
         .flatten();
+    // A React export writes its app's files (package.json, index.html, main.tsx…) into a folder
+    // of its own (ExportLook::scaffold_in).
+    let mut look = settings.look;
+    if format == Format::React {
+        let (has_files, main) = nib::files::glance_into(&output_folder, APP_ENTRY, APP_ENTRY_LIMIT);
+        look.scaffold_in(has_files, main.as_deref());
+    }
     let opened = if settings.check {
         OutputFolder::existing(&output_folder, None)
     } else if into_folder {
@@ -137,7 +144,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     let export_settings = ExportSettings {
         format,
         targets,
-        look: settings.look,
+        look,
         link_images: settings.link_images,
         background: settings.background,
         output_folder: Some(output_folder.clone()),

@@ -1040,7 +1040,7 @@ fn react_export_is_deterministic_and_checked_against_a_folder() {
     }
     let page = String::from_utf8_lossy(&files["pages/Checkout.tsx"]).into_owned();
     // At its component's own size an instance passes no size (issue 58, item 3).
-    assert!(page.contains("<Button penId=\"buy\" label={\"Buy now\"} />"), "{page}");
+    assert!(page.contains("<Button label={\"Buy now\"} />"), "{page}");
     assert!(page.contains("showLabel={false}"), "{page}");
     let check = |expect_ok: bool| {
         let output =
@@ -1085,8 +1085,8 @@ fn react_components_take_their_theme_as_a_prop() {
     let page = fs::read_to_string(out.join("pages/Page.tsx")).unwrap();
     // The page's theme is its prop, the design's by default (issue 58, item 1).
     assert!(page.contains("mode = \"Dark\"") && page.contains("data-mode={mode}"), "{page}");
-    assert!(page.contains("<Card penId=\"c1\" />"), "{page}");
-    assert!(page.contains("<Card penId=\"c2\" mode=\"Light\" />"), "{page}");
+    assert!(page.contains("<Card />"), "{page}");
+    assert!(page.contains("<Card mode=\"Light\" />"), "{page}");
     assert!(fs::read_to_string(out.join("theme.css")).unwrap().contains("--bg"));
 }
 
@@ -1113,7 +1113,7 @@ fn react_slots_are_children_and_restyled_parts_take_classes() {
     )
     .unwrap();
     let out = folder.path().join("out");
-    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "--ids", "-o", out.to_str().unwrap()]);
     let said = stderr(&output);
     assert!(output.status.success(), "{said}");
     assert!(!said.contains("written out in place"), "every instance is the component with props: {said}");
@@ -1159,7 +1159,7 @@ fn react_images_an_instance_changes_are_props() {
     )
     .unwrap();
     let out = folder.path().join("out");
-    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "--ids", "-o", out.to_str().unwrap()]);
     let said = stderr(&output);
     assert!(output.status.success() && !said.contains("written out in place"), "{said}");
     let avatar = fs::read_to_string(out.join("components/Avatar.tsx")).unwrap();
@@ -1192,7 +1192,7 @@ fn react_says_instances_of_imported_components_are_written_out_in_place() {
     )
     .unwrap();
     let out = folder.path().join("out");
-    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", out.to_str().unwrap()]);
+    let output = nib(&["export", design.to_str().unwrap(), "--format", "react", "--ids", "-o", out.to_str().unwrap()]);
     let said = stderr(&output);
     assert!(output.status.success(), "{said}");
     assert!(said.contains("instance 'c' of 'kit:chip' is written out in place"), "{said}");

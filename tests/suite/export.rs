@@ -465,8 +465,10 @@ pub(crate) fn type_check_react_with(tsc: &std::path::Path, folder: &std::path::P
     let config = serde_json::json!({
         "compilerOptions": {
             "strict": true, "noEmit": true, "jsx": "react-jsx", "module": "esnext", "moduleResolution": "bundler",
-            "target": "es2022", "lib": ["es2022", "dom"], "skipLibCheck": true, "isolatedModules": true,
-            "noUnusedLocals": true, "noUnusedParameters": true
+            "target": "es2022", "lib": ["es2022", "dom", "dom.iterable"], "skipLibCheck": true,
+            "isolatedModules": true, "noUnusedLocals": true, "noUnusedParameters": true,
+            // The app's main.tsx finds the pages with Vite's import.meta.glob.
+            "types": if folder.join("main.tsx").exists() { vec!["vite/client"] } else { Vec::new() }
         },
         "include": ["**/*.ts", "**/*.tsx"],
         "exclude": ["**/node_modules"]
@@ -487,7 +489,7 @@ pub(crate) fn type_check_react_with(tsc: &std::path::Path, folder: &std::path::P
 /// layout boxes (made once per frame).
 fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Format]) -> Vec<Page> {
     use nib::export::job::{ExportSettings, Format, Targets, run};
-    use nib::render::{RenderOptions, RenderTarget, render, target_bounds};
+    use nib::render::{RenderOptions, RenderTarget, render};
     let fixture = common::Fixture::corpus(name);
     let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
     let mut text = fixture.compiled.text.fork();
@@ -495,8 +497,13 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
     for format in formats {
         let folder = out.join(format.name()).join(name.trim_end_matches(".pen"));
         std::fs::create_dir_all(&folder).expect("folder");
-        let settings =
+        let mut settings =
             ExportSettings { output_folder: Some(folder.clone()), ..ExportSettings::new(*format, Targets::Frames) };
+        // Boxes are found by their ids; the app's files are built in the landing page's check.
+        if *format == Format::React {
+            settings.look.ids = true;
+            settings.look.scaffold = false;
+        }
         let sink = |file: &str, bytes: &[u8]| -> Result<(), nib::export::job::SinkError> {
             let path = folder.join(file);
             std::fs::create_dir_all(path.parent().expect("parent"))?;
@@ -528,15 +535,7 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
         let target = RenderTarget::Node(frame.key);
         let Ok(rendered) = render(scene, layout, &mut text, &mut images, target, &options) else { continue };
         let frame_box = layout.node_box(frame.key).expect("laid out");
-        let bounds = target_bounds(scene, layout, target).expect("bounds");
-        // nib's PNG reaches as far as shadows do; the page shows the frame's own box.
-        let (dx, dy) = ((frame_box.left - bounds.left()).round() as i32, (frame_box.top - bounds.top()).round() as i32);
-        let (width, height) = (frame_box.width.ceil().max(1.0) as u32, frame_box.height.ceil().max(1.0) as u32);
-        let Some(png) =
-            tiny_skia::IntRect::from_xywh(dx, dy, width, height).and_then(|r| rendered.pixmap.clone_rect(r))
-        else {
-            continue;
-        };
+        let Some(png) = frame_box_of(scene, layout, target, &rendered.pixmap) else { continue };
         let mut boxes = Vec::new();
         let mut stack = vec![frame.key];
         while let Some(key) = stack.pop() {
@@ -572,6 +571,22 @@ fn html_pages(name: &str, out: &std::path::Path, formats: &[nib::export::job::Fo
         }
     }
     pages
+}
+
+/// The part of nib's picture of `target` (a frame) that is the frame's own box: nib's PNG
+/// reaches as far as shadows do, a page shows the frame's box.
+fn frame_box_of(
+    scene: &nib::resolve::Scene,
+    layout: &nib::layout::Layout,
+    target: nib::render::RenderTarget,
+    picture: &tiny_skia::Pixmap,
+) -> Option<tiny_skia::Pixmap> {
+    let nib::render::RenderTarget::Node(key) = target else { return None };
+    let frame_box = layout.node_box(key)?;
+    let bounds = nib::render::target_bounds(scene, layout, target).ok()?;
+    let (dx, dy) = ((frame_box.left - bounds.left()).round() as i32, (frame_box.top - bounds.top()).round() as i32);
+    let (width, height) = (frame_box.width.ceil().max(1.0) as u32, frame_box.height.ceil().max(1.0) as u32);
+    tiny_skia::IntRect::from_xywh(dx, dy, width, height).and_then(|r| picture.clone_rect(r))
 }
 
 /// The browser check (`.ci/run` runs it with chromium and Tailwind installed): the HTML/CSS and
@@ -1000,7 +1015,16 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
         let design = folder.join("shop.pen");
         std::fs::write(&design, buttons_document(label)).expect("design");
         let site = folder.join("react");
-        nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", site.to_str().unwrap()]);
+        nib(&[
+            "export",
+            design.to_str().unwrap(),
+            "--format",
+            "react",
+            "--ids",
+            "--no-scaffold",
+            "-o",
+            site.to_str().unwrap(),
+        ]);
         let page = std::fs::read_to_string(site.join("pages/Checkout.tsx")).expect("page");
         assert_eq!(page.matches("<Button ").count(), 2, "both instances are the component: {page}");
         assert!(page.contains(&format!("label={{{}}}", serde_json::to_string(label).unwrap())), "{page}");
@@ -1048,6 +1072,157 @@ fn a_changed_override_changes_the_react_page_as_it_changes_the_png() {
         nib_top.abs_diff(react_top) <= 2 && nib_bottom.abs_diff(react_bottom) <= 2,
         "{nib_rows:?} vs {react_rows:?}"
     );
+}
+
+/// The themed landing page of issue 58 as a React developer uses it, in one Chromium session:
+/// the page switched to Dark by its `mode` prop against nib's PNG of the Dark theme (≥ 0.97),
+/// each component rendered alone in a plain element against nib's PNG of its frame (≥ 0.95),
+/// and the app the export scaffolds (`package.json`, `index.html`, `main.tsx`) built with its
+/// own scripts (`npm run build`: tsc, then Vite with Tailwind's plugin) and shown (≥ 0.97).
+#[test]
+#[ignore = "needs chromium, npm and the tools of tests/browser; .ci/run installs them and runs this"]
+fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app() {
+    use nib::host::Host;
+    use nib::render::{RenderOptions, RenderTarget, render};
+    if react_tools().is_none() || Command::new("npm").arg("--version").output().is_err() {
+        assert!(std::env::var_os("NIB_REQUIRE_TOOLS").is_none(), "npm ci --prefix tests/browser");
+        println!("SKIPPED: npm ci --prefix tests/browser installs esbuild, tsc, tailwindcss and vite");
+        return;
+    }
+    let out = tempfile::tempdir().expect("temp");
+    let design = crate::export_react::landing();
+    // nib's pictures: each component's frame and the page, in the Light and the Dark theme.
+    let text = std::fs::read_to_string(&design).expect("design");
+    let folder = design.parent().expect("folder");
+    let mut dark_design: serde_json::Value = serde_json::from_str(&text).expect("json");
+    for node in dark_design["children"].as_array_mut().expect("children") {
+        if node["id"] == "landing" {
+            node["theme"] = serde_json::json!({ "Mode": "Dark" });
+        }
+    }
+    let picture = |fixture: &common::Fixture, id: &str| -> tiny_skia::Pixmap {
+        let (scene, layout) = (&*fixture.compiled.scene, &*fixture.compiled.layout);
+        let key = scene.find(id).expect("the frame");
+        let target = RenderTarget::Node(key);
+        let mut images = fixture.host.pictures();
+        let mut engine = fixture.compiled.text.fork();
+        let rendered =
+            render(scene, layout, &mut engine, &mut images, target, &RenderOptions::default()).expect("drawn");
+        frame_box_of(scene, layout, target, &rendered.pixmap).expect("the frame's box")
+    };
+    let light = common::Fixture::from_text(&text, folder);
+    let dark = common::Fixture::from_text(&dark_design.to_string(), folder);
+    let site = out.path().join("site");
+    let nib = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_nib")).args(args).output().expect("nib runs");
+        assert!(output.status.success(), "nib {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    };
+    nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", site.to_str().unwrap()]);
+    // The mounts: the page in Dark through its prop, and each component alone.
+    let mounts = [
+        (
+            "dark",
+            "import { Landing } from \"./pages/Landing\";",
+            "<Landing mode=\"Dark\" />",
+            picture(&dark, "landing"),
+        ),
+        ("button", "import { Button } from \"./components/Button\";", "<Button />", picture(&light, "btn")),
+        (
+            "feature",
+            "import { FeatureCard } from \"./components/FeatureCard\";",
+            "<FeatureCard />",
+            picture(&light, "feature"),
+        ),
+        ("plan", "import { PlanCard } from \"./components/PlanCard\";", "<PlanCard />", picture(&light, "plan")),
+    ];
+    let (esbuild, _) = react_tools().expect("esbuild");
+    let modules =
+        esbuild.parent().and_then(std::path::Path::parent).expect("node_modules").canonicalize().expect("modules");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&modules, site.join("node_modules")).expect("node_modules linked");
+    let mut manifest = Vec::new();
+    for (name, import, jsx, png) in &mounts {
+        std::fs::write(
+            site.join(format!("mount-{name}.tsx")),
+            format!("import {{ flushSync }} from \"react-dom\";\nimport {{ createRoot }} from \"react-dom/client\";\n{import}\n\nconst root = createRoot(document.getElementById(\"root\")!);\nflushSync(() => root.render({jsx}));\n"),
+        )
+        .expect("mount");
+        std::fs::write(
+            site.join(format!("mount-{name}.html")),
+            format!("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<link rel=\"stylesheet\" href=\"styles.css\">\n</head>\n<body>\n<div id=\"root\"></div>\n<script src=\"mount-{name}.js\"></script>\n</body>\n</html>\n"),
+        )
+        .expect("page");
+        manifest.push(serde_json::json!({ "html": site.join(format!("mount-{name}.html")), "width": png.width(),
+            "height": png.height(), "png": out.path().join(format!("{name}.png")), "boxes": out.path().join(format!("{name}.json")) }));
+    }
+    let entries: Vec<String> = mounts.iter().map(|(name, ..)| format!("mount-{name}.tsx")).collect();
+    let output = Command::new(&esbuild)
+        .current_dir(&site)
+        .args(&entries)
+        .args([
+            "--bundle",
+            "--outdir=.",
+            "--jsx=automatic",
+            "--log-level=error",
+            "--define:process.env.NODE_ENV=\"production\"",
+        ])
+        .output()
+        .expect("esbuild runs");
+    assert!(output.status.success(), "esbuild: {}", String::from_utf8_lossy(&output.stderr));
+    compile_tailwind(&tailwind_cli().expect("tailwindcss"), &site);
+    // The app: exported into a new folder, so it is scaffolded; its own scripts build it with the
+    // packages its package.json pins (the same as tests/browser's, linked in).
+    let app = out.path().join("app");
+    nib(&["export", design.to_str().unwrap(), "--format", "react", "-o", app.to_str().unwrap()]);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&modules, app.join("node_modules")).expect("node_modules linked");
+    let started = std::time::Instant::now();
+    let built = Command::new("npm").current_dir(&app).args(["run", "build", "--silent"]).output().expect("npm runs");
+    assert!(
+        built.status.success(),
+        "npm run build: {}{}",
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    println!("the scaffolded app built in {:.1} s", started.elapsed().as_secs_f64());
+    let page = picture(&light, "landing");
+    manifest
+        .push(serde_json::json!({ "html": app.join("dist/index.html"), "width": page.width(), "height": page.height(),
+        "png": out.path().join("app.png"), "boxes": out.path().join("app.json") }));
+    let manifest_path = out.path().join("manifest.json");
+    std::fs::write(&manifest_path, serde_json::to_vec(&manifest).expect("json")).expect("manifest");
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".ci/chromium_shots.py");
+    assert!(Command::new("python3").arg(script).arg(&manifest_path).status().expect("python3").success());
+    let shot = |name: &str| {
+        nib::render::decode_image(&std::fs::read(out.path().join(format!("{name}.png"))).expect("shot")).expect("png")
+    };
+    let mut failed = Vec::new();
+    for (name, _, _, png) in &mounts {
+        let score = nib::review::ssim::ssim(png, &shot(name));
+        let floor = if *name == "dark" { 0.97 } else { 0.95 };
+        println!("React {name} vs nib's PNG: SSIM {score:.4} (floor {floor})");
+        if score < floor {
+            failed.push(format!("{name} {score:.4}"));
+        }
+    }
+    let score = nib::review::ssim::ssim(&page, &shot("app"));
+    println!("the scaffolded app (npm run build) vs nib's PNG: SSIM {score:.4} (floor 0.97)");
+    if score < 0.97 {
+        failed.push(format!("app {score:.4}"));
+    }
+    assert!(failed.is_empty(), "below their floors: {failed:?}");
+}
+
+/// The app the React export scaffolds pins the versions the browser check builds it with:
+/// `tests/browser/package.json` names each at the same version.
+#[test]
+fn the_react_apps_packages_are_the_ones_the_browser_check_pins() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/package.json");
+    let pinned: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("package.json")).expect("json");
+    for (name, version, _) in nib::export::job::REACT_APP_PACKAGES {
+        assert_eq!(pinned["devDependencies"][name], *version, "{name}");
+    }
 }
 
 /// A string that ends every element and comment it can.
@@ -1118,7 +1293,11 @@ fn code_exports_keep_a_documents_strings_as_data() {
         let mut checked = 0;
         for file in files {
             let name = file.file_name().expect("name").to_string_lossy().into_owned();
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            let mut text = std::fs::read_to_string(&file).unwrap_or_default();
+            // The React app's page loads its own entry: nib's script, not the document's.
+            if format == "react" && name == "index.html" {
+                text = text.replace("<script type=\"module\" src=\"./main.tsx\"></script>", "");
+            }
             if name.ends_with(".html") {
                 checked += 1;
                 let lower = text.to_lowercase();

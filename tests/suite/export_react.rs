@@ -54,7 +54,7 @@ fn react_values_from_variables_stay_variables_and_pages_take_their_theme() {
         page.contains("export interface LandingProps {") && page.contains("mode?: \"Light\" | \"Dark\";"),
         "{page}"
     );
-    assert!(page.contains("export function Landing({ mode = \"Light\" }: LandingProps)"), "{page}");
+    assert!(page.contains("export function Landing({ className = \"\", mode = \"Light\" }: LandingProps)"), "{page}");
     assert!(page.contains("data-mode={mode}") && !page.contains("data-mode=\"Light\""), "{page}");
     assert!(files["index.ts"].contains("export type { LandingProps } from \"./pages/Landing\";"));
     let feature = &files["components/FeatureCard.tsx"];
@@ -69,7 +69,11 @@ fn react_values_from_variables_stay_variables_and_pages_take_their_theme() {
     ] {
         assert!(feature.contains(class), "{class} in {feature}");
     }
-    assert!(feature.contains("currentColor"), "the icon is drawn in its element's colour: {feature}");
+    assert!(
+        feature.contains("<ZapIcon className=\"w-6 h-6 text-(--accent-foreground)\" />")
+            && files["icons.tsx"].contains("currentColor"),
+        "the icon is drawn in its element's colour: {feature}"
+    );
     // The light values of the variables appear nowhere: each is written as its variable.
     for (name, text) in &files {
         if !name.ends_with(".tsx") {
@@ -115,7 +119,7 @@ fn react_props_are_all_read_and_nested_texts_are_passed_down() {
     let plan = &files["components/PlanCard.tsx"];
     assert!(plan.contains("<Button ") && plan.contains("={label}"), "the plan card passes its label down: {plan}");
     let page = &files["pages/Landing.tsx"];
-    let team = page.lines().find(|l| l.contains("penId=\"p3\"")).expect("the Team card");
+    let team = page.lines().find(|l| l.contains("\"Team\"")).expect("the Team card");
     assert!(team.contains("<PlanCard ") && team.contains("\"Contact sales\""), "{team}");
     if let Some(tsc) = crate::export::typescript() {
         crate::export::type_check_react_with(&tsc, out.path());
@@ -141,8 +145,8 @@ fn react_components_stand_alone_at_their_own_size() {
     assert!(plan.starts_with("pen-page w-65 h-75 "), "{plan}");
     assert!(!plan.contains("absolute") && !plan.contains("left-"), "{plan}");
     let page = &files["pages/Landing.tsx"];
-    let first = page.lines().find(|l| l.contains("penId=\"p1\"")).expect("a plan card");
-    assert_eq!(first.trim(), "<PlanCard penId=\"p1\" />", "only where it is: {page}");
+    let first = page.lines().find(|l| l.contains("<PlanCard")).expect("a plan card");
+    assert_eq!(first.trim(), "<PlanCard />", "only where it is: {page}");
     let plan_file = &files["components/PlanCard.tsx"];
     let cta = plan_file.lines().find(|l| l.contains("<Button ")).expect("the button inside");
     assert!(!cta.contains("className"), "the button hugs as its component does: {cta}");
@@ -160,9 +164,166 @@ fn react_icons_are_elements_and_icon_props_take_nodes() {
         assert!(!file.contains("stroke-width") && !file.contains("clip-path="), "React's attribute names: {name}");
     }
     let feature = &files["components/FeatureCard.tsx"];
-    assert!(feature.contains("icon?: ReactNode;") && feature.contains("{icon ?? ("), "{feature}");
-    assert!(feature.contains("stroke=\"currentColor\""), "{feature}");
+    assert!(feature.contains("icon?: ReactNode;") && feature.contains("{icon ?? <ZapIcon className="), "{feature}");
     let page = &files["pages/Landing.tsx"];
-    let safe = page.lines().position(|l| l.contains("penId=\"f2\"")).expect("the second card");
-    assert!(page.lines().skip(safe).take(3).any(|l| l.contains("icon={<>")), "{page}");
+    let safe = page.lines().position(|l| l.contains("\"Safe\"")).expect("the second card");
+    assert!(page.lines().skip(safe).take(3).any(|l| l.contains("<ShieldIcon className=")), "{page}");
+}
+
+/// Item 4: an icon is a React component, one per icon the design draws (`icons.tsx`), drawn in
+/// `currentColor` so its element's colour (the variable, or the design's value) paints it, and
+/// used where the design draws it: `<CheckIcon className="w-4 h-4 text-(--success)" />`.
+#[test]
+fn react_icons_are_components_coloured_by_their_element() {
+    let out = tempfile::tempdir().expect("temp");
+    let (files, _) = react_of(&landing(), out.path(), &[]);
+    let icons = &files["icons.tsx"];
+    for icon in ["ArrowRightIcon", "ZapIcon", "CheckIcon", "ShieldIcon"] {
+        assert_eq!(
+            icons.matches(&format!("export function {icon}(props: SVGProps<SVGSVGElement>)")).count(),
+            1,
+            "{icons}"
+        );
+        assert!(files["index.ts"].contains(icon), "{}", files["index.ts"]);
+    }
+    assert!(icons.contains("stroke=\"currentColor\"") && !icons.contains("stroke=\"#"), "{icons}");
+    let plan = &files["components/PlanCard.tsx"];
+    assert!(plan.contains("import { CheckIcon } from \"../icons\";"), "{plan}");
+    assert_eq!(plan.matches("<CheckIcon className=\"w-4 h-4 text-(--success)\" />").count(), 3, "{plan}");
+    assert!(!plan.contains("<svg") && !files["components/FeatureCard.tsx"].contains("<svg"), "{plan}");
+}
+
+/// Item 5: a prop says what its part is — the layer name without the word that only says its
+/// kind (`Perk Text` → `perk`), the role around it when the layer name is a phrase — and parts
+/// of one name are numbered in the order shown (`perk1…perk3`), listed in that order.
+#[test]
+fn react_props_are_named_for_their_parts_in_order() {
+    let out = tempfile::tempdir().expect("temp");
+    let (files, _) = react_of(&landing(), out.path(), &[]);
+    let plan = &files["components/PlanCard.tsx"];
+    let declared = declared_props(plan);
+    assert_eq!(declared, ["className", "mode", "plan", "price", "perk1", "perk2", "perk3", "label"], "{plan}");
+    assert!(plan.contains("perk1 = \"1 project\", perk2 = \"Community support\", perk3 = \"1 GB storage\""), "{plan}");
+    assert!(!files.values().any(|f| f.contains("perkText")), "{plan}");
+}
+
+/// Item 5: a part an instance hides is a `show…` boolean named for the part, and an instance
+/// that differs from its component only in its size stays the component, sized by `className`.
+#[test]
+fn react_hidden_parts_are_booleans_and_a_resized_instance_stays_the_component() {
+    let out = tempfile::tempdir().expect("temp");
+    let mut design: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(landing()).expect("design")).expect("json");
+    for node in design["children"].as_array_mut().expect("children") {
+        if node["id"] == "plan" {
+            let badge = serde_json::json!({ "type": "text", "id": "badge", "name": "Badge", "content": "Popular",
+                "fontFamily": "Inter", "fontSize": 12, "fill": "$--accent" });
+            node["children"].as_array_mut().expect("children").insert(0, badge);
+        }
+        if node["id"] == "landing" {
+            let row =
+                node["children"].as_array_mut().expect("children").iter_mut().find(|n| n["id"] == "row").expect("row");
+            for card in row["children"].as_array_mut().expect("cards") {
+                if card["id"] == "p1" || card["id"] == "p3" {
+                    card["descendants"]["badge"] = serde_json::json!({ "enabled": false });
+                }
+                if card["id"] == "p3" {
+                    card["width"] = serde_json::json!(300);
+                }
+            }
+        }
+    }
+    let path = out.path().join("landing.pen");
+    std::fs::write(&path, design.to_string()).expect("design");
+    let (files, said) = react_of(&path, &out.path().join("site"), &[]);
+    let plan = &files["components/PlanCard.tsx"];
+    assert!(plan.contains("showBadge?: boolean;") && plan.contains("{showBadge && ("), "{plan}");
+    let page = &files["pages/Landing.tsx"];
+    let team = page.lines().find(|l| l.contains("\"Team\"")).expect("the Team card");
+    assert!(
+        team.trim_start().starts_with("<PlanCard className=\"w-75!\"") && team.contains("showBadge={false}"),
+        "{team}\n{said}"
+    );
+}
+
+/// Item 6: exported into a new folder, the React code is an app — `package.json` pinning the
+/// versions, Vite's config, `index.html` and `main.tsx` — so `npm install && npm run dev` shows
+/// the pages; into a folder with files (a project's) only with `--scaffold`, never with
+/// `--no-scaffold`. (The browser check builds it and shows it in Chromium.)
+#[test]
+fn react_export_into_a_new_folder_is_an_app() {
+    let out = tempfile::tempdir().expect("temp");
+    let (files, _) = react_of(&landing(), &out.path().join("new"), &[]);
+    let package: serde_json::Value = serde_json::from_str(&files["package.json"]).expect("json");
+    assert_eq!(package["scripts"]["dev"], "vite");
+    for (name, version, runtime) in nib::export::job::REACT_APP_PACKAGES {
+        let group = if *runtime { "dependencies" } else { "devDependencies" };
+        assert_eq!(package[group][name], *version, "{name}");
+    }
+    assert!(files["index.html"].contains("<script type=\"module\" src=\"./main.tsx\"></script>"));
+    assert!(files["main.tsx"].contains("import \"./tailwind.css\";") && files["main.tsx"].contains("./pages/*.tsx"));
+    assert!(files.contains_key("vite.config.ts") && files.contains_key("tsconfig.json"));
+    // A project's folder: only asked.
+    let project = out.path().join("project");
+    std::fs::create_dir_all(&project).expect("folder");
+    std::fs::write(project.join("README.md"), "mine").expect("file");
+    let (files, _) = react_of(&landing(), &project, &[]);
+    assert!(!files.contains_key("package.json") && !files.contains_key("main.tsx"), "{:?}", files.keys());
+    let (files, _) = react_of(&landing(), &project, &["--scaffold"]);
+    assert!(files.contains_key("package.json") && files.contains_key("main.tsx"));
+    let (files, _) = react_of(&landing(), &out.path().join("bare"), &["--no-scaffold"]);
+    assert!(!files.contains_key("package.json"), "{:?}", files.keys());
+}
+
+/// Item 7: node ids are the design's business: `data-pen-id` and `penId` only with `--ids`; no
+/// class string ends or starts with a space, and no tag has two spaces in a row.
+/// Item 8: a page's root sits in the flow (no absolute placement) and takes a `className`.
+#[test]
+fn react_ids_are_asked_for_classes_are_clean_and_pages_sit_in_a_layout() {
+    let out = tempfile::tempdir().expect("temp");
+    let (files, _) = react_of(&landing(), &out.path().join("plain"), &[]);
+    let class = regex::Regex::new(r#"className="([^"]*)""#).expect("regex");
+    for (name, file) in files.iter().filter(|(n, _)| n.ends_with(".tsx")) {
+        assert!(!file.contains("data-pen-id") && !file.contains("penId"), "{name}:\n{file}");
+        for list in class.captures_iter(file) {
+            assert!(!list[1].is_empty() && list[1].trim() == &list[1], "{name}: {:?}", &list[1]);
+        }
+        assert!(!file.contains("  />") && !file.contains("  >"), "{name}:\n{file}");
+    }
+    let page = &files["pages/Landing.tsx"];
+    let root = page.lines().find(|l| l.contains("pen-page")).expect("the root");
+    assert!(!root.contains("absolute") && !root.contains("left-") && root.contains("className].join"), "{root}");
+    assert!(page.contains("className?: string;"), "{page}");
+    let (files, _) = react_of(&landing(), &out.path().join("ids"), &["--ids"]);
+    assert!(files["pages/Landing.tsx"].contains("data-pen-id=\"landing\""), "{}", files["pages/Landing.tsx"]);
+    assert!(files["components/PlanCard.tsx"].contains("penId?: string;"));
+}
+
+/// Item 4: one component per icon, whatever the sizes it is drawn at — the check mark at 16 px
+/// in the plan cards and at 24 px on the page is one `CheckIcon` (its lines scale with it, as
+/// nib draws them), drawn at 24 px where the design draws it so; not `CheckIcon2`.
+#[test]
+fn react_an_icon_drawn_at_two_sizes_is_one_component() {
+    let out = tempfile::tempdir().expect("temp");
+    let mut design: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(landing()).expect("design")).expect("json");
+    for node in design["children"].as_array_mut().expect("children") {
+        if node["id"] == "landing" {
+            let big = serde_json::json!({ "type": "icon_font", "id": "bigCheck", "name": "Done", "width": 24,
+                "height": 24, "iconFontName": "check", "iconFontFamily": "lucide", "fill": "$--success" });
+            node["children"].as_array_mut().expect("children").insert(0, big);
+        }
+    }
+    let path = out.path().join("landing.pen");
+    std::fs::write(&path, design.to_string()).expect("design");
+    let (files, _) = react_of(&path, &out.path().join("site"), &[]);
+    let icons = &files["icons.tsx"];
+    assert_eq!(icons.matches("export function CheckIcon").count(), 1, "{icons}");
+    assert!(!files.values().any(|f| f.contains("CheckIcon2")), "{icons}");
+    let page = &files["pages/Landing.tsx"];
+    assert!(page.contains("<CheckIcon className=\"w-6 h-6 text-(--success)\" width=\"24\" height=\"24\" />"), "{page}");
+    assert!(files["components/PlanCard.tsx"].contains("<CheckIcon className=\"w-4 h-4 text-(--success)\" />"));
+    if let Some(tsc) = crate::export::typescript() {
+        crate::export::type_check_react_with(&tsc, &out.path().join("site"));
+    }
 }

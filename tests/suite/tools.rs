@@ -1476,6 +1476,37 @@ fn a_react_note_on_a_ref_to_a_plain_frame_says_it_is_not_reusable() {
     assert!(!said.contains("imported"), "{said}");
 }
 
+/// The export tool writes the React app's files (package.json, main.tsx…) as the command does:
+/// into a new or empty folder, into one with files (a project's) only when forceScaffold asks.
+#[test]
+fn the_export_tool_scaffolds_a_react_app_only_in_a_folder_of_its_own() {
+    let mut s = Session::new();
+    fs::write(
+        s.folder.path().join("page.pen"),
+        r##"{"version": "2.10", "children": [
+            {"type": "frame", "id": "page", "x": 0, "y": 0, "width": 100, "height": 100, "fill": "#FF0000"}]}"##,
+    )
+    .unwrap();
+    let written = |answer: &Value| -> Vec<String> {
+        answer["files"].as_array().unwrap().iter().map(|f| f["path"].as_str().unwrap().to_owned()).collect()
+    };
+    let fresh = s.ok("export", json!({"filePath": "page.pen", "format": "react", "outputPath": "app/"}));
+    assert!(written(&fresh).iter().any(|p| p.ends_with("package.json")), "{fresh}");
+    fs::create_dir_all(s.folder.path().join("project")).unwrap();
+    fs::write(s.folder.path().join("project/README.md"), "mine").unwrap();
+    let project = s.ok("export", json!({"filePath": "page.pen", "format": "react", "outputPath": "project/"}));
+    assert!(!written(&project).iter().any(|p| p.ends_with("package.json") || p.ends_with("main.tsx")), "{project}");
+    assert!(!s.folder.path().join("project/package.json").exists());
+    let forced = s.ok(
+        "export",
+        json!({"filePath": "page.pen", "format": "react", "outputPath": "project/", "forceScaffold": true}),
+    );
+    assert!(written(&forced).iter().any(|p| p.ends_with("package.json")), "{forced}");
+    // The HTML exports are no app: no package.json, whatever the scaffold option.
+    let html = s.ok("export", json!({"filePath": "page.pen", "format": "html-tailwind", "outputPath": "site/"}));
+    assert!(!written(&html).iter().any(|p| p.ends_with("package.json") || p.ends_with("main.tsx")), "{html}");
+}
+
 // What a write broke (issue 57) ---------------------------------------------------------------
 
 /// A session with `w.pen`: a 400 px vertical page holding a row that hugs a text, and two

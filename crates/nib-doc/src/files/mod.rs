@@ -21,7 +21,7 @@ use std::path::PathBuf;
 
 pub use confine::{Confinement, lexical_normal, resolve_links};
 pub use lock::{DocumentLock, LOCK_WAIT, lock_wait};
-pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing};
+pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing, glance_into};
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
 pub use revision::{REVISION_DIGITS, Revision};
 pub use tree::{Links, Tree};

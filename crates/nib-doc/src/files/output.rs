@@ -243,6 +243,16 @@ pub(super) fn absolute_resolved(path: &Path) -> PathBuf {
     resolve_links(&lexical_normal(&absolute))
 }
 
+/// What an export sees of a folder before deciding whether to write an app's files into it:
+/// whether the folder holds anything, and the bytes of its file `name` when that is a regular
+/// file (not a link) of at most `limit` bytes — a FIFO there cannot block the look.
+pub fn glance_into(folder: &Path, name: &str, limit: u64) -> (bool, Option<Vec<u8>>) {
+    let has_entries = std::fs::read_dir(folder).is_ok_and(|mut entries| entries.next().is_some());
+    let path = folder.join(name);
+    let is_plain_file = std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() <= limit);
+    (has_entries, is_plain_file.then(|| super::read_regular(&path, limit).ok()).flatten())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,9 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use super::ExportError;
+/// The packages and versions the React export's app (`package.json`) pins: `(name, version,
+/// needed at run time)`.
+pub use super::html::APP_PACKAGES as REACT_APP_PACKAGES;
 pub use super::html::tailwind::{COMPILED_CSS, PAGE_CLASS as TAILWIND_PAGE_CLASS, TAILWIND_INPUT, TailwindOptions};
 use super::html::{HtmlOptions, HtmlPages};
-pub use super::options::ExportLook;
+pub use super::options::{APP_ENTRY, APP_ENTRY_LIMIT, ExportLook};
 use super::pdf::{PdfPage, to_pdf};
 use super::raster::{encode_jpeg, encode_webp};
 pub use super::source::RunError;
@@ -315,7 +318,9 @@ pub fn run(
     match format {
         Format::HtmlTailwind | Format::React if settings.look.embed => return Err(ExportError::EmbeddedCode.into()),
         Format::React => {
-            let options = HtmlOptions { embed: false, tailwind: Some(TailwindOptions::default()), react: true };
+            // Ids only when asked (`--ids`): a developer ships the code without them.
+            let tailwind = TailwindOptions { layer_ids: settings.look.ids, ..TailwindOptions::default() };
+            let options = HtmlOptions { embed: false, tailwind: Some(tailwind), react: true };
             let pages = HtmlPages::new(compiled, &options)?;
             // Every reusable component the document defines and draws, in document order, and
             // the frames asked for that are not components themselves.
@@ -348,6 +353,11 @@ pub fn run(
             warn(assets.warnings);
             for (name, bytes) in assets.files {
                 deliver(name, &bytes, None)?;
+            }
+            if settings.look.scaffold || settings.look.force_scaffold {
+                for (name, bytes) in super::html::react_app(title) {
+                    deliver(name, &bytes, None)?;
+                }
             }
         }
         Format::Html | Format::HtmlTailwind => {

@@ -31,10 +31,16 @@ pub struct ExportLook {
     #[cfg_attr(feature = "clap", arg(long))]
     pub embed: bool,
     /// html-tailwind: whole pages with a head linking the compiled stylesheet; --no-scaffold
-    /// (includeHtmlScaffold: false) writes only the elements.
+    /// (includeHtmlScaffold: false) writes only the elements. React: the app's files
+    /// (package.json with pinned versions, vite.config.ts, tsconfig.json, index.html, main.tsx)
+    /// when the output folder is new or empty; --no-scaffold never writes them.
     #[cfg_attr(feature = "clap", arg(long = "no-scaffold", action = clap::ArgAction::SetFalse))]
     #[serde(rename = "includeHtmlScaffold")]
     pub scaffold: bool,
+    /// React: write the app's files even into a folder that has files (--scaffold).
+    #[cfg_attr(feature = "clap", arg(long = "scaffold", conflicts_with = "scaffold"))]
+    #[serde(rename = "forceScaffold")]
+    pub force_scaffold: bool,
     /// html-tailwind: give each element its layer name (data-name).
     #[cfg_attr(feature = "clap", arg(long))]
     #[serde(rename = "includeLayerNames")]
@@ -44,6 +50,10 @@ pub struct ExportLook {
     #[cfg_attr(feature = "clap", arg(long = "no-layer-ids", action = clap::ArgAction::SetFalse))]
     #[serde(rename = "includeLayerIds")]
     pub layer_ids: bool,
+    /// React: every element carries its node's id as data-pen-id and each component a penId
+    /// prop (what a design review maps back); off by default, as a developer ships the code.
+    #[cfg_attr(feature = "clap", arg(long))]
+    pub ids: bool,
 }
 
 impl Default for ExportLook {
@@ -59,11 +69,30 @@ impl Default for ExportLook {
             scaffold: tailwind.scaffold,
             layer_names: tailwind.layer_names,
             layer_ids: tailwind.layer_ids,
+            force_scaffold: false,
+            ids: false,
         }
     }
 }
 
+/// The app file whose first line tells nib's own React app from a project's folder
+/// ([`ExportLook::scaffold_in`]), and the most of it read to tell.
+pub const APP_ENTRY: &str = "main.tsx";
+pub const APP_ENTRY_LIMIT: u64 = 64 * 1024;
+
 impl ExportLook {
+    /// A React export into a folder decides here whether it writes the app's files
+    /// (package.json, main.tsx…): into a new or empty folder, or one it wrote them into before
+    /// (`main.tsx` is nib's, so exporting again and `--check` see the same files); a folder
+    /// with other files is a project's, written into only when `force_scaffold` says so.
+    pub fn scaffold_in(&mut self, folder_has_files: bool, main_tsx: Option<&[u8]>) -> &mut Self {
+        let nibs_app = main_tsx.is_some_and(|text| text.starts_with(super::html::REACT_APP_MAIN_START.as_bytes()));
+        if folder_has_files && !nibs_app && !self.force_scaffold {
+            self.scaffold = false;
+        }
+        self
+    }
+
     /// The html-tailwind options (Pen's).
     pub fn tailwind(&self) -> TailwindOptions {
         TailwindOptions { scaffold: self.scaffold, layer_names: self.layer_names, layer_ids: self.layer_ids }
@@ -128,7 +157,9 @@ mod tests {
                 embed: true,
                 scaffold: false,
                 layer_names: true,
-                layer_ids: false
+                layer_ids: false,
+                force_scaffold: false,
+                ids: false
             }
         );
         let bold = serde_json::from_value::<ExportLook>(serde_json::json!({"text": "bold"})).expect_err("no such mode");

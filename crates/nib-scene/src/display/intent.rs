@@ -42,6 +42,8 @@ pub struct BoxIntent {
     pub stroke: Option<StrokeSpec>,
     /// What a text node says and how.
     pub text: Option<TextIntent>,
+    /// The icon an icon node draws, by its name in its set (`check`).
+    pub icon: Option<String>,
     /// The variables behind its values.
     pub variables: Variables,
 }
@@ -134,6 +136,11 @@ impl BoxTree {
                     clip: props.literal::<bool>(&Key::Clip) == Some(true),
                     stroke: stroke_spec(props),
                     text,
+                    icon: (node_type == NodeType::IconFont)
+                        .then(|| {
+                            props.literal::<String>(&Key::IconFontName).or_else(|| props.literal::<String>(&Key::Icon))
+                        })
+                        .flatten(),
                     variables: written.map(variables_of).unwrap_or_default(),
                 };
                 boxes.insert(key, intent);

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::ToolError;
 use super::workspace::Workspace;
 use crate::compile::CompileOptions;
-use crate::export::job::{ExportLook, ExportSettings, Format, SinkError, Targets, run};
+use crate::export::job::{APP_ENTRY, APP_ENTRY_LIMIT, ExportLook, ExportSettings, Format, SinkError, Targets, run};
 
 /// The folder exports go to when no outputPath is given (relative to the workspace root).
 pub(crate) const DEFAULT_EXPORT_FOLDER: &str = "exports";
@@ -163,10 +163,17 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
     // Before anything is rendered: the file named must be of the format, and never a document.
     guard.check(&output, into_file.then(|| format.extensions())).map_err(super::screenshot::refused_output)?;
     let folder = if into_file { output.parent().map_or_else(|| root.clone(), Path::to_owned) } else { output.clone() };
+    // A React export writes its app's files (package.json, index.html, main.tsx…) only into a
+    // folder of its own: one that has files already is a project's, unless forceScaffold says so.
+    let mut look = args.look;
+    if format == Format::React {
+        let (has_files, main) = crate::files::glance_into(&folder, APP_ENTRY, APP_ENTRY_LIMIT);
+        look.scaffold_in(has_files, main.as_deref());
+    }
     let settings = ExportSettings {
         format,
         targets,
-        look: args.look,
+        look,
         link_images: false,
         background: None,
         output_folder: Some(folder.clone()),

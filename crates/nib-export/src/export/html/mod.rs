@@ -17,6 +17,13 @@ mod react;
 pub mod tailwind;
 mod tree;
 
+/// How the app's `main.tsx` starts (how an export knows the app in a folder as its own).
+pub(crate) use react::APP_MAIN_START as REACT_APP_MAIN_START;
+/// The packages and versions the React export's app pins.
+pub use react::APP_PACKAGES;
+/// The files that make a React export an app (`package.json`, `index.html`, `main.tsx`…).
+pub(crate) use react::app_files as react_app;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write;
 use std::sync::Mutex;
@@ -200,7 +207,8 @@ impl<'s, 'a> HtmlPages<'s, 'a> {
                 values: values.clone(),
             })
             .collect();
-        let (files, said) = react::write(&component_files, &screen_files, &axes);
+        let ids = self.options.tailwind.is_some_and(|t| t.layer_ids);
+        let (files, said) = react::write(&component_files, &screen_files, &axes, ids);
         warnings.extend(said);
         (files, warnings.into_vec())
     }
@@ -491,7 +499,8 @@ impl Builder<'_, '_, '_, '_> {
         }
         let name = intent.name.clone().unwrap_or_else(|| node_type.as_str().to_owned());
         let instance = intent.instance_of.clone();
-        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance, sizing })
+        let icon = intent.icon.clone().filter(|_| tag == Tag::Svg);
+        Some(Element { id: node.id.clone(), name, tag, rules, themes, content, children, instance, sizing, icon })
     }
 
     /// Where the element goes and how big it is.
@@ -658,19 +667,26 @@ impl Builder<'_, '_, '_, '_> {
         };
         let stroke_fills = intent.stroke.as_ref().map(|s| s.fills.as_slice()).unwrap_or_default();
         let (attribute, variable, color) = match (&intent.variables.fill, &intent.variables.stroke) {
-            (Some(variable), _) => ("fill", variable, one_color(&intent.fills)),
-            (None, Some(variable)) => ("stroke", variable, one_color(stroke_fills)),
+            (Some(variable), _) => ("fill", Some(variable), one_color(&intent.fills)),
+            (None, Some(variable)) => ("stroke", Some(variable), one_color(stroke_fills)),
+            // An icon in one colour is drawn in its element's colour too, so whoever uses it
+            // can colour it (`text-…`).
+            (None, None) if intent.node_type == NodeType::IconFont => ("fill", None, one_color(&intent.fills)),
             (None, None) => return markup,
         };
-        let (Some(property), Some(color)) = (color_property(Some(variable), &self.pages.tokens), color) else {
-            return markup;
-        };
+        let Some(color) = color else { return markup };
         let (hex, opacity) = super::svg::svg_color(color);
         if opacity.is_some() {
             // The variable's own alpha would be applied twice.
             return markup;
         }
-        rules.set("color", format!("var({property})"));
+        match variable {
+            Some(variable) => {
+                let Some(property) = color_property(Some(variable), &self.pages.tokens) else { return markup };
+                rules.set("color", format!("var({property})"));
+            }
+            None => rules.set("color", hex.clone()),
+        }
         let markup = markup.replace(&format!("{attribute}=\"{hex}\""), &format!("{attribute}=\"currentColor\""));
         // An icon draws its lines in its fill's colour too.
         if intent.node_type == NodeType::IconFont {

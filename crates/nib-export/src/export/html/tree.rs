@@ -78,6 +78,9 @@ pub(crate) struct Element {
     pub instance: Option<String>,
     /// How its width and height are decided, as its placement writes them.
     pub sizing: [Sizing; 2],
+    /// The icon it draws (an icon node's name in its set), for writers that make one
+    /// component per icon.
+    pub icon: Option<String>,
 }
 
 /// How an element's size along one axis is written.

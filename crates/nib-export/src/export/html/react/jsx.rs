@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write;
 
+use super::icons::Icons;
 use super::names::{Names, identifier};
 use super::props::{Props, Usage, is_text_width, own};
 use super::svg;
@@ -21,6 +22,10 @@ pub(super) struct Writer<'w> {
     pub(super) props: &'w HashMap<&'w str, Props>,
     pub(super) usages: &'w HashMap<String, Option<Usage>>,
     pub(super) axes: &'w [Axis],
+    /// Elements carry `data-pen-id` and components take `penId` (`--ids`).
+    pub(super) ids: bool,
+    /// The icon components.
+    pub(super) icons: &'w Icons,
 }
 
 /// Where an element is written: a page, or the component whose relative ids and props apply.
@@ -37,13 +42,15 @@ impl Writer<'_> {
         for child in &component.tree.children {
             collect_used(child, self, &mut used);
         }
-        let mut out = file_start(&used, "./");
+        let mut out = String::new();
         if !props.slots.is_empty() || !props.drawings.is_empty() {
             out.push_str("import type { ReactNode } from \"react\";\n\n");
         }
         let _ = writeln!(out, "export interface {}Props {{", component.name);
         out.push_str("  /** Where the instance sits: its position and size classes. */\n  className?: string;\n");
-        out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
+        if self.ids {
+            out.push_str("  /** The node id the elements carry (data-pen-id). */\n  penId?: string;\n");
+        }
         for ((_, name), axis) in props.themes.iter().zip(self.axes) {
             let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
             let _ = writeln!(
@@ -53,17 +60,24 @@ impl Writer<'_> {
                 values.join(" | ")
             );
         }
-        for (name, _) in props.texts.values() {
+        for (name, _) in props.text_order.iter().map(|rel| &props.texts[rel]) {
             let _ = writeln!(out, "  {name}?: string;");
         }
         for name in props.shown.values() {
             let _ = writeln!(out, "  {name}?: boolean;");
         }
-        for (name, _) in props.drawings.values() {
-            let _ = writeln!(
-                out,
-                "  /** What the drawing shows inside its <svg> (its size and colour stay the part's). */\n  {name}?: ReactNode;"
-            );
+        for (rel, (name, _)) in &props.drawings {
+            let icon = super::props::find(&component.tree, &component.tree.id, rel).and_then(|p| self.icons.name_of(p));
+            let _ = match icon {
+                Some(icon) => writeln!(
+                    out,
+                    "  /** The icon drawn here (`<{icon} className=\"…\" />` by default). */\n  {name}?: ReactNode;"
+                ),
+                None => writeln!(
+                    out,
+                    "  /** What the drawing shows inside its <svg> (its size and colour stay the part's). */\n  {name}?: ReactNode;"
+                ),
+            };
         }
         for name in props.slots.values() {
             let _ = writeln!(out, "  /** What the slot shows instead of its own content. */\n  {name}?: ReactNode;");
@@ -79,9 +93,18 @@ impl Writer<'_> {
             );
         }
         out.push_str("}\n\n");
-        let mut defaults = vec!["className = \"\"".to_owned(), format!("penId = {}", js_string(&component.id))];
+        let mut defaults = vec!["className = \"\"".to_owned()];
+        if self.ids {
+            defaults.push(format!("penId = {}", js_string(&component.id)));
+        }
         defaults.extend(props.themes.iter().map(|(_, name)| name.clone()));
-        defaults.extend(props.texts.values().map(|(name, text)| format!("{name} = {}", js_string(text))));
+        defaults.extend(
+            props
+                .text_order
+                .iter()
+                .map(|rel| &props.texts[rel])
+                .map(|(name, text)| format!("{name} = {}", js_string(text))),
+        );
         defaults.extend(props.shown.values().map(|name| format!("{name} = true")));
         defaults.extend(props.drawings.values().map(|(name, _)| name.clone()));
         defaults.extend(props.slots.values().cloned());
@@ -97,37 +120,58 @@ impl Writer<'_> {
         let place = Place::Component { root: &component.tree.id, props };
         self.element(&mut out, &component.tree, place, 2, true);
         out.push_str("  );\n}\n");
-        out
+        self.file_start(&used, "./", &out) + &out
     }
 
     pub(super) fn screen_file(&self, screen: &Screen) -> String {
         let mut used = BTreeSet::new();
         collect_used(&screen.tree, self, &mut used);
-        let mut out = file_start(&used, "../components/");
+        let mut out = String::new();
         // The page's theme is a prop whose default is the theme the design draws it in, so the
         // same page shows in any theme of the document.
+        // Where the page sits is the app's: the design's size by default, `className` may
+        // size it otherwise (`w-full`, `flex-1`).
         let themes = theme_props(&screen.tree, self.axes);
-        if themes.is_empty() {
-            let _ = writeln!(out, "export function {}() {{\n  return (", screen.name);
-        } else {
-            let _ = writeln!(out, "export interface {}Props {{", screen.name);
-            for (axis, name, _) in &themes {
-                let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
-                let _ =
-                    writeln!(out, "  /** The {} theme. */\n  {name}?: {};", comment(&axis.name), values.join(" | "));
-            }
-            let defaults: Vec<String> =
-                themes.iter().map(|(_, name, value)| format!("{name} = {}", js_string(value))).collect();
-            let _ = writeln!(
-                out,
-                "}}\n\nexport function {}({{ {} }}: {}Props) {{\n  return (",
-                screen.name,
-                defaults.join(", "),
-                screen.name
-            );
+        let _ = writeln!(out, "export interface {}Props {{", screen.name);
+        out.push_str(
+            "  /** Where the page sits: its size is the design's unless these classes say otherwise. */\n  className?: string;\n",
+        );
+        for (axis, name, _) in &themes {
+            let values: Vec<String> = axis.values.iter().map(|v| js_string(v)).collect();
+            let _ = writeln!(out, "  /** The {} theme. */\n  {name}?: {};", comment(&axis.name), values.join(" | "));
         }
+        let mut defaults = vec!["className = \"\"".to_owned()];
+        defaults.extend(themes.iter().map(|(_, name, value)| format!("{name} = {}", js_string(value))));
+        let _ = writeln!(
+            out,
+            "}}\n\nexport function {}({{ {} }}: {}Props) {{\n  return (",
+            screen.name,
+            defaults.join(", "),
+            screen.name
+        );
         self.element(&mut out, &screen.tree, Place::Page, 2, true);
         out.push_str("  );\n}\n");
+        self.file_start(&used, "../components/", &out) + &out
+    }
+
+    /// The start of a written file: what it is, and the imports of the components `used` (from
+    /// `folder`, relative to the file) and of the icons its `body` draws.
+    fn file_start(&self, used: &BTreeSet<String>, folder: &str, body: &str) -> String {
+        let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
+        for name in used {
+            let _ = writeln!(out, "import {{ {name} }} from \"{folder}{name}\";");
+        }
+        let icons: Vec<&str> = self
+            .icons
+            .names()
+            .filter(|name| body.contains(&format!("<{name} ")) || body.contains(&format!("<{name}>")))
+            .collect();
+        if !icons.is_empty() {
+            let _ = writeln!(out, "import {{ {} }} from \"../icons\";", icons.join(", "));
+        }
+        if !used.is_empty() || !icons.is_empty() {
+            out.push('\n');
+        }
         out
     }
 
@@ -197,21 +241,22 @@ impl Writer<'_> {
             for (rel, name) in &props.styles {
                 let own_classes = usage.styles.get(rel).map(|declarations| winning(declarations).join(" "));
                 match (outer(rel).and_then(|(o, rel)| o.styles.get(&rel)), own_classes) {
-                    (Some(outer_name), Some(classes)) => {
-                        attributes.push(format!("{name}={{[{}, {outer_name}].join(\" \")}}", js_string(&classes)))
-                    }
+                    (Some(outer_name), Some(classes)) => attributes
+                        .push(format!("{name}={{[{}, {outer_name}].join(\" \").trim()}}", js_string(&classes))),
                     (Some(outer_name), None) => attributes.push(format!("{name}={{{outer_name}}}")),
                     (None, Some(classes)) => attributes.push(format!("{name}={}", js_string(&classes))),
                     (None, None) => {}
                 }
             }
-            attributes.push(format!("penId={}", self.pen_id(element, place)));
+            if self.ids {
+                attributes.push(format!("penId={}", self.pen_id(element, place)));
+            }
             for (attribute, value) in &element.themes {
                 if let Some((_, name)) = props.themes.iter().find(|(a, _)| a == attribute) {
                     attributes.push(format!("{name}={}", js_string(value)));
                 }
             }
-            for (rel, (name, _)) in &props.texts {
+            for (rel, (name, _)) in props.text_order.iter().map(|rel| (rel, &props.texts[rel])) {
                 if let Some((outer_name, _)) = outer(rel).and_then(|(o, rel)| o.texts.get(&rel)) {
                     attributes.push(format!("{name}={{{outer_name}}}"));
                 } else if let Some(text) = usage.texts.get(rel) {
@@ -228,9 +273,18 @@ impl Writer<'_> {
             for (rel, (name, _)) in &props.drawings {
                 if let Some((outer_name, _)) = outer(rel).and_then(|(o, rel)| o.drawings.get(&rel)) {
                     attributes.push(format!("{name}={{{outer_name}}}"));
-                } else if let Some(markup) = usage.drawings.get(rel) {
-                    let drawing = svg::jsx_of(markup, &format!("{indent}    "));
-                    attributes.push(format!("{name}={{<>\n{drawing}{indent}  </>}}"));
+                } else if let Some(part) = usage.drawings.get(rel) {
+                    let is_icon = super::props::find(&component.tree, &component.tree.id, rel)
+                        .is_some_and(|p| self.icons.name_of(p).is_some());
+                    if is_icon {
+                        // The whole icon, as the instance draws it.
+                        let mut jsx = String::new();
+                        self.element(&mut jsx, part, place, depth + 2, false);
+                        attributes.push(format!("{name}={{\n{jsx}{indent}  }}"));
+                    } else if let Content::Svg { markup, .. } = &part.content {
+                        let drawing = svg::jsx_of(markup, &format!("{indent}    "));
+                        attributes.push(format!("{name}={{<>\n{drawing}{indent}  </>}}"));
+                    }
                 }
             }
             // What the instance gives its slots: `children` between the tags, named slots as
@@ -250,14 +304,15 @@ impl Writer<'_> {
                     attributes.push(format!("{name}={{<>\n{jsx}{indent}  </>}}"));
                 }
             }
+            let attributes: String = attributes.iter().map(|a| format!(" {a}")).collect();
             match children {
                 Some(jsx) => {
-                    let _ = writeln!(out, "{indent}<{} {}>", component.name, attributes.join(" "));
+                    let _ = writeln!(out, "{indent}<{}{attributes}>", component.name);
                     out.push_str(&jsx);
                     let _ = writeln!(out, "{indent}</{}>", component.name);
                 }
                 None => {
-                    let _ = writeln!(out, "{indent}<{} {} />", component.name, attributes.join(" "));
+                    let _ = writeln!(out, "{indent}<{}{attributes} />", component.name);
                 }
             }
             return;
@@ -283,55 +338,77 @@ impl Writer<'_> {
                 .collect(),
             ..element.rules.clone()
         };
-        let mut classes = classes_of(&rules);
+        let classes = classes_of(&rules);
         let class_attribute = match place {
-            Place::Component { .. } if root => {
-                // The component stands alone: nib's box model starts at its root, and it has its
-                // own size; the usage decides where it sits and may size it otherwise.
+            _ if root => {
+                // The component (or page) stands alone: nib's box model starts at its root, and
+                // it has its own size; the usage decides where it sits and may size it otherwise.
                 let mut own = vec![PAGE_CLASS.to_owned()];
                 own.extend(classes_of(&Rules { main: own_size(element), ..Rules::default() }));
                 own.extend(classes_of(&Rules {
                     main: rules.main[rules.placed.min(rules.main.len())..].to_vec(),
                     ..rules.clone()
                 }));
-                format!("className={{[{}, className].join(\" \").trim()}}", js_string(&own.join(" ")))
-            }
-            Place::Page if root => {
-                classes.insert(0, PAGE_CLASS.to_owned());
-                format!("className={}", js_string(&classes.join(" ")))
+                format!(" className={{[{}, className].join(\" \").trim()}}", js_string(&own.join(" ")))
             }
             Place::Component { root: component_root, props }
                 if props.styles.contains_key(own(&element.id, component_root)) =>
             {
                 let prop = &props.styles[own(&element.id, component_root)];
-                format!("className={{[{}, {prop}].join(\" \")}}", js_string(&classes.join(" ")))
+                format!(" className={{[{}, {prop}].join(\" \").trim()}}", js_string(&classes.join(" ")))
             }
-            _ => format!("className={}", js_string(&classes.join(" "))),
+            _ if classes.is_empty() => String::new(),
+            _ => format!(" className={}", js_string(&classes.join(" "))),
         };
-        let _ = write!(out, "{indent}<{tag} {class_attribute} data-pen-id={}", self.pen_id(element, place));
+        // The start tag's attributes after its name.
+        let mut start = class_attribute;
+        if self.ids {
+            let _ = write!(start, " data-pen-id={}", self.pen_id(element, place));
+        }
         // An image prop: the only value a class cannot hold, so the fill is a style.
         if let Some((name, _, rest)) = image {
-            let _ = write!(out, " style={{{{ background: `url(${{JSON.stringify({name})}}) {rest}` }}}}");
+            let _ = write!(start, " style={{{{ background: `url(${{JSON.stringify({name})}}) {rest}` }}}}");
         }
         match place {
             // The component's root takes its themes from its props (the page's when not given),
             // not from where the component happens to be drawn on the canvas.
             Place::Component { props, .. } if root => {
                 for (attribute, name) in &props.themes {
-                    let _ = write!(out, " {attribute}={{{name}}}");
+                    let _ = write!(start, " {attribute}={{{name}}}");
                 }
             }
             Place::Page if root => {
                 for (axis, name, _) in theme_props(element, self.axes) {
-                    let _ = write!(out, " {}={{{name}}}", axis.attribute);
+                    let _ = write!(start, " {}={{{name}}}", axis.attribute);
                 }
             }
             _ => {
                 for (attribute, value) in &element.themes {
-                    let _ = write!(out, " {attribute}={}", js_string(value));
+                    let _ = write!(start, " {attribute}={}", js_string(value));
                 }
             }
         }
+        if let Some(icon) = self.icons.name_of(element) {
+            // One component draws an icon at every size: its own size unless told otherwise.
+            start.push_str(&self.icons.size_of(element));
+            let prop = match place {
+                Place::Component { root: component_root, props } => {
+                    props.drawings.get(own(&element.id, component_root)).map(|(name, _)| name)
+                }
+                Place::Page => None,
+            };
+            match prop {
+                // An icon an instance changes: the icon it gives, else the design's.
+                Some(name) => {
+                    let _ = writeln!(out, "{indent}{{{name} ?? <{icon}{start} />}}");
+                }
+                None => {
+                    let _ = writeln!(out, "{indent}<{icon}{start} />");
+                }
+            }
+            return;
+        }
+        let _ = write!(out, "{indent}<{tag}{start}");
         match &element.content {
             Content::Svg { width, height, markup } => {
                 let prop = match place {
@@ -473,19 +550,6 @@ pub(super) fn theme_props<'a>(root: &Element, axes: &'a [Axis]) -> Vec<(&'a Axis
             Some((axis, taken.unique(&identifier(&axis.name, false)), value.clone()))
         })
         .collect()
-}
-
-/// The start of a written file: what it is, and the imports of the components `used` (from
-/// `folder`, relative to the file).
-pub(super) fn file_start(used: &BTreeSet<String>, folder: &str) -> String {
-    let mut out = String::from("// Written by nib from the design: edit the design and export again.\n\n");
-    for name in used {
-        let _ = writeln!(out, "import {{ {name} }} from \"{folder}{name}\";");
-    }
-    if !used.is_empty() {
-        out.push('\n');
-    }
-    out
 }
 
 /// Text for a `/** … */` comment: a document's name cannot close it or leave its line.

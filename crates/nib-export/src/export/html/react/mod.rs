@@ -13,14 +13,20 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+mod icons;
 mod jsx;
 mod names;
 mod props;
+mod scaffold;
 mod svg;
+
+/// The packages the React export's app pins: `(name, version, needed at run time)`.
+pub use scaffold::PACKAGES as APP_PACKAGES;
+pub(crate) use scaffold::{MAIN_START as APP_MAIN_START, files as app_files};
 
 use super::tree::Element;
 use crate::diagnostic::Diagnostic;
-use jsx::{Writer, theme_props};
+use jsx::Writer;
 pub(crate) use names::{Names, identifier};
 use props::{Changed, Props, Usage, compare, props_of};
 
@@ -52,6 +58,7 @@ pub(crate) fn write(
     components: &[Component],
     screens: &[Screen],
     axes: &[Axis],
+    ids: bool,
 ) -> (Vec<(String, Vec<u8>)>, Vec<Diagnostic>) {
     let by_id: HashMap<&str, &Component> = components.iter().map(|c| (c.id.as_str(), c)).collect();
     let mut warnings = Vec::new();
@@ -110,7 +117,9 @@ pub(crate) fn write(
         .iter()
         .map(|c| (c.id.as_str(), props_of(c, axes, changed.get(c.id.as_str()).unwrap_or(&unchanged))))
         .collect();
-    let writer = Writer { components: &by_id, props: &props, usages: &usages, axes };
+    let trees = components.iter().map(|c| &c.tree).chain(screens.iter().map(|s| &s.tree));
+    let icons = icons::Icons::of(trees, components.iter().map(|c| c.name.as_str()));
+    let writer = Writer { components: &by_id, props: &props, usages: &usages, axes, ids, icons: &icons };
     let mut files = Vec::new();
     let mut index = String::from("// The components and pages of the design, as nib wrote them.\n");
     for component in components {
@@ -123,9 +132,11 @@ pub(crate) fn write(
         let text = writer.screen_file(screen);
         files.push((format!("pages/{}.tsx", screen.name), text.into_bytes()));
         let _ = writeln!(index, "export {{ {0} }} from \"./pages/{0}\";", screen.name);
-        if !theme_props(&screen.tree, axes).is_empty() {
-            let _ = writeln!(index, "export type {{ {0}Props }} from \"./pages/{0}\";", screen.name);
-        }
+        let _ = writeln!(index, "export type {{ {0}Props }} from \"./pages/{0}\";", screen.name);
+    }
+    if !icons.is_empty() {
+        files.push(("icons.tsx".to_owned(), icons.file().into_bytes()));
+        let _ = writeln!(index, "export {{ {} }} from \"./icons\";", icons.names().collect::<Vec<_>>().join(", "));
     }
     files.push(("index.ts".to_owned(), index.into_bytes()));
     (files, warnings)

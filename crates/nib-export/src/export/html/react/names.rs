@@ -79,6 +79,48 @@ pub(crate) fn identifier(name: &str, capital: bool) -> String {
     out
 }
 
+/// What a part is called in a prop name, in words: its layer name without a last word that
+/// only says its kind (`Perk Text` → `Perk`). A layer named after its kind alone (`text`,
+/// `Frame`) or with a phrase (a copy of some text: `0 of 5 row(s) selected`, `Frame 12`) says
+/// nothing about the part: it is named after its role, the nearest part around it whose name
+/// does (`role`), with the kind after it (`Footer` → `Footer text`); else the kind alone.
+pub(crate) fn part_name(layer: &str, kind: &str, role: Option<&str>) -> String {
+    if names_the_part(layer) {
+        let words: Vec<&str> = layer.split_whitespace().collect();
+        return match words.split_last() {
+            Some((last, rest)) if !rest.is_empty() && last.eq_ignore_ascii_case(kind) => rest.join(" "),
+            _ => layer.to_owned(),
+        };
+    }
+    match role.filter(|r| names_the_part(r)) {
+        Some(role) => format!("{} {kind}", part_name(role, kind, None)),
+        None => kind.to_owned(),
+    }
+}
+
+/// True when a layer name says what the part is: a few words of letters, not a node kind and
+/// not a phrase with numbers or punctuation (the text it once held, a generated name).
+pub(crate) fn names_the_part(layer: &str) -> bool {
+    const KINDS: &[&str] = &[
+        "text",
+        "frame",
+        "rectangle",
+        "ellipse",
+        "group",
+        "icon_font",
+        "path",
+        "line",
+        "polygon",
+        "ref",
+        "note",
+        "image",
+    ];
+    let words = layer.split_whitespace().count();
+    (1..=3).contains(&words)
+        && layer.chars().all(|c| c.is_alphabetic() || c == ' ' || c == '-' || c == '_')
+        && !KINDS.iter().any(|kind| layer.trim().eq_ignore_ascii_case(kind))
+}
+
 /// Names handed out once each: `base`, or `base2`, `base3`… when taken. Each base remembers
 /// the next number it tries, so 10,000 parts of one name cost 10,000 steps, not 50 million.
 pub(crate) struct Names {
@@ -124,5 +166,19 @@ impl Names {
                 return candidate;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_named_for_what_they_are() {
+        assert_eq!(part_name("Perk Text", "text", Some("Perk")), "Perk");
+        assert_eq!(part_name("Price", "text", None), "Price");
+        assert_eq!(part_name("0 of 5 row(s) selected", "text", Some("Table Footer")), "Table Footer text");
+        assert_eq!(part_name("Text", "text", Some("Frame 3")), "text");
+        assert_eq!(identifier(&part_name("Badge", "frame", None), true), "Badge");
     }
 }

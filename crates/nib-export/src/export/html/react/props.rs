@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::names::{Names, identifier};
+use super::names::{Names, identifier, names_the_part, part_name};
 use super::{Axis, Component};
 use crate::export::html::tree::{Content, Element, Rules, Tag};
 
@@ -15,6 +15,8 @@ pub(super) struct Props {
     pub(super) themes: Vec<(String, String)>,
     /// Texts: relative id → (prop, its default).
     pub(super) texts: BTreeMap<String, (String, String)>,
+    /// The texts' relative ids in the order the component shows them (how the props are listed).
+    pub(super) text_order: Vec<String>,
     /// Parts some instance hides: relative id → prop.
     pub(super) shown: BTreeMap<String, String>,
     /// Drawings (icons, shapes) some instance draws otherwise: relative id → (prop, default
@@ -37,7 +39,8 @@ pub(super) struct Props {
 pub(super) struct Usage {
     pub(super) texts: BTreeMap<String, String>,
     pub(super) hidden: BTreeSet<String>,
-    pub(super) drawings: BTreeMap<String, String>,
+    /// Drawings the instance draws otherwise: relative id → the instance's part.
+    pub(super) drawings: BTreeMap<String, Element>,
     pub(super) slots: BTreeMap<String, Vec<Element>>,
     /// Image fills showing another image: relative id → its URL.
     pub(super) images: BTreeMap<String, String>,
@@ -149,7 +152,7 @@ pub(super) fn compare(
         }
         (Content::Svg { markup: a, .. }, Content::Svg { markup: b, .. }) => {
             if unprefixed(a) != unprefixed(b) {
-                usage.drawings.insert(c_rel.to_owned(), b.clone());
+                usage.drawings.insert(c_rel.to_owned(), instance.clone());
             }
         }
         _ => return Err(Difference::Content(c_rel.to_owned())),
@@ -284,13 +287,27 @@ pub(super) fn props_of(component: &Component, axes: &[Axis], changed: &Changed) 
     for axis in axes {
         props.themes.push((axis.attribute.clone(), taken.unique(&identifier(&axis.name, false))));
     }
+    // Texts are named for what they are; parts of one name are numbered in the order shown
+    // (`perk1`, `perk2`, `perk3`).
     let mut texts = Vec::new();
-    collect_texts(&component.tree, &mut texts);
-    for element in texts {
+    named_texts(&component.tree, None, &mut texts);
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, base) in &texts {
+        *count.entry(base.clone()).or_default() += 1;
+    }
+    let mut numbered: BTreeMap<String, usize> = BTreeMap::new();
+    for (element, base) in texts {
         let rel = own(&element.id, &component.tree.id);
         let Content::Text(text) = &element.content else { continue };
-        let name = taken.unique(&identifier(&element.name, false));
+        let name = if count[&base] > 1 {
+            let number = numbered.entry(base.clone()).or_insert(0);
+            *number += 1;
+            taken.unique(&format!("{base}{number}"))
+        } else {
+            taken.unique(&base)
+        };
         props.texts.insert(rel.to_owned(), (name, text.clone()));
+        props.text_order.push(rel.to_owned());
     }
     for rel in drawn {
         let Some(element) = find(&component.tree, &component.tree.id, rel) else { continue };
@@ -315,18 +332,35 @@ pub(super) fn props_of(component: &Component, axes: &[Axis], changed: &Changed) 
     }
     for rel in hidden {
         let element = find(&component.tree, &component.tree.id, rel);
-        let base = element.map_or_else(|| "part".to_owned(), |e| identifier(&e.name, true));
+        let base = element.map_or_else(|| "Part".to_owned(), |e| identifier(&what_it_is(e), true));
         props.shown.insert(rel.clone(), taken.unique(&format!("show{base}")));
     }
     props
 }
 
-pub(super) fn collect_texts<'e>(element: &'e Element, out: &mut Vec<&'e Element>) {
+/// The texts under `element` in the order shown, each with the words of its prop's name (see
+/// [`part_name`]); `role` is the nearest part around with a name that says what it is.
+fn named_texts<'e>(element: &'e Element, role: Option<&'e str>, out: &mut Vec<(&'e Element, String)>) {
     if matches!(element.content, Content::Text(_)) {
-        out.push(element);
+        out.push((element, identifier(&part_name(&element.name, "text", role), false)));
     }
+    let role = if names_the_part(&element.name) { Some(element.name.as_str()) } else { role };
     for child in &element.children {
-        collect_texts(child, out);
+        named_texts(child, role, out);
+    }
+}
+
+/// What a part is, in words, for a prop that shows or hides it: its layer name when that says
+/// it, else what a text says (`New` → `showNew`), else its kind.
+fn what_it_is(element: &Element) -> String {
+    if names_the_part(&element.name) {
+        return element.name.clone();
+    }
+    match &element.content {
+        Content::Text(text) if names_the_part(text) => text.clone(),
+        Content::Text(_) => "text".to_owned(),
+        Content::Svg { .. } => "drawing".to_owned(),
+        Content::None => "part".to_owned(),
     }
 }
 
