@@ -478,7 +478,7 @@ fn render_timings_say_every_stage_and_change_no_pixel() {
     assert_eq!(stages.len(), names.len(), "{stages:?}");
     let kinds: f64 = names.iter().filter(|n| n.starts_with("paint.")).map(|n| ms(&stages[*n])).sum();
     let sum: f64 = names.iter().map(|n| ms(&stages[*n])).sum();
-    // Sums of rounded-free floats: a microsecond of slack for their addition.
+    // Floating-point sums: a microsecond of slack for their rounding.
     assert!(kinds <= ms(&picture["paint"]) + 1e-3, "{kinds} > paint {picture}");
     assert!(sum <= ms(&picture["total"]) + 1e-3, "{sum} > total {picture}");
 
