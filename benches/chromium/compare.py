@@ -1,37 +1,54 @@
 #!/usr/bin/env python3
-"""How nib's render time compares with headless Chromium rendering the same frame.
+"""How nib's render time compares with a warm headless Chromium painting the same frames.
 
-The frame is node Qm8KM (a 1440 x 852 landing page) of
-tests/fixtures/pen/Changan-Su__Apple-Style-Website-Editor__PinS.pen. The script
-turns it into one static HTML page: every node becomes an absolutely positioned
-<div> at the box `nib layout --json` gives it (so Chromium does no flexbox work
-beyond that), painted from the .pen properties (solid and linear-gradient fills,
-corner radius, strokes as inset box-shadows, shadows, background blur, opacity,
-clip, text with its font, size, weight, color, alignment, line height, letter
-spacing). Fonts are nib's own (assets/fonts, via @font-face file:// URLs);
-lucide icons are drawn as inline SVG from nib's assets/icons/lucide data.
+Thirteen corpus frames (FRAMES below: the heavy ones named in the notes, Gleaner S2x2C, cirrus
+TBCqR and hhC2R, pomodear 91XPP, the Apple-style landing page Qm8KM, and eight more, one per
+corpus file). Each frame becomes one static HTML page: every node an absolutely positioned
+<div> at the box `nib layout --json` gives it (so Chromium does no flexbox work beyond that),
+painted from the .pen properties (solid and linear-gradient fills, corner radius, strokes as
+inset box-shadows, shadows, background blur, opacity, clip, text with its font, size, weight,
+color, alignment, line height, letter spacing). Fonts are nib's own (assets/fonts, via
+@font-face file:// URLs); lucide icons are inline SVG from nib's assets/icons/lucide data. The
+pages are stand-ins (instances, images and rich text are approximated), fair on cost, not on
+pixels.
 
-It then times, all wall-clock medians:
-  nib cold       the whole `nib render FILE --node Qm8KM -o PNG` process (5 runs)
-  Chromium cold  the whole `chromium --headless --screenshot --window-size=1440,852`
-                 process on the page (5 runs)
+Per frame, wall-clock medians:
   Chromium warm  one long-lived Chromium driven over --remote-debugging-pipe (DevTools
                  protocol): Page.reload + load event + fonts ready + Page.captureScreenshot
-                 + PNG decoded and written (20 runs), and captureScreenshot alone (20 runs)
-and prints the figures and the ratios to nib. For reference, `cargo bench --bench render`
-puts nib's in-process paint + PNG at about 11.5 ms for this frame.
+                 + PNG decoded and written (RUNS runs after one dropped)
+  nib            `nib render FILE --node ID --timings` (RUNS runs): the in-process time from
+                 reading the file to the PNG written, as --timings says it (process start and
+                 exit left out), and each stage of it
+and prints the ratio Chromium / nib per frame, the geometric mean and the worst frame, then the
+per-stage table (median of each stage over the runs).
 
-Run from anywhere:  python3 benches/chromium/compare.py   (Python 3.11 stdlib only;
+Run from anywhere:  python3 benches/chromium/compare.py [RUNS]   (Python 3.11 stdlib only;
 needs target/release/nib, `cargo build --release`, and /usr/bin/chromium)
-Writes /tmp/nib-compare/{qm8km.html, chromium-cold.png, chromium-warm.png, nib.png}.
+Writes /tmp/nib-compare/{ID.html, ID-chromium.png, ID-nib.png}.
 """
 
 import base64, fcntl, html, json, math, os, shutil, statistics, subprocess, tempfile, time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PEN = REPO / "tests/fixtures/pen/Changan-Su__Apple-Style-Website-Editor__PinS.pen"
-NODE, W, H = "Qm8KM", 1440, 852
+CORPUS = REPO / "tests/fixtures/pen"
+# (file, top-level frame): the four heaviest frames of the notes, Qm8KM, and eight more from
+# other files (a dashboard, design-system pages, landing pages, app screens).
+FRAMES = [
+    ("ChenNima__Gleaner__design.pen", "S2x2C"),
+    ("LIU9293__cirrus__design.pen", "TBCqR"),
+    ("LIU9293__cirrus__design.pen", "hhC2R"),
+    ("Katsari__pomodear__designs__design.pen", "91XPP"),
+    ("Changan-Su__Apple-Style-Website-Editor__PinS.pen", "Qm8KM"),
+    ("Achelous1__smalti__docs__design__design.pen", "ErC6W"),
+    ("BenSpex__agent-swarm-workshop__design.pen", "iqC4U"),
+    ("nopointt__nospace__design__harkly__harkly-ui.pen", "0LyfQ"),
+    ("Pregum__pencil_viewer__public__samples__dashboard.pen", "dash"),
+    ("Changan-Su__Apple-Style-Website-Editor__pencil-shadcn.pen", "6LMCW"),
+    ("SaraHan774__pale-blue-dot__pencil-new.pen", "7BZec"),
+    ("alshyra__pixxiden__design-system.pen", "9EXws"),
+    ("narehk__Rocktober__design-system-v2.pen", "afGRD"),
+]
 NIB = REPO / "target/release/nib"
 CHROMIUM = "/usr/bin/chromium"
 OUT = Path("/tmp/nib-compare")
@@ -207,15 +224,18 @@ def find(nodes, node_id):
     return None
 
 
-def build_html():
-    doc = json.loads(PEN.read_text())
-    lay = json.loads(subprocess.run([NIB, "layout", PEN, "--node", NODE, "--depth", "99", "--json"],
+def build_html(pen, node):
+    """The page of `node` and its size."""
+    doc = json.loads(pen.read_text())
+    lay = json.loads(subprocess.run([NIB, "layout", pen, "--node", node, "--depth", "99", "--json"],
                                     check=True, capture_output=True, text=True).stdout)
     root_box = dict(lay["nodes"][0], x=0, y=0)
-    body = element(find(doc["children"], NODE), root_box)
-    return (f"<!doctype html><html><head><meta charset='utf-8'><style>{font_faces()}\n"
-            f"html,body{{margin:0;width:{W}px;height:{H}px;overflow:hidden}}"
+    w, h = math.ceil(root_box["width"]), math.ceil(root_box["height"])
+    body = element(find(doc["children"], node), root_box)
+    page = (f"<!doctype html><html><head><meta charset='utf-8'><style>{font_faces()}\n"
+            f"html,body{{margin:0;width:{w}px;height:{h}px;overflow:hidden}}"
             f"div{{position:absolute;box-sizing:border-box}}</style></head><body>{body}</body></html>")
+    return page, w, h
 
 
 def timed(cmd):
@@ -269,7 +289,7 @@ class Pipe:
                 return m
 
 
-def warm(url, runs=20):
+def warm(url, w, h, shot_to, runs=20):
     profile = tempfile.mkdtemp(prefix="nib-cdp-")
     pipe = Pipe(profile)
     try:
@@ -278,7 +298,7 @@ def warm(url, runs=20):
         s = pipe.call("Target.attachToTarget", {"targetId": page, "flatten": True})["sessionId"]
         pipe.call("Page.enable", session=s)
         pipe.call("Emulation.setDeviceMetricsOverride",
-                  {"width": W, "height": H, "deviceScaleFactor": 1, "mobile": False}, session=s)
+                  {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False}, session=s)
         pipe.call("Page.navigate", {"url": url}, session=s)
         pipe.wait_event("Page.loadEventFired")
 
@@ -294,12 +314,12 @@ def warm(url, runs=20):
             pipe.wait_event("Page.loadEventFired")
             pipe.call("Runtime.evaluate", {"expression": "document.fonts.ready.then(() => 1)",
                                            "awaitPromise": True}, session=s)
-            shot(OUT / "chromium-warm.png")
+            shot(shot_to)
             if i:
                 reload_ms.append((time.perf_counter() - t) * 1000)
         for i in range(runs):
             t = time.perf_counter()
-            shot(OUT / "chromium-warm.png")
+            shot(shot_to)
             capture_ms.append((time.perf_counter() - t) * 1000)
         pipe.call("Browser.close")
         return statistics.median(reload_ms), statistics.median(capture_ms)
@@ -308,29 +328,61 @@ def warm(url, runs=20):
         shutil.rmtree(profile, ignore_errors=True)
 
 
+def nib_timings(pen, node, out):
+    """One `nib render --node --timings` run: {stage: ms} with "paint" and "total", read from the
+    table on stderr (without --json, which reads the whole file for its font report, the
+    render reads only the frame's part of the file, as `nib render --node` does)."""
+    run = subprocess.run([NIB, "render", pen, "--node", node, "--timings", "-o", out],
+                         check=True, capture_output=True, text=True)
+    table = run.stderr[run.stderr.index("timings for"):].splitlines()[1:]
+    stages, parent = {}, None
+    for line in table:
+        name, ms = line.split()[0], float(line.split()[1])
+        nested = line.startswith("    ")
+        parent = parent if nested else name
+        stages[f"paint.{name}" if nested else name] = ms
+    return stages
+
+
 def main():
+    import sys
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     OUT.mkdir(exist_ok=True)
-    page = OUT / "qm8km.html"
-    page.write_text(build_html())
-    nib = statistics.median(timed([NIB, "render", PEN, "--node", NODE, "-o", OUT / "nib.png"]) for _ in range(5))
-    cold = []
-    for _ in range(5):
-        with tempfile.TemporaryDirectory(prefix="nib-chromium-") as profile:
-            cold.append(timed([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", f"--window-size={W},{H}",
-                               f"--screenshot={OUT / 'chromium-cold.png'}", page.as_uri()]))
-    cold = statistics.median(cold)
-    print(f"page: {page}  ({page.stat().st_size} bytes)")
-    print(f"nib render process (cold, median of 5)          {nib:8.1f} ms")
-    print(f"Chromium --screenshot process (cold, median 5)  {cold:8.1f} ms   = {cold / nib:5.1f} x nib cold")
-    try:
-        reload_ms, capture_ms = warm(page.as_uri())
-        print(f"Chromium warm reload+screenshot (median of 20)  {reload_ms:8.1f} ms   = {reload_ms / nib:5.1f} x nib cold"
-              f"   = {reload_ms / 11.5:5.1f} x nib in-process 11.5 ms")
-        print(f"Chromium warm screenshot only (median of 20)    {capture_ms:8.1f} ms   = {capture_ms / 11.5:5.1f} x nib in-process 11.5 ms")
-    except Exception as e:  # noqa: BLE001 - report, keep the cold figures
-        print(f"Chromium warm: skipped ({e})")
-    print("nib in-process paint + PNG (cargo bench, reference)   11.5 ms")
-    print(f"PNGs: {OUT}/nib.png {OUT}/chromium-cold.png {OUT}/chromium-warm.png")
+    rows = []
+    for file, node in FRAMES:
+        pen = CORPUS / file
+        page, w, h = build_html(pen, node)
+        html_file = OUT / f"{node}.html"
+        html_file.write_text(page)
+        nib_runs = [nib_timings(pen, node, OUT / f"{node}-nib.png") for _ in range(runs)]
+        nib = {k: statistics.median(r[k] for r in nib_runs) for k in nib_runs[0]}
+        try:
+            chromium, _ = warm(html_file.as_uri(), w, h, OUT / f"{node}-chromium.png", runs)
+        except Exception as e:  # noqa: BLE001 - report, keep the other frames
+            print(f"{node}: Chromium warm skipped ({e})")
+            chromium = float("nan")
+        rows.append((file.split("__")[1], node, w, h, chromium, nib))
+        print(f"{node}: Chromium {chromium:.1f} ms, nib {nib['total']:.1f} ms", flush=True)
+    print()
+    print(f"| frame | size | Chromium warm ms | nib ms | ratio |")
+    print(f"|---|---|---:|---:|---:|")
+    ratios = []
+    for project, node, w, h, chromium, nib in rows:
+        ratio = chromium / nib["total"]
+        ratios.append(ratio)
+        print(f"| {project} `{node}` | {w}x{h} | {chromium:.1f} | {nib['total']:.1f} | {ratio:.1f}x |")
+    ok = [r for r in ratios if r == r]
+    geomean = math.exp(sum(math.log(r) for r in ok) / len(ok))
+    worst = min(zip(ok, [r[1] for r in rows if r[4] == r[4]]))
+    print(f"\ngeometric mean {geomean:.1f}x, worst {worst[0]:.1f}x ({worst[1]})\n")
+    stages = [k for k in rows[0][5] if k not in ("paint", "total")]
+    order = ["read", "resolve", "text", "layout", "display", "paint.text", "paint.blur", "paint.shadows",
+             "paint.images", "paint.gradients", "paint.other", "encode"]
+    stages = [k for k in order if k in stages]
+    print("| frame | " + " | ".join(stages) + " | total |")
+    print("|---|" + "---:|" * (len(stages) + 1))
+    for _, node, _, _, _, nib in rows:
+        print(f"| `{node}` | " + " | ".join(f"{nib[k]:.2f}" for k in stages) + f" | {nib['total']:.2f} |")
 
 
 if __name__ == "__main__":

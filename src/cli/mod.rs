@@ -230,6 +230,11 @@ enum Command {
         /// the frame would; `nib check` lists the themes a file defines.
         #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = theme::parse_theme)]
         theme: Vec<(String, String)>,
+        /// Say where the time went, stage by stage (read, resolve, text, layout, display list,
+        /// paint by content kind, PNG encode): a table on stderr, or a "timings" object in the
+        /// --json report. One picture at a time: not with --all.
+        #[arg(long, conflicts_with = "all")]
+        timings: bool,
     },
     /// Export nodes, frames or the canvas as PNG, JPEG, WebP, SVG, PDF or HTML/CSS, or the
     /// variables as design tokens.
@@ -937,9 +942,9 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
             let settings = apply::Settings { dry_run, json, max_operations, seed, fonts, writer, if_revision };
             Ok(apply::run_command(&file, &script, settings))
         }
-        Command::Render { file, output, nodes, all, picture, json, theme } => {
+        Command::Render { file, output, nodes, all, picture, json, theme, timings } => {
             let fonts = fonts();
-            let settings = render::Settings { output, nodes, all, picture, json, fonts, theme };
+            let settings = render::Settings { output, nodes, all, picture, json, fonts, theme, timings };
             Ok(render::run(&file, settings))
         }
         Command::Diff { old, new, format, output, picture } => {

@@ -10,7 +10,9 @@ use nib::compile::{CompileOptions, Compiled};
 use nib::files::OutputFolder;
 use nib::host::{DiskHost, Host};
 use nib::layout::Layout;
-use nib::render::{Pictures, RenderOptions, RenderTarget, encode_painted, encode_rendered, render};
+use nib::render::{
+    Pictures, RenderOptions, RenderTarget, Rendered, Timings, encode_painted, encode_rendered, render, render_timed,
+};
 use nib::resolve::{Scene, SceneKey};
 use nib::text::{FontOptions, TextEngine};
 
@@ -24,6 +26,8 @@ pub struct Settings {
     pub fonts: FontOptions,
     /// The theme to draw under (`--theme AXIS=VALUE`), empty for the document's own look.
     pub theme: Vec<(String, String)>,
+    /// Say where each picture's time went (`--timings`).
+    pub timings: bool,
 }
 
 /// What `nib render --json` prints.
@@ -37,6 +41,60 @@ struct JsonReport {
     families: Vec<nib::layout::fonts::FamilyUse>,
     /// The font files the text was shaped with.
     fonts: Vec<nib::text::UsedFont>,
+    /// With --timings: where each picture's time went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    timings: Vec<PictureTimings>,
+}
+
+/// One picture's stages in milliseconds, as `--timings --json` prints them. The stages shared
+/// by every picture of a run (reading, resolving, text, layout) are counted in the first.
+#[derive(serde::Serialize)]
+struct PictureTimings {
+    file: PathBuf,
+    /// Every stage, by name (`paint.text`, `paint.blur`, … for the paint's kinds).
+    stages: std::collections::BTreeMap<&'static str, f64>,
+    /// The paint's kinds together.
+    paint: f64,
+    /// From the run's start (or the previous picture written) to this one written.
+    total: f64,
+}
+
+impl PictureTimings {
+    fn of(file: &Path, timings: &Timings) -> PictureTimings {
+        PictureTimings {
+            file: file.to_owned(),
+            stages: timings.stages().into_iter().collect(),
+            paint: timings.paint.total.as_secs_f64() * 1000.0,
+            total: timings.total.as_secs_f64() * 1000.0,
+        }
+    }
+
+    /// The readable table `--timings` prints on stderr.
+    fn table(&self) -> String {
+        let mut lines = vec![format!("timings for {}:", self.file.display())];
+        let ordered = Timings::default().stages();
+        for (name, _) in ordered {
+            let ms = self.stages.get(name).copied().unwrap_or_default();
+            if name == "paint.text" {
+                lines.push(format!("  {:<16}{:>9.2} ms", "paint", self.paint));
+            }
+            match name.strip_prefix("paint.") {
+                Some(kind) => lines.push(format!("    {kind:<14}{ms:>9.2} ms")),
+                None => lines.push(format!("  {name:<16}{ms:>9.2} ms")),
+            }
+        }
+        lines.push(format!("  {:<16}{:>9.2} ms", "total", self.total));
+        lines.join("\n")
+    }
+}
+
+/// What `--timings` keeps while pictures are drawn.
+struct Clock {
+    /// The stages spent before the next picture and counted in it.
+    pending: Timings,
+    /// Since when the next picture's total runs.
+    since: std::time::Instant,
+    done: Vec<PictureTimings>,
 }
 
 #[derive(serde::Serialize)]
@@ -49,6 +107,7 @@ struct Written {
 /// Where results and warnings go: lines on stdout and stderr, or one JSON report at the end.
 struct Output {
     json: Option<std::cell::RefCell<JsonReport>>,
+    clock: Option<std::cell::RefCell<Clock>>,
 }
 
 impl Output {
@@ -68,6 +127,7 @@ impl Output {
 }
 
 pub fn run(file: &Path, settings: Settings) -> ExitCode {
+    let started = std::time::Instant::now();
     // Nodes alone need only their top-level parts (and the components these use) read, not the
     // whole file; the JSON report lists the families of the whole document, so it reads all.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
@@ -76,6 +136,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         Ok(document) => document,
         Err(code) => return code,
     };
+    let mut timings = Timings { read: started.elapsed(), ..Timings::default() };
+    if settings.timings {
+        nib::render::timings::start_compile_clock();
+    }
     let host = DiskHost::new(file, settings.fonts.clone());
     // Nor resolved and laid out.
     let options = CompileOptions { parts_of, theme: super::theme::choice(&settings.theme), keep_variables: false };
@@ -85,7 +149,10 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     };
     let diagnostics = compiled.diagnostics(RenderTarget::Canvas);
     let Compiled { scene, layout, mut text, .. } = compiled;
-    let output = Output { json: settings.json.then(Default::default) };
+    // The compile clock ran only when asked for; otherwise this adds nothing.
+    timings.add_compile();
+    let clock = settings.timings.then(|| Clock { pending: timings, since: started, done: Vec::new() });
+    let output = Output { json: settings.json.then(Default::default), clock: clock.map(std::cell::RefCell::new) };
     // Everything not drawn as written is said: imports and font files that could not be read,
     // replaced families, and what stands in for what nib cannot draw.
     for diagnostic in &diagnostics {
@@ -93,11 +160,17 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     }
     let families = nib::layout::fonts::families_used(&scene, None, &mut text);
     let code = render_targets(&host, &settings, &scene, &layout, &mut text, &output);
+    let timed = output.clock.map(|clock| clock.into_inner().done).unwrap_or_default();
     if let Some(report) = output.json {
         let mut report = report.into_inner();
         report.families = families;
         report.fonts = text.fonts_used();
+        report.timings = timed;
         say!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
+    } else {
+        for picture in &timed {
+            tell!("{}", picture.table());
+        }
     }
     code
 }
@@ -183,6 +256,16 @@ fn render_targets(
     code
 }
 
+/// The PNG of `rendered`, its encoding timed when `timings` is given.
+fn encode_timed(rendered: &Rendered, timings: Option<&mut Timings>) -> Vec<u8> {
+    let started = std::time::Instant::now();
+    let png = encode_rendered(rendered);
+    if let Some(timings) = timings {
+        timings.encode += started.elapsed();
+    }
+    png
+}
+
 /// An output folder or file that cannot be written to: said before anything is drawn.
 fn refused(error: &nib::files::FileError) -> ExitCode {
     tell!("nib: {error}");
@@ -210,12 +293,23 @@ impl Job<'_> {
     ) -> ExitCode {
         let out = folder.path().join(name);
         let out = out.as_path();
-        match render(self.scene, self.layout, text, images, target, self.options) {
+        let mut clock = self.output.clock.as_ref().map(|clock| clock.borrow_mut());
+        let mut timings = clock.as_mut().map(|clock| std::mem::take(&mut clock.pending));
+        let rendered = match timings.as_mut() {
+            Some(timings) => render_timed(self.scene, self.layout, text, images, target, self.options, timings),
+            None => render(self.scene, self.layout, text, images, target, self.options),
+        };
+        match rendered {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
                     self.output.warning(&warning.to_string());
                 }
-                let written = folder.write(name, &encode_rendered(&rendered));
+                let written = folder.write(name, &encode_timed(&rendered, timings.as_mut()));
+                if let (Some(clock), Some(timings)) = (clock.as_mut(), timings.as_mut()) {
+                    timings.total = clock.since.elapsed();
+                    clock.since = std::time::Instant::now();
+                    clock.done.push(PictureTimings::of(out, timings));
+                }
                 if let Err(error) = written {
                     tell!("nib: cannot write the image: {error}");
                     return ExitCode::from(2);

@@ -440,6 +440,58 @@ fn render_scales_and_fills_the_background() {
 }
 
 #[test]
+fn render_timings_say_every_stage_and_change_no_pixel() {
+    // A frame with text, gradients, shadows and a blur, so every kind of paint is there.
+    let path = fixture("ChenNima__Gleaner__design.pen");
+    let folder = tempfile::tempdir().unwrap();
+    let (plain, timed) = (folder.path().join("plain.png"), folder.path().join("timed.png"));
+    let file = path.to_str().unwrap();
+    let output = nib(&["render", file, "--node", "S2x2C", "-o", plain.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = nib(&["render", file, "--node", "S2x2C", "--timings", "--json", "-o", timed.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(fs::read(&plain).unwrap(), fs::read(&timed).unwrap(), "measuring changes no byte of the PNG");
+
+    let report: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("one JSON report");
+    let pictures = report["timings"].as_array().expect("timings");
+    assert_eq!(pictures.len(), 1, "{pictures:?}");
+    let picture = &pictures[0];
+    let stages = picture["stages"].as_object().expect("stages");
+    let names = [
+        "read",
+        "resolve",
+        "text",
+        "layout",
+        "display",
+        "paint.text",
+        "paint.blur",
+        "paint.shadows",
+        "paint.images",
+        "paint.gradients",
+        "paint.other",
+        "encode",
+    ];
+    let ms = |value: &serde_json::Value| value.as_f64().expect("a number of milliseconds");
+    for name in names {
+        assert!(ms(&stages[name]) >= 0.0, "{name}: {stages:?}");
+    }
+    assert_eq!(stages.len(), names.len(), "{stages:?}");
+    let kinds: f64 = names.iter().filter(|n| n.starts_with("paint.")).map(|n| ms(&stages[*n])).sum();
+    let sum: f64 = names.iter().map(|n| ms(&stages[*n])).sum();
+    // Floating-point sums: a microsecond of slack for their rounding.
+    assert!(kinds <= ms(&picture["paint"]) + 1e-3, "{kinds} > paint {picture}");
+    assert!(sum <= ms(&picture["total"]) + 1e-3, "{sum} > total {picture}");
+
+    // Without --json the same stages are a table on stderr.
+    let output = nib(&["render", file, "--node", "S2x2C", "--timings", "-o", timed.to_str().unwrap()]);
+    assert!(output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for row in ["read", "resolve", "layout", "display", "paint", "shadows", "gradients", "encode", "total"] {
+        assert!(stderr.lines().any(|line| line.trim_start().starts_with(row)), "{row}: {stderr}");
+    }
+}
+
+#[test]
 fn render_one_node_or_every_frame_into_a_folder() {
     let path = fixture("Pregum__pencil_viewer__public__samples__dashboard.pen");
     let folder = tempfile::tempdir().unwrap();

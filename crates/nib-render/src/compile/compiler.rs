@@ -20,6 +20,7 @@ use crate::doc::{Document, NodeKey};
 use crate::host::Host;
 use crate::layout::Layout;
 use crate::layout::space::{CanvasBoxes, Rect};
+use crate::render::timings::{Stage, stage};
 use crate::resolve::{Scene, SceneOptions, part_root, themed, update_scene, update_scene_of};
 use crate::text::{FamilyChoice, TextEngine};
 
@@ -139,7 +140,7 @@ impl<'h> Compiler<'h> {
 
     fn loaded_imports(&mut self, document: &Document) -> &(SharedImports, Vec<Diagnostic>) {
         if self.imports.is_none() {
-            let (imports, diagnostics) = self.host().imports(document);
+            let (imports, diagnostics) = stage(Stage::Resolve, || self.host().imports(document));
             self.imports = Some((Arc::from(imports), diagnostics));
         }
         self.imports.as_ref().expect("loaded above")
@@ -174,7 +175,8 @@ impl<'h> Compiler<'h> {
                 .flatten()
         });
         let imports = self.imports(document);
-        let scene = Arc::new(update_scene(previous.as_deref(), document, imports.as_ref(), options));
+        let scene =
+            stage(Stage::Resolve, || Arc::new(update_scene(previous.as_deref(), document, imports.as_ref(), options)));
         match cached {
             Some(index) => self.scenes[index] = (revision, options, Arc::clone(&scene)),
             None => self.scenes.push((revision, options, Arc::clone(&scene))),
@@ -187,7 +189,9 @@ impl<'h> Compiler<'h> {
     pub fn layout(&mut self, document: &Document) -> Result<(Arc<Scene>, Arc<Layout>), Box<Diagnostic>> {
         let scene = self.scene(document, SceneOptions::FULL)?;
         let revision = document.revision();
-        self.text(document);
+        stage(Stage::Fonts, || {
+            self.text(document);
+        });
         if let Some((at, layout)) = &self.layout
             && *at == revision
         {
@@ -199,7 +203,7 @@ impl<'h> Compiler<'h> {
             .map(|(_, layout)| layout)
             .or_else(|| self.parts.last().map(|(.., layout)| Arc::clone(layout)));
         let text = self.text.as_mut().expect("made above");
-        let layout = Arc::new(Layout::update(previous.as_deref(), &scene, text));
+        let layout = stage(Stage::Layout, || Arc::new(Layout::update(previous.as_deref(), &scene, text)));
         self.layout = Some((revision, Arc::clone(&layout)));
         Ok((scene, layout))
     }
@@ -246,13 +250,14 @@ impl<'h> Compiler<'h> {
             _ => (self.last_full_scene(), self.layout.as_ref().map(|(_, layout)| Arc::clone(layout))),
         };
         let imports = self.imports(document);
-        let scene =
-            Arc::new(update_scene_of(previous_scene.as_deref(), document, imports.as_ref(), SceneOptions::FULL, roots));
+        let scene = stage(Stage::Resolve, || {
+            Arc::new(update_scene_of(previous_scene.as_deref(), document, imports.as_ref(), SceneOptions::FULL, roots))
+        });
         if let Some(error) = scene.error() {
             return Err(Box::new(resolve_diagnostic(error)));
         }
-        let text = self.text(document);
-        let layout = Arc::new(Layout::update(previous_layout.as_deref(), &scene, text));
+        let text = stage(Stage::Fonts, || self.text(document));
+        let layout = stage(Stage::Layout, || Arc::new(Layout::update(previous_layout.as_deref(), &scene, text)));
         Ok((scene, layout))
     }
 

@@ -92,6 +92,7 @@ pub fn effect_picture(list: &DisplayList, index: usize, what: Alone, density: f3
                 memory_node: None,
                 cull: None,
                 whole: 1,
+                timings: None,
             };
             painter.paint_content(&mut surface, node, transform, 1.0);
             blur(&mut surface.pixmap, device_sigma(node.effects.layer_blur, transform), Edges::Transparent);

@@ -16,6 +16,7 @@ mod png;
 mod repeats;
 mod rows;
 mod surface;
+pub mod timings;
 
 use tiny_skia::{IntRect, Transform};
 
@@ -30,6 +31,7 @@ use effects::ShadowCache;
 use painter::{Cull, Painter};
 pub use png::{encode_painted, encode_png, encode_rendered};
 use surface::Surface;
+pub use timings::{PaintTimings, Timings};
 /// The picture a render makes.
 pub use tiny_skia::Pixmap;
 
@@ -164,6 +166,26 @@ pub fn render(
     paint(&list, options)
 }
 
+/// Renders `target` as [`render`] does, adding the time the display list and the paint took
+/// to `timings`. The picture is the same.
+pub fn render_timed(
+    scene: &Scene,
+    layout: &Layout,
+    text: &mut TextEngine,
+    pictures: &mut dyn Pictures,
+    target: RenderTarget,
+    options: &RenderOptions,
+    timings: &mut Timings,
+) -> Result<Rendered, RenderError> {
+    let started = std::time::Instant::now();
+    let list = crate::display::build(scene, layout, text, pictures, target);
+    timings.display += started.elapsed();
+    let started = std::time::Instant::now();
+    let rendered = paint_culled(&list?, options, None, Some(&mut timings.paint));
+    timings.paint.finish(started.elapsed());
+    rendered
+}
+
 /// Renders `target` as [`render`] does; given `previous`, the same target rendered before an
 /// edit, only what the edit changed is painted again (see [`paint_after`]).
 pub fn render_after(
@@ -181,7 +203,7 @@ pub fn render_after(
 
 /// Paints a display list.
 pub fn paint(list: &DisplayList, options: &RenderOptions) -> Result<Rendered, RenderError> {
-    paint_culled(list, options, None)
+    paint_culled(list, options, None, None)
 }
 
 /// A picture kept with the display list and options it was painted with: what the next
@@ -231,7 +253,7 @@ pub(crate) fn paint_after(
         }
         Damage::Area(rect) => {
             let cull = Cull { rect: rect.to_rect(), bounds: &bounds };
-            let fresh = paint_culled(&list, options, Some(cull))?;
+            let fresh = paint_culled(&list, options, Some(cull), None)?;
             copy_area(&fresh.pixmap, &mut picture.pixmap, rect);
             // The list says whether it covers every pixel opaquely, not the old picture.
             Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }
@@ -262,12 +284,21 @@ fn device_transform(list: &DisplayList, scale: f32) -> Transform {
 }
 
 /// Paints a display list, leaving out what `cull` says does not reach the damage.
-fn paint_culled(list: &DisplayList, options: &RenderOptions, cull: Option<Cull<'_>>) -> Result<Rendered, RenderError> {
+fn paint_culled(
+    list: &DisplayList,
+    options: &RenderOptions,
+    cull: Option<Cull<'_>>,
+    mut timings: Option<&mut PaintTimings>,
+) -> Result<Rendered, RenderError> {
     // On a worker of the pool: the row loops it splits then start without waking the pool
     // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
     let account = memory::pool().open();
     loop {
-        let mut run = Run { shadows: &mut ShadowCache::default(), memory: &account };
+        // A render started again is timed again from nothing.
+        if let Some(timings) = timings.as_deref_mut() {
+            *timings = PaintTimings::default();
+        }
+        let mut run = Run { shadows: &mut ShadowCache::default(), memory: &account, timings: timings.as_deref_mut() };
         let cull = cull.as_ref().map(|cull| Cull { rect: cull.rect, bounds: cull.bounds });
         let rendered = rayon::scope(|_| paint_with(list, options, &mut run, cull));
         // Other renders held the memory: everything was given back; start again when there is
@@ -288,6 +319,8 @@ fn paint_culled(list: &DisplayList, options: &RenderOptions, cull: Option<Cull<'
 struct Run<'a> {
     shadows: &'a mut ShadowCache,
     memory: &'a std::sync::Arc<memory::Account>,
+    /// Where the paint's time goes, when it is measured.
+    timings: Option<&'a mut PaintTimings>,
 }
 
 fn paint_with(
@@ -296,7 +329,7 @@ fn paint_with(
     run: &mut Run<'_>,
     cull: Option<Cull<'_>>,
 ) -> Result<Rendered, RenderError> {
-    let Run { shadows, memory: account } = run;
+    let Run { shadows, memory: account, timings } = run;
     let account = *account;
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
@@ -327,6 +360,7 @@ fn paint_with(
         memory_node: None,
         cull,
         whole: 0,
+        timings: timings.as_deref_mut(),
     };
     for &root in list.roots() {
         painter.paint(&mut surface, root, device, true);
@@ -440,7 +474,7 @@ mod tests {
         let list = crate::display::build(&scene, &layout, &mut engine, pictures.as_mut(), RenderTarget::Canvas)
             .expect("a display list");
         let draw = |shadows: &mut ShadowCache| {
-            paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open() }, None)
+            paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open(), timings: None }, None)
                 .expect("renders")
                 .pixmap
         };

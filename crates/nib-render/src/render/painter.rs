@@ -10,6 +10,7 @@ use tiny_skia::{
 use super::effects::{ShadowCache, background_blur, device_sigma, inner_shadow, outer_shadow};
 use super::paint::{Paint, Ramp, fill_rect_ramp, fill_rect_solid, image_shader, tiny_paints};
 use super::surface::Surface;
+use super::timings::{Kind, PaintTimings};
 use crate::display::geometry::Shape;
 use crate::display::paint::image_placement;
 use crate::display::slot::{SLOT_INK, SlotPlaceholder};
@@ -33,6 +34,8 @@ pub(crate) struct Painter<'a> {
     /// How many layer blurs the node being painted is inside: a blur spreads what is outside
     /// the damage into it, so nothing under one is left out.
     pub whole: u32,
+    /// Where the time goes, when it is measured (`None` costs nothing).
+    pub timings: Option<&'a mut PaintTimings>,
 }
 
 /// What a repaint paints: the nodes whose bounds reach the damaged rectangle.
@@ -80,11 +83,13 @@ impl Painter<'_> {
         if node.effects.layer_blur > 0.0 {
             // The blur's buffer, as large as the pixels it blurs.
             let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(node) };
+            let started = PaintTimings::start(&mut self.timings);
             super::blur::blur(
                 &mut layer.pixmap,
                 device_sigma(node.effects.layer_blur, transform),
                 super::blur::Edges::Transparent,
             );
+            PaintTimings::charge(&mut self.timings, Kind::Blur, started);
         }
         surface.draw(&layer, opacity, BlendMode::SourceOver);
         self.out_of_memory(node);
@@ -111,20 +116,26 @@ impl Painter<'_> {
         let shape = node.shape.as_ref();
         if let Some(shape) = shape {
             if effects.background_blur > 0.0 {
+                let started = PaintTimings::start(&mut self.timings);
                 background_blur(surface, shape, effects.background_blur, transform);
+                PaintTimings::charge(&mut self.timings, Kind::Blur, started);
             }
             if node.fills_visible {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
+                    let started = PaintTimings::start(&mut self.timings);
                     outer_shadow(surface, shape, size.0, size.1, shadow, transform, self.shadows);
+                    PaintTimings::charge(&mut self.timings, Kind::Shadows, started);
                 }
             }
         }
         let paints = tiny_paints(&node.fills);
         match &node.content {
             Content::Text(run) => {
+                let started = PaintTimings::start(&mut self.timings);
                 for path in run.paths() {
                     self.fill(surface, Outline::new(&path, FillRule::Winding), &paints, transform, alpha, size);
                 }
+                PaintTimings::charge(&mut self.timings, Kind::Text, started);
             }
             Content::Icon { drawing, placed } => {
                 self.paint_icon(surface, drawing, *placed, &paints, transform, alpha, size)
@@ -161,7 +172,9 @@ impl Painter<'_> {
         }
         if let Some(shape) = shape {
             for shadow in effects.shadows.iter().filter(|s| s.inner) {
+                let started = PaintTimings::start(&mut self.timings);
                 inner_shadow(surface, shape, size.0, size.1, shadow, transform);
+                PaintTimings::charge(&mut self.timings, Kind::Shadows, started);
             }
         }
         match shape.filter(|_| node.clip) {
@@ -229,84 +242,111 @@ impl Painter<'_> {
         let Outline { path, fill_rule, inside } = outline;
         let local = surface.local(transform);
         for paint in paints {
-            match paint {
-                Paint::Shader(shader, blend, ramp) => {
-                    // A transparent color drawn over changes nothing (`#00000000` fills are
-                    // common): tiny-skia would still scan the whole shape.
-                    if let (Shader::SolidColor(color), BlendMode::SourceOver) = (shader, blend)
-                        && (color.alpha() * alpha <= 0.0)
+            // Solid colours are the rest of the paint; the other fills are timed by kind.
+            let kind = match paint {
+                Paint::Shader(Shader::SolidColor(_), ..) => None,
+                Paint::Shader(..) | Paint::Mesh(..) => Some(Kind::Gradients),
+                Paint::Image { .. } => Some(Kind::Images),
+            };
+            let started = kind.and_then(|_| PaintTimings::start(&mut self.timings));
+            self.fill_one(surface, paint, path, fill_rule, inside, local, transform, alpha, size);
+            if let Some(kind) = kind {
+                PaintTimings::charge(&mut self.timings, kind, started);
+            }
+        }
+    }
+
+    /// Fills `path` with one paint.
+    #[allow(clippy::too_many_arguments, reason = "the outline's parts and where it is drawn")]
+    fn fill_one(
+        &mut self,
+        surface: &mut Surface,
+        paint: &Paint,
+        path: &Path,
+        fill_rule: FillRule,
+        inside: Option<Rect>,
+        local: Transform,
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+    ) {
+        match paint {
+            Paint::Shader(shader, blend, ramp) => {
+                // A transparent color drawn over changes nothing (`#00000000` fills are
+                // common): tiny-skia would still scan the whole shape.
+                if let (Shader::SolidColor(color), BlendMode::SourceOver) = (shader, blend)
+                    && (color.alpha() * alpha <= 0.0)
+                {
+                    return;
+                }
+                let rect = axis_aligned_rect(path, local);
+                if *blend == BlendMode::SourceOver {
+                    // Colors and gradients on whole-pixel rectangles (backgrounds) fill row
+                    // by row, on every core for large ones.
+                    if let Some(area) = rect.and_then(whole_pixels)
+                        && fill_area(surface, area, shader, ramp.as_deref(), local, alpha)
                     {
-                        continue;
+                        return;
                     }
-                    let rect = axis_aligned_rect(path, local);
-                    if *blend == BlendMode::SourceOver {
-                        // Colors and gradients on whole-pixel rectangles (backgrounds) fill row
-                        // by row, on every core for large ones.
-                        if let Some(area) = rect.and_then(whole_pixels)
-                            && fill_area(surface, area, shader, ramp.as_deref(), local, alpha)
-                        {
-                            continue;
-                        }
-                        // So do the whole pixels of a large rectangle inside a rounded card or
-                        // an oval; tiny-skia draws the rest, that rectangle cut out (its edges
-                        // on pixel boundaries, so no pixel is covered twice or half).
-                        if rect.is_none()
-                            && let Some(inside) = inside
-                            && fill_around_inside(surface, path, inside, shader, ramp.as_deref(), local, alpha)
-                        {
-                            continue;
-                        }
+                    // So do the whole pixels of a large rectangle inside a rounded card or
+                    // an oval; tiny-skia draws the rest, that rectangle cut out (its edges
+                    // on pixel boundaries, so no pixel is covered twice or half).
+                    if rect.is_none()
+                        && let Some(inside) = inside
+                        && fill_around_inside(surface, path, inside, shader, ramp.as_deref(), local, alpha)
+                    {
+                        return;
                     }
-                    let mut shader = shader.clone();
-                    shader.apply_opacity(alpha);
-                    // Axis-aligned rectangles (most backgrounds) skip the path scan converter.
-                    if let Some(rect) = rect {
-                        shader.transform(local);
-                        surface.pixmap.fill_rect(rect, &sk_paint(shader, *blend), Transform::identity(), None);
-                        continue;
-                    }
-                    let paint = sk_paint(shader, *blend);
-                    surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
                 }
-                Paint::Image { url, mode, crop, opacity, blend } => match self.list.picture(url) {
-                    Some(Ok(image)) => {
-                        let (width, height) = size;
-                        let placed =
-                            image_placement(*mode, *crop, image.width() as f32, image.height() as f32, width, height);
-                        let shader = image_shader(image, placed.transform, opacity * alpha);
-                        let paint = sk_paint(shader, *blend);
-                        match placed.area {
-                            // Only where the image is: the rest of the shape stays as it was.
-                            Some(area) => {
-                                let mask = surface.mask(path, fill_rule, transform);
-                                let rect = tiny_skia::PathBuilder::from_rect(area);
-                                surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
-                            }
-                            None => surface.pixmap.fill_path(path, &paint, fill_rule, local, None),
-                        }
-                    }
-                    _ => {
-                        if self.mark_missing {
-                            self.paint_missing_image(surface, path, fill_rule, transform, size);
-                        }
-                    }
-                },
-                Paint::Mesh(mesh, blend) => {
-                    // Drawn at about the box's device size (smaller past a few hundred pixels:
-                    // it is smooth), then scaled onto the shape.
+                let mut shader = shader.clone();
+                shader.apply_opacity(alpha);
+                // Axis-aligned rectangles (most backgrounds) skip the path scan converter.
+                if let Some(rect) = rect {
+                    shader.transform(local);
+                    surface.pixmap.fill_rect(rect, &sk_paint(shader, *blend), Transform::identity(), None);
+                    return;
+                }
+                let paint = sk_paint(shader, *blend);
+                surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
+            }
+            Paint::Image { url, mode, crop, opacity, blend } => match self.list.picture(url) {
+                Some(Ok(image)) => {
                     let (width, height) = size;
-                    let device = (local.sx.hypot(local.ky), local.kx.hypot(local.sy));
-                    let Some(raster) = mesh.rasterize(width * device.0, height * device.1) else { continue };
-                    let to_box = Transform::from_scale(width / raster.width() as f32, height / raster.height() as f32);
-                    let shader = tiny_skia::Pattern::new(
-                        raster.as_ref(),
-                        tiny_skia::SpreadMode::Pad,
-                        tiny_skia::FilterQuality::Bicubic,
-                        alpha,
-                        to_box,
-                    );
-                    surface.pixmap.fill_path(path, &sk_paint(shader, *blend), fill_rule, local, None);
+                    let placed =
+                        image_placement(*mode, *crop, image.width() as f32, image.height() as f32, width, height);
+                    let shader = image_shader(image, placed.transform, opacity * alpha);
+                    let paint = sk_paint(shader, *blend);
+                    match placed.area {
+                        // Only where the image is: the rest of the shape stays as it was.
+                        Some(area) => {
+                            let mask = surface.mask(path, fill_rule, transform);
+                            let rect = tiny_skia::PathBuilder::from_rect(area);
+                            surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
+                        }
+                        None => surface.pixmap.fill_path(path, &paint, fill_rule, local, None),
+                    }
                 }
+                _ => {
+                    if self.mark_missing {
+                        self.paint_missing_image(surface, path, fill_rule, transform, size);
+                    }
+                }
+            },
+            Paint::Mesh(mesh, blend) => {
+                // Drawn at about the box's device size (smaller past a few hundred pixels:
+                // it is smooth), then scaled onto the shape.
+                let (width, height) = size;
+                let device = (local.sx.hypot(local.ky), local.kx.hypot(local.sy));
+                let Some(raster) = mesh.rasterize(width * device.0, height * device.1) else { return };
+                let to_box = Transform::from_scale(width / raster.width() as f32, height / raster.height() as f32);
+                let shader = tiny_skia::Pattern::new(
+                    raster.as_ref(),
+                    tiny_skia::SpreadMode::Pad,
+                    tiny_skia::FilterQuality::Bicubic,
+                    alpha,
+                    to_box,
+                );
+                surface.pixmap.fill_path(path, &sk_paint(shader, *blend), fill_rule, local, None);
             }
         }
     }

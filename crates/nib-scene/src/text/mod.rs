@@ -32,6 +32,6 @@ pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
 pub(crate) use outline::GlyphOutline;
 pub use registry::{FaceFile, GlyphFace, UsedFont};
 pub(crate) use shape::PreparedText;
-pub use shape::TextEngine;
+pub use shape::{TextEngine, start_shaping_clock, stop_shaping_clock};
 pub use shaped::{ShapedGlyph, ShapedText};
 pub use style::{TextStyle, text_content};

@@ -211,6 +211,22 @@ impl std::fmt::Debug for TextEngine {
     }
 }
 
+thread_local! {
+    /// Time spent shaping on this thread, while someone measures it (`nib render --timings`):
+    /// layout shapes as it measures, and the two are told apart only by this clock.
+    static SHAPING: std::cell::Cell<Option<std::time::Duration>> = const { std::cell::Cell::new(None) };
+}
+
+/// Starts measuring the time this thread spends shaping text.
+pub fn start_shaping_clock() {
+    SHAPING.set(Some(std::time::Duration::ZERO));
+}
+
+/// Stops measuring, and answers the time spent shaping since [`start_shaping_clock`].
+pub fn stop_shaping_clock() -> Option<std::time::Duration> {
+    SHAPING.replace(None)
+}
+
 impl TextEngine {
     /// An engine over `book`. Nothing is read until a text is shaped.
     pub fn new(book: Arc<FontBook>) -> TextEngine {
@@ -366,7 +382,11 @@ impl TextEngine {
         {
             return Arc::clone(&entry.shaped);
         }
+        let started = SHAPING.get().map(|_| std::time::Instant::now());
         let shaped = Arc::new(self.shape_uncached(prepared, wrap.map(f32::from_bits)));
+        if let (Some(started), Some(spent)) = (started, SHAPING.get()) {
+            SHAPING.set(Some(spent + started.elapsed()));
+        }
         if self.cache.len() >= CACHE_LIMIT {
             self.cache.clear();
         }
