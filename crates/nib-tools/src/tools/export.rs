@@ -246,10 +246,10 @@ mod tests {
         for key in ["filePath", "format", "nodeIds", "all", "outputPath", "theme", "scale", "quality", "text"] {
             assert!(keys.iter().any(|k| k == key), "{key} in {keys:?}");
         }
-        for key in ["embed", "includeHtmlScaffold", "includeLayerNames", "includeLayerIds"] {
+        for key in ["embed", "includeHtmlScaffold", "includeLayerNames", "includeLayerIds", "forceScaffold", "ids"] {
             assert!(keys.iter().any(|k| k == key), "{key} in {keys:?}");
         }
-        assert_eq!(keys.len(), 13, "{keys:?}");
+        assert_eq!(keys.len(), 15, "{keys:?}");
         let args: ExportArgs = serde_json::from_value(serde_json::json!({"format": "png", "scal": 2})).expect("parses");
         let refused = args.refuse_unknown().expect_err("scal is no key");
         assert!(refused.message.contains("unknown field `scal`, expected one of `"), "{}", refused.message);
