@@ -1,11 +1,11 @@
-//! The agent's path to a picture (issue 31): get_screenshot of every corpus frame up to
+//! The agent's path to a picture: get_screenshot of every corpus frame up to
 //! 1440 × 1000 as an MCP client sees it over stdio — the first picture of each frame in an open
 //! document, a repeat (the render cache), the first after a one-property edit that changes
 //! nothing visible (its name) and after one that does (the fill of a leaf inside) — then the
 //! same first pictures split by stage in this process (resolve the frame's part, lay it out,
 //! build the display list, paint, encode the PNG, base64), so the next bottleneck is visible;
 //! and the whole `nib render --node` process on one frame of the largest file.
-//! `cargo bench --bench screenshot`. Budgets (issue 31): first p50 ≤ 8 ms and max ≤ 30 ms,
+//! `cargo bench --bench screenshot`. Budgets: first p50 ≤ 8 ms and max ≤ 30 ms,
 //! after an edit p50 ≤ 4 ms, a repeat ≤ 1.5 ms, the whole process ≤ 30 ms.
 
 use std::path::{Path, PathBuf};

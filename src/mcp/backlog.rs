@@ -2,7 +2,7 @@
 //! reader takes no more (backpressure). rmcp runs every request it is handed at once and queues
 //! each answer in a task of its own until the transport takes it, so a client that sends calls
 //! without reading the answers used to make nib keep them all: 1,500 unread screenshots held
-//! 1 GB, 9,000 held 4 GB (issue 56). Now stdin is read only while fewer than
+//! 1 GB, 9,000 held 4 GB. Now stdin is read only while fewer than
 //! [`MAX_UNWRITTEN_ANSWERS`] requests wait for their answers to be written; past that, the
 //! client's writes fill the pipe and block until it reads.
 //!

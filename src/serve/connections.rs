@@ -2,7 +2,7 @@
 //!
 //! A connection costs little, but their number is bounded ([`MAX_CONNECTIONS`]), and a client
 //! that opens many and sends nothing (or half a request) used to hold every place until it went
-//! away: 300 idle sockets on loopback kept `curl /api/files` waiting for minutes (issue 25).
+//! away: 300 idle sockets on loopback kept `curl /api/files` waiting for minutes.
 //! Three rules now keep a place for those who talk:
 //!
 //! - **Time limits.** Request headers must arrive within [`HEADER_READ_TIMEOUT`], and a kept-alive
@@ -10,7 +10,7 @@
 //!   timer runs from the moment a connection waits for a request head). A request body must
 //!   arrive within [`BODY_READ_TIMEOUT`] plus a second for every [`BODY_BYTES_PER_SECOND`] of
 //!   it (hyper has no body timer: headers and 10 bytes of a 1,000-byte body held a place for
-//!   good, and 256 of them locked every client out, issue 56); past it the request is answered
+//!   good, and 256 of them locked every client out); past it the request is answered
 //!   408 and the connection closed.
 //! - **Eviction.** When every place is taken, a new connection takes the place of an idle one
 //!   (none of its requests in progress): first one that never completed a request, then one that

@@ -1,7 +1,7 @@
 //! MCP sessions over HTTP, bounded. Every `initialize` makes a session that holds a worker and
 //! its channels (about 120 KB): 20,000 of them over one connection took `nib serve` to 2.38 GB,
-//! and the SDK's own manager expires a session after 300 s idle without ever forgetting it
-//! (issue 25). This wraps the SDK's [`LocalSessionManager`] with a cap and a shorter life:
+//! and the SDK's own manager expires a session after 300 s idle without ever forgetting it.
+//! This wraps the SDK's [`LocalSessionManager`] with a cap and a shorter life:
 //!
 //! - at most [`MAX_SESSIONS`] at once; when full, the session unused longest gives way if it has
 //!   been idle [`MIN_IDLE_TO_EVICT`] (one that never made a request after `initialize` first),

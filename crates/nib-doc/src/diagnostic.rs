@@ -1,6 +1,6 @@
 //! Diagnostics: what compiling a document found, in one shape every front end prints — the CLI
 //! as lines on standard error, `nib check` split by severity, JSON reports as objects — instead
-//! of each caller formatting its own strings (issue 27).
+//! of each caller formatting its own strings.
 //!
 //! The type sits below `doc` so loading can say what it found with it (`Problem::diagnostic`);
 //! finding a pointer's line and column is the format's work (`Diagnostic::locate`, in

@@ -15,7 +15,7 @@ pub fn fnv1a_from(state: u64, bytes: &[u8]) -> u64 {
 /// A hash of a byte stream eight bytes at a time, for telling whether a large file changed:
 /// FNV-1a's step on 64-bit words (a changed word always changes the result, as a changed byte
 /// does in FNV-1a) at about eight times its speed — hashing a 1.5 MB document took 1.5 ms byte
-/// by byte, and a tool call after each save paid it twice (issue 31). The same bytes give the
+/// by byte, and a tool call after each save paid it twice. The same bytes give the
 /// same state however they are split into calls.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WordHash {

@@ -657,7 +657,7 @@ mod tests {
         assert!(files >= 40, "{files} files read");
     }
 
-    /// Issue 56, item 9a: half a UTF-16 pair (`"\ud800"`), which Pen's JavaScript reads and
+    /// Half a UTF-16 pair (`"\ud800"`), which Pen's JavaScript reads and
     /// writes back, was refused as corruption. Wherever a string is — a text, a name, an id,
     /// a key and value nib does not know, inside a fill — it is kept and saved byte-identical,
     /// as `JSON.stringify` writes it, through both writers (whole text and streaming).

@@ -3,7 +3,7 @@
 //!
 //! Checking a path and then using it leaves a window: another process can swap a folder on
 //! the way for a symbolic link between the two, and the write lands wherever the link points
-//! (7 of 936 screenshots did, issue 25). Here the folder is opened first and every later step
+//! (7 of 936 screenshots did). Here the folder is opened first and every later step
 //! (opening the folders below, creating the temporary file, renaming it into place) happens
 //! relative to that open handle through cap-std, which resolves paths beneath it only (with
 //! `openat2(RESOLVE_BENEATH)` where the kernel has it): a link that leads out fails, whenever

@@ -1,4 +1,4 @@
-//! Repainting after an edit (issue 31): where two display lists of one target differ, as one
+//! Repainting after an edit: where two display lists of one target differ, as one
 //! rectangle of the picture's pixels. The painter then paints only the nodes that reach into
 //! it, on a surface of the whole picture (so every pixel inside is computed exactly as a full
 //! render computes it), and those pixels replace the old picture's.
@@ -320,7 +320,7 @@ mod tests {
             .expect("a display list")
     }
 
-    /// Issue 31: after any edit, the picture repainted from the one before is the picture a
+    /// After any edit, the picture repainted from the one before is the picture a
     /// full paint makes, byte for byte — over a few hundred random edits, at two scales.
     #[test]
     fn a_repaint_after_random_edits_is_the_full_paint_byte_for_byte() {

@@ -3,7 +3,7 @@
 //! A render's memory is its layers: a node with opacity, a blur or a clip paints into a layer as
 //! large as what it covers, and layers nest, so their memory is depth × area: 30 nested
 //! 8000 × 8000 frames, each with opacity and a blur, asked 7.85 GB of a 4.8 KB document, and
-//! frames rendered side by side on every core add up (issue 25). Every layer, mask and blur
+//! frames rendered side by side on every core add up. Every layer, mask and blur
 //! buffer is taken from one [`Pool`] of [`RENDER_MEMORY`] bytes first:
 //!
 //! - A render that needs more than the pool alone stops with an error that names the node

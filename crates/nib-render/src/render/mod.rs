@@ -227,7 +227,7 @@ impl Painted {
 }
 
 /// Paints `list`; given `previous`, the same target painted before an edit, only the pixels
-/// the edit changed are painted again, into the previous picture (issue 31). The picture is
+/// the edit changed are painted again, into the previous picture. The picture is
 /// the one a full paint makes, byte for byte: the damaged rectangle is painted on a surface of
 /// the whole picture by every node that reaches it, exactly as a full paint paints it. Answers
 /// the picture and what was painted again.
@@ -447,7 +447,7 @@ mod tests {
         .pixmap
     }
 
-    /// Issue 14: cards that cast the same shadow reuse its blurred layer; the picture is the
+    /// Cards that cast the same shadow reuse its blurred layer; the picture is the
     /// one drawn shadow by shadow.
     #[test]
     fn a_shadow_drawn_once_for_many_cards_gives_the_picture_of_each_drawn_alone() {
@@ -490,7 +490,7 @@ mod tests {
         assert!(below.red() < 0xF0, "{below:?}");
     }
 
-    /// Issue 31: a picture whose root covers it with an opaque colour is known opaque, and its
+    /// A picture whose root covers it with an opaque colour is known opaque, and its
     /// PNG is written without reading every pixel first — with the bytes of the PNG written
     /// after reading them. Rounded, translucent, blurred or part-pixel roots are not.
     #[test]
@@ -529,7 +529,7 @@ mod tests {
         }
     }
 
-    /// Issue 13: a clipping frame skipped its clip when every child's box fitted inside, and
+    /// A clipping frame skipped its clip when every child's box fitted inside, and
     /// trusted the box of a text whose lines run past it, so the text escaped the clip.
     #[test]
     fn text_running_past_its_box_stays_inside_a_clipping_frame() {
@@ -557,7 +557,7 @@ mod tests {
         }
     }
 
-    /// Issue 14: a clipping rectangle that holds the whole surface (a clipping frame rendered
+    /// A clipping rectangle that holds the whole surface (a clipping frame rendered
     /// as the target) clips by the surface's edges, without a layer; the picture is the frame's
     /// part of the page, where its clip needs a layer of its own.
     #[test]
@@ -612,7 +612,7 @@ mod tests {
         }
     }
 
-    /// Issue 13: a note (a card and its text) and an icon (dots and lines) with their opacity
+    /// A note (a card and its text) and an icon (dots and lines) with their opacity
     /// folded into each part blended the parts twice where they overlap. At half opacity, every
     /// pixel must be half way between the opaque render and the white page.
     #[test]

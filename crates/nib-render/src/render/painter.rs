@@ -667,7 +667,7 @@ mod tests {
     use crate::display::paint::{GradientGeometry, GradientSpec};
     use crate::render::paint::gradient_shader;
 
-    /// Issue 14: a rounded card or an oval fills its inner rectangle row by row and the rest
+    /// A rounded card or an oval fills its inner rectangle row by row and the rest
     /// through tiny-skia; the picture is tiny-skia's fill of the whole outline, within the
     /// rounding of a blend (colors) or of the gradient table (gradients).
     #[test]

@@ -11,7 +11,7 @@ pub const MAX_IMAGE_SIDE: u32 = 16_384;
 
 /// Most pixels of an image fill kept decoded (128 MB). Larger images are drawn from a copy
 /// reduced by a whole factor (2, 4, 8…, averaging the pixels it covers) while they are read:
-/// a 16384 × 16384 PNG of zeros is 0.8 MB on disk and 1 GB decoded (issue 25). A 48-megapixel
+/// a 16384 × 16384 PNG of zeros is 0.8 MB on disk and 1 GB decoded. A 48-megapixel
 /// phone photo becomes 4032 × 3024 — still more pixels than any node shows.
 pub const MAX_DECODED_PIXELS: u64 = 32 * 1024 * 1024;
 

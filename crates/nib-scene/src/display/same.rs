@@ -1,5 +1,5 @@
 //! Whether two display nodes paint the same pixels: what a repaint after an edit compares,
-//! node by node, to find the part of a picture the edit changed (issue 31). Only what the
+//! node by node, to find the part of a picture the edit changed. Only what the
 //! painter reads counts (a text's glyphs and bars, not its string), so an edit that changes
 //! nothing visible repaints nothing.
 

@@ -1,7 +1,7 @@
 //! The text a text node shows, and the most of it nib lays out and draws.
 //!
 //! A text is shaped, laid out and drawn in some 25–50 bytes a character at the peak of a call
-//! (issue 46: 4 million characters took 143–233 MB of RSS to check, render or picture in a
+//! (4 million characters took 143–233 MB of RSS to check, render or picture in a
 //! release build), so one text as long as the largest file nib reads (256 MiB) would need
 //! some 10 GB. [`MAX_TEXT_CHARS`] bounds it: the characters past it are left out of the layout
 //! and the picture, and resolving says so as a problem of the node, which every front end

@@ -177,7 +177,7 @@ mod tests {
         assert_eq!(house.view, 24.0);
         assert!(engine.icon("lucide", "trash-2", None).is_some(), "former names draw too");
         assert!(engine.icon("lucide", "no-such-icon", None).is_none());
-        // Issue 13: "icon 'github' is not in the bundled icon sets" on a real file.
+        // A real file was told "icon 'github' is not in the bundled icon sets".
         let github = engine.icon("lucide", "github", None).expect("brand icons lucide 1.x dropped");
         assert!(github.stroke.as_ref().expect("strokes").bounds().width() > 10.0);
         assert!(engine.icon("Font Awesome", "house", None).is_none());

@@ -2,7 +2,7 @@
 //!
 //! cosmic-text keeps about 400 bytes for every character it shapes and lays out (its shaped
 //! glyphs, their laid-out copies, and the corrected copies `relayout` makes), so a text of two
-//! million characters shaped whole took 1.9 GB to draw (issue 46). A text longer than
+//! million characters shaped whole took 1.9 GB to draw. A text longer than
 //! [`PIECE_BYTES`] is shaped in pieces of whole paragraphs instead, each laid out and kept
 //! compactly before the next is shaped: cosmic-text lays paragraphs out one by one, so the
 //! lines are the ones the whole text would have. A paragraph longer than a piece is shaped in

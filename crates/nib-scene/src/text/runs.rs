@@ -130,7 +130,7 @@ impl Chain {
     /// its other visible characters. An emoji variation selector (U+FE0F) does not move the
     /// emoji face ahead: Chromium prefers emoji presentation only from colour fonts, and nib's
     /// emoji face is outlines (Chromium laid "⚠️" in Inter 16 px 17 px wide, the width of
-    /// Symbols 2's glyph, where the emoji face's is 21; issue 30).
+    /// Symbols 2's glyph, where the emoji face's is 21).
     fn pick(&mut self, registry: &mut Registry, cluster: &str) -> Option<usize> {
         let mut chars = cluster.chars();
         let base = chars.next()?;

@@ -2,7 +2,7 @@
 //!
 //! A glyph is kept in 20 bytes (its face as an index into the text's few faces, its position and
 //! the bytes it stands for), not as the 48-byte [`ShapedGlyph`] it is read as: a text of two
-//! million characters is kept at each width layout asks for (issue 46), and what is kept for
+//! million characters is kept at each width layout asks for, and what is kept for
 //! every glyph is what decides whether one text fits the memory budget.
 
 use std::collections::HashMap;

@@ -181,7 +181,7 @@ fn success_text(outcome: &Outcome) -> String {
     }
     // Pencil's own section holds the issues in its words, as Pencil frames them; the layout
     // problems a call added are nib's and follow in a section of their own, framed in a line,
-    // so that an answer grows by little more than what it reports (issue 57).
+    // so that an answer grows by little more than what it reports.
     let (layout, pencils): (Vec<&String>, Vec<&String>) =
         outcome.issues.iter().partition(|issue| issue.starts_with(LAYOUT_PREFIX));
     if !pencils.is_empty() {

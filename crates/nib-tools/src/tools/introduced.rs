@@ -1,5 +1,5 @@
 //! What a write broke: the layout problems a document has after a batch_design or execute call
-//! and did not have before it, said in that call's answer (issue 57: a call that made circular
+//! and did not have before it, said in that call's answer (a call that made circular
 //! sizing answered success, and only snapshot_layout told).
 //!
 //! A document's problems are taken whole (the same finder snapshot_layout uses, every problem

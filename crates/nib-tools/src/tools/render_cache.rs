@@ -71,7 +71,7 @@ pub struct RenderCache {
     misses: u64,
     /// The last screenshots drawn, kept unencoded with their display lists, most recent last:
     /// the next screenshot of one of their targets after an edit repaints only what the edit
-    /// changed (issue 31).
+    /// changed.
     kept: VecDeque<Kept>,
     /// Pictures painted only where an edit changed them, or not at all.
     repainted: u64,
