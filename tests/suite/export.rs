@@ -419,19 +419,7 @@ fn mount_react(folder: &std::path::Path) -> std::collections::HashMap<String, St
         std::os::unix::fs::symlink(modules.canonicalize().expect("node_modules"), folder.join("node_modules"))
             .expect("node_modules linked");
     }
-    let output = Command::new(&esbuild)
-        .current_dir(folder)
-        .args(&entries)
-        .args([
-            "--bundle",
-            "--outdir=.",
-            "--jsx=automatic",
-            "--log-level=error",
-            "--define:process.env.NODE_ENV=\"production\"",
-        ])
-        .output()
-        .expect("esbuild runs");
-    assert!(output.status.success(), "esbuild in {}: {}", folder.display(), String::from_utf8_lossy(&output.stderr));
+    bundle_react(&esbuild, folder, &entries);
     page_of
 }
 
@@ -1156,19 +1144,7 @@ fn the_landing_page_in_react_follows_its_theme_stands_alone_and_runs_as_an_app()
             "height": png.height(), "png": out.path().join(format!("{name}.png")), "boxes": out.path().join(format!("{name}.json")) }));
     }
     let entries: Vec<String> = mounts.iter().map(|(name, ..)| format!("mount-{name}.tsx")).collect();
-    let output = Command::new(&esbuild)
-        .current_dir(&site)
-        .args(&entries)
-        .args([
-            "--bundle",
-            "--outdir=.",
-            "--jsx=automatic",
-            "--log-level=error",
-            "--define:process.env.NODE_ENV=\"production\"",
-        ])
-        .output()
-        .expect("esbuild runs");
-    assert!(output.status.success(), "esbuild: {}", String::from_utf8_lossy(&output.stderr));
+    bundle_react(&esbuild, &site, &entries);
     compile_tailwind(&tailwind_cli().expect("tailwindcss"), &site);
     // The app: exported into a new folder, so it is scaffolded; its own scripts build it with the
     // packages its package.json pins (the same as tests/browser's, linked in).
@@ -1419,4 +1395,22 @@ fn a_remote_image_address_with_a_space_stays_that_address_in_tailwind_and_react(
         let text = std::fs::read_to_string(out.join(file)).expect(file);
         assert!(text.contains(&class), "{format}: {class} in {text}");
     }
+}
+
+/// Bundles the React entries in `folder` with esbuild (react and react-dom from the linked
+/// node_modules, production build), each next to its entry.
+fn bundle_react(esbuild: &std::path::Path, folder: &std::path::Path, entries: &[String]) {
+    let output = Command::new(esbuild)
+        .current_dir(folder)
+        .args(entries)
+        .args([
+            "--bundle",
+            "--outdir=.",
+            "--jsx=automatic",
+            "--log-level=error",
+            "--define:process.env.NODE_ENV=\"production\"",
+        ])
+        .output()
+        .expect("esbuild runs");
+    assert!(output.status.success(), "esbuild in {}: {}", folder.display(), String::from_utf8_lossy(&output.stderr));
 }
