@@ -24,7 +24,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     let source = match super::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
         Ok(source) => source,
         Err(error) => {
-            tell!("nib: {error}");
+            super::fail(&error);
             return ExitCode::from(2);
         }
     };
@@ -40,7 +40,7 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
     if let Some(expected) = &settings.if_revision
         && let Err(refusal) = expect_revision(file, expected)
     {
-        tell!("nib: {refusal}");
+        super::fail(&refusal);
         return ExitCode::from(1);
     }
     let folder =
@@ -124,18 +124,28 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
 
 /// Refuses the run when the file is not at `expected` (read under the lock the run holds, so
 /// it cannot move on before the save).
-fn expect_revision(file: &Path, expected: &str) -> Result<(), String> {
-    let now = read_document_bytes(file).map(|bytes| nib::files::Revision::of(&bytes)).map_err(|e| e.to_string())?;
+fn expect_revision(file: &Path, expected: &str) -> Result<(), nib::diagnostic::Diagnostic> {
+    use nib::diagnostic::Diagnostic;
+    let now = read_document_bytes(file)
+        .map(|bytes| nib::files::Revision::of(&bytes))
+        .map_err(|e| Diagnostic::error("file", e.to_string()))?;
     match nib::files::Revision::parse(expected) {
-        None => Err(format!(
-            "--if-revision {expected} is not a revision: a revision is {} hexadecimal digits, as fileRevision gives them ({} is at {now}); nothing was changed",
-            nib::files::REVISION_DIGITS,
-            file.display()
+        None => Err(Diagnostic::error(
+            "revision",
+            format!(
+                "--if-revision {expected} is not a revision: a revision is {} hexadecimal digits, as fileRevision gives them ({} is at {now}); nothing was changed",
+                nib::files::REVISION_DIGITS,
+                file.display()
+            ),
         )),
-        Some(wanted) if wanted != now => Err(format!(
-            "{} is at revision {now}, not {wanted} (--if-revision): it changed since that version was read; nothing was changed (read it again, redo the change on what it holds now, and pass the new revision)",
-            file.display()
-        )),
+        Some(wanted) if wanted != now => Err(Diagnostic::error(
+            "revision",
+            format!(
+                "{} is at revision {now}, not {wanted} (--if-revision): it changed since that version was read; nothing was changed",
+                file.display()
+            ),
+        )
+        .with_hint("read it again, redo the change on what it holds now, and pass the new revision")),
         Some(_) => Ok(()),
     }
 }

@@ -98,11 +98,11 @@ fn finding_text(path: &Path, finding: &Diagnostic) -> String {
 /// One line: version, node counts per type, variables, themes, imports.
 /// Reads and loads the document at `path`, with the revision of its bytes (what
 /// `--if-revision` quotes).
-fn read(path: &Path) -> Result<(Loaded, nib::files::Revision), nib::doc::io::FileError> {
+fn read(path: &Path) -> Result<(Loaded, nib::files::Revision), nib::doc::io::ReadError> {
     let bytes = nib::doc::io::read_document_bytes(path)?;
     let revision = nib::files::Revision::of(&bytes);
     let loaded =
-        Document::load_bytes(&bytes).map_err(|error| nib::doc::io::FileError::Load { path: path.to_owned(), error })?;
+        Document::load_bytes(&bytes).map_err(|error| nib::doc::io::ReadError::Load { path: path.to_owned(), error })?;
     Ok((loaded, revision))
 }
 

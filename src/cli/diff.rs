@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use nib::diagnostic::Diagnostic;
 use nib::host::DiskHost;
 use nib::render::{RenderOptions, encode_png};
 use nib::review::diff::{Diff, diff};
@@ -45,7 +46,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
     let (old_document, new_document) = match documents {
         Ok(documents) => documents,
         Err(error) => {
-            tell!("nib: {error}");
+            super::fail(&error);
             return ExitCode::from(2);
         }
     };
@@ -68,7 +69,7 @@ pub fn run(old: &str, new: &str, settings: Settings) -> ExitCode {
             match write_pictures(&result, sides, tree, &settings) {
                 Ok(images) => Some(images),
                 Err(error) => {
-                    tell!("nib: {error}");
+                    super::fail(&error);
                     return ExitCode::from(2);
                 }
             }
@@ -108,7 +109,7 @@ fn write_pictures(
     [(old, old_source), (new, new_source)]: [(&nib::doc::Document, &Source); 2],
     folder: &nib::files::Tree,
     settings: &Settings,
-) -> Result<Vec<FrameImages>, String> {
+) -> Result<Vec<FrameImages>, Diagnostic> {
     let (old_host, new_host) = (
         DiskHost::new(old_source.path(), settings.fonts.clone()),
         DiskHost::new(new_source.path(), settings.fonts.clone()),
@@ -120,7 +121,7 @@ fn write_pictures(
     let mut failure = None;
     let found = draw(result, &old_side, &new_side, &mut |pictures: FramePictures| {
         let written = &mut images[pictures.index];
-        written.problems = nib::diagnostic::lines(&pictures.warnings);
+        written.problems = pictures.warnings.clone();
         let stem = &pictures.stem;
         written.old = side_file(pictures.old.as_ref(), folder, stem, "old", &mut written.problems, &mut failure);
         written.new = side_file(pictures.new.as_ref(), folder, stem, "new", &mut written.problems, &mut failure);
@@ -152,12 +153,13 @@ fn side_file(
     folder: &nib::files::Tree,
     stem: &str,
     side: &str,
-    problems: &mut Vec<String>,
-    failure: &mut Option<String>,
+    problems: &mut Vec<Diagnostic>,
+    failure: &mut Option<Diagnostic>,
 ) -> Option<String> {
     match picture? {
         Err(error) => {
-            problems.push(format!("the {side} picture could not be drawn: {error}"));
+            let message = format!("the {side} picture could not be drawn: {error}");
+            problems.push(Diagnostic::warning("picture", message));
             None
         }
         Ok(pixmap) => {
@@ -167,10 +169,10 @@ fn side_file(
 }
 
 /// Writes `pixmap` as `folder/name`; returns the name.
-fn save(folder: &nib::files::Tree, name: &str, pixmap: &Pixmap) -> Result<String, String> {
+fn save(folder: &nib::files::Tree, name: &str, pixmap: &Pixmap) -> Result<String, Diagnostic> {
     write_in(folder, name, &encode_png(pixmap))
         .map(|()| name.to_owned())
-        .map_err(|error| format!("cannot write the image: {error}"))
+        .map_err(|error| Diagnostic::error("file", format!("cannot write the image: {error}")))
 }
 
 /// Writes `bytes` as the file `name` of `folder`, refusing a link in its place.

@@ -18,7 +18,13 @@ pub fn run(
 ) -> ExitCode {
     let snippet = match super::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet") {
         Ok(snippet) => snippet,
-        Err(message) => return usage(&message, "pass the snippet's file, or - to read it from standard input"),
+        Err(error) => {
+            let hint = error
+                .hints
+                .first()
+                .map_or("pass the snippet's file, or - to read it from standard input", String::as_str);
+            return usage(&error.message, hint);
+        }
     };
     let Some(name) = file.file_name() else {
         return usage(&format!("{} is not a file", file.display()), "give the .pen file to run the snippet against");

@@ -36,8 +36,8 @@ pub fn run(files: &[PathBuf], settings: Settings) -> ExitCode {
     for path in files {
         let config = match config_for(path, &settings) {
             Ok(config) => config,
-            Err(message) => {
-                tell!("error: {}", nib::printable::one_line(&message));
+            Err(error) => {
+                tell!("error: {}", super::printable_lines(&error.to_text(None)));
                 return ExitCode::from(2);
             }
         };
@@ -85,23 +85,24 @@ pub fn run(files: &[PathBuf], settings: Settings) -> ExitCode {
 
 /// The configuration for `path`: `--config`, else `nib-lint.json` beside it, else the
 /// recommended preset; then `--preset` and each `--rule ID=LEVEL`.
-fn config_for(path: &Path, settings: &Settings) -> Result<Config, String> {
+fn config_for(path: &Path, settings: &Settings) -> Result<Config, Diagnostic> {
+    let error = |message: String| Diagnostic::error("lint-config", message);
     let beside = path.parent().map(|folder| folder.join(CONFIG_FILE)).filter(|f| f.is_file());
     let mut config = match settings.config.as_deref().map(Path::to_owned).or(beside) {
         Some(file) => {
-            let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            Config::parse(&text).map_err(|e| format!("{}: {e}", file.display()))?
+            let text = std::fs::read_to_string(&file).map_err(|e| error(format!("{}: {e}", file.display())))?;
+            Config::parse(&text).map_err(|e| error(format!("{}: {e}", file.display())))?
         }
         None => Config::default(),
     };
     if let Some(preset) = &settings.preset {
-        config.preset = Preset::parse(preset).map_err(|e| e.to_string())?;
+        config.preset = Preset::parse(preset).map_err(|e| error(e.to_string()))?;
     }
     for rule in &settings.rules {
-        let (id, level) = rule
-            .split_once('=')
-            .ok_or_else(|| format!("--rule {rule}: write it as RULE=LEVEL, e.g. --rule contrast=error"))?;
-        Level::parse(level).and_then(|level| config.set(id.trim(), level)).map_err(|e| e.to_string())?;
+        let (id, level) = rule.split_once('=').ok_or_else(|| {
+            error(format!("--rule {rule}: write it as RULE=LEVEL")).with_hint("e.g. --rule contrast=error")
+        })?;
+        Level::parse(level).and_then(|level| config.set(id.trim(), level)).map_err(|e| error(e.to_string()))?;
     }
     Ok(config)
 }

@@ -17,15 +17,15 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
         Ok(lock) => lock,
         Err(code) => return code,
     };
-    let read = |path: &Path| -> Result<(Vec<u8>, Document), String> {
-        let bytes = read_document_bytes(path).map_err(|e| e.to_string())?;
-        let document = Document::load_bytes(&bytes).map_err(|e| format!("{}:{e}", path.display()))?.document;
+    let read = |path: &Path| -> Result<(Vec<u8>, Document), nib::diagnostic::Diagnostic> {
+        let bytes = read_document_bytes(path).map_err(|e| nib::diagnostic::Diagnostic::error("file", e.to_string()))?;
+        let document = Document::load_bytes(&bytes).map_err(|e| e.diagnostic(Some(path)))?.document;
         Ok((bytes, document))
     };
     let (base, ours_read, theirs_read) = match (read(base), read(ours), read(theirs)) {
         (Ok(base), Ok(ours), Ok(theirs)) => (base, ours, theirs),
         (Err(error), ..) | (_, Err(error), _) | (.., Err(error)) => {
-            tell!("nib: {name}: cannot merge: {error}");
+            tell!("nib: {name}: cannot merge: {}", super::printable_lines(&error.to_text(None)));
             return ExitCode::from(2);
         }
     };

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use nib::diagnostic::Diagnostic;
 use nib::doc::format::Version;
 use nib::doc::io::{read_document_bytes, save_file};
 use nib::doc::migrate::{MigrateError, migrate};
@@ -11,14 +12,14 @@ use nib::doc::{Document, ProblemKind};
 use nib::printable::one_line;
 
 /// Parses `--to`: a version nib reads and writes.
-pub fn parse_version(text: &str) -> Result<Version, String> {
+pub fn parse_version(text: &str) -> Result<Version, Diagnostic> {
     match Version::parse(text) {
         Some(version) if version.is_known() => Ok(version),
-        _ => Err(format!(
+        _ => Err(super::argument_error(format!(
             "'{}' is not a format version nib writes; use one of 2.6 to {}",
             one_line(text),
             Version::NEWEST
-        )),
+        ))),
     }
 }
 

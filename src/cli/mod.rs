@@ -120,10 +120,10 @@ pub const EXIT_CODES: &str = "Exit codes (every command):
 
 /// The exit code of a document that could not be read: 1 when it was read and is not a valid
 /// document (its content is refused), 2 when the file itself could not be read.
-fn read_failure_code(error: &nib::doc::io::FileError) -> u8 {
+fn read_failure_code(error: &nib::doc::io::ReadError) -> u8 {
     match error {
-        nib::doc::io::FileError::Load { .. } => 1,
-        nib::doc::io::FileError::File(_) => 2,
+        nib::doc::io::ReadError::Load { .. } => 1,
+        nib::doc::io::ReadError::File(_) => 2,
     }
 }
 
@@ -671,36 +671,36 @@ fn read_with_imports(
 /// stream cannot fill memory. Devices (`/dev/zero`), sockets and folders are refused before
 /// they are read, as the document reader refuses them; a pipe is read (a shell's `<(…)` is
 /// one), within the same limit.
-fn read_script_text(path: &Path, limit: usize, what: &str) -> Result<String, String> {
+fn read_script_text(path: &Path, limit: usize, what: &str) -> Result<String, nib::diagnostic::Diagnostic> {
+    use nib::diagnostic::Diagnostic;
     use nib::files::{FileError, LimitedRead, read_limited, read_regular};
     let shown = if path == Path::new("-") { "standard input".to_owned() } else { path.display().to_string() };
+    let error = |message: String| Diagnostic::error("script-file", message);
     let too_large = || {
-        format!(
-            "the {what} in {shown} is larger than {limit} bytes, the most one call takes; split the work over several calls"
-        )
+        error(format!("the {what} in {shown} is larger than {limit} bytes, the most one call takes"))
+            .with_hint("split the work over several calls")
     };
     let limited = |read: Result<Vec<u8>, LimitedRead>| {
         read.map_err(|e| match e {
-            LimitedRead::Io(error) => format!("reading the {what} from {shown}: {error}"),
+            LimitedRead::Io(failure) => error(format!("reading the {what} from {shown}: {failure}")),
             LimitedRead::TooLarge => too_large(),
         })
     };
     let bytes = if path == Path::new("-") {
         limited(read_limited(std::io::stdin().lock(), limit as u64, 0))?
     } else if is_pipe(path) {
-        let file = std::fs::File::open(path).map_err(|e| format!("the {what} {shown}: {e}"))?;
+        let file = std::fs::File::open(path).map_err(|e| error(format!("the {what} {shown}: {e}")))?;
         limited(read_limited(file, limit as u64, 0))?
     } else {
         read_regular(path, limit as u64).map_err(|e| match e {
             FileError::TooLarge { .. } => too_large(),
-            FileError::NotRegular { kind, .. } => {
-                format!("the {what} {shown} is {kind}: give a file, a pipe such as <(…), or - for standard input")
-            }
-            other => format!("the {what}: {other}"),
+            FileError::NotRegular { kind, .. } => error(format!("the {what} {shown} is {kind}"))
+                .with_hint("give a file, a pipe such as <(…), or - for standard input"),
+            other => error(format!("the {what}: {other}")),
         })?
     };
     String::from_utf8(bytes)
-        .map_err(|e| format!("the {what} in {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))
+        .map_err(|e| error(format!("the {what} in {shown} is not UTF-8 text (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// True for a pipe (a shell's `<(…)`, a FIFO).
@@ -798,6 +798,17 @@ fn warn(what: &dyn std::fmt::Display) {
     tell!("nib: warning: {}", nib::printable::one_line(&what.to_string()));
 }
 
+/// Says why a command stopped: `nib: ` and the diagnostic, its hints on lines of their own.
+fn fail(error: &nib::diagnostic::Diagnostic) {
+    tell!("nib: {}", printable_lines(&error.to_text(None)));
+}
+
+/// A command-line argument nib does not take: the message says what to give instead (clap
+/// shows it after the argument's name).
+fn argument_error(message: String) -> nib::diagnostic::Diagnostic {
+    nib::diagnostic::Diagnostic::error("argument", message)
+}
+
 /// `text` with each of its lines' control characters escaped (a diagnostic's message and its
 /// hints keep their own lines).
 fn printable_lines(text: &str) -> String {
@@ -841,10 +852,12 @@ fn font_options(system_fonts: bool, font_dirs: Vec<PathBuf>) -> nib::text::FontO
 /// `NIB_RENDER_MEMORY` (bytes, or with `MB`/`GB`), when set, becomes the memory all renders of
 /// this process may hold; an error (for the command line to show) when it is not a size, and
 /// the render stage keeps its default.
-fn render_memory_from_environment() -> Result<(), String> {
+fn render_memory_from_environment() -> Result<(), nib::diagnostic::Diagnostic> {
     let Ok(text) = std::env::var("NIB_RENDER_MEMORY") else { return Ok(()) };
-    let bytes = nib::render::memory::parse_bytes(&text)
-        .ok_or_else(|| format!("NIB_RENDER_MEMORY={text:?} is not a size; give bytes, e.g. 512MB or 2GB"))?;
+    let bytes = nib::render::memory::parse_bytes(&text).ok_or_else(|| {
+        nib::diagnostic::Diagnostic::error("environment", format!("NIB_RENDER_MEMORY={text:?} is not a size"))
+            .with_hint("give bytes, e.g. 512MB or 2GB")
+    })?;
     nib::render::memory::set_render_memory(bytes);
     Ok(())
 }
@@ -858,7 +871,7 @@ pub fn run(args: Args) -> std::io::Result<ExitCode> {
     nib::host::libraries::set_library_dirs(library_dirs);
     // A render budget that is not a size would silently fall back to the default.
     if let Err(error) = render_memory_from_environment() {
-        tell!("nib: {error}");
+        fail(&error);
         return Ok(ExitCode::from(2));
     }
     let fonts = || font_options(system_fonts, font_dirs.clone());

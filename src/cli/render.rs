@@ -36,7 +36,7 @@ struct JsonReport {
     /// The PNG files written, with their sizes.
     written: Vec<Written>,
     /// Everything that was not drawn as written, font substitutions included.
-    warnings: Vec<String>,
+    warnings: Vec<nib::diagnostic::Diagnostic>,
     /// The families the document asks for and how each resolves.
     families: Vec<nib::layout::fonts::FamilyUse>,
     /// The font files the text was shaped with.
@@ -118,10 +118,10 @@ impl Output {
         }
     }
 
-    fn warning(&self, warning: &str) {
+    fn warning(&self, warning: &nib::diagnostic::Diagnostic) {
         match &self.json {
-            Some(report) => report.borrow_mut().warnings.push(warning.to_owned()),
-            None => super::warn(&warning),
+            Some(report) => report.borrow_mut().warnings.push(warning.clone()),
+            None => super::warn(warning),
         }
     }
 }
@@ -156,7 +156,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     // Everything not drawn as written is said: imports and font files that could not be read,
     // replaced families, and what stands in for what nib cannot draw.
     for diagnostic in &diagnostics {
-        output.warning(&diagnostic.to_string());
+        output.warning(diagnostic);
     }
     let families = nib::layout::fonts::families_used(&scene, None, &mut text);
     let code = render_targets(&host, &settings, &scene, &layout, &mut text, &output);
@@ -302,7 +302,7 @@ impl Job<'_> {
         match rendered {
             Ok(rendered) => {
                 for warning in &rendered.warnings {
-                    self.output.warning(&warning.to_string());
+                    self.output.warning(warning);
                 }
                 let written = folder.write(name, &encode_timed(&rendered, timings.as_mut()));
                 if let (Some(clock), Some(timings)) = (clock.as_mut(), timings.as_mut()) {
@@ -358,8 +358,8 @@ impl Job<'_> {
         for (_, out, result) in results {
             match result {
                 Ok((width, height, warnings)) => {
-                    for warning in warnings {
-                        self.output.warning(&warning.to_string());
+                    for warning in &warnings {
+                        self.output.warning(warning);
                     }
                     self.output.written(&out, width, height);
                 }

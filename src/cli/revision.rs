@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use nib::diagnostic::Diagnostic;
 use nib::doc::{Document, MAX_FILE_BYTES};
 
 /// Where a document comes from.
@@ -38,15 +39,16 @@ impl Source {
         }
     }
 
-    /// Loads the document; the error is a message for standard error.
-    pub fn load(&self) -> Result<Document, String> {
+    /// Loads the document; the error says why, for standard error.
+    pub fn load(&self) -> Result<Document, Diagnostic> {
         match self {
-            Source::File(path) => {
-                nib::doc::io::read_file(path).map(|loaded| loaded.document).map_err(|e| e.to_string())
-            }
+            Source::File(path) => nib::doc::io::read_file(path)
+                .map(|loaded| loaded.document)
+                .map_err(|e| Diagnostic::error("file", e.to_string())),
             Source::Revision { rev, path } => {
                 let bytes = git_show(rev, path)?;
-                Document::load_bytes(&bytes).map(|loaded| loaded.document).map_err(|e| format!("{rev}:{path}:{e}"))
+                let named = Path::new(&format!("{rev}:{path}")).to_owned();
+                Document::load_bytes(&bytes).map(|loaded| loaded.document).map_err(|e| e.diagnostic(Some(&named)))
             }
         }
     }
@@ -58,25 +60,28 @@ fn is_drive_path(argument: &str) -> bool {
 }
 
 /// The content of `path` at `rev`, from the repository of the working directory.
-fn git_show(rev: &str, path: &str) -> Result<Vec<u8>, String> {
+fn git_show(rev: &str, path: &str) -> Result<Vec<u8>, Diagnostic> {
+    let error = |message: String| Diagnostic::error("git", message);
     if rev.starts_with('-') {
-        return Err(format!("'{rev}:{path}': a revision cannot start with '-'"));
+        return Err(error(format!("'{rev}:{path}': a revision cannot start with '-'")));
     }
-    let output = Command::new("git").arg("show").arg(format!("{rev}:{path}")).output().map_err(|error| {
-        if error.kind() == std::io::ErrorKind::NotFound {
-            format!("'{rev}:{path}' names a git revision, but git is not installed (or not on PATH)\n  hint: install git, or give the old version as a file")
+    let output = Command::new("git").arg("show").arg(format!("{rev}:{path}")).output().map_err(|failure| {
+        if failure.kind() == std::io::ErrorKind::NotFound {
+            error(format!("'{rev}:{path}' names a git revision, but git is not installed (or not on PATH)"))
+                .with_hint("install git, or give the old version as a file")
         } else {
-            format!("cannot run git to read '{rev}:{path}': {error}")
+            error(format!("cannot run git to read '{rev}:{path}': {failure}"))
         }
     })?;
     if !output.status.success() {
         let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-        return Err(format!(
-            "git cannot read '{rev}:{path}': {message}\n  hint: run nib inside the repository; the path is relative to its top folder (or starts with ./), e.g. HEAD~1:design.pen"
+        return Err(error(format!("git cannot read '{rev}:{path}': {message}")).with_hint(
+            "run nib inside the repository; the path is relative to its top folder (or starts with ./), e.g. HEAD~1:design.pen",
         ));
     }
     if output.stdout.len() > MAX_FILE_BYTES {
-        return Err(format!("'{rev}:{path}' is {} bytes; the limit is {MAX_FILE_BYTES} bytes", output.stdout.len()));
+        let message = format!("'{rev}:{path}' is {} bytes; the limit is {MAX_FILE_BYTES} bytes", output.stdout.len());
+        return Err(Diagnostic::error("file", message));
     }
     Ok(output.stdout)
 }

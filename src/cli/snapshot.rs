@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use nib::compile::{CompileOptions, Compiler};
+use nib::diagnostic::Diagnostic;
 use nib::doc::io::read_file;
 use nib::host::DiskHost;
 use nib::printable::one_line;
@@ -56,7 +57,7 @@ pub fn run(paths: &[PathBuf], settings: Settings) -> ExitCode {
         Verdict::WriteError => ExitCode::from(2),
     };
     if let Err(error) = write_reports(&report, &settings) {
-        tell!("nib: {error}");
+        super::fail(&error);
         code = ExitCode::from(2);
     }
     code
@@ -145,7 +146,7 @@ fn print_report(report: &Report) {
 }
 
 /// The JUnit report and the Markdown summaries asked for.
-fn write_reports(report: &Report, settings: &Settings) -> Result<(), String> {
+fn write_reports(report: &Report, settings: &Settings) -> Result<(), Diagnostic> {
     if let Some(path) = &settings.junit {
         write_file(path, snapshot::junit(report).as_bytes())?;
     }
@@ -162,14 +163,17 @@ fn write_reports(report: &Report, settings: &Settings) -> Result<(), String> {
             .create(true)
             .open(&path)
             .and_then(|mut file| file.write_all(format!("{text}\n").as_bytes()))
-            .map_err(|error| format!("cannot append the summary to {}: {error}", path.display()))?;
+            .map_err(|error| {
+                Diagnostic::error("file", format!("cannot append the summary to {}: {error}", path.display()))
+            })?;
     }
     Ok(())
 }
 
 /// Writes a report; a link in its place is refused (CI runs on files a contributor controls).
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    nib::files::write_unlinked(path, bytes).map_err(|error| format!("cannot write {}: {error}", path.display()))
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), Diagnostic> {
+    nib::files::write_unlinked(path, bytes)
+        .map_err(|error| Diagnostic::error("file", format!("cannot write {}: {error}", path.display())))
 }
 
 fn list(paths: &[PathBuf]) -> String {
@@ -177,27 +181,27 @@ fn list(paths: &[PathBuf]) -> String {
 }
 
 /// Parses `--shard I/N`.
-pub fn parse_shard(text: &str) -> Result<Shard, String> {
-    Shard::parse(text).map_err(|error| error.to_string())
+pub fn parse_shard(text: &str) -> Result<Shard, Diagnostic> {
+    Shard::parse(text).map_err(|error| super::argument_error(error.to_string()))
 }
 
 /// Parses `--frame`: a regular expression.
-pub fn parse_regex(text: &str) -> Result<regex::Regex, String> {
-    regex::Regex::new(text).map_err(|error| format!("not a regular expression: {error}"))
+pub fn parse_regex(text: &str) -> Result<regex::Regex, Diagnostic> {
+    regex::Regex::new(text).map_err(|error| super::argument_error(format!("not a regular expression: {error}")))
 }
 
 /// Parses `--threshold`: a number from 0 to 1.
-pub fn parse_threshold(text: &str) -> Result<f64, String> {
+pub fn parse_threshold(text: &str) -> Result<f64, Diagnostic> {
     match text.trim().parse::<f64>() {
         Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
-        _ => Err(format!(
+        _ => Err(super::argument_error(format!(
             "'{text}' is not a colour distance; use a number from 0 (identical) to 1 (black against white)"
-        )),
+        ))),
     }
 }
 
 /// Parses `--max-diff-share`: a share from 0 to 1, or a percentage such as `0.5%`.
-pub fn parse_share(text: &str) -> Result<f64, String> {
+pub fn parse_share(text: &str) -> Result<f64, Diagnostic> {
     let trimmed = text.trim();
     let value = match trimmed.strip_suffix('%') {
         Some(percent) => percent.trim().parse::<f64>().map(|p| p / 100.0),
@@ -205,6 +209,8 @@ pub fn parse_share(text: &str) -> Result<f64, String> {
     };
     match value {
         Ok(value) if (0.0..=1.0).contains(&value) => Ok(value),
-        _ => Err(format!("'{text}' is not a share of pixels; use a number from 0 to 1 (0.001) or a percentage (0.1%)")),
+        _ => Err(super::argument_error(format!(
+            "'{text}' is not a share of pixels; use a number from 0 to 1 (0.001) or a percentage (0.1%)"
+        ))),
     }
 }

@@ -5,14 +5,14 @@
 use nib::compile::ThemeChoice;
 
 /// Reads one `--theme` value: `Mode=Dark`, or `c:Mode=Dark` for the axis of the import `c`.
-pub fn parse_theme(text: &str) -> Result<(String, String), String> {
+pub fn parse_theme(text: &str) -> Result<(String, String), nib::diagnostic::Diagnostic> {
     match text.split_once('=') {
         Some((axis, value)) if !axis.trim().is_empty() && !value.trim().is_empty() => {
             Ok((axis.trim().to_owned(), value.trim().to_owned()))
         }
-        _ => Err(format!(
+        _ => Err(super::argument_error(format!(
             "'{text}' is not AXIS=VALUE: give e.g. Mode=Dark, or c:Mode=Dark for an axis of the import c (`nib check FILE` lists the themes)"
-        )),
+        ))),
     }
 }
 

@@ -35,7 +35,9 @@ pub fn success(tool: &str, mut value: Value) -> CallToolResult {
         let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
         // The answer is the picture alone; what could not be drawn goes to the log.
         for warning in value["warnings"].as_array().into_iter().flatten() {
-            tracing::warn!(tool, "{}", warning.as_str().unwrap_or_default());
+            let code = warning["code"].as_str().unwrap_or_default();
+            let node = warning["node"].as_str().unwrap_or_default();
+            tracing::warn!(tool, code, node, "{}", warning["message"].as_str().unwrap_or_default());
         }
         return alone(CallToolResult::success(vec![ContentBlock::image(data, mime_type)]));
     }
@@ -62,7 +64,7 @@ pub fn success(tool: &str, mut value: Value) -> CallToolResult {
 
 /// batch_design's answer: Pencil's text (what agents and skills are written against), then on
 /// its last line the facts the text does not give — which id each binding got, the revision, a
-/// note — as JSON.
+/// note, and for each issue the text lists, in its order, its severity, code and node — as JSON.
 fn design_answer(value: &Value) -> CallToolResult {
     let mut facts = serde_json::Map::new();
     for key in ["bindings", "revision", "fileRevision", "note", "changedByOthers"] {
@@ -70,8 +72,33 @@ fn design_answer(value: &Value) -> CallToolResult {
             facts.insert(key.to_owned(), fact.clone());
         }
     }
+    let issues = issue_facts(value["issues"].as_array().map(Vec::as_slice).unwrap_or_default());
+    if !issues.is_empty() {
+        facts.insert("issues".to_owned(), Value::Array(issues));
+    }
     let text = format!("{}\n{}", value["text"].as_str().unwrap_or_default().trim_end(), Value::Object(facts));
     CallToolResult::success(vec![ContentBlock::text(text)])
+}
+
+/// What the text's issue lines do not say of each issue — its severity, code and node — in the
+/// order the text lists them: Pencil's section first, then the new layout problems.
+fn issue_facts(issues: &[Value]) -> Vec<Value> {
+    let is_layout =
+        |issue: &&Value| issue["code"].as_str().is_some_and(|code| code.starts_with(crate::script::LAYOUT_CODE_PREFIX));
+    let (layout, pencils): (Vec<&Value>, Vec<&Value>) = issues.iter().partition(is_layout);
+    pencils
+        .into_iter()
+        .chain(layout)
+        .map(|issue| {
+            let mut fact = serde_json::Map::new();
+            for key in ["severity", "code", "node"] {
+                if let Some(part) = issue.get(key).filter(|part| !part.is_null()) {
+                    fact.insert(key.to_owned(), part.clone());
+                }
+            }
+            Value::Object(fact)
+        })
+        .collect()
 }
 
 /// The pictures in an answer's `screenshots` as image content, leaving their sizes in place.

@@ -227,12 +227,10 @@ fn updates_set_and_remove_properties() {
     assert!(!props.contains(&Key::Fill));
     assert!(props.contains(&Key::FontSize));
     let outcome = f.ok("U(\"t1\", {x: 5})");
-    assert!(
-        outcome
-            .issues
-            .iter()
-            .any(|i| i == "Properties 'x' and 'y' are ignored on node 't1' because it is inside a flexbox layout.")
-    );
+    assert!(outcome.issues.iter().any(|i| i.message
+        == "Properties 'x' and 'y' are ignored on node 't1' because it is inside a flexbox layout."
+        && i.code == "position-in-layout"
+        && i.node.as_deref() == Some("t1")));
 }
 
 #[test]
@@ -416,7 +414,7 @@ fn a_script_of_35_statements_runs_as_in_pencil() {
     let outcome = f.ok(&script);
     assert_eq!(outcome.results.len(), 35);
     assert_eq!(f.document.tree().node(f.document.node_by_id("free").unwrap()).children().len(), 35);
-    assert!(outcome.issues.iter().any(|i| i.contains("35 operations; at most 25")), "{:?}", outcome.issues);
+    assert!(outcome.issues.iter().any(|i| i.message.contains("35 operations; at most 25")), "{:?}", outcome.issues);
 }
 
 #[test]
@@ -425,7 +423,7 @@ fn a_26_statement_script_runs_with_advice_to_split_it() {
     let script = "U(\"t1\", {content: \"x\"})\n".repeat(26);
     let outcome = f.ok(&script);
     assert_eq!(outcome.results.len(), 26);
-    let advice: Vec<&String> = outcome.issues.iter().filter(|i| i.contains("26 operations; at most 25")).collect();
+    let advice: Vec<_> = outcome.issues.iter().filter(|i| i.message.contains("26 operations; at most 25")).collect();
     assert_eq!(advice.len(), 1, "{:?}", outcome.issues);
     assert!(outcome.text().contains("split them into smaller calls"));
     let outcome = f.ok(&"U(\"t1\", {content: \"y\"})\n".repeat(25));
@@ -446,7 +444,7 @@ fn unknown_fonts_and_icons_are_reported() {
         "d=I(\"row\", {type: \"icon_font\", iconFontFamily: \"lucide\", iconFontName: \"trash-2\", width: 16, height: 16, fill: \"#000\"})\n",
         "e=I(\"row\", {type: \"icon_font\", iconFontFamily: \"Font Awesome\", iconFontName: \"x\", width: 16, height: 16, fill: \"#000\"})"
     ));
-    let issues = outcome.issues.join("\n");
+    let issues = outcome.issues.iter().map(|i| i.message.as_str()).collect::<Vec<_>>().join("\n");
     assert!(issues.contains("Font family 'Interr' is invalid. Did you mean 'Inter'?"), "{issues}");
     assert!(!issues.contains("'Lobster' is invalid"), "a real family is not invalid: {issues}");
     assert!(
@@ -497,7 +495,7 @@ fn deleting_a_component_with_instances_names_the_instances_it_orphans() {
     let mut f = fixture();
     let outcome = f.ok("D(\"Btn\")");
     assert!(
-        outcome.issues.iter().any(|i| i
+        outcome.issues.iter().any(|i| i.message
             == "Component 'Btn' no longer exists, but instance 'cta' still refers to it: it is drawn empty. Delete or replace it, or undo this call."),
         "{:#?}",
         outcome.issues
@@ -510,17 +508,20 @@ fn changing_a_components_type_says_its_instances_lost_it() {
     let mut f = fixture();
     let outcome = f.ok("U(\"Card\", {type: \"rectangle\"})");
     assert!(
-        outcome
-            .issues
-            .iter()
-            .any(|i| i.starts_with("Component 'Card' no longer exists, but instance 'card1' still refers to it")),
+        outcome.issues.iter().any(|i| i
+            .message
+            .starts_with("Component 'Card' no longer exists, but instance 'card1' still refers to it")),
         "{:#?}",
         outcome.issues
     );
     // Replacing a component by a new tree is the same.
     let mut f = fixture();
     let outcome = f.ok("R(\"Btn\", {type: \"frame\", width: 10, height: 10})");
-    assert!(outcome.issues.iter().any(|i| i.starts_with("Component 'Btn' no longer exists")), "{:#?}", outcome.issues);
+    assert!(
+        outcome.issues.iter().any(|i| i.message.starts_with("Component 'Btn' no longer exists")),
+        "{:#?}",
+        outcome.issues
+    );
 }
 
 #[test]
@@ -537,7 +538,7 @@ fn an_instance_of_a_component_inside_itself_is_refused_by_every_operation() {
     }
     // An edit that leaves no instance broken says nothing about references.
     let outcome = f.ok("U(\"lbl\", {content: \"Go on\"})");
-    assert!(!outcome.issues.iter().any(|i| i.contains("no longer exists")), "{:#?}", outcome.issues);
+    assert!(!outcome.issues.iter().any(|i| i.message.contains("no longer exists")), "{:#?}", outcome.issues);
 }
 
 #[test]
@@ -558,5 +559,6 @@ fn thousands_of_potential_issues_are_capped_and_counted() {
     let outcome = f.ok(&format!("x=I(\"free\", {{type: \"frame\", children: [{}]}})", texts.join(", ")));
     assert_eq!(outcome.issues.len(), nib::script::issues::MAX_ISSUES + 1, "{:?}", &outcome.issues[..3]);
     let last = outcome.issues.last().unwrap();
-    assert!(last.starts_with("… and 2950 more potential issues"), "{last}");
+    assert!(last.message.starts_with("… and 2950 more potential issues"), "{last}");
+    assert_eq!(last.code, "more");
 }

@@ -153,7 +153,9 @@ Move(a, row, -1);
 const gone = Delete("not-there");
 return [Get(row, {depth: 1}).children.map((c) => c.name), gone];"#);
     assert_eq!(answer["result"], json!([["b", "a"], false]), "{answer}");
-    assert!(answer["warnings"][0].as_str().unwrap().contains("not-there"), "{answer}");
+    assert!(answer["warnings"][0]["message"].as_str().unwrap().contains("not-there"), "{answer}");
+    assert_eq!(answer["warnings"][0]["code"], "already-absent", "{answer}");
+    assert_eq!(answer["warnings"][0]["node"], "not-there", "{answer}");
 }
 
 #[test]
@@ -229,7 +231,8 @@ return Get(drawn, {depth: 1});"##,
     assert_eq!(frame["children"][0]["type"], "path");
     assert_eq!(frame["children"][0]["fill"], "#16A34A");
     assert_eq!(frame["children"][0]["width"], 32);
-    assert!(answer["warnings"][0].as_str().unwrap().contains("text inside the SVG"), "{answer}");
+    assert!(answer["warnings"][0]["message"].as_str().unwrap().contains("text inside the SVG"), "{answer}");
+    assert_eq!(answer["warnings"][0]["severity"], "note", "{answer}");
     let bad =
         session.run("const b = Insert(document, {type: \"frame\"});\nGenerate(b, \"svg\", \"<svg\");").unwrap_err();
     assert!(bad.message.starts_with("line 2") && bad.message.contains("SVG could not be read"), "{bad}");
@@ -600,11 +603,19 @@ fn a_call_answers_the_problems_it_made_and_not_those_of_earlier_calls() {
 Update(Get(row, {depth: 1}).children[0].id, {width: "fill_container", textGrowth: "fixed-width"});
 Update(row, {cornerRadius: "$--radius"});
 return row;"##);
-    let issues: Vec<&str> = made["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap()).collect();
-    assert!(issues.iter().any(|i| i.starts_with("Layout: circular_sizing: 'Row'")), "{issues:?}");
-    assert!(issues.iter().any(|i| i.starts_with("Variable '$--radius' on node")), "{issues:?}");
+    let issues: Vec<(&str, &str)> = made["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["code"].as_str().unwrap(), i["message"].as_str().unwrap()))
+        .collect();
+    assert!(issues.iter().any(|(code, i)| *code == "layout-circular-sizing" && i.starts_with("'Row'")), "{issues:?}");
+    assert!(
+        issues.iter().any(|(code, i)| *code == "undefined-variable" && i.starts_with("Variable '$--radius' on node")),
+        "{issues:?}"
+    );
     // The variable's layout problem is not said a second time.
-    assert!(!issues.iter().any(|i| i.starts_with("Layout: unresolved")), "{issues:?}");
+    assert!(!issues.iter().any(|(code, _)| *code == "layout-unresolved"), "{issues:?}");
     let row = made["result"].as_str().unwrap().to_owned();
     let again = session.ok(&format!("Update(\"{row}\", {{name: \"Row 2\"}});"));
     assert!(again.get("issues").is_none(), "{again}");

@@ -6,7 +6,7 @@ use crate::common::mcp_client;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use mcp_client::{call, command, connect, connect_with, error_text, structured, text};
+use mcp_client::{call, command, connect, connect_serving, connect_with, error_text, structured, text};
 use rmcp::model::{ContentBlock, ProtocolVersion};
 use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
@@ -776,5 +776,67 @@ async fn a_section_is_pictured_on_its_pages_background() {
     if channels == 4 {
         assert_eq!(corner[3], 255);
     }
+    client.cancel().await.unwrap();
+}
+
+/// What a write found reaches the client with its severity, code and node as the stages said
+/// it, not flattened to text: batch_design's last line lists them in the order of Pen's text
+/// (its sections unchanged), execute's JSON carries each diagnostic whole.
+#[tokio::test]
+async fn a_writes_diagnostics_reach_the_client_with_severity_code_and_node() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(
+        root.path().join("d.pen"),
+        r##"{"version": "2.20", "children": [
+  {"type": "frame", "id": "page", "x": 0, "y": 0, "width": 400, "height": 300, "layout": "vertical", "children": [
+    {"type": "frame", "id": "row", "layout": "horizontal", "children": [
+      {"type": "text", "id": "t1", "content": "Hi", "fill": "#000000"}]}]}]}"##,
+    )
+    .unwrap();
+    // Both surfaces: batch_design (the classic tools) and execute (the current ones).
+    let client = connect_serving(root.path(), "all").await;
+    structured(&call(&client, "open_document", json!({ "filePathOrTemplate": "d.pen" })).await);
+    // A text without a fill (batch_design's own check, in Pen's words), and two layout problems
+    // the call made: the row now hugs a child that fills it, and a rectangle is wider than its
+    // page.
+    let script = "label=I(\"page\", {type: \"text\", content: \"A\"})\n\
+                  U(\"t1\", {width: \"fill_container\", textGrowth: \"fixed-width\"})\n\
+                  wide=I(\"page\", {type: \"rectangle\", width: 600, height: 10, fill: \"#000000\"})";
+    let designed = call(&client, "batch_design", json!({ "filePath": "d.pen", "operations": script })).await;
+    let answer = text(&designed);
+    assert!(answer.contains("## Potential issues detected:\n- Text node '"), "{answer}");
+    assert!(answer.contains("## New layout problems:\n"), "{answer}");
+    let facts = structured(&designed);
+    let id =
+        |name: &str| facts["bindings"].as_array().unwrap().iter().find(|b| b["name"] == name).unwrap()["id"].clone();
+    let issues = facts["issues"].as_array().expect("the issues' facts").clone();
+    let expected =
+        [("text-without-fill", id("label")), ("layout-circular-sizing", json!("row")), ("layout-overflow", id("wide"))];
+    for (code, node) in &expected {
+        assert!(
+            issues.iter().any(|i| i["severity"] == "warning" && i["code"] == *code && i["node"] == *node),
+            "{code} on {node}: {issues:?}\n{answer}"
+        );
+    }
+    // One for each issue line, in the order the text says them: Pen's section, then the layout
+    // problems.
+    assert_eq!(issues[0]["code"], "text-without-fill", "{issues:?}");
+    let lines =
+        answer.lines().filter(|l| l.starts_with("- ") && !l.starts_with("- Inserted") && !l.starts_with("- Updated"));
+    assert_eq!(issues.len(), lines.count(), "{issues:?}\n{answer}");
+
+    // execute answers JSON: each diagnostic whole, message and all.
+    let label = id("label");
+    let snippet = format!("Update(\"{}\", {{fill: \"$--nope\"}});", label.as_str().unwrap());
+    let executed = structured(&call(&client, "execute", json!({ "filePath": "d.pen", "input": snippet })).await);
+    let undefined = executed["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == "undefined-variable")
+        .unwrap_or_else(|| panic!("{executed}"));
+    assert_eq!(undefined["severity"], "warning");
+    assert_eq!(undefined["node"], label);
+    assert!(undefined["message"].as_str().unwrap().starts_with("Variable '$--nope' on node"), "{undefined}");
     client.cancel().await.unwrap();
 }

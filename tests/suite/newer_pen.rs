@@ -188,7 +188,8 @@ fn the_tools_read_edit_and_draw_such_a_file_and_keep_what_they_do_not_know() {
         nib::tools::call(&mut workspace, name, arguments).unwrap_or_else(|e| panic!("{name}: {e:?}"))
     };
     let opened = call("open_document", json!({"filePathOrTemplate": "n.pen"}));
-    let problems: Vec<&str> = opened["problems"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    let problems: Vec<&str> =
+        opened["problems"].as_array().unwrap().iter().filter_map(|p| p["message"].as_str()).collect();
     let problems = problems.join("\n");
     assert!(problems.contains("\"video_clip\"") && problems.contains("\"glow\""), "{problems}");
 
@@ -380,7 +381,8 @@ fn an_update_of_a_node_nib_does_not_know_says_what_will_not_show() {
         &Context::offline(Options::default()),
     );
     assert!(outcome.success, "{}", outcome.text());
-    let said = outcome.issues.join("\n");
+    let said = outcome.issues.iter().map(|i| i.message.as_str()).collect::<Vec<_>>().join("\n");
+    assert!(outcome.issues.iter().any(|i| i.code == "undrawn-keys" && i.node.as_deref() == Some("clip")));
     assert!(
         said.contains("Node 'clip' is of a type nib does not know (\"video_clip\")")
             && said.contains("'fill', 'cornerRadius' are saved on it, but nib draws nothing for such a node"),
@@ -388,7 +390,11 @@ fn an_update_of_a_node_nib_does_not_know_says_what_will_not_show() {
     );
     assert!(!said.contains("'width'"), "its size counts: {said}");
     let placed = run(&mut document, "U(\"clip\", {width: 100, x: 3})", &Context::offline(Options::default()));
-    assert!(placed.success && placed.issues.iter().all(|i| !i.contains("does not know")), "{:?}", placed.issues);
+    assert!(
+        placed.success && placed.issues.iter().all(|i| !i.message.contains("does not know")),
+        "{:?}",
+        placed.issues
+    );
 
     let folder = tempfile::tempdir().unwrap();
     std::fs::write(folder.path().join("n.pen"), text_of("2.20")).unwrap();

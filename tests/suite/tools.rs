@@ -674,7 +674,12 @@ fn a_screenshot_says_the_font_substitutions_of_what_it_shows() {
     )
     .unwrap();
     let shot = s.ok("get_screenshot", json!({"filePath": "fonts.pen", "nodeId": "card"}));
-    let warnings: Vec<&str> = shot["warnings"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+    let warnings: Vec<&str> =
+        shot["warnings"].as_array().unwrap().iter().map(|w| w["message"].as_str().unwrap()).collect();
+    assert!(
+        shot["warnings"].as_array().unwrap().iter().all(|w| w["code"] == "font-substituted" && w["severity"] == "note"),
+        "{shot}"
+    );
     let courier: Vec<&&str> = warnings.iter().filter(|w| w.contains("'Courier New'")).collect();
     assert_eq!(courier.len(), 1, "once per family: {warnings:?}");
     assert!(courier[0].contains("Liberation Mono") && courier[0].contains("2 text nodes"), "{warnings:?}");
@@ -1240,7 +1245,7 @@ fn replacing_variables_that_nodes_use_warns() {
     );
     let warnings = dropped["warnings"].as_array().expect("a warning");
     assert_eq!(warnings.len(), 1, "{dropped}");
-    let warning = warnings[0].as_str().unwrap();
+    let warning = warnings[0]["message"].as_str().unwrap();
     assert!(warning.contains("--primary") && warning.contains("2 nodes") && warning.contains("'f', 'r'"), "{warning}");
     // The same through execute.
     let snippet = "SetVariables({\"--other\": {type: \"number\", value: 2}}, {replace: true})";
@@ -1522,8 +1527,16 @@ fn writes_session() -> (Session, String) {
     (s, "w.pen".to_owned())
 }
 
+/// An answer's issues, each as `severity code node: message` (the node `-` when there is
+/// none): what a client reads of each diagnostic besides its hints.
 fn issues(answer: &Value) -> Vec<String> {
-    answer["issues"].as_array().unwrap().iter().map(|i| i.as_str().unwrap().to_owned()).collect()
+    let part = |issue: &Value, key: &str| issue[key].as_str().unwrap_or("-").to_owned();
+    answer["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| format!("{} {} {}: {}", part(i, "severity"), part(i, "code"), part(i, "node"), part(i, "message")))
+        .collect()
 }
 
 #[test]
@@ -1547,7 +1560,12 @@ fn an_undefined_variable_is_named_in_the_answer_that_wrote_it() {
         s.ok("batch_design", json!({"filePath": doc, "operations": "U(\"row\", {cornerRadius: \"$--radius-xl\"})"}));
     let said = issues(&answer);
     assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0].starts_with("Variable '$--radius-xl' on node 'row' ('cornerRadius') is not defined"), "{said:?}");
+    assert!(
+        said[0].starts_with(
+            "warning undefined-variable row: Variable '$--radius-xl' on node 'row' ('cornerRadius') is not defined"
+        ),
+        "{said:?}"
+    );
     assert!(said[0].contains("Did you mean '$--radius-lg', '$--radius-sm'?"), "{said:?}");
     assert!(answer["text"].as_str().unwrap().contains("## Potential issues detected:\n- Variable '$--radius-xl'"));
 }
@@ -1561,8 +1579,14 @@ fn a_write_answers_the_layout_problems_it_added_and_only_those() {
         json!({"filePath": doc, "operations": "U(\"t1\", {width: \"fill_container\", textGrowth: \"fixed-width\"})\nI(\"page\", {type: \"rectangle\", width: 600, height: 10})"}),
     );
     let said = issues(&answer);
-    assert!(said.iter().any(|i| i.starts_with("Layout: circular_sizing: 'row' hugs its children's width")), "{said:?}");
-    assert!(said.iter().any(|i| i.starts_with("Layout: overflow: ") && i.contains("by 200 px right")), "{said:?}");
+    assert!(
+        said.iter().any(|i| i.starts_with("warning layout-circular-sizing row: 'row' hugs its children's width")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter().any(|i| i.starts_with("warning layout-overflow ") && i.contains("by 200 px right")),
+        "{said:?}"
+    );
     // The next call touches the same nodes and adds nothing: nothing is said again.
     let again = s.ok(
         "batch_design",
@@ -1587,7 +1611,10 @@ fn set_variables_and_undo_answer_the_layout_problems_they_add() {
         s.ok("set_variables", json!({"filePath": doc, "variables": {"--radius-lg": {"type": "number", "value": 600}}}));
     let said = issues(&answer);
     assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0].starts_with("Layout: overflow: ") && said[0].contains("by 200 px right"), "{said:?}");
+    assert!(
+        said[0].starts_with(&format!("warning layout-overflow {bar}: ")) && said[0].contains("by 200 px right"),
+        "{said:?}"
+    );
     // Set again to the same: nothing new.
     let again =
         s.ok("set_variables", json!({"filePath": doc, "variables": {"--radius-lg": {"type": "number", "value": 600}}}));
@@ -1598,8 +1625,13 @@ fn set_variables_and_undo_answer_the_layout_problems_they_add() {
         "set_variables",
         json!({"filePath": doc, "variables": {"--gap": {"type": "number", "value": 4}}, "replace": true}),
     );
-    assert!(replaced["warnings"][0].as_str().unwrap().contains("removed the variable --radius-lg"), "{replaced}");
-    assert!(!replaced.to_string().contains("Layout: unresolved"), "{replaced}");
+    assert!(
+        replaced["warnings"][0]["message"].as_str().unwrap().contains("removed the variable --radius-lg"),
+        "{replaced}"
+    );
+    assert_eq!(replaced["warnings"][0]["code"], "variable-removed", "{replaced}");
+    assert_eq!(replaced["warnings"][0]["node"].as_str(), Some(bar.as_str()), "{replaced}");
+    assert!(!replaced.to_string().contains("layout-unresolved"), "{replaced}");
     // undo brings back what the last call took away: its answer says so; redo takes it away.
     s.ok("batch_design", json!({"filePath": doc, "operations": format!("U(\"{bar}\", {{width: 10}})")}));
     s.ok(
@@ -1609,7 +1641,10 @@ fn set_variables_and_undo_answer_the_layout_problems_they_add() {
     s.ok("batch_design", json!({"filePath": doc, "operations": "U(\"row\", {width: 200})"}));
     let undone = s.ok("undo", json!({"filePath": doc}));
     let said = issues(&undone);
-    assert!(said.iter().any(|i| i.starts_with("Layout: circular_sizing: 'row' hugs its children's width")), "{said:?}");
+    assert!(
+        said.iter().any(|i| i.starts_with("warning layout-circular-sizing row: 'row' hugs its children's width")),
+        "{said:?}"
+    );
     let redone = s.ok("redo", json!({"filePath": doc}));
     assert!(redone.get("issues").is_none(), "{redone}");
 }
@@ -1631,7 +1666,7 @@ fn replacing_values_answers_the_layout_problems_it_adds() {
     assert_eq!(answer["replaced"]["gap"], 1);
     let said = issues(&answer);
     assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0].starts_with("Layout: overflow: ") && said[0].contains("by 20 px right"), "{said:?}");
+    assert!(said[0].starts_with("warning layout-overflow ") && said[0].contains("by 20 px right"), "{said:?}");
     // Back to a gap that fits: nothing new to say.
     let back = s.ok(
         "replace_all_matching_properties",
@@ -1645,7 +1680,10 @@ fn replacing_values_answers_the_layout_problems_it_adds() {
     );
     let said = issues(&undefined);
     assert_eq!(said.len(), 1, "{said:?}");
-    assert!(said[0].starts_with("Variable '$--radius-xl' on node "), "{said:?}");
+    assert!(
+        said[0].starts_with("warning undefined-variable ") && said[0].contains(": Variable '$--radius-xl' on node "),
+        "{said:?}"
+    );
 }
 
 #[test]

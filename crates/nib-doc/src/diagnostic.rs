@@ -70,6 +70,12 @@ impl Diagnostic {
         Diagnostic::new(Severity::Warning, code, message)
     }
 
+    /// An error: what was asked cannot be done (an argument nib does not take, a file it
+    /// cannot read or write).
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(Severity::Error, code, message)
+    }
+
     /// A note.
     pub fn note(code: &'static str, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(Severity::Note, code, message)
@@ -136,6 +142,10 @@ impl fmt::Display for Diagnostic {
         }
     }
 }
+
+/// A diagnostic is the error of whatever failed with it (a command-line argument, a file the
+/// command line could not read): its one-line form, the hints left to [`Diagnostic::to_text`].
+impl std::error::Error for Diagnostic {}
 
 /// Findings gathered while building something, each said once and kept in the order of their
 /// one-line form (node first), so the same document lists them the same way on every run.

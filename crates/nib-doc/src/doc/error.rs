@@ -204,6 +204,32 @@ impl LoadError {
     pub fn new(kind: ErrorKind, location: Location, hint: Option<String>) -> LoadError {
         LoadError { kind, location: Box::new(location), hint }
     }
+
+    /// The error as a diagnostic (code `load`) about its node, at its pointer with line and
+    /// column, with its hint; `file`, when given, starts its message as the one-line form
+    /// names it (`d.pen:3:5 (at /children/0): …`).
+    pub fn diagnostic(&self, file: Option<&std::path::Path>) -> Diagnostic {
+        let message = match file {
+            Some(file) => format!("{}:{self_line}", file.display(), self_line = self.one_line()),
+            None => self.one_line(),
+        };
+        Diagnostic {
+            severity: crate::diagnostic::Severity::Error,
+            code: "load",
+            node: self.location.node_id.clone(),
+            span: Some(Box::new(Span {
+                pointer: self.location.pointer.clone(),
+                line_column: Some((self.location.line as usize, self.location.column as usize)),
+            })),
+            message,
+            hints: self.hint.iter().cloned().collect(),
+        }
+    }
+
+    /// Where and what, without the hint.
+    fn one_line(&self) -> String {
+        format!("{}: {}", self.location, self.kind)
+    }
 }
 
 impl fmt::Display for LoadError {

@@ -12,7 +12,7 @@ use crate::files::{self, Confinement};
 
 /// Why a file could not be read as a document.
 #[derive(Debug, thiserror::Error)]
-pub enum FileError {
+pub enum ReadError {
     /// The file could not be read: missing, not a regular file, too large, unreadable.
     #[error("{0}")]
     File(#[from] files::FileError),
@@ -28,14 +28,14 @@ pub enum FileError {
 
 /// Reads and loads the document at `path`: a regular file of at most [`MAX_FILE_BYTES`] (a
 /// larger file is refused before it is read, a FIFO or device before it is opened).
-pub fn read_file(path: &Path) -> Result<Loaded, FileError> {
+pub fn read_file(path: &Path) -> Result<Loaded, ReadError> {
     let bytes = read_document_bytes(path)?;
-    Document::load_bytes(&bytes).map_err(|error| FileError::Load { path: path.to_owned(), error })
+    Document::load_bytes(&bytes).map_err(|error| ReadError::Load { path: path.to_owned(), error })
 }
 
 /// Reads from the document at `path` only what drawing the nodes `ids` needs (see
 /// [`Document::load_excerpt`]), with the checks of [`read_file`].
-pub fn read_excerpt(path: &Path, ids: &[String]) -> Result<Loaded, FileError> {
+pub fn read_excerpt(path: &Path, ids: &[String]) -> Result<Loaded, ReadError> {
     let bytes = read_document_bytes(path)?;
     let text = std::str::from_utf8(&bytes).ok();
     match text {
@@ -43,7 +43,7 @@ pub fn read_excerpt(path: &Path, ids: &[String]) -> Result<Loaded, FileError> {
         // Not UTF-8: the full load says where.
         None => Document::load_bytes(&bytes),
     }
-    .map_err(|error| FileError::Load { path: path.to_owned(), error })
+    .map_err(|error| ReadError::Load { path: path.to_owned(), error })
 }
 
 /// The bytes of the document file at `path`, with the same checks as [`read_file`].

@@ -124,14 +124,17 @@ fn text_mode<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<TextMo
 
 /// A quality that is not one.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("'{0}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
-pub struct QualityError(pub String);
+#[error("'{given}' is not a quality; use a whole number from 1 (smallest) to 100 (best)")]
+pub struct QualityError {
+    /// What was given instead.
+    pub given: String,
+}
 
 /// Reads a quality: a whole number from 1 to 100.
 pub fn parse_quality(text: &str) -> Result<u8, QualityError> {
     match text.trim().parse::<u8>() {
         Ok(quality) if (1..=100).contains(&quality) => Ok(quality),
-        _ => Err(QualityError(text.to_owned())),
+        _ => Err(QualityError { given: text.to_owned() }),
     }
 }
 
@@ -179,6 +182,6 @@ mod tests {
             parse_scale("0").map_err(|e| e.to_string()),
             Err("'0' is not a scale; use a number above 0 such as 0.5, 1 or 2".to_owned())
         );
-        assert_eq!(parse_quality("101"), Err(QualityError("101".to_owned())));
+        assert_eq!(parse_quality("101"), Err(QualityError { given: "101".to_owned() }));
     }
 }

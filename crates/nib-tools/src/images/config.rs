@@ -18,7 +18,7 @@ pub struct ImageSettings {
     /// The image generation service for `ai` images.
     pub ai: Option<AiSettings>,
     /// Settings that were not understood, in words for the user.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// An OpenAI-compatible image generation service.
@@ -52,8 +52,11 @@ impl ImageSettings {
             None | Some("auto") => false,
             Some("offline") => true,
             Some(other) => {
-                warnings.push(format!(
-                    "NIB_IMAGES is {other:?}; it takes \"offline\" or \"auto\" (the default), so \"auto\" is used"
+                warnings.push(crate::diagnostic::Diagnostic::warning(
+                    "image-setting",
+                    format!(
+                        "NIB_IMAGES is {other:?}; it takes \"offline\" or \"auto\" (the default), so \"auto\" is used"
+                    ),
                 ));
                 false
             }
@@ -138,7 +141,7 @@ mod tests {
         assert!(settings(&[("NIB_IMAGES", "offline"), ("UNSPLASH_ACCESS_KEY", "k")]).offline_only);
         let odd = settings(&[("NIB_IMAGES", "unsplash")]);
         assert!(!odd.offline_only);
-        assert!(odd.warnings[0].contains("\"offline\" or \"auto\""), "{:?}", odd.warnings);
+        assert!(odd.warnings[0].message.contains("\"offline\" or \"auto\""), "{:?}", odd.warnings);
     }
 
     #[test]

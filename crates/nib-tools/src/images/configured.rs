@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::cache::ImageCache;
-use super::{ImageError, ImageKind, ImageProvider, ImageRequest, ImageSettings, OfflineImages, ProvidedImage};
+use super::{ImageKind, ImageProvider, ImageRequest, ImageSettings, OfflineImages, ProvidedImage, ProviderError};
 
 /// How long a service that failed as a whole (rejected key, rate limit, timeout, server error)
 /// is left alone: a batch with ten G() calls must not wait for ten timeouts.
@@ -103,7 +103,7 @@ impl ConfiguredImages {
     }
 
     /// The offline image, with `why` as the note.
-    fn offline_image(&self, request: &ImageRequest, why: String) -> Result<ProvidedImage, ImageError> {
+    fn offline_image(&self, request: &ImageRequest, why: String) -> Result<ProvidedImage, ProviderError> {
         let image = self.offline.image(request)?;
         let drawn = super::offline::what_was_drawn(request.prompt);
         Ok(ProvidedImage { note: Some(format!("{why} {drawn}")), ..image })
@@ -127,7 +127,7 @@ impl ConfiguredImages {
 }
 
 impl ImageProvider for ConfiguredImages {
-    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
+    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ProviderError> {
         let service = match request.kind {
             ImageKind::Stock => &self.stock,
             ImageKind::Ai => &self.ai,
@@ -155,7 +155,7 @@ impl ImageProvider for ConfiguredImages {
                 Ok(image)
             }
             Err(error) => {
-                if matches!(error, ImageError::Unavailable(_)) {
+                if matches!(error, ProviderError::Unavailable(_)) {
                     *failed = Some((Instant::now(), error.to_string()));
                 }
                 drop(failed);

@@ -126,7 +126,7 @@ pub struct ProvidedImage {
 
 /// Why no image could be provided.
 #[derive(Debug, thiserror::Error)]
-pub enum ImageError {
+pub enum ProviderError {
     /// Writing the image file failed, or would have written outside the allowed folder.
     #[error("could not store the image: {0}")]
     File(#[from] crate::files::FileError),
@@ -143,5 +143,5 @@ pub enum ImageError {
 /// Finds or makes images for prompts.
 pub trait ImageProvider {
     /// Provides an image for `request`, stored under `request.folder`.
-    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError>;
+    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ProviderError>;
 }

@@ -5,7 +5,7 @@
 
 use std::io::BufWriter;
 
-use super::{ImageError, ImageKind, ImageProvider, ImageRequest, ProvidedImage};
+use super::{ImageKind, ImageProvider, ImageRequest, ProvidedImage, ProviderError};
 
 /// Draws a soft two-colour gradient with a few shapes, seeded by the prompt.
 pub struct OfflineImages;
@@ -14,7 +14,7 @@ const WIDTH: u32 = 640;
 const HEIGHT: u32 = 400;
 
 impl ImageProvider for OfflineImages {
-    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
+    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ProviderError> {
         let seed = crate::hash::fnv1a(request.prompt.as_bytes());
         let name = crate::doc::values::placeholder_image_name(seed);
         let colours = named_colours(request.prompt);

@@ -6,7 +6,7 @@ use std::time::Duration;
 use base64::Engine as _;
 use serde::Deserialize;
 
-use super::{AiSettings, ImageError, ImageProvider, ImageRequest, Orientation, ProvidedImage, store};
+use super::{AiSettings, ImageProvider, ImageRequest, Orientation, ProvidedImage, ProviderError, store};
 use crate::http::{Expect, FetchError, Fetcher, Limits, Request};
 
 /// Generating takes a while (up to a minute for large models); the answer carries the image as
@@ -117,21 +117,21 @@ impl OpenAiImages {
     }
 
     /// The image bytes of an answer: inline base64, or fetched from the address it gives.
-    fn image_bytes(&self, answer: &[u8]) -> Result<Vec<u8>, ImageError> {
+    fn image_bytes(&self, answer: &[u8]) -> Result<Vec<u8>, ProviderError> {
         let answer: Answer = serde_json::from_slice(answer)
-            .map_err(|e| ImageError::Unavailable(format!("the image service's answer is not understood ({e})")))?;
+            .map_err(|e| ProviderError::Unavailable(format!("the image service's answer is not understood ({e})")))?;
         let first = answer
             .data
             .into_iter()
             .next()
-            .ok_or_else(|| ImageError::Provider("the image service answered without an image".into()))?;
+            .ok_or_else(|| ProviderError::Provider("the image service answered without an image".into()))?;
         if let Some(data) = first.b64_json {
             return base64::engine::general_purpose::STANDARD
                 .decode(data.trim())
-                .map_err(|e| ImageError::Provider(format!("the image service's base64 image is broken ({e})")));
+                .map_err(|e| ProviderError::Provider(format!("the image service's base64 image is broken ({e})")));
         }
         let url =
-            first.url.ok_or_else(|| ImageError::Provider("the image service answered without an image".into()))?;
+            first.url.ok_or_else(|| ProviderError::Provider("the image service answered without an image".into()))?;
         self.http
             .fetch(&Request {
                 url: &url,
@@ -140,51 +140,51 @@ impl OpenAiImages {
                 expect: Expect::Image,
                 limits: self.image_limits,
             })
-            .map_err(|e| ImageError::Provider(format!("the generated image could not be downloaded: {e}")))
+            .map_err(|e| ProviderError::Provider(format!("the generated image could not be downloaded: {e}")))
     }
 
     /// What an agent should do about a failed generation.
-    fn explain(&self, error: FetchError) -> ImageError {
+    fn explain(&self, error: FetchError) -> ProviderError {
         let key = self.settings.key_variable;
         let detail = error.service_message().map(|m| format!(": {m}")).unwrap_or_default();
         match &error {
-            FetchError::Status { status: 400, .. } => ImageError::Provider(format!(
+            FetchError::Status { status: 400, .. } => ProviderError::Provider(format!(
                 "the image service refused the request (400{detail}): rephrase the prompt, or check NIB_IMAGE_MODEL and NIB_IMAGE_SIZE"
             )),
             FetchError::Status { status: 401, .. } => {
-                ImageError::Unavailable(format!("{key} is rejected by the image service (401): check the key"))
+                ProviderError::Unavailable(format!("{key} is rejected by the image service (401): check the key"))
             }
-            FetchError::Status { status: 403, .. } => ImageError::Unavailable(format!(
+            FetchError::Status { status: 403, .. } => ProviderError::Unavailable(format!(
                 "the image service refused the key (403{detail}): check that {key} may use the model {}",
                 self.settings.model
             )),
-            FetchError::Status { status: 404, .. } => ImageError::Unavailable(format!(
+            FetchError::Status { status: 404, .. } => ProviderError::Unavailable(format!(
                 "{}/images/generations is not found (404{detail}): check NIB_IMAGE_BASE_URL and NIB_IMAGE_MODEL",
                 self.settings.base_url
             )),
-            FetchError::Status { status: 429, .. } => ImageError::Unavailable(format!(
+            FetchError::Status { status: 429, .. } => ProviderError::Unavailable(format!(
                 "the image service's rate limit or quota is used up (429{detail}): wait, or check the account's plan"
             )),
             FetchError::Status { status: status @ 500.., .. } => {
-                ImageError::Unavailable(format!("the image service is failing ({status}{detail}): try again later"))
+                ProviderError::Unavailable(format!("the image service is failing ({status}{detail}): try again later"))
             }
             FetchError::Status { status, .. } => {
-                ImageError::Unavailable(format!("the image service answered {status}{detail}"))
+                ProviderError::Unavailable(format!("the image service answered {status}{detail}"))
             }
-            FetchError::BadUrl { .. } | FetchError::Forbidden { .. } => ImageError::Unavailable(format!(
+            FetchError::BadUrl { .. } | FetchError::Forbidden { .. } => ProviderError::Unavailable(format!(
                 "NIB_IMAGE_BASE_URL cannot be used ({error}): nib calls only public https services"
             )),
-            FetchError::Timeout { .. } => ImageError::Unavailable(format!(
+            FetchError::Timeout { .. } => ProviderError::Unavailable(format!(
                 "the image service did not answer within {} s: try again later",
                 self.generation_limits.deadline.as_secs()
             )),
-            _ => ImageError::Unavailable(format!("the image service failed: {error}")),
+            _ => ProviderError::Unavailable(format!("the image service failed: {error}")),
         }
     }
 }
 
 impl ImageProvider for OpenAiImages {
-    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
+    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ProviderError> {
         let prompt = request.prompt.trim();
         let size = self.size(request.orientation);
         let identity = format!("ai {} {} {size} {prompt}", self.settings.base_url, self.settings.model);

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{ImageError, ImageRequest};
+use super::{ImageRequest, ProviderError};
 
 /// The image formats the renderer draws.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,9 +64,9 @@ pub fn existing(folder: &Path, stem: &str) -> Option<(String, PathBuf)> {
 /// Writes `bytes` to `images/<stem>.<ext>` under the request's folder (the extension from the
 /// bytes), inside its confinement, and returns its URL relative to the document and its path.
 /// Bytes that are not PNG or JPEG are refused: the renderer could not draw them.
-pub fn write(request: &ImageRequest, stem: &str, bytes: &[u8]) -> Result<(String, PathBuf), ImageError> {
+pub fn write(request: &ImageRequest, stem: &str, bytes: &[u8]) -> Result<(String, PathBuf), ProviderError> {
     let format = ImageFormat::sniff(bytes)
-        .ok_or_else(|| ImageError::Provider("the image is neither PNG nor JPEG, which nib cannot draw".into()))?;
+        .ok_or_else(|| ProviderError::Provider("the image is neither PNG nor JPEG, which nib cannot draw".into()))?;
     let name = format!("{stem}.{}", format.extension());
     let images = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
     let path = images.join(&name);

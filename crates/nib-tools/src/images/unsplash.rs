@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use super::{ImageError, ImageProvider, ImageRequest, ProvidedImage, store};
+use super::{ImageProvider, ImageRequest, ProvidedImage, ProviderError, store};
 use crate::http::{Expect, FetchError, Fetcher, Limits, Request, encode_query};
 
 /// Unsplash's API.
@@ -106,7 +106,7 @@ impl Unsplash {
         }
     }
 
-    fn search(&self, request: &ImageRequest) -> Result<Vec<Photo>, ImageError> {
+    fn search(&self, request: &ImageRequest) -> Result<Vec<Photo>, ProviderError> {
         let mut url = format!(
             "{}/search/photos?query={}&per_page={RESULTS}&content_filter=high",
             self.api,
@@ -129,7 +129,7 @@ impl Unsplash {
             })
             .map_err(explain)?;
         let search: Search = serde_json::from_slice(&answer)
-            .map_err(|e| ImageError::Unavailable(format!("Unsplash's search answer is not understood ({e})")))?;
+            .map_err(|e| ProviderError::Unavailable(format!("Unsplash's search answer is not understood ({e})")))?;
         Ok(search.results)
     }
 
@@ -139,7 +139,7 @@ impl Unsplash {
         &self,
         request: &ImageRequest,
         photo: &Photo,
-    ) -> Result<(String, Option<std::path::PathBuf>), ImageError> {
+    ) -> Result<(String, Option<std::path::PathBuf>), ProviderError> {
         let stem = format!(
             "{}-{:016x}",
             store::slug(request.prompt),
@@ -157,7 +157,7 @@ impl Unsplash {
                 let raw = photo.urls.raw.as_ref()?;
                 Some(format!("{raw}{}w=1080&fm=jpg&q=80", if raw.contains('?') { '&' } else { '?' }))
             })
-            .ok_or_else(|| ImageError::Provider("the photo has no download address".into()))?;
+            .ok_or_else(|| ProviderError::Provider("the photo has no download address".into()))?;
         let answer = self
             .http
             .fetch(&Request {
@@ -169,9 +169,9 @@ impl Unsplash {
             })
             .map_err(|e| match e {
                 FetchError::Timeout { .. } | FetchError::Unreachable { .. } => {
-                    ImageError::Unavailable(format!("could not download the Unsplash photo: {e}"))
+                    ProviderError::Unavailable(format!("could not download the Unsplash photo: {e}"))
                 }
-                other => ImageError::Provider(format!("the Unsplash photo could not be used: {other}")),
+                other => ProviderError::Provider(format!("the Unsplash photo could not be used: {other}")),
             })?;
         let (url, path) = store::write(request, &stem, &answer)?;
         Ok((url, Some(path)))
@@ -197,10 +197,10 @@ impl Unsplash {
 }
 
 impl ImageProvider for Unsplash {
-    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ImageError> {
+    fn image(&self, request: &ImageRequest) -> Result<ProvidedImage, ProviderError> {
         let photos = self.search(request)?;
         if photos.is_empty() {
-            return Err(ImageError::Provider(format!(
+            return Err(ProviderError::Provider(format!(
                 "Unsplash has no photo for {:?}: try fewer, more general words",
                 request.prompt.trim()
             )));
@@ -212,11 +212,11 @@ impl ImageProvider for Unsplash {
                     self.register_download(photo);
                     return Ok(ProvidedImage { url, metadata: Some(metadata(&photo.user)), note: None, created });
                 }
-                Err(error @ (ImageError::Unavailable(_) | ImageError::File(_))) => return Err(error),
+                Err(error @ (ProviderError::Unavailable(_) | ProviderError::File(_))) => return Err(error),
                 Err(error) => last_error = Some(error),
             }
         }
-        Err(last_error.unwrap_or_else(|| ImageError::Provider("no Unsplash photo could be downloaded".into())))
+        Err(last_error.unwrap_or_else(|| ProviderError::Provider("no Unsplash photo could be downloaded".into())))
     }
 }
 
@@ -233,9 +233,9 @@ fn metadata(user: &User) -> String {
 }
 
 /// What an agent should do about a failed search.
-fn explain(error: FetchError) -> ImageError {
+fn explain(error: FetchError) -> ProviderError {
     let detail = error.service_message().map(|m| format!(": {m}")).unwrap_or_default();
-    ImageError::Unavailable(match &error {
+    ProviderError::Unavailable(match &error {
         FetchError::Status { status: 401, .. } => {
             "UNSPLASH_ACCESS_KEY is rejected by Unsplash (401): check the key (the Access Key of an Unsplash app)".into()
         }

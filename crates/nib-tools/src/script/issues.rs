@@ -4,6 +4,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::edit_distance;
 use crate::doc::values::{Layout, LayoutPosition, Sizing, TextGrowth, VariableScalar, VariableValue};
 use crate::doc::vars::VisitVars;
@@ -19,10 +20,13 @@ pub const MAX_ISSUES: usize = 50;
 
 /// The advice for a call longer than Pencil recommends: it ran, but one failing statement rolls
 /// back all of it, and a reviewer reads it as one change.
-pub(crate) fn long_batch(statements: usize) -> String {
-    format!(
-        "This call has {statements} operations; at most {} per call are recommended. Long batches are harder to review and one failing operation rolls back all of them: split them into smaller calls.",
-        super::parse::RECOMMENDED_STATEMENTS
+pub(crate) fn long_batch(statements: usize) -> Diagnostic {
+    Diagnostic::warning(
+        "long-batch",
+        format!(
+            "This call has {statements} operations; at most {} per call are recommended. Long batches are harder to review and one failing operation rolls back all of them: split them into smaller calls.",
+            super::parse::RECOMMENDED_STATEMENTS
+        ),
     )
 }
 
@@ -43,20 +47,21 @@ const PLACING_KEYS: [Key; 10] = [
 /// The potential issue of a U() that set keys other than its place and size on the node `path`
 /// of a type nib does not know (spelled `type_name` in the file): they are saved, but nothing
 /// draws them. `None` when every key set places or sizes it.
-pub(crate) fn undrawn_keys(path: &str, type_name: Option<&str>, set: &Props) -> Option<String> {
+pub(crate) fn undrawn_keys(path: &str, type_name: Option<&str>, set: &Props) -> Option<Diagnostic> {
     let undrawn: Vec<&str> =
         set.iter().map(|(key, _)| key).filter(|key| !PLACING_KEYS.contains(key)).map(Key::name).collect();
     if undrawn.is_empty() {
         return None;
     }
     let spelled = type_name.map(|name| format!(" ({name:?})")).unwrap_or_default();
-    Some(format!(
+    let message = format!(
         "Node '{path}' is of a type nib does not know{spelled}, from a newer Pen: {} saved on it, but nib draws nothing for such a node (only its place and size count), so the change does not show here.",
         match undrawn.as_slice() {
             [one] => format!("'{one}' is"),
             many => format!("{} are", many.iter().map(|k| format!("'{k}'")).collect::<Vec<_>>().join(", ")),
         }
-    ))
+    );
+    Some(Diagnostic::warning("undrawn-keys", message).at_node(path))
 }
 
 /// The potential problems of `touched` nodes (at most [`MAX_ISSUES`], then a count);
@@ -70,13 +75,14 @@ pub fn find(
     positioned: &HashSet<NodeKey>,
     canvas: Option<&dyn CanvasBoxes>,
     known: &HashSet<String>,
-) -> Vec<String> {
-    let mut issues: Vec<String> = Vec::new();
+) -> Vec<Diagnostic> {
+    let mut issues: Vec<Diagnostic> = Vec::new();
     let mut distinct: HashSet<String> = HashSet::new();
     let mut seen = HashSet::new();
     // Expanded parts, built once per top-level part however many of its instances the call touched.
     let mut parts: HashMap<NodeKey, Option<Arc<Scene>>> = HashMap::new();
-    // Undefined variables are said once per variable, with the nodes that use it.
+    // Undefined variables are said once per variable, with the nodes that use it: where in the
+    // list, which variable, and its uses.
     let mut variables: Vec<(usize, String, Vec<UndefinedUse>)> = Vec::new();
     for key in touched {
         if !seen.insert(*key) {
@@ -96,7 +102,8 @@ pub fn find(
                         Some((_, _, uses)) => uses.push(used),
                         None if issues.len() < MAX_ISSUES => {
                             variables.push((issues.len(), used.name.clone(), vec![used]));
-                            issues.push(String::new());
+                            // Its place in the list; the sentence is made once every use is known.
+                            issues.push(Diagnostic::warning(UNDEFINED_VARIABLE, String::new()));
                         }
                         None => {
                             distinct.insert(format!("variable {}", used.name));
@@ -106,31 +113,37 @@ pub fn find(
                 }
             };
             if issues.len() < MAX_ISSUES {
-                if distinct.insert(issue.clone()) {
+                if distinct.insert(issue.message.clone()) {
                     issues.push(issue);
                 }
             } else {
-                distinct.insert(issue);
+                distinct.insert(issue.message);
             }
         }
     }
     for (at, name, uses) in variables {
-        issues[at] = undefined_sentence(document, library, &name, &uses);
-        distinct.insert(issues[at].clone());
+        issues[at] = undefined_diagnostic(document, library, &name, &uses);
+        distinct.insert(issues[at].message.clone());
     }
     let more = distinct.len().saturating_sub(issues.len());
     if more > 0 {
-        issues.push(format!(
-            "… and {more} more potential issues of the kinds above (fix these first; snapshot_layout with problemsOnly: true lists the layout problems)."
+        issues.push(Diagnostic::note(
+            "more",
+            format!(
+                "… and {more} more potential issues of the kinds above (fix these first; snapshot_layout with problemsOnly: true lists the layout problems)."
+            ),
         ));
     }
     issues
 }
 
+/// The code of a variable that is not defined where it is used.
+const UNDEFINED_VARIABLE: &str = "undefined-variable";
+
 /// A potential issue of one node.
 pub(crate) enum Issue {
     /// Said as it is.
-    Said(String),
+    Said(Diagnostic),
     /// A variable the node uses that is not defined: said once for all the nodes that use it.
     Undefined(UndefinedUse),
 }
@@ -139,7 +152,7 @@ impl Issue {
     /// What tells it apart from the node's other issues, and from the same issue later.
     pub(crate) fn key(&self) -> String {
         match self {
-            Issue::Said(said) => said.clone(),
+            Issue::Said(said) => said.message.clone(),
             Issue::Undefined(used) => format!("${} on {}: {}", used.name, used.node, used.properties.join(", ")),
         }
     }
@@ -151,6 +164,17 @@ pub(crate) struct UndefinedUse {
     node: String,
     /// The properties that use it (`path: property` inside an instance's overrides).
     properties: Vec<String>,
+}
+
+/// One finding for a variable that is not defined and the nodes that use it (the first 3 named
+/// in its sentence; the node it is about is the first).
+fn undefined_diagnostic(document: &Document, library: &dyn Library, name: &str, uses: &[UndefinedUse]) -> Diagnostic {
+    let message = undefined_sentence(document, library, name, uses);
+    let diagnostic = Diagnostic::warning(UNDEFINED_VARIABLE, message);
+    match uses.first() {
+        Some(first) => diagnostic.at_node(first.node.clone()),
+        None => diagnostic,
+    }
 }
 
 /// One sentence for a variable that is not defined and the nodes that use it (the first 3).
@@ -272,7 +296,17 @@ fn near_variables(document: &Document, library: &dyn Library, name: &str) -> Str
 /// The two layout axes, with the keys and words that go with them.
 const AXES: [(Key, &str); 2] = [(Key::Width, "horizontal"), (Key::Height, "vertical")];
 
-fn node_issues(document: &Document, key: NodeKey, positioned: bool, canvas: Option<&dyn CanvasBoxes>) -> Vec<String> {
+/// A potential issue of the node `id`, of the kind `code`, in Pencil's words where it has them.
+fn at(id: &str, code: &'static str, message: String) -> Diagnostic {
+    Diagnostic::warning(code, message).at_node(id)
+}
+
+fn node_issues(
+    document: &Document,
+    key: NodeKey,
+    positioned: bool,
+    canvas: Option<&dyn CanvasBoxes>,
+) -> Vec<Diagnostic> {
     let tree = document.tree();
     let node = tree.node(key);
     let (id, node_type, props) = (node.id(), node.node_type(), &node.props);
@@ -283,18 +317,18 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool, canvas: Opti
 
     let fills_container = AXES.iter().any(|(axis, _)| matches!(sizing(props, axis), Some(Sizing::FillContainer(_))));
     if fills_container && (!parent_flex || absolute) {
-        issues.push(format!(
+        issues.push(at(id, "fill-outside-layout", format!(
             "Node '{id}' has 'fill_container' sizing but is not inside a flexbox layout. Make sure parent has 'layout' property set."
-        ));
+        )));
     }
     if matches!(node_type, NodeType::Frame) {
         let explicit_fit =
             AXES.iter().any(|(axis, _)| matches!(explicit_sizing(props, axis), Some(Sizing::FitContent(_))));
         let lays_out = lays_out_children(document, key);
         if explicit_fit && !lays_out {
-            issues.push(format!(
+            issues.push(at(id, "fit-without-layout", format!(
                 "Node '{id}' has 'fit_content' sizing but does not have flexbox layout enabled. Set 'layout' property to enable layout."
-            ));
+            )));
         }
         let visible: Vec<NodeKey> =
             node.children().iter().copied().filter(|c| !is_hidden(&tree.node(*c).props)).collect();
@@ -303,41 +337,45 @@ fn node_issues(document: &Document, key: NodeKey, positioned: bool, canvas: Opti
                 continue;
             }
             if visible.is_empty() {
-                issues.push(format!(
+                issues.push(at(id, "fit-without-children", format!(
                     "Node '{id}' has 'fit_content' sizing on the {word} axis but has no children. This will result in zero size."
-                ));
+                )));
             } else if lays_out {
                 let in_flow: Vec<&Props> =
                     visible.iter().map(|c| &tree.node(*c).props).filter(|p| !is_absolute(p)).collect();
                 if !in_flow.is_empty()
                     && in_flow.iter().all(|p| matches!(sizing(p, axis), Some(Sizing::FillContainer(_))))
                 {
-                    issues.push(format!(
+                    issues.push(at(id, "circular-sizing", format!(
                         "Circular layout sizing detected on node '{id}': the node has 'fit_content' sizing but all children have 'fill_container' sizing on the {word} axis."
-                    ));
+                    )));
                 }
             }
         }
     }
     if positioned && parent_flex && !absolute {
-        issues
-            .push(format!("Properties 'x' and 'y' are ignored on node '{id}' because it is inside a flexbox layout."));
+        let message =
+            format!("Properties 'x' and 'y' are ignored on node '{id}' because it is inside a flexbox layout.");
+        issues.push(at(id, "position-in-layout", message));
     }
     if node_type == NodeType::Text {
         issues.extend(text_issues(id, props));
     }
     if matches!(node_type, NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context) {
-        issues.extend(font_issue(document, props, canvas));
+        issues.extend(font_issue(document, props, canvas).map(|(code, message)| at(id, code, message)));
     }
     if matches!(node_type, NodeType::IconFont | NodeType::Icon) {
-        issues.extend(missing_icon(props));
+        issues.extend(missing_icon(props).map(|message| at(id, ICON_MISSING, message)));
     }
     issues
 }
 
-/// A font family that exists nowhere, or one that is replaced, with its stand-in (checked
-/// through a string variable too).
-fn font_issue(document: &Document, props: &Props, canvas: Option<&dyn CanvasBoxes>) -> Option<String> {
+/// The code of an icon nib does not have.
+const ICON_MISSING: &str = "icon-missing";
+
+/// A font family that exists nowhere (`font-invalid`), or one that is replaced
+/// (`font-substituted`), with its stand-in (checked through a string variable too).
+fn font_issue(document: &Document, props: &Props, canvas: Option<&dyn CanvasBoxes>) -> Option<(&'static str, String)> {
     let family = match props.get(&Key::FontFamily)? {
         Value::TextOrVar(VarOr::Value(family)) => family.clone(),
         Value::TextOrVar(VarOr::Var(var)) => plain_string_variable(document, var.name())?,
@@ -349,10 +387,11 @@ fn font_issue(document: &Document, props: &Props, canvas: Option<&dyn CanvasBoxe
     choice.replaced.as_ref()?;
     if is_known_family(&family) {
         // A real family nib does not have is measured and drawn with a stand-in: say which.
-        return choice.reason().map(|reason| format!("Font family {reason}."));
+        return choice.reason().map(|reason| ("font-substituted", format!("Font family {reason}.")));
     }
     let hint = suggest_family(&family).map(|s| format!(" Did you mean '{s}'?")).unwrap_or_default();
-    Some(format!("Font family '{family}' is invalid.{hint} It is measured and drawn with {}.", choice.family))
+    let message = format!("Font family '{family}' is invalid.{hint} It is measured and drawn with {}.", choice.family);
+    Some(("font-invalid", message))
 }
 
 /// The value of a string variable that has one value for all themes.
@@ -373,7 +412,7 @@ fn instance_issues(
     instance: NodeKey,
     canvas: Option<&dyn CanvasBoxes>,
     parts: &mut HashMap<NodeKey, Option<Arc<Scene>>>,
-) -> Vec<String> {
+) -> Vec<Diagnostic> {
     let root = document.tree().root_of(instance);
     let Some(scene) = parts.entry(root).or_insert_with(|| canvas?.part_scene(document, root)) else {
         return Vec::new();
@@ -384,21 +423,23 @@ fn instance_issues(
     for inner in scene.subtree(key).skip(1) {
         let node = scene.node(inner);
         let found = match node.node_type() {
-            NodeType::IconFont | NodeType::Icon => missing_icon(&node.props),
+            NodeType::IconFont | NodeType::Icon => missing_icon(&node.props).map(|message| (ICON_MISSING, message)),
             NodeType::Text | NodeType::Note | NodeType::Prompt | NodeType::Context => {
                 font_issue(document, &node.props, canvas)
             }
             _ => None,
         };
-        if let Some(found) = found {
-            issues.push(format!("In instance '{id}', node '{}': {found}", node.id));
+        if let Some((code, found)) = found {
+            // The node is named by its instance path, as every tool addresses it.
+            let path = format!("{id}/{}", node.id);
+            issues.push(at(&path, code, format!("In instance '{id}', node '{}': {found}", node.id)));
         }
     }
     issues
 }
 
 /// Overrides whose key names no node of the instance's component have no effect.
-fn override_issues(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<String> {
+fn override_issues(document: &Document, library: &dyn Library, key: NodeKey) -> Vec<Diagnostic> {
     let node = document.tree().node(key);
     let Some(Value::Descendants(descendants)) = node.props.get(&Key::Descendants) else { return Vec::new() };
     let id = node.id();
@@ -410,16 +451,17 @@ fn override_issues(document: &Document, library: &dyn Library, key: NodeKey) -> 
             Ok(PathTarget::Node(_)) => None,
             Err(e) => {
                 let known = if e.available.is_empty() { String::new() } else { format!(" Ids there: {}.", e.available.join(", ")) };
-                Some(format!(
+                let message = format!(
                     "Override '{path}' on instance '{id}' does not match any node of component '{}', so it has no effect.{known}",
                     node.props.text(&Key::Ref).unwrap_or_default()
-                ))
+                );
+                Some(at(id, "override-unmatched", message))
             }
         })
         .collect()
 }
 
-fn text_issues(id: &str, props: &Props) -> Vec<String> {
+fn text_issues(id: &str, props: &Props) -> Vec<Diagnostic> {
     let mut issues = Vec::new();
     let no_fill = match props.get(&Key::Fill) {
         None => true,
@@ -427,8 +469,10 @@ fn text_issues(id: &str, props: &Props) -> Vec<String> {
         _ => false,
     };
     if no_fill {
-        issues.push(format!(
-            "Text node '{id}' has no fill, so it is invisible. Set 'fill' to a color or a color variable."
+        issues.push(at(
+            id,
+            "text-without-fill",
+            format!("Text node '{id}' has no fill, so it is invisible. Set 'fill' to a color or a color variable."),
         ));
     }
     let growth = match props.get(&Key::TextGrowth) {
@@ -438,17 +482,17 @@ fn text_issues(id: &str, props: &Props) -> Vec<String> {
     };
     if growth != TextGrowth::FixedWidthHeight && matches!(explicit_sizing(props, &Key::Height), Some(Sizing::Fixed(_)))
     {
-        issues.push(format!(
+        issues.push(at(id, "text-height-ignored", format!(
             "Text node '{id}' has a fixed height, but textGrowth '{}' sizes its height to the text. Remove the height, or set textGrowth to 'fixed-width-height'.",
             growth.as_str()
-        ));
+        )));
     }
     if growth == TextGrowth::Auto
         && matches!(explicit_sizing(props, &Key::Width), Some(Sizing::Fixed(_) | Sizing::FillContainer(_)))
     {
-        issues.push(format!(
+        issues.push(at(id, "text-width-ignored", format!(
             "Text node '{id}' has a width, but textGrowth 'auto' sizes it to its text on one line. Set textGrowth to 'fixed-width' to wrap the text at that width."
-        ));
+        )));
     }
     issues
 }

@@ -20,4 +20,6 @@ pub(crate) use exec::session::Finished;
 pub use exec::session::Session;
 pub use exec::{Context, Options, run};
 pub use parse::{DEFAULT_MAX_STATEMENTS, MAX_NESTING, MAX_SCRIPT_BYTES, parse};
-pub use report::{Binding, Failure, LAYOUT_HEADER, LAYOUT_PREFIX, OpResult, Outcome};
+pub use report::{
+    Binding, Failure, LAYOUT_CODE_PREFIX, LAYOUT_HEADER, OpResult, Outcome, is_layout_problem, layout_line,
+};

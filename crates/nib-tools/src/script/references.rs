@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::{Document, Key, NodeKey, NodeTree, NodeType, Value};
 use crate::resolve::{ComponentError, Library, find_component};
 
@@ -60,7 +61,7 @@ impl References {
     }
 
     /// What broke between `self` (before a call) and `after`, in words for the answer.
-    pub(crate) fn broken_since(&self, after: &References) -> Vec<String> {
+    pub(crate) fn broken_since(&self, after: &References) -> Vec<Diagnostic> {
         let mut issues = Vec::new();
         let mut newly: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for (id, reference) in &after.dangling {
@@ -70,27 +71,32 @@ impl References {
         }
         for (reference, ids) in newly {
             let which = Instances(&ids);
+            // About the first instance drawn empty; the sentence names the others.
+            let first = ids.first().copied().unwrap_or_default();
             if self.found.contains(reference) {
-                issues.push(format!(
+                let message = format!(
                     "Component '{reference}' no longer exists, but {which} still {} to it: {} drawn empty. Delete or replace {}, or undo this call.",
                     which.verb("refers", "refer"),
                     which.verb("it is", "they are"),
                     which.verb("it", "them"),
-                ));
+                );
+                issues.push(Diagnostic::warning("component-removed", message).at_node(first));
             } else {
-                issues.push(format!(
+                let message = format!(
                     "{} {} to component '{reference}', which does not exist: {} drawn empty. Use the id of a reusable node.",
                     capitalised(&which.to_string()),
                     which.verb("refers", "refer"),
                     which.verb("it is", "they are"),
-                ));
+                );
+                issues.push(Diagnostic::warning("component-missing", message).at_node(first));
             }
         }
         for (component, through) in &after.cyclic {
             if !self.cyclic.contains_key(component) {
-                issues.push(format!(
+                let message = format!(
                     "Component '{component}' now contains an instance of itself (through '{through}'): it can never be drawn completely. Remove that instance or make it use another component."
-                ));
+                );
+                issues.push(Diagnostic::warning("component-cycle", message).at_node(component.as_str()));
             }
         }
         issues
@@ -221,8 +227,10 @@ mod tests {
         edit.remove(btn);
         edit.commit();
         let issues = before.broken_since(&References::of(&after, &NoImports));
+        assert_eq!((issues[0].code, issues[0].node.as_deref()), ("component-removed", Some("b1")));
+        let messages: Vec<&str> = issues.iter().map(|issue| issue.message.as_str()).collect();
         assert_eq!(
-            issues,
+            messages,
             [
                 "Component 'Btn' no longer exists, but 2 instances ('b1', 'b2') still refer to it: they are drawn empty. Delete or replace them, or undo this call."
             ]

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use super::validate::Invalid;
+use crate::diagnostic::Diagnostic;
 
 /// The result of one batch_design call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -16,8 +17,9 @@ pub struct Outcome {
     pub results: Vec<OpResult>,
     /// The node each binding named, in the order they were created.
     pub bindings: Vec<Binding>,
-    /// Potential problems in the result, worded as Pencil words them.
-    pub issues: Vec<String>,
+    /// Potential problems in the result, worded as Pencil words them (the layout problems the
+    /// call added are those of code [`LAYOUT_CODE`]).
+    pub issues: Vec<Diagnostic>,
     /// The document's revision after the call.
     pub revision: u64,
     /// Why the call failed, when it did.
@@ -182,30 +184,44 @@ fn success_text(outcome: &Outcome) -> String {
     // Pencil's own section holds the issues in its words, as Pencil frames them; the layout
     // problems a call added are nib's and follow in a section of their own, framed in a line,
     // so that an answer grows by little more than what it reports.
-    let (layout, pencils): (Vec<&String>, Vec<&String>) =
-        outcome.issues.iter().partition(|issue| issue.starts_with(LAYOUT_PREFIX));
+    let (layout, pencils): (Vec<&Diagnostic>, Vec<&Diagnostic>) =
+        outcome.issues.iter().partition(|issue| is_layout_problem(issue));
     if !pencils.is_empty() {
         text.push_str("\n## Potential issues detected:\n");
         for issue in pencils {
-            let _ = writeln!(text, "- {issue}");
+            let _ = writeln!(text, "- {}", issue.message);
         }
         text.push_str("\n\nReview these potential issues and attempt to resolve them in subsequent calls.\n");
     }
     if !layout.is_empty() {
         text.push_str(LAYOUT_HEADER);
-        for line in layout {
-            let _ = writeln!(text, "- {}", &line[LAYOUT_PREFIX.len()..]);
+        for problem in layout {
+            let _ = writeln!(text, "- {}", layout_line(problem));
         }
     }
     text
 }
 
-/// How an issue that is a layout problem the call added starts (`Layout: overflow: …`), in
-/// [`Outcome::issues`] and execute's `issues`.
-pub const LAYOUT_PREFIX: &str = "Layout: ";
+/// How the code of a layout problem a call added starts, in [`Outcome::issues`] and execute's
+/// `issues`: `layout-` and its kind as snapshot_layout names it (`layout-circular-sizing`);
+/// `layout-more` counts the ones not listed.
+pub const LAYOUT_CODE_PREFIX: &str = "layout-";
 
-/// The heading of the answer's section of layout problems the call added, listed without
-/// [`LAYOUT_PREFIX`] (`- overflow: …`).
+/// True for a layout problem the call added (said in a section of its own).
+pub fn is_layout_problem(issue: &Diagnostic) -> bool {
+    issue.code.starts_with(LAYOUT_CODE_PREFIX)
+}
+
+/// A layout problem as a line of the answer's section: its kind as snapshot_layout spells it,
+/// then its message (`circular_sizing: …`); the count of the others as it is.
+pub fn layout_line(problem: &Diagnostic) -> String {
+    match problem.code.strip_prefix(LAYOUT_CODE_PREFIX) {
+        Some("more") | None => problem.message.clone(),
+        Some(kind) => format!("{}: {}", kind.replace('-', "_"), problem.message),
+    }
+}
+
+/// The heading of the answer's section of layout problems the call added (`- overflow: …`).
 pub const LAYOUT_HEADER: &str = "\n## New layout problems:\n";
 
 fn failure_text(failure: &Failure) -> String {
@@ -255,7 +271,7 @@ mod tests {
                 OpResult::Updated { id: "k8eKw".into() },
             ],
             bindings: vec![Binding { name: "colorFrame".into(), id: "k8eKw".into() }],
-            issues: vec!["Node 'k8eKw' has 'fit_content' sizing but does not have flexbox layout enabled. Set 'layout' property to enable layout.".into()],
+            issues: vec![Diagnostic::warning("fit-without-layout", "Node 'k8eKw' has 'fit_content' sizing but does not have flexbox layout enabled. Set 'layout' property to enable layout.").at_node("k8eKw")],
             revision: 1,
             failure: None,
             created_files: Vec::new(),

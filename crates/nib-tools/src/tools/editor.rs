@@ -33,7 +33,7 @@ pub struct Opened {
     /// The top-level nodes (at most ten, then a count).
     pub top_level_nodes: Vec<serde_json::Value>,
     /// Problems found while reading (the document opened anyway).
-    pub problems: Vec<String>,
+    pub problems: Vec<crate::diagnostic::Diagnostic>,
     /// The file's revision (what `ifRevision` quotes).
     pub file_revision: String,
     /// What happened to a document that was already open: read again because it changed on
@@ -110,7 +110,7 @@ fn untitled(folder: &Path) -> PathBuf {
 }
 
 fn describe(open: &mut OpenDocument, created: bool) -> Opened {
-    let imports = crate::diagnostic::lines(open.compiler.import_diagnostics(&open.document));
+    let imports = open.compiler.import_diagnostics(&open.document).iter().cloned();
     Opened {
         file_path: open.path.display().to_string(),
         created,

@@ -96,7 +96,7 @@ pub struct ExportAnswer {
     pub total_bytes: u64,
     /// What could not be exported as written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// Exports the document's nodes or variables into files in the workspace.
@@ -233,7 +233,7 @@ pub fn export(workspace: &mut Workspace, args: ExportArgs) -> Result<ExportAnswe
         })
         .collect();
     let total_bytes = files.iter().map(|f| f.bytes).sum();
-    Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: crate::diagnostic::lines(&report.warnings) })
+    Ok(ExportAnswer { format: format.name(), files, total_bytes, warnings: report.warnings })
 }
 
 #[cfg(test)]

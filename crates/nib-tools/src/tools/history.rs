@@ -34,9 +34,9 @@ pub struct Stepped {
     /// The file's revision after the step (what `ifRevision` quotes).
     pub file_revision: String,
     /// The layout problems the step brought (back), as batch_design and execute say them
-    /// (`Layout: circular_sizing: …`; at most 10, then a count).
+    /// (code `layout-circular-sizing` and so on; at most 10, then a count).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub issues: Vec<String>,
+    pub issues: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// Takes back the last change to the document and saves it.

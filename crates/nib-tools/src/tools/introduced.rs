@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use super::workspace::OpenDocument;
 use crate::compile::Compiler;
+use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
 use crate::host::image_files::missing_images;
 use crate::layout::{LayoutProblem, ProblemKind, UnreadableImage, every_problem};
-use crate::script::LAYOUT_PREFIX;
 
 /// Most new layout problems one answer lists; the others are counted in a last line.
 pub const MAX_SAID_PROBLEMS: usize = 10;
@@ -119,55 +119,80 @@ impl OpenDocument {
     }
 }
 
-/// The new layout problems as lines of an answer's issues, at most [`MAX_SAID_PROBLEMS`] and a
-/// count of the rest. A problem the answer's own issues already name (the same node and the
-/// same kind in batch_design's words, or an undefined variable it named) is left out.
-pub fn said(problems: &[LayoutProblem], issues: &[String]) -> Vec<String> {
+/// The new layout problems as an answer's issues, at most [`MAX_SAID_PROBLEMS`] and a count of
+/// the rest, each a warning about its node (code `layout-` and its kind). A problem the
+/// answer's own issues already name (the same node and kind, or an undefined variable it
+/// named) is left out.
+pub fn said(problems: &[LayoutProblem], issues: &[Diagnostic]) -> Vec<Diagnostic> {
     let fresh: Vec<&LayoutProblem> = problems.iter().filter(|problem| !already_said(problem, issues)).collect();
-    let mut lines: Vec<String> = fresh
+    let mut said: Vec<Diagnostic> = fresh
         .iter()
         .take(MAX_SAID_PROBLEMS)
         .map(|problem| {
-            format!("{LAYOUT_PREFIX}{}: {}", kind_name(problem.kind), crate::printable::one_line(&problem.message))
+            let message = crate::printable::one_line(&problem.message);
+            Diagnostic::warning(layout_code(problem.kind), message).at_node(problem.node.clone())
         })
         .collect();
     if fresh.len() > MAX_SAID_PROBLEMS {
-        lines.push(format!(
-            "{LAYOUT_PREFIX}… and {} more new layout problems (snapshot_layout with problemsOnly: true lists them all).",
-            fresh.len() - MAX_SAID_PROBLEMS
+        said.push(Diagnostic::note(
+            "layout-more",
+            format!(
+                "… and {} more new layout problems (snapshot_layout with problemsOnly: true lists them all).",
+                fresh.len() - MAX_SAID_PROBLEMS
+            ),
         ));
     }
-    lines
+    said
 }
 
-/// True when batch_design's own checks said this problem already, in Pencil's words.
-fn already_said(problem: &LayoutProblem, issues: &[String]) -> bool {
-    let names = |words: &[&str]| {
-        let node = format!("'{}'", problem.node);
-        issues.iter().any(|issue| issue.contains(&node) && words.iter().any(|word| issue.contains(word)))
+/// True when the answer's own checks said this problem already: batch_design's check of the
+/// same kind on the same node, or a variable it (or set_variables) named.
+fn already_said(problem: &LayoutProblem, issues: &[Diagnostic]) -> bool {
+    let names = |codes: &[&str]| {
+        issues.iter().any(|issue| issue.node.as_deref() == Some(problem.node.as_str()) && codes.contains(&issue.code))
     };
     match problem.kind {
-        ProblemKind::CircularSizing => names(&["Circular layout sizing"]),
-        ProblemKind::FillOutsideFlex => names(&["'fill_container' sizing"]),
-        ProblemKind::FitContentWithoutContent => names(&["'fit_content' sizing"]),
-        ProblemKind::MissingIcon => names(&["Icon '", "icon set"]),
-        ProblemKind::FontFallback => names(&["Font family"]),
+        ProblemKind::CircularSizing => names(&["circular-sizing"]),
+        ProblemKind::FillOutsideFlex => names(&["fill-outside-layout"]),
+        ProblemKind::FitContentWithoutContent => names(&["fit-without-children", "fit-without-layout"]),
+        ProblemKind::MissingIcon => names(&["icon-missing"]),
+        ProblemKind::FontFallback => names(&["font-invalid", "font-substituted"]),
         ProblemKind::Unresolved => issues.iter().any(|issue| {
             // batch_design's check (`Variable '$--x' on node …`) or set_variables' warning of a
             // variable its `replace` removed (`… removed the variable --x, still used …`).
-            let named = issue
-                .strip_prefix("Variable '$")
-                .and_then(|rest| rest.split('\'').next())
-                .or_else(|| issue.split_once("removed the variable ").and_then(|(_, rest)| rest.split(',').next()));
+            let named = match issue.code {
+                "undefined-variable" => {
+                    issue.message.strip_prefix("Variable '$").and_then(|rest| rest.split('\'').next())
+                }
+                "variable-removed" => {
+                    issue.message.split_once("removed the variable ").and_then(|(_, rest)| rest.split(',').next())
+                }
+                _ => None,
+            };
             named.is_some_and(|name| problem.message.starts_with(&format!("variable '{name}'")))
         }),
         _ => false,
     }
 }
 
-/// The kind as snapshot_layout's problems spell it (`circular_sizing`).
-fn kind_name(kind: ProblemKind) -> String {
-    serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
+/// The code of a layout problem a call added: `layout-` and its kind as snapshot_layout
+/// names it (`circular_sizing` is `layout-circular-sizing`).
+fn layout_code(kind: ProblemKind) -> &'static str {
+    match kind {
+        ProblemKind::Overflow => "layout-overflow",
+        ProblemKind::Clipped => "layout-clipped",
+        ProblemKind::Overlap => "layout-overlap",
+        ProblemKind::ZeroSize => "layout-zero-size",
+        ProblemKind::TextOverflow => "layout-text-overflow",
+        ProblemKind::FillOutsideFlex => "layout-fill-outside-flex",
+        ProblemKind::FitContentWithoutContent => "layout-fit-content-without-content",
+        ProblemKind::CircularSizing => "layout-circular-sizing",
+        ProblemKind::FontFallback => "layout-font-fallback",
+        ProblemKind::Unresolved => "layout-unresolved",
+        ProblemKind::MissingImage => "layout-missing-image",
+        ProblemKind::MissingIcon => "layout-missing-icon",
+        ProblemKind::Placeholder => "layout-placeholder",
+    }
 }
 
 #[cfg(test)]
@@ -192,8 +217,8 @@ mod tests {
     #[test]
     fn what_batch_design_said_in_its_words_is_not_said_twice() {
         let issues = vec![
-            "Circular layout sizing detected on node 'f1': the node has 'fit_content' sizing but all children have 'fill_container' sizing on the horizontal axis.".to_owned(),
-            "Variable '$--radius-xl' on node 'row' ('cornerRadius') is not defined, so it is not applied.".to_owned(),
+            Diagnostic::warning("circular-sizing", "Circular layout sizing detected on node 'f1': the node has 'fit_content' sizing but all children have 'fill_container' sizing on the horizontal axis.").at_node("f1"),
+            Diagnostic::warning("undefined-variable", "Variable '$--radius-xl' on node 'row' ('cornerRadius') is not defined, so it is not applied.").at_node("row"),
         ];
         let problems = [
             problem(ProblemKind::CircularSizing, "f1", "'f1' hugs its children's width"),
@@ -205,13 +230,18 @@ mod tests {
             ),
             problem(ProblemKind::CircularSizing, "f2", "'f2' hugs its children's height"),
         ];
+        let said = said(&problems, &issues);
+        let lines: Vec<String> = said.iter().map(crate::script::layout_line).collect();
         assert_eq!(
-            said(&problems, &issues),
+            lines,
             [
-                "Layout: overflow: 'c1' overflows its parent 'f1' by 3 px right: make the parent larger",
-                "Layout: circular_sizing: 'f2' hugs its children's height",
+                "overflow: 'c1' overflows its parent 'f1' by 3 px right: make the parent larger",
+                "circular_sizing: 'f2' hugs its children's height",
             ]
         );
+        let nodes: Vec<Option<&str>> = said.iter().map(|d| d.node.as_deref()).collect();
+        assert_eq!(nodes, [Some("c1"), Some("f2")], "each new problem names its node");
+        assert!(said.iter().all(|d| d.severity == crate::diagnostic::Severity::Warning));
     }
 
     #[test]
@@ -220,6 +250,31 @@ mod tests {
             (0..13).map(|i| problem(ProblemKind::ZeroSize, &format!("n{i}"), "has no width")).collect();
         let lines = said(&problems, &[]);
         assert_eq!(lines.len(), MAX_SAID_PROBLEMS + 1);
-        assert!(lines[MAX_SAID_PROBLEMS].starts_with("Layout: … and 3 more new layout problems"));
+        assert_eq!(lines[MAX_SAID_PROBLEMS].code, "layout-more");
+        assert!(lines[MAX_SAID_PROBLEMS].message.starts_with("… and 3 more new layout problems"));
+    }
+
+    #[test]
+    fn a_layout_code_is_the_kind_snapshot_layout_names() {
+        use ProblemKind::*;
+        let kinds = [
+            Overflow,
+            Clipped,
+            Overlap,
+            ZeroSize,
+            TextOverflow,
+            FillOutsideFlex,
+            FitContentWithoutContent,
+            CircularSizing,
+            FontFallback,
+            Unresolved,
+            MissingImage,
+            MissingIcon,
+            Placeholder,
+        ];
+        for kind in kinds {
+            let spelled = serde_json::to_value(kind).unwrap().as_str().unwrap().replace('_', "-");
+            assert_eq!(layout_code(kind), format!("layout-{spelled}"));
+        }
     }
 }

@@ -296,9 +296,9 @@ pub struct Replaced {
     pub file_revision: String,
     /// What the change made that will not look as meant, as batch_design and execute say it:
     /// batch_design's checks of the values written (an undefined variable), then the layout
-    /// problems the change added (`Layout: overflow: …`; at most 10, then a count).
+    /// problems the change added (code `layout-overflow` and so on; at most 10, then a count).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub issues: Vec<String>,
+    pub issues: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// The replacements asked for one property.

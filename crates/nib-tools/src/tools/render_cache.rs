@@ -53,7 +53,7 @@ pub struct Shot {
     /// The scale it was finally drawn at (smaller than asked when the PNG was too heavy).
     pub scale: f32,
     /// What could not be drawn as written.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
 }
 
 struct Entry {

@@ -54,7 +54,7 @@ pub struct Screenshot {
     pub scale: f32,
     /// What could not be drawn as written.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<crate::diagnostic::Diagnostic>,
     /// A file was at `path` before and this one replaced it (execute keeps it when its call is
     /// undone, as it keeps an Export's).
     #[serde(skip)]
@@ -154,14 +154,14 @@ fn draw(
         return Ok(shot);
     }
     // What the picture says besides what drawing finds: the same for every way it is drawn.
-    let said = crate::diagnostic::lines(&compiled.diagnostics(target));
+    let said = compiled.diagnostics(target);
     // The last picture of this target, drawn before an edit: only what changed is painted.
     let mut previous = cache.take_painted(&key);
     let mut damage = Damage::Everything;
     let (shot, too_heavy, painted) = picture(scale, background, full_size, |options| {
         let (before, answered) = previous.take().unzip();
         let (painted, changed) = compiled.render_after(target, options, before).map_err(render_error)?;
-        let mut warnings = crate::diagnostic::lines(&painted.rendered().warnings);
+        let mut warnings = painted.rendered().warnings.clone();
         warnings.extend(said.iter().cloned());
         // Nothing visible changed: the PNG answered before is this picture's.
         let unchanged = answered.filter(|_| changed == Damage::Nothing);
@@ -181,7 +181,7 @@ fn draw(
 struct Drawn {
     painted: Painted,
     /// What could not be drawn as written.
-    warnings: Vec<String>,
+    warnings: Vec<crate::diagnostic::Diagnostic>,
     /// The screenshot answered before, when the picture is unchanged since.
     unchanged: Option<Shot>,
 }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::workspace::Workspace;
+use crate::diagnostic::Diagnostic;
 use crate::doc::json::{self, JsonValue};
 use crate::doc::values::{VariableValue, Variables};
 
@@ -87,11 +88,11 @@ pub struct SetAnswer {
     pub file_revision: String,
     /// What the change left behind: variables a `replace` removed that nodes still use.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
-    /// The layout problems the change added, as batch_design and execute say them (`Layout:
-    /// overflow: …`; at most 10, then a count), besides a removal `warnings` names.
+    pub warnings: Vec<Diagnostic>,
+    /// The layout problems the change added, as batch_design and execute say them (code
+    /// `layout-overflow` and so on; at most 10, then a count), besides a removal `warnings` names.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub issues: Vec<String>,
+    pub issues: Vec<Diagnostic>,
     /// When no filePath was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -139,7 +140,7 @@ pub(crate) fn apply(
     document: &mut crate::doc::Document,
     variables: &serde_json::Value,
     replace: bool,
-) -> Result<Vec<String>, ToolError> {
+) -> Result<Vec<Diagnostic>, ToolError> {
     let defined_names = |document: &crate::doc::Document| -> Vec<String> {
         document.variables().map(|v| v.entries.iter().map(|(name, _)| name.clone()).collect()).unwrap_or_default()
     };
@@ -187,10 +188,15 @@ pub(crate) fn apply(
             let more = users.len().saturating_sub(USERS_NAMED);
             let more = if more > 0 { format!(" and {more} more") } else { String::new() };
             let count = if users.len() == 1 { "one node".to_owned() } else { format!("{} nodes", users.len()) };
-            format!(
+            let message = format!(
                 "replace removed the variable {name}, still used by {count} ({}{more}), which now draw without it: set it again, or update those nodes",
                 shown.join(", ")
-            )
+            );
+            let diagnostic = Diagnostic::warning("variable-removed", message);
+            match users.first() {
+                Some(first) => diagnostic.at_node(first.clone()),
+                None => diagnostic,
+            }
         })
         .collect();
     Ok(warnings)

@@ -85,7 +85,7 @@ pub struct OpenDocument {
     /// revisions.
     pub compiler: Compiler<'static>,
     /// What nib noticed reading it (it opened anyway).
-    pub problems: Vec<String>,
+    pub problems: Vec<crate::diagnostic::Diagnostic>,
     /// The file's bytes as nib last read or wrote them, to notice edits by others.
     on_disk: Fingerprint,
     /// The file's metadata when its bytes were last found to be `on_disk`, once it had been
@@ -460,7 +460,7 @@ impl Workspace {
             ToolError::new(format!("{} is not a valid .pen document: {e}", path.display()))
                 .with_hint("fix the file (nib check shows every problem); nib never overwrites a file it cannot read")
         })?;
-        let problems = loaded.problems.iter().map(ToString::to_string).collect();
+        let problems = loaded.problems.iter().map(crate::doc::Problem::diagnostic).collect();
         let open = OpenDocument {
             path: path.to_owned(),
             compiler: self.compiler_for(path, &loaded.document),

@@ -51,7 +51,7 @@ pub fn html(report: &Report<'_>) -> String {
                 out.push_str(&format!("<p>{}</p>\n", escape(pixels)));
             }
             for problem in &images.problems {
-                out.push_str(&format!("<p class=\"problem\">{}</p>\n", escape(problem)));
+                out.push_str(&format!("<p class=\"problem\">{}</p>\n", escape(&problem.to_string())));
             }
         }
         let lines: Vec<String> = frame

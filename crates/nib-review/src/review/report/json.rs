@@ -152,7 +152,7 @@ struct ImagesJson<'a> {
     differing_pixels: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     resized: Option<bool>,
-    problems: &'a [String],
+    problems: &'a [crate::diagnostic::Diagnostic],
 }
 
 impl<'a> From<&'a FrameImages> for ImagesJson<'a> {

@@ -40,7 +40,7 @@ pub fn markdown(report: &Report<'_>) -> String {
                 out.push_str(&format!("\n{}\n", escape(pixels)));
             }
             for problem in &images.problems {
-                out.push_str(&format!("\n> {}\n", escape(problem)));
+                out.push_str(&format!("\n> {}\n", escape(&problem.to_string())));
             }
         }
         let lines: Vec<String> = frame

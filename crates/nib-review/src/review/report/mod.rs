@@ -34,7 +34,7 @@ pub struct FrameImages {
     /// True when the two pictures have different sizes.
     pub resized: bool,
     /// Why a side could not be drawn, and what was drawn differently from what was written.
-    pub problems: Vec<String>,
+    pub problems: Vec<crate::diagnostic::Diagnostic>,
 }
 
 /// What a report shows.

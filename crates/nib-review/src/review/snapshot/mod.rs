@@ -65,7 +65,7 @@ pub enum SnapshotError {
     },
     /// The file cannot be read, or is not a valid document (the loader's error).
     #[error("{0}")]
-    Read(Arc<crate::doc::io::FileError>),
+    Read(Arc<crate::doc::io::ReadError>),
     /// The document cannot be compiled (over a resolve budget): none of its frames is drawn.
     /// The message is the diagnostic with the file, its line and column and its hints; a
     /// document's names may hold a terminal's escape sequences, so each line is shown escaped.
@@ -131,8 +131,8 @@ impl SnapshotError {
 }
 
 /// What the loader says when a file cannot be read or is not a document.
-impl From<crate::doc::io::FileError> for SnapshotError {
-    fn from(error: crate::doc::io::FileError) -> SnapshotError {
+impl From<crate::doc::io::ReadError> for SnapshotError {
+    fn from(error: crate::doc::io::ReadError) -> SnapshotError {
         SnapshotError::Read(Arc::new(error))
     }
 }

@@ -220,7 +220,7 @@ pub(crate) struct State {
     /// The potential issues the changed nodes had before the call: not this call's to say.
     known: HashSet<String>,
     /// Potential issues a statement saw as it ran (the others are looked for after the call).
-    said: Vec<String>,
+    said: Vec<crate::diagnostic::Diagnostic>,
     /// Image files G() wrote that were not there before.
     created: Vec<std::path::PathBuf>,
 }

@@ -277,10 +277,13 @@ impl Runner<'_, '_> {
                     Ok(())
                 })?;
                 self.state.results.push(OpResult::Deleted { id: path.clone() });
-                self.state.said.push(format!(
+                let message = format!(
                     "Node '{path}' replaced the component's node '{}', which shows again now that the replacement is deleted. To show nothing there, hide it: U(\"{path}\", {{enabled: false}}).",
                     target.override_key
-                ));
+                );
+                self.state
+                    .said
+                    .push(crate::diagnostic::Diagnostic::note("replacement-deleted", message).at_node(&path));
             }
             PathTarget::InInstance(_) => {
                 return Err(StepError::new(format!("Node '{path}' is inside an instance and cannot be deleted"))

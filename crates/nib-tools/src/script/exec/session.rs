@@ -25,7 +25,7 @@ pub struct Finished {
     /// What each statement did, in order.
     pub results: Vec<OpResult>,
     /// Potential problems in the result, worded as batch_design words them.
-    pub issues: Vec<String>,
+    pub issues: Vec<crate::diagnostic::Diagnostic>,
     /// Image files G() wrote that were not there before.
     pub created_files: Vec<std::path::PathBuf>,
 }

@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::exports::Exports;
 use super::{ExecuteAnswer, ExecuteLimits, arguments, retry, snippet_error};
+use crate::diagnostic::Diagnostic;
 use crate::doc::HistoryMark;
 use crate::images::ImageProvider;
 use crate::js::{HostCall, HostRefusal, JsError, Ran};
@@ -21,6 +22,9 @@ pub const MAX_WALKED_NODES: usize = 20_000;
 
 /// Most characters `Print` keeps for one call; the rest is dropped with a note.
 pub const MAX_PRINTED_CHARS: usize = 64 * 1024;
+
+/// The code of a text that held half of a UTF-16 pair, shown with U+FFFD in its place.
+const LONE_SURROGATE: &str = "lone-surrogate";
 
 /// The state of one execute call.
 pub(super) struct Host {
@@ -46,7 +50,7 @@ pub(super) struct Host {
     printed_chars: usize,
     /// Texts `Print` showed with U+FFFD for half of a UTF-16 pair.
     printed_repaired: usize,
-    warnings: Vec<String>,
+    warnings: Vec<Diagnostic>,
     screenshots: Vec<crate::tools::Screenshot>,
     exports: Exports,
     limits: ExecuteLimits,
@@ -311,11 +315,13 @@ impl Host {
         self.count_nodes(function, at)?;
         match last {
             Some(OpResult::AlreadyAbsent { id }) => {
-                self.warnings.push(format!("Delete: there is no node '{id}'; nothing was deleted"));
+                let message = format!("Delete: there is no node '{id}'; nothing was deleted");
+                self.warnings.push(Diagnostic::note("already-absent", message).at_node(id));
                 return Ok(Value::Bool(false));
             }
             Some(OpResult::ImageAdded { note: Some(note), id, .. }) => {
-                self.warnings.push(format!("Generate on '{id}': {note}"));
+                let message = format!("Generate on '{id}': {note}");
+                self.warnings.push(Diagnostic::note("image-substituted", message).at_node(id));
             }
             _ => {}
         }
@@ -350,8 +356,9 @@ impl Host {
             .and_then(|key| layout.node_box(key))
             .map_or((0.0, 0.0), |b| (f64::from(b.width), f64::from(b.height)));
         let converted = super::svg::convert(markup, width, height, version)?;
-        for note in converted.notes {
-            self.warnings.push(format!("Generate svg: {note}"));
+        for mut note in converted.notes {
+            note.message = format!("Generate svg: {}", note.message);
+            self.warnings.push(note.at_node(target));
         }
         self.write(Operation::Insert, &[Value::String(target.to_owned()), converted.frame], at, "Generate")
     }
@@ -635,7 +642,9 @@ impl Host {
         let answer = super::super::export(&mut self.workspace, parsed)?;
         self.exports.add(&answer.files);
         for warning in &answer.warnings {
-            self.warnings.push(format!("Export: {warning}"));
+            let mut warning = warning.clone();
+            warning.message = format!("Export: {}", warning.message);
+            self.warnings.push(warning);
         }
         if self.exports.count() > limit {
             return Err(self.fail(
@@ -718,14 +727,20 @@ impl Host {
             Err(_) => (Value::Null, 0),
         };
         if repaired > 0 {
-            self.warnings.push(format!(
-                "{repaired} strings of the returned value held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD"
+            self.warnings.push(Diagnostic::note(
+                LONE_SURROGATE,
+                format!(
+                    "{repaired} strings of the returned value held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD"
+                ),
             ));
         }
         if self.printed_repaired > 0 {
-            self.warnings.push(format!(
-                "{} printed texts held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD",
-                self.printed_repaired
+            self.warnings.push(Diagnostic::note(
+                LONE_SURROGATE,
+                format!(
+                    "{} printed texts held half of a UTF-16 pair (a lone surrogate); each half is shown as U+FFFD",
+                    self.printed_repaired
+                ),
             ));
         }
         let (exported, exported_count) = self.exports.listed();

@@ -24,6 +24,7 @@ use serde_json::Value;
 use super::ToolError;
 use super::export::WrittenFile;
 use super::workspace::Workspace;
+use crate::diagnostic::Diagnostic;
 use crate::js::{JsError, Limits};
 pub use exports::MAX_LISTED_FILES;
 pub use host::{MAX_PRINTED_CHARS, MAX_WALKED_NODES};
@@ -124,10 +125,10 @@ pub struct ExecuteAnswer {
     pub printed: Vec<String>,
     /// Potential problems in the result, as batch_design words them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub issues: Vec<String>,
+    pub issues: Vec<Diagnostic>,
     /// What nib did differently from what was asked (a missing node deleted, a substitution).
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Diagnostic>,
     /// Pictures `TakeScreenshot` took, in order (an MCP client gets them as images).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub screenshots: Vec<super::Screenshot>,

@@ -6,6 +6,7 @@
 use serde_json::{Value, json};
 use usvg::tiny_skia_path;
 
+use crate::diagnostic::Diagnostic;
 use crate::doc::format::Version;
 use crate::tools::ToolError;
 
@@ -19,7 +20,7 @@ pub const MAX_SVG_BYTES: usize = 512 * 1024;
 /// each).
 pub(super) struct Converted {
     pub frame: Value,
-    pub notes: Vec<String>,
+    pub notes: Vec<Diagnostic>,
 }
 
 /// The frame of vector nodes for `markup`, `width` × `height` (the SVG's own size when 0),
@@ -65,7 +66,7 @@ fn collect(
     opacity: f32,
     version: Version,
     shapes: &mut Vec<Value>,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Result<(), ToolError> {
     let opacity = opacity * group.opacity().get();
     for node in group.children() {
@@ -93,7 +94,7 @@ fn shape(
     fit: tiny_skia_path::Transform,
     opacity: f32,
     version: Version,
-    notes: &mut Vec<String>,
+    notes: &mut Vec<Diagnostic>,
 ) -> Option<Value> {
     let placed = path.data().clone().transform(fit.pre_concat(path.abs_transform()))?;
     let bounds = placed.bounds();
@@ -131,7 +132,7 @@ fn shape(
 }
 
 /// A paint as a colour: solid as it is; a gradient by its first stop (said once).
-fn color(paint: &usvg::Paint, opacity: f32, notes: &mut Vec<String>) -> Option<String> {
+fn color(paint: &usvg::Paint, opacity: f32, notes: &mut Vec<Diagnostic>) -> Option<String> {
     let (color, stop_opacity) = match paint {
         usvg::Paint::Color(color) => (*color, 1.0),
         usvg::Paint::LinearGradient(g) => first_stop(g.stops(), notes)?,
@@ -150,7 +151,7 @@ fn color(paint: &usvg::Paint, opacity: f32, notes: &mut Vec<String>) -> Option<S
 }
 
 /// A gradient's first stop, its colour and opacity; said once.
-fn first_stop(stops: &[usvg::Stop], notes: &mut Vec<String>) -> Option<(usvg::Color, f32)> {
+fn first_stop(stops: &[usvg::Stop], notes: &mut Vec<Diagnostic>) -> Option<(usvg::Color, f32)> {
     note(notes, "gradients are drawn with their first colour");
     stops.first().map(|stop| (stop.color(), stop.opacity().get()))
 }
@@ -177,9 +178,10 @@ fn round(value: f64) -> f64 {
     (value * 100.0).round() / 100.0
 }
 
-fn note(notes: &mut Vec<String>, what: &str) {
-    if !notes.iter().any(|n| n == what) {
-        notes.push(what.to_owned());
+/// Says once that `what` of the markup was not carried over as drawn.
+fn note(notes: &mut Vec<Diagnostic>, what: &str) {
+    if !notes.iter().any(|n| n.message == what) {
+        notes.push(Diagnostic::note("svg-simplified", what));
     }
 }
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::catalog::{Catalog, DEFAULT_GUIDE, StyleGuide, catalog};
 use super::payload;
 use super::ranking::{normalize, rank, read_tags};
+use crate::diagnostic::Diagnostic;
 use crate::tools::ToolError;
 
 /// How many runners-up an answer names.
@@ -129,7 +130,7 @@ pub struct StyleGuideAnswer {
     pub apply: String,
     /// What the agent should know about how the answer was chosen.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    pub notes: Vec<Diagnostic>,
 }
 
 /// Another guide.
@@ -149,7 +150,11 @@ pub struct Alternative {
 pub fn get_style_guide(args: StyleGuideArgs) -> Result<StyleGuideAnswer, ToolError> {
     let catalog = catalog()?;
     let read = read_tags(catalog, &args.tags);
-    let mut notes: Vec<String> = read.read_as.iter().map(|(given, tag)| format!("read '{given}' as '{tag}'")).collect();
+    let mut notes: Vec<Diagnostic> = read
+        .read_as
+        .iter()
+        .map(|(given, tag)| Diagnostic::note("tag-read-as", format!("read '{given}' as '{tag}'")))
+        .collect();
     if !read.unknown.is_empty() {
         let words: Vec<String> = read
             .unknown
@@ -163,7 +168,8 @@ pub fn get_style_guide(args: StyleGuideArgs) -> Result<StyleGuideAnswer, ToolErr
             return Err(ToolError::new(format!("no known tags: {}", words.join(", ")))
                 .with_hint(format!("the tags are {}", valid_tags(catalog))));
         }
-        notes.push(format!("not tags, ignored: {}; the tags are {}", words.join(", "), valid_tags(catalog)));
+        let message = format!("not tags, ignored: {}; the tags are {}", words.join(", "), valid_tags(catalog));
+        notes.push(Diagnostic::warning("tag-unknown", message));
     }
     let unknown_tags = read.unknown.iter().map(|(word, _)| word.clone()).collect();
     let ranked = rank(catalog, &read.known);
@@ -172,9 +178,12 @@ pub fn get_style_guide(args: StyleGuideArgs) -> Result<StyleGuideAnswer, ToolErr
         (None, false) => (ranked[0].guide, Vec::new()),
         (None, true) => {
             let guide = catalog.guide(DEFAULT_GUIDE).unwrap_or(&catalog.guides[0]);
-            notes.push(format!(
-                "no tags or name given: this is the default guide, {}; pick another by name or tags",
-                guide.name
+            notes.push(Diagnostic::note(
+                "default-guide",
+                format!(
+                    "no tags or name given: this is the default guide, {}; pick another by name or tags",
+                    guide.name
+                ),
             ));
             let all = catalog.guides.iter().map(|g| Alternative {
                 name: &g.name,
