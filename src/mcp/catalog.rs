@@ -35,7 +35,7 @@ struct Definition {
 /// server (`execute` and its companions), or both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ToolSet {
-    /// The fourteen design tools of Pencil's MCP server, with undo, redo, export and claim
+    /// The fourteen design tools of Pen's MCP server, with undo, redo, export and claim
     /// (18): what nib's users, its recorded sessions and most published agent skills call.
     #[default]
     Classic,

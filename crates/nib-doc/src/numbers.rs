@@ -1,6 +1,6 @@
 //! How nib shows numbers it computed: lengths to the hundredth of a pixel (layout works in f32;
 //! further digits are float noise), and whole numbers without a `.0`, as JavaScript — and so
-//! Pencil — prints them. One place, so a huge value is handled the same everywhere.
+//! Pen — prints them. One place, so a huge value is handled the same everywhere.
 
 use serde_json::Value;
 

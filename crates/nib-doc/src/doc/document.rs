@@ -97,7 +97,7 @@ impl Header {
         self.version = version;
     }
 
-    /// The theme axes, added if the document has none: before the variables, where Pencil
+    /// The theme axes, added if the document has none: before the variables, where Pen
     /// writes them, or after the existing keys.
     pub(crate) fn themes_mut(&mut self) -> &mut Themes {
         if self.themes.is_none() {
@@ -323,7 +323,7 @@ impl Document {
         Ok(document)
     }
 
-    /// The document as `.pen` text, exactly as Pencil writes it: `JSON.stringify(doc, null, 2)`.
+    /// The document as `.pen` text, exactly as Pen writes it: `JSON.stringify(doc, null, 2)`.
     pub fn to_pen_string(&self) -> String {
         let mut w = JsonWriter::with_capacity(64 * 1024 + self.tree.walk().size_hint().0 * 256).writing_halves();
         self.write_document(&mut w);
@@ -428,7 +428,7 @@ impl Document {
     }
 
     /// Sets the version the document says it is (migration changes what it holds to match);
-    /// a document that said none gets `version` first, as Pencil writes it.
+    /// a document that said none gets `version` first, as Pen writes it.
     pub(crate) fn set_version(&mut self, version: String) {
         if !self.header.order.contains(&HeaderKey::Version) {
             self.header.order.insert(0, HeaderKey::Version);

@@ -264,7 +264,7 @@ pub enum ProblemKind {
         /// The version found, if any.
         found: Option<String>,
     },
-    /// A color keyword Pencil writes but does not define; it paints nothing.
+    /// A color keyword Pen writes but does not define; it paints nothing.
     #[error("color {text:?} is not a hex color; it paints nothing")]
     ColorKeyword {
         /// The keyword.
@@ -290,7 +290,7 @@ pub enum ProblemKind {
         /// A known key it may have meant.
         suggestion: Option<&'static str>,
     },
-    /// The text has comments, which saving drops (`.pen` files written by Pencil have none).
+    /// The text has comments, which saving drops (`.pen` files written by Pen have none).
     #[error("the file has comments; saving it (nib fmt, any edit) drops them")]
     Comments,
     /// A real character of the private-use range nib keeps half UTF-16 pairs in

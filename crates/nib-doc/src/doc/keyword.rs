@@ -85,7 +85,7 @@ macro_rules! keyword_enum {
 
 pub(crate) use keyword_enum;
 
-/// Words agents and CSS use for the same idea as a Pencil keyword.
+/// Words agents and CSS use for the same idea as a Pen keyword.
 const SYNONYMS: &[(&str, &[&str])] = &[
     ("start", &["flex_start", "left", "top", "begin", "leading"]),
     ("end", &["flex_end", "right", "bottom", "trailing"]),

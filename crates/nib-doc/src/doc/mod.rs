@@ -3,7 +3,7 @@
 //!
 //! - [`Document::load`] reads `.pen` text (versions 2.6–2.13, comments allowed) into a typed tree;
 //!   bad input is a [`LoadError`] with line, column, JSON pointer, node id and a hint.
-//! - [`Document::to_pen_string`] writes it back exactly as Pencil would (`JSON.stringify(doc,
+//! - [`Document::to_pen_string`] writes it back exactly as Pen would (`JSON.stringify(doc,
 //!   null, 2)`): an unchanged document saves byte-identical.
 //! - [`io`] reads files and writes them atomically.
 

@@ -1,21 +1,21 @@
-//! The order in which Pencil writes the keys of a node and of the objects inside it.
+//! The order in which Pen writes the keys of a node and of the objects inside it.
 //!
-//! Pencil serialises every node with one fixed key order per node type, and every stroke, fill
+//! Pen serialises every node with one fixed key order per node type, and every stroke, fill
 //! and effect object with one per object kind. The tables below were learned from the 34
-//! Pencil-saved files and the recorded session in `tests/fixtures` (27,000 nodes, 3,000
+//! Pen-saved files and the recorded session in `tests/fixtures` (27,000 nodes, 3,000
 //! objects): no node or object of those types departs from them
 //! (`tests/suite/pencil_order.rs` holds them to it). Nodes nib creates take this order, so a file
-//! edited by people in Pencil and by agents in nib does not churn; nodes read from a file keep
+//! edited by people in Pen and by agents in nib does not churn; nodes read from a file keep
 //! theirs, so an unchanged node saves byte for byte.
 //!
-//! Instances (`ref`) are the exception in Pencil itself: after `id, type, ref` their keys come
+//! Instances (`ref`) are the exception in Pen itself: after `id, type, ref` their keys come
 //! in the order they were set, `descendants` and `children` last.
 
 use super::json::{Json, JsonValue, Member};
 use super::node::NodeType;
 use super::props::{Key, Props};
 
-/// Keys of a node type in Pencil's order.
+/// Keys of a node type in Pen's order.
 fn node_keys(node_type: NodeType) -> &'static [&'static str] {
     match node_type {
         NodeType::Frame | NodeType::Group => &[
@@ -373,13 +373,13 @@ fn slot(node_type: Option<NodeType>, key: &Key) -> usize {
     }
 }
 
-/// Sorts a new node's keys into Pencil's order ([`slot`]); keys of equal slot keep their order.
+/// Sorts a new node's keys into Pen's order ([`slot`]); keys of equal slot keep their order.
 pub fn sort_props(props: &mut Props) {
     let node_type = props.node_type();
     props.sort_by_key(|key| slot(node_type, key));
 }
 
-/// The index at which a key that `props` lacks goes: after the last key Pencil writes before it,
+/// The index at which a key that `props` lacks goes: after the last key Pen writes before it,
 /// so that setting a key on a node read from a file moves none of the others.
 pub(crate) fn insertion_index(props: &Props, key: &Key) -> usize {
     let node_type = props.node_type();
@@ -413,7 +413,7 @@ fn object_keys(holder: &str, tag: Option<&str>) -> Option<&'static [&'static str
 }
 
 /// Puts the objects inside a node written by an agent (its strokes, fills, effects, gradient
-/// stops; its children's, recursively) in Pencil's key order. The node's own keys are sorted
+/// stops; its children's, recursively) in Pen's key order. The node's own keys are sorted
 /// once it is built ([`sort_props`]); override objects in `descendants` keep theirs.
 pub fn order_objects(json: &mut Json) {
     let JsonValue::Object(members) = &mut json.value else { return };
@@ -498,7 +498,7 @@ mod tests {
         .document;
         let props = &document.tree().node(document.node_by_id("a").expect("a")).props;
         // [name, type, id, layout, width, children]: each new key goes after the last key that
-        // Pencil writes before it; the others stay where they are.
+        // Pen writes before it; the others stay where they are.
         assert_eq!(insertion_index(props, &Key::Gap), 5, "after width, the last key written before gap");
         assert_eq!(insertion_index(props, &Key::Height), 5, "after width");
         assert_eq!(insertion_index(props, &Key::Other("custom".into())), 5, "before children");

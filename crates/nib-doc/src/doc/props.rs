@@ -524,7 +524,7 @@ literals! {
 }
 
 /// A node's properties in file order. Setting an existing key replaces its value in place; a
-/// new key goes last, as on a JavaScript object, which is how Pencil orders keys it adds.
+/// new key goes last, as on a JavaScript object, which is how Pen orders keys it adds.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Props {
     entries: Vec<(Key, Value)>,
@@ -584,7 +584,7 @@ impl Props {
         self.entries.sort_by_key(|(k, _)| rank(k));
     }
 
-    /// Sets `key`; a key the node lacks goes where Pencil writes it, the others stay in place.
+    /// Sets `key`; a key the node lacks goes where Pen writes it, the others stay in place.
     pub fn set_in_pencil_order(&mut self, key: Key, value: Value) -> Option<Value> {
         match self.get_mut(&key) {
             Some(slot) => Some(std::mem::replace(slot, value)),

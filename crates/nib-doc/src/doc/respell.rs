@@ -1,6 +1,6 @@
 //! The two spellings of strokes and icons: ≤ 2.11 writes a `stroke` object {align, thickness,
 //! fill} and `icon_font` nodes; 2.13 spreads the stroke over `stroke`, `strokeWidth` and
-//! `strokeAlignment` and calls the nodes `icon`. Pencil respells a whole file when it saves it
+//! `strokeAlignment` and calls the nodes `icon`. Pen respells a whole file when it saves it
 //! in the newer version, so two versions of a document are compared (and merged) in one
 //! spelling: otherwise an upgrade reads as hundreds of changes that change nothing.
 
@@ -54,7 +54,7 @@ fn respell_tree(tree: &mut NodeTree, flat: bool) {
     }
 }
 
-/// The 2.13 spelling of a stroke object, as Pencil upgrades a file (`upgrade_stroke`); a
+/// The 2.13 spelling of a stroke object, as Pen upgrades a file (`upgrade_stroke`); a
 /// stroke with settings 2.13 cannot hold stays an object, so the difference remains visible.
 fn flatten_stroke(props: &mut Props) {
     let Some(Value::Stroke(Stroke::Object(stroke))) = props.get(&Key::Stroke) else { return };

@@ -50,7 +50,7 @@ pub fn set_flat_stroke(props: &mut Props, stroke: StrokeObject) {
     props.set(Key::StrokeAlignment, Value::StrokeAlignment(VarOr::Value(alignment)));
 }
 
-/// Spreads a stroke object over the flat keys the way Pencil wrote them when it upgraded a file
+/// Spreads a stroke object over the flat keys the way Pen wrote them when it upgraded a file
 /// to 2.13 (the corpus holds a file saved both ways): `strokeWidth` and `strokeAlignment` right
 /// after the paint, an absent `align` stays absent (both versions read it as inside), and a zero
 /// width is left out (no width draws no stroke in both).

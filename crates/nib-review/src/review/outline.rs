@@ -4,7 +4,7 @@
 //! exactly one line, and the line says which node it is.
 //!
 //! The text depends only on what the document says: no paths, no times, the same for every run;
-//! the order keys happen to have in the file does not show (Pencil's own order, or another
+//! the order keys happen to have in the file does not show (Pen's own order, or another
 //! tool's, gives the same outline). Instance overrides are lines under their instance (`~ path:`)
 //! with the nodes they put in, and very long values (path data, long texts) are shortened with
 //! their length and a hash, so that a change still shows.

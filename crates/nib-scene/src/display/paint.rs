@@ -50,7 +50,7 @@ pub enum GradientGeometry {
 /// Why a fill paints nothing, for the warnings of a render.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PaintIssue {
-    /// `transparent` / `none`: written by Pencil, not a color.
+    /// `transparent` / `none`: written by Pen, not a color.
     ColorKeyword(String),
     /// A `$variable` that did not resolve.
     Unresolved(String),

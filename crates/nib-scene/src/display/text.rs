@@ -153,7 +153,7 @@ impl<'a, I: Iterator<Item = (usize, PlacedGlyph<'a>)>> Iterator for Paths<'a, I>
 pub fn icon(engine: &mut TextEngine, props: &Props, width: f32, height: f32) -> Option<(Arc<IconDrawing>, Transform)> {
     let text = |a: &Key, b: &Key| props.literal::<String>(a).or_else(|| props.literal::<String>(b));
     let name = text(&Key::IconFontName, &Key::Icon)?;
-    // Pencil's default icon family (spec §2).
+    // Pen's default icon family (spec §2).
     let family = text(&Key::IconFontFamily, &Key::Library).unwrap_or_else(|| "Material Symbols Rounded".to_owned());
     let weight = props.literal::<f64>(&Key::Weight).filter(|w| w.is_finite()).map(|w| w.clamp(1.0, 1000.0) as u16);
     let drawing = engine.icon(&family, &name, weight)?;

@@ -5,7 +5,7 @@
 //! fit_content with nothing to hug, circular sizing, replaced fonts).
 //!
 //! Everything here is decided per node from the node and its parent, top-down, before taffy
-//! runs; see DECISIONS.md ("Layout") for the choices where Pencil's behaviour is unknown.
+//! runs; see DECISIONS.md ("Layout") for the choices where Pen's behaviour is unknown.
 
 use taffy::prelude::{
     AlignItems as TaffyAlign, Dimension, FlexDirection, FlexWrap, JustifyContent as TaffyJustify, LengthPercentage,

@@ -224,7 +224,7 @@ impl PartTree<'_, '_> {
                     (AxisSize::Fill, AvailableSpace::Definite(room)) => Some(shaped(None).whole_width().min(room)),
                     _ => None,
                 });
-                // An unknown width is the widest line rounded up to a whole pixel (Pencil's auto
+                // An unknown width is the widest line rounded up to a whole pixel (Pen's auto
                 // width); an unknown height is the lines, wrapped at the width when the text wraps.
                 let width = width.unwrap_or_else(|| shaped(None).whole_width());
                 let height = known.height.unwrap_or_else(|| shaped(leaf.wraps.then_some(width)).height());

@@ -266,7 +266,7 @@ pub fn missing_icon(props: &Props) -> Option<String> {
         _ => None,
     };
     let name = text(&Key::IconFontName).or_else(|| text(&Key::Icon))?;
-    // Pencil's default family for icon fonts (spec §2).
+    // Pen's default family for icon fonts (spec §2).
     let family = text(&Key::IconFontFamily).or_else(|| text(&Key::Library)).unwrap_or("Material Symbols Rounded");
     let Some(set) = IconSet::for_family(family) else {
         return Some(format!(

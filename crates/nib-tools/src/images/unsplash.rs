@@ -1,6 +1,6 @@
 //! `stock` images from Unsplash: search photos for the prompt, download the best match into
 //! `images/`, tell Unsplash it was used (their API terms ask for it), and credit the
-//! photographer in the node's metadata the way Pencil does.
+//! photographer in the node's metadata the way Pen does.
 
 use std::time::Duration;
 
@@ -220,7 +220,7 @@ impl ImageProvider for Unsplash {
     }
 }
 
-/// `{type, username, link, author}` as Pencil writes it: the link is the photographer's page.
+/// `{type, username, link, author}` as Pen writes it: the link is the photographer's page.
 fn metadata(user: &User) -> String {
     let link = user.links.html.clone().unwrap_or_else(|| format!("https://unsplash.com/@{}", user.username));
     let text = |s: &str| serde_json::to_string(s).unwrap_or_default();

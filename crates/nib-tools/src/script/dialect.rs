@@ -1,5 +1,5 @@
 //! The other form agents send: `operations` as an array of objects, as a published agent skill
-//! for Pencil teaches (`[{"type": "insert", "targetId": "…", "node": {…}}, …]`). Each object is
+//! for Pen teaches (`[{"type": "insert", "targetId": "…", "node": {…}}, …]`). Each object is
 //! turned into the statement it stands for, so the call runs as one script in one transaction,
 //! and the answer can show the agent the script form to use next time.
 

@@ -18,7 +18,7 @@ use crate::text::{FontBook, FontOptions, is_known_family, missing_icon, suggest_
 /// of thousands of text nodes without a fill listed thousands of lines.
 pub const MAX_ISSUES: usize = 50;
 
-/// The advice for a call longer than Pencil recommends: it ran, but one failing statement rolls
+/// The advice for a call longer than Pen recommends: it ran, but one failing statement rolls
 /// back all of it, and a reviewer reads it as one change.
 pub(crate) fn long_batch(statements: usize) -> Diagnostic {
     Diagnostic::warning(

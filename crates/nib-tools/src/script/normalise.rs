@@ -1,5 +1,5 @@
-//! What Pencil writes for a node an agent sends, rule by rule, so that a node nib inserts is the
-//! node Pencil would have inserted (`tests/suite/pencil_conformance.rs` checks each rule against
+//! What Pen writes for a node an agent sends, rule by rule, so that a node nib inserts is the
+//! node Pen would have inserted (`tests/suite/pencil_conformance.rs` checks each rule against
 //! Pencil's recorded answers in `tests/fixtures/session`).
 //!
 //! Every rule keeps the meaning of the node; it only changes how it is written:
@@ -10,7 +10,7 @@
 //! - per-side stroke widths leave out the sides that are 0, and are written as one number when
 //!   nothing else is left (`{bottom: 0}` → `0`).
 //!
-//! Pencil also drops a stroke's `dashPattern` when a node is inserted; nib keeps it, since that
+//! Pen also drops a stroke's `dashPattern` when a node is inserted; nib keeps it, since that
 //! loses what the agent asked for (DECISIONS.md, Pencil-exact).
 
 use crate::doc::json::{Json, JsonValue, Member};

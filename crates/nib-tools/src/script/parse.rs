@@ -27,13 +27,13 @@ pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
 /// Deepest nesting of object and array literals accepted.
 pub const MAX_NESTING: usize = 32;
 
-/// Statements per call unless configured otherwise. Pencil runs longer scripts than the 25 it
+/// Statements per call unless configured otherwise. Pen runs longer scripts than the 25 it
 /// recommends (26, 28 and 35 in recorded sessions) and refuses none for their length, so nib
 /// refuses only what is far beyond any real call: a script this long is already close to
 /// [`MAX_SCRIPT_BYTES`], and the answer lists every statement's result.
 pub const DEFAULT_MAX_STATEMENTS: usize = 500;
 
-/// Statements per call Pencil recommends: longer calls run, with advice to split them (a long
+/// Statements per call Pen recommends: longer calls run, with advice to split them (a long
 /// all-or-nothing batch is harder to review and to repair when one statement fails).
 pub(crate) const RECOMMENDED_STATEMENTS: usize = 25;
 

@@ -79,7 +79,7 @@ pub enum OpResult {
         /// Its id.
         id: String,
     },
-    /// D() of a node that does not exist: nothing to do (not an error, as in Pencil).
+    /// D() of a node that does not exist: nothing to do (not an error, as in Pen).
     AlreadyAbsent {
         /// The path given.
         id: String,

@@ -11,6 +11,7 @@ mod claims;
 mod design;
 mod editor;
 mod execute;
+mod execute_state;
 mod export;
 mod guides;
 mod history;

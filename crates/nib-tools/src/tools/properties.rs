@@ -1,5 +1,5 @@
 //! search_all_unique_properties and replace_all_matching_properties: the ten design properties
-//! Pencil exposes, found and replaced across a subtree, inside instances too.
+//! Pen exposes, found and replaced across a subtree, inside instances too.
 //!
 //! Both read the Scene with instances expanded and variables left as written, so a value inside
 //! an instance is seen where it shows. Replacing writes through batch_design (`U(path, …)`): a

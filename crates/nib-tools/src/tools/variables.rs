@@ -235,7 +235,7 @@ fn used_variables(document: &crate::doc::Document) -> Vec<(String, Vec<String>)>
 }
 
 /// Reads variables given as JSON, with errors that point into the argument.
-/// JSON text of `value` with the keys Pencil writes first in its order (`type`, `value`,
+/// JSON text of `value` with the keys Pen writes first in its order (`type`, `value`,
 /// `theme`: `{"type": "color", "value": …}`, `{"value": …, "theme": {…}}`), the others after them.
 fn in_pencil_order(value: &serde_json::Value) -> String {
     const FIRST: [&str; 3] = ["type", "value", "theme"];
@@ -257,7 +257,7 @@ fn in_pencil_order(value: &serde_json::Value) -> String {
 }
 
 fn read_variables(value: &serde_json::Value) -> Result<Variables, ToolError> {
-    // Arguments arrive with their keys sorted; new variables are written in Pencil's key order.
+    // Arguments arrive with their keys sorted; new variables are written in Pen's key order.
     let text = in_pencil_order(value);
     let parsed = json::parse(&text).map_err(|e| ToolError::new(format!("variables: {}", e.message)))?;
     let Some(root) = parsed.value else { return Err(ToolError::new("variables is empty")) };

@@ -35,7 +35,7 @@ pub struct Workspace {
     /// Most statements per batch_design call.
     pub max_statements: usize,
     /// The bounds of one execute call.
-    pub execute_limits: super::execute::ExecuteLimits,
+    pub execute_limits: super::execute_state::ExecuteLimits,
     /// Which fonts text is measured and drawn with (set with [`Workspace::set_fonts`]).
     fonts: FontOptions,
     /// Makes the host each open document is compiled over.
@@ -43,7 +43,7 @@ pub struct Workspace {
     /// The nodes a person selected on the canvas of `nib serve`, which get_editor_state reports.
     selection: Option<Selection>,
     /// The execute snippets run, by editId, for retries.
-    pub(super) snippets: super::execute::Snippets,
+    pub(super) snippets: super::execute_state::Snippets,
     /// The documents' locks the running call holds.
     pub(super) locks: super::sharing::CallLocks,
     /// Who makes the running call (set by [`super::call_as`]).
@@ -278,7 +278,7 @@ impl Workspace {
             current: None,
             images: Arc::new(OfflineImages),
             max_statements: crate::script::DEFAULT_MAX_STATEMENTS,
-            execute_limits: super::execute::ExecuteLimits::DEFAULT,
+            execute_limits: super::execute_state::ExecuteLimits::DEFAULT,
             fonts: FontOptions::default(),
             hosts: Arc::new(disk_host),
             selection: None,

@@ -1,6 +1,6 @@
 //! Numbers printed the way JavaScript's `Number.prototype.toString` prints them.
 //!
-//! Pencil writes files with `JSON.stringify`, so `100` stays `100` (never `100.0`), `1e21` becomes
+//! Pen writes files with `JSON.stringify`, so `100` stays `100` (never `100.0`), `1e21` becomes
 //! `1e+21` and `0.0000001` becomes `1e-7`. Both JavaScript and Rust pick the shortest digit string
 //! that reads back to the same `f64`; only the placement of the decimal point and the exponent
 //! differ, and that placement is what this module reproduces (ECMA-262, Number::toString).

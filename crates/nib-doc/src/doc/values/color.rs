@@ -26,7 +26,7 @@ pub struct InvalidColor {
     pub hint: String,
 }
 
-/// Words Pencil writes into real files where a color belongs; both paint nothing.
+/// Words Pen writes into real files where a color belongs; both paint nothing.
 const PAINT_NOTHING_KEYWORDS: &[&str] = &["transparent", "none"];
 
 impl Color {
@@ -102,7 +102,7 @@ impl Color {
         std::str::from_utf8(&self.spelling[..usize::from(self.spelling_len)]).unwrap_or("#000000")
     }
 
-    /// True for `transparent` / `none`, which Pencil writes but does not define as colors.
+    /// True for `transparent` / `none`, which Pen writes but does not define as colors.
     pub fn is_keyword(&self) -> bool {
         !self.as_str().starts_with('#')
     }

@@ -99,7 +99,7 @@ pub struct FontWeight {
 }
 
 impl FontWeight {
-    /// A weight written as digits in a string, the way Pencil writes new weights.
+    /// A weight written as digits in a string, the way Pen writes new weights.
     pub fn new(weight: u16) -> FontWeight {
         FontWeight { weight: weight.clamp(1, 1000), spelling: WeightSpelling::Digits }
     }

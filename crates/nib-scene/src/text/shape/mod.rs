@@ -1,4 +1,4 @@
-//! Shaping and measuring text with cosmic-text over the [`FontBook`], with the rules Pencil's
+//! Shaping and measuring text with cosmic-text over the [`FontBook`], with the rules Pen's
 //! text boxes follow: a line is `round(lineHeight × fontSize)` pixels; when the line height is
 //! the font's own (`normal`), a line is built as the browser builds it — every face that draws
 //! on the line (the text's own, and fallback faces for symbols, emoji or other scripts) brings

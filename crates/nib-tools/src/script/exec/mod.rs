@@ -457,7 +457,7 @@ impl<'a, 'd> Runner<'a, 'd> {
         if !matches!(json.value, JsonValue::Object(_)) {
             return Err(StepError::new(format!("expected {what} as an object, found {}", json.kind_name())).at(expr));
         }
-        // Strokes, fills and effects are stored as they will be written: in Pencil's order.
+        // Strokes, fills and effects are stored as they will be written: in Pen's order.
         crate::doc::pencil_order::order_objects(&mut json);
         Ok(json)
     }
@@ -480,7 +480,7 @@ impl<'a, 'd> Runner<'a, 'd> {
     // Ids ------------------------------------------------------------------------------------
 
     /// Gives every node of `tree` a fresh id (ids the agent wrote become aliases) and puts its
-    /// keys in Pencil's order, as every new node is written. `taken` holds ids that must be avoided besides the document's.
+    /// keys in Pen's order, as every new node is written. `taken` holds ids that must be avoided besides the document's.
     fn assign_ids(&mut self, tree: &mut NodeTree, taken: &mut HashSet<String>) {
         let document = self.tx.document();
         let id = self.state.ids.next(|candidate| document.node_by_id(candidate).is_some() || taken.contains(candidate));
@@ -564,14 +564,14 @@ fn inside_instances_hint(document: &Document, library: &dyn Library, id: &str) -
     Some(hint)
 }
 
-/// Rebuilds `props` as `type`, `id`, then the rest in order: how Pencil writes new nodes.
+/// Rebuilds `props` as `type`, `id`, then the rest in order: how Pen writes new nodes.
 fn with_leading_id(mut props: Props, id: &str) -> Props {
     props.set(Key::Id, Value::Text(id.to_owned()));
     crate::doc::pencil_order::sort_props(&mut props);
     props
 }
 
-/// Pencil-style ids: five letters and digits, drawn from a seeded sequence.
+/// Pen-style ids: five letters and digits, drawn from a seeded sequence.
 struct IdGenerator(crate::random::Xorshift);
 
 const ID_ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

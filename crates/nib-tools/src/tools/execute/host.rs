@@ -26,8 +26,9 @@ pub const MAX_PRINTED_CHARS: usize = 64 * 1024;
 /// The code of a text that held half of a UTF-16 pair, shown with U+FFFD in its place.
 const LONE_SURROGATE: &str = "lone-surrogate";
 
-/// The state of one execute call.
-pub(super) struct Host {
+/// One execute call: the snippet's functions answered against the workspace lent to it (named
+/// apart from the compiler's `Host`, which gives a compile its files).
+pub(super) struct SnippetCall {
     /// The workspace, lent to the call (see `execute`).
     pub(super) workspace: Workspace,
     /// The document, as the tools take it.
@@ -63,15 +64,15 @@ pub(super) struct Host {
     problems_before: Option<Option<Arc<crate::tools::introduced::KnownProblems>>>,
 }
 
-impl Host {
-    pub(super) fn new(mut workspace: Workspace, path: PathBuf, edit_id: String, snippet: &str) -> Host {
+impl SnippetCall {
+    pub(super) fn new(mut workspace: Workspace, path: PathBuf, edit_id: String, snippet: &str) -> SnippetCall {
         let images = workspace.images.clone();
         let limits = workspace.execute_limits;
         let (mark, revision_before, nodes_before) = match workspace.document(Some(&path.to_string_lossy())) {
             Ok((open, _)) => (open.document.history_mark(), open.document.revision(), open.document.node_count()),
             Err(_) => (crate::doc::Document::default().history_mark(), 0, 0),
         };
-        Host {
+        SnippetCall {
             workspace,
             file_path: path.to_string_lossy().into_owned(),
             edit_id,

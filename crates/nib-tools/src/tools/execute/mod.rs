@@ -11,75 +11,27 @@
 mod arguments;
 mod exports;
 mod host;
-mod snippets;
 mod svg;
 
 use std::cell::RefCell;
 use std::rc::Rc;
-use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::ToolError;
+pub use super::execute_state::{
+    CALL_LIMIT, ExecuteLimits, KEPT_SNIPPETS, MAX_CALL_EXPORTED_FILES, MAX_CALL_NODES, MAX_CALL_WRITES,
+    MAX_SNIPPET_BYTES, Patch,
+};
 use super::export::WrittenFile;
 use super::workspace::Workspace;
 use crate::diagnostic::Diagnostic;
 use crate::js::{JsError, Limits};
 pub use exports::MAX_LISTED_FILES;
+use host::SnippetCall;
 pub use host::{MAX_PRINTED_CHARS, MAX_WALKED_NODES};
-pub(super) use snippets::Snippets;
-pub use snippets::{KEPT_SNIPPETS, MAX_SNIPPET_BYTES, Patch};
 pub use svg::{MAX_SVG_BYTES, MAX_SVG_SHAPES};
-
-/// The most wall time one call may take, the operations it asks for included. Pen allows 55 s;
-/// nib stops a call at 10 s because the call holds the workspace, which `nib serve` shares
-/// between sessions: another agent's call waits for it. Measured: a 500-node page built,
-/// pictured and walked in one call takes 0.2–0.4 s, the most writes a call may make 2.2 s
-/// (DECISIONS.md, execute).
-pub const CALL_LIMIT: Duration = Duration::from_secs(10);
-
-/// The most writes (Insert, Copy, Update, Replace, Move, Delete, Generate, SetVariables) one
-/// call may make: twenty batch_design calls' worth. A loop past it is a loop that lost its
-/// way, or work to split over calls (each call is its own undo step).
-pub const MAX_CALL_WRITES: usize = 10_000;
-
-/// The most nodes one call may add to the document (one Insert may hold many): a sixth of the
-/// most a document may hold, more than the largest real documents hold in all.
-pub const MAX_CALL_NODES: usize = 50_000;
-
-/// The most files one call's Exports may write: every top-level frame of the largest real
-/// documents, several times.
-pub const MAX_CALL_EXPORTED_FILES: usize = 500;
-
-/// The bounds of one execute call; a workspace carries them so a test can make them small.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExecuteLimits {
-    /// The wall time of the whole call.
-    pub call: Duration,
-    /// Writes one call may make.
-    pub writes: usize,
-    /// Nodes one call may add.
-    pub nodes: usize,
-    /// Files one call's Exports may write.
-    pub exported_files: usize,
-}
-
-impl ExecuteLimits {
-    /// The limits every server and `nib exec` use.
-    pub const DEFAULT: ExecuteLimits = ExecuteLimits {
-        call: CALL_LIMIT,
-        writes: MAX_CALL_WRITES,
-        nodes: MAX_CALL_NODES,
-        exported_files: MAX_CALL_EXPORTED_FILES,
-    };
-}
-
-impl Default for ExecuteLimits {
-    fn default() -> ExecuteLimits {
-        ExecuteLimits::DEFAULT
-    }
-}
 
 /// The functions a snippet calls.
 const API: &str = include_str!("api.js");
@@ -160,7 +112,7 @@ pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAn
     // as it lives: the workspace is lent to the call and comes back when the call ends, also
     // when it unwinds.
     let limits = workspace.execute_limits;
-    let lent = Lent::new(workspace, |workspace| host::Host::new(workspace, path, edit_id, &snippet));
+    let lent = Lent::new(workspace, |workspace| SnippetCall::new(workspace, path, edit_id, &snippet));
     let answering = Rc::clone(&lent.host);
     let ran = crate::js::run_snippet(
         API,
@@ -185,11 +137,11 @@ pub fn execute(workspace: &mut Workspace, args: ExecuteArgs) -> Result<ExecuteAn
 /// workspace that refuses what the real one refuses.
 struct Lent<'a> {
     home: &'a mut Workspace,
-    host: Rc<RefCell<host::Host>>,
+    host: Rc<RefCell<SnippetCall>>,
 }
 
 impl<'a> Lent<'a> {
-    fn new(home: &'a mut Workspace, host: impl FnOnce(Workspace) -> host::Host) -> Lent<'a> {
+    fn new(home: &'a mut Workspace, host: impl FnOnce(Workspace) -> SnippetCall) -> Lent<'a> {
         let stand_in = home.stand_in();
         let real = std::mem::replace(home, stand_in);
         Lent { home, host: Rc::new(RefCell::new(host(real))) }

@@ -8,7 +8,7 @@ use super::ranking::normalize;
 use crate::text::{FontBook, FontOptions};
 use crate::tools::ToolError;
 
-/// The topics, in Pencil's order.
+/// The topics, in Pen's order.
 pub const TOPICS: &[&str] =
     &["code", "table", "tailwind", "landing-page", "design-system", "mobile-app", "web-app", "slides"];
 

@@ -90,7 +90,7 @@ impl Runner<'_, '_> {
                 check_container(Some(parent_node.node_type()), parent_node.id())?;
                 let positioned = tree.props.contains(&Key::X) || tree.props.contains(&Key::Y);
                 if positioned && !placed_absolutely(&tree.props) && self.is_flex(parent_key) {
-                    // As Pencil does: the layout places the node, so x and y would only mislead
+                    // As Pen does: the layout places the node, so x and y would only mislead
                     // (the answer still says they were ignored).
                     tree.props.remove(&Key::X);
                     tree.props.remove(&Key::Y);
@@ -201,7 +201,7 @@ fn apply_props(props: &mut Props, update: &Update) {
     }
 }
 
-/// Sets x and y right after the id, where Pencil writes them for new nodes.
+/// Sets x and y right after the id, where Pen writes them for new nodes.
 fn set_position(props: &mut Props, x: f64, y: f64) {
     let after_id = props.iter().position(|(k, _)| *k == Key::Id).map_or(0, |i| i + 1);
     props.insert_at(after_id, Key::X, Value::Number(VarOr::Value(x)));

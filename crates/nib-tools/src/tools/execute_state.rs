@@ -1,11 +1,64 @@
-//! The snippets a workspace ran, by `editId`, so a failed one can be retried by patching it:
-//! an agent sends a few find/replace pairs instead of the whole snippet again.
+//! What execute keeps between calls and the bounds of one call: the snippets a workspace ran,
+//! by `editId`, so a failed one can be retried by patching it (an agent sends a few
+//! find/replace pairs instead of the whole snippet again), and the limits of a call. The
+//! workspace carries both and execute reads them; they live here, apart from the tool, so that
+//! the workspace imports no tool.
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 use serde::Deserialize;
 
 use crate::tools::ToolError;
+
+/// The most wall time one call may take, the operations it asks for included. Pen allows 55 s;
+/// nib stops a call at 10 s because the call holds the workspace, which `nib serve` shares
+/// between sessions: another agent's call waits for it. Measured: a 500-node page built,
+/// pictured and walked in one call takes 0.2–0.4 s, the most writes a call may make 2.2 s
+/// (DECISIONS.md, execute).
+pub const CALL_LIMIT: Duration = Duration::from_secs(10);
+
+/// The most writes (Insert, Copy, Update, Replace, Move, Delete, Generate, SetVariables) one
+/// call may make: twenty batch_design calls' worth. A loop past it is a loop that lost its
+/// way, or work to split over calls (each call is its own undo step).
+pub const MAX_CALL_WRITES: usize = 10_000;
+
+/// The most nodes one call may add to the document (one Insert may hold many): a sixth of the
+/// most a document may hold, more than the largest real documents hold in all.
+pub const MAX_CALL_NODES: usize = 50_000;
+
+/// The most files one call's Exports may write: every top-level frame of the largest real
+/// documents, several times.
+pub const MAX_CALL_EXPORTED_FILES: usize = 500;
+
+/// The bounds of one execute call; a workspace carries them so a test can make them small.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExecuteLimits {
+    /// The wall time of the whole call.
+    pub call: Duration,
+    /// Writes one call may make.
+    pub writes: usize,
+    /// Nodes one call may add.
+    pub nodes: usize,
+    /// Files one call's Exports may write.
+    pub exported_files: usize,
+}
+
+impl ExecuteLimits {
+    /// The limits every server and `nib exec` use.
+    pub const DEFAULT: ExecuteLimits = ExecuteLimits {
+        call: CALL_LIMIT,
+        writes: MAX_CALL_WRITES,
+        nodes: MAX_CALL_NODES,
+        exported_files: MAX_CALL_EXPORTED_FILES,
+    };
+}
+
+impl Default for ExecuteLimits {
+    fn default() -> ExecuteLimits {
+        ExecuteLimits::DEFAULT
+    }
+}
 
 /// How many snippets are kept for retries; older ones are forgotten.
 pub const KEPT_SNIPPETS: usize = 32;
