@@ -1,12 +1,50 @@
 //! `nib apply FILE SCRIPT`: run a batch_design script against a file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::doc::io::{read_document_bytes, read_file, save_file_by};
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
 use nib::tools::introduced::{self, KnownProblems};
+
+/// `nib apply`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ApplyArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// The script file, or - to read it from standard input.
+    script: PathBuf,
+    /// Run and answer, but write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the structured answer as JSON instead of Pencil's text.
+    #[arg(long)]
+    json: bool,
+    /// Most operations allowed in the script.
+    #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
+    max_operations: usize,
+    /// Generate new node ids from this number, so the same script on the same file gives the
+    /// same ids every time (scripted builds, tests). By default ids are random.
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    writer: super::WriterArgs,
+    /// Run only if the file is at this revision (its fileRevision, as `nib check --json`,
+    /// `nib apply --json` and the tools give it); otherwise exit 1 and change nothing.
+    #[arg(long, value_name = "REV")]
+    if_revision: Option<String>,
+}
+
+impl ApplyArgs {
+    /// Runs the script against the file, text measured with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let ApplyArgs { file, script, dry_run, json, max_operations, seed, writer, if_revision } = self;
+        let writer = writer.caller("nib apply").writer;
+        let settings = Settings { dry_run, json, max_operations, seed, fonts, writer, if_revision };
+        run_command(&file, &script, settings)
+    }
+}
 
 pub struct Settings {
     pub dry_run: bool,

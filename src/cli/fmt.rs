@@ -6,6 +6,24 @@ use std::process::ExitCode;
 use nib::doc::io::{read_document_bytes, save_file};
 use nib::doc::{Document, ProblemKind};
 
+/// `nib fmt`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// The files to format.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Do not write; exit 1 if a file is not already canonical.
+    #[arg(long)]
+    check: bool,
+}
+
+impl FmtArgs {
+    /// Formats the files.
+    pub fn run(self) -> ExitCode {
+        run(&self.files, self.check)
+    }
+}
+
 /// Compares what is written with `expected`, holding nothing.
 struct Compare<'a> {
     expected: &'a [u8],

@@ -3,12 +3,33 @@
 //! the places and exits 1 (git then keeps OURS as the working file and marks it conflicted);
 //! a file that cannot be read exits 2, also without writing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::doc::Document;
 use nib::doc::io::{read_document_bytes, write_atomic};
 use nib::review::merge::merge;
+
+/// `nib merge-driver`'s arguments, in the order git's %O %A %B %P gives them.
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// The common ancestor (git's %O).
+    base: PathBuf,
+    /// Our version, overwritten with the result (git's %A).
+    ours: PathBuf,
+    /// Their version (git's %B).
+    theirs: PathBuf,
+    /// The file's name in the repository, for messages (git's %P).
+    name: Option<String>,
+}
+
+impl MergeDriverArgs {
+    /// Merges the three versions into OURS.
+    pub fn run(self) -> ExitCode {
+        let MergeDriverArgs { base, ours, theirs, name } = self;
+        run(&base, &ours, &theirs, name.as_deref())
+    }
+}
 
 pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitCode {
     let name = name.map_or_else(|| ours.display().to_string(), str::to_owned);

@@ -11,6 +11,33 @@ use nib::doc::migrate::{MigrateError, migrate};
 use nib::doc::{Document, ProblemKind};
 use nib::printable::one_line;
 
+/// The examples `nib migrate --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib migrate design.pen                      to 2.20, as the current Pen app would
+  nib migrate --check designs/*.pen           list what would change; exit 1 if anything would
+  nib migrate --to 2.13 design.pen            back to 2.13 when nothing is lost";
+
+/// `nib migrate`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct MigrateArgs {
+    /// The files to migrate.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The version to move to.
+    #[arg(long, default_value_t = nib::doc::format::Version::NEWEST, value_parser = parse_version)]
+    to: nib::doc::format::Version,
+    /// Do not write; list the changes and exit 1 if a file is not at that version.
+    #[arg(long)]
+    check: bool,
+}
+
+impl MigrateArgs {
+    /// Migrates the files.
+    pub fn run(self) -> ExitCode {
+        run(&self.files, self.to, self.check)
+    }
+}
+
 /// Parses `--to`: a version nib reads and writes.
 pub fn parse_version(text: &str) -> Result<Version, Diagnostic> {
     match Version::parse(text) {
