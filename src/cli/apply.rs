@@ -59,7 +59,7 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
-    let source = match super::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
+    let source = match super::documents::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
         Ok(source) => source,
         Err(error) => {
             super::fail(&error);
@@ -67,11 +67,11 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         }
     };
     // Read, changed and saved under the document's lock (a dry run writes nothing).
-    let _lock = match (!settings.dry_run).then(|| super::lock_document(file)).transpose() {
+    let _lock = match (!settings.dry_run).then(|| super::documents::lock_document(file)).transpose() {
         Ok(lock) => lock,
         Err(code) => return code,
     };
-    let (mut document, mut compiler) = match super::read_with_imports(file, &settings.fonts) {
+    let (mut document, mut compiler) = match super::documents::read_with_imports(file, &settings.fonts) {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -115,9 +115,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    if let Some(refusal) =
-        super::past_limits_refusal(&document, compiler.host(), || read_file(file).ok().map(|read| read.document))
-    {
+    if let Some(refusal) = super::documents::past_limits_refusal(&document, compiler.host(), || {
+        read_file(file).ok().map(|read| read.document)
+    }) {
         outcome.discard_created_files();
         tell!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
         return ExitCode::from(1);
@@ -139,9 +139,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
                 outcome.discard_created_files();
                 tell!(
                     "nib: the operations ran but could not be saved, so nothing changed: {}",
-                    super::save_error_text(&error)
+                    super::documents::save_error_text(&error)
                 );
-                return ExitCode::from(super::save_failure_code(&error));
+                return ExitCode::from(super::documents::save_failure_code(&error));
             }
         }
     }

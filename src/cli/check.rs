@@ -65,7 +65,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
-                unreadable |= super::read_failure_code(&error) == 2;
+                unreadable |= super::documents::read_failure_code(&error) == 2;
                 tell!("{error}");
             }
         }

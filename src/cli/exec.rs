@@ -45,7 +45,8 @@ pub fn run(
     caller: &Caller,
     if_revision: Option<&str>,
 ) -> ExitCode {
-    let snippet = match super::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet") {
+    let snippet = match super::documents::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet")
+    {
         Ok(snippet) => snippet,
         Err(error) => {
             let hint = error

@@ -102,7 +102,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     // Nodes alone need only their top-level parts (and the components these use) read, resolved
     // and laid out, as for `nib render --node`.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
-    let document = match super::read_document(file, parts_of.as_deref()) {
+    let document = match super::documents::read_document(file, parts_of.as_deref()) {
         Ok(document) => document,
         Err(code) => return code,
     };

@@ -56,7 +56,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
         // Read and rewritten under the document's lock (a check writes nothing).
-        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+        let _lock = match (!check_only).then(|| super::documents::lock_document(path)).transpose() {
             Ok(lock) => lock,
             Err(_) => {
                 code = 2;
@@ -95,8 +95,8 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
-                tell!("nib: {}: not formatted: {}", path.display(), super::save_error_text(&error));
-                code = code.max(super::save_failure_code(&error));
+                tell!("nib: {}: not formatted: {}", path.display(), super::documents::save_error_text(&error));
+                code = code.max(super::documents::save_failure_code(&error));
             }
         }
     }

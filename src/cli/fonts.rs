@@ -135,7 +135,7 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
 }
 
 fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
-    let (document, mut compiler) = match super::read_with_imports(file, options) {
+    let (document, mut compiler) = match super::documents::read_with_imports(file, options) {
         Ok(read) => read,
         Err(code) => return code,
     };

@@ -34,7 +34,7 @@ impl MergeDriverArgs {
 pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitCode {
     let name = name.map_or_else(|| ours.display().to_string(), str::to_owned);
     // Ours is read and replaced under its lock.
-    let _lock = match super::lock_document(ours) {
+    let _lock = match super::documents::lock_document(ours) {
         Ok(lock) => lock,
         Err(code) => return code,
     };
@@ -65,7 +65,8 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
         Ok(merged) => {
             // Neither side may have gone past the expansion budget alone, and yet both together.
             let host = nib::host::DiskHost::new(ours, nib::text::FontOptions::default());
-            if let Some(refusal) = super::past_limits_refusal(&merged.document, &host, || Some(ours_read.1)) {
+            if let Some(refusal) = super::documents::past_limits_refusal(&merged.document, &host, || Some(ours_read.1))
+            {
                 say!("nib: {name}: 1 conflict; the file is left as ours:");
                 say!("  document: the merged document would not resolve: {refusal}");
                 return ExitCode::from(1);

@@ -57,7 +57,7 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
         // Read and rewritten under the document's lock (a check writes nothing).
-        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+        let _lock = match (!check_only).then(|| super::documents::lock_document(path)).transpose() {
             Ok(lock) => lock,
             Err(_) => {
                 code = 2;
@@ -112,8 +112,8 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("  saved"),
             Err(error) => {
-                tell!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
-                code = code.max(super::save_failure_code(&error));
+                tell!("nib: {shown}: not migrated: {}", super::documents::save_error_text(&error));
+                code = code.max(super::documents::save_failure_code(&error));
             }
         }
     }

@@ -28,7 +28,7 @@ pub fn run(file: &Path) -> ExitCode {
         }
         Err(error) => {
             tell!("nib: {error}");
-            ExitCode::from(super::read_failure_code(&error))
+            ExitCode::from(super::documents::read_failure_code(&error))
         }
     }
 }

@@ -172,7 +172,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     // whole file; the JSON report lists the families of the whole document, so it reads all.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
     let excerpt = parts_of.as_deref().filter(|_| !settings.json);
-    let document = match super::read_document(file, excerpt) {
+    let document = match super::documents::read_document(file, excerpt) {
         Ok(document) => document,
         Err(code) => return code,
     };
