@@ -1,12 +1,50 @@
 //! `nib apply FILE SCRIPT`: run a batch_design script against a file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::doc::io::{read_document_bytes, read_file, save_file_by};
 use nib::script::{Context, Options, run};
 use nib::text::FontOptions;
 use nib::tools::introduced::{self, KnownProblems};
+
+/// `nib apply`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ApplyArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// The script file, or - to read it from standard input.
+    script: PathBuf,
+    /// Run and answer, but write nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Print the structured answer as JSON instead of Pencil's text.
+    #[arg(long)]
+    json: bool,
+    /// Most operations allowed in the script.
+    #[arg(long, default_value_t = nib::script::DEFAULT_MAX_STATEMENTS)]
+    max_operations: usize,
+    /// Generate new node ids from this number, so the same script on the same file gives the
+    /// same ids every time (scripted builds, tests). By default ids are random.
+    #[arg(long)]
+    seed: Option<u64>,
+    #[command(flatten)]
+    writer: super::WriterArgs,
+    /// Run only if the file is at this revision (its fileRevision, as `nib check --json`,
+    /// `nib apply --json` and the tools give it); otherwise exit 1 and change nothing.
+    #[arg(long, value_name = "REV")]
+    if_revision: Option<String>,
+}
+
+impl ApplyArgs {
+    /// Runs the script against the file, text measured with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let ApplyArgs { file, script, dry_run, json, max_operations, seed, writer, if_revision } = self;
+        let writer = writer.caller("nib apply").writer;
+        let settings = Settings { dry_run, json, max_operations, seed, fonts, writer, if_revision };
+        run_command(&file, &script, settings)
+    }
+}
 
 pub struct Settings {
     pub dry_run: bool,
@@ -21,7 +59,7 @@ pub struct Settings {
 }
 
 pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
-    let source = match super::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
+    let source = match super::documents::read_script_text(script, nib::script::MAX_SCRIPT_BYTES, "script") {
         Ok(source) => source,
         Err(error) => {
             super::fail(&error);
@@ -29,11 +67,11 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         }
     };
     // Read, changed and saved under the document's lock (a dry run writes nothing).
-    let _lock = match (!settings.dry_run).then(|| super::lock_document(file)).transpose() {
+    let _lock = match (!settings.dry_run).then(|| super::documents::lock_document(file)).transpose() {
         Ok(lock) => lock,
         Err(code) => return code,
     };
-    let (mut document, mut compiler) = match super::read_with_imports(file, &settings.fonts) {
+    let (mut document, mut compiler) = match super::documents::read_with_imports(file, &settings.fonts) {
         Ok(read) => read,
         Err(code) => return code,
     };
@@ -77,9 +115,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
         }
         return ExitCode::from(1);
     }
-    if let Some(refusal) =
-        super::past_limits_refusal(&document, compiler.host(), || read_file(file).ok().map(|read| read.document))
-    {
+    if let Some(refusal) = super::documents::past_limits_refusal(&document, compiler.host(), || {
+        read_file(file).ok().map(|read| read.document)
+    }) {
         outcome.discard_created_files();
         tell!("nib: the operations ran but were not saved, so nothing changed: {refusal}");
         return ExitCode::from(1);
@@ -101,9 +139,9 @@ pub fn run_command(file: &Path, script: &Path, settings: Settings) -> ExitCode {
                 outcome.discard_created_files();
                 tell!(
                     "nib: the operations ran but could not be saved, so nothing changed: {}",
-                    super::save_error_text(&error)
+                    super::documents::save_error_text(&error)
                 );
-                return ExitCode::from(super::save_failure_code(&error));
+                return ExitCode::from(super::documents::save_failure_code(&error));
             }
         }
     }

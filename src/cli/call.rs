@@ -7,6 +7,30 @@ use std::process::ExitCode;
 
 use nib::tools::{Caller, Workspace, call_as};
 
+/// `nib call`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CallArgs {
+    /// The tool's name.
+    tool: String,
+    /// The arguments as a JSON object; relative paths are against the root.
+    #[arg(long, default_value = "{}")]
+    args: String,
+    /// The folder documents are in and relative paths start from (default: the working
+    /// directory); paths outside it are refused, as `nib mcp --root` refuses them.
+    #[arg(long)]
+    root: Option<PathBuf>,
+    #[command(flatten)]
+    writer: super::WriterArgs,
+}
+
+impl CallArgs {
+    /// Calls the tool, text measured with `fonts`.
+    pub fn run(self, fonts: nib::text::FontOptions) -> ExitCode {
+        let CallArgs { tool, args, root, writer } = self;
+        run(&tool, &args, root, fonts, &writer.caller("nib call"))
+    }
+}
+
 pub fn run(tool: &str, args: &str, root: Option<PathBuf>, fonts: nib::text::FontOptions, caller: &Caller) -> ExitCode {
     let arguments: serde_json::Value = match args.trim() {
         "" => serde_json::json!({}),

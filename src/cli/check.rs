@@ -9,6 +9,28 @@ use nib::doc::{Document, Loaded, NodeType};
 use nib::host::DiskHost;
 use nib::images::missing_image_files;
 
+/// `nib check`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The files to check.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Also fail (exit 1) on warnings.
+    #[arg(long)]
+    strict: bool,
+    /// Print only problems and the summary.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl CheckArgs {
+    /// Checks the files, text measured with `fonts`.
+    pub fn run(self, fonts: nib::text::FontOptions) -> ExitCode {
+        let CheckArgs { files, strict, quiet } = self;
+        run(&files, Options { strict, quiet, fonts })
+    }
+}
+
 pub struct Options {
     pub strict: bool,
     pub quiet: bool,
@@ -43,7 +65,7 @@ pub fn run(files: &[PathBuf], options: Options) -> ExitCode {
             }
             Err(error) => {
                 invalid += 1;
-                unreadable |= super::read_failure_code(&error) == 2;
+                unreadable |= super::documents::read_failure_code(&error) == 2;
                 tell!("{error}");
             }
         }

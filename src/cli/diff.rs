@@ -16,6 +16,31 @@ use tiny_skia::Pixmap;
 
 use super::revision::Source;
 
+/// `nib diff`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The old version: a file, or REV:path.
+    old: String,
+    /// The new version: a file, or REV:path.
+    new: String,
+    /// How to write the report.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Draw the changed frames into this folder (html always draws, into nib-diff by default).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    #[command(flatten)]
+    picture: nib::render::RenderOptions,
+}
+
+impl DiffArgs {
+    /// Compares the two versions, pictures drawn with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let DiffArgs { old, new, format, output, picture } = self;
+        run(&old, &new, Settings { format, output, picture, fonts })
+    }
+}
+
 /// The report formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -3,11 +3,40 @@
 //! snippet ran. The snippet works inside the document's folder, as an MCP client's works inside
 //! the server's: exports and images stay there.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::tools::{Caller, Workspace, call_as};
 use serde_json::{Value, json};
+
+/// The examples `nib exec --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib exec design.pen card.js                 run the snippet in card.js, save, print the answer
+  echo 'return Get().map((n) => n.name);' | nib exec design.pen -
+  nib mcp --tools current                     the same API for an MCP client (read_skill execute)";
+
+/// `nib exec`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ExecArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// The snippet's file, or - to read it from standard input.
+    script: String,
+    #[command(flatten)]
+    writer: super::WriterArgs,
+    /// Run only if the file is at this revision (its fileRevision); otherwise exit 1 and
+    /// change nothing.
+    #[arg(long, value_name = "REV")]
+    if_revision: Option<String>,
+}
+
+impl ExecArgs {
+    /// Runs the snippet against the file, text measured with `fonts`.
+    pub fn run(self, fonts: nib::text::FontOptions) -> ExitCode {
+        let ExecArgs { file, script, writer, if_revision } = self;
+        run(&file, &script, fonts, &writer.caller("nib exec"), if_revision.as_deref())
+    }
+}
 
 pub fn run(
     file: &Path,
@@ -16,7 +45,8 @@ pub fn run(
     caller: &Caller,
     if_revision: Option<&str>,
 ) -> ExitCode {
-    let snippet = match super::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet") {
+    let snippet = match super::documents::read_script_text(Path::new(script), nib::tools::MAX_SNIPPET_BYTES, "snippet")
+    {
         Ok(snippet) => snippet,
         Err(error) => {
             let hint = error

@@ -13,6 +13,72 @@ use nib::host::DiskHost;
 use nib::render::RenderTarget;
 use nib::text::FontOptions;
 
+/// The examples `nib export --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib export app.pen --format svg --node hero -o hero.svg
+  nib export app.pen --format png --all --scale 2 -o frames/
+  nib export app.pen --format pdf --all -o deck.pdf
+  nib export app.pen --format html -o site/
+  nib export app.pen --format html-tailwind -o web/   (then: npx @tailwindcss/cli -i web/tailwind.css -o web/styles.css)
+  nib export app.pen --format react -o src/design/
+  nib export app.pen --format react -o src/design/ --check   (exit 1 when the folder is not what it would write)
+  nib export app.pen --format tokens-css -o tokens.css
+  nib export app.pen --format png --all --theme Mode=Dark -o dark/   (every frame as its dark instance)";
+
+/// `nib export`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// png, jpeg, webp, svg, pdf, html, html-tailwind, react, tokens-css, tokens-json or tailwind.
+    #[arg(long, short, value_parser = nib::export::job::Format::parse)]
+    format: nib::export::job::Format,
+    /// Where to write: a file, or a folder for HTML, --all and several --node.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Export this node (id or instance path); repeat for several.
+    #[arg(long = "node")]
+    nodes: Vec<String>,
+    /// Export every top-level frame (PDF: one page each).
+    #[arg(long, conflicts_with = "nodes")]
+    all: bool,
+    #[command(flatten)]
+    look: nib::export::options::ExportLook,
+    /// SVG image fills: embed (data: URIs) or link (paths relative to the SVG).
+    #[arg(long, value_enum, default_value_t = ImagesArg::Embed)]
+    images: ImagesArg,
+    /// Write nothing: compare the files there with what the export would write, list what
+    /// differs, is missing or is left over, and exit 1 when anything does (for CI).
+    #[arg(long)]
+    check: bool,
+    /// Fill behind the design, e.g. "#FFFFFF" (transparent by default; JPEG uses white).
+    #[arg(long, value_parser = nib::render::parse_background)]
+    background: Option<[u8; 4]>,
+    /// Draw under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of the import c),
+    /// repeat for several axes. Every top-level frame selects it, as a themed instance of
+    /// the frame would; `nib check` lists the themes a file defines.
+    #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = super::theme::parse_theme)]
+    theme: Vec<(String, String)>,
+}
+
+impl ExportArgs {
+    /// Exports what was asked for with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let ExportArgs { file, format, output, nodes, all, look, images, check, background, theme } = self;
+        let link_images = images == ImagesArg::Link;
+        run_command(&file, Settings { format, output, nodes, all, look, link_images, background, fonts, check, theme })
+    }
+}
+
+/// How `nib export` writes SVG image fills.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ImagesArg {
+    /// Inside the SVG as data: URIs.
+    Embed,
+    /// Links to the image files.
+    Link,
+}
+
 /// Runs of more nodes than this show a progress bar (on a terminal).
 const PROGRESS_FROM: usize = 8;
 
@@ -36,7 +102,7 @@ pub fn run_command(file: &Path, settings: Settings) -> ExitCode {
     // Nodes alone need only their top-level parts (and the components these use) read, resolved
     // and laid out, as for `nib render --node`.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
-    let document = match super::read_document(file, parts_of.as_deref()) {
+    let document = match super::documents::read_document(file, parts_of.as_deref()) {
         Ok(document) => document,
         Err(code) => return code,
     };

@@ -6,6 +6,24 @@ use std::process::ExitCode;
 use nib::doc::io::{read_document_bytes, save_file};
 use nib::doc::{Document, ProblemKind};
 
+/// `nib fmt`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct FmtArgs {
+    /// The files to format.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Do not write; exit 1 if a file is not already canonical.
+    #[arg(long)]
+    check: bool,
+}
+
+impl FmtArgs {
+    /// Formats the files.
+    pub fn run(self) -> ExitCode {
+        run(&self.files, self.check)
+    }
+}
+
 /// Compares what is written with `expected`, holding nothing.
 struct Compare<'a> {
     expected: &'a [u8],
@@ -38,7 +56,7 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
         // Read and rewritten under the document's lock (a check writes nothing).
-        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+        let _lock = match (!check_only).then(|| super::documents::lock_document(path)).transpose() {
             Ok(lock) => lock,
             Err(_) => {
                 code = 2;
@@ -77,8 +95,8 @@ pub fn run(files: &[PathBuf], check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("{}: formatted", path.display()),
             Err(error) => {
-                tell!("nib: {}: not formatted: {}", path.display(), super::save_error_text(&error));
-                code = code.max(super::save_failure_code(&error));
+                tell!("nib: {}: not formatted: {}", path.display(), super::documents::save_error_text(&error));
+                code = code.max(super::documents::save_failure_code(&error));
             }
         }
     }

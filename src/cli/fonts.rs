@@ -1,11 +1,54 @@
 //! `nib fonts`: what nib can use; `nib fonts FILE`: what a document needs and how each family
 //! resolves; `nib fonts fetch FAMILY…`: fill the cache ahead of an offline run.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::resolve::SceneOptions;
 use nib::text::{FontOptions, Origin};
+
+/// The examples `nib fonts --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib fonts                                   every family nib can use, and where each comes from
+  nib fonts design.pen                        the families design.pen needs and how each resolves
+  nib fonts fetch \"Lobster\" \"DM Serif Display\"  cache Google Fonts families for offline runs
+  nib --font-dir ./brand-fonts fonts design.pen  with your own font files
+  NIB_FONTS=offline nib render design.pen     never fetch (replaced families are said on stderr)";
+
+/// `nib fonts`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct FontsArgs {
+    /// A .pen file: list the families it needs and how each resolves (exits 1 when one is
+    /// replaced).
+    file: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    #[command(subcommand)]
+    action: Option<FontsAction>,
+}
+
+impl FontsArgs {
+    /// Lists, or fetches, with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        match self.action {
+            Some(FontsAction::Fetch { families }) => fetch(&families, &fonts),
+            None => run(self.file.as_deref(), self.json, &fonts),
+        }
+    }
+}
+
+/// What `nib fonts` does besides listing.
+#[derive(Debug, clap::Subcommand)]
+enum FontsAction {
+    /// Fetch Google Fonts families into the cache folder (NIB_FONT_CACHE, else the platform's
+    /// cache folder + nib/fonts), so later runs need no network.
+    Fetch {
+        /// The families, as the Google Fonts catalogue names them.
+        #[arg(required = true, value_name = "FAMILY")]
+        families: Vec<String>,
+    },
+}
 
 /// Lists the families nib can use, or what `file` needs.
 pub fn run(file: Option<&Path>, json: bool, options: &FontOptions) -> ExitCode {
@@ -92,7 +135,7 @@ fn cached_families(options: &FontOptions) -> Vec<String> {
 }
 
 fn document(file: &Path, json: bool, options: &FontOptions) -> ExitCode {
-    let (document, mut compiler) = match super::read_with_imports(file, options) {
+    let (document, mut compiler) = match super::documents::read_with_imports(file, options) {
         Ok(read) => read,
         Err(code) => return code,
     };

@@ -1,10 +1,37 @@
 //! `nib layout FILE`: the computed boxes and layout problems of a file, as text or as the JSON
 //! snapshot_layout answers.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::tools::{SnapshotAnswer, SnapshotArgs, Workspace, snapshot_layout};
+
+/// `nib layout`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct LayoutArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// Start from this node (id or instance path) instead of the whole canvas.
+    #[arg(long)]
+    node: Option<String>,
+    /// Levels of children shown below the starting nodes.
+    #[arg(long, default_value_t = 1)]
+    depth: usize,
+    /// Print only the problems.
+    #[arg(long)]
+    problems: bool,
+    /// Print the JSON snapshot_layout answers instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl LayoutArgs {
+    /// Lays the file out with `fonts` and prints what was asked for.
+    pub fn run(self, fonts: nib::text::FontOptions) -> ExitCode {
+        let LayoutArgs { file, node, depth, problems, json } = self;
+        run(&file, Settings { node, depth, problems, json, fonts })
+    }
+}
 
 pub struct Settings {
     pub node: Option<String>,

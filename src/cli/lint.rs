@@ -11,6 +11,45 @@ use nib::doc::io::read_file;
 use nib::host::DiskHost;
 use nib::review::lint::{CONFIG_FILE, Config, Level, Preset, fails, lint, sarif};
 
+/// What `nib lint --help` ends with: examples, the rules and a configuration file.
+pub const EXAMPLES: &str = "Examples:
+  nib lint design.pen                               findings as text; exit 1 on a warning or an error
+  nib lint --preset accessibility designs/*.pen     contrast, touch targets, small and covered text
+  nib lint --rule off-scale-spacing=off design.pen  one rule's level (off, note, warning, error)
+  nib lint --format sarif designs/*.pen > lint.sarif   for GitHub code scanning (upload-sarif)
+
+Rules: contrast, touch-target, small-text, raw-color, near-color, off-scale-font-size,
+off-scale-spacing, covered-text, empty-fit-content, invisible-text-fill.
+nib-lint.json beside the files: {\"preset\": \"strict\", \"rules\": {\"near-color\": \"off\"}}";
+
+/// `nib lint`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// The .pen files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// How to write the findings.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// recommended (default), strict or accessibility.
+    #[arg(long)]
+    preset: Option<String>,
+    /// A rule's level, e.g. contrast=error or off-scale-spacing=off (repeatable).
+    #[arg(long = "rule", value_name = "RULE=LEVEL")]
+    rules: Vec<String>,
+    /// A configuration file instead of nib-lint.json beside each document.
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+impl LintArgs {
+    /// Lints the files, text measured with `fonts`.
+    pub fn run(self, fonts: nib::text::FontOptions) -> ExitCode {
+        let LintArgs { files, format, preset, rules, config } = self;
+        run(&files, Settings { format, preset, rules, config, fonts })
+    }
+}
+
 /// How findings are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

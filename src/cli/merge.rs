@@ -3,17 +3,38 @@
 //! the places and exits 1 (git then keeps OURS as the working file and marks it conflicted);
 //! a file that cannot be read exits 2, also without writing.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use nib::doc::Document;
 use nib::doc::io::{read_document_bytes, write_atomic};
 use nib::review::merge::merge;
 
+/// `nib merge-driver`'s arguments, in the order git's %O %A %B %P gives them.
+#[derive(Debug, clap::Args)]
+pub struct MergeDriverArgs {
+    /// The common ancestor (git's %O).
+    base: PathBuf,
+    /// Our version, overwritten with the result (git's %A).
+    ours: PathBuf,
+    /// Their version (git's %B).
+    theirs: PathBuf,
+    /// The file's name in the repository, for messages (git's %P).
+    name: Option<String>,
+}
+
+impl MergeDriverArgs {
+    /// Merges the three versions into OURS.
+    pub fn run(self) -> ExitCode {
+        let MergeDriverArgs { base, ours, theirs, name } = self;
+        run(&base, &ours, &theirs, name.as_deref())
+    }
+}
+
 pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitCode {
     let name = name.map_or_else(|| ours.display().to_string(), str::to_owned);
     // Ours is read and replaced under its lock.
-    let _lock = match super::lock_document(ours) {
+    let _lock = match super::documents::lock_document(ours) {
         Ok(lock) => lock,
         Err(code) => return code,
     };
@@ -44,7 +65,8 @@ pub fn run(base: &Path, ours: &Path, theirs: &Path, name: Option<&str>) -> ExitC
         Ok(merged) => {
             // Neither side may have gone past the expansion budget alone, and yet both together.
             let host = nib::host::DiskHost::new(ours, nib::text::FontOptions::default());
-            if let Some(refusal) = super::past_limits_refusal(&merged.document, &host, || Some(ours_read.1)) {
+            if let Some(refusal) = super::documents::past_limits_refusal(&merged.document, &host, || Some(ours_read.1))
+            {
                 say!("nib: {name}: 1 conflict; the file is left as ours:");
                 say!("  document: the merged document would not resolve: {refusal}");
                 return ExitCode::from(1);

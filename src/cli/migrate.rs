@@ -11,6 +11,33 @@ use nib::doc::migrate::{MigrateError, migrate};
 use nib::doc::{Document, ProblemKind};
 use nib::printable::one_line;
 
+/// The examples `nib migrate --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib migrate design.pen                      to 2.20, as the current Pen app would
+  nib migrate --check designs/*.pen           list what would change; exit 1 if anything would
+  nib migrate --to 2.13 design.pen            back to 2.13 when nothing is lost";
+
+/// `nib migrate`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct MigrateArgs {
+    /// The files to migrate.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The version to move to.
+    #[arg(long, default_value_t = nib::doc::format::Version::NEWEST, value_parser = parse_version)]
+    to: nib::doc::format::Version,
+    /// Do not write; list the changes and exit 1 if a file is not at that version.
+    #[arg(long)]
+    check: bool,
+}
+
+impl MigrateArgs {
+    /// Migrates the files.
+    pub fn run(self) -> ExitCode {
+        run(&self.files, self.to, self.check)
+    }
+}
+
 /// Parses `--to`: a version nib reads and writes.
 pub fn parse_version(text: &str) -> Result<Version, Diagnostic> {
     match Version::parse(text) {
@@ -30,7 +57,7 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
     let mut code = 0u8;
     for path in files {
         // Read and rewritten under the document's lock (a check writes nothing).
-        let _lock = match (!check_only).then(|| super::lock_document(path)).transpose() {
+        let _lock = match (!check_only).then(|| super::documents::lock_document(path)).transpose() {
             Ok(lock) => lock,
             Err(_) => {
                 code = 2;
@@ -85,8 +112,8 @@ pub fn run(files: &[PathBuf], to: Version, check_only: bool) -> ExitCode {
         match save_file(&loaded.document, path) {
             Ok(()) => say!("  saved"),
             Err(error) => {
-                tell!("nib: {shown}: not migrated: {}", super::save_error_text(&error));
-                code = code.max(super::save_failure_code(&error));
+                tell!("nib: {shown}: not migrated: {}", super::documents::save_error_text(&error));
+                code = code.max(super::documents::save_failure_code(&error));
             }
         }
     }

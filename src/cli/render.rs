@@ -16,6 +16,46 @@ use nib::render::{
 use nib::resolve::{Scene, SceneKey};
 use nib::text::{FontOptions, TextEngine};
 
+/// `nib render`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// The .pen file.
+    file: PathBuf,
+    /// Where to write: a .png file, or a folder for --all and several --node.
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Render this node (id or instance path); repeat for several.
+    #[arg(long = "node")]
+    nodes: Vec<String>,
+    /// Render every top-level frame as its own PNG, in parallel.
+    #[arg(long, conflicts_with = "nodes")]
+    all: bool,
+    #[command(flatten)]
+    picture: nib::render::RenderOptions,
+    /// Print what was written, the warnings and the font files used as JSON (so CI can pin
+    /// the fonts).
+    #[arg(long)]
+    json: bool,
+    /// Draw under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of the import c),
+    /// repeat for several axes. Every top-level frame selects it, as a themed instance of
+    /// the frame would; `nib check` lists the themes a file defines.
+    #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = super::theme::parse_theme)]
+    theme: Vec<(String, String)>,
+    /// Say where the time went, stage by stage (read, resolve, text, layout, display list,
+    /// paint by content kind, PNG encode): a table on stderr, or a "timings" object in the
+    /// --json report. One picture at a time: not with --all.
+    #[arg(long, conflicts_with = "all")]
+    timings: bool,
+}
+
+impl RenderArgs {
+    /// Renders what was asked for with `fonts`.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let RenderArgs { file, output, nodes, all, picture, json, theme, timings } = self;
+        run(&file, Settings { output, nodes, all, picture, json, fonts, theme, timings })
+    }
+}
+
 pub struct Settings {
     pub output: Option<PathBuf>,
     pub nodes: Vec<String>,
@@ -132,7 +172,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     // whole file; the JSON report lists the families of the whole document, so it reads all.
     let parts_of = (!settings.all && !settings.nodes.is_empty()).then(|| settings.nodes.clone());
     let excerpt = parts_of.as_deref().filter(|_| !settings.json);
-    let document = match super::read_document(file, excerpt) {
+    let document = match super::documents::read_document(file, excerpt) {
         Ok(document) => document,
         Err(code) => return code,
     };

@@ -16,12 +16,101 @@ use nib::review::snapshot::{
 };
 use nib::text::FontOptions;
 
+/// The examples `nib snapshot --help` ends with.
+pub const EXAMPLES: &str = "Examples:
+  nib snapshot designs/                       first run: creates the goldens
+  nib snapshot designs/                       later runs: compare, exit 1 on a difference
+  nib snapshot --update designs/              approve the changes (only differing goldens change)
+  nib snapshot --ci --junit junit.xml designs/
+  nib snapshot --ci --shard 2/4 designs/      the second of four CI jobs
+  nib snapshot --frame '^Home' designs/app.pen
+  nib snapshot --theme Mode=Dark designs/     the dark look, goldens in __snapshots__/<file>@Mode=Dark/";
+
+/// `nib snapshot`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct SnapshotArgs {
+    /// .pen files, or folders searched recursively (__snapshots__, .git, target,
+    /// node_modules and hidden folders are skipped).
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// Approve the renders: rewrite the goldens of frames that differ, create missing ones,
+    /// remove those whose frame is gone. Goldens that match are not touched.
+    #[arg(long, conflicts_with = "ci")]
+    update: bool,
+    /// For CI: a missing golden fails instead of being created, and so does a golden whose
+    /// frame is gone.
+    #[arg(long)]
+    ci: bool,
+    /// Only the frames whose name or id matches this regular expression.
+    #[arg(long, value_name = "REGEX", value_parser = parse_regex)]
+    frame: Option<regex::Regex>,
+    /// Colour distance (0 identical, 1 black against white) above which a pixel differs.
+    #[arg(long, value_name = "DISTANCE", default_value_t = nib::review::pixels::Tolerance::default().threshold, value_parser = parse_threshold)]
+    threshold: f64,
+    /// Share of the pixels that may differ before a frame fails: 0–1 or a percentage
+    /// such as 0.1%.
+    #[arg(long, value_name = "SHARE", default_value_t = nib::review::pixels::Tolerance::default().max_share, value_parser = parse_share)]
+    max_diff_share: f64,
+    /// Also count pixels that differ only because an anti-aliased edge moved.
+    #[arg(long)]
+    count_antialiasing: bool,
+    /// Where the diff images and renders of failing frames go (<file>/<id>.diff.png and
+    /// .actual.png), so the __snapshots__ folders hold goldens only.
+    #[arg(long, value_name = "DIR", default_value = "snapshot-diffs")]
+    diff_dir: PathBuf,
+    /// Write a JUnit XML report: a test suite per file, a test case per frame.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write a Markdown summary (it is also appended to $GITHUB_STEP_SUMMARY when set).
+    #[arg(long, value_name = "FILE")]
+    summary: Option<PathBuf>,
+    /// Check part I of N (from 1): every frame falls to exactly one part, the same on every
+    /// machine, so the jobs of a CI matrix split the work.
+    #[arg(long, value_name = "I/N", default_value = "1/1", value_parser = parse_shard)]
+    shard: Shard,
+    /// Draw every frame under a theme: AXIS=VALUE (Mode=Dark; c:Mode=Dark for an axis of
+    /// the import c), repeat for several axes. Its goldens are kept apart, in
+    /// __snapshots__/<file stem>@Mode=Dark/; a file without that axis or value fails.
+    #[arg(long = "theme", value_name = "AXIS=VALUE", value_parser = super::theme::parse_theme)]
+    theme: Vec<(String, String)>,
+}
+
+impl SnapshotArgs {
+    /// Checks the frames against their goldens; of `fonts`, only the user's folders are used.
+    pub fn run(self, fonts: FontOptions) -> ExitCode {
+        let SnapshotArgs {
+            paths,
+            update,
+            ci,
+            frame,
+            threshold,
+            max_diff_share,
+            count_antialiasing,
+            diff_dir,
+            junit,
+            summary,
+            shard,
+            theme,
+        } = self;
+        let tolerance = nib::review::pixels::Tolerance {
+            threshold,
+            max_share: max_diff_share,
+            ignore_antialiasing: !count_antialiasing,
+        };
+        let options = Options { tolerance, update, ci, frames: frame, shard, diff_dir, theme };
+        // Goldens must come out the same on every machine: the user's font folders and the
+        // documents' own fonts, never the cache, the network or the system.
+        let fonts = FontOptions { font_dirs: fonts.font_dirs, ..FontOptions::default() };
+        run(&paths, Settings { options, junit, summary, fonts })
+    }
+}
+
 /// What the command line asked for besides the options of the run.
 pub struct Settings {
     pub options: Options,
     pub junit: Option<PathBuf>,
     pub summary: Option<PathBuf>,
-    /// The fonts: the user's folders at most (see `nib snapshot` in cli/mod.rs).
+    /// The fonts: the user's folders at most (see `SnapshotArgs::run`).
     pub fonts: FontOptions,
 }
 
