@@ -134,7 +134,14 @@ def backgrounds(fills, w, h):
 
 
 def stroke_shadows(stroke):
-    c, t = color_of((stroke or {}).get("fill")), (stroke or {}).get("thickness", 1)
+    # Files before 2.14 may write the stroke as a bare colour (or a list of them): a 1 px line.
+    if isinstance(stroke, list):
+        stroke = stroke[0] if stroke else None
+    if isinstance(stroke, str):
+        stroke = {"fill": stroke, "thickness": 1}
+    if not isinstance(stroke, dict):
+        return []
+    c, t = color_of(stroke.get("fill")), stroke.get("thickness", 1)
     if not stroke or not enabled(stroke) or c is None:
         return []
     align = stroke.get("align", "inside")

@@ -70,7 +70,7 @@ impl NibServer {
 
     /// A server whose documents must lie in `root`, measuring and drawing text with `fonts`.
     pub fn with_fonts(root: PathBuf, fonts: crate::text::FontOptions) -> std::io::Result<NibServer> {
-        let root = std::fs::canonicalize(&root)
+        let root = crate::files::canonical_root(&root)
             .map_err(|e| std::io::Error::new(e.kind(), format!("the root folder {}: {e}", root.display())))?;
         let mut workspace = Workspace::new(root.clone()).confined();
         // G() uses the image services configured in the environment (offline without keys).

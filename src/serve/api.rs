@@ -116,37 +116,12 @@ async fn files(State(state): State<AppState>) -> Result<Json<Value>, Failure> {
 /// The `.pen` files under `root` (relative, sorted), skipping hidden folders and symbolic
 /// links; false when a limit cut the list short.
 fn list_documents(root: &Path) -> (Vec<String>, bool) {
-    let mut found = Vec::new();
-    let mut folders = vec![(root.to_owned(), 0usize)];
-    let mut visited = 0;
-    let mut complete = true;
-    while let Some((folder, depth)) = folders.pop() {
-        visited += 1;
-        if visited > MAX_LIST_FOLDERS {
-            complete = false;
-            break;
-        }
-        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
-        for entry in entries.flatten() {
-            let name = entry.file_name();
-            let Ok(kind) = entry.file_type() else { continue };
-            if name.to_string_lossy().starts_with('.') {
-                continue;
-            }
-            let path = entry.path();
-            if kind.is_dir() && depth < MAX_LIST_DEPTH {
-                folders.push((path, depth + 1));
-            } else if kind.is_file() && path.extension().is_some_and(|e| e == "pen") {
-                if found.len() >= MAX_LISTED_FILES {
-                    complete = false;
-                    break;
-                }
-                found.push(relative(root, &path));
-            }
-        }
-    }
-    found.sort();
-    (found, complete)
+    let limits = crate::files::ListLimits {
+        max_depth: MAX_LIST_DEPTH,
+        max_folders: MAX_LIST_FOLDERS,
+        max_files: MAX_LISTED_FILES,
+    };
+    crate::files::list_unlinked(root, |path| path.extension().is_some_and(|e| e == "pen"), limits)
 }
 
 /// `GET /api/document?file=`: the laid-out boxes of every visible node, the layout problems,

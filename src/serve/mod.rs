@@ -151,7 +151,7 @@ struct AppState {
 
 /// Binds, starts the file watcher and serves in the background of the current Tokio runtime.
 pub async fn start(options: ServeOptions) -> Result<Running, ServeError> {
-    let root = std::fs::canonicalize(&options.root)
+    let root = crate::files::canonical_root(&options.root)
         .map_err(|source| ServeError::Root { path: options.root.clone(), source })?;
     if !root.is_dir() {
         let source = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a folder");

@@ -179,6 +179,30 @@ fn only_the_hosts_touch_the_file_system() {
     assert!(touches.is_empty(), "file system access outside the hosts:\n{}", touches.join("\n"));
 }
 
+/// The std::fs calls themselves stay in fewer places still: the file layer (which refuses
+/// links, keeps writes atomic and confines paths), the hosts, the command line, the snapshot
+/// runner's goldens, `.pen` loading, and the tools' one host of files, the workspace. A tool, a
+/// server or an image service that needs a file asks one of those (a folder listed, a created
+/// image removed, a root resolved), so every access passes the same checks.
+#[test]
+fn std_fs_is_called_only_by_the_file_layer_and_the_hosts() {
+    let mut calls = Vec::new();
+    for_each_line_of_code(
+        |_, layer, relative| {
+            let hosts = ["files", "host", "cli", "main", "fixtures"].contains(&layer);
+            let host_like =
+                relative.starts_with("review/snapshot/") || relative == "doc/io.rs" || relative == "tools/workspace.rs";
+            !hosts && !host_like
+        },
+        |file, number, line| {
+            if names(line, "std::fs") || names(line, "fs::") {
+                calls.push(format!("{}:{number}: {line}", file.display()));
+            }
+        },
+    );
+    assert!(calls.is_empty(), "std::fs outside the file layer and the hosts:\n{}", calls.join("\n"));
+}
+
 #[test]
 fn only_the_hosts_read_the_environment() {
     let reads = calls_outside_the_hosts(ENVIRONMENT_CALLS);

@@ -25,8 +25,11 @@ pub use output::{MAX_SCANNED_ENTRIES, OutputFolder, OutputGuard, Standing, glanc
 pub use read::{LimitedRead, read_limited, read_regular, read_regular_in_chunks};
 pub use revision::{REVISION_DIGITS, Revision};
 pub use tree::{Links, Tree};
-pub use walk::{PathKind, WalkError, WalkRules, canonical, find_files, first_sight, path_kind};
-pub use write::{create_folder, write_atomic, write_atomic_with, write_output, write_unlinked};
+pub use walk::{
+    ListLimits, PathKind, WalkError, WalkRules, canonical, canonical_root, find_files, first_sight,
+    is_missing_or_empty, list_unlinked, path_kind,
+};
+pub use write::{create_folder, remove_unwanted, write_atomic, write_atomic_with, write_output, write_unlinked};
 pub use writer::{MAX_WRITER_NAME_CHARS, Writer, mark_written, written_by};
 
 /// Whether a write waits until the disk holds the new file.

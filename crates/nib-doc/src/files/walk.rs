@@ -36,6 +36,69 @@ pub fn canonical(path: &Path) -> Option<PathBuf> {
     std::fs::canonicalize(path).ok()
 }
 
+/// The folder a server serves, with every link resolved: what its documents must lie in.
+pub fn canonical_root(path: &Path) -> std::io::Result<PathBuf> {
+    std::fs::canonicalize(path)
+}
+
+/// True when nothing is at `path` (links followed) or an empty file is: where a new document
+/// may be made. A folder, a device or a file with bytes is something to read (or refuse).
+pub fn is_missing_or_empty(path: &Path) -> bool {
+    std::fs::metadata(path).map_or(true, |metadata| metadata.is_file() && metadata.len() == 0)
+}
+
+/// How far [`list_unlinked`] looks.
+#[derive(Debug, Clone, Copy)]
+pub struct ListLimits {
+    /// Folders below the start it enters at most.
+    pub max_depth: usize,
+    /// Folders it reads at most.
+    pub max_folders: usize,
+    /// Files it lists at most.
+    pub max_files: usize,
+}
+
+/// The files under `root` that `wanted` keeps, as paths relative to it with `/` (sorted),
+/// skipping hidden entries and never following a link (a listing a page shows must not reach
+/// out of its folder); false when a limit cut the list short. Folders that cannot be read are
+/// passed over.
+pub fn list_unlinked(root: &Path, wanted: fn(&Path) -> bool, limits: ListLimits) -> (Vec<String>, bool) {
+    let mut found = Vec::new();
+    let mut folders = vec![(root.to_owned(), 0usize)];
+    let mut visited = 0;
+    let mut complete = true;
+    'walk: while let Some((folder, depth)) = folders.pop() {
+        visited += 1;
+        if visited > limits.max_folders {
+            complete = false;
+            break;
+        }
+        let Ok(entries) = std::fs::read_dir(&folder) else { continue };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            // The entry's own kind: a link is neither a folder nor a file here.
+            let Ok(kind) = entry.file_type() else { continue };
+            if name.to_string_lossy().starts_with('.') {
+                continue;
+            }
+            let path = entry.path();
+            if kind.is_dir() && depth < limits.max_depth {
+                folders.push((path, depth + 1));
+            } else if kind.is_file() && wanted(&path) {
+                if found.len() >= limits.max_files {
+                    complete = false;
+                    break 'walk;
+                }
+                let relative = path.strip_prefix(root).unwrap_or(&path);
+                found
+                    .push(relative.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/"));
+            }
+        }
+    }
+    found.sort();
+    (found, complete)
+}
+
 /// How to walk.
 #[derive(Debug, Clone, Copy)]
 pub struct WalkRules<'a> {

@@ -162,3 +162,10 @@ pub(super) fn keep_mode_and_owner(temp: &File, existing: Option<&fs::Metadata>) 
         None => Ok(()),
     }
 }
+
+/// Removes a file nib wrote that is no longer wanted (an image or an export of a call that was
+/// undone): true when it was there and is gone. A file already gone is not an error; one that
+/// cannot be removed is left, and false says so.
+pub fn remove_unwanted(path: &Path) -> bool {
+    fs::remove_file(path).is_ok()
+}

@@ -206,7 +206,7 @@ fn draw(seed: u64, named: &[(&str, [f32; 3])], motif: Motif) -> Vec<u8> {
     pixels
 }
 
-fn encode_png(file: &mut std::fs::File, pixels: &[u8]) -> std::io::Result<()> {
+fn encode_png(file: &mut impl std::io::Write, pixels: &[u8]) -> std::io::Result<()> {
     let mut encoder = png::Encoder::new(BufWriter::new(file), WIDTH, HEIGHT);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);

@@ -142,7 +142,7 @@ impl Outcome {
     /// Removes the image files this call created: the change they were for is not kept.
     pub fn discard_created_files(&mut self) {
         for path in self.created_files.drain(..) {
-            let _ = std::fs::remove_file(path);
+            crate::files::remove_unwanted(&path);
         }
     }
 

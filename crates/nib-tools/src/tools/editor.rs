@@ -54,7 +54,7 @@ pub fn open_document(workspace: &mut Workspace, args: OpenArgs) -> Result<Opened
         return create_new(workspace, request.strip_prefix("new:"), None);
     }
     let path = workspace.resolve(request)?;
-    let has_content = std::fs::metadata(&path).is_ok_and(|m| m.len() > 0);
+    let has_content = !crate::files::is_missing_or_empty(&path);
     if has_content && workspace.open_paths().contains(&path.as_path()) {
         // Already open: switch to it as every tool does, keeping its undo history; it is read
         // again only when it changed on disk, and then the note says the history starts over.

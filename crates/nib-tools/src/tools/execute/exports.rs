@@ -55,7 +55,7 @@ impl Exports {
         let created: HashSet<&str> = self.created.iter().map(String::as_str).collect();
         let mut removed = 0usize;
         for path in &self.created {
-            if std::fs::remove_file(absolute(root, path)).is_ok() {
+            if crate::files::remove_unwanted(&absolute(root, path)) {
                 removed += 1;
             }
         }
