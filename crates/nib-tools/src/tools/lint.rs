@@ -45,7 +45,7 @@ pub(super) fn findings(
         }
     };
     let found = lint(open.compiler.host(), &open.document, &config)
-        .map_err(|d| ToolError::new(d.message.clone()).with_optional_hint(d.hints.first().cloned()))?;
+        .map_err(ToolError::from)?;
     let within: Option<std::collections::HashSet<String>> = match parent_id {
         None => None,
         Some(id) => {
