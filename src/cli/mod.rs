@@ -245,7 +245,7 @@ enum Command {
     /// one cannot be read or saved.
     #[command(after_help = migrate::EXAMPLES)]
     Migrate(migrate::MigrateArgs),
-    /// Rewrite .pen files in the canonical form Pencil saves (2-space JSON, no comments).
+    /// Rewrite .pen files in the canonical form Pen saves (2-space JSON, no comments).
     /// Exits 1 when a file does not load (or, with --check, is not canonical), 2 when one cannot
     /// be read or saved.
     Fmt(fmt::FmtArgs),
