@@ -44,8 +44,7 @@ pub(super) fn findings(
             ));
         }
     };
-    let found = lint(open.compiler.host(), &open.document, &config)
-        .map_err(ToolError::from)?;
+    let found = lint(open.compiler.host(), &open.document, &config).map_err(ToolError::from)?;
     let within: Option<std::collections::HashSet<String>> = match parent_id {
         None => None,
         Some(id) => {
