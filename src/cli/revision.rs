@@ -42,9 +42,10 @@ impl Source {
     /// Loads the document; the error says why, for standard error.
     pub fn load(&self) -> Result<Document, Diagnostic> {
         match self {
-            Source::File(path) => nib::doc::io::read_file(path)
-                .map(|loaded| loaded.document)
-                .map_err(|e| Diagnostic::error("file", e.to_string())),
+            Source::File(path) => nib::doc::io::read_file(path).map(|loaded| loaded.document).map_err(|e| match e {
+                nib::doc::io::ReadError::Load { path, error } => error.diagnostic(Some(&path)),
+                nib::doc::io::ReadError::File(error) => Diagnostic::error("file", error.to_string()),
+            }),
             Source::Revision { rev, path } => {
                 let bytes = git_show(rev, path)?;
                 let named = Path::new(&format!("{rev}:{path}")).to_owned();
