@@ -203,6 +203,30 @@ fn std_fs_is_called_only_by_the_file_layer_and_the_hosts() {
     assert!(calls.is_empty(), "std::fs outside the file layer and the hosts:\n{}", calls.join("\n"));
 }
 
+/// Among the layers above the stages that may reach files (the tools, batch_design, G()'s image
+/// services, the servers), two places do: the tools' `Workspace` (documents, a settings file
+/// beside one, a screenshot's output) and the image request's store (`images/mod.rs`: every
+/// provider writes its images one way). Everything else asks one of them.
+#[test]
+fn the_tools_reach_files_through_the_workspace_and_the_image_store() {
+    let mut touches = Vec::new();
+    for_each_line_of_code(
+        |_, layer, relative| {
+            ["tools", "script", "images", "mcp", "serve"].contains(&layer)
+                && relative != "tools/workspace.rs"
+                && relative != "images/mod.rs"
+        },
+        |file, number, line| {
+            // Carrying the confinement along (a type) is not reaching a file.
+            let calls = FILE_SYSTEM_CALLS.iter().filter(|call| **call != "Confinement");
+            if let Some(call) = calls.into_iter().find(|call| names(line, call)) {
+                touches.push(format!("{}:{number}: {call}: {line}", file.display()));
+            }
+        },
+    );
+    assert!(touches.is_empty(), "files reached outside the workspace and the image store:\n{}", touches.join("\n"));
+}
+
 #[test]
 fn only_the_hosts_read_the_environment() {
     let reads = calls_outside_the_hosts(ENVIRONMENT_CALLS);

@@ -75,11 +75,8 @@ impl ImageCache {
 /// Copies a stored image into the request's `images/` folder, inside its confinement; `None`
 /// when the stored file is gone or the copy cannot be made.
 fn copy_within(stored_at: &std::path::Path, request: &ImageRequest, file_name: &str) -> Option<PathBuf> {
-    let bytes = crate::files::read_regular(stored_at, crate::host::MAX_IMAGE_BYTES).ok()?;
-    let folder = crate::files::create_folder(&request.folder.join("images"), request.confinement).ok()?;
-    let target = folder.join(file_name);
-    crate::files::write_atomic(&target, &bytes, request.confinement).ok()?;
-    Some(target)
+    let bytes = ImageRequest::read_stored(stored_at)?;
+    request.store(file_name, &bytes).ok()
 }
 
 fn key(service: &str, request: &ImageRequest) -> Key {

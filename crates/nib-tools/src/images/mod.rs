@@ -110,6 +110,23 @@ pub struct ImageRequest<'a> {
     pub confinement: Option<&'a Confinement>,
 }
 
+impl ImageRequest<'_> {
+    /// Writes `bytes` as `images/<name>` beside the document (the folder made when missing),
+    /// atomically and inside the confinement: every provider stores its images this one way.
+    pub(crate) fn store(&self, name: &str, bytes: &[u8]) -> Result<PathBuf, crate::files::FileError> {
+        let folder = crate::files::create_folder(&self.folder.join("images"), self.confinement)?;
+        let path = folder.join(name);
+        crate::files::write_atomic(&path, bytes, self.confinement)?;
+        Ok(path)
+    }
+
+    /// The bytes of an image stored earlier at `path` (for another document's request), at
+    /// most what a render reads of an image; `None` when it is gone or unreadable.
+    pub(crate) fn read_stored(path: &Path) -> Option<Vec<u8>> {
+        crate::files::read_regular(path, crate::host::MAX_IMAGE_BYTES).ok()
+    }
+}
+
 /// An image stored for a document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProvidedImage {

@@ -18,13 +18,13 @@ impl ImageProvider for OfflineImages {
         let seed = crate::hash::fnv1a(request.prompt.as_bytes());
         let name = crate::doc::values::placeholder_image_name(seed);
         let colours = named_colours(request.prompt);
-        let folder = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
-        let path = folder.join(&name);
         let mut created = None;
-        if !path.exists() {
+        if !request.folder.join("images").join(&name).exists() {
             let pixels = draw(seed, &colours, Motif::of(request.prompt));
-            crate::files::write_atomic_with(&path, request.confinement, |file| encode_png(file, &pixels))?;
-            created = Some(path);
+            let mut png = Vec::new();
+            encode_png(&mut png, &pixels)
+                .map_err(|error| ProviderError::Provider(format!("the placeholder image: {error}")))?;
+            created = Some(request.store(&name, &png)?);
         }
         let what = match request.kind {
             ImageKind::Ai => "generated",

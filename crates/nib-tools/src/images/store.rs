@@ -68,9 +68,7 @@ pub fn write(request: &ImageRequest, stem: &str, bytes: &[u8]) -> Result<(String
     let format = ImageFormat::sniff(bytes)
         .ok_or_else(|| ProviderError::Provider("the image is neither PNG nor JPEG, which nib cannot draw".into()))?;
     let name = format!("{stem}.{}", format.extension());
-    let images = crate::files::create_folder(&request.folder.join("images"), request.confinement)?;
-    let path = images.join(&name);
-    crate::files::write_atomic(&path, bytes, request.confinement)?;
+    let path = request.store(&name, bytes)?;
     Ok((format!("./images/{name}"), path))
 }
 

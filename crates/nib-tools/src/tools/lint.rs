@@ -19,21 +19,13 @@ pub(super) fn findings(
     parent_id: Option<&str>,
     asked: &Value,
 ) -> Result<Vec<Value>, ToolError> {
-    let confinement = workspace.confinement().cloned();
-    let (open, _) = workspace.document(file_path)?;
+    let beside = workspace.document(file_path)?.0.folder().join(CONFIG_FILE);
     let config = match asked {
-        Value::Bool(true) => {
-            let beside = open.folder().join(CONFIG_FILE);
-            let read = match &confinement {
-                Some(confinement) => confinement.read(&beside, MAX_CONFIG_BYTES),
-                None => crate::files::read_regular(&beside, MAX_CONFIG_BYTES),
-            };
-            match read {
-                Ok(bytes) => Config::parse(&String::from_utf8_lossy(&bytes))
-                    .map_err(|e| ToolError::new(format!("{CONFIG_FILE}: {e}")))?,
-                Err(_) => Config::default(),
-            }
-        }
+        Value::Bool(true) => match workspace.read_file(&beside, MAX_CONFIG_BYTES) {
+            Ok(bytes) => Config::parse(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| ToolError::new(format!("{CONFIG_FILE}: {e}")))?,
+            Err(_) => Config::default(),
+        },
         Value::String(preset) => {
             Config { preset: Preset::parse(preset).map_err(|e| ToolError::new(e.to_string()))?, ..Config::default() }
         }
@@ -44,6 +36,7 @@ pub(super) fn findings(
             ));
         }
     };
+    let (open, _) = workspace.document(file_path)?;
     let found = lint(open.compiler.host(), &open.document, &config).map_err(ToolError::from)?;
     let within: Option<std::collections::HashSet<String>> = match parent_id {
         None => None,

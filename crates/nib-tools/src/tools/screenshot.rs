@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ToolError;
 use super::render_cache::{RenderCache, Shot, ShotKey, parts_shown};
-use super::workspace::Workspace;
+use super::workspace::{OutputFailure, Workspace};
 use crate::compile::{CompileOptions, Compiled};
 use crate::render::{Damage, Painted, RenderOptions, RenderTarget, encode_rendered, target_bounds};
 
@@ -72,7 +72,6 @@ impl Screenshot {
 /// the document's render cache. With `outputPath` the PNG is written there (never shrunk to
 /// fit an answer) and the answer gives its path instead of the image.
 pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result<Screenshot, ToolError> {
-    let confinement = workspace.confinement().cloned();
     let root = workspace.root().to_owned();
     let output = args.output_path.as_deref().map(|path| workspace.resolve(path)).transpose()?;
     if let Some(output) = &output {
@@ -82,7 +81,7 @@ pub fn get_screenshot(workspace: &mut Workspace, args: ScreenshotArgs) -> Result
         workspace.output_guard(asked.as_deref()).check(output, Some(&["png"])).map_err(refused_output)?;
     }
     let shot = shot(workspace, &args, output.is_some())?;
-    answer(shot, output.as_deref(), &root, confinement.as_ref())
+    answer(workspace, shot, output.as_deref(), &root)
 }
 
 /// The answer to an output path the guard refused.
@@ -249,23 +248,22 @@ fn picture(
 
 /// The answer for `shot`: the image, or the path it was written to when `output` is given.
 fn answer(
+    workspace: &Workspace,
     shot: Shot,
     output: Option<&std::path::Path>,
     root: &std::path::Path,
-    confinement: Option<&crate::files::Confinement>,
 ) -> Result<Screenshot, ToolError> {
     let mut screenshot = Screenshot::from(shot);
     let Some(output) = output else { return Ok(screenshot) };
     let png = screenshot.png();
-    if let Some(parent) = output.parent() {
-        crate::files::create_folder(parent, confinement)
-            .map_err(|e| ToolError::new(format!("cannot create {}: {e}", parent.display())).caused_by(&e))?;
-    }
     screenshot.replaced = output.exists();
-    crate::files::write_output(output, &png, confinement).map_err(|e| {
-        ToolError::new(format!("cannot write the screenshot: {e}"))
+    workspace.write_output_file(output, &png).map_err(|failure| match failure {
+        OutputFailure::Folder { folder, error } => {
+            ToolError::new(format!("cannot create {}: {error}", folder.display())).caused_by(&error)
+        }
+        OutputFailure::File(error) => ToolError::new(format!("cannot write the screenshot: {error}"))
             .with_hint("give an outputPath inside the workspace, e.g. shots/home.png")
-            .caused_by(&e)
+            .caused_by(&error),
     })?;
     screenshot.data = String::new();
     screenshot.path = Some(output.strip_prefix(root).unwrap_or(output).to_string_lossy().replace('\\', "/"));

@@ -14,7 +14,8 @@ use crate::compile::{CompileOptions, Compiler};
 use crate::doc::io::{read_document_bytes_within, write_atomic_within};
 use crate::doc::{Document, LastStep, MAX_FILE_BYTES};
 use crate::files::{
-    Confinement, Revision, Writer, lexical_normal, read_regular_in_chunks, resolve_links, write_atomic_with,
+    Confinement, FileError, Revision, Writer, lexical_normal, read_regular, read_regular_in_chunks, resolve_links,
+    write_atomic_with,
 };
 use crate::host::{DiskHost, Host};
 use crate::images::{ImageProvider, OfflineImages};
@@ -406,6 +407,27 @@ impl Workspace {
         self.confined.as_ref()
     }
 
+    /// The bytes of the regular file at `path` (at most `limit`), read inside the workspace's
+    /// confinement: a settings file beside a document (the lint's `nib-lint.json`).
+    pub fn read_file(&self, path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+        match &self.confined {
+            Some(confinement) => confinement.read(path, limit),
+            None => read_regular(path, limit),
+        }
+    }
+
+    /// Writes `bytes` to `output`, a file the caller asked for (a screenshot's outputPath),
+    /// making its folder first, inside the workspace's confinement; the output guard has
+    /// checked the path already. The error says which of the two failed.
+    pub fn write_output_file(&self, output: &Path, bytes: &[u8]) -> Result<(), OutputFailure> {
+        let confinement = self.confined.as_ref();
+        if let Some(parent) = output.parent() {
+            crate::files::create_folder(parent, confinement)
+                .map_err(|error| OutputFailure::Folder { folder: parent.to_owned(), error })?;
+        }
+        crate::files::write_output(output, bytes, confinement).map_err(OutputFailure::File)
+    }
+
     /// `path` made absolute (relative to the root), symbolic links resolved where the file or
     /// its folders exist. In a confined workspace a path outside the root is an error.
     pub fn resolve(&self, path: &str) -> Result<PathBuf, ToolError> {
@@ -793,6 +815,20 @@ impl OpenDocument {
     pub fn folder(&self) -> &Path {
         self.path.parent().unwrap_or(Path::new("."))
     }
+}
+
+/// Why [`Workspace::write_output_file`] wrote nothing.
+#[derive(Debug)]
+pub enum OutputFailure {
+    /// The output's folder could not be made.
+    Folder {
+        /// The folder.
+        folder: PathBuf,
+        /// Why.
+        error: FileError,
+    },
+    /// The file could not be written.
+    File(FileError),
 }
 
 #[cfg(test)]
