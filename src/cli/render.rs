@@ -5,16 +5,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use nib::compile::frames::{frames, node_file_stems, render_frames, safe_name};
+use nib::compile::frames::{node_file_stems, safe_name};
 use nib::compile::{CompileOptions, Compiled};
 use nib::files::OutputFolder;
-use nib::host::{DiskHost, Host};
-use nib::layout::Layout;
-use nib::render::{
-    Pictures, RenderOptions, RenderTarget, Rendered, Timings, encode_painted, encode_rendered, render, render_timed,
-};
-use nib::resolve::{Scene, SceneKey};
-use nib::text::{FontOptions, TextEngine};
+use nib::host::DiskHost;
+use nib::render::{RenderOptions, RenderTarget, Rendered, Timings, encode_painted, encode_rendered};
+use nib::resolve::SceneKey;
+use nib::text::FontOptions;
 
 /// `nib render`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -188,7 +185,6 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
         Err(error) => return super::compile_failed(file, *error),
     };
     let diagnostics = compiled.diagnostics(RenderTarget::Canvas);
-    let Compiled { scene, layout, mut text, .. } = compiled;
     // The compile clock ran only when asked for; otherwise this adds nothing.
     timings.add_compile();
     let clock = settings.timings.then(|| Clock { pending: timings, since: started, done: Vec::new() });
@@ -198,13 +194,13 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
     for diagnostic in &diagnostics {
         output.warning(diagnostic);
     }
-    let families = nib::layout::fonts::families_used(&scene, None, &mut text);
-    let code = render_targets(&host, &settings, &scene, &layout, &mut text, &output);
+    let families = compiled.families_used(None);
+    let code = render_targets(&host, &settings, &mut compiled, &output);
     let timed = output.clock.map(|clock| clock.into_inner().done).unwrap_or_default();
     if let Some(report) = output.json {
         let mut report = report.into_inner();
         report.families = families;
-        report.fonts = text.fonts_used();
+        report.fonts = compiled.text.fonts_used();
         report.timings = timed;
         say!("{}", serde_json::to_string_pretty(&report).unwrap_or_default());
     } else {
@@ -216,14 +212,7 @@ pub fn run(file: &Path, settings: Settings) -> ExitCode {
 }
 
 /// Renders what the settings ask for; the exit code.
-fn render_targets(
-    host: &DiskHost,
-    settings: &Settings,
-    scene: &Scene,
-    layout: &Layout,
-    text: &mut TextEngine,
-    output: &Output,
-) -> ExitCode {
+fn render_targets(host: &DiskHost, settings: &Settings, compiled: &mut Compiled, output: &Output) -> ExitCode {
     let file = host.file();
     let options = settings.picture.clone();
     let stem = file.file_stem().map_or_else(|| "canvas".into(), |s| s.to_string_lossy().into_owned());
@@ -235,17 +224,17 @@ fn render_targets(
         tell!("nib: {error}");
         return ExitCode::from(2);
     }
-    let job = Job { host, scene, layout, options: &options, output };
+    let job = Job { options: &options, output };
     if settings.all {
         let out = settings.output.clone().unwrap_or_else(|| PathBuf::from(format!("{stem}-frames")));
         return match OutputFolder::prepare(&out, None, &guard) {
-            Ok(folder) => job.all_frames(text, &folder),
+            Ok(folder) => job.all_frames(compiled, &folder),
             Err(error) => refused(&error),
         };
     }
     let mut keys = Vec::new();
     for id in &settings.nodes {
-        match super::find_node(file, scene, id) {
+        match super::find_node(file, &compiled.scene, id) {
             Ok(key) => keys.push(key),
             Err(failed) => return failed,
         }
@@ -259,13 +248,12 @@ fn render_targets(
         }
     };
     let targets: Vec<(SceneKey, String)> = keys.into_iter().zip(stems).collect();
-    let mut images = host.pictures();
-    let images = images.as_mut();
     if targets.len() <= 1 {
         let (target, out) = match targets.first() {
             None => (RenderTarget::Canvas, PathBuf::from(format!("{stem}.png"))),
             Some((key, _)) => {
-                (RenderTarget::Node(*key), PathBuf::from(format!("{stem}-{}.png", safe_name(&scene.node(*key).id))))
+                let id = safe_name(&compiled.scene.node(*key).id);
+                (RenderTarget::Node(*key), PathBuf::from(format!("{stem}-{id}.png")))
             }
         };
         let out = settings.output.clone().unwrap_or(out);
@@ -276,7 +264,7 @@ fn render_targets(
         let opened = OutputFolder::open(parent, None, &guard)
             .and_then(|folder| folder.refuse_in_the_way(&name).map(|()| folder));
         return match opened {
-            Ok(folder) => job.one(text, images, target, &folder, &name),
+            Ok(folder) => job.one(compiled, target, &folder, &name),
             Err(error) => refused(&error),
         };
     }
@@ -287,7 +275,7 @@ fn render_targets(
     };
     let mut code = ExitCode::SUCCESS;
     for (key, name) in targets {
-        let done = job.one(text, images, RenderTarget::Node(key), &folder, &format!("{name}.png"));
+        let done = job.one(compiled, RenderTarget::Node(key), &folder, &format!("{name}.png"));
         // The worse of the failures: a file that could not be written (2) over a picture (1).
         if done != ExitCode::SUCCESS && code != ExitCode::from(2) {
             code = done;
@@ -312,10 +300,9 @@ fn refused(error: &nib::files::FileError) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// How the pictures are drawn and where what is said goes; what is drawn comes from the
+/// compiled document each picture is asked of.
 struct Job<'a> {
-    host: &'a DiskHost,
-    scene: &'a Scene,
-    layout: &'a Layout,
     options: &'a RenderOptions,
     output: &'a Output,
 }
@@ -323,21 +310,14 @@ struct Job<'a> {
 impl Job<'_> {
     /// Renders one target into the file `name` of `folder`, saying where and what could not
     /// be drawn.
-    fn one(
-        &self,
-        text: &mut TextEngine,
-        images: &mut dyn Pictures,
-        target: RenderTarget,
-        folder: &OutputFolder,
-        name: &str,
-    ) -> ExitCode {
+    fn one(&self, compiled: &mut Compiled, target: RenderTarget, folder: &OutputFolder, name: &str) -> ExitCode {
         let out = folder.path().join(name);
         let out = out.as_path();
         let mut clock = self.output.clock.as_ref().map(|clock| clock.borrow_mut());
         let mut timings = clock.as_mut().map(|clock| std::mem::take(&mut clock.pending));
         let rendered = match timings.as_mut() {
-            Some(timings) => render_timed(self.scene, self.layout, text, images, target, self.options, timings),
-            None => render(self.scene, self.layout, text, images, target, self.options),
+            Some(timings) => compiled.render_timed(target, self.options, timings),
+            None => compiled.render(target, self.options),
         };
         match rendered {
             Ok(rendered) => {
@@ -365,14 +345,14 @@ impl Job<'_> {
     }
 
     /// Every visible top-level node into `folder` as `NN-name.png`, on every core.
-    fn all_frames(&self, text: &TextEngine, folder: &OutputFolder) -> ExitCode {
-        let frames = frames(self.scene, self.layout);
+    fn all_frames(&self, compiled: &Compiled, folder: &OutputFolder) -> ExitCode {
+        let frames = compiled.frames();
         let count = frames.len();
         let done = AtomicUsize::new(0);
         let progress = std::io::stderr().is_terminal();
         // Each frame is written as soon as it is drawn, so memory holds a few images, not all.
         let written = std::sync::Mutex::new(Vec::new());
-        render_frames(self.host, self.scene, self.layout, text, self.options, frames, &|render| {
+        compiled.render_frames(self.options, frames, &|render| {
             let name = format!("{}.png", render.frame.file_stem(count));
             let out = folder.path().join(&name);
             let result = match &render.image {

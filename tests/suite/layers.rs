@@ -328,7 +328,9 @@ fn only_the_compiler_builds_the_pipeline() {
 
 /// The ways into a compiler's insides that a caller once took instead of its result: laying
 /// out one node's part, borrowing its text engine and images to draw, repainting after an edit
-/// from the pieces, and resolving a second Scene with variables kept past its cache. Screenshots,
+/// from the pieces, painting a target or every frame from a Compiled taken apart (`nib render`,
+/// `nib diff`'s pictures and the snapshot runner did), and resolving a second Scene with
+/// variables kept past its cache. Screenshots,
 /// exports and every other picture take them from one [`Compiled`] (`compile()` or
 /// `Compiler::compiled`), which holds the Scene, the one with variables kept, the layout, the
 /// text engine and the images; only the compiler (and the painter that defines the repaint)
@@ -341,6 +343,16 @@ const COMPILER_INSIDES: &[&str] = &[
     "render::render_after",
     "resolve_keeping_variables",
     "export::job::Source",
+    "render_timed,",
+    "render_timed}",
+    "render::render_timed",
+    "render::render(",
+    "render_frames,",
+    "render_frames}",
+    "frames::render_frames",
+    "render_frames_into,",
+    "render_frames_into}",
+    "Compiled { scene, layout, text",
 ];
 
 #[test]

@@ -223,6 +223,59 @@ impl<'a> Compiled<'a> {
         )
     }
 
+    /// Renders `target` as [`Compiled::render`] does, adding where its time went to `timings`
+    /// (`nib render --timings`).
+    pub fn render_timed(
+        &mut self,
+        target: RenderTarget,
+        options: &RenderOptions,
+        timings: &mut crate::render::Timings,
+    ) -> Result<Rendered, RenderError> {
+        crate::render::render_timed(
+            &self.scene,
+            &self.layout,
+            &mut self.text,
+            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
+            target,
+            options,
+            timings,
+        )
+    }
+
+    /// The visible top-level nodes, in canvas order: what "every frame" draws.
+    pub fn frames(&self) -> Vec<frames::Frame> {
+        frames::frames(&self.scene, &self.layout)
+    }
+
+    /// Renders `frames` on every core (each thread with its own source of images from the
+    /// host), calling `done` with each as soon as it is drawn; see [`frames::render_frames`].
+    pub fn render_frames(
+        &self,
+        options: &RenderOptions,
+        frames: Vec<frames::Frame>,
+        done: &(dyn Fn(&frames::FrameRender) + Sync),
+    ) -> Vec<frames::FrameRender> {
+        frames::render_frames(self.host(), &self.scene, &self.layout, &self.text, options, frames, done)
+    }
+
+    /// Renders `frames` on every core as [`Compiled::render_frames`] does, turning each into
+    /// what `each` makes of it as soon as it is drawn (a caller keeping only a verdict frees
+    /// each picture at once); see [`frames::render_frames_into`].
+    pub fn render_frames_into<T: Send>(
+        &self,
+        options: &RenderOptions,
+        frames: Vec<frames::Frame>,
+        each: &(dyn Fn(frames::FrameRender) -> T + Sync),
+    ) -> Vec<T> {
+        frames::render_frames_into(self.host(), &self.scene, &self.layout, &self.text, options, frames, each)
+    }
+
+    /// The font families the document asks for within `within` (all of it when `None`) and
+    /// how each resolves.
+    pub fn families_used(&mut self, within: Option<crate::resolve::SceneKey>) -> Vec<crate::layout::fonts::FamilyUse> {
+        crate::layout::fonts::families_used(&self.scene, within, &mut self.text)
+    }
+
     /// Renders `target`; given `previous`, the same target drawn before an edit, paints only
     /// what changed since (see [`crate::render::render_after`]).
     pub fn render_after(

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use rayon::prelude::*;
 use tiny_skia::Pixmap;
 
-use crate::compile::frames::{Frame, FrameRender, frames, render_frames, safe_name};
+use crate::compile::frames::{Frame, FrameRender, safe_name};
 use crate::compile::{CompileOptions, Compiled, compile};
 use crate::diagnostic::Diagnostic;
 use crate::doc::Document;
@@ -80,8 +80,7 @@ impl<'a> Prepared<'a> {
             }
         };
         let diagnostics = compiled.diagnostics(crate::render::RenderTarget::Canvas);
-        let by_id =
-            frames(&compiled.scene, &compiled.layout).into_iter().map(|frame| (frame.id.clone(), frame)).collect();
+        let by_id = compiled.frames().into_iter().map(|frame| (frame.id.clone(), frame)).collect();
         Prepared { side, drawn: Ok((compiled, by_id)), diagnostics }
     }
 
@@ -94,8 +93,8 @@ impl<'a> Prepared<'a> {
     fn draw(&self, ids: &[&str]) -> HashMap<String, FrameRender> {
         let Ok((compiled, by_id)) = &self.drawn else { return HashMap::new() };
         let wanted: Vec<Frame> = ids.iter().filter_map(|id| by_id.get(*id).cloned()).collect();
-        let Compiled { scene, layout, text, .. } = compiled;
-        render_frames(self.side.host, scene, layout, text, &self.side.options, wanted, &|_| {})
+        compiled
+            .render_frames(&self.side.options, wanted, &|_| {})
             .into_iter()
             .map(|render| (render.frame.id.clone(), render))
             .collect()

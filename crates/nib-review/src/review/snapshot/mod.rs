@@ -26,7 +26,7 @@ pub use shard::Shard;
 pub use summary::markdown;
 
 use crate::compile::Compiled;
-use crate::compile::frames::{Frame, FrameRender, frames, render_frames_into};
+use crate::compile::frames::{Frame, FrameRender};
 use crate::diagnostic::Diagnostic;
 use crate::files::{Durability, FileError, Links, Tree};
 use crate::render::{MAX_PIXELS, RenderOptions, decode_image, encode_png};
@@ -572,10 +572,8 @@ fn check_file(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Option<FileReport> {
     let Prepared { compiled, diagnostics } = prepared;
-    let host = compiled.host();
-    let Compiled { scene, layout, text, .. } = compiled;
     let mut warnings = diagnostics.to_vec();
-    let all = frames(scene, layout);
+    let all = compiled.frames();
     let names = goldens::names(&all);
     let current: HashSet<&str> = names.iter().map(String::as_str).collect();
     let folder = goldens::folder(&file.path, &options.theme);
@@ -620,7 +618,7 @@ fn check_file(
     }
     progress(Progress::File { key: &file.key, frames: chosen.len() });
     let render_options = RenderOptions::default();
-    let frames = render_frames_into(host, scene, layout, text, &render_options, chosen, &|render| {
+    let frames = compiled.render_frames_into(&render_options, chosen, &|render| {
         let started = Instant::now();
         // A frame's index is its place among all the document's frames, as `names` is.
         let name = &names[render.frame.index];
