@@ -200,27 +200,23 @@ impl<'a> Compiled<'a> {
         compiler::fold_import_uses(diagnostics)
     }
 
+    /// What drawing one target reads and writes: the Scene, its layout, the text engine and the
+    /// images (the engine and the images keep what they made for the next target).
+    fn pieces(&mut self) -> (&Scene, &Layout, &mut TextEngine, &mut dyn Pictures) {
+        let pictures = self.pictures.get_mut().unwrap_or_else(|e| e.into_inner());
+        (&self.scene, &self.layout, &mut self.text, &mut **pictures)
+    }
+
     /// The display list of `target`.
     pub fn display(&mut self, target: RenderTarget) -> Result<DisplayList, TargetError> {
-        crate::display::build(
-            &self.scene,
-            &self.layout,
-            &mut self.text,
-            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
-            target,
-        )
+        let (scene, layout, text, pictures) = self.pieces();
+        crate::display::build(scene, layout, text, pictures, target)
     }
 
     /// Renders `target`.
     pub fn render(&mut self, target: RenderTarget, options: &RenderOptions) -> Result<Rendered, RenderError> {
-        crate::render::render(
-            &self.scene,
-            &self.layout,
-            &mut self.text,
-            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
-            target,
-            options,
-        )
+        let (scene, layout, text, pictures) = self.pieces();
+        crate::render::render(scene, layout, text, pictures, target, options)
     }
 
     /// Renders `target` as [`Compiled::render`] does, adding where its time went to `timings`
@@ -231,15 +227,8 @@ impl<'a> Compiled<'a> {
         options: &RenderOptions,
         timings: &mut crate::render::Timings,
     ) -> Result<Rendered, RenderError> {
-        crate::render::render_timed(
-            &self.scene,
-            &self.layout,
-            &mut self.text,
-            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
-            target,
-            options,
-            timings,
-        )
+        let (scene, layout, text, pictures) = self.pieces();
+        crate::render::render_timed(scene, layout, text, pictures, target, options, timings)
     }
 
     /// The visible top-level nodes, in canvas order: what "every frame" draws.
@@ -284,15 +273,8 @@ impl<'a> Compiled<'a> {
         options: &RenderOptions,
         previous: Option<Painted>,
     ) -> Result<(Painted, Damage), RenderError> {
-        crate::render::render_after(
-            &self.scene,
-            &self.layout,
-            &mut self.text,
-            &mut **self.pictures.get_mut().unwrap_or_else(|e| e.into_inner()),
-            target,
-            options,
-            previous,
-        )
+        let (scene, layout, text, pictures) = self.pieces();
+        crate::render::render_after(scene, layout, text, pictures, target, options, previous)
     }
 }
 
