@@ -35,9 +35,10 @@ pub fn success(tool: &str, mut value: Value) -> CallToolResult {
         let mime_type = value["mimeType"].as_str().unwrap_or("image/png");
         // The answer is the picture alone; what could not be drawn goes to the log.
         for warning in value["warnings"].as_array().into_iter().flatten() {
-            let code = warning["code"].as_str().unwrap_or_default();
-            let node = warning["node"].as_str().unwrap_or_default();
-            tracing::warn!(tool, code, node, "{}", warning["message"].as_str().unwrap_or_default());
+            // A document's names and texts reach the log: one line, control characters escaped.
+            let [code, node, message] = ["code", "node", "message"]
+                .map(|key| crate::printable::one_line(warning[key].as_str().unwrap_or_default()).into_owned());
+            tracing::warn!(tool, code, node, "{message}");
         }
         return alone(CallToolResult::success(vec![ContentBlock::image(data, mime_type)]));
     }

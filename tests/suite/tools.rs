@@ -1701,3 +1701,19 @@ fn an_issue_of_an_earlier_call_is_not_repeated_when_its_node_is_touched_again() 
     );
     assert_eq!(issues(&second), Vec::<String>::new());
 }
+
+/// open_document makes a new document only where nothing is, or an empty file: a FIFO named
+/// `.pen` (empty, and not a file) is read and refused as not a regular file, never replaced by
+/// a new document renamed over it.
+#[cfg(unix)]
+#[test]
+fn open_document_refuses_a_fifo_instead_of_replacing_it() {
+    let mut s = Session::new();
+    let fifo = s.folder.path().join("pipe.pen");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let error = s.err("open_document", json!({"filePathOrTemplate": "pipe.pen"}));
+    assert!(error.to_string().contains("not a regular file") || error.to_string().contains("FIFO"), "{error}");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO is still there");
+}
