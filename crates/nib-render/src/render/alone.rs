@@ -79,15 +79,15 @@ pub fn effect_picture(list: &DisplayList, index: usize, what: Alone, density: f3
             if shadow.inner {
                 inner_shadow(&mut surface, shape, size.0, size.1, &shadow, transform);
             } else {
-                outer_shadow(&mut surface, shape, size.0, size.1, &shadow, transform, &mut ShadowCache::default());
+                outer_shadow(&mut surface, shape, size.0, size.1, &shadow, transform, &ShadowCache::default());
             }
         }
         Alone::LayerBlur => {
-            let mut shadows = ShadowCache::default();
+            let shadows = ShadowCache::default();
             let mut painter = Painter {
                 list,
                 mark_missing: false,
-                shadows: &mut shadows,
+                shadows: &shadows,
                 memory: super::memory::pool().open(),
                 memory_node: None,
                 cull: None,

@@ -83,6 +83,12 @@ fn placed(list: &DisplayList, device: Transform) -> (Vec<Placed<'_>>, Vec<Option
     (out, bounds)
 }
 
+/// The bounds of every node of `list` with its children, in the picture `device` places the
+/// target in, by index in the list: what a band's painter leaves out (see [`super::bands`]).
+pub(crate) fn subtree_bounds(list: &DisplayList, device: Transform) -> Vec<Option<Rect>> {
+    placed(list, device).1
+}
+
 /// Where `new` differs from `old` (the same target, painted with the same options on a picture
 /// covering `area`), and the bounds of each node of `new` in the picture, by index, for the
 /// painter to leave out the nodes that do not reach the damage.
@@ -198,6 +204,7 @@ mod tests {
     use crate::render::{Painted, RenderOptions, paint, paint_after};
     use crate::resolve::{NoImports, SceneOptions, build_scene};
     use crate::text::{FontBook, FontOptions, TextEngine};
+    use tiny_skia::IntRect;
 
     /// A page with what repaints must get right: shadows (two cards casting the same one),
     /// blurs of the layer (over a child) and of the background, a clip, opacity, rotation, strokes, text and
@@ -324,7 +331,46 @@ mod tests {
     /// full paint makes, byte for byte — over a few hundred random edits, at two scales.
     #[test]
     fn a_repaint_after_random_edits_is_the_full_paint_byte_for_byte() {
-        for (seed, scale) in [(0x9E37_79B9_7F4A_7C15_u64, 1.0_f32), (0xD1B5_4A32_D192_ED03, 1.5)] {
+        repaints_after_random_edits_are_full_paints(
+            page,
+            &[(0x9E37_79B9_7F4A_7C15_u64, 1.0_f32), (0xD1B5_4A32_D192_ED03, 1.5)],
+        );
+    }
+
+    /// A tall page of cards without blurs: painted in bands (see `render/bands.rs`).
+    fn tall_page() -> Value {
+        let mut document = page();
+        let page = &mut document["children"][0];
+        page["height"] = json!(900);
+        let children = page["children"].as_array_mut().expect("children");
+        children.retain(|child| child.get("effect").is_none_or(|effect| effect["type"] == "shadow"));
+        for row in 0..6 {
+            for (column, x) in [20, 170, 320].into_iter().enumerate() {
+                let id = format!("t{row}{column}");
+                // Rows of cards from y = 300 down, some across the bands' edge at 450.
+                children.push(json!({"type": "frame", "id": id, "x": x, "y": 300 + row * 95 + column * 7, "width": 130,
+                    "height": 80, "cornerRadius": 10, "fill": "#FFFFFF", "layout": "none",
+                    "effect": {"type": "shadow", "shadowType": "outer", "color": "#00000044", "offset": {"x": 0, "y": 6}, "blur": 16, "spread": 1},
+                    "children": [{"type": "text", "id": format!("{id}-t"), "x": 10, "y": 10.5, "fontSize": 13, "fill": "#111827",
+                                  "content": "Across the band"}]}));
+            }
+        }
+        document
+    }
+
+    /// The same in bands: each band repaints its part of the damage, and the picture is still
+    /// the full paint's, byte for byte.
+    #[test]
+    fn a_repaint_in_bands_after_random_edits_is_the_full_paint_byte_for_byte() {
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let list = display_list(&tall_page(), &mut engine);
+        let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        assert_eq!(super::super::bands::bands(&list, area).len(), 2, "the page is painted in two bands");
+        repaints_after_random_edits_are_full_paints(tall_page, &[(0x2545_F491_4F6C_DD1D, 1.0)]);
+    }
+
+    fn repaints_after_random_edits_are_full_paints(page: fn() -> Value, runs: &[(u64, f32)]) {
+        for &(seed, scale) in runs {
             let mut dice = Dice(seed);
             let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
             let options = RenderOptions { scale, background: Some([255, 255, 255, 255]), ..RenderOptions::default() };

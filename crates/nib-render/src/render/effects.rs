@@ -2,7 +2,8 @@
 //! layer blur and background blur. A blur radius r is a Gaussian of sigma r/2.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use tiny_skia::{BlendMode, Color as SkColor, IntRect, Mask, Transform};
 
@@ -31,17 +32,19 @@ fn pixels(area: tiny_skia::IntRect) -> u64 {
 
 /// Drop shadows already drawn in this render, by everything that decides their coverage: many
 /// cards of one design cast the same shadow, and its blur is the costliest step of a frame.
+/// Shared by the bands of a picture painted at once (see [`super::bands`]): a shadow crossing
+/// a band's edge is blurred once for both, when one band finishes it before the other needs it.
 pub(crate) struct ShadowCache {
-    layers: HashMap<u64, Arc<Mask>>,
+    layers: Mutex<HashMap<u64, Arc<Mask>>>,
     /// Most layers kept.
     limit: usize,
     /// How many shadows were drawn from a kept layer.
-    reused: usize,
+    reused: AtomicUsize,
 }
 
 impl Default for ShadowCache {
     fn default() -> ShadowCache {
-        ShadowCache { layers: HashMap::new(), limit: MAX_CACHED_SHADOWS, reused: 0 }
+        ShadowCache { layers: Mutex::default(), limit: MAX_CACHED_SHADOWS, reused: AtomicUsize::new(0) }
     }
 }
 
@@ -49,13 +52,32 @@ impl ShadowCache {
     /// How many shadows were drawn from a kept layer.
     #[cfg(test)]
     pub(crate) fn reused(&self) -> usize {
-        self.reused
+        self.reused.load(Ordering::Relaxed)
     }
 
     /// A cache that keeps nothing: every shadow drawn on its own (to compare with).
     #[cfg(test)]
     pub(crate) fn off() -> ShadowCache {
-        ShadowCache { layers: HashMap::new(), limit: 0, reused: 0 }
+        ShadowCache { limit: 0, ..ShadowCache::default() }
+    }
+
+    /// The coverage kept under `key`.
+    fn get(&self, key: u64) -> Option<Arc<Mask>> {
+        let found = self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key).cloned();
+        if found.is_some() {
+            self.reused.fetch_add(1, Ordering::Relaxed);
+        }
+        found
+    }
+
+    /// Whether another coverage may be kept.
+    fn has_room(&self) -> bool {
+        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len() < self.limit
+    }
+
+    /// Keeps `coverage` under `key`.
+    fn keep(&self, key: u64, coverage: Mask) {
+        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, Arc::new(coverage));
     }
 }
 
@@ -72,7 +94,7 @@ pub(crate) fn outer_shadow(
     height: f32,
     shadow: &ShadowSpec,
     transform: Transform,
-    cache: &mut ShadowCache,
+    cache: &ShadowCache,
 ) {
     let Some(path) = grown(shape, width, height, shadow.spread) else { return };
     let moved = transform.pre_translate(shadow.dx, shadow.dy);
@@ -81,17 +103,20 @@ pub(crate) fn outer_shadow(
     else {
         return;
     };
-    let Some(area) = surface.clip_area(bounds) else { return };
+    // Worked out over its whole extent, so that every band of a picture computes the same
+    // coverage (cut at a band's edge, its blur would fade there); drawn within the surface.
+    let Some(area) = surface.reach_area(bounds).filter(|area| area.intersect(&surface.area).is_some()) else {
+        return;
+    };
     // The same shadow at another whole-pixel place has the same coverage, unless the surface
     // cuts it off (the layer would then hold only part of it). The key holds the coverage's
     // size and where the shape sits in it, so a kept coverage is the very one this shadow
     // would compute: a repaint that leaves out the node drawing it first paints the same bytes.
     let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
         .then(|| shadow_key(shape, width, height, shadow, transform, area));
-    if let Some(coverage) = key.and_then(|key| cache.layers.get(&key)) {
+    if let Some(coverage) = key.and_then(|key| cache.get(key)) {
         let (color, blend) = ink(shadow);
-        surface.draw_color(color, coverage, area, blend);
-        cache.reused += 1;
+        surface.draw_color(color, &coverage, area, blend);
         return;
     }
     // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
@@ -104,10 +129,10 @@ pub(crate) fn outer_shadow(
     let (color, blend) = ink(shadow);
     surface.draw_color(color, &coverage, area, blend);
     if let Some(key) = key
-        && cache.layers.len() < cache.limit
+        && cache.has_room()
         && surface.keep(pixels(area))
     {
-        cache.layers.insert(key, Arc::new(coverage));
+        cache.keep(key, coverage);
     }
 }
 
@@ -152,7 +177,10 @@ pub(crate) fn inner_shadow(
     // in the mask and drew no shadow at all).
     let reach = sigma * 3.0 + 1.0 + shadow.dx.abs().max(shadow.dy.abs()) * transform.sx.abs().max(transform.sy.abs());
     let Some(bounds) = shape.path.bounds().transform(transform).and_then(|b| b.outset(reach, reach)) else { return };
-    let Some(area) = surface.clip_area(bounds) else { return };
+    // Over its whole extent, as a drop shadow (see there).
+    let Some(area) = surface.reach_area(bounds).filter(|area| area.intersect(&surface.area).is_some()) else {
+        return;
+    };
     // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
     let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
     let hole = grown(shape, width, height, -shadow.spread)

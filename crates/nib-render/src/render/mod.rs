@@ -5,6 +5,7 @@
 //! gives the same bytes on every machine: fonts and icons are bundled and nothing is fetched.
 
 pub mod alone;
+mod bands;
 mod blend;
 mod blur;
 mod damage;
@@ -298,7 +299,8 @@ fn paint_culled(
         if let Some(timings) = timings.as_deref_mut() {
             *timings = PaintTimings::default();
         }
-        let mut run = Run { shadows: &mut ShadowCache::default(), memory: &account, timings: timings.as_deref_mut() };
+        let shadows = ShadowCache::default();
+        let mut run = Run { shadows: &shadows, memory: &account, timings: timings.as_deref_mut() };
         let cull = cull.as_ref().map(|cull| Cull { rect: cull.rect, bounds: cull.bounds });
         let rendered = rayon::scope(|_| paint_with(list, options, &mut run, cull));
         // Other renders held the memory: everything was given back; start again when there is
@@ -317,7 +319,7 @@ fn paint_culled(
 /// What one attempt of a render keeps between its nodes: the shadows drawn, and its share of
 /// the memory pool.
 struct Run<'a> {
-    shadows: &'a mut ShadowCache,
+    shadows: &'a ShadowCache,
     memory: &'a std::sync::Arc<memory::Account>,
     /// Where the paint's time goes, when it is measured.
     timings: Option<&'a mut PaintTimings>,
@@ -345,13 +347,19 @@ fn paint_with(
     }
     let area = IntRect::from_xywh(0, 0, width as u32, height as u32)
         .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
+    let device = device_transform(list, scale);
+    let bands = bands::bands(list, area);
+    if bands.len() > 1 {
+        let picture = bands::Picture { list, options, account, device, area, shadows };
+        let surface = bands::paint_in_bands(&picture, &bands, cull.as_ref(), timings.as_deref_mut())?;
+        return Ok(finished(list, options, device, surface));
+    }
     let Some(mut surface) = Surface::within(area, account) else {
         return Err(memory_error(account, "(the picture itself)".to_owned(), width as u64, height as u64));
     };
     if let Some([r, g, b, a]) = options.background {
         surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
     }
-    let device = device_transform(list, scale);
     let mut painter = Painter {
         list,
         mark_missing: options.mark_missing,
@@ -369,13 +377,19 @@ fn paint_with(
         let node = painter.memory_node.take().unwrap_or_else(|| "(the picture itself)".to_owned());
         return Err(memory_error(account, node, width as u64, height as u64));
     }
-    let opaque = options.background.is_some_and(|[.., alpha]| alpha == 255) || covered_opaquely(list, device, area);
-    Ok(Rendered {
+    Ok(finished(list, options, device, surface))
+}
+
+/// The rendered picture painted on `surface`.
+fn finished(list: &DisplayList, options: &RenderOptions, device: Transform, surface: Surface) -> Rendered {
+    let opaque =
+        options.background.is_some_and(|[.., alpha]| alpha == 255) || covered_opaquely(list, device, surface.area);
+    Rendered {
         pixmap: surface.pixmap,
-        origin: (bounds.left(), bounds.top()),
+        origin: (list.bounds.left(), list.bounds.top()),
         warnings: list.warnings.clone(),
         opaque,
-    })
+    }
 }
 
 /// True when the target's one root fills every pixel of `area` with an opaque colour before
@@ -473,16 +487,16 @@ mod tests {
         let mut pictures = host.pictures();
         let list = crate::display::build(&scene, &layout, &mut engine, pictures.as_mut(), RenderTarget::Canvas)
             .expect("a display list");
-        let draw = |shadows: &mut ShadowCache| {
+        let draw = |shadows: &ShadowCache| {
             paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open(), timings: None }, None)
                 .expect("renders")
                 .pixmap
         };
-        let mut cache = ShadowCache::default();
-        let reused = draw(&mut cache);
+        let cache = ShadowCache::default();
+        let reused = draw(&cache);
         // Six cards, one shadow: drawn once, reused five times (else this test shows nothing).
         assert_eq!(cache.reused(), 5);
-        let each = draw(&mut ShadowCache::off());
+        let each = draw(&ShadowCache::off());
         let most = reused.data().iter().zip(each.data()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
         assert!(most <= 1, "differs by {most} levels");
         // Under the fifth card (200, 190, 80 × 50) the shadow darkens the page.

@@ -24,7 +24,7 @@ pub(crate) struct Painter<'a> {
     /// Draw a marker where an image is missing (otherwise nothing is drawn there).
     pub mark_missing: bool,
     /// Drop shadows drawn so far, for the nodes that cast the same one.
-    pub shadows: &'a mut ShadowCache,
+    pub shadows: &'a ShadowCache,
     /// The render's share of the memory pool.
     pub memory: std::sync::Arc<super::memory::Account>,
     /// The node being painted when the memory ran out.
@@ -74,8 +74,12 @@ impl Painter<'_> {
             return;
         }
         let Some(bounds) = list.subtree_bounds(index, transform) else { return };
-        let Some(area) = surface.clip_area(bounds) else { return };
-        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(node) };
+        if surface.clip_area(bounds).is_none() {
+            return;
+        }
+        // (A picture with a layer blur is painted whole, not in bands: the layer holds all the
+        // blur reads.)
+        let Some(mut layer) = surface.layer_over(bounds) else { return self.out_of_memory(node) };
         let blurred = u32::from(node.effects.layer_blur > 0.0);
         self.whole += blurred;
         self.paint_content(&mut layer, node, transform, 1.0);
@@ -214,14 +218,15 @@ impl Painter<'_> {
         let Some(area) = surface.clip_area(bounds) else { return };
         // A rectangle on whole pixels clips by the layer's own edges: no mask to fill or apply.
         let pixels = axis_aligned_rect(&shape.path, transform).and_then(whole_pixels);
-        if pixels.is_some_and(|pixels| pixels.contains(&surface.area)) {
+        if pixels.is_some_and(|pixels| pixels.contains(&surface.extent)) {
             // The rectangle holds the whole surface (a clipping frame rendered as the target):
-            // the surface's own edges clip, no layer needed.
+            // the surface's own edges clip, no layer needed. (Its extent, not its band: every
+            // band decides as the whole picture does.)
             self.paint_children(surface, node, transform);
             return;
         }
         let rectangle = pixels.and_then(|pixels| pixels.intersect(&surface.area)) == Some(area);
-        let Some(mut layer) = surface.layer(area) else { return self.out_of_memory(node) };
+        let Some(mut layer) = surface.layer_over(bounds) else { return self.out_of_memory(node) };
         self.paint_children(&mut layer, node, transform);
         match layer.mask(&shape.path, shape.fill_rule, transform).filter(|_| !rectangle) {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),

@@ -16,6 +16,11 @@ pub(crate) struct Surface {
     pub pixmap: Pixmap,
     /// Where the pixmap's top-left pixel is on the device.
     pub area: IntRect,
+    /// What this surface would cover were the picture not painted in bands (see
+    /// [`super::bands`]): `area` itself, but for a band and the layers painted into one. An
+    /// effect that spreads (a shadow's or a layer's blur) works over its part of the extent, so
+    /// that every band computes it as one whole picture does.
+    pub extent: IntRect,
     /// The render's share of the memory pool: layers drawn into this surface take theirs from
     /// it. `None` for surfaces outside a render (tests, tools drawing a small picture).
     memory: Option<Arc<Account>>,
@@ -34,6 +39,12 @@ impl Surface {
         Some(surface)
     }
 
+    /// A transparent surface over `area`, a band of a picture covering `extent`, with memory
+    /// from `memory` as [`Surface::within`].
+    pub fn band(area: IntRect, extent: IntRect, memory: &Arc<Account>) -> Option<Surface> {
+        Surface::within(area, memory).map(|surface| Surface { extent, ..surface })
+    }
+
     /// A transparent layer over `area`, with memory from this surface's account; `None` when it
     /// is empty or refused (a refusal stops the render, see [`super::memory`]).
     pub fn layer(&self, area: IntRect) -> Option<Surface> {
@@ -41,6 +52,15 @@ impl Surface {
             Some(memory) => Surface::within(area, memory),
             None => Surface::new(area),
         }
+    }
+
+    /// A transparent layer for what `bounds` holds: over the pixels of this surface it touches,
+    /// and with its part of this surface's extent as its own. `None` when it misses the surface,
+    /// or when its memory is refused (then the account says so).
+    pub fn layer_over(&self, bounds: Rect) -> Option<Surface> {
+        let area = self.clip_area(bounds)?;
+        let extent = self.reach_area(bounds).unwrap_or(area);
+        self.layer(area).map(|layer| Surface { extent, ..layer })
     }
 
     /// `bytes` of working memory (a blur's buffers) held until the returned lease is dropped;
@@ -68,13 +88,13 @@ impl Surface {
         let mut data = Vec::new();
         data.try_reserve_exact(bytes).ok()?;
         data.resize(bytes, 0);
-        Some(Surface { pixmap: Pixmap::from_vec(data, size)?, area, memory: None, _lease: None })
+        Some(Surface { pixmap: Pixmap::from_vec(data, size)?, area, extent: area, memory: None, _lease: None })
     }
 
     /// `pixmap` placed at `area`, counted nowhere.
     #[cfg(test)]
     pub fn of(pixmap: Pixmap, area: IntRect) -> Surface {
-        Surface { pixmap, area, memory: None, _lease: None }
+        Surface { pixmap, area, extent: area, memory: None, _lease: None }
     }
 
     /// `transform` (local → device) as local → this surface's pixels.
@@ -86,6 +106,14 @@ impl Surface {
     pub(crate) fn clip_area(&self, bounds: Rect) -> Option<IntRect> {
         let outer = bounds.round_out()?;
         outer.intersect(&self.area)
+    }
+
+    /// The device pixels `bounds` touches within this surface's extent: where an effect that
+    /// spreads (a blurred shadow or layer) is worked out, the same in every band; drawing it
+    /// then keeps to the surface. `None` when it misses the extent.
+    pub(crate) fn reach_area(&self, bounds: Rect) -> Option<IntRect> {
+        let outer = bounds.round_out()?;
+        outer.intersect(&self.extent)
     }
 
     /// A mask of this surface's size, covering `path` (with `transform` local → device).

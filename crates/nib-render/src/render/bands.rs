@@ -1,0 +1,299 @@
+//! Painting a tall picture in horizontal bands, one task each on the rayon pool, so that every
+//! core paints paths too, not only the fills, composites and blurs that already run by rows
+//! (a heavy 1440 × 900 frame on two cores: a tenth to a third off its paint, DECISIONS).
+//!
+//! Each band is painted on a surface of its own, by the nodes whose bounds reach it (the rest
+//! are left out as a repaint leaves them out), and its rows are copied into the picture.
+//! Nothing a band paints depends on how many cores there are: the bands are cut by the
+//! picture (its height, its nodes) alone, so the bytes are the same on every machine. Drop and
+//! inner shadows spread beyond their shape: they are worked out over their whole extent in
+//! every band they reach (the surface's `extent`), so a band computes them as one whole picture
+//! does and no seam shows where bands meet (the coverage is shared between bands, see
+//! [`super::effects::ShadowCache`]). A background blur reads what is painted beneath it, which
+//! may lie in another band, and a layer blur would paint all it blurs again in every band: a
+//! picture holding either is painted whole.
+//!
+//! Against a whole paint, a band below the first places its paths relative to its own top
+//! edge, and a path crossing a band's edge is cut there: an anti-aliased edge can then fall on
+//! the other side of one of the four sub-rows tiny-skia samples a pixel with (DECISIONS,
+//! Rendering).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use tiny_skia::{IntRect, Transform};
+
+use super::effects::ShadowCache;
+use super::memory::Account;
+use super::painter::{Cull, Painter};
+use super::surface::Surface;
+use super::timings::PaintTimings;
+use super::{RenderError, RenderOptions, memory_error};
+use crate::display::DisplayList;
+
+/// A band has at least this many rows: with bands of 230 rows (four for a 920-row frame) the
+/// nodes every band paints again (those across a band's edge) took what the cores gained.
+const MIN_BAND_ROWS: u32 = 400;
+
+/// At most this many bands: enough for the pool to balance uneven bands on a few cores.
+const MAX_BANDS: u32 = 8;
+
+/// A list of fewer nodes is painted whole: a band's own surface and the copy of its rows cost
+/// about what a few nodes take to paint (Apple-style `6LMCW`, one node: 0.8 → 1.2 ms in bands).
+const MIN_BAND_NODES: usize = 32;
+
+/// The bands `area` (the whole picture) is painted in, top to bottom: one when the picture is
+/// short, `list` has few nodes or holds a blur.
+pub(crate) fn bands(list: &DisplayList, area: IntRect) -> Vec<IntRect> {
+    let count = (area.height() / MIN_BAND_ROWS).clamp(1, MAX_BANDS);
+    let blurred = |index| {
+        let effects = &list.node(index).effects;
+        effects.background_blur > 0.0 || effects.layer_blur > 0.0
+    };
+    if count == 1 || list.len() < MIN_BAND_NODES || (0..list.len()).any(blurred) {
+        return vec![area];
+    }
+    (0..count)
+        .filter_map(|band| {
+            let top = area.height() * band / count;
+            let bottom = area.height() * (band + 1) / count;
+            IntRect::from_xywh(area.x(), area.y() + top as i32, area.width(), bottom - top)
+        })
+        .collect()
+}
+
+/// What painting one band gave.
+#[derive(Default)]
+struct Band {
+    /// The node being painted when the memory ran out.
+    memory_node: Option<String>,
+    /// Where the band's time went, when measured, and the band's whole paint.
+    timings: Option<(PaintTimings, Duration)>,
+}
+
+/// What every band of one picture paints with.
+pub(crate) struct Picture<'a> {
+    pub list: &'a DisplayList,
+    pub options: &'a RenderOptions,
+    pub account: &'a Arc<Account>,
+    /// The target → the picture's pixels.
+    pub device: Transform,
+    /// The whole picture.
+    pub area: IntRect,
+    /// The shadows drawn so far, by any band.
+    pub shadows: &'a ShadowCache,
+}
+
+/// Paints `picture` in `bands` on a surface of the whole picture, each band leaving out the
+/// nodes that do not reach it (and, with `cull`, those that do not reach the damage: the rows
+/// outside it are then left transparent).
+pub(crate) fn paint_in_bands(
+    picture: &Picture<'_>,
+    bands: &[IntRect],
+    cull: Option<&Cull<'_>>,
+    timings: Option<&mut PaintTimings>,
+) -> Result<Surface, RenderError> {
+    let Picture { list, account, area, .. } = *picture;
+    let (width, height) = (u64::from(area.width()), u64::from(area.height()));
+    let Some(mut surface) = Surface::within(area, account) else {
+        return Err(memory_error(account, "(the picture itself)".to_owned(), width, height));
+    };
+    let own_bounds;
+    let bounds = match cull {
+        Some(cull) => cull.bounds,
+        None => {
+            own_bounds = super::damage::subtree_bounds(list, picture.device);
+            &own_bounds
+        }
+    };
+    // The picture's rows, cut where the bands are cut: each band writes only its own.
+    let stride = area.width() as usize * 4;
+    let mut rows = Vec::with_capacity(bands.len());
+    let mut rest = surface.pixmap.data_mut();
+    for band in bands {
+        let (these, after) = rest.split_at_mut((band.height() as usize * stride).min(rest.len()));
+        rows.push(these);
+        rest = after;
+    }
+    let measure = timings.is_some();
+    let started = Instant::now();
+    let painted: Vec<Band> = bands
+        .par_iter()
+        .zip(rows.into_par_iter())
+        .map(|(band, rows)| {
+            let wanted = match cull {
+                Some(cull) => cull.rect.intersect(&band.to_rect()),
+                None => Some(band.to_rect()),
+            };
+            match wanted {
+                Some(rect) => paint_band(picture, *band, Cull { rect, bounds }, rows, measure),
+                None => Band::default(),
+            }
+        })
+        .collect();
+    if let Some(timings) = timings {
+        merge_timings(timings, &painted, started.elapsed());
+    }
+    if account.failed() {
+        let node = painted.into_iter().find_map(|band| band.memory_node);
+        return Err(memory_error(account, node.unwrap_or_else(|| "(the picture itself)".to_owned()), width, height));
+    }
+    Ok(surface)
+}
+
+/// Paints `band` of `picture`, leaving out what `cull` says, and copies its pixels into `rows`.
+fn paint_band(picture: &Picture<'_>, band: IntRect, cull: Cull<'_>, rows: &mut [u8], measure: bool) -> Band {
+    let Picture { list, options, account, device, area, shadows } = *picture;
+    let started = Instant::now();
+    let Some(mut surface) = Surface::band(band, area, account) else {
+        return Band { memory_node: Some("(the picture itself)".to_owned()), timings: None };
+    };
+    if let Some([r, g, b, a]) = options.background {
+        surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
+    }
+    let mut timings = measure.then(PaintTimings::default);
+    let mut painter = Painter {
+        list,
+        mark_missing: options.mark_missing,
+        shadows,
+        memory: Arc::clone(account),
+        memory_node: None,
+        cull: Some(cull),
+        whole: 0,
+        timings: timings.as_mut(),
+    };
+    for &root in list.roots() {
+        painter.paint(&mut surface, root, device, true);
+    }
+    let memory_node = painter.memory_node.take();
+    if !account.failed() && rows.len() == surface.pixmap.data().len() {
+        rows.copy_from_slice(surface.pixmap.data());
+    }
+    Band { memory_node, timings: timings.map(|timings| (timings, started.elapsed())) }
+}
+
+/// Adds the bands' time by kind to `timings`, as shares of the `wall` time the bands took
+/// together (they ran at once: their own times add up to more than the paint took).
+fn merge_timings(timings: &mut PaintTimings, bands: &[Band], wall: Duration) {
+    let measured: Vec<&(PaintTimings, Duration)> = bands.iter().filter_map(|band| band.timings.as_ref()).collect();
+    let spent: Duration = measured.iter().map(|(_, spent)| *spent).sum();
+    if spent.is_zero() {
+        return;
+    }
+    let share = wall.as_secs_f64() / spent.as_secs_f64();
+    let scaled = |kind: fn(&PaintTimings) -> Duration| {
+        Duration::from_secs_f64(measured.iter().map(|(band, _)| kind(band).as_secs_f64()).sum::<f64>() * share)
+    };
+    timings.text += scaled(|t| t.text);
+    timings.blur += scaled(|t| t.blur);
+    timings.shadows += scaled(|t| t.shadows);
+    timings.images += scaled(|t| t.images);
+    timings.gradients += scaled(|t| t.gradients);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::display::RenderTarget;
+    use crate::doc::Document;
+    use crate::host::Host as _;
+    use crate::layout::Layout;
+    use crate::render::memory;
+    use crate::resolve::{NoImports, SceneOptions, build_scene};
+    use crate::text::{FontBook, FontOptions, TextEngine};
+
+    /// A 480 × 900 page of 36 cards casting shadows, in rows across the bands' edge at 450;
+    /// each card holds `inside`.
+    fn page(inside: &str) -> DisplayList {
+        let cards: Vec<String> = (0..36)
+            .map(|i| {
+                let (x, y) = (15 + (i % 3) * 155, 12 + (i / 3) * 73 + (i % 3) * 9);
+                format!(
+                    r##"{{"type": "frame", "id": "c{i}", "x": {x}, "y": {y}, "width": 140, "height": 60, "fill": "#FFFFFF", "layout": "none",
+                        "effect": {{"type": "shadow", "shadowType": "outer", "color": "#00000066", "offset": {{"x": 0, "y": 5}}, "blur": 14, "spread": 1}},
+                        "children": [{}]}}"##,
+                    inside.replace("ID", &format!("c{i}"))
+                )
+            })
+            .collect();
+        let text = format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 480, "height": 900, "layout": "none",
+                "fill": "#EEF2F7", "children": [{}]}}]}}"##,
+            cards.join(",")
+        );
+        let document = Document::load(&text).expect("valid").document;
+        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut engine);
+        let key = scene.node_by_id("page").expect("the page");
+        let host = crate::host::MemoryHost::new();
+        crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
+            .expect("a display list")
+    }
+
+    /// The page painted in `bands` (its whole area when none are given), premultiplied RGBA.
+    fn painted(list: &DisplayList, bands: Option<&[IntRect]>) -> Vec<u8> {
+        let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        let account = memory::pool().open();
+        let shadows = ShadowCache::default();
+        let options = RenderOptions::default();
+        let device = Transform::from_translate(-list.bounds.left(), -list.bounds.top());
+        let picture = Picture { list, options: &options, account: &account, device, area, shadows: &shadows };
+        let whole = [area];
+        paint_in_bands(&picture, bands.unwrap_or(&whole), None, None).expect("paints").pixmap.data().to_vec()
+    }
+
+    /// Cards and their shadows on whole pixels, across the bands' edge: the bands paint the
+    /// whole picture's bytes — the shadows are worked out over their whole extent in each
+    /// band, so nothing shows where the bands meet.
+    #[test]
+    fn shadows_across_a_bands_edge_are_painted_as_in_the_whole_picture() {
+        let list = page(
+            r##"{"type": "rectangle", "id": "ID-bar", "x": 10, "y": 20, "width": 90, "height": 12, "fill": "#6366F1"}"##,
+        );
+        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"));
+        assert_eq!(bands.len(), 2);
+        assert!(painted(&list, Some(&bands)) == painted(&list, None), "the bands' picture differs from the whole one");
+    }
+
+    /// Text in bands below the first is placed from the band's top edge, and a glyph across
+    /// the edge is cut there: its anti-aliased edges may fall on another of the four sub-rows
+    /// a pixel is sampled with. Only a few pixels of the edges, by at most that sub-row.
+    #[test]
+    fn text_in_bands_differs_from_the_whole_picture_at_a_few_edge_pixels_at_most() {
+        let list = page(
+            r##"{"type": "text", "id": "ID-t", "x": 9.3, "y": 8.6, "width": 120, "textGrowth": "fixed-width", "fontSize": 13,
+                "fill": "#111827", "content": "Two lines of text that wrap inside the card"}"##,
+        );
+        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"));
+        assert_eq!(bands.len(), 2);
+        let (cut, whole) = (painted(&list, Some(&bands)), painted(&list, None));
+        let differing = cut.chunks_exact(4).zip(whole.chunks_exact(4)).filter(|(a, b)| a != b).count();
+        let most = cut.iter().zip(&whole).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+        let inked = whole.chunks_exact(4).filter(|p| p[0] < 0xC0).count();
+        assert!(inked > 5_000, "the cards' text is drawn ({inked} dark pixels)");
+        assert!(differing * 1000 <= inked, "{differing} pixels differ of {inked} inked");
+        assert!(most <= 64, "a pixel differs by {most} levels, more than a sub-row's coverage");
+    }
+
+    /// The bands depend on the picture alone: its height, its nodes, its blurs.
+    #[test]
+    fn bands_are_cut_by_the_picture_alone() {
+        let list = page("");
+        let tall = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        let cut = bands(&list, tall);
+        assert_eq!(cut.len(), 2);
+        assert_eq!((cut[0].top(), cut[0].bottom(), cut[1].top(), cut[1].bottom()), (0, 450, 450, 900));
+        assert_eq!(bands(&list, IntRect::from_xywh(0, 0, 480, 3600).expect("an area")).len(), MAX_BANDS as usize);
+        assert_eq!(bands(&list, IntRect::from_xywh(0, 0, 480, 799).expect("an area")).len(), 1, "short");
+        for effect in
+            [r#""effect": {"type": "blur", "radius": 4}"#, r#""effect": {"type": "background_blur", "radius": 8}"#]
+        {
+            let blurred = page(&format!(
+                r##"{{"type": "rectangle", "id": "ID-b", "width": 20, "height": 20, "fill": "#000000", {effect}}}"##
+            ));
+            assert_eq!(bands(&blurred, tall).len(), 1, "{effect}");
+        }
+    }
+}
