@@ -95,10 +95,10 @@ pub fn effect_picture(list: &DisplayList, index: usize, what: Alone, density: f3
                 timings: None,
             };
             painter.paint_content(&mut surface, node, transform, 1.0);
-            blur(&mut surface.pixmap, device_sigma(node.effects.layer_blur, transform), Edges::Transparent);
+            blur(surface.pixmap.as_mut(), device_sigma(node.effects.layer_blur, transform), Edges::Transparent);
         }
     }
-    let rgba = straight_rgba(&surface.pixmap);
+    let rgba = straight_rgba(&surface.into_pixmap());
     if rgba.chunks_exact(4).all(|pixel| pixel[3] == 0) {
         return None;
     }

@@ -2,8 +2,8 @@
 //! core paints paths too, not only the fills, composites and blurs that already run by rows
 //! (a heavy 1440 × 900 frame on two cores: a tenth to a third off its paint, DECISIONS).
 //!
-//! Each band is painted on a surface of its own, by the nodes whose bounds reach it (the rest
-//! are left out as a repaint leaves them out), and its rows are copied into the picture.
+//! Each band is painted on its own rows of the picture, in place, by the nodes whose bounds
+//! reach it (the rest are left out as a repaint leaves them out).
 //! Nothing a band paints depends on how many cores there are: the bands are cut by the
 //! picture (its height, its nodes) alone, so the bytes are the same on every machine. Drop and
 //! inner shadows spread beyond their shape: they are worked out over their whole extent in
@@ -93,7 +93,7 @@ pub(crate) fn paint_in_bands(
     bands: &[IntRect],
     cull: Option<&Cull<'_>>,
     timings: Option<&mut PaintTimings>,
-) -> Result<Surface, RenderError> {
+) -> Result<Surface<'static>, RenderError> {
     let Picture { list, account, area, .. } = *picture;
     let (width, height) = (u64::from(area.width()), u64::from(area.height()));
     let Some(mut surface) = Surface::within(area, account) else {
@@ -142,12 +142,12 @@ pub(crate) fn paint_in_bands(
     Ok(surface)
 }
 
-/// Paints `band` of `picture`, leaving out what `cull` says, and copies its pixels into `rows`.
+/// Paints `band` of `picture` into its `rows`, leaving out what `cull` says.
 fn paint_band(picture: &Picture<'_>, band: IntRect, cull: Cull<'_>, rows: &mut [u8], measure: bool) -> Band {
     let Picture { list, options, account, device, area, shadows } = *picture;
     let started = Instant::now();
-    let Some(mut surface) = Surface::band(band, area, account) else {
-        return Band { memory_node: Some("(the picture itself)".to_owned()), timings: None };
+    let Some(mut surface) = Surface::rows(rows, band, area, account) else {
+        return Band::default();
     };
     if let Some([r, g, b, a]) = options.background {
         surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
@@ -167,9 +167,6 @@ fn paint_band(picture: &Picture<'_>, band: IntRect, cull: Cull<'_>, rows: &mut [
         painter.paint(&mut surface, root, device, true);
     }
     let memory_node = painter.memory_node.take();
-    if !account.failed() && rows.len() == surface.pixmap.data().len() {
-        rows.copy_from_slice(surface.pixmap.data());
-    }
     Band { memory_node, timings: timings.map(|timings| (timings, started.elapsed())) }
 }
 

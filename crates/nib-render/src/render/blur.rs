@@ -3,7 +3,9 @@
 //! radius.
 
 use rayon::prelude::*;
-use tiny_skia::{Mask, Pixmap};
+use tiny_skia::Mask;
+#[cfg(test)]
+use tiny_skia::Pixmap;
 
 use super::repeats::{column_cut, row_cut, with_columns_back, with_rows_back, without_columns, without_rows};
 use super::rows::PARALLEL_FROM_BYTES;
@@ -25,7 +27,7 @@ pub(crate) enum Edges {
 const REDUCE_BY: [(usize, f32); 2] = [(4, 24.0), (2, 8.0)];
 
 /// Blurs `pixmap` with a Gaussian of standard deviation `sigma` pixels.
-pub(crate) fn blur(pixmap: &mut Pixmap, sigma: f32, edges: Edges) {
+pub(crate) fn blur(mut pixmap: tiny_skia::PixmapMut<'_>, sigma: f32, edges: Edges) {
     let (width, height) = (pixmap.width() as usize, pixmap.height() as usize);
     blur_pixels::<4>(pixmap.data_mut(), width, height, sigma, edges);
 }
@@ -410,7 +412,7 @@ mod tests {
             for sigma in [8.0f32, 12.0, 20.0, 33.0, 60.0] {
                 let mut reduced = shapes(300, 240);
                 let mut exact = reduced.clone();
-                blur(&mut reduced, sigma, edges);
+                blur(reduced.as_mut(), sigma, edges);
                 let (w, h) = (exact.width() as usize, exact.height() as usize);
                 blur_exact::<4>(exact.data_mut(), w, h, sigma, edges);
                 let differences: Vec<u32> =
@@ -471,7 +473,7 @@ mod tests {
                 for (coverage, pixel) in mask.data_mut().iter_mut().zip(pixels.data().chunks_exact(4)) {
                     *coverage = pixel[3];
                 }
-                blur(&mut pixels, sigma, edges);
+                blur(pixels.as_mut(), sigma, edges);
                 blur_mask(&mut mask, sigma, edges);
                 let alpha: Vec<u8> = pixels.data().chunks_exact(4).map(|p| p[3]).collect();
                 assert_eq!(alpha, mask.data(), "{edges:?} sigma {sigma}");
@@ -597,7 +599,7 @@ mod tests {
         let mut pixmap = Pixmap::new(41, 41).expect("pixmap");
         let center = (20 * 41 + 20) * 4;
         pixmap.data_mut()[center..center + 4].copy_from_slice(&[255, 255, 255, 255]);
-        blur(&mut pixmap, 3.0, Edges::Transparent);
+        blur(pixmap.as_mut(), 3.0, Edges::Transparent);
         let alpha: u32 = pixmap.data().chunks(4).map(|p| u32::from(p[3])).sum();
         assert!((200..=300).contains(&alpha), "mass {alpha}");
         assert!(pixmap.data()[center + 3] < 255 && pixmap.data()[center + 3] > 0);
@@ -609,7 +611,7 @@ mod tests {
     fn extended_edges_keep_a_uniform_image_uniform() {
         let mut pixmap = Pixmap::new(10, 10).expect("pixmap");
         pixmap.fill(tiny_skia::Color::from_rgba8(10, 20, 30, 255));
-        blur(&mut pixmap, 4.0, Edges::Extend);
+        blur(pixmap.as_mut(), 4.0, Edges::Extend);
         assert!(pixmap.data().chunks(4).all(|p| p == [10, 20, 30, 255]));
     }
 
@@ -618,7 +620,7 @@ mod tests {
         let mut pixmap = Pixmap::new(40, 30).expect("pixmap");
         pixmap.fill(tiny_skia::Color::from_rgba8(200, 100, 50, 255));
         // 1e12 would mean passes a trillion pixels wide; it is as wide as the image instead.
-        blur(&mut pixmap, 1e12, Edges::Extend);
+        blur(pixmap.as_mut(), 1e12, Edges::Extend);
         let first = pixmap.pixel(0, 0).expect("pixel");
         assert!(pixmap.pixels().iter().all(|p| *p == first), "a uniform image stays uniform");
     }

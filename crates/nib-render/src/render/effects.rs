@@ -203,7 +203,7 @@ pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32,
     let Some(mut backdrop) = surface.copy(area) else { return };
     // The blur's buffer, as large as the pixels it blurs.
     let Ok(_scratch) = surface.scratch(pixels(area) * 4) else { return };
-    blur(&mut backdrop.pixmap, device_sigma(radius, transform), Edges::Extend);
+    blur(backdrop.pixmap.as_mut(), device_sigma(radius, transform), Edges::Extend);
     if let Some(mask) = backdrop.mask(&shape.path, shape.fill_rule, transform) {
         surface.draw_masked(&mut backdrop, &mask, BlendMode::SourceOver);
     }

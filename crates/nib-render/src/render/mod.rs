@@ -381,11 +381,11 @@ fn paint_with(
 }
 
 /// The rendered picture painted on `surface`.
-fn finished(list: &DisplayList, options: &RenderOptions, device: Transform, surface: Surface) -> Rendered {
+fn finished(list: &DisplayList, options: &RenderOptions, device: Transform, surface: Surface<'static>) -> Rendered {
     let opaque =
         options.background.is_some_and(|[.., alpha]| alpha == 255) || covered_opaquely(list, device, surface.area);
     Rendered {
-        pixmap: surface.pixmap,
+        pixmap: surface.into_pixmap(),
         origin: (list.bounds.left(), list.bounds.top()),
         warnings: list.warnings.clone(),
         opaque,

@@ -127,7 +127,7 @@ const TWO_POW_23: f32 = 8_388_608.0;
 /// per-pixel gradient evaluation on the large backgrounds designs use, and the rows of a large
 /// area run on every core (each row alone, so the bytes are those of one thread).
 pub(crate) fn fill_rect_ramp(
-    pixmap: &mut Pixmap,
+    mut pixmap: tiny_skia::PixmapMut<'_>,
     area: tiny_skia::IntRect,
     ramp: &Ramp,
     transform: Transform,
@@ -136,7 +136,7 @@ pub(crate) fn fill_rect_ramp(
     if transform.sx == 0.0 || transform.sy == 0.0 || transform.has_skew() {
         return;
     }
-    let Some(area) = within(pixmap, area) else { return };
+    let Some(area) = within(&pixmap, area) else { return };
     let table = ramp_table(&ramp.stops, alpha);
     let steps = (RAMP_STEPS - 1) as f32;
     let stride = pixmap.width() as usize * 4;
@@ -196,15 +196,19 @@ pub(crate) fn fill_rect_ramp(
 }
 
 /// The part of `area` inside `pixmap`.
-fn within(pixmap: &Pixmap, area: tiny_skia::IntRect) -> Option<tiny_skia::IntRect> {
+fn within(pixmap: &tiny_skia::PixmapMut<'_>, area: tiny_skia::IntRect) -> Option<tiny_skia::IntRect> {
     area.intersect(&tiny_skia::IntRect::from_xywh(0, 0, pixmap.width(), pixmap.height())?)
 }
 
 /// Fills the device pixels of `area` (whole pixels of `pixmap`) with the premultiplied `color`,
 /// source-over, the rows of a large area on every core.
-pub(crate) fn fill_rect_solid(pixmap: &mut Pixmap, area: tiny_skia::IntRect, color: PremultipliedColorU8) {
+pub(crate) fn fill_rect_solid(
+    mut pixmap: tiny_skia::PixmapMut<'_>,
+    area: tiny_skia::IntRect,
+    color: PremultipliedColorU8,
+) {
     let color = [color.red(), color.green(), color.blue(), color.alpha()];
-    let Some(area) = within(pixmap, area) else { return };
+    let Some(area) = within(&pixmap, area) else { return };
     if color[3] == 0 {
         return;
     }
@@ -288,7 +292,7 @@ mod tests {
             rect.bottom() as i32,
         )
         .expect("area");
-        fill_rect_ramp(&mut ours, area, &ramp, transform, 0.8);
+        fill_rect_ramp(ours.as_mut(), area, &ramp, transform, 0.8);
         let mut shader = shader;
         shader.apply_opacity(0.8);
         shader.transform(transform);

@@ -89,7 +89,7 @@ impl Painter<'_> {
             let Ok(_scratch) = layer.scratch(layer.pixmap.data().len() as u64) else { return self.out_of_memory(node) };
             let started = PaintTimings::start(&mut self.timings);
             super::blur::blur(
-                &mut layer.pixmap,
+                layer.pixmap.as_mut(),
                 device_sigma(node.effects.layer_blur, transform),
                 super::blur::Edges::Transparent,
             );
@@ -577,11 +577,11 @@ fn fill_area(
         (Shader::SolidColor(color), _) => {
             let mut color = *color;
             color.apply_opacity(alpha);
-            fill_rect_solid(&mut surface.pixmap, area, color.premultiply().to_color_u8());
+            fill_rect_solid(surface.pixmap.as_mut(), area, color.premultiply().to_color_u8());
             true
         }
         (_, Some(ramp)) => {
-            fill_rect_ramp(&mut surface.pixmap, area, ramp, local, alpha);
+            fill_rect_ramp(surface.pixmap.as_mut(), area, ramp, local, alpha);
             true
         }
         _ => false,
@@ -713,7 +713,7 @@ mod tests {
                 for (shader, ramp, tolerance) in &paints {
                     let mut ours = Surface::new(area).expect("surface");
                     ours.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 160));
-                    let mut theirs = Surface::of(ours.pixmap.clone(), area);
+                    let mut theirs = Surface::of(ours.pixmap.as_ref().to_owned(), area);
                     let inside = shape.inner_rect(width, height).expect("an inner rectangle");
                     assert!(fill_around_inside(&mut ours, &shape.path, inside, shader, ramp.as_ref(), local, 0.8));
                     let mut alone = shader.clone();

@@ -2,7 +2,8 @@
 //! shadows and blurs are only as big as what they hold (DESIGN.md decision 6).
 
 use tiny_skia::{
-    BlendMode, Color as SkColor, IntRect, Mask, Path, Pixmap, PixmapPaint, PremultipliedColorU8, Rect, Transform,
+    BlendMode, Color as SkColor, IntRect, Mask, Path, Pixmap, PixmapMut, PixmapPaint, PixmapRef, PremultipliedColorU8,
+    Rect, Transform,
 };
 
 use std::sync::Arc;
@@ -12,8 +13,8 @@ use super::memory::{Account, LAYER_BYTES_PER_PIXEL, Lease};
 use super::rows::each_row;
 
 /// Pixels covering `area` of the device.
-pub(crate) struct Surface {
-    pub pixmap: Pixmap,
+pub(crate) struct Surface<'a> {
+    pub pixmap: Pixels<'a>,
     /// Where the pixmap's top-left pixel is on the device.
     pub area: IntRect,
     /// What this surface would cover were the picture not painted in bands (see
@@ -28,10 +29,10 @@ pub(crate) struct Surface {
     _lease: Option<Lease>,
 }
 
-impl Surface {
+impl Surface<'static> {
     /// A transparent surface over `area` whose memory and whose layers' come from `memory`;
     /// `None` when it is empty or the memory was refused (the account says why).
-    pub fn within(area: IntRect, memory: &Arc<Account>) -> Option<Surface> {
+    pub fn within(area: IntRect, memory: &Arc<Account>) -> Option<Surface<'static>> {
         let lease = memory.take(u64::from(area.width()) * u64::from(area.height()) * LAYER_BYTES_PER_PIXEL)?;
         let mut surface = Surface::new(area)?;
         surface.memory = Some(Arc::clone(memory));
@@ -39,15 +40,56 @@ impl Surface {
         Some(surface)
     }
 
-    /// A transparent surface over `area`, a band of a picture covering `extent`, with memory
-    /// from `memory` as [`Surface::within`].
-    pub fn band(area: IntRect, extent: IntRect, memory: &Arc<Account>) -> Option<Surface> {
-        Surface::within(area, memory).map(|surface| Surface { extent, ..surface })
+    /// A transparent surface over `area`, counted nowhere; `None` when it is empty or too large
+    /// to allocate.
+    pub fn new(area: IntRect) -> Option<Surface<'static>> {
+        let size = tiny_skia::IntSize::from_wh(area.width(), area.height())?;
+        let bytes = (area.width() as usize).checked_mul(area.height() as usize)?.checked_mul(4)?;
+        // Written zeros, not calloc's: calloc maps the shared zero page, and the first write
+        // of each page then copies it and stops every other core to flush its TLB — a fifth of
+        // a whole `nib render --node` process went there.
+        let mut data = Vec::new();
+        data.try_reserve_exact(bytes).ok()?;
+        data.resize(bytes, 0);
+        let pixmap = Pixels::Own(Pixmap::from_vec(data, size)?);
+        Some(Surface { pixmap, area, extent: area, memory: None, _lease: None })
     }
 
+    /// `pixmap` placed at `area`, counted nowhere.
+    #[cfg(test)]
+    pub fn of(pixmap: Pixmap, area: IntRect) -> Surface<'static> {
+        Surface { pixmap: Pixels::Own(pixmap), area, extent: area, memory: None, _lease: None }
+    }
+
+    /// The picture painted on this surface (made by [`Surface::within`] or [`Surface::new`]).
+    pub fn into_pixmap(self) -> Pixmap {
+        match self.pixmap {
+            Pixels::Own(pixmap) => pixmap,
+            Pixels::Rows { .. } => unreachable!("a surface of its own pixels is 'static"),
+        }
+    }
+}
+
+impl<'a> Surface<'a> {
+    /// A surface painting into `rows` (premultiplied RGBA), which are `area` of the device, a
+    /// band of a picture covering `extent` whose memory `memory` already holds; layers drawn
+    /// into it take theirs from it too. `None` when `rows` are not `area`'s size.
+    pub fn rows(rows: &'a mut [u8], area: IntRect, extent: IntRect, memory: &Arc<Account>) -> Option<Surface<'a>> {
+        let size = tiny_skia::IntSize::from_wh(area.width(), area.height())?;
+        (rows.len() == area.width() as usize * area.height() as usize * 4).then(|| Surface {
+            pixmap: Pixels::Rows { data: rows, size },
+            area,
+            extent,
+            memory: Some(Arc::clone(memory)),
+            _lease: None,
+        })
+    }
+}
+
+impl Surface<'_> {
     /// A transparent layer over `area`, with memory from this surface's account; `None` when it
     /// is empty or refused (a refusal stops the render, see [`super::memory`]).
-    pub fn layer(&self, area: IntRect) -> Option<Surface> {
+    pub fn layer(&self, area: IntRect) -> Option<Surface<'static>> {
         match &self.memory {
             Some(memory) => Surface::within(area, memory),
             None => Surface::new(area),
@@ -57,7 +99,7 @@ impl Surface {
     /// A transparent layer for what `bounds` holds: over the pixels of this surface it touches,
     /// and with its part of this surface's extent as its own. `None` when it misses the surface,
     /// or when its memory is refused (then the account says so).
-    pub fn layer_over(&self, bounds: Rect) -> Option<Surface> {
+    pub fn layer_over(&self, bounds: Rect) -> Option<Surface<'static>> {
         let area = self.clip_area(bounds)?;
         let extent = self.reach_area(bounds).unwrap_or(area);
         self.layer(area).map(|layer| Surface { extent, ..layer })
@@ -75,26 +117,6 @@ impl Surface {
     /// `bytes` held until the render ends (what a cache keeps); false when refused.
     pub fn keep(&self, bytes: u64) -> bool {
         self.memory.as_ref().is_none_or(|memory| memory.keep(bytes))
-    }
-
-    /// A transparent surface over `area`, counted nowhere; `None` when it is empty or too large
-    /// to allocate.
-    pub fn new(area: IntRect) -> Option<Surface> {
-        let size = tiny_skia::IntSize::from_wh(area.width(), area.height())?;
-        let bytes = (area.width() as usize).checked_mul(area.height() as usize)?.checked_mul(4)?;
-        // Written zeros, not calloc's: calloc maps the shared zero page, and the first write
-        // of each page then copies it and stops every other core to flush its TLB — a fifth of
-        // a whole `nib render --node` process went there.
-        let mut data = Vec::new();
-        data.try_reserve_exact(bytes).ok()?;
-        data.resize(bytes, 0);
-        Some(Surface { pixmap: Pixmap::from_vec(data, size)?, area, extent: area, memory: None, _lease: None })
-    }
-
-    /// `pixmap` placed at `area`, counted nowhere.
-    #[cfg(test)]
-    pub fn of(pixmap: Pixmap, area: IntRect) -> Surface {
-        Surface { pixmap, area, extent: area, memory: None, _lease: None }
     }
 
     /// `transform` (local → device) as local → this surface's pixels.
@@ -122,12 +144,12 @@ impl Surface {
     }
 
     /// Composites `layer` onto this surface.
-    pub fn draw(&mut self, layer: &Surface, opacity: f32, blend_mode: BlendMode) {
-        self.draw_pixels(&layer.pixmap, layer.area, opacity, blend_mode);
+    pub fn draw(&mut self, layer: &Surface<'_>, opacity: f32, blend_mode: BlendMode) {
+        self.draw_pixels(layer.pixmap.as_ref(), layer.area, opacity, blend_mode);
     }
 
     /// Composites `pixels` placed at `area` of the device onto this surface.
-    pub(crate) fn draw_pixels(&mut self, pixels: &Pixmap, area: IntRect, opacity: f32, blend_mode: BlendMode) {
+    pub(crate) fn draw_pixels(&mut self, pixels: PixmapRef<'_>, area: IntRect, opacity: f32, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
             // The common case, pixel for pixel: a pattern draw samples every pixel through
             // the general pipeline, the largest cost of layered frames after blurs.
@@ -136,14 +158,14 @@ impl Surface {
         }
         let (x, y) = (area.x() - self.area.x(), area.y() - self.area.y());
         let paint = PixmapPaint { opacity, blend_mode, quality: tiny_skia::FilterQuality::Nearest };
-        self.pixmap.draw_pixmap(x, y, pixels.as_ref(), &paint, Transform::identity(), None);
+        self.pixmap.as_mut().draw_pixmap(x, y, pixels, &paint, Transform::identity(), None);
     }
 
     /// Composites `layer` where `mask` (of the layer's size) covers it: clips, background blurs
     /// and cut strokes in one pass instead of masking the layer first.
-    pub(crate) fn draw_masked(&mut self, layer: &mut Surface, mask: &Mask, blend_mode: BlendMode) {
+    pub(crate) fn draw_masked(&mut self, layer: &mut Surface<'_>, mask: &Mask, blend_mode: BlendMode) {
         if blend_mode == BlendMode::SourceOver {
-            self.source_over(Source::Pixels(&layer.pixmap, Some(mask)), layer.area, 1.0);
+            self.source_over(Source::Pixels(layer.pixmap.as_ref(), Some(mask)), layer.area, 1.0);
             return;
         }
         layer.pixmap.apply_mask(mask);
@@ -165,11 +187,11 @@ impl Surface {
 
     /// A copy of the pixels under `area` (which must lie within this surface), counted as a
     /// layer.
-    pub fn copy(&self, area: IntRect) -> Option<Surface> {
+    pub fn copy(&self, area: IntRect) -> Option<Surface<'static>> {
         let local =
             IntRect::from_xywh(area.x() - self.area.x(), area.y() - self.area.y(), area.width(), area.height())?;
         let mut copy = self.layer(area)?;
-        copy.pixmap = self.pixmap.clone_rect(local)?;
+        copy.pixmap = Pixels::Own(self.pixmap.as_ref().clone_rect(local)?);
         Some(copy)
     }
 
@@ -220,6 +242,101 @@ impl Surface {
     }
 }
 
+/// The pixels of a surface: its own (a picture, a layer), or rows of a picture it paints a band
+/// of, in place.
+pub(crate) enum Pixels<'a> {
+    Own(Pixmap),
+    Rows { data: &'a mut [u8], size: tiny_skia::IntSize },
+}
+
+impl Pixels<'_> {
+    /// The pixels to paint on.
+    pub fn as_mut(&mut self) -> PixmapMut<'_> {
+        match self {
+            Pixels::Own(pixmap) => pixmap.as_mut(),
+            Pixels::Rows { data, size } => {
+                PixmapMut::from_bytes(data, size.width(), size.height()).expect("rows of their size")
+            }
+        }
+    }
+
+    /// The pixels to read.
+    pub fn as_ref(&self) -> PixmapRef<'_> {
+        match self {
+            Pixels::Own(pixmap) => pixmap.as_ref(),
+            Pixels::Rows { data, size } => {
+                PixmapRef::from_bytes(data, size.width(), size.height()).expect("rows of their size")
+            }
+        }
+    }
+
+    pub fn width(&self) -> u32 {
+        self.as_ref().width()
+    }
+
+    pub fn height(&self) -> u32 {
+        self.as_ref().height()
+    }
+
+    /// Premultiplied RGBA, row by row.
+    pub fn data(&self) -> &[u8] {
+        match self {
+            Pixels::Own(pixmap) => pixmap.data(),
+            Pixels::Rows { data, .. } => data,
+        }
+    }
+
+    pub fn data_mut(&mut self) -> &mut [u8] {
+        match self {
+            Pixels::Own(pixmap) => pixmap.data_mut(),
+            Pixels::Rows { data, .. } => data,
+        }
+    }
+
+    pub fn fill(&mut self, color: SkColor) {
+        self.as_mut().fill(color);
+    }
+
+    pub fn apply_mask(&mut self, mask: &Mask) {
+        self.as_mut().apply_mask(mask);
+    }
+
+    pub fn fill_path(
+        &mut self,
+        path: &Path,
+        paint: &tiny_skia::Paint<'_>,
+        fill_rule: tiny_skia::FillRule,
+        transform: Transform,
+        mask: Option<&Mask>,
+    ) {
+        self.as_mut().fill_path(path, paint, fill_rule, transform, mask);
+    }
+
+    pub fn fill_rect(&mut self, rect: Rect, paint: &tiny_skia::Paint<'_>, transform: Transform, mask: Option<&Mask>) {
+        self.as_mut().fill_rect(rect, paint, transform, mask);
+    }
+
+    pub fn stroke_path(
+        &mut self,
+        path: &Path,
+        paint: &tiny_skia::Paint<'_>,
+        stroke: &tiny_skia::Stroke,
+        transform: Transform,
+        mask: Option<&Mask>,
+    ) {
+        self.as_mut().stroke_path(path, paint, stroke, transform, mask);
+    }
+
+    /// Test access to the pixels of a surface of its own.
+    #[cfg(test)]
+    pub fn pixmap(&mut self) -> &mut Pixmap {
+        match self {
+            Pixels::Own(pixmap) => pixmap,
+            Pixels::Rows { .. } => panic!("rows of a picture"),
+        }
+    }
+}
+
 /// A mask over `area` of the device covering `path` (with `transform` local → device).
 pub(crate) fn mask_over(
     area: IntRect,
@@ -254,7 +371,7 @@ pub(crate) fn multiply_coverage(mask: &mut Mask, by: &Mask, keep: Coverage) {
 /// with the coverage of a mask.
 #[derive(Clone, Copy)]
 enum Source<'a> {
-    Pixels(&'a Pixmap, Option<&'a Mask>),
+    Pixels(PixmapRef<'a>, Option<&'a Mask>),
     Color(PremultipliedColorU8, &'a Mask),
 }
 
@@ -263,10 +380,10 @@ mod tests {
     use super::*;
 
     /// A layer of random premultiplied pixels over `area`, and a random mask of its size.
-    fn random_layer(area: IntRect, seed: u64) -> (Surface, Mask) {
+    fn random_layer(area: IntRect, seed: u64) -> (Surface<'static>, Mask) {
         let mut random = crate::random::Xorshift::new(seed);
         let mut layer = Surface::new(area).unwrap();
-        for pixel in layer.pixmap.pixels_mut() {
+        for pixel in layer.pixmap.pixmap().pixels_mut() {
             let a = (random.next_u64() % 256) as u8;
             let c = |r: u64| ((r % 256) as u8).min(a);
             *pixel =
@@ -289,7 +406,14 @@ mod tests {
         ours.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
         let mut theirs = background.clone_surface();
         layer.pixmap.apply_mask(&mask);
-        theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+        theirs.pixmap.as_mut().draw_pixmap(
+            -3,
+            2,
+            layer.pixmap.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
         for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
             assert!(a.abs_diff(*b) <= 1, "masked: {a} vs {b}");
         }
@@ -300,7 +424,14 @@ mod tests {
         colored.pixmap.fill(color);
         colored.pixmap.apply_mask(&mask);
         let mut theirs = background.clone_surface();
-        theirs.pixmap.draw_pixmap(-3, 2, colored.pixmap.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
+        theirs.pixmap.as_mut().draw_pixmap(
+            -3,
+            2,
+            colored.pixmap.as_ref(),
+            &PixmapPaint::default(),
+            Transform::identity(),
+            None,
+        );
         for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
             assert!(a.abs_diff(*b) <= 2, "colored: {a} vs {b}");
         }
@@ -314,14 +445,16 @@ mod tests {
         let (layer, mask) = random_layer(area, 5);
         let mut target = Surface::new(IntRect::from_xywh(0, 0, 720, 690).unwrap()).unwrap();
         target.pixmap.fill(SkColor::from_rgba8(10, 200, 60, 200));
-        let mut parallel = Surface::of(target.pixmap.clone(), target.area);
+        let mut parallel = Surface::of(target.pixmap.as_ref().to_owned(), target.area);
         parallel.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
         parallel.draw(&layer, 0.6, BlendMode::SourceOver);
-        let mut serial = Surface::of(target.pixmap.clone(), target.area);
+        let mut serial = Surface::of(target.pixmap.as_ref().to_owned(), target.area);
         for row in 0..700 {
             let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
-            let mut one =
-                Surface::of(layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(), line);
+            let mut one = Surface::of(
+                layer.pixmap.as_ref().clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
+                line,
+            );
             let mut one_mask = Mask::new(700, 1).unwrap();
             let at = row as usize * 700;
             one_mask.data_mut().copy_from_slice(&mask.data()[at..at + 700]);
@@ -329,15 +462,18 @@ mod tests {
         }
         for row in 0..700 {
             let line = IntRect::from_xywh(5, -4 + row, 700, 1).unwrap();
-            let one = Surface::of(layer.pixmap.clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(), line);
+            let one = Surface::of(
+                layer.pixmap.as_ref().clone_rect(IntRect::from_xywh(0, row, 700, 1).unwrap()).unwrap(),
+                line,
+            );
             serial.draw(&one, 0.6, BlendMode::SourceOver);
         }
         assert!(parallel.pixmap.data() == serial.pixmap.data(), "the same bytes");
     }
 
-    impl Surface {
-        fn clone_surface(&self) -> Surface {
-            Surface::of(self.pixmap.clone(), self.area)
+    impl Surface<'_> {
+        fn clone_surface(&self) -> Surface<'static> {
+            Surface::of(self.pixmap.as_ref().to_owned(), self.area)
         }
     }
 
@@ -347,7 +483,7 @@ mod tests {
         // (partly outside): the direct path and tiny-skia's pattern draw agree to one level.
         let mut random = crate::random::Xorshift::new(7);
         let mut layer = Surface::new(IntRect::from_xywh(-3, 2, 17, 9).unwrap()).unwrap();
-        for pixel in layer.pixmap.pixels_mut() {
+        for pixel in layer.pixmap.pixmap().pixels_mut() {
             let a = (random.next_u64() % 256) as u8;
             let c = |r: u64| ((r % 256) as u8).min(a);
             *pixel = tiny_skia::PremultipliedColorU8::from_rgba(
@@ -361,10 +497,10 @@ mod tests {
         for opacity in [1.0, 0.5, 0.13] {
             let mut ours = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
             ours.pixmap.fill(tiny_skia::Color::from_rgba8(40, 90, 200, 180));
-            let mut theirs = Surface::of(ours.pixmap.clone(), ours.area);
+            let mut theirs = Surface::of(ours.pixmap.as_ref().to_owned(), ours.area);
             ours.draw(&layer, opacity, BlendMode::SourceOver);
             let paint = PixmapPaint { opacity, ..PixmapPaint::default() };
-            theirs.pixmap.draw_pixmap(-3, 2, layer.pixmap.as_ref(), &paint, Transform::identity(), None);
+            theirs.pixmap.as_mut().draw_pixmap(-3, 2, layer.pixmap.as_ref(), &paint, Transform::identity(), None);
             for (a, b) in ours.pixmap.data().iter().zip(theirs.pixmap.data()) {
                 assert!(a.abs_diff(*b) <= 1, "opacity {opacity}: {a} vs {b}");
             }
