@@ -1,7 +1,8 @@
 //! The agent's path to a picture: get_screenshot of every corpus frame up to
 //! 1440 × 1000 as an MCP client sees it over stdio — the first picture of each frame in an open
 //! document, a repeat (the render cache), the first after a one-property edit that changes
-//! nothing visible (its name) and after one that does (the fill of a leaf inside) — then the
+//! nothing visible (its name), after one that does (the fill of a leaf inside) and after one
+//! that changes every pixel (the frame's opacity) — then the
 //! same first pictures split by stage in this process (resolve the frame's part, lay it out,
 //! build the display list, paint, encode the PNG, base64), so the next bottleneck is visible;
 //! and the whole `nib render --node` process on one frame of the largest file.
@@ -43,6 +44,8 @@ struct Stages {
     repeat: Duration,
     edited: Duration,
     repainted: Duration,
+    /// After an edit of the frame's own opacity: every pixel changes.
+    whole: Duration,
     compile: Duration,
     /// The imports and the part's resolution alone (timed apart; the compile is these, fonts
     /// and layout).
@@ -99,8 +102,11 @@ fn main() {
             let colour = ["#E11D48", "#2563EB"][index % 2];
             let edit = format!("U(\"{leaf}\", {{fill: \"{colour}\"}})");
             call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
-            stages.repainted = call("get_screenshot", shot);
+            stages.repainted = call("get_screenshot", shot.clone());
         }
+        let edit = format!("U(\"{}\", {{opacity: {}}})", frame.id, [0.9, 0.8][index % 2]);
+        call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
+        stages.whole = call("get_screenshot", shot);
         in_process(&corpus.join(&frame.file), &frame.id, &mut stages);
         timed.push((index, stages));
     }
@@ -118,6 +124,7 @@ fn main() {
     report("repeat (render cache)", |s| s.repeat);
     report("after a U() of its name", |s| s.edited);
     report("after a U() of a leaf's fill", |s| s.repainted);
+    report("after a U() of the frame's opacity", |s| s.whole);
     println!("the first picture by stage, in this process (a fresh compile of the frame's part):");
     report("imports + resolve (part)", |s| s.resolve);
     report("fonts + layout (compile − resolve)", |s| s.compile.saturating_sub(s.resolve));

@@ -33,14 +33,7 @@ pub(crate) fn encode_jpeg(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, Expor
 pub(crate) fn encode_webp(pixmap: &Pixmap, quality: u8) -> Result<Vec<u8>, ExportError> {
     check_quality(quality)?;
     let mut rgba = pixmap.data().to_vec();
-    for pixel in rgba.chunks_exact_mut(4) {
-        let alpha = u32::from(pixel[3]);
-        if alpha != 0 && alpha != 255 {
-            for channel in &mut pixel[..3] {
-                *channel = ((u32::from(*channel) * 255 + alpha / 2) / alpha).min(255) as u8;
-            }
-        }
-    }
+    crate::render::demultiply(&mut rgba);
     let encoder = webp::Encoder::from_rgba(&rgba, pixmap.width(), pixmap.height());
     let encoded = if quality >= 100 { encoder.encode_lossless() } else { encoder.encode(f32::from(quality)) };
     if encoded.is_empty() {

@@ -30,7 +30,7 @@ pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
 use effects::ShadowCache;
 use painter::{Cull, Painter};
-pub use png::{encode_painted, encode_png, encode_rendered};
+pub use png::{demultiply, encode_painted, encode_png, encode_rendered};
 use surface::Surface;
 pub use timings::{PaintTimings, Timings};
 /// The picture a render makes.
