@@ -93,6 +93,7 @@ pub fn effect_picture(list: &DisplayList, index: usize, what: Alone, density: f3
                 cull: None,
                 whole: 1,
                 timings: None,
+                untouched: false,
             };
             painter.paint_content(&mut surface, node, transform, 1.0);
             blur(surface.pixmap.as_mut(), device_sigma(node.effects.layer_blur, transform), Edges::Transparent);

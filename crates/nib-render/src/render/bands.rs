@@ -162,6 +162,7 @@ fn paint_band(picture: &Picture<'_>, band: IntRect, cull: Cull<'_>, rows: &mut [
         cull: Some(cull),
         whole: 0,
         timings: timings.as_mut(),
+        untouched: options.background.is_none(),
     };
     for &root in list.roots() {
         painter.paint(&mut surface, root, device, true);

@@ -24,6 +24,9 @@ pub enum Damage {
     Nothing,
     /// The pixels in this rectangle.
     Area(IntRect),
+    /// Every pixel, the old picture faded to this opacity (the target's, lowered from full):
+    /// nothing painted again.
+    Faded(f32),
     /// Anything: paint the whole picture.
     Everything,
 }
@@ -104,6 +107,42 @@ pub fn damage(old: &DisplayList, new: &DisplayList, device: Transform, area: Int
     };
     let rect = with_what_blurs_read(rect, &now, new, area);
     (Damage::Area(rect), bounds)
+}
+
+/// When `new` is `old` with only its one root's opacity lowered from full, and a full paint of
+/// `new` on a transparent picture covering `area` paints the root where it is and fades it (see
+/// `Surface::fade`): the opacity the old picture is faded by to give the new one, byte for
+/// byte, without painting anything. An agent's "make the frame translucent" then costs a pass
+/// over the pixels.
+pub(crate) fn faded_only(old: &DisplayList, new: &DisplayList, device: Transform, area: IntRect) -> Option<f32> {
+    let ([old_root], [root]) = (old.roots(), new.roots()) else { return None };
+    let (was, is) = (old.node(*old_root), new.node(*root));
+    let fades = was.opacity >= 1.0
+        && is.opacity < 1.0
+        && !is.single_paint
+        && is.effects.layer_blur <= 0.0
+        && old.bounds == new.bounds
+        && old.same_pictures(new)
+        && was.paints_like_at_any_opacity(is);
+    if !fades {
+        return None;
+    }
+    // The painter fades the root in place only where its layer would be the whole picture.
+    let covers = new.subtree_bounds(*root, new.transform(*root, device, true)).and_then(|b| b.round_out());
+    if covers.and_then(|bounds| bounds.intersect(&area)) != Some(area) {
+        return None;
+    }
+    let (before, _) = placed(old, device);
+    let (now, _) = placed(new, device);
+    let same = before.len() == now.len()
+        && before.iter().zip(&now).all(|(a, b)| {
+            a.id == b.id
+                && a.parent == b.parent
+                && a.transform == b.transform
+                && old.node(a.index).children.len() == new.node(b.index).children.len()
+                && (a.index == *old_root || old.node(a.index).paints_like(new.node(b.index)))
+        });
+    same.then_some(is.opacity)
 }
 
 /// The union of what changed (`Some(None)`: nothing), or `None` when the change is not local.
@@ -337,6 +376,47 @@ mod tests {
         );
     }
 
+    /// Lowering the target's opacity from full fades the old picture instead of painting it
+    /// again: the bytes of a full paint, whole or in bands; with another change too, or from
+    /// one translucent opacity to another, it is painted as any edit is.
+    #[test]
+    fn lowering_the_targets_opacity_fades_the_old_picture_into_the_full_paint() {
+        let without_blurs = || {
+            let mut document = page();
+            let children = document["children"][0]["children"].as_array_mut().expect("children");
+            children.retain(|child| child.get("effect").is_none_or(|effect| effect["type"] == "shadow"));
+            document
+        };
+        let blurred = || {
+            let mut document = page();
+            document["children"][0]["effect"] = json!({"type": "blur", "radius": 2});
+            document
+        };
+        for (page, faded) in [(page as fn() -> Value, true), (without_blurs, true), (tall_page, true), (blurred, false)]
+        {
+            let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+            let options = RenderOptions::default();
+            let mut document = page();
+            let (first, _) = paint_after(display_list(&document, &mut engine), &options, None).expect("paints");
+            document["children"][0]["opacity"] = json!(0.65);
+            let list = display_list(&document, &mut engine);
+            let full = paint(&list, &options).expect("paints");
+            let (painted, damage) = paint_after(list, &options, Some(first)).expect("repaints");
+            assert!(painted.rendered().pixmap.data() == full.pixmap.data(), "{document}");
+            // A blurred page is painted again (its blur spreads beyond what it covers).
+            assert_eq!(damage == Damage::Faded(0.65), faded, "{damage:?}");
+            // From one translucent opacity to another, and with a second change: painted again.
+            for (key, value) in [("opacity", json!(0.4)), ("fill", json!("#FF0000"))] {
+                document["children"][0][key] = value;
+                let list = display_list(&document, &mut engine);
+                let full = paint(&list, &options).expect("paints");
+                let previous = paint_after(display_list(&document, &mut engine), &options, None).expect("paints").0;
+                let (painted, _) = paint_after(list, &options, Some(previous)).expect("repaints");
+                assert!(painted.rendered().pixmap.data() == full.pixmap.data(), "{key}");
+            }
+        }
+    }
+
     /// A tall page of cards without blurs: painted in bands (see `render/bands.rs`).
     fn tall_page() -> Value {
         let mut document = page();
@@ -388,7 +468,7 @@ mod tests {
                 match damage {
                     Damage::Area(_) => partial += 1,
                     Damage::Nothing => nothing += 1,
-                    Damage::Everything => {}
+                    Damage::Everything | Damage::Faded(_) => {}
                 }
                 previous = Some(painted);
                 edit(&mut document, &mut dice, &mut serial);

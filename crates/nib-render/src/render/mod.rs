@@ -243,8 +243,17 @@ pub(crate) fn paint_after(
     };
     let Painted { list: old, rendered: mut picture, .. } = previous;
     let area = IntRect::from_xywh(0, 0, picture.pixmap.width(), picture.pixmap.height());
+    let device = device_transform(&list, options.scale);
     let (damage, bounds) = match area {
-        Some(area) => damage::damage(&old, &list, device_transform(&list, options.scale), area),
+        // Only the target's opacity lowered from full (on a transparent picture): the old
+        // picture faded is the new one.
+        Some(area)
+            if let Some(opacity) =
+                damage::faded_only(&old, &list, device, area).filter(|_| options.background.is_none()) =>
+        {
+            (Damage::Faded(opacity), Vec::new())
+        }
+        Some(area) => damage::damage(&old, &list, device, area),
         None => (Damage::Everything, Vec::new()),
     };
     let repainted = match damage {
@@ -258,6 +267,12 @@ pub(crate) fn paint_after(
             copy_area(&fresh.pixmap, &mut picture.pixmap, rect);
             // The list says whether it covers every pixel opaquely, not the old picture.
             Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }
+        }
+        Damage::Faded(opacity) => {
+            let area = area.expect("an area to fade");
+            let mut surface = Surface::of_picture(picture.pixmap, area);
+            surface.fade(opacity);
+            Rendered { pixmap: surface.into_pixmap(), warnings: list.warnings.clone(), opaque: false, ..picture }
         }
         Damage::Everything => paint(&list, options)?,
     };
@@ -369,6 +384,7 @@ fn paint_with(
         cull,
         whole: 0,
         timings: timings.as_deref_mut(),
+        untouched: options.background.is_none(),
     };
     for &root in list.roots() {
         painter.paint(&mut surface, root, device, true);
@@ -502,6 +518,53 @@ mod tests {
         // Under the fifth card (200, 190, 80 × 50) the shadow darkens the page.
         let below = reused.pixel(240, 250).expect("inside");
         assert!(below.red() < 0xF0, "{below:?}");
+    }
+
+    /// A translucent target painted first on a transparent picture is painted there and faded
+    /// in place: the bytes of painting it on a layer and drawing that at its opacity.
+    #[test]
+    fn a_translucent_target_faded_in_place_is_its_layer_drawn_at_its_opacity() {
+        for opacity in [0.0, 0.3, 0.5, 0.97, 0.999] {
+            let text = format!(
+                r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 160, "height": 120, "layout": "none",
+                    "fill": "#F3F4F6", "opacity": {opacity}, "children": [
+                    {{"type": "frame", "id": "card", "x": 20, "y": 14, "width": 90, "height": 60, "cornerRadius": 8, "fill": "#FFFFFF",
+                     "effect": {{"type": "shadow", "shadowType": "outer", "color": "#00000066", "offset": {{"x": 0, "y": 4}}, "blur": 10}}}},
+                    {{"type": "ellipse", "id": "dot", "x": 100, "y": 60, "width": 50, "height": 50, "fill": "#F59E0B80"}},
+                    {{"type": "text", "id": "t", "x": 28, "y": 30.5, "fontSize": 13, "fill": "#111827", "content": "Faded"}}]}}]}}"##
+            );
+            let document = Document::load(&text).expect("valid").document;
+            let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
+            let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+            let layout = Layout::compute(&scene, &mut engine);
+            let key = scene.node_by_id("page").expect("the page");
+            let host = crate::host::MemoryHost::new();
+            let list =
+                crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
+                    .expect("a display list");
+            let area = IntRect::from_xywh(0, 0, 160, 120).expect("an area");
+            let device = device_transform(&list, 1.0);
+            let paint = |untouched: bool| {
+                let mut surface = Surface::new(area).expect("a surface");
+                let shadows = ShadowCache::default();
+                let mut painter = Painter {
+                    list: &list,
+                    mark_missing: false,
+                    shadows: &shadows,
+                    memory: memory::pool().open(),
+                    memory_node: None,
+                    cull: None,
+                    whole: 0,
+                    timings: None,
+                    untouched,
+                };
+                painter.paint(&mut surface, list.roots()[0], device, true);
+                surface.into_pixmap()
+            };
+            let (faded, layered) = (paint(true), paint(false));
+            assert!(faded.data() == layered.data(), "opacity {opacity}: fading in place differs from the layer");
+            assert_eq!(opacity == 0.0, faded.data().iter().all(|b| *b == 0), "opacity {opacity}");
+        }
     }
 
     /// A picture whose root covers it with an opaque colour is known opaque, and its

@@ -36,6 +36,10 @@ pub(crate) struct Painter<'a> {
     pub whole: u32,
     /// Where the time goes, when it is measured (`None` costs nothing).
     pub timings: Option<&'a mut PaintTimings>,
+    /// Nothing is painted on the surface yet and it is transparent (no background): a target
+    /// drawn through a layer can be painted on it directly and faded in place (see
+    /// [`Surface::fade`]).
+    pub untouched: bool,
 }
 
 /// What a repaint paints: the nodes whose bounds reach the damaged rectangle.
@@ -68,6 +72,7 @@ impl Painter<'_> {
         }
         let opacity = node.opacity;
         let transform = list.transform(index, parent, as_target);
+        let untouched = as_target && std::mem::take(&mut self.untouched);
         if node.effects.layer_blur <= 0.0 && (opacity >= 1.0 || node.single_paint) {
             self.paint_content(surface, node, transform, opacity);
             self.out_of_memory(node);
@@ -75,6 +80,18 @@ impl Painter<'_> {
         }
         let Some(bounds) = list.subtree_bounds(index, transform) else { return };
         if surface.clip_area(bounds).is_none() {
+            return;
+        }
+        // The first target on a transparent surface it covers whole, extent and all: its layer
+        // would be the surface itself, so it is painted there and faded in place.
+        if untouched
+            && node.effects.layer_blur <= 0.0
+            && surface.clip_area(bounds) == Some(surface.area)
+            && surface.reach_area(bounds) == Some(surface.extent)
+        {
+            self.paint_content(surface, node, transform, 1.0);
+            surface.fade(opacity);
+            self.out_of_memory(node);
             return;
         }
         // (A picture with a layer blur is painted whole, not in bands: the layer holds all the

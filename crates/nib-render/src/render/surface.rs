@@ -58,6 +58,11 @@ impl Surface<'static> {
     /// `pixmap` placed at `area`, counted nowhere.
     #[cfg(test)]
     pub fn of(pixmap: Pixmap, area: IntRect) -> Surface<'static> {
+        Surface::of_picture(pixmap, area)
+    }
+
+    /// A picture painted before, placed at `area`, counted nowhere (it is already drawn).
+    pub fn of_picture(pixmap: Pixmap, area: IntRect) -> Surface<'static> {
         Surface { pixmap: Pixels::Own(pixmap), area, extent: area, memory: None, _lease: None }
     }
 
@@ -183,6 +188,32 @@ impl Surface<'_> {
         layer.pixmap.fill(color);
         layer.pixmap.apply_mask(coverage);
         self.draw(&layer, 1.0, blend_mode);
+    }
+
+    /// These pixels drawn at `opacity` over transparent ones, in place: the bytes drawing them
+    /// as a layer at `opacity` onto a transparent surface of the same area gives (the same
+    /// arithmetic, row by row), without a second surface.
+    pub fn fade(&mut self, opacity: f32) {
+        let k = (opacity.clamp(0.0, 1.0) * 255.0).round() as u32;
+        if k == 255 {
+            // A pixel over a transparent one at full opacity is itself.
+            return;
+        }
+        let stride = self.area.width() as usize * 4;
+        each_row(self.pixmap.data_mut(), stride, 0..self.area.height() as usize, |_, line| {
+            if k == 0 {
+                // Drawn at no opacity, nothing is drawn: the surface stays transparent.
+                line.fill(0);
+                return;
+            }
+            let mut source = [0u8; 256];
+            for part in line.chunks_mut(source.len()) {
+                let source = &mut source[..part.len()];
+                source.copy_from_slice(part);
+                part.fill(0);
+                over_scaled(part, Sources::Pixels(source), |_| k as u8);
+            }
+        });
     }
 
     /// A copy of the pixels under `area` (which must lie within this surface), counted as a

@@ -13,10 +13,14 @@ impl DisplayNode {
     /// their own and wrap their children the same way (opacity, effects, clip). Children are
     /// compared on their own; their number and order are the caller's to compare.
     pub fn paints_like(&self, other: &DisplayNode) -> bool {
+        self.opacity == other.opacity && self.paints_like_at_any_opacity(other)
+    }
+
+    /// [`DisplayNode::paints_like`] but for the opacity the whole is drawn at.
+    pub fn paints_like_at_any_opacity(&self, other: &DisplayNode) -> bool {
         self.width == other.width
             && self.height == other.height
             && self.placement == other.placement
-            && self.opacity == other.opacity
             && self.effects == other.effects
             && self.shape == other.shape
             && self.fills_visible == other.fills_visible
