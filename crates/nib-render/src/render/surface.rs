@@ -18,9 +18,9 @@ pub(crate) struct Surface<'a> {
     /// Where the pixmap's top-left pixel is on the device.
     pub area: IntRect,
     /// What this surface would cover were the picture not painted in bands (see
-    /// [`super::bands`]): `area` itself, but for a band and the layers painted into one. An
-    /// effect that spreads (a shadow's or a layer's blur) works over its part of the extent, so
-    /// that every band computes it as one whole picture does.
+    /// [`super::bands`]): `area` itself, but for a band and the layers painted into one. A
+    /// shadow, whose blur spreads, is worked out over its part of the extent, so that every band
+    /// computes it as one whole picture does.
     pub extent: IntRect,
     /// The render's share of the memory pool: layers drawn into this surface take theirs from
     /// it. `None` for surfaces outside a render (tests, tools drawing a small picture).
@@ -66,11 +66,13 @@ impl Surface<'static> {
         Surface { pixmap: Pixels::Own(pixmap), area, extent: area, memory: None, _lease: None }
     }
 
-    /// The picture painted on this surface (made by [`Surface::within`] or [`Surface::new`]).
+    /// The picture painted on this surface (made by [`Surface::within`] or [`Surface::new`];
+    /// rows borrowed for good would be copied).
     pub fn into_pixmap(self) -> Pixmap {
         match self.pixmap {
             Pixels::Own(pixmap) => pixmap,
-            Pixels::Rows { .. } => unreachable!("a surface of its own pixels is 'static"),
+            Pixels::Rows { data, size } => Pixmap::from_vec(data.to_vec(), size)
+                .unwrap_or_else(|| Pixmap::new(size.width(), size.height()).expect("a size tiny-skia made before")),
         }
     }
 }
