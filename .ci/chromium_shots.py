@@ -26,6 +26,14 @@ import threading
 # Seconds one DevTools answer may take before the run is given up (a page that never loads).
 ANSWER_TIMEOUT = 60
 
+# Times a browser that dies mid-run (headless Chromium now and then closes its DevTools pipe on
+# a loaded CI machine) is started again for the pages it had left, before the run fails.
+RESTARTS = 2
+
+
+class BrowserGone(Exception):
+    """Chromium closed its end of the DevTools pipe."""
+
 BOXES_SCRIPT = """JSON.stringify(Object.fromEntries(Array.from(document.querySelectorAll('[data-pen-id]'))
   .map(e => { const r = e.getBoundingClientRect(); return [e.dataset.penId, [r.x, r.y, r.width, r.height]]; })))"""
 
@@ -73,7 +81,7 @@ class Browser:
         while b"\0" not in self.buffer:
             chunk = self.reader.read(1 << 16)
             if not chunk:
-                sys.exit("chromium_shots: chromium closed the DevTools pipe")
+                raise BrowserGone("chromium closed the DevTools pipe")
             self.buffer += chunk
         message, self.buffer = self.buffer.split(b"\0", 1)
         return json.loads(message)
@@ -104,9 +112,13 @@ class Browser:
     def close(self):
         try:
             self.send("Browser.close")
-        except SystemExit:
+        except (SystemExit, BrowserGone, OSError):
             pass
-        self.process.wait(timeout=ANSWER_TIMEOUT)
+        try:
+            self.process.wait(timeout=ANSWER_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def main():
@@ -134,8 +146,28 @@ def main():
 
 
 def shoot(pages):
+    """Shoots `pages` in one browser; a browser that dies is started again for the page it was
+    on and the rest, at most RESTARTS times."""
+    done = 0
+    for attempt in range(RESTARTS + 1):
+        try:
+            done += shoot_in_one_browser(pages[done:])
+            return
+        except BrowserGone as gone:
+            finished = getattr(gone, "finished", 0)
+            done += finished
+            if attempt == RESTARTS:
+                sys.exit(f"chromium_shots: {gone} (restarted {RESTARTS} times; {len(pages) - done} pages left)")
+            print(f"chromium_shots: {gone} after {done} of {len(pages)} pages; starting it again",
+                  file=sys.stderr, flush=True)
+
+
+def shoot_in_one_browser(pages):
+    """Shoots `pages` in a new browser; the number shot. A BrowserGone carries how many were
+    finished before it."""
     profile = tempfile.mkdtemp(prefix="nib-chromium-")
     browser = Browser(profile)
+    finished = 0
     try:
         target = browser.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = browser.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
@@ -154,6 +186,11 @@ def shoot(pages):
             boxes = browser.send("Runtime.evaluate", {"expression": BOXES_SCRIPT, "returnByValue": True}, session)
             with open(page["boxes"], "w") as f:
                 f.write(boxes["result"]["value"])
+            finished += 1
+        return finished
+    except BrowserGone as gone:
+        gone.finished = finished
+        raise
     finally:
         browser.close()
         shutil.rmtree(profile, ignore_errors=True)
