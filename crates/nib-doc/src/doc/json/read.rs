@@ -375,7 +375,17 @@ impl<'a, 'o, S: Sink<'a>> Reader<'a, 'o, S> {
     }
 
     /// Skips whitespace and comments.
+    #[inline(always)]
     fn skip_blank(&mut self) -> Read<()> {
+        // Most calls meet no blank at all (between a key and its colon, a value and its comma).
+        match self.peek() {
+            Some(b' ' | b'\t' | b'\n' | b'\r' | b'/') => self.skip_blanks(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Skips the whitespace and comments that start here.
+    fn skip_blanks(&mut self) -> Read<()> {
         while let Some(byte) = self.peek() {
             match byte {
                 // Pen indents by nesting: runs of spaces are most of a large file's bytes.
