@@ -193,13 +193,7 @@ fn merge_timings(timings: &mut PaintTimings, bands: &[Band], wall: Duration) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::display::RenderTarget;
-    use crate::doc::Document;
-    use crate::host::Host as _;
-    use crate::layout::Layout;
     use crate::render::memory;
-    use crate::resolve::{NoImports, SceneOptions, build_scene};
-    use crate::text::{FontBook, FontOptions, TextEngine};
 
     /// A 480 × 900 page of 36 cards casting shadows, in rows across the bands' edge at 450;
     /// each card holds `inside`.
@@ -220,14 +214,7 @@ mod tests {
                 "fill": "#EEF2F7", "children": [{}]}}]}}"##,
             cards.join(",")
         );
-        let document = Document::load(&text).expect("valid").document;
-        let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
-        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
-        let layout = Layout::compute(&scene, &mut engine);
-        let key = scene.node_by_id("page").expect("the page");
-        let host = crate::host::MemoryHost::new();
-        crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
-            .expect("a display list")
+        super::super::list_of_page(&text)
     }
 
     /// The page painted in `bands` (its whole area when none are given), premultiplied RGBA.

@@ -451,6 +451,21 @@ fn memory_error(account: &memory::Account, node: String, width: u64, height: u64
     }
 }
 
+/// The display list of the node `page` of the document `text`, laid out with the bundled fonts
+/// (tests of painting build their pages so).
+#[cfg(test)]
+pub(crate) fn list_of_page(text: &str) -> DisplayList {
+    use crate::host::Host as _;
+    let document = crate::doc::Document::load(text).expect("valid").document;
+    let scene = crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
+    let mut engine = TextEngine::new(crate::text::FontBook::new(crate::text::FontOptions::default()));
+    let layout = Layout::compute(&scene, &mut engine);
+    let key = scene.node_by_id("page").expect("a node 'page'");
+    let host = crate::host::MemoryHost::new();
+    crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
+        .expect("a display list")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -533,15 +548,7 @@ mod tests {
                     {{"type": "ellipse", "id": "dot", "x": 100, "y": 60, "width": 50, "height": 50, "fill": "#F59E0B80"}},
                     {{"type": "text", "id": "t", "x": 28, "y": 30.5, "fontSize": 13, "fill": "#111827", "content": "Faded"}}]}}]}}"##
             );
-            let document = Document::load(&text).expect("valid").document;
-            let scene = build_scene(&document, &NoImports, SceneOptions::FULL);
-            let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
-            let layout = Layout::compute(&scene, &mut engine);
-            let key = scene.node_by_id("page").expect("the page");
-            let host = crate::host::MemoryHost::new();
-            let list =
-                crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
-                    .expect("a display list");
+            let list = list_of_page(&text);
             let area = IntRect::from_xywh(0, 0, 160, 120).expect("an area");
             let device = device_transform(&list, 1.0);
             let paint = |untouched: bool| {
