@@ -214,7 +214,7 @@ mod tests {
                 "fill": "#EEF2F7", "children": [{}]}}]}}"##,
             cards.join(",")
         );
-        super::super::list_of_page(&text)
+        crate::render::tests::list_of_page(&text)
     }
 
     /// The page painted in `bands` (its whole area when none are given), premultiplied RGBA.

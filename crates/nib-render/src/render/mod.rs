@@ -451,21 +451,6 @@ fn memory_error(account: &memory::Account, node: String, width: u64, height: u64
     }
 }
 
-/// The display list of the node `page` of the document `text`, laid out with the bundled fonts
-/// (tests of painting build their pages so).
-#[cfg(test)]
-pub(crate) fn list_of_page(text: &str) -> DisplayList {
-    use crate::host::Host as _;
-    let document = crate::doc::Document::load(text).expect("valid").document;
-    let scene = crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
-    let mut engine = TextEngine::new(crate::text::FontBook::new(crate::text::FontOptions::default()));
-    let layout = Layout::compute(&scene, &mut engine);
-    let key = scene.node_by_id("page").expect("a node 'page'");
-    let host = crate::host::MemoryHost::new();
-    crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
-        .expect("a display list")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +458,21 @@ mod tests {
     use crate::host::Host;
     use crate::resolve::{NoImports, SceneOptions, build_scene};
     use crate::text::{FontBook, FontOptions};
+
+    /// The display list of the node `page` of the document `text`, laid out with the bundled fonts
+    /// (tests of painting build their pages so).
+    pub(crate) fn list_of_page(text: &str) -> DisplayList {
+        use crate::host::Host as _;
+        let document = crate::doc::Document::load(text).expect("valid").document;
+        let scene =
+            crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
+        let mut engine = TextEngine::new(crate::text::FontBook::new(crate::text::FontOptions::default()));
+        let layout = Layout::compute(&scene, &mut engine);
+        let key = scene.node_by_id("page").expect("a node 'page'");
+        let host = crate::host::MemoryHost::new();
+        crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
+            .expect("a display list")
+    }
 
     fn render_document(text: &str) -> Pixmap {
         let document = Document::load(text).expect("valid").document;
