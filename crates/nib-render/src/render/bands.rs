@@ -72,7 +72,7 @@ struct Band {
     timings: Option<(PaintTimings, Duration)>,
 }
 
-/// What every band of one picture paints with.
+/// What a picture is painted with, whole or band by band.
 pub(crate) struct Picture<'a> {
     pub list: &'a DisplayList,
     pub options: &'a RenderOptions,
@@ -83,6 +83,39 @@ pub(crate) struct Picture<'a> {
     pub area: IntRect,
     /// The shadows drawn so far, by any band.
     pub shadows: &'a ShadowCache,
+}
+
+/// What names a render that ran out of memory before any node did.
+pub(crate) const THE_PICTURE: &str = "(the picture itself)";
+
+impl Picture<'_> {
+    /// Paints the roots on `surface` (its background first), leaving out what `cull` says;
+    /// the node being painted when the memory ran out, if it did.
+    pub(crate) fn paint_on(
+        &self,
+        surface: &mut Surface<'_>,
+        cull: Option<Cull<'_>>,
+        timings: Option<&mut PaintTimings>,
+    ) -> Option<String> {
+        if let Some([r, g, b, a]) = self.options.background {
+            surface.pixmap.as_mut().fill(tiny_skia::Color::from_rgba8(r, g, b, a));
+        }
+        let mut painter = Painter {
+            list: self.list,
+            mark_missing: self.options.mark_missing,
+            shadows: self.shadows,
+            memory: Arc::clone(self.account),
+            memory_node: None,
+            cull,
+            whole: 0,
+            timings,
+            untouched: self.options.background.is_none(),
+        };
+        for &root in self.list.roots() {
+            painter.paint(surface, root, self.device, true);
+        }
+        painter.memory_node.take()
+    }
 }
 
 /// Paints `picture` in `bands` on a surface of the whole picture, each band leaving out the
@@ -97,7 +130,7 @@ pub(crate) fn paint_in_bands(
     let Picture { list, account, area, .. } = *picture;
     let (width, height) = (u64::from(area.width()), u64::from(area.height()));
     let Some(mut surface) = Surface::within(area, account) else {
-        return Err(memory_error(account, "(the picture itself)".to_owned(), width, height));
+        return Err(memory_error(account, THE_PICTURE.to_owned(), width, height));
     };
     let own_bounds;
     let bounds = match cull {
@@ -137,37 +170,20 @@ pub(crate) fn paint_in_bands(
     }
     if account.failed() {
         let node = painted.into_iter().find_map(|band| band.memory_node);
-        return Err(memory_error(account, node.unwrap_or_else(|| "(the picture itself)".to_owned()), width, height));
+        return Err(memory_error(account, node.unwrap_or_else(|| THE_PICTURE.to_owned()), width, height));
     }
     Ok(surface)
 }
 
 /// Paints `band` of `picture` into its `rows`, leaving out what `cull` says.
 fn paint_band(picture: &Picture<'_>, band: IntRect, cull: Cull<'_>, rows: &mut [u8], measure: bool) -> Band {
-    let Picture { list, options, account, device, area, shadows } = *picture;
     let started = Instant::now();
-    let Some(mut surface) = Surface::rows(rows, band, area, account) else {
+    // The rows are cut to the band's size above: a surface over them is always made.
+    let Some(mut surface) = Surface::rows(rows, band, picture.area, picture.account) else {
         return Band::default();
     };
-    if let Some([r, g, b, a]) = options.background {
-        surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
-    }
     let mut timings = measure.then(PaintTimings::default);
-    let mut painter = Painter {
-        list,
-        mark_missing: options.mark_missing,
-        shadows,
-        memory: Arc::clone(account),
-        memory_node: None,
-        cull: Some(cull),
-        whole: 0,
-        timings: timings.as_mut(),
-        untouched: options.background.is_none(),
-    };
-    for &root in list.roots() {
-        painter.paint(&mut surface, root, device, true);
-    }
-    let memory_node = painter.memory_node.take();
+    let memory_node = picture.paint_on(&mut surface, Some(cull), timings.as_mut());
     Band { memory_node, timings: timings.map(|timings| (timings, started.elapsed())) }
 }
 

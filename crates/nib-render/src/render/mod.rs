@@ -29,7 +29,7 @@ use crate::display::{DisplayList, TargetError};
 pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
 use effects::ShadowCache;
-use painter::{Cull, Painter};
+use painter::Cull;
 pub use png::{demultiply, encode_painted, encode_png, encode_rendered};
 use surface::Surface;
 pub use timings::{PaintTimings, Timings};
@@ -244,15 +244,19 @@ pub(crate) fn paint_after(
     let Painted { list: old, rendered: mut picture, .. } = previous;
     let area = IntRect::from_xywh(0, 0, picture.pixmap.width(), picture.pixmap.height());
     let device = device_transform(&list, options.scale);
+    // Only the target's opacity lowered from full (on a transparent picture): the old picture
+    // faded is the new one.
+    if let Some(area) = area
+        && options.background.is_none()
+        && let Some(opacity) = damage::faded_only(&old, &list, device, area)
+    {
+        let mut surface = Surface::of_picture(picture.pixmap, area);
+        surface.fade(opacity);
+        let rendered =
+            Rendered { pixmap: surface.into_pixmap(), warnings: list.warnings.clone(), opaque: false, ..picture };
+        return Ok((Painted { list, options: options.clone(), rendered }, Damage::Faded(opacity)));
+    }
     let (damage, bounds) = match area {
-        // Only the target's opacity lowered from full (on a transparent picture): the old
-        // picture faded is the new one.
-        Some(area)
-            if let Some(opacity) =
-                damage::faded_only(&old, &list, device, area).filter(|_| options.background.is_none()) =>
-        {
-            (Damage::Faded(opacity), Vec::new())
-        }
         Some(area) => damage::damage(&old, &list, device, area),
         None => (Damage::Everything, Vec::new()),
     };
@@ -268,13 +272,8 @@ pub(crate) fn paint_after(
             // The list says whether it covers every pixel opaquely, not the old picture.
             Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }
         }
-        Damage::Faded(opacity) => {
-            let area = area.expect("an area to fade");
-            let mut surface = Surface::of_picture(picture.pixmap, area);
-            surface.fade(opacity);
-            Rendered { pixmap: surface.into_pixmap(), warnings: list.warnings.clone(), opaque: false, ..picture }
-        }
-        Damage::Everything => paint(&list, options)?,
+        // (`damage` says neither: a fade is answered above.)
+        Damage::Everything | Damage::Faded(_) => paint(&list, options)?,
     };
     Ok((Painted { list, options: options.clone(), rendered: repainted }, damage))
 }
@@ -363,34 +362,18 @@ fn paint_with(
     let area = IntRect::from_xywh(0, 0, width as u32, height as u32)
         .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
     let device = device_transform(list, scale);
+    let picture = bands::Picture { list, options, account, device, area, shadows };
     let bands = bands::bands(list, area);
     if bands.len() > 1 {
-        let picture = bands::Picture { list, options, account, device, area, shadows };
         let surface = bands::paint_in_bands(&picture, &bands, cull.as_ref(), timings.as_deref_mut())?;
         return Ok(finished(list, options, device, surface));
     }
     let Some(mut surface) = Surface::within(area, account) else {
-        return Err(memory_error(account, "(the picture itself)".to_owned(), width as u64, height as u64));
+        return Err(memory_error(account, bands::THE_PICTURE.to_owned(), width as u64, height as u64));
     };
-    if let Some([r, g, b, a]) = options.background {
-        surface.pixmap.fill(tiny_skia::Color::from_rgba8(r, g, b, a));
-    }
-    let mut painter = Painter {
-        list,
-        mark_missing: options.mark_missing,
-        shadows,
-        memory: std::sync::Arc::clone(account),
-        memory_node: None,
-        cull,
-        whole: 0,
-        timings: timings.as_deref_mut(),
-        untouched: options.background.is_none(),
-    };
-    for &root in list.roots() {
-        painter.paint(&mut surface, root, device, true);
-    }
+    let memory_node = picture.paint_on(&mut surface, cull, timings.as_deref_mut());
     if account.failed() {
-        let node = painter.memory_node.take().unwrap_or_else(|| "(the picture itself)".to_owned());
+        let node = memory_node.unwrap_or_else(|| bands::THE_PICTURE.to_owned());
         return Err(memory_error(account, node, width as u64, height as u64));
     }
     Ok(finished(list, options, device, surface))
@@ -453,6 +436,7 @@ fn memory_error(account: &memory::Account, node: String, width: u64, height: u64
 
 #[cfg(test)]
 mod tests {
+    use super::painter::Painter;
     use super::*;
     use crate::doc::Document;
     use crate::host::Host;

@@ -79,14 +79,12 @@ impl Painter<'_> {
             return;
         }
         let Some(bounds) = list.subtree_bounds(index, transform) else { return };
-        if surface.clip_area(bounds).is_none() {
-            return;
-        }
+        let Some(area) = surface.clip_area(bounds) else { return };
         // The first target on a transparent surface it covers whole, extent and all: its layer
         // would be the surface itself, so it is painted there and faded in place.
         if untouched
             && node.effects.layer_blur <= 0.0
-            && surface.clip_area(bounds) == Some(surface.area)
+            && area == surface.area
             && surface.reach_area(bounds) == Some(surface.extent)
         {
             self.paint_content(surface, node, transform, 1.0);
@@ -325,11 +323,11 @@ impl Painter<'_> {
                 // Axis-aligned rectangles (most backgrounds) skip the path scan converter.
                 if let Some(rect) = rect {
                     shader.transform(local);
-                    surface.pixmap.fill_rect(rect, &sk_paint(shader, *blend), Transform::identity(), None);
+                    surface.pixmap.as_mut().fill_rect(rect, &sk_paint(shader, *blend), Transform::identity(), None);
                     return;
                 }
                 let paint = sk_paint(shader, *blend);
-                surface.pixmap.fill_path(path, &paint, fill_rule, local, None);
+                surface.pixmap.as_mut().fill_path(path, &paint, fill_rule, local, None);
             }
             Paint::Image { url, mode, crop, opacity, blend } => match self.list.picture(url) {
                 Some(Ok(image)) => {
@@ -343,9 +341,9 @@ impl Painter<'_> {
                         Some(area) => {
                             let mask = surface.mask(path, fill_rule, transform);
                             let rect = tiny_skia::PathBuilder::from_rect(area);
-                            surface.pixmap.fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
+                            surface.pixmap.as_mut().fill_path(&rect, &paint, FillRule::Winding, local, mask.as_ref());
                         }
-                        None => surface.pixmap.fill_path(path, &paint, fill_rule, local, None),
+                        None => surface.pixmap.as_mut().fill_path(path, &paint, fill_rule, local, None),
                     }
                 }
                 _ => {
@@ -368,7 +366,7 @@ impl Painter<'_> {
                     alpha,
                     to_box,
                 );
-                surface.pixmap.fill_path(path, &sk_paint(shader, *blend), fill_rule, local, None);
+                surface.pixmap.as_mut().fill_path(path, &sk_paint(shader, *blend), fill_rule, local, None);
             }
         }
     }
@@ -398,7 +396,7 @@ impl Painter<'_> {
             ..SkPaint::default()
         };
         if let Some(stroke) = &drawing.stroke {
-            surface.pixmap.stroke_path(stroke, &ink, &icon_stroke(), placed, None);
+            surface.pixmap.as_mut().stroke_path(stroke, &ink, &icon_stroke(), placed, None);
         }
     }
 
@@ -442,7 +440,7 @@ impl Painter<'_> {
         let background = SkColor::from_rgba8(color[0], color[1], color[2], (f32::from(color[3]) * alpha) as u8);
         if let Some(shape) = shape {
             let paint = SkPaint { shader: Shader::SolidColor(background), anti_alias: true, ..SkPaint::default() };
-            surface.pixmap.fill_path(&shape.path, &paint, shape.fill_rule, local, None);
+            surface.pixmap.as_mut().fill_path(&shape.path, &paint, shape.fill_rule, local, None);
         }
         let [r, g, b, a] = crate::display::ANNOTATION_INK;
         let ink = SkPaint {
@@ -451,7 +449,7 @@ impl Painter<'_> {
             ..SkPaint::default()
         };
         for path in text.into_iter().flat_map(TextRun::paths) {
-            surface.pixmap.fill_path(&path, &ink, FillRule::Winding, local, None);
+            surface.pixmap.as_mut().fill_path(&path, &ink, FillRule::Winding, local, None);
         }
     }
 
@@ -470,7 +468,8 @@ impl Painter<'_> {
             ..SkPaint::default()
         };
         for outline in placeholder.outlines() {
-            surface.pixmap.fill_path(outline, &ink, FillRule::Winding, surface.local(transform), None);
+            let local = surface.local(transform);
+            surface.pixmap.as_mut().fill_path(outline, &ink, FillRule::Winding, local, None);
         }
     }
 
@@ -486,7 +485,8 @@ impl Painter<'_> {
             dash: tiny_skia::StrokeDash::new(UNRESOLVED_DASH.to_vec(), 0.0),
             ..tiny_skia::Stroke::default()
         };
-        surface.pixmap.stroke_path(path, &red, &stroke, surface.local(transform), None);
+        let local = surface.local(transform);
+        surface.pixmap.as_mut().stroke_path(path, &red, &stroke, local, None);
     }
 
     fn paint_stroke(
@@ -643,7 +643,7 @@ fn fill_around_inside(
     shader.apply_opacity(alpha);
     shader.transform(local);
     let paint = sk_paint(shader, BlendMode::SourceOver);
-    surface.pixmap.fill_path(&rest, &paint, FillRule::EvenOdd, Transform::identity(), None);
+    surface.pixmap.as_mut().fill_path(&rest, &paint, FillRule::EvenOdd, Transform::identity(), None);
     true
 }
 
@@ -729,14 +729,14 @@ mod tests {
             for local in [Transform::from_translate(10.0, 12.0), Transform::from_row(1.5, 0.0, 0.0, 1.5, 7.3, 4.6)] {
                 for (shader, ramp, tolerance) in &paints {
                     let mut ours = Surface::new(area).expect("surface");
-                    ours.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 160));
+                    ours.pixmap.as_mut().fill(SkColor::from_rgba8(40, 90, 200, 160));
                     let mut theirs = Surface::of(ours.pixmap.as_ref().to_owned(), area);
                     let inside = shape.inner_rect(width, height).expect("an inner rectangle");
                     assert!(fill_around_inside(&mut ours, &shape.path, inside, shader, ramp.as_ref(), local, 0.8));
                     let mut alone = shader.clone();
                     alone.apply_opacity(0.8);
                     let paint = sk_paint(alone, BlendMode::SourceOver);
-                    theirs.pixmap.fill_path(&shape.path, &paint, FillRule::Winding, local, None);
+                    theirs.pixmap.as_mut().fill_path(&shape.path, &paint, FillRule::Winding, local, None);
                     let most = ours.pixmap.data().iter().zip(theirs.pixmap.data()).map(|(a, b)| a.abs_diff(*b)).max();
                     assert!(most <= Some(*tolerance), "oval {}, {local:?}: {most:?} levels apart", shape.oval);
                 }

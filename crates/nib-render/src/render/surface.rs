@@ -175,7 +175,7 @@ impl Surface<'_> {
             self.source_over(Source::Pixels(layer.pixmap.as_ref(), Some(mask)), layer.area, 1.0);
             return;
         }
-        layer.pixmap.apply_mask(mask);
+        layer.pixmap.as_mut().apply_mask(mask);
         self.draw(layer, 1.0, blend_mode);
     }
 
@@ -187,8 +187,8 @@ impl Surface<'_> {
             return;
         }
         let Some(mut layer) = self.layer(area) else { return };
-        layer.pixmap.fill(color);
-        layer.pixmap.apply_mask(coverage);
+        layer.pixmap.as_mut().fill(color);
+        layer.pixmap.as_mut().apply_mask(coverage);
         self.draw(&layer, 1.0, blend_mode);
     }
 
@@ -304,11 +304,17 @@ impl Pixels<'_> {
     }
 
     pub fn width(&self) -> u32 {
-        self.as_ref().width()
+        match self {
+            Pixels::Own(pixmap) => pixmap.width(),
+            Pixels::Rows { size, .. } => size.width(),
+        }
     }
 
     pub fn height(&self) -> u32 {
-        self.as_ref().height()
+        match self {
+            Pixels::Own(pixmap) => pixmap.height(),
+            Pixels::Rows { size, .. } => size.height(),
+        }
     }
 
     /// Premultiplied RGBA, row by row.
@@ -324,40 +330,6 @@ impl Pixels<'_> {
             Pixels::Own(pixmap) => pixmap.data_mut(),
             Pixels::Rows { data, .. } => data,
         }
-    }
-
-    pub fn fill(&mut self, color: SkColor) {
-        self.as_mut().fill(color);
-    }
-
-    pub fn apply_mask(&mut self, mask: &Mask) {
-        self.as_mut().apply_mask(mask);
-    }
-
-    pub fn fill_path(
-        &mut self,
-        path: &Path,
-        paint: &tiny_skia::Paint<'_>,
-        fill_rule: tiny_skia::FillRule,
-        transform: Transform,
-        mask: Option<&Mask>,
-    ) {
-        self.as_mut().fill_path(path, paint, fill_rule, transform, mask);
-    }
-
-    pub fn fill_rect(&mut self, rect: Rect, paint: &tiny_skia::Paint<'_>, transform: Transform, mask: Option<&Mask>) {
-        self.as_mut().fill_rect(rect, paint, transform, mask);
-    }
-
-    pub fn stroke_path(
-        &mut self,
-        path: &Path,
-        paint: &tiny_skia::Paint<'_>,
-        stroke: &tiny_skia::Stroke,
-        transform: Transform,
-        mask: Option<&Mask>,
-    ) {
-        self.as_mut().stroke_path(path, paint, stroke, transform, mask);
     }
 
     /// Test access to the pixels of a surface of its own.
@@ -434,11 +406,11 @@ mod tests {
     fn masked_and_colored_draws_match_masking_first_within_one_level() {
         let (mut layer, mask) = random_layer(IntRect::from_xywh(-3, 2, 17, 9).unwrap(), 11);
         let mut background = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
-        background.pixmap.fill(SkColor::from_rgba8(40, 90, 200, 180));
+        background.pixmap.as_mut().fill(SkColor::from_rgba8(40, 90, 200, 180));
         let mut ours = background.clone_surface();
         ours.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
         let mut theirs = background.clone_surface();
-        layer.pixmap.apply_mask(&mask);
+        layer.pixmap.as_mut().apply_mask(&mask);
         theirs.pixmap.as_mut().draw_pixmap(
             -3,
             2,
@@ -454,8 +426,8 @@ mod tests {
         let mut ours = background.clone_surface();
         ours.draw_color(color, &mask, layer.area, BlendMode::SourceOver);
         let mut colored = Surface::new(layer.area).unwrap();
-        colored.pixmap.fill(color);
-        colored.pixmap.apply_mask(&mask);
+        colored.pixmap.as_mut().fill(color);
+        colored.pixmap.as_mut().apply_mask(&mask);
         let mut theirs = background.clone_surface();
         theirs.pixmap.as_mut().draw_pixmap(
             -3,
@@ -477,7 +449,7 @@ mod tests {
         let area = IntRect::from_xywh(5, -4, 700, 700).unwrap();
         let (layer, mask) = random_layer(area, 5);
         let mut target = Surface::new(IntRect::from_xywh(0, 0, 720, 690).unwrap()).unwrap();
-        target.pixmap.fill(SkColor::from_rgba8(10, 200, 60, 200));
+        target.pixmap.as_mut().fill(SkColor::from_rgba8(10, 200, 60, 200));
         let mut parallel = Surface::of(target.pixmap.as_ref().to_owned(), target.area);
         parallel.draw_masked(&mut layer.clone_surface(), &mask, BlendMode::SourceOver);
         parallel.draw(&layer, 0.6, BlendMode::SourceOver);
@@ -529,7 +501,7 @@ mod tests {
         }
         for opacity in [1.0, 0.5, 0.13] {
             let mut ours = Surface::new(IntRect::from_xywh(0, 0, 12, 12).unwrap()).unwrap();
-            ours.pixmap.fill(tiny_skia::Color::from_rgba8(40, 90, 200, 180));
+            ours.pixmap.as_mut().fill(tiny_skia::Color::from_rgba8(40, 90, 200, 180));
             let mut theirs = Surface::of(ours.pixmap.as_ref().to_owned(), ours.area);
             ours.draw(&layer, opacity, BlendMode::SourceOver);
             let paint = PixmapPaint { opacity, ..PixmapPaint::default() };
