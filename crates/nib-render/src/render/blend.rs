@@ -102,15 +102,52 @@ pub(crate) fn over_pixels(line: &mut [u8], sources: &[u8]) {
     }
 }
 
-/// Eight `source` pixels over the eight of `step`.
+/// Eight `source` pixels over the eight of `step`. Steps whose eight sources are all
+/// transparent (the empty parts of a layer) leave the step as it is, and steps whose eight are
+/// all opaque replace it: what the arithmetic gives for those, without it.
 #[inline(always)]
 fn over_step(step: &mut [u8], source: &[u8; BYTES]) {
+    match step_alphas(source) {
+        Alphas::Transparent => return,
+        Alphas::Opaque => {
+            step.copy_from_slice(source);
+            return;
+        }
+        Alphas::Mixed => {}
+    }
     let mut keep = [0u16; BYTES];
     for (pixel, keep) in keep.chunks_exact_mut(4).enumerate() {
         keep.fill(255 - u16::from(source[pixel * 4 + 3]));
     }
     for ((d, &s), keep) in step.iter_mut().zip(source).zip(keep) {
         *d = s.wrapping_add(div255_lane(u16::from(*d) * keep) as u8);
+    }
+}
+
+/// What the alphas of a step's eight premultiplied pixels are.
+enum Alphas {
+    /// All 0 (so are their colours).
+    Transparent,
+    /// All 255.
+    Opaque,
+    /// Anything else.
+    Mixed,
+}
+
+/// The alphas of the eight pixels of `source`, read two pixels to a word.
+#[inline(always)]
+fn step_alphas(source: &[u8; BYTES]) -> Alphas {
+    const ALPHA: u64 = 0xFF00_0000_FF00_0000;
+    let (mut any, mut all) = (0, ALPHA);
+    for pair in source.chunks_exact(8) {
+        let alphas = u64::from_le_bytes(pair.try_into().expect("pairs are 8 bytes")) & ALPHA;
+        any |= alphas;
+        all &= alphas;
+    }
+    match (any, all) {
+        (0, _) => Alphas::Transparent,
+        (_, ALPHA) => Alphas::Opaque,
+        _ => Alphas::Mixed,
     }
 }
 
@@ -234,11 +271,26 @@ mod tests {
                 })
                 .collect();
 
-            let mut ours = line.clone();
-            over_pixels(&mut ours, &sources);
-            let mut theirs = line.clone();
-            theirs.chunks_exact_mut(4).zip(sources.chunks_exact(4)).for_each(|(d, s)| over(d, word(s)));
-            assert_eq!(ours, theirs, "over_pixels, {length} pixels");
+            // Also with runs of transparent and of opaque sources as long as a step, as in the
+            // empty and the filled parts of a layer.
+            let opaque: Vec<u8> = random_pixels(&mut random, length);
+            let runs: Vec<u8> = sources
+                .chunks_exact(4)
+                .zip(opaque.chunks_exact(4))
+                .enumerate()
+                .flat_map(|(x, (mixed, opaque))| match x % 40 {
+                    0..12 => [0; 4],
+                    12..24 => [opaque[0], opaque[1], opaque[2], 255],
+                    _ => [mixed[0], mixed[1], mixed[2], mixed[3]],
+                })
+                .collect();
+            for sources in [&sources, &runs] {
+                let mut ours = line.clone();
+                over_pixels(&mut ours, sources);
+                let mut theirs = line.clone();
+                theirs.chunks_exact_mut(4).zip(sources.chunks_exact(4)).for_each(|(d, s)| over(d, word(s)));
+                assert_eq!(ours, theirs, "over_pixels, {length} pixels");
+            }
 
             let mut ours = line.clone();
             over_scaled(&mut ours, Sources::Pixels(&sources), |x| scales[x]);
