@@ -241,7 +241,7 @@ impl IconSet {
     pub fn has(self, name: &str) -> bool {
         match self {
             IconSet::Lucide => Lucide::get().has(name),
-            IconSet::MaterialSymbols => material().contains(name),
+            IconSet::MaterialSymbols => material().binary_search(&name).is_ok(),
         }
     }
 
@@ -249,7 +249,7 @@ impl IconSet {
     pub fn suggest(self, name: &str) -> Option<String> {
         let mut names: Vec<&'static str> = match self {
             IconSet::Lucide => Lucide::get().names().collect(),
-            IconSet::MaterialSymbols => material().iter().map(|n| n.as_str()).collect(),
+            IconSet::MaterialSymbols => material().to_vec(),
         };
         // Sets iterate in random order; sorting makes the choice between equally close names stable.
         names.sort_unstable();
@@ -281,9 +281,17 @@ pub fn missing_icon(props: &Props) -> Option<String> {
     Some(format!("Icon '{name}' was not found in the '{family}' icon set.{hint}"))
 }
 
-fn material() -> &'static HashSet<String> {
-    static MATERIAL: OnceLock<HashSet<String>> = OnceLock::new();
-    MATERIAL.get_or_init(|| MATERIAL_SYMBOLS.lines().map(str::to_owned).filter(|n| !n.is_empty()).collect())
+/// The Material Symbols names, sorted: looked up by binary search. (A set of owned names cost
+/// a render that draws one such icon 3,927 allocations, half a millisecond.)
+fn material() -> &'static [&'static str] {
+    static MATERIAL: OnceLock<Vec<&'static str>> = OnceLock::new();
+    MATERIAL.get_or_init(|| {
+        let mut names: Vec<&'static str> = MATERIAL_SYMBOLS.lines().filter(|n| !n.is_empty()).collect();
+        // The file is sorted; sorting again costs one pass and keeps lookups right if it is not.
+        names.sort_unstable();
+        names.dedup();
+        names
+    })
 }
 
 #[cfg(test)]
@@ -324,5 +332,18 @@ mod tests {
         assert!(IconSet::Lucide.has("github"), "brand icons lucide 1.x dropped are bundled from 0.x");
         assert!(IconSet::MaterialSymbols.has("grid_view"));
         assert_eq!(IconSet::Lucide.suggest("setings").as_deref(), Some("settings"));
+    }
+
+    #[test]
+    fn every_material_symbol_of_the_list_is_found_and_nothing_else() {
+        let names: Vec<&str> = MATERIAL_SYMBOLS.lines().filter(|n| !n.is_empty()).collect();
+        assert_eq!(names.len(), 3927);
+        for name in &names {
+            assert!(IconSet::MaterialSymbols.has(name), "{name}");
+        }
+        for absent in ["", "grid-view", "Grid_view", "grid_vie", "grid_view_", "zzzz"] {
+            assert!(!IconSet::MaterialSymbols.has(absent), "{absent}");
+        }
+        assert_eq!(IconSet::MaterialSymbols.suggest("grid_veiw").as_deref(), Some("grid_view"));
     }
 }
