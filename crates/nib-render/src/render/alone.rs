@@ -7,6 +7,7 @@ use tiny_skia::{IntRect, Rect, Transform};
 
 use super::blur::{Edges, blur};
 use super::effects::{ShadowCache, device_sigma, inner_shadow, outer_shadow};
+use super::kept::Kept;
 use super::painter::Painter;
 use super::surface::Surface;
 use crate::display::DisplayList;
@@ -83,11 +84,11 @@ pub fn effect_picture(list: &DisplayList, index: usize, what: Alone, density: f3
             }
         }
         Alone::LayerBlur => {
-            let shadows = ShadowCache::default();
+            let kept = Kept::default();
             let mut painter = Painter {
                 list,
                 mark_missing: false,
-                shadows: &shadows,
+                kept: &kept,
                 memory: super::memory::pool().open(),
                 memory_node: None,
                 cull: None,

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use tiny_skia::{IntRect, Transform};
 
-use super::effects::ShadowCache;
+use super::kept::Kept;
 use super::memory::Account;
 use super::painter::{Cull, Painter};
 use super::surface::Surface;
@@ -81,8 +81,8 @@ pub(crate) struct Picture<'a> {
     pub device: Transform,
     /// The whole picture.
     pub area: IntRect,
-    /// The shadows drawn so far, by any band.
-    pub shadows: &'a ShadowCache,
+    /// The shadows and glyphs drawn so far, by any band.
+    pub kept: &'a Kept,
 }
 
 /// What names a render that ran out of memory before any node did.
@@ -103,7 +103,7 @@ impl Picture<'_> {
         let mut painter = Painter {
             list: self.list,
             mark_missing: self.options.mark_missing,
-            shadows: self.shadows,
+            kept: self.kept,
             memory: Arc::clone(self.account),
             memory_node: None,
             cull,
@@ -237,10 +237,10 @@ mod tests {
     fn painted(list: &DisplayList, bands: Option<&[IntRect]>) -> Vec<u8> {
         let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
         let account = memory::pool().open();
-        let shadows = ShadowCache::default();
+        let kept = Kept::default();
         let options = RenderOptions::default();
         let device = Transform::from_translate(-list.bounds.left(), -list.bounds.top());
-        let picture = Picture { list, options: &options, account: &account, device, area, shadows: &shadows };
+        let picture = Picture { list, options: &options, account: &account, device, area, kept: &kept };
         let whole = [area];
         paint_in_bands(&picture, bands.unwrap_or(&whole), None, None).expect("paints").pixmap.data().to_vec()
     }

@@ -10,6 +10,8 @@ mod blend;
 mod blur;
 mod damage;
 mod effects;
+mod glyphs;
+mod kept;
 pub mod memory;
 mod paint;
 mod painter;
@@ -28,7 +30,7 @@ pub use crate::display::pictures::{
 use crate::display::{DisplayList, TargetError};
 pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
-use effects::ShadowCache;
+use kept::Kept;
 use painter::Cull;
 pub use png::{demultiply, encode_painted, encode_png, encode_rendered};
 use surface::Surface;
@@ -313,8 +315,8 @@ fn paint_culled(
         if let Some(timings) = timings.as_deref_mut() {
             *timings = PaintTimings::default();
         }
-        let shadows = ShadowCache::default();
-        let mut run = Run { shadows: &shadows, memory: &account, timings: timings.as_deref_mut() };
+        let kept = Kept::default();
+        let mut run = Run { kept: &kept, memory: &account, timings: timings.as_deref_mut() };
         let cull = cull.as_ref().map(|cull| Cull { rect: cull.rect, bounds: cull.bounds });
         let rendered = rayon::scope(|_| paint_with(list, options, &mut run, cull));
         // Other renders held the memory: everything was given back; start again when there is
@@ -330,10 +332,10 @@ fn paint_culled(
     }
 }
 
-/// What one attempt of a render keeps between its nodes: the shadows drawn, and its share of
-/// the memory pool.
+/// What one attempt of a render keeps between its nodes: the shadows and glyphs drawn, and its
+/// share of the memory pool.
 struct Run<'a> {
-    shadows: &'a ShadowCache,
+    kept: &'a Kept,
     memory: &'a std::sync::Arc<memory::Account>,
     /// Where the paint's time goes, when it is measured.
     timings: Option<&'a mut PaintTimings>,
@@ -345,7 +347,7 @@ fn paint_with(
     run: &mut Run<'_>,
     cull: Option<Cull<'_>>,
 ) -> Result<Rendered, RenderError> {
-    let Run { shadows, memory: account, timings } = run;
+    let Run { kept, memory: account, timings } = run;
     let account = *account;
     let scale = options.scale;
     if !(scale.is_finite() && scale > 0.0) {
@@ -362,7 +364,7 @@ fn paint_with(
     let area = IntRect::from_xywh(0, 0, width as u32, height as u32)
         .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
     let device = device_transform(list, scale);
-    let picture = bands::Picture { list, options, account, device, area, shadows };
+    let picture = bands::Picture { list, options, account, device, area, kept };
     let bands = bands::bands(list, area);
     if bands.len() > 1 {
         let surface = bands::paint_in_bands(&picture, &bands, cull.as_ref(), timings.as_deref_mut())?;
@@ -502,16 +504,16 @@ mod tests {
         let mut pictures = host.pictures();
         let list = crate::display::build(&scene, &layout, &mut engine, pictures.as_mut(), RenderTarget::Canvas)
             .expect("a display list");
-        let draw = |shadows: &ShadowCache| {
-            paint_with(&list, &options, &mut Run { shadows, memory: &memory::pool().open(), timings: None }, None)
+        let draw = |kept: &Kept| {
+            paint_with(&list, &options, &mut Run { kept, memory: &memory::pool().open(), timings: None }, None)
                 .expect("renders")
                 .pixmap
         };
-        let cache = ShadowCache::default();
+        let cache = Kept::default();
         let reused = draw(&cache);
         // Six cards, one shadow: drawn once, reused five times (else this test shows nothing).
-        assert_eq!(cache.reused(), 5);
-        let each = draw(&ShadowCache::off());
+        assert_eq!(cache.shadows.reused(), 5);
+        let each = draw(&Kept { shadows: effects::ShadowCache::off(), ..Kept::default() });
         let most = reused.data().iter().zip(each.data()).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
         assert!(most <= 1, "differs by {most} levels");
         // Under the fifth card (200, 190, 80 × 50) the shadow darkens the page.
@@ -537,11 +539,11 @@ mod tests {
             let device = device_transform(&list, 1.0);
             let paint = |untouched: bool| {
                 let mut surface = Surface::new(area).expect("a surface");
-                let shadows = ShadowCache::default();
+                let kept = Kept::default();
                 let mut painter = Painter {
                     list: &list,
                     mark_missing: false,
-                    shadows: &shadows,
+                    kept: &kept,
                     memory: memory::pool().open(),
                     memory_node: None,
                     cull: None,

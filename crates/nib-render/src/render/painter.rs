@@ -7,7 +7,8 @@ use tiny_skia::{
     BlendMode, Color as SkColor, FillRule, LineCap, LineJoin, Paint as SkPaint, Path, Rect, Shader, Transform,
 };
 
-use super::effects::{ShadowCache, background_blur, device_sigma, inner_shadow, outer_shadow};
+use super::effects::{background_blur, device_sigma, inner_shadow, outer_shadow};
+use super::kept::Kept;
 use super::paint::{Paint, Ramp, fill_rect_ramp, fill_rect_solid, image_shader, tiny_paints};
 use super::surface::Surface;
 use super::timings::{Kind, PaintTimings};
@@ -23,8 +24,8 @@ pub(crate) struct Painter<'a> {
     pub list: &'a DisplayList,
     /// Draw a marker where an image is missing (otherwise nothing is drawn there).
     pub mark_missing: bool,
-    /// Drop shadows drawn so far, for the nodes that cast the same one.
-    pub shadows: &'a ShadowCache,
+    /// Drop shadows and glyphs drawn so far, for the nodes that draw the same again.
+    pub kept: &'a Kept,
     /// The render's share of the memory pool.
     pub memory: std::sync::Arc<super::memory::Account>,
     /// The node being painted when the memory ran out.
@@ -142,7 +143,7 @@ impl Painter<'_> {
             if node.fills_visible {
                 for shadow in effects.shadows.iter().filter(|s| !s.inner) {
                     let started = PaintTimings::start(&mut self.timings);
-                    outer_shadow(surface, shape, size.0, size.1, shadow, transform, self.shadows);
+                    outer_shadow(surface, shape, size.0, size.1, shadow, transform, &self.kept.shadows);
                     PaintTimings::charge(&mut self.timings, Kind::Shadows, started);
                 }
             }
@@ -151,8 +152,10 @@ impl Painter<'_> {
         match &node.content {
             Content::Text(run) => {
                 let started = PaintTimings::start(&mut self.timings);
-                for path in run.paths() {
-                    self.fill(surface, Outline::new(&path, FillRule::Winding), &paints, transform, alpha, size);
+                if !self.draw_glyphs(surface, run, &paints, transform, alpha, size) {
+                    for path in run.paths() {
+                        self.fill(surface, Outline::new(&path, FillRule::Winding), &paints, transform, alpha, size);
+                    }
                 }
                 PaintTimings::charge(&mut self.timings, Kind::Text, started);
             }
@@ -247,6 +250,36 @@ impl Painter<'_> {
             Some(mask) => surface.draw_masked(&mut layer, &mask, BlendMode::SourceOver),
             None => surface.draw(&layer, 1.0, BlendMode::SourceOver),
         }
+    }
+
+    /// Draws `run` glyph by glyph from the glyph coverages the render keeps (see
+    /// [`super::glyphs`]), and its underline and strike-through bars; false, drawing nothing,
+    /// when the text is not one solid color drawn source-over or is not placed by scale and
+    /// translation alone (it is then filled as outlines).
+    fn draw_glyphs(
+        &mut self,
+        surface: &mut Surface,
+        run: &TextRun,
+        paints: &[Paint],
+        transform: Transform,
+        alpha: f32,
+        size: (f32, f32),
+    ) -> bool {
+        let [Paint::Shader(Shader::SolidColor(color), BlendMode::SourceOver, _)] = paints else { return false };
+        let mut color = *color;
+        color.apply_opacity(alpha);
+        if !super::glyphs::draw_glyphs(surface, run, transform, color, &self.kept.glyphs) {
+            return false;
+        }
+        let mut bars = tiny_skia::PathBuilder::new();
+        for bar in &run.bars {
+            bars.push_rect(*bar);
+        }
+        if let Some(bars) = bars.finish().and_then(|bars| bars.transform(Transform::from_translate(run.at.0, run.at.1)))
+        {
+            self.fill(surface, Outline::new(&bars, FillRule::Winding), paints, transform, alpha, size);
+        }
+        true
     }
 
     /// Fills `outline` with each paint in order.
