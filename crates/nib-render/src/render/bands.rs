@@ -10,8 +10,9 @@
 //! every band they reach (the surface's `extent`), so a band computes them as one whole picture
 //! does and no seam shows where bands meet (the coverage is shared between bands, see
 //! [`super::effects::ShadowCache`]). A background blur reads what is painted beneath it, which
-//! may lie in another band, and a layer blur would paint all it blurs again in every band: a
-//! picture holding either is painted whole.
+//! could lie in another band, and a layer blur spreads what it blurs: no band's edge cuts
+//! through either (an edge is moved above or below them, see [`bands`]), so each is painted
+//! whole within one band.
 //!
 //! Against a whole paint, a band below the first places its paths relative to its own top
 //! edge, and a path crossing a band's edge is cut there: an anti-aliased edge can then fall on
@@ -24,6 +25,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use tiny_skia::{IntRect, Transform};
 
+use super::effects::device_sigma;
 use super::kept::Kept;
 use super::memory::Account;
 use super::painter::{Cull, Painter};
@@ -43,24 +45,77 @@ const MAX_BANDS: u32 = 8;
 /// about what a few nodes take to paint (Apple-style `6LMCW`, one node: 0.8 → 1.2 ms in bands).
 const MIN_BAND_NODES: usize = 32;
 
-/// The bands `area` (the whole picture) is painted in, top to bottom: one when the picture is
-/// short, `list` has few nodes or holds a blur.
-pub(crate) fn bands(list: &DisplayList, area: IntRect) -> Vec<IntRect> {
+/// The bands `area` (the whole picture, `device` placing the list in it) is painted in, top
+/// to bottom: one when the picture is short or `list` has few nodes. A blur reads and spreads
+/// pixels across its rows, so no band edge cuts through one: an edge that would is moved to
+/// the nearest row above or below the blurs it meets, and left out when that makes a band
+/// shorter than half [`MIN_BAND_ROWS`].
+pub(crate) fn bands(list: &DisplayList, area: IntRect, device: Transform) -> Vec<IntRect> {
     let count = (area.height() / MIN_BAND_ROWS).clamp(1, MAX_BANDS);
-    let blurred = |index| {
-        let effects = &list.node(index).effects;
-        effects.background_blur > 0.0 || effects.layer_blur > 0.0
-    };
-    if count == 1 || list.len() < MIN_BAND_NODES || (0..list.len()).any(blurred) {
+    if count == 1 || list.len() < MIN_BAND_NODES {
         return vec![area];
     }
-    (0..count)
-        .filter_map(|band| {
-            let top = area.height() * band / count;
-            let bottom = area.height() * (band + 1) / count;
-            IntRect::from_xywh(area.x(), area.y() + top as i32, area.width(), bottom - top)
-        })
+    let blurs = blurred_rows(list, device, area);
+    let height = area.height() as i32;
+    let shortest = (MIN_BAND_ROWS / 2) as i32;
+    let mut edges = vec![0];
+    for band in 1..count {
+        let wanted = (area.height() * band / count) as i32;
+        let last = *edges.last().unwrap_or(&0);
+        let fits = |row: i32| row - last >= shortest && height - row >= shortest;
+        let edge = match blurs.iter().find(|(top, bottom)| *top < wanted && wanted < *bottom) {
+            None => Some(wanted),
+            // The nearer of the blur's two sides that leaves both bands long enough.
+            Some(&(top, bottom)) => {
+                let sides = if wanted - top <= bottom - wanted { [top, bottom] } else { [bottom, top] };
+                sides.into_iter().find(|&row| fits(row))
+            }
+        };
+        if let Some(edge) = edge.filter(|&row| fits(row) && row > last) {
+            edges.push(edge);
+        }
+    }
+    edges.push(height);
+    edges
+        .windows(2)
+        .filter_map(|pair| IntRect::from_xywh(area.x(), area.y() + pair[0], area.width(), (pair[1] - pair[0]) as u32))
         .collect()
+}
+
+/// The rows of the picture (from its top) each blur of `list` reads or spreads over, merged
+/// where they overlap, in order: a layer blur's subtree grown by the blur's reach, and a
+/// background blur's subtree (it blurs the backdrop within its own bounds), a pixel more on
+/// each side.
+fn blurred_rows(list: &DisplayList, device: Transform, area: IntRect) -> Vec<(i32, i32)> {
+    let mut spans: Vec<(i32, i32)> = Vec::new();
+    let mut todo: Vec<(usize, Transform, bool)> = list.roots().iter().map(|&root| (root, device, true)).collect();
+    while let Some((index, parent, as_target)) = todo.pop() {
+        let node = list.node(index);
+        let transform = list.transform(index, parent, as_target);
+        let effects = &node.effects;
+        if effects.layer_blur > 0.0 || effects.background_blur > 0.0 {
+            let reach = 3.0 * device_sigma(effects.layer_blur.max(0.0), transform) + 2.0;
+            if let Some(bounds) = list.subtree_bounds(index, transform) {
+                let top = (bounds.top() - reach).floor().max(-1.0) as i32 - area.y();
+                let bottom = (bounds.bottom() + reach).ceil().min(area.bottom() as f32 + 1.0) as i32 - area.y();
+                spans.push((top, bottom));
+            }
+            if effects.layer_blur > 0.0 {
+                // Its whole subtree is in the span.
+                continue;
+            }
+        }
+        todo.extend(node.children.iter().map(|&child| (child, transform, false)));
+    }
+    spans.sort_unstable();
+    let mut merged: Vec<(i32, i32)> = Vec::with_capacity(spans.len());
+    for (top, bottom) in spans {
+        match merged.last_mut() {
+            Some(last) if top <= last.1 => last.1 = last.1.max(bottom),
+            _ => merged.push((top, bottom)),
+        }
+    }
+    merged
 }
 
 /// What painting one band gave.
@@ -233,13 +288,18 @@ mod tests {
         crate::render::tests::list_of_page(&text)
     }
 
+    /// The page's place in its picture.
+    fn device(list: &DisplayList) -> Transform {
+        Transform::from_translate(-list.bounds.left(), -list.bounds.top())
+    }
+
     /// The page painted in `bands` (its whole area when none are given), premultiplied RGBA.
     fn painted(list: &DisplayList, bands: Option<&[IntRect]>) -> Vec<u8> {
         let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
         let account = memory::pool().open();
         let kept = Kept::default();
         let options = RenderOptions::default();
-        let device = Transform::from_translate(-list.bounds.left(), -list.bounds.top());
+        let device = device(list);
         let picture = Picture { list, options: &options, account: &account, device, area, kept: &kept };
         let whole = [area];
         paint_in_bands(&picture, bands.unwrap_or(&whole), None, None).expect("paints").pixmap.data().to_vec()
@@ -253,7 +313,7 @@ mod tests {
         let list = page(
             r##"{"type": "rectangle", "id": "ID-bar", "x": 10, "y": 20, "width": 90, "height": 12, "fill": "#6366F1"}"##,
         );
-        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"));
+        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"), device(&list));
         assert_eq!(bands.len(), 2);
         assert!(painted(&list, Some(&bands)) == painted(&list, None), "the bands' picture differs from the whole one");
     }
@@ -267,7 +327,7 @@ mod tests {
             r##"{"type": "text", "id": "ID-t", "x": 9.3, "y": 8.6, "width": 120, "textGrowth": "fixed-width", "fontSize": 13,
                 "fill": "#111827", "content": "Two lines of text that wrap inside the card"}"##,
         );
-        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"));
+        let bands = bands(&list, IntRect::from_xywh(0, 0, 480, 900).expect("an area"), device(&list));
         assert_eq!(bands.len(), 2);
         let (cut, whole) = (painted(&list, Some(&bands)), painted(&list, None));
         let differing = cut.chunks_exact(4).zip(whole.chunks_exact(4)).filter(|(a, b)| a != b).count();
@@ -283,18 +343,43 @@ mod tests {
     fn bands_are_cut_by_the_picture_alone() {
         let list = page("");
         let tall = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
-        let cut = bands(&list, tall);
+        let cut = bands(&list, tall, device(&list));
         assert_eq!(cut.len(), 2);
         assert_eq!((cut[0].top(), cut[0].bottom(), cut[1].top(), cut[1].bottom()), (0, 450, 450, 900));
-        assert_eq!(bands(&list, IntRect::from_xywh(0, 0, 480, 3600).expect("an area")).len(), MAX_BANDS as usize);
-        assert_eq!(bands(&list, IntRect::from_xywh(0, 0, 480, 799).expect("an area")).len(), 1, "short");
+        let taller = IntRect::from_xywh(0, 0, 480, 3600).expect("an area");
+        assert_eq!(bands(&list, taller, device(&list)).len(), MAX_BANDS as usize);
+        let short = IntRect::from_xywh(0, 0, 480, 799).expect("an area");
+        assert_eq!(bands(&list, short, device(&list)).len(), 1, "short");
+    }
+
+    /// A blur reads and spreads pixels across rows: the edge between two bands is moved off
+    /// every blur, and the bands then paint the whole picture's bytes. (The cards of the sixth
+    /// row start at rows 450, 459 and 468: each holds a blurred square at its top left.)
+    #[test]
+    fn no_bands_edge_cuts_through_a_blur() {
+        let tall = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
         for effect in
             [r#""effect": {"type": "blur", "radius": 4}"#, r#""effect": {"type": "background_blur", "radius": 8}"#]
         {
             let blurred = page(&format!(
-                r##"{{"type": "rectangle", "id": "ID-b", "width": 20, "height": 20, "fill": "#000000", {effect}}}"##
+                r##"{{"type": "rectangle", "id": "ID-b", "width": 20, "height": 20, "fill": "#6366F180", {effect}}}"##
             ));
-            assert_eq!(bands(&blurred, tall).len(), 1, "{effect}");
+            let cut = bands(&blurred, tall, device(&blurred));
+            assert_eq!(cut.len(), 2, "{effect}");
+            let edge = cut[0].bottom();
+            assert!((400..450).contains(&edge), "{effect}: the edge moved above the sixth row's squares, to {edge}");
+            assert!(painted(&blurred, Some(&cut)) == painted(&blurred, None), "{effect}: the bands' picture differs");
         }
+        // A blur over the whole page leaves no row to cut at.
+        let squares: Vec<String> = (0..40)
+            .map(|i| format!(r##"{{"type": "rectangle", "id": "s{i}", "x": 10, "y": {}, "width": 20, "height": 20, "fill": "#000000"}}"##, i * 22))
+            .collect();
+        let frosted = crate::render::tests::list_of_page(&format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 480, "height": 900, "layout": "none",
+                "fill": "#EEF2F7", "children": [{}, {{"type": "frame", "id": "glass", "width": 480, "height": 900,
+                "effect": {{"type": "background_blur", "radius": 8}}}}]}}]}}"##,
+            squares.join(",")
+        ));
+        assert_eq!(bands(&frosted, tall, device(&frosted)).len(), 1);
     }
 }

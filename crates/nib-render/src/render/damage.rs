@@ -445,7 +445,8 @@ mod tests {
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let list = display_list(&tall_page(), &mut engine);
         let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
-        assert_eq!(super::super::bands::bands(&list, area).len(), 2, "the page is painted in two bands");
+        let device = tiny_skia::Transform::from_translate(-list.bounds.left(), -list.bounds.top());
+        assert_eq!(super::super::bands::bands(&list, area, device).len(), 2, "the page is painted in two bands");
         repaints_after_random_edits_are_full_paints(tall_page, &[(0x2545_F491_4F6C_DD1D, 1.0)]);
     }
 

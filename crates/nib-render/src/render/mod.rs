@@ -365,7 +365,7 @@ fn paint_with(
         .ok_or(RenderError::TooLarge { width: width as u64, height: height as u64 })?;
     let device = device_transform(list, scale);
     let picture = bands::Picture { list, options, account, device, area, kept };
-    let bands = bands::bands(list, area);
+    let bands = bands::bands(list, area, device);
     if bands.len() > 1 {
         let surface = bands::paint_in_bands(&picture, &bands, cull.as_ref(), timings.as_deref_mut())?;
         return Ok(finished(list, options, device, surface));

@@ -93,8 +93,7 @@ impl Painter<'_> {
             self.out_of_memory(node);
             return;
         }
-        // (A picture with a layer blur is painted whole, not in bands: the layer holds all the
-        // blur reads.)
+        // (No band's edge cuts through a layer blur: the layer holds all the blur reads.)
         let Some(mut layer) = surface.layer_over(bounds) else { return self.out_of_memory(node) };
         let blurred = u32::from(node.effects.layer_blur > 0.0);
         self.whole += blurred;
