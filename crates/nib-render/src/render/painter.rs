@@ -270,12 +270,7 @@ impl Painter<'_> {
         if !super::glyphs::draw_glyphs(surface, run, transform, color, &self.kept.glyphs) {
             return false;
         }
-        let mut bars = tiny_skia::PathBuilder::new();
-        for bar in &run.bars {
-            bars.push_rect(*bar);
-        }
-        if let Some(bars) = bars.finish().and_then(|bars| bars.transform(Transform::from_translate(run.at.0, run.at.1)))
-        {
+        if let Some(bars) = run.bars_path() {
             self.fill(surface, Outline::new(&bars, FillRule::Winding), paints, transform, alpha, size);
         }
         true

@@ -249,6 +249,12 @@ impl TextRun {
     pub fn paths(&self) -> impl Iterator<Item = Path> {
         Paths::new(self.placed(), &self.bars, self.at, GLYPHS_PER_PATH)
     }
+
+    /// The underline and strike-through bars alone, as one outline in the node's box (for a
+    /// painter that draws the glyphs another way).
+    pub fn bars_path(&self) -> Option<Path> {
+        Paths::new(std::iter::empty(), &self.bars, self.at, usize::MAX).next()
+    }
 }
 
 impl Placement {
