@@ -61,17 +61,15 @@ pub(crate) fn bands(list: &DisplayList, area: IntRect, device: Transform) -> Vec
     let mut edges = vec![0];
     for band in 1..count {
         let wanted = (area.height() * band / count) as i32;
-        let last = *edges.last().unwrap_or(&0);
-        let fits = |row: i32| row - last >= shortest && height - row >= shortest;
-        let edge = match blurs.iter().find(|(top, bottom)| *top < wanted && wanted < *bottom) {
-            None => Some(wanted),
-            // The nearer of the blur's two sides that leaves both bands long enough.
-            Some(&(top, bottom)) => {
-                let sides = if wanted - top <= bottom - wanted { [top, bottom] } else { [bottom, top] };
-                sides.into_iter().find(|&row| fits(row))
-            }
+        let last = edges[edges.len() - 1];
+        // Where the edge may go, best first: the row wanted, or the nearer side of the blur it
+        // falls in; the first that leaves both bands long enough.
+        let rows = match blurs.iter().find(|(top, bottom)| *top < wanted && wanted < *bottom) {
+            None => [wanted, wanted],
+            Some(&(top, bottom)) if wanted - top <= bottom - wanted => [top, bottom],
+            Some(&(top, bottom)) => [bottom, top],
         };
-        if let Some(edge) = edge.filter(|&row| fits(row) && row > last) {
+        if let Some(edge) = rows.into_iter().find(|&row| row - last >= shortest && height - row >= shortest) {
             edges.push(edge);
         }
     }
@@ -87,18 +85,26 @@ pub(crate) fn bands(list: &DisplayList, area: IntRect, device: Transform) -> Vec
 /// background blur's subtree (it blurs the backdrop within its own bounds), a pixel more on
 /// each side.
 fn blurred_rows(list: &DisplayList, device: Transform, area: IntRect) -> Vec<(i32, i32)> {
+    let blurred = |index| {
+        let effects = &list.node(index).effects;
+        effects.background_blur > 0.0 || effects.layer_blur > 0.0
+    };
+    // Most pictures hold none: no walk to place every node.
+    if !(0..list.len()).any(blurred) {
+        return Vec::new();
+    }
     let mut spans: Vec<(i32, i32)> = Vec::new();
     let mut todo: Vec<(usize, Transform, bool)> = list.roots().iter().map(|&root| (root, device, true)).collect();
     while let Some((index, parent, as_target)) = todo.pop() {
         let node = list.node(index);
         let transform = list.transform(index, parent, as_target);
         let effects = &node.effects;
-        if effects.layer_blur > 0.0 || effects.background_blur > 0.0 {
+        if blurred(index) {
             let reach = 3.0 * device_sigma(effects.layer_blur.max(0.0), transform) + 2.0;
             if let Some(bounds) = list.subtree_bounds(index, transform) {
-                let top = (bounds.top() - reach).floor().max(-1.0) as i32 - area.y();
-                let bottom = (bounds.bottom() + reach).ceil().min(area.bottom() as f32 + 1.0) as i32 - area.y();
-                spans.push((top, bottom));
+                // Rows from the picture's top, kept within a row of it (NaN and huge bounds too).
+                let row = |y: f32| (y - area.y() as f32).clamp(-1.0, area.height() as f32 + 1.0) as i32;
+                spans.push((row((bounds.top() - reach).floor()), row((bounds.bottom() + reach).ceil())));
             }
             if effects.layer_blur > 0.0 {
                 // Its whole subtree is in the span.
