@@ -212,6 +212,14 @@ pub(crate) fn paint_in_bands(
     }
     let measure = timings.is_some();
     let started = Instant::now();
+    // A full paint: the shadows reaching several bands first, once (a repaint's bands draw
+    // only what reaches the damage, so they are left to the bands).
+    if cull.is_none()
+        && let Err(node) = super::shared_shadows::work_out_shared_shadows(picture, bands)
+    {
+        return Err(memory_error(account, node, width, height));
+    }
+    let shared = started.elapsed();
     let painted: Vec<Band> = bands
         .par_iter()
         .zip(rows.into_par_iter())
@@ -227,7 +235,8 @@ pub(crate) fn paint_in_bands(
         })
         .collect();
     if let Some(timings) = timings {
-        merge_timings(timings, &painted, started.elapsed());
+        timings.shadows += shared;
+        merge_timings(timings, &painted, started.elapsed() - shared);
     }
     if account.failed() {
         let node = painted.into_iter().find_map(|band| band.memory_node);

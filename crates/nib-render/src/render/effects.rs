@@ -72,17 +72,94 @@ impl ShadowCache {
 
     /// Whether another coverage may be kept.
     fn has_room(&self) -> bool {
-        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len() < self.limit
+        self.room() > 0
+    }
+
+    /// How many more coverages may be kept.
+    pub(crate) fn room(&self) -> usize {
+        self.limit.saturating_sub(self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len())
+    }
+
+    /// Whether a coverage is kept under `key`.
+    pub(crate) fn holds(&self, key: u64) -> bool {
+        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(&key)
     }
 
     /// Keeps `coverage` under `key`.
-    fn keep(&self, key: u64, coverage: Mask) {
+    pub(crate) fn keep(&self, key: u64, coverage: Mask) {
         self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, Arc::new(coverage));
     }
 }
 
 /// Most shadow coverages kept per render (each a byte per pixel of its shadow).
 const MAX_CACHED_SHADOWS: usize = 64;
+
+/// Where a drop shadow is worked out: the (spread) shape moved by the offset, its blur in
+/// device pixels, and the device bounds its blur reaches.
+pub(crate) struct ShadowPlace {
+    path: tiny_skia::Path,
+    moved: Transform,
+    sigma: f32,
+    pub bounds: tiny_skia::Rect,
+}
+
+impl ShadowPlace {
+    /// The place of `shadow` of `shape` (`width` × `height`) under `transform` (local →
+    /// device); `None` when it draws nothing.
+    pub(crate) fn of(
+        shape: &Shape,
+        width: f32,
+        height: f32,
+        shadow: &ShadowSpec,
+        transform: Transform,
+    ) -> Option<Self> {
+        let path = grown(shape, width, height, shadow.spread)?;
+        let moved = transform.pre_translate(shadow.dx, shadow.dy);
+        let sigma = device_sigma(shadow.blur, transform);
+        let bounds = path.bounds().transform(moved)?.outset(sigma * 3.0 + 1.0, sigma * 3.0 + 1.0)?;
+        Some(ShadowPlace { path, moved, sigma, bounds })
+    }
+
+    /// The key a coverage worked out over `area` is kept under, when it may be kept: the same
+    /// shadow at another whole-pixel place has the same coverage. The key holds the coverage's
+    /// size and where the shape sits in it, so a kept coverage is the very one this shadow
+    /// would compute, cut off by the picture's edge or not (a cut one is another key than a
+    /// whole one: its area is smaller or the shape sits elsewhere in it).
+    pub(crate) fn key(
+        &self,
+        shape: &Shape,
+        width: f32,
+        height: f32,
+        shadow: &ShadowSpec,
+        transform: Transform,
+        area: IntRect,
+    ) -> Option<u64> {
+        (transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
+            .then(|| shadow_key(shape, width, height, shadow, transform, area))
+    }
+
+    /// The shadow's coverage over `area`: the moved shape's, blurred, cut away where the shape
+    /// itself (`transform` local → device) is. `None` when a mask cannot be made.
+    pub(crate) fn coverage(&self, shape: &Shape, transform: Transform, area: IntRect) -> Option<Mask> {
+        // The two masks at once: a panel's shadow is a megapixel each.
+        let (coverage, shape_itself) = rayon::join(
+            || mask_over(area, &self.path, shape.fill_rule, self.moved),
+            || mask_over(area, &shape.path, shape.fill_rule, transform),
+        );
+        let mut coverage = coverage?;
+        blur_mask(&mut coverage, self.sigma, Edges::Transparent);
+        if let Some(shape_itself) = shape_itself {
+            multiply_coverage(&mut coverage, &shape_itself, Coverage::Outside);
+        }
+        Some(coverage)
+    }
+}
+
+/// The pixels a drop shadow's coverage over `area` takes while it is worked out: the coverage,
+/// its blur's buffer and the shape's own mask, a byte a pixel each.
+pub(crate) fn shadow_scratch_bytes(area: IntRect) -> u64 {
+    pixels(area) * 3
+}
 
 /// Draws a drop shadow of `shape` under it: the coverage of the (spread) shape moved by the
 /// offset, blurred, cut away where the shape itself is, and drawn in the shadow's color. Only
@@ -96,36 +173,21 @@ pub(crate) fn outer_shadow(
     transform: Transform,
     cache: &ShadowCache,
 ) {
-    let Some(path) = grown(shape, width, height, shadow.spread) else { return };
-    let moved = transform.pre_translate(shadow.dx, shadow.dy);
-    let sigma = device_sigma(shadow.blur, transform);
-    let Some(bounds) = path.bounds().transform(moved).and_then(|b| b.outset(sigma * 3.0 + 1.0, sigma * 3.0 + 1.0))
-    else {
-        return;
-    };
+    let Some(place) = ShadowPlace::of(shape, width, height, shadow, transform) else { return };
     // Worked out over its whole extent, so that every band of a picture computes the same
     // coverage (cut at a band's edge, its blur would fade there); drawn within the surface.
-    let Some(area) = surface.reach_area(bounds).filter(|area| area.intersect(&surface.area).is_some()) else {
+    let Some(area) = surface.reach_area(place.bounds).filter(|area| area.intersect(&surface.area).is_some()) else {
         return;
     };
-    // The same shadow at another whole-pixel place has the same coverage, unless the surface
-    // cuts it off (the layer would then hold only part of it). The key holds the coverage's
-    // size and where the shape sits in it, so a kept coverage is the very one this shadow
-    // would compute: a repaint that leaves out the node drawing it first paints the same bytes.
-    let key = (bounds.round_out() == Some(area) && transform.tx.fract() == 0.0 && transform.ty.fract() == 0.0)
-        .then(|| shadow_key(shape, width, height, shadow, transform, area));
+    // A repaint that leaves out the node drawing a kept coverage first paints the same bytes.
+    let key = place.key(shape, width, height, shadow, transform, area);
     if let Some(coverage) = key.and_then(|key| cache.get(key)) {
         let (color, blend) = ink(shadow);
         surface.draw_color(color, &coverage, area, blend);
         return;
     }
-    // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
-    let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
-    let Some(mut coverage) = mask_over(area, &path, shape.fill_rule, moved) else { return };
-    blur_mask(&mut coverage, sigma, Edges::Transparent);
-    if let Some(shape_itself) = mask_over(area, &shape.path, shape.fill_rule, transform) {
-        multiply_coverage(&mut coverage, &shape_itself, Coverage::Outside);
-    }
+    let Ok(_scratch) = surface.scratch(shadow_scratch_bytes(area)) else { return };
+    let Some(coverage) = place.coverage(shape, transform, area) else { return };
     let (color, blend) = ink(shadow);
     surface.draw_color(color, &coverage, area, blend);
     if let Some(key) = key

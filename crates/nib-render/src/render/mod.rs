@@ -18,6 +18,7 @@ mod painter;
 mod png;
 mod repeats;
 mod rows;
+mod shared_shadows;
 mod surface;
 pub mod timings;
 
