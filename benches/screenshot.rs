@@ -1,8 +1,10 @@
 //! The agent's path to a picture: get_screenshot of every corpus frame up to
 //! 1440 × 1000 as an MCP client sees it over stdio — the first picture of each frame in an open
 //! document, a repeat (the render cache), the first after a one-property edit that changes
-//! nothing visible (its name), after one that does (the fill of a leaf inside) and after one
-//! that changes every pixel (the frame's opacity) — then the
+//! nothing visible (its name), after one that does (the fill of a leaf inside), after one
+//! that changes every pixel (the frame's opacity), and after the opacity of the largest group
+//! in the frame, from full and then from one translucent value to another (its kept layer
+//! drawn again) — then the
 //! same first pictures split by stage in this process (resolve the frame's part, lay it out,
 //! build the display list, paint, encode the PNG, base64), so the next bottleneck is visible;
 //! and the whole `nib render --node` process on one frame of the largest file.
@@ -35,6 +37,8 @@ struct Frame {
     id: String,
     /// A node without children inside it (not inside an instance), to edit visibly.
     leaf: Option<String>,
+    /// The child of the frame holding the most nodes, to make translucent.
+    group: Option<String>,
 }
 
 /// Timings of one frame.
@@ -46,6 +50,10 @@ struct Stages {
     repainted: Duration,
     /// After an edit of the frame's own opacity: every pixel changes.
     whole: Duration,
+    /// After a group's opacity lowered from full (its layer painted and kept).
+    group_first: Duration,
+    /// After the same group's opacity from one translucent value to another.
+    group_again: Duration,
     compile: Duration,
     /// The imports and the part's resolution alone (timed apart; the compile is these, fonts
     /// and layout).
@@ -106,7 +114,14 @@ fn main() {
         }
         let edit = format!("U(\"{}\", {{opacity: {}}})", frame.id, [0.9, 0.8][index % 2]);
         call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
-        stages.whole = call("get_screenshot", shot);
+        stages.whole = call("get_screenshot", shot.clone());
+        if let Some(group) = &frame.group {
+            for (opacity, stage) in [(0.7, &mut stages.group_first), (0.5, &mut stages.group_again)] {
+                let edit = format!("U(\"{group}\", {{opacity: {opacity}}})");
+                call("batch_design", json!({ "filePath": frame.file, "operations": edit }));
+                *stage = call("get_screenshot", shot.clone());
+            }
+        }
         in_process(&corpus.join(&frame.file), &frame.id, &mut stages);
         timed.push((index, stages));
     }
@@ -125,6 +140,8 @@ fn main() {
     report("after a U() of its name", |s| s.edited);
     report("after a U() of a leaf's fill", |s| s.repainted);
     report("after a U() of the frame's opacity", |s| s.whole);
+    report("after a group's opacity 1 → 0.7", |s| s.group_first);
+    report("after a group's opacity 0.7 → 0.5", |s| s.group_again);
     println!("the first picture by stage, in this process (a fresh compile of the frame's part):");
     report("imports + resolve (part)", |s| s.resolve);
     report("fonts + layout (compile − resolve)", |s| s.compile.saturating_sub(s.resolve));
@@ -191,6 +208,7 @@ fn frames_of(file: &Path, name: &str) -> Vec<Frame> {
             file: name.to_owned(),
             id: compiled.scene.node(key).id.clone(),
             leaf: leaf(&compiled.scene, key),
+            group: group(&compiled.scene, key),
         })
         .collect()
 }
@@ -204,6 +222,20 @@ fn leaf(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> Option<Stri
         }
         if scene.children(child).len() == 0 { Some(id.clone()) } else { leaf(scene, child) }
     })
+}
+
+/// The child of `key` holding the most nodes (at least one), outside instances.
+fn group(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> Option<String> {
+    fn count(scene: &nib::resolve::Scene, key: nib::resolve::SceneKey) -> usize {
+        scene.children(key).map(|child| 1 + count(scene, child)).sum()
+    }
+    scene
+        .children(key)
+        .filter(|child| !scene.node(*child).id.contains('/'))
+        .map(|child| (count(scene, child), child))
+        .filter(|(nodes, _)| *nodes > 0)
+        .max_by_key(|(nodes, _)| *nodes)
+        .map(|(_, child)| scene.node(child).id.clone())
 }
 
 /// The first picture of `id` in this process, stage by stage.

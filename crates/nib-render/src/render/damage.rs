@@ -11,7 +11,7 @@
 //! all it reads; a change under a layer blur damages the blurred ancestor's bounds, which its
 //! blur spreads it over.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use tiny_skia::{IntRect, Rect, Transform};
 
@@ -143,6 +143,46 @@ pub(crate) fn faded_only(old: &DisplayList, new: &DisplayList, device: Transform
                 && (a.index == *old_root || old.node(a.index).paints_like(new.node(b.index)))
         });
     same.then_some(is.opacity)
+}
+
+/// The ids of the nodes of `new` that paint as in `old` on a layer of their own: each alike
+/// but for its opacity, in the same place, with every node under it alike (opacity too) and
+/// in the same place, under the same parents in the same order. A layer `old`'s picture kept
+/// for one of them is the layer `new` would paint (see [`super::layers`]). None when ids
+/// repeat, the picture's bounds or its images changed.
+pub(crate) fn same_contents(old: &DisplayList, new: &DisplayList, device: Transform) -> HashSet<String> {
+    let mut same = HashSet::new();
+    if old.bounds != new.bounds || !old.same_pictures(new) {
+        return same;
+    }
+    let ((before, _), (now, _)) = (placed(old, device), placed(new, device));
+    let (Some(was), Some(_)) = (ids(&before), ids(&now)) else { return same };
+    // Where each node of `new` is in the walk, by its index in the list.
+    let mut at = vec![usize::MAX; new.len()];
+    for (i, placed) in now.iter().enumerate() {
+        if let Some(slot) = at.get_mut(placed.index) {
+            *slot = i;
+        }
+    }
+    // Whether a node and everything under it paint as before; children come after their
+    // parent in the walk, so walking it backwards decides them first.
+    let mut alike = vec![false; now.len()];
+    for i in (0..now.len()).rev() {
+        let placed = &now[i];
+        let Some(old_placed) = was.get(placed.id).map(|&j| &before[j]) else { continue };
+        let (was_node, node) = (old.node(old_placed.index), new.node(placed.index));
+        let children_alike = was_node.children.len() == node.children.len()
+            && was_node.children.iter().zip(&node.children).all(|(&a, &b)| {
+                let child = at.get(b).copied().unwrap_or(usize::MAX);
+                old.node(a).id == new.node(b).id && alike.get(child).copied().unwrap_or(false)
+            });
+        if old_placed.transform != placed.transform || !children_alike || !was_node.paints_like_at_any_opacity(node) {
+            continue;
+        }
+        alike[i] = was_node.opacity == node.opacity;
+        same.insert(placed.id.to_owned());
+    }
+    same
 }
 
 /// The union of what changed (`Some(None)`: nothing), or `None` when the change is not local.
@@ -306,7 +346,7 @@ mod tests {
             0 | 1 => node["fill"] = json!(colours[dice.below(colours.len())]),
             2 => node["x"] = json!(node["x"].as_f64().unwrap_or(0.0) + dice.below(41) as f64 - 20.0),
             3 => node["y"] = json!(node["y"].as_f64().unwrap_or(0.0) + dice.below(21) as f64 - 10.0 + 0.5),
-            4 => node["opacity"] = json!([0.0, 0.3, 1.0][dice.below(3)]),
+            4 => node["opacity"] = json!([0.0, 0.3, 0.6, 1.0][dice.below(4)]),
             5 => node["enabled"] = json!(dice.below(2) == 0),
             6 => node["rotation"] = json!(dice.below(60) as f64 - 30.0),
             7 if node.get("content").is_some() => {
@@ -457,7 +497,7 @@ mod tests {
             let options = RenderOptions { scale, background: Some([255, 255, 255, 255]), ..RenderOptions::default() };
             let mut document = page();
             let mut previous: Option<Painted> = None;
-            let (mut serial, mut partial, mut nothing) = (0, 0, 0);
+            let (mut serial, mut partial, mut nothing, mut layers) = (0, 0, 0, 0);
             for step in 0..100 {
                 let list = display_list(&document, &mut engine);
                 let full = paint(&list, &options).expect("paints");
@@ -466,6 +506,7 @@ mod tests {
                     painted.rendered().pixmap.data() == full.pixmap.data(),
                     "step {step} (scale {scale}, {damage:?}) differs from a full paint after {document}"
                 );
+                layers += painted.layers().drawn_again();
                 match damage {
                     Damage::Area(_) => partial += 1,
                     Damage::Nothing => nothing += 1,
@@ -477,6 +518,7 @@ mod tests {
             // Most edits are local: the test shows nothing if they all painted everything.
             assert!(partial > 40, "only {partial} of 100 repaints were partial");
             assert!(nothing > 0, "no edit left the picture as it was ({partial} partial)");
+            assert!(layers > 0, "no repaint drew a translucent container's kept layer again");
         }
     }
 }

@@ -12,6 +12,7 @@ mod damage;
 mod effects;
 mod glyphs;
 mod kept;
+mod layers;
 pub mod memory;
 mod paint;
 mod painter;
@@ -21,6 +22,8 @@ mod rows;
 mod shared_shadows;
 mod surface;
 pub mod timings;
+
+use std::sync::Arc;
 
 use tiny_skia::{IntRect, Transform};
 
@@ -32,6 +35,8 @@ use crate::display::{DisplayList, TargetError};
 pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
 use kept::Kept;
+pub use layers::KeptLayers;
+use layers::Layers;
 use painter::Cull;
 pub use png::{demultiply, encode_painted, encode_png, encode_rendered};
 use surface::Surface;
@@ -185,7 +190,7 @@ pub fn render_timed(
     let list = crate::display::build(scene, layout, text, pictures, target);
     timings.display += started.elapsed();
     let started = std::time::Instant::now();
-    let rendered = paint_culled(&list?, options, None, Some(&mut timings.paint));
+    let rendered = paint_culled(&list?, options, None, Some(&mut timings.paint), None);
     timings.paint.finish(started.elapsed());
     rendered
 }
@@ -207,7 +212,7 @@ pub fn render_after(
 
 /// Paints a display list.
 pub fn paint(list: &DisplayList, options: &RenderOptions) -> Result<Rendered, RenderError> {
-    paint_culled(list, options, None, None)
+    paint_culled(list, options, None, None, None)
 }
 
 /// A picture kept with the display list and options it was painted with: what the next
@@ -216,6 +221,8 @@ pub struct Painted {
     list: DisplayList,
     options: RenderOptions,
     rendered: Rendered,
+    /// The layers of its translucent containers, for a repaint after an edit of their opacity.
+    layers: KeptLayers,
 }
 
 impl Painted {
@@ -227,6 +234,22 @@ impl Painted {
     /// The display list it was painted from.
     pub fn list(&self) -> &DisplayList {
         &self.list
+    }
+
+    /// The pixels it holds: the picture's and its kept layers' (at most as many again).
+    pub fn pixels(&self) -> u64 {
+        let pixmap = &self.rendered.pixmap;
+        u64::from(pixmap.width()) * u64::from(pixmap.height()) + self.layers.pixels()
+    }
+
+    /// The layers of translucent containers kept with it.
+    pub fn layers(&self) -> &KeptLayers {
+        &self.layers
+    }
+
+    /// Lets its kept layers go (a repaint then paints every container's children again).
+    pub fn drop_layers(&mut self) {
+        self.layers = KeptLayers::default();
     }
 }
 
@@ -241,12 +264,14 @@ pub(crate) fn paint_after(
     previous: Option<Painted>,
 ) -> Result<(Painted, Damage), RenderError> {
     let Some(previous) = previous.filter(|p| p.options == *options) else {
-        let rendered = paint(&list, options)?;
-        return Ok((Painted { list, options: options.clone(), rendered }, Damage::Everything));
+        let (rendered, layers) = paint_keeping_layers(&list, options, None, KeptLayers::default())?;
+        return Ok((Painted { list, options: options.clone(), rendered, layers }, Damage::Everything));
     };
-    let Painted { list: old, rendered: mut picture, .. } = previous;
+    let Painted { list: old, rendered: mut picture, layers: old_layers, .. } = previous;
     let area = IntRect::from_xywh(0, 0, picture.pixmap.width(), picture.pixmap.height());
     let device = device_transform(&list, options.scale);
+    // The layers still alike: what a layer kept for any other node would no longer show.
+    let layers = old_layers.of(&damage::same_contents(&old, &list, device));
     // Only the target's opacity lowered from full (on a transparent picture): the old picture
     // faded is the new one.
     if let Some(area) = area
@@ -257,28 +282,45 @@ pub(crate) fn paint_after(
         surface.fade(opacity);
         let rendered =
             Rendered { pixmap: surface.into_pixmap(), warnings: list.warnings.clone(), opaque: false, ..picture };
-        return Ok((Painted { list, options: options.clone(), rendered }, Damage::Faded(opacity)));
+        return Ok((Painted { list, options: options.clone(), rendered, layers }, Damage::Faded(opacity)));
     }
     let (damage, bounds) = match area {
         Some(area) => damage::damage(&old, &list, device, area),
         None => (Damage::Everything, Vec::new()),
     };
-    let repainted = match damage {
+    let (repainted, layers) = match damage {
         Damage::Nothing => {
             picture.warnings = list.warnings.clone();
-            picture
+            (picture, layers)
         }
         Damage::Area(rect) => {
             let cull = Cull { rect: rect.to_rect(), bounds: &bounds };
-            let fresh = paint_culled(&list, options, Some(cull), None)?;
+            let (fresh, layers) = paint_keeping_layers(&list, options, Some(cull), layers)?;
             copy_area(&fresh.pixmap, &mut picture.pixmap, rect);
             // The list says whether it covers every pixel opaquely, not the old picture.
-            Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }
+            (Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }, layers)
         }
         // (`damage` says neither: a fade is answered above.)
-        Damage::Everything | Damage::Faded(_) => paint(&list, options)?,
+        Damage::Everything | Damage::Faded(_) => paint_keeping_layers(&list, options, None, layers)?,
     };
-    Ok((Painted { list, options: options.clone(), rendered: repainted }, damage))
+    Ok((Painted { list, options: options.clone(), rendered: repainted, layers }, damage))
+}
+
+/// Paints `list` (leaving out what `cull` says), drawing the layers `before` holds where they
+/// are asked for and keeping the layers it paints whole, at most as many pixels as the picture.
+fn paint_keeping_layers(
+    list: &DisplayList,
+    options: &RenderOptions,
+    cull: Option<Cull<'_>>,
+    before: KeptLayers,
+) -> Result<(Rendered, KeptLayers), RenderError> {
+    let limit = (f64::from(list.bounds.width()) * f64::from(list.bounds.height()) * f64::from(options.scale).powi(2))
+        .clamp(0.0, MAX_PIXELS as f64) as u64;
+    let layers = Arc::new(Layers::new(before, limit));
+    let rendered = paint_culled(list, options, cull, None, Some(&layers))?;
+    // The painters are done: the layers are this one's alone.
+    let kept = Arc::try_unwrap(layers).map(Layers::into_kept).unwrap_or_default();
+    Ok((rendered, kept))
 }
 
 /// Copies the pixels of `rect` from `from` to `to` (of the same size).
@@ -307,6 +349,7 @@ fn paint_culled(
     options: &RenderOptions,
     cull: Option<Cull<'_>>,
     mut timings: Option<&mut PaintTimings>,
+    layers: Option<&Arc<Layers>>,
 ) -> Result<Rendered, RenderError> {
     // On a worker of the pool: the row loops it splits then start without waking the pool
     // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
@@ -316,7 +359,7 @@ fn paint_culled(
         if let Some(timings) = timings.as_deref_mut() {
             *timings = PaintTimings::default();
         }
-        let kept = Kept::default();
+        let kept = Kept { layers: layers.cloned(), ..Kept::default() };
         let mut run = Run { kept: &kept, memory: &account, timings: timings.as_deref_mut() };
         let cull = cull.as_ref().map(|cull| Cull { rect: cull.rect, bounds: cull.bounds });
         let rendered = rayon::scope(|_| paint_with(list, options, &mut run, cull));

@@ -93,6 +93,13 @@ impl Painter<'_> {
             self.out_of_memory(node);
             return;
         }
+        // A layer kept from the picture before, where nothing on it changed.
+        let extent = surface.reach_area(bounds).unwrap_or(area);
+        let layers = self.kept.layers.as_ref().filter(|_| node.effects.layer_blur <= 0.0);
+        if let Some(kept) = layers.and_then(|layers| layers.kept(&node.id, area, extent)) {
+            surface.draw_pixels(kept.as_ref().as_ref(), area, opacity, BlendMode::SourceOver);
+            return;
+        }
         // (No band's edge cuts through a layer blur: the layer holds all the blur reads.)
         let Some(mut layer) = surface.layer_over(bounds) else { return self.out_of_memory(node) };
         let blurred = u32::from(node.effects.layer_blur > 0.0);
@@ -112,6 +119,24 @@ impl Painter<'_> {
         }
         surface.draw(&layer, opacity, BlendMode::SourceOver);
         self.out_of_memory(node);
+        if let Some(layers) = layers
+            && self.painted_whole(area)
+        {
+            layers.keep(&node.id, area, extent, layer.into_pixmap());
+        }
+    }
+
+    /// Whether a layer over `area` was painted with everything in it: nothing was left out
+    /// for lying outside a repaint's damage, and the memory held out.
+    fn painted_whole(&self, area: tiny_skia::IntRect) -> bool {
+        let inside = |cull: &Cull<'_>| {
+            let rect = cull.rect;
+            rect.left() <= area.left() as f32
+                && rect.top() <= area.top() as f32
+                && rect.right() >= area.right() as f32
+                && rect.bottom() >= area.bottom() as f32
+        };
+        !self.memory.failed() && (self.whole > 0 || self.cull.as_ref().is_none_or(inside))
     }
 
     /// Notes `node` as where the render ran out of memory, when it did and no node deeper down

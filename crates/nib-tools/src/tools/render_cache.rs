@@ -19,8 +19,9 @@ pub const MAX_ENTRIES: usize = 32;
 /// 4 MiB of PNG).
 pub const MAX_BYTES: usize = 32 * 1024 * 1024;
 
-/// Most pixels of the pictures kept unencoded for a repaint, all together (16 MB of pixmaps):
-/// a picture larger than 2048 × 2048 after an edit is painted whole again.
+/// Most pixels of the pictures kept unencoded for a repaint, all together, with the layers of
+/// their translucent containers (16 MB of pixmaps): a picture larger than 2048 × 2048 after an
+/// edit is painted whole again.
 pub const MAX_KEPT_PIXELS: u64 = 4 * 1024 * 1024;
 
 /// Most pictures kept unencoded for a repaint: an agent going back and forth between a few
@@ -85,9 +86,9 @@ struct Kept {
 }
 
 impl Kept {
+    /// The picture's pixels and its kept layers'.
     fn pixels(&self) -> u64 {
-        let pixmap = &self.painted.rendered().pixmap;
-        u64::from(pixmap.width()) * u64::from(pixmap.height())
+        self.painted.pixels()
     }
 }
 
@@ -154,9 +155,13 @@ impl RenderCache {
     /// larger than that alone is not kept.
     pub(crate) fn keep_painted(&mut self, key: ShotKey, painted: Painted, shot: Shot) {
         self.kept.retain(|kept| kept.key != key);
-        let kept = Kept { key, painted, shot };
+        let mut kept = Kept { key, painted, shot };
         if kept.pixels() > MAX_KEPT_PIXELS {
-            return;
+            // The picture alone may still fit: a repaint then paints its containers' children.
+            kept.painted.drop_layers();
+            if kept.pixels() > MAX_KEPT_PIXELS {
+                return;
+            }
         }
         self.kept.push_back(kept);
         while self.kept.len() > MAX_KEPT_PICTURES || self.kept.iter().map(Kept::pixels).sum::<u64>() > MAX_KEPT_PIXELS {
