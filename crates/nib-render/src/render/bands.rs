@@ -223,13 +223,16 @@ pub(crate) fn paint_in_bands(
     let painted: Vec<Band> = bands
         .par_iter()
         .zip(rows.into_par_iter())
-        .map(|(band, rows)| {
+        .enumerate()
+        .map(|(index, (band, rows))| {
             let wanted = match cull {
                 Some(cull) => cull.rect.intersect(&band.to_rect()),
                 None => Some(band.to_rect()),
             };
             match wanted {
-                Some(rect) => paint_band(picture, *band, Cull { rect, bounds }, rows, measure),
+                Some(rect) => super::memory::as_band(account, index, || {
+                    paint_band(picture, *band, Cull { rect, bounds }, rows, measure)
+                }),
                 None => Band::default(),
             }
         })
@@ -351,6 +354,39 @@ mod tests {
         assert!(inked > 5_000, "the cards' text is drawn ({inked} dark pixels)");
         assert!(differing * 1000 <= inked, "{differing} pixels differ of {inked} inked");
         assert!(most <= 64, "a pixel differs by {most} levels, more than a sub-row's coverage");
+    }
+
+    /// Memory refused to one band is named there: the other band, painting its own nodes
+    /// meanwhile, finds the render stopped and names none of them (it named one of its dots
+    /// when any band named the node it was on).
+    #[test]
+    fn the_node_named_when_memory_runs_out_is_the_one_whose_band_asked() {
+        let dots: Vec<String> = (0..40)
+            .map(|i| format!(r##"{{"type": "text", "id": "d{i}", "x": {}, "y": {}, "fontSize": 11, "fill": "#111827", "content": "Dot number {i}"}}"##, 10 + (i % 5) * 90, 10 + (i / 5) * 40))
+            .collect();
+        let list = crate::render::tests::list_of_page(&format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 480, "height": 900, "layout": "none",
+                "fill": "#EEF2F7", "children": [{}, {{"type": "frame", "id": "group", "x": 10, "y": 500, "width": 460, "height": 350,
+                "opacity": 0.5, "fill": "#6366F1", "layout": "none", "children": [{{"type": "rectangle", "id": "inside",
+                "width": 40, "height": 40, "fill": "#FFFFFF"}}]}}]}}]}}"##,
+            dots.join(",")
+        ));
+        let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        let cut = bands(&list, area, device(&list));
+        assert_eq!(cut.len(), 2);
+        let picture_bytes = 480 * 900 * memory::LAYER_BYTES_PER_PIXEL;
+        for attempt in 0..20 {
+            let pool: &'static memory::Pool = Box::leak(Box::new(memory::Pool::new(picture_bytes + 50_000)));
+            let account = pool.open();
+            let (kept, options) = (Kept::default(), RenderOptions::default());
+            let picture =
+                Picture { list: &list, options: &options, account: &account, device: device(&list), area, kept: &kept };
+            match paint_in_bands(&picture, &cut, None, None) {
+                Err(RenderError::Memory { node, .. }) => assert_eq!(node, "group", "attempt {attempt}"),
+                Err(other) => panic!("another error: {other}"),
+                Ok(_) => panic!("painted within a pool smaller than the group's layer"),
+            }
+        }
     }
 
     /// The bands depend on the picture alone: its height, its nodes, its blurs.

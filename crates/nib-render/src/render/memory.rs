@@ -17,6 +17,7 @@
 //!
 //! Decoded images are bounded apart ([`super::images`]): they outlive renders.
 
+use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, OnceLock};
@@ -124,6 +125,30 @@ pub(crate) enum Shortfall {
     },
 }
 
+/// Who asked for what was refused: the band of the picture being painted on the thread then
+/// (`None` outside bands).
+#[derive(Debug, Clone, Copy)]
+struct Refused {
+    band: Option<usize>,
+}
+
+thread_local! {
+    /// The band this thread is painting, while it paints it: the account of its render (by
+    /// address) and the band's place in the picture.
+    static PAINTING: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+/// Runs `paint` as band `band` of a picture drawn from `account`: memory refused to what it
+/// asks is that band's. A band's task waiting on the pool may run another band's task (of this
+/// render or another) meanwhile on the same thread; that one marks the thread as its own while
+/// it runs and gives it back after.
+pub(crate) fn as_band<T>(account: &Arc<Account>, band: usize, paint: impl FnOnce() -> T) -> T {
+    let before = PAINTING.replace(Some((Arc::as_ptr(account) as usize, band)));
+    let painted = paint();
+    PAINTING.set(before);
+    painted
+}
+
 /// One render's share of the pool.
 #[derive(Debug)]
 pub(crate) struct Account {
@@ -131,7 +156,7 @@ pub(crate) struct Account {
     ticket: u64,
     held: AtomicU64,
     /// The first request that was refused: the render stops there.
-    shortfall: Mutex<Option<Shortfall>>,
+    shortfall: Mutex<Option<(Shortfall, Refused)>>,
 }
 
 impl Account {
@@ -144,7 +169,7 @@ impl Account {
         match self.reserve(bytes) {
             Ok(()) => Some(Lease { account: Arc::clone(self), bytes }),
             Err(shortfall) => {
-                self.shortfall.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(shortfall);
+                self.refuse(shortfall);
                 None
             }
         }
@@ -159,7 +184,7 @@ impl Account {
             // Counted in `held` only: given back when the account is dropped or reset.
             Ok(()) => true,
             Err(shortfall) => {
-                self.shortfall.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(shortfall);
+                self.refuse(shortfall);
                 false
             }
         }
@@ -172,7 +197,30 @@ impl Account {
 
     /// The refused request, if any.
     pub(crate) fn shortfall(&self) -> Option<Shortfall> {
-        self.shortfall.lock().unwrap_or_else(|e| e.into_inner()).clone()
+        self.shortfall.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|(shortfall, _)| shortfall.clone())
+    }
+
+    /// The band of this account's picture painting on this thread, if any.
+    fn band_here(&self) -> Option<usize> {
+        PAINTING.get().filter(|(account, _)| *account == std::ptr::from_ref(self) as usize).map(|(_, band)| band)
+    }
+
+    /// Notes the first refusal, and which band of the picture asked (see [`as_band`]).
+    fn refuse(&self, shortfall: Shortfall) {
+        let band = self.band_here();
+        self.shortfall.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert((shortfall, Refused { band }));
+    }
+
+    /// True when the refusal was of a request of the band painting on this thread (or of a
+    /// picture painted whole): that band names the node it was painting. Another band, which
+    /// only finds the render stopped, names none.
+    pub(crate) fn refused_here(&self) -> bool {
+        let band = self.band_here();
+        self.shortfall
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|(_, refused)| refused.band == band)
     }
 
     /// Forgets a refusal (before a render starts again) and gives back what leases kept.

@@ -142,7 +142,7 @@ impl Painter<'_> {
     /// Notes `node` as where the render ran out of memory, when it did and no node deeper down
     /// was noted first (the innermost node whose layer did not fit is the one to name).
     fn out_of_memory(&mut self, node: &DisplayNode) {
-        if self.memory.failed() && self.memory_node.is_none() {
+        if self.memory.refused_here() && self.memory_node.is_none() {
             self.memory_node = Some(node.id.clone());
         }
     }
