@@ -29,6 +29,7 @@ use super::effects::device_sigma;
 use super::kept::Kept;
 use super::memory::Account;
 use super::painter::{Cull, Painter};
+use super::shared_shadows::{BandPart, work_out_shared_shadows};
 use super::surface::Surface;
 use super::timings::PaintTimings;
 use super::{RenderError, RenderOptions, memory_error};
@@ -212,11 +213,18 @@ pub(crate) fn paint_in_bands(
     }
     let measure = timings.is_some();
     let started = Instant::now();
-    // A full paint: the shadows reaching several bands first, once (a repaint's bands draw
-    // only what reaches the damage, so they are left to the bands).
-    if cull.is_none()
-        && let Err(node) = super::shared_shadows::work_out_shared_shadows(picture, bands)
-    {
+    // The shadows several bands draw first, once.
+    let parts: Vec<BandPart> = bands
+        .iter()
+        .filter_map(|band| {
+            let wanted = match cull {
+                Some(cull) => cull.rect.intersect(&band.to_rect())?,
+                None => band.to_rect(),
+            };
+            Some(BandPart { rows: *band, wanted })
+        })
+        .collect();
+    if let Err(node) = work_out_shared_shadows(picture, &parts, bounds) {
         return Err(memory_error(account, node, width, height));
     }
     let shared = started.elapsed();

@@ -7,12 +7,13 @@
 //! masks, blur and cut took both cores about as long as the rest of the band). Worked out
 //! here first and kept in the shadow cache the bands share, each band only draws it. The
 //! coverage is the one a band would compute (the same function over the same area and
-//! transform), so the bytes are those of a band working it out itself.
+//! transform), so the bytes are those of a band working it out itself. A repaint after an edit
+//! does the same for the shadows more than one band draws within the damage.
 
 use std::collections::HashSet;
 
 use rayon::prelude::*;
-use tiny_skia::{IntRect, Transform};
+use tiny_skia::{IntRect, Rect, Transform};
 
 use super::bands::Picture;
 use super::effects::{ShadowPlace, shadow_scratch_bytes};
@@ -27,16 +28,28 @@ struct Shared {
     key: u64,
 }
 
-/// Works out the drop shadows of `picture` that reach more than one of `bands` and keeps them
-/// in its shadow cache; the id of the node whose shadow the memory could not hold, when it
-/// could not (the render then stops, as a band's painter stops there).
-pub(crate) fn work_out_shared_shadows(picture: &Picture<'_>, bands: &[IntRect]) -> Result<(), String> {
-    if bands.len() < 2 {
+/// The part of the picture a band paints: its rows, and (in a repaint) the damage within them,
+/// the rectangle its painter leaves out the nodes not reaching.
+pub(crate) struct BandPart {
+    pub rows: IntRect,
+    pub wanted: Rect,
+}
+
+/// Works out the drop shadows of `picture` that more than one of `parts` draws and keeps them
+/// in its shadow cache (`bounds`: each node's with its children, by index in the list); the
+/// id of the node whose shadow the memory could not hold, when it could not (the render then
+/// stops, as a band's painter stops there).
+pub(crate) fn work_out_shared_shadows(
+    picture: &Picture<'_>,
+    parts: &[BandPart],
+    bounds: &[Option<Rect>],
+) -> Result<(), String> {
+    if parts.len() < 2 {
         return Ok(());
     }
     let list = picture.list;
     let cache = &picture.kept.shadows;
-    let mut shared = shared_shadows(picture, bands);
+    let mut shared = shared_shadows(picture, parts, bounds);
     shared.truncate(cache.room());
     let failed = shared.into_par_iter().find_map_any(|job| {
         let node = list.node(job.node);
@@ -53,9 +66,10 @@ pub(crate) fn work_out_shared_shadows(picture: &Picture<'_>, bands: &[IntRect]) 
     failed.map_or(Ok(()), Err)
 }
 
-/// The drop shadows a full paint of `picture` draws over more than one of `bands`, from a
-/// kept coverage (one per key), in paint order.
-fn shared_shadows(picture: &Picture<'_>, bands: &[IntRect]) -> Vec<Shared> {
+/// The drop shadows more than one of `parts` draws, from a kept coverage (one per key), in
+/// paint order: a band draws a node's shadow when the node reaches what it paints and the
+/// shadow its rows.
+fn shared_shadows(picture: &Picture<'_>, parts: &[BandPart], bounds: &[Option<Rect>]) -> Vec<Shared> {
     let list = picture.list;
     let mut shared = Vec::new();
     let mut keys = HashSet::new();
@@ -74,7 +88,11 @@ fn shared_shadows(picture: &Picture<'_>, bands: &[IntRect]) -> Vec<Shared> {
                 let Some(area) = place.bounds.round_out().and_then(|bounds| bounds.intersect(&picture.area)) else {
                     continue;
                 };
-                if bands.iter().filter(|band| band.intersect(&area).is_some()).count() < 2 {
+                let reaches = |part: &&BandPart| {
+                    let node_reaches = bounds.get(index).copied().flatten().and_then(|b| b.intersect(&part.wanted));
+                    node_reaches.is_some() && part.rows.intersect(&area).is_some()
+                };
+                if parts.iter().filter(reaches).count() < 2 {
                     continue;
                 }
                 let Some(key) = place.key(shape, node.width, node.height, shadow, transform, area) else { continue };
@@ -143,6 +161,29 @@ mod tests {
         assert!(banded == whole, "the bands' picture differs from the whole one");
         let alone = Kept { shadows: ShadowCache::off(), ..Kept::default() };
         assert!(painted(&list, &alone, memory::pool(), false).expect("paints") == whole, "without a cache");
+    }
+
+    /// A repaint in bands of a damage across their edge (the panel's): the shadow is worked
+    /// out once there too, and the damaged pixels are the full paint's.
+    #[test]
+    fn a_repaint_across_bands_works_a_shared_shadow_out_once() {
+        let list = page();
+        let area = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        let device = Transform::from_translate(-list.bounds.left(), -list.bounds.top());
+        let bands = crate::render::bands::bands(&list, area, device);
+        let bounds = crate::render::damage::subtree_bounds(&list, device);
+        let damage = tiny_skia::Rect::from_ltrb(10.0, 280.0, 470.0, 640.0).expect("a rect");
+        let (kept, options, account) = (Kept::default(), RenderOptions::default(), memory::pool().open());
+        let picture = Picture { list: &list, options: &options, account: &account, device, area, kept: &kept };
+        let cull = crate::render::painter::Cull { rect: damage, bounds: &bounds };
+        let repainted = paint_in_bands(&picture, &bands, Some(&cull), None).expect("paints");
+        assert_eq!(kept.shadows.reused(), 2, "each band drew the kept coverage");
+        let whole = painted(&list, &Kept::default(), memory::pool(), true).expect("paints");
+        let stride = 480 * 4;
+        for y in 280..640 {
+            let row = y * stride + 10 * 4..y * stride + 470 * 4;
+            assert!(repainted.pixmap.data()[row.clone()] == whole[row], "row {y} differs from the full paint");
+        }
     }
 
     /// Memory the shadow's working out does not fit in stops the render there, naming the
