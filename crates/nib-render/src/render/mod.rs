@@ -270,8 +270,12 @@ pub(crate) fn paint_after(
     let Painted { list: old, rendered: mut picture, layers: old_layers, .. } = previous;
     let area = IntRect::from_xywh(0, 0, picture.pixmap.width(), picture.pixmap.height());
     let device = device_transform(&list, options.scale);
-    // The layers still alike: what a layer kept for any other node would no longer show.
-    let layers = old_layers.of(&damage::same_contents(&old, &list, device));
+    // The layers still alike: what a layer kept for any other node would no longer show (most
+    // pictures keep none, and finding them walks both lists).
+    let layers = match old_layers.is_empty() {
+        true => KeptLayers::default(),
+        false => old_layers.of(&damage::same_contents(&old, &list, device)),
+    };
     // Only the target's opacity lowered from full (on a transparent picture): the old picture
     // faded is the new one.
     if let Some(area) = area
