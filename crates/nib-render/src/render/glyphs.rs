@@ -11,6 +11,9 @@
 //! the same text gives the same pixels in a whole picture, in a band of one and in a repaint. Glyphs blend one after the other, as in
 //! a browser, so where two overlap (tight kerning, joined scripts) the overlap is drawn twice.
 //!
+//! A picture a server keeps to repaint keeps its glyphs too (see [`super::paint_after`]): the
+//! next picture of the target draws the text an edit repaints from them.
+//!
 //! Only plain text of ordinary size takes this way: one solid color, source-over, placed by
 //! scale and translation (no rotation, skew or mirror), an em of at most [`MAX_MASK_EM`]
 //! pixels; anything else is filled as outlines, which tiny-skia clips to the picture.
@@ -23,6 +26,7 @@ use tiny_skia::{BlendMode, Color, FillRule, IntRect, Mask, Transform};
 use super::surface::Surface;
 use crate::display::TextRun;
 use crate::display::text::PlacedGlyph;
+use crate::text::GlyphOutline;
 
 /// Positions per pixel a glyph's origin is placed at, across and down. Across, a quarter of a
 /// pixel (Skia's choice) moved small text visibly: a text-heavy page's PNG against poppler's
@@ -45,21 +49,29 @@ struct GlyphMask {
     mask: Mask,
 }
 
-/// What decides a glyph's coverage: the glyph (face, id, weight), its scale (em → pixels,
-/// exact bits) and the part of a pixel its origin falls on (see [`SUBPIXELS`]).
+/// What decides a glyph's coverage: the glyph's outline (the text engine's one allocation of
+/// it, by address: the cache holds it, so no other outline takes that address while the key
+/// lives; a font id alone names another face in another engine's database), its scale (em →
+/// pixels, exact bits) and the part of a pixel its origin falls on (see [`SUBPIXELS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct GlyphKey {
-    glyph: (fontdb::ID, u16, u16),
+    outline: usize,
     scale: (u32, u32),
     place: (u8, u8),
 }
 
-/// Glyph coverages a render has drawn, shared by the bands painting it.
+/// A kept coverage and the outline its key names.
+type KeptGlyph = (Arc<GlyphOutline>, Option<Arc<GlyphMask>>);
+
+/// Glyph coverages drawn, shared by the bands painting a render and kept with a picture for
+/// the next one.
 #[derive(Default)]
 pub(crate) struct GlyphCache {
-    /// By key; `None` for a glyph that covers no pixel.
-    masks: Mutex<HashMap<GlyphKey, Option<Arc<GlyphMask>>>>,
+    /// By key; no mask for a glyph that covers no pixel.
+    masks: Mutex<HashMap<GlyphKey, KeptGlyph>>,
     kept_bytes: std::sync::atomic::AtomicUsize,
+    /// How many glyphs were rasterised (not found kept).
+    rasterized: std::sync::atomic::AtomicUsize,
 }
 
 impl GlyphCache {
@@ -72,18 +84,27 @@ impl GlyphCache {
         scale: (f32, f32),
         place: (u8, u8),
     ) -> Option<Arc<GlyphMask>> {
-        let key = GlyphKey { glyph: glyph.key, scale: (scale.0.to_bits(), scale.1.to_bits()), place };
-        if let Some(found) = self.masks.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
+        let outline = Arc::as_ptr(glyph.outline) as usize;
+        let key = GlyphKey { outline, scale: (scale.0.to_bits(), scale.1.to_bits()), place };
+        if let Some((_, found)) = self.masks.lock().unwrap_or_else(PoisonError::into_inner).get(&key) {
             return found.clone();
         }
-        let drawn = rasterize(glyph, scale, place).map(Arc::new);
-        let bytes = drawn.as_ref().map_or(0, |m| m.mask.data().len()) + std::mem::size_of::<GlyphKey>();
         use std::sync::atomic::Ordering::Relaxed;
+        self.rasterized.fetch_add(1, Relaxed);
+        let drawn = rasterize(glyph, scale, place).map(Arc::new);
+        let bytes = drawn.as_ref().map_or(0, |m| m.mask.data().len()) + std::mem::size_of::<(GlyphKey, KeptGlyph)>();
         if self.kept_bytes.load(Relaxed) + bytes <= MAX_KEPT_BYTES && surface.keep(bytes as u64) {
             self.kept_bytes.fetch_add(bytes, Relaxed);
-            self.masks.lock().unwrap_or_else(PoisonError::into_inner).insert(key, drawn.clone());
+            let kept = (Arc::clone(glyph.outline), drawn.clone());
+            self.masks.lock().unwrap_or_else(PoisonError::into_inner).insert(key, kept);
         }
         drawn
+    }
+
+    /// How many glyphs were rasterised rather than found kept.
+    #[cfg(test)]
+    pub(crate) fn rasterized(&self) -> usize {
+        self.rasterized.load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 
@@ -226,6 +247,56 @@ mod tests {
                 assert_eq!(a[y * 340 + x], b[(y + 3) * 340 + x + 7], "({x}, {y})");
             }
         }
+    }
+
+    /// A repaint draws the text over an edited box from the glyphs the picture before kept
+    /// (none rasterised again), with a full paint's bytes — when the text engine is the same
+    /// (a server's compiler keeps one through a document's revisions). With another engine its
+    /// outlines are others: every glyph is rasterised again, the bytes still a full paint's.
+    #[test]
+    fn a_repaint_draws_its_text_from_the_glyphs_the_picture_before_kept() {
+        use crate::host::Host as _;
+        use crate::render::{Damage, RenderOptions, paint, paint_after};
+        use crate::text::{FontBook, FontOptions, TextEngine};
+        let list_of = |text: &str, engine: &mut TextEngine| {
+            let document = crate::doc::Document::load(text).expect("valid").document;
+            let scene =
+                crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
+            let layout = crate::layout::Layout::compute(&scene, engine);
+            let key = scene.node_by_id("page").expect("a node 'page'");
+            let host = crate::host::MemoryHost::new();
+            let target = crate::display::RenderTarget::Node(key);
+            crate::display::build(&scene, &layout, engine, host.pictures().as_mut(), target).expect("a display list")
+        };
+        let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
+        let page = |fill: &str, engine: &mut TextEngine| {
+            list_of(
+                &format!(
+                    r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 320, "height": 120,
+                    "layout": "none", "fill": "#FFFFFF", "children": [
+                    {{"type": "rectangle", "id": "box", "x": 4, "y": 4, "width": 300, "height": 60, "fill": "{fill}"}},
+                    {{"type": "text", "id": "label", "x": 12, "y": 14, "fontSize": 18, "fill": "#111827",
+                      "content": "Glyphs kept from the picture before"}}]}}]}}"##
+                ),
+                engine,
+            )
+        };
+        let options = RenderOptions::default();
+        let (first, _) = paint_after(page("#E0E7FF", &mut engine), &options, None).expect("paints");
+        let drawn = first.glyphs.rasterized();
+        assert!(drawn > 20, "{drawn} glyphs rasterised");
+        let list = page("#FDE68A", &mut engine);
+        let full = paint(&list, &options).expect("paints");
+        let (second, damage) = paint_after(list, &options, Some(first)).expect("repaints");
+        assert!(matches!(damage, Damage::Area(_)), "{damage:?}");
+        assert!(second.rendered().pixmap.data() == full.pixmap.data(), "not the full paint's bytes");
+        assert_eq!(second.glyphs.rasterized(), drawn, "a glyph was rasterised again");
+        let mut other = TextEngine::new(FontBook::new(FontOptions::default()));
+        let list = page("#BBF7D0", &mut other);
+        let full = paint(&list, &options).expect("paints");
+        let (third, _) = paint_after(list, &options, Some(second)).expect("repaints");
+        assert!(third.rendered().pixmap.data() == full.pixmap.data(), "not the full paint's bytes");
+        assert_eq!(third.glyphs.rasterized(), 2 * drawn, "another engine's glyphs were taken for kept ones");
     }
 
     #[test]

@@ -11,7 +11,8 @@ use super::layers::Layers;
 #[derive(Default)]
 pub(crate) struct Kept {
     pub shadows: ShadowCache,
-    pub glyphs: GlyphCache,
+    /// Shared with the picture kept to be repainted, when it is (see [`super::paint_after`]).
+    pub glyphs: Arc<GlyphCache>,
     /// Layers of translucent containers kept from the picture before and for the next one,
     /// when the picture is kept to be repainted.
     pub layers: Option<Arc<Layers>>,

@@ -34,6 +34,7 @@ pub use crate::display::pictures::{
 use crate::display::{DisplayList, TargetError};
 pub use crate::display::{MAX_PIXELS, MAX_SIDE, RenderTarget, target_bounds};
 pub use damage::Damage;
+use glyphs::GlyphCache;
 use kept::Kept;
 pub use layers::KeptLayers;
 use layers::Layers;
@@ -223,6 +224,8 @@ pub struct Painted {
     rendered: Rendered,
     /// The layers of its translucent containers, for a repaint after an edit of their opacity.
     layers: KeptLayers,
+    /// The glyphs it drew, for the text a repaint draws again.
+    glyphs: Arc<GlyphCache>,
 }
 
 impl Painted {
@@ -264,10 +267,11 @@ pub(crate) fn paint_after(
     previous: Option<Painted>,
 ) -> Result<(Painted, Damage), RenderError> {
     let Some(previous) = previous.filter(|p| p.options == *options) else {
-        let (rendered, layers) = paint_keeping_layers(&list, options, None, KeptLayers::default())?;
-        return Ok((Painted { list, options: options.clone(), rendered, layers }, Damage::Everything));
+        let glyphs = Arc::default();
+        let (rendered, layers) = paint_keeping_layers(&list, options, None, KeptLayers::default(), &glyphs)?;
+        return Ok((Painted { list, options: options.clone(), rendered, layers, glyphs }, Damage::Everything));
     };
-    let Painted { list: old, rendered: mut picture, layers: old_layers, .. } = previous;
+    let Painted { list: old, rendered: mut picture, layers: old_layers, glyphs, .. } = previous;
     let area = IntRect::from_xywh(0, 0, picture.pixmap.width(), picture.pixmap.height());
     let device = device_transform(&list, options.scale);
     // The layers still alike: what a layer kept for any other node would no longer show (most
@@ -286,7 +290,7 @@ pub(crate) fn paint_after(
         surface.fade(opacity);
         let rendered =
             Rendered { pixmap: surface.into_pixmap(), warnings: list.warnings.clone(), opaque: false, ..picture };
-        return Ok((Painted { list, options: options.clone(), rendered, layers }, Damage::Faded(opacity)));
+        return Ok((Painted { list, options: options.clone(), rendered, layers, glyphs }, Damage::Faded(opacity)));
     }
     let (damage, bounds) = match area {
         Some(area) => damage::damage(&old, &list, device, area),
@@ -299,29 +303,31 @@ pub(crate) fn paint_after(
         }
         Damage::Area(rect) => {
             let cull = Cull { rect: rect.to_rect(), bounds: &bounds };
-            let (fresh, layers) = paint_keeping_layers(&list, options, Some(cull), layers)?;
+            let (fresh, layers) = paint_keeping_layers(&list, options, Some(cull), layers, &glyphs)?;
             copy_area(&fresh.pixmap, &mut picture.pixmap, rect);
             // The list says whether it covers every pixel opaquely, not the old picture.
             (Rendered { warnings: fresh.warnings, opaque: fresh.opaque, ..picture }, layers)
         }
         // (`damage` says neither: a fade is answered above.)
-        Damage::Everything | Damage::Faded(_) => paint_keeping_layers(&list, options, None, layers)?,
+        Damage::Everything | Damage::Faded(_) => paint_keeping_layers(&list, options, None, layers, &glyphs)?,
     };
-    Ok((Painted { list, options: options.clone(), rendered: repainted, layers }, damage))
+    Ok((Painted { list, options: options.clone(), rendered: repainted, layers, glyphs }, damage))
 }
 
 /// Paints `list` (leaving out what `cull` says), drawing the layers `before` holds where they
-/// are asked for and keeping the layers it paints whole, at most as many pixels as the picture.
+/// are asked for and keeping the layers it paints whole, at most as many pixels as the picture;
+/// glyphs are drawn from and kept into `glyphs`.
 fn paint_keeping_layers(
     list: &DisplayList,
     options: &RenderOptions,
     cull: Option<Cull<'_>>,
     before: KeptLayers,
+    glyphs: &Arc<GlyphCache>,
 ) -> Result<(Rendered, KeptLayers), RenderError> {
     let limit = (f64::from(list.bounds.width()) * f64::from(list.bounds.height()) * f64::from(options.scale).powi(2))
         .clamp(0.0, MAX_PIXELS as f64) as u64;
     let layers = Arc::new(Layers::new(before, limit));
-    let rendered = paint_culled(list, options, cull, None, Some(&layers))?;
+    let rendered = paint_culled(list, options, cull, None, Some((&layers, glyphs)))?;
     // The painters are done: the layers are this one's alone.
     let kept = Arc::try_unwrap(layers).map(Layers::into_kept).unwrap_or_default();
     Ok((rendered, kept))
@@ -353,7 +359,7 @@ fn paint_culled(
     options: &RenderOptions,
     cull: Option<Cull<'_>>,
     mut timings: Option<&mut PaintTimings>,
-    layers: Option<&Arc<Layers>>,
+    kept_with_picture: Option<(&Arc<Layers>, &Arc<GlyphCache>)>,
 ) -> Result<Rendered, RenderError> {
     // On a worker of the pool: the row loops it splits then start without waking the pool
     // from outside and waiting on it each time (Katsari 91XPP, median 27 → 21 ms).
@@ -363,7 +369,12 @@ fn paint_culled(
         if let Some(timings) = timings.as_deref_mut() {
             *timings = PaintTimings::default();
         }
-        let kept = Kept { layers: layers.cloned(), ..Kept::default() };
+        let kept = match kept_with_picture {
+            Some((layers, glyphs)) => {
+                Kept { layers: Some(Arc::clone(layers)), glyphs: Arc::clone(glyphs), ..Kept::default() }
+            }
+            None => Kept::default(),
+        };
         let mut run = Run { kept: &kept, memory: &account, timings: timings.as_deref_mut() };
         let cull = cull.as_ref().map(|cull| Cull { rect: cull.rect, bounds: cull.bounds });
         let rendered = rayon::scope(|_| paint_with(list, options, &mut run, cull));

@@ -29,7 +29,7 @@ pub use faces::Origin;
 pub use files::{FontFiles, MemoryFontFiles, SystemFont};
 pub use fonts::{FamilyChoice, FontBook, FontOptions, Substitution};
 pub use icons::{IconDrawing, LUCIDE_STROKE_WIDTH};
-pub(crate) use outline::GlyphOutline;
+pub use outline::GlyphOutline;
 pub use registry::{FaceFile, GlyphFace, UsedFont};
 pub(crate) use shape::PreparedText;
 pub use shape::{TextEngine, start_shaping_clock, stop_shaping_clock};
