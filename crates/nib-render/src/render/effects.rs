@@ -35,11 +35,18 @@ fn pixels(area: tiny_skia::IntRect) -> u64 {
 /// Shared by the bands of a picture painted at once (see [`super::bands`]): a shadow crossing
 /// a band's edge is blurred once for both, when one band finishes it before the other needs it.
 pub(crate) struct ShadowCache {
-    layers: Mutex<HashMap<u64, Arc<Mask>>>,
+    layers: Mutex<Kept>,
     /// Most layers kept.
     limit: usize,
     /// How many shadows were drawn from a kept layer.
     reused: AtomicUsize,
+}
+
+/// The coverages kept and the bytes they hold.
+#[derive(Default)]
+struct Kept {
+    coverages: HashMap<u64, Arc<Mask>>,
+    bytes: usize,
 }
 
 impl Default for ShadowCache {
@@ -61,38 +68,54 @@ impl ShadowCache {
         ShadowCache { limit: 0, ..ShadowCache::default() }
     }
 
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The coverage kept under `key`.
     fn get(&self, key: u64) -> Option<Arc<Mask>> {
-        let found = self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).get(&key).cloned();
+        let found = self.lock().coverages.get(&key).cloned();
         if found.is_some() {
             self.reused.fetch_add(1, Ordering::Relaxed);
         }
         found
     }
 
-    /// Whether another coverage may be kept.
-    fn has_room(&self) -> bool {
-        self.room() > 0
+    /// Whether a coverage of `bytes` may be kept.
+    fn has_room(&self, bytes: usize) -> bool {
+        let (count, room) = self.room();
+        count > 0 && bytes <= room
     }
 
-    /// How many more coverages may be kept.
-    pub(crate) fn room(&self) -> usize {
-        self.limit.saturating_sub(self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len())
+    /// How many more coverages, and how many more bytes of them, may be kept.
+    pub(crate) fn room(&self) -> (usize, usize) {
+        let kept = self.lock();
+        (self.limit.saturating_sub(kept.coverages.len()), MAX_CACHED_SHADOW_BYTES.saturating_sub(kept.bytes))
     }
 
     /// Whether a coverage is kept under `key`.
     pub(crate) fn holds(&self, key: u64) -> bool {
-        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).contains_key(&key)
+        self.lock().coverages.contains_key(&key)
     }
 
-    /// Keeps `coverage` under `key`.
+    /// Keeps `coverage` under `key`, when there is room (see [`ShadowCache::has_room`]).
     pub(crate) fn keep(&self, key: u64, coverage: Mask) {
-        self.layers.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(key, Arc::new(coverage));
+        let mut kept = self.lock();
+        let bytes = coverage.data().len();
+        if kept.coverages.len() < self.limit && kept.bytes + bytes <= MAX_CACHED_SHADOW_BYTES {
+            kept.bytes += bytes;
+            kept.coverages.insert(key, Arc::new(coverage));
+        }
     }
 }
 
 /// Most shadow coverages kept per render (each a byte per pixel of its shadow).
 const MAX_CACHED_SHADOWS: usize = 64;
+
+/// Most bytes of shadow coverage kept per render: a dozen shadows the size of a 1440 × 900
+/// picture. Sixty-four coverages of a shadow spread over a whole 1400 × 1800 picture (a
+/// hostile file: no two alike) held 160 MB.
+const MAX_CACHED_SHADOW_BYTES: usize = 16 << 20;
 
 /// Where a drop shadow is worked out: the (spread) shape moved by the offset, its blur in
 /// device pixels, and the device bounds its blur reaches.
@@ -191,7 +214,7 @@ pub(crate) fn outer_shadow(
     let (color, blend) = ink(shadow);
     surface.draw_color(color, &coverage, area, blend);
     if let Some(key) = key
-        && cache.has_room()
+        && cache.has_room(coverage.data().len())
         && surface.keep(pixels(area))
     {
         cache.keep(key, coverage);
@@ -268,5 +291,28 @@ pub(crate) fn background_blur(surface: &mut Surface, shape: &Shape, radius: f32,
     blur(backdrop.pixmap.as_mut(), device_sigma(radius, transform), Edges::Extend);
     if let Some(mask) = backdrop.mask(&shape.path, shape.fill_rule, transform) {
         surface.draw_masked(&mut backdrop, &mask, BlendMode::SourceOver);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cache keeps coverages up to its byte bound, then no more: a file of many large
+    /// shadows, none alike, does not hold them all.
+    #[test]
+    fn the_shadow_cache_keeps_coverages_up_to_its_bytes() {
+        let cache = ShadowCache::default();
+        let side = 2048u32; // 4 MiB a coverage
+        for key in 0..6 {
+            let fits = cache.has_room((side * side) as usize);
+            cache.keep(key, Mask::new(side, side).expect("a mask"));
+            assert_eq!(cache.holds(key), fits, "coverage {key}");
+        }
+        assert_eq!(cache.room(), (MAX_CACHED_SHADOWS - 4, 0), "four of 4 MiB fill the 16 MiB");
+        assert!(!cache.holds(4) && !cache.holds(5));
+        // Small ones still fit by number until the count is reached, not here: no bytes left.
+        cache.keep(9, Mask::new(4, 4).expect("a mask"));
+        assert!(!cache.holds(9));
     }
 }

@@ -49,8 +49,17 @@ pub(crate) fn work_out_shared_shadows(
     }
     let list = picture.list;
     let cache = &picture.kept.shadows;
+    // As many as the cache has room for, in paint order (the rest are left to the bands).
     let mut shared = shared_shadows(picture, parts, bounds);
-    shared.truncate(cache.room());
+    let (mut count, mut bytes) = cache.room();
+    shared.retain(|job| {
+        let size = job.area.width() as usize * job.area.height() as usize;
+        let fits = count > 0 && size <= bytes;
+        if fits {
+            (count, bytes) = (count - 1, bytes - size);
+        }
+        fits
+    });
     let failed = shared.into_par_iter().find_map_any(|job| {
         let node = list.node(job.node);
         let shape = node.shape.as_ref()?;
