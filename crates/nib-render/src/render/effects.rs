@@ -26,7 +26,7 @@ pub(crate) fn device_sigma(radius: f32, transform: Transform) -> f32 {
 }
 
 /// The pixels `area` holds.
-fn pixels(area: tiny_skia::IntRect) -> u64 {
+pub(crate) fn pixels(area: tiny_skia::IntRect) -> u64 {
     u64::from(area.width()) * u64::from(area.height())
 }
 
@@ -267,7 +267,7 @@ pub(crate) fn inner_shadow(
         return;
     };
     // The coverage, its blur's buffer and the shape's own mask: a byte a pixel each.
-    let Ok(_scratch) = surface.scratch(pixels(area) * 3) else { return };
+    let Ok(_scratch) = surface.scratch(shadow_scratch_bytes(area)) else { return };
     let hole = grown(shape, width, height, -shadow.spread)
         .and_then(|hole| mask_over(area, &hole, shape.fill_rule, transform.pre_translate(shadow.dx, shadow.dy)));
     let Some(mut coverage) = hole.or_else(|| Mask::new(area.width(), area.height())) else { return };

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use tiny_skia::{IntRect, Rect, Transform};
 
 use super::bands::Picture;
-use super::effects::{ShadowPlace, shadow_scratch_bytes};
+use super::effects::{ShadowPlace, pixels, shadow_scratch_bytes};
 
 /// A drop shadow to work out: the node casting it, its place on the device, and the key its
 /// coverage is kept under.
@@ -53,7 +53,7 @@ pub(crate) fn work_out_shared_shadows(
     let mut shared = shared_shadows(picture, parts, bounds);
     let (mut count, mut bytes) = cache.room();
     shared.retain(|job| {
-        let size = job.area.width() as usize * job.area.height() as usize;
+        let size = pixels(job.area) as usize;
         let fits = count > 0 && size <= bytes;
         if fits {
             (count, bytes) = (count - 1, bytes - size);
@@ -66,7 +66,7 @@ pub(crate) fn work_out_shared_shadows(
         let fail = || Some(node.id.clone());
         let Some(_scratch) = picture.account.take(shadow_scratch_bytes(job.area)) else { return fail() };
         let coverage = job.place.coverage(shape, job.transform, job.area)?;
-        if !picture.account.keep(u64::from(job.area.width()) * u64::from(job.area.height())) {
+        if !picture.account.keep(pixels(job.area)) {
             return fail();
         }
         cache.keep(job.key, coverage);
@@ -81,6 +81,10 @@ pub(crate) fn work_out_shared_shadows(
 fn shared_shadows(picture: &Picture<'_>, parts: &[BandPart], bounds: &[Option<Rect>]) -> Vec<Shared> {
     let list = picture.list;
     let mut shared = Vec::new();
+    // Most pictures cast no drop shadow: no walk placing every node then.
+    if !(0..list.len()).any(|index| list.node(index).effects.shadows.iter().any(|shadow| !shadow.inner)) {
+        return shared;
+    }
     let mut keys = HashSet::new();
     let mut todo: Vec<(usize, Transform, bool)> =
         list.roots().iter().rev().map(|&root| (root, picture.device, true)).collect();
