@@ -83,7 +83,7 @@ pub(crate) fn bands(list: &DisplayList, area: IntRect, device: Transform) -> Vec
 
 /// The rows of the picture (from its top) each blur of `list` reads or spreads over, merged
 /// where they overlap, in order: a layer blur's subtree grown by the blur's reach, and a
-/// background blur's subtree (it blurs the backdrop within its own bounds), a pixel more on
+/// background blur's shape (it blurs the backdrop within its own shape alone), a pixel more on
 /// each side.
 fn blurred_rows(list: &DisplayList, device: Transform, area: IntRect) -> Vec<(i32, i32)> {
     let blurred = |index| {
@@ -100,17 +100,25 @@ fn blurred_rows(list: &DisplayList, device: Transform, area: IntRect) -> Vec<(i3
         let node = list.node(index);
         let transform = list.transform(index, parent, as_target);
         let effects = &node.effects;
-        if blurred(index) {
-            let reach = 3.0 * device_sigma(effects.layer_blur.max(0.0), transform) + 2.0;
+        // Rows from the picture's top, kept within a row of it (NaN and huge bounds too).
+        let row = |y: f32| (y - area.y() as f32).clamp(-1.0, area.height() as f32 + 1.0) as i32;
+        let mut span = |bounds: tiny_skia::Rect, reach: f32| {
+            spans.push((row((bounds.top() - reach).floor()), row((bounds.bottom() + reach).ceil())));
+        };
+        if effects.layer_blur > 0.0 {
+            // It spreads its whole subtree, which is all in the span.
+            let reach = 3.0 * device_sigma(effects.layer_blur, transform) + 2.0;
             if let Some(bounds) = list.subtree_bounds(index, transform) {
-                // Rows from the picture's top, kept within a row of it (NaN and huge bounds too).
-                let row = |y: f32| (y - area.y() as f32).clamp(-1.0, area.height() as f32 + 1.0) as i32;
-                spans.push((row((bounds.top() - reach).floor()), row((bounds.bottom() + reach).ceil())));
+                span(bounds, reach);
             }
-            if effects.layer_blur > 0.0 {
-                // Its whole subtree is in the span.
-                continue;
-            }
+            continue;
+        }
+        // A background blur reads and writes the backdrop within its own shape alone (see
+        // `effects::background_blur`); its shadow and children are painted as any node's.
+        if effects.background_blur > 0.0
+            && let Some(bounds) = node.shape.as_ref().and_then(|shape| shape.path.bounds().transform(transform))
+        {
+            span(bounds, 2.0);
         }
         todo.extend(node.children.iter().map(|&child| (child, transform, false)));
     }
@@ -395,6 +403,30 @@ mod tests {
                 Ok(_) => panic!("painted within a pool smaller than the group's layer"),
             }
         }
+    }
+
+    /// A background blur reads and writes the backdrop within its own shape: its shadow and a
+    /// child hanging out below it are painted as any node's, so the edge stays where it is
+    /// wanted, just below the shape (the whole subtree's rows, shadow and child, pushed it to
+    /// row 534), and the bands still paint the whole picture's bytes.
+    #[test]
+    fn a_background_blur_keeps_off_the_edge_only_the_rows_of_its_shape() {
+        let squares: Vec<String> = (0..40)
+            .map(|i| format!(r##"{{"type": "rectangle", "id": "s{i}", "x": {}, "y": {}, "width": 20, "height": 20, "fill": "#1F2937"}}"##, 10 + (i % 4) * 30, i * 22))
+            .collect();
+        let list = crate::render::tests::list_of_page(&format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 480, "height": 900, "layout": "none",
+                "fill": "#EEF2F7", "children": [{}, {{"type": "frame", "id": "glass", "x": 40, "y": 300, "width": 400, "height": 140,
+                "layout": "none", "fill": "#FFFFFF80", "effect": [{{"type": "background_blur", "radius": 12}},
+                {{"type": "shadow", "shadowType": "outer", "color": "#00000055", "offset": {{"x": 0, "y": 30}}, "blur": 40}}],
+                "children": [{{"type": "rectangle", "id": "tab", "x": 20, "y": 120, "width": 80, "height": 60, "fill": "#6366F1"}}]}}]}}]}}"##,
+            squares.join(",")
+        ));
+        let tall = IntRect::from_xywh(0, 0, 480, 900).expect("an area");
+        let cut = bands(&list, tall, device(&list));
+        assert_eq!(cut.len(), 2);
+        assert_eq!(cut[0].bottom(), 450, "the edge moved off the blur's shape (rows 300–440) to {}", cut[0].bottom());
+        assert!(painted(&list, Some(&cut)) == painted(&list, None), "the bands' picture differs from the whole one");
     }
 
     /// The bands depend on the picture alone: its height, its nodes, its blurs.
