@@ -686,6 +686,68 @@ mod tests {
         }
     }
 
+    /// Whether a clipping frame paints its children on a layer to cut them: not when what they
+    /// paint (shadows, strokes and turned corners included) stays inside it, nor for what a
+    /// clipping child already holds within its own box, nor for a container that paints
+    /// nothing itself; yes when a shadow or a turned corner crosses its edge or a fill reaches
+    /// into a rounded corner, and then the shadow is cut there.
+    #[test]
+    fn a_clip_cuts_only_what_reaches_past_it() {
+        let card = |id: &str, x: u32, y: u32| {
+            format!(
+                r##"{{"type": "frame", "id": "{id}", "x": {x}, "y": {y}, "width": 60, "height": 40, "fill": "#FFFFFF",
+                    "stroke": {{"align": "center", "thickness": 1, "fill": "#D1D5DB"}},
+                    "effect": {{"type": "shadow", "shadowType": "outer", "color": "#00000080", "offset": {{"x": 0, "y": 4}}, "blur": 8}}}}"##
+            )
+        };
+        let text = format!(
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 520, "height": 260, "layout": "none",
+                "fill": "#F3F4F6", "children": [
+                {{"type": "frame", "id": "roomy", "width": 120, "height": 100, "clip": true, "layout": "none", "children": [{}]}},
+                {{"type": "frame", "id": "outer", "x": 130, "width": 120, "height": 100, "clip": true, "layout": "none", "children": [
+                    {{"type": "frame", "id": "canvas", "x": 10, "y": 10, "width": 100, "height": 80, "clip": true, "layout": "none",
+                     "children": [{}]}}]}},
+                {{"type": "frame", "id": "tight", "x": 260, "width": 120, "height": 100, "clip": true, "layout": "none",
+                 "children": [{}]}},
+                {{"type": "frame", "id": "rounded", "y": 140, "width": 120, "height": 100, "clip": true, "layout": "none",
+                 "cornerRadius": 12, "fill": "#FFFFFF", "children": [{{"type": "frame", "id": "row", "width": 120, "height": 30,
+                 "layout": "none", "children": [{{"type": "rectangle", "id": "chip", "x": 20, "y": 8, "width": 80, "height": 14,
+                 "fill": "#6366F1"}}]}}]}},
+                {{"type": "frame", "id": "rounded-filled", "x": 130, "y": 140, "width": 120, "height": 100, "clip": true,
+                 "layout": "none", "cornerRadius": 12, "children": [{{"type": "frame", "id": "filled-row", "width": 120,
+                 "height": 30, "fill": "#E5E7EB", "layout": "none"}}]}},
+                {{"type": "frame", "id": "dotted", "x": 260, "y": 140, "width": 120, "height": 100, "clip": true, "layout": "none",
+                 "children": [{{"type": "rectangle", "id": "dot", "x": 50, "y": 40, "width": 8, "height": 8, "rotation": 45,
+                 "fill": "#10B981"}}]}},
+                {{"type": "frame", "id": "corner-out", "x": 390, "y": 140, "width": 120, "height": 100, "clip": true,
+                 "layout": "none", "children": [{{"type": "rectangle", "id": "diamond", "x": 100, "y": 40, "width": 20,
+                 "height": 20, "rotation": 45, "fill": "#10B981"}}]}}]}}]}}"##,
+            card("well-inside", 30, 30),
+            card("overflowing", 70, 60),
+            card("near-the-edge", 30, 52),
+        );
+        let list = list_of_page(&text);
+        let inside = |id: &str| {
+            let index = (0..list.len()).find(|&i| list.node(i).id.as_str() == id).expect("the node");
+            list.node(index).children_inside
+        };
+        assert!(inside("roomy"), "a card's shadow and stroke well inside its clipping frame cut nothing");
+        assert!(!inside("canvas"), "a card hanging out of the canvas is cut");
+        assert!(inside("outer"), "the canvas holds its card within its own box: the frame around it cuts nothing");
+        assert!(!inside("tight"), "the card's shadow crosses the bottom edge");
+        assert!(inside("rounded"), "a row painting nothing spans the rounded corners; its chip keeps clear of them");
+        assert!(!inside("rounded-filled"), "a filled row reaches into the rounded corners");
+        assert!(inside("dotted"), "a small turned square well inside");
+        assert!(!inside("corner-out"), "a square touching the edge crosses it once turned");
+        // The shadow crossing the edge is cut: nothing darkens the page below the frame.
+        let pixmap = render_document(&text);
+        let below = (101..130u32).flat_map(|y| (260..380u32).map(move |x| (x, y)));
+        let darkened = below.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 0xF3)).count();
+        assert_eq!(darkened, 0, "the shadow crossing the frame's edge was drawn past it");
+        let shaded = (92..100u32).flat_map(|y| (260..380u32).map(move |x| (x, y)));
+        assert!(shaded.filter(|(x, y)| pixmap.pixel(*x, *y).is_some_and(|p| p.red() < 0xF0)).count() > 50);
+    }
+
     /// A clipping rectangle that holds the whole surface (a clipping frame rendered
     /// as the target) clips by the surface's edges, without a layer; the picture is the frame's
     /// part of the page, where its clip needs a layer of its own.

@@ -504,6 +504,36 @@ pub fn build(
     })
 }
 
+/// How far past its box a node paints, for deciding that a clip cuts nothing: its shadows'
+/// reach (`effect_extent`) or its stroke's past the outline, whichever is larger, and a pixel
+/// more for the anti-aliased edge. A miter join reaches out up to the miter limit times half
+/// the stroke, so the stroke counts that much. Nothing at all: 0, as the box itself.
+fn paint_reach(effect_extent: f32, stroke: Option<&StrokeSpec>) -> f32 {
+    let stroke = stroke
+        .filter(|spec| spec.outer_extent() != 0.0)
+        .map_or(0.0, |spec| spec.max_width().max(spec.outer_extent()) * spec.miter_limit.max(1.0));
+    let reach = effect_extent.max(stroke);
+    // NaN from a hostile value stays NaN (`max` would drop it): nothing is inside then.
+    if effect_extent.is_nan() || stroke.is_nan() {
+        return f32::NAN;
+    }
+    if reach == 0.0 { 0.0 } else { reach + 1.0 }
+}
+
+/// The canvas rectangle a node with box `b` paints within, `reach` past its box (see
+/// [`paint_reach`]): the box itself grown by it, or for a turned node the bounds of that
+/// grown box as it is turned (a pixel more for its slanted, anti-aliased edges). `None` for
+/// bounds that are not finite.
+fn painted_bounds(b: NodeBox, reach: f32) -> Option<Rect> {
+    let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
+    if !turned {
+        return Rect::from_ltrb(b.left - reach, b.top - reach, b.right() + reach, b.bottom() + reach);
+    }
+    let grown = Rect::from_ltrb(-reach, -reach, b.width + reach, b.height + reach)?;
+    let bounds = grown.transform(placement(b).transform(Transform::identity(), true))?;
+    Rect::from_ltrb(bounds.left() - 1.0, bounds.top() - 1.0, bounds.right() + 1.0, bounds.bottom() + 1.0)
+}
+
 /// Walks the scene as the painter walks it and resolves each node once.
 struct Builder<'a> {
     scene: &'a Scene,
@@ -693,30 +723,70 @@ impl Builder<'_> {
         false
     }
 
-    /// True when every descendant's box lies inside the shape's box, away from rounded
-    /// corners, and nothing is rotated, reaches out with effects or strokes, or is text whose
-    /// lines are larger than its box (they are drawn where they fall, outside it).
+    /// True when everything the descendants paint lies inside the shape's box, away from
+    /// rounded corners, so the clip cuts nothing: what each descendant paints (its box turned
+    /// as it is drawn, grown by how far its shadows and stroke reach) is inside, and none is
+    /// blurred as a layer or text whose lines are larger than its box (they are drawn where
+    /// they fall, outside it). Two kinds of descendant leave the walk early. One that clips to
+    /// its own box holds its descendants within it, so they are not looked at (a shadowed card
+    /// deep inside a clipped canvas does not make every clipping frame around it paint its
+    /// children on a layer of its own). A container that paints nothing itself (no fill,
+    /// stroke or effect) is not looked at, only what it holds (a row spanning a rounded card
+    /// whose contents keep clear of the corners).
     fn children_inside(&self, key: SceneKey, shape: &Shape, node_box: NodeBox) -> bool {
         let Some(radii) = shape.radii else { return false };
         let radius = radii.iter().copied().fold(0.0, f32::max);
         let (left, top, right, bottom) = (node_box.left, node_box.top, node_box.right(), node_box.bottom());
-        self.scene.subtree(key).skip(1).all(|descendant| {
-            let Some(b) = self.layout.node_box(descendant) else { return true };
-            let props = &self.scene.node(descendant).props;
+        let mut todo: Vec<SceneKey> = self.scene.children(key).collect();
+        while let Some(descendant) = todo.pop() {
+            let Some(b) = self.layout.node_box(descendant) else { continue };
+            let node = self.scene.node(descendant);
+            let props = &node.props;
             let text_fits = self
                 .layout
                 .shaped_text(descendant)
                 .is_none_or(|text| text.width <= b.width + 0.5 && text.height() <= b.height + 0.5);
-            let plain = props.literal::<f64>(&Key::Rotation).is_none_or(|r| r == 0.0)
-                && effects_of(props).extent() <= 0.0
-                && stroke_spec(props).is_none_or(|s| s.outer_extent() <= 0.0)
-                && text_fits;
-            let inside = b.left >= left && b.top >= top && b.right() <= right && b.bottom() <= bottom;
-            let clear_of_corners = radius <= 0.0
-                || (b.left >= left + radius && b.right() <= right - radius)
-                || (b.top >= top + radius && b.bottom() <= bottom - radius);
-            plain && inside && clear_of_corners
-        })
+            let effects = effects_of(props);
+            if effects.layer_blur > 0.0 || !text_fits {
+                return false;
+            }
+            let holds_any = self.scene.children(descendant).any(|child| self.layout.node_box(child).is_some());
+            let clips = props.literal::<bool>(&Key::Clip) == Some(true)
+                && shape_of(node.node_type(), props, b.width, b.height).is_some_and(|shape| shape.radii.is_some());
+            let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
+            let stroke = stroke_spec(props);
+            let paints_nothing = holds_any
+                && !turned
+                && !clips
+                && matches!(node.node_type(), NodeType::Frame | NodeType::Group)
+                && !any_visible(fills(props))
+                && stroke.is_none()
+                && effects.shadows.is_empty()
+                && effects.background_blur <= 0.0;
+            if !paints_nothing {
+                // What a turned container holds turns with it, past its box.
+                if turned && holds_any && !clips {
+                    return false;
+                }
+                let reach = paint_reach(effects.extent(), stroke.as_ref());
+                let Some(painted) = painted_bounds(b, reach) else { return false };
+                let inside = painted.left() >= left
+                    && painted.top() >= top
+                    && painted.right() <= right
+                    && painted.bottom() <= bottom;
+                let clear_of_corners = radius <= 0.0
+                    || (painted.left() >= left + radius && painted.right() <= right - radius)
+                    || (painted.top() >= top + radius && painted.bottom() <= bottom - radius);
+                if !(inside && clear_of_corners) {
+                    return false;
+                }
+            }
+            // A descendant clipping to its box holds its own descendants within it.
+            if !clips {
+                todo.extend(self.scene.children(descendant));
+            }
+        }
+        true
     }
 
     /// The glyphs of `shaped` for a node with `props`, in a box of `size` at `at`.
