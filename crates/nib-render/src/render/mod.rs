@@ -689,7 +689,7 @@ mod tests {
     /// Whether a clipping frame paints its children on a layer to cut them: not when what they
     /// paint (shadows, strokes and turned corners included) stays inside it, nor for what a
     /// clipping child already holds within its own box, nor for a container that paints
-    /// nothing itself; yes when a shadow or a turned corner crosses its edge or a fill reaches
+    /// nothing itself or only rules on some sides away from the corners; yes when a shadow or a turned corner crosses its edge or a fill reaches
     /// into a rounded corner, and then the shadow is cut there.
     #[test]
     fn a_clip_cuts_only_what_reaches_past_it() {
@@ -701,7 +701,7 @@ mod tests {
             )
         };
         let text = format!(
-            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 520, "height": 260, "layout": "none",
+            r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 520, "height": 380, "layout": "none",
                 "fill": "#F3F4F6", "children": [
                 {{"type": "frame", "id": "roomy", "width": 120, "height": 100, "clip": true, "layout": "none", "children": [{}]}},
                 {{"type": "frame", "id": "outer", "x": 130, "width": 120, "height": 100, "clip": true, "layout": "none", "children": [
@@ -721,7 +721,14 @@ mod tests {
                  "fill": "#10B981"}}]}},
                 {{"type": "frame", "id": "corner-out", "x": 390, "y": 140, "width": 120, "height": 100, "clip": true,
                  "layout": "none", "children": [{{"type": "rectangle", "id": "diamond", "x": 100, "y": 40, "width": 20,
-                 "height": 20, "rotation": 45, "fill": "#10B981"}}]}}]}}]}}"##,
+                 "height": 20, "rotation": 45, "fill": "#10B981"}}]}},
+                {{"type": "frame", "id": "ruled", "y": 270, "width": 120, "height": 100, "clip": true, "layout": "none",
+                 "cornerRadius": 12, "fill": "#FFFFFF", "children": [{{"type": "frame", "id": "footer", "y": 60, "width": 120,
+                 "height": 40, "layout": "none", "stroke": {{"align": "inside", "thickness": {{"top": 1}}, "fill": "#D1D5DB"}}}}]}},
+                {{"type": "frame", "id": "boxed", "x": 130, "y": 270, "width": 120, "height": 100, "clip": true, "layout": "none",
+                 "cornerRadius": 12, "fill": "#FFFFFF", "children": [{{"type": "frame", "id": "boxed-footer", "y": 60,
+                 "width": 120, "height": 40, "layout": "none",
+                 "stroke": {{"align": "inside", "thickness": {{"top": 1, "bottom": 1}}, "fill": "#D1D5DB"}}}}]}}]}}]}}"##,
             card("well-inside", 30, 30),
             card("overflowing", 70, 60),
             card("near-the-edge", 30, 52),
@@ -739,6 +746,8 @@ mod tests {
         assert!(!inside("rounded-filled"), "a filled row reaches into the rounded corners");
         assert!(inside("dotted"), "a small turned square well inside");
         assert!(!inside("corner-out"), "a square touching the edge crosses it once turned");
+        assert!(inside("ruled"), "a footer's top rule runs across the card away from its rounded corners");
+        assert!(!inside("boxed"), "a bottom rule runs through the rounded corners");
         // The shadow crossing the edge is cut: nothing darkens the page below the frame.
         let pixmap = render_document(&text);
         let below = (101..130u32).flat_map(|y| (260..380u32).map(move |x| (x, y)));

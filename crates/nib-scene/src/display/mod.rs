@@ -520,6 +520,34 @@ fn paint_reach(effect_extent: f32, stroke: Option<&StrokeSpec>) -> f32 {
     if reach == 0.0 { 0.0 } else { reach + 1.0 }
 }
 
+/// Where on the canvas a node with box `b` and `props` paints: the rectangle of
+/// [`painted_bounds`], or, for a square-cornered box that paints only a stroke on some of its
+/// sides (a header's bottom rule, a footer's top rule), a strip along each of those sides, so
+/// a rule across a rounded card away from its corners is not taken for something reaching
+/// into them. `None` for bounds that are not finite.
+fn painted_regions(b: NodeBox, props: &Props, effects: &Effects, stroke: Option<&StrokeSpec>) -> Option<Vec<Rect>> {
+    let reach = paint_reach(effects.extent(), stroke);
+    let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
+    let rules_only = stroke.filter(|spec| {
+        !turned
+            && spec.widths.contains(&0.0)
+            && effects.shadows.is_empty()
+            && effects.background_blur <= 0.0
+            && !any_visible(fills(props))
+            && geometry::corner_radii(props) == [0.0; 4]
+    });
+    let Some(spec) = rules_only else { return Some(vec![painted_bounds(b, reach)?]) };
+    let [top, right, bottom, left] = spec.widths;
+    let (l, t, r, btm) = (b.left - reach, b.top - reach, b.right() + reach, b.bottom() + reach);
+    let sides = [
+        (top, (l, t, r, b.top + top + reach)),
+        (right, (b.right() - right - reach, t, r, btm)),
+        (bottom, (l, b.bottom() - bottom - reach, r, btm)),
+        (left, (l, t, b.left + left + reach, btm)),
+    ];
+    sides.into_iter().filter(|(width, _)| *width != 0.0).map(|(_, (l, t, r, b))| Rect::from_ltrb(l, t, r, b)).collect()
+}
+
 /// The canvas rectangle a node with box `b` paints within, `reach` past its box (see
 /// [`paint_reach`]): the box itself grown by it, or for a turned node the bounds of that
 /// grown box as it is turned (a pixel more for its slanted, anti-aliased edges). `None` for
@@ -768,16 +796,18 @@ impl Builder<'_> {
                 if turned && holds_any && !clips {
                     return false;
                 }
-                let reach = paint_reach(effects.extent(), stroke.as_ref());
-                let Some(painted) = painted_bounds(b, reach) else { return false };
-                let inside = painted.left() >= left
-                    && painted.top() >= top
-                    && painted.right() <= right
-                    && painted.bottom() <= bottom;
-                let clear_of_corners = radius <= 0.0
-                    || (painted.left() >= left + radius && painted.right() <= right - radius)
-                    || (painted.top() >= top + radius && painted.bottom() <= bottom - radius);
-                if !(inside && clear_of_corners) {
+                let Some(regions) = painted_regions(b, props, &effects, stroke.as_ref()) else { return false };
+                let clear = |painted: &Rect| {
+                    let inside = painted.left() >= left
+                        && painted.top() >= top
+                        && painted.right() <= right
+                        && painted.bottom() <= bottom;
+                    let clear_of_corners = radius <= 0.0
+                        || (painted.left() >= left + radius && painted.right() <= right - radius)
+                        || (painted.top() >= top + radius && painted.bottom() <= bottom - radius);
+                    inside && clear_of_corners
+                };
+                if !regions.iter().all(clear) {
                     return false;
                 }
             }
