@@ -728,7 +728,12 @@ mod tests {
                 {{"type": "frame", "id": "boxed", "x": 130, "y": 270, "width": 120, "height": 100, "clip": true, "layout": "none",
                  "cornerRadius": 12, "fill": "#FFFFFF", "children": [{{"type": "frame", "id": "boxed-footer", "y": 60,
                  "width": 120, "height": 40, "layout": "none",
-                 "stroke": {{"align": "inside", "thickness": {{"top": 1, "bottom": 1}}, "fill": "#D1D5DB"}}}}]}}]}}]}}"##,
+                 "stroke": {{"align": "inside", "thickness": {{"top": 1, "bottom": 1}}, "fill": "#D1D5DB"}}}}]}},
+                {{"type": "frame", "id": "clipped-footer", "x": 260, "y": 270, "width": 120, "height": 100, "clip": true,
+                 "layout": "none", "cornerRadius": 12, "fill": "#FFFFFF", "children": [{{"type": "frame", "id": "footer-clips",
+                 "y": 60, "width": 120, "height": 40, "clip": true, "layout": "none",
+                 "stroke": {{"align": "inside", "thickness": {{"top": 1}}, "fill": "#D1D5DB"}},
+                 "children": [{{"type": "rectangle", "id": "button", "y": 20, "width": 120, "height": 20, "fill": "#6366F1"}}]}}]}}]}}]}}"##,
             card("well-inside", 30, 30),
             card("overflowing", 70, 60),
             card("near-the-edge", 30, 52),
@@ -748,6 +753,7 @@ mod tests {
         assert!(!inside("corner-out"), "a square touching the edge crosses it once turned");
         assert!(inside("ruled"), "a footer's top rule runs across the card away from its rounded corners");
         assert!(!inside("boxed"), "a bottom rule runs through the rounded corners");
+        assert!(!inside("clipped-footer"), "a footer that clips holds a button anywhere in its box, corners too");
         // The shadow crossing the edge is cut: nothing darkens the page below the frame.
         let pixmap = render_document(&text);
         let below = (101..130u32).flat_map(|y| (260..380u32).map(move |x| (x, y)));

@@ -520,16 +520,24 @@ fn paint_reach(effect_extent: f32, stroke: Option<&StrokeSpec>) -> f32 {
     if reach == 0.0 { 0.0 } else { reach + 1.0 }
 }
 
-/// Where on the canvas a node with box `b` and `props` paints: the rectangle of
-/// [`painted_bounds`], or, for a square-cornered box that paints only a stroke on some of its
-/// sides (a header's bottom rule, a footer's top rule), a strip along each of those sides, so
-/// a rule across a rounded card away from its corners is not taken for something reaching
-/// into them. `None` for bounds that are not finite.
-fn painted_regions(b: NodeBox, props: &Props, effects: &Effects, stroke: Option<&StrokeSpec>) -> Option<Vec<Rect>> {
+/// Where on the canvas a node of `kind` with box `b` and `props` paints: the rectangle of
+/// [`painted_bounds`], or, for a square-cornered frame or rectangle that paints only a stroke
+/// on some of its sides (a header's bottom rule, a footer's top rule), a strip along each of
+/// those sides, so a rule across a rounded card away from its corners is not taken for
+/// something reaching into them. (Other kinds paint more than their fills: text and icons
+/// their glyphs, notes their paper.) `None` for bounds that are not finite.
+fn painted_regions(
+    kind: NodeType,
+    b: NodeBox,
+    props: &Props,
+    effects: &Effects,
+    stroke: Option<&StrokeSpec>,
+) -> Option<Vec<Rect>> {
     let reach = paint_reach(effects.extent(), stroke);
     let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
     let rules_only = stroke.filter(|spec| {
-        !turned
+        matches!(kind, NodeType::Frame | NodeType::Rectangle)
+            && !turned
             && spec.widths.contains(&0.0)
             && effects.shadows.is_empty()
             && effects.background_blur <= 0.0
@@ -796,7 +804,12 @@ impl Builder<'_> {
                 if turned && holds_any && !clips {
                     return false;
                 }
-                let Some(regions) = painted_regions(b, props, &effects, stroke.as_ref()) else { return false };
+                // One that clips holds its descendants anywhere in its box: the box counts whole.
+                let regions = match clips {
+                    true => painted_bounds(b, paint_reach(effects.extent(), stroke.as_ref())).map(|whole| vec![whole]),
+                    false => painted_regions(node.node_type(), b, props, &effects, stroke.as_ref()),
+                };
+                let Some(regions) = regions else { return false };
                 let clear = |painted: &Rect| {
                     let inside = painted.left() >= left
                         && painted.top() >= top
