@@ -255,22 +255,11 @@ mod tests {
     /// outlines are others: every glyph is rasterised again, the bytes still a full paint's.
     #[test]
     fn a_repaint_draws_its_text_from_the_glyphs_the_picture_before_kept() {
-        use crate::host::Host as _;
         use crate::render::{Damage, RenderOptions, paint, paint_after};
         use crate::text::{FontBook, FontOptions, TextEngine};
-        let list_of = |text: &str, engine: &mut TextEngine| {
-            let document = crate::doc::Document::load(text).expect("valid").document;
-            let scene =
-                crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
-            let layout = crate::layout::Layout::compute(&scene, engine);
-            let key = scene.node_by_id("page").expect("a node 'page'");
-            let host = crate::host::MemoryHost::new();
-            let target = crate::display::RenderTarget::Node(key);
-            crate::display::build(&scene, &layout, engine, host.pictures().as_mut(), target).expect("a display list")
-        };
         let mut engine = TextEngine::new(FontBook::new(FontOptions::default()));
         let page = |fill: &str, engine: &mut TextEngine| {
-            list_of(
+            crate::render::tests::list_of_page_with(
                 &format!(
                     r##"{{"version": "2.10", "children": [{{"type": "frame", "id": "page", "width": 320, "height": 120,
                     "layout": "none", "fill": "#FFFFFF", "children": [

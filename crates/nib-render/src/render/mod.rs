@@ -507,15 +507,19 @@ mod tests {
     /// The display list of the node `page` of the document `text`, laid out with the bundled fonts
     /// (tests of painting build their pages so).
     pub(crate) fn list_of_page(text: &str) -> DisplayList {
+        list_of_page_with(text, &mut TextEngine::new(crate::text::FontBook::new(crate::text::FontOptions::default())))
+    }
+
+    /// [`list_of_page`] laid out with `engine` (a test of what outlives one engine's glyphs).
+    pub(crate) fn list_of_page_with(text: &str, engine: &mut TextEngine) -> DisplayList {
         use crate::host::Host as _;
         let document = crate::doc::Document::load(text).expect("valid").document;
         let scene =
             crate::resolve::build_scene(&document, &crate::resolve::NoImports, crate::resolve::SceneOptions::FULL);
-        let mut engine = TextEngine::new(crate::text::FontBook::new(crate::text::FontOptions::default()));
-        let layout = Layout::compute(&scene, &mut engine);
+        let layout = Layout::compute(&scene, engine);
         let key = scene.node_by_id("page").expect("a node 'page'");
         let host = crate::host::MemoryHost::new();
-        crate::display::build(&scene, &layout, &mut engine, host.pictures().as_mut(), RenderTarget::Node(key))
+        crate::display::build(&scene, &layout, engine, host.pictures().as_mut(), RenderTarget::Node(key))
             .expect("a display list")
     }
 
@@ -689,8 +693,9 @@ mod tests {
     /// Whether a clipping frame paints its children on a layer to cut them: not when what they
     /// paint (shadows, strokes and turned corners included) stays inside it, nor for what a
     /// clipping child already holds within its own box, nor for a container that paints
-    /// nothing itself or only rules on some sides away from the corners; yes when a shadow or a turned corner crosses its edge or a fill reaches
-    /// into a rounded corner, and then the shadow is cut there.
+    /// nothing itself or only rules on some sides away from the corners; yes when a shadow or
+    /// a turned corner crosses its edge or a fill reaches into a rounded corner, and then the
+    /// shadow is cut there.
     #[test]
     fn a_clip_cuts_only_what_reaches_past_it() {
         let card = |id: &str, x: u32, y: u32| {

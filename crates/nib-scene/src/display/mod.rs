@@ -522,22 +522,24 @@ fn paint_reach(effect_extent: f32, stroke: Option<&StrokeSpec>) -> f32 {
 
 /// Where on the canvas a node of `kind` with box `b` and `props` paints: the rectangle of
 /// [`painted_bounds`], or, for a square-cornered frame or rectangle that paints only a stroke
-/// on some of its sides (a header's bottom rule, a footer's top rule), a strip along each of
-/// those sides, so a rule across a rounded card away from its corners is not taken for
-/// something reaching into them. (Other kinds paint more than their fills: text and icons
-/// their glyphs, notes their paper.) `None` for bounds that are not finite.
+/// on some of its sides (a header's bottom rule, a footer's top rule) and `clips` nothing, a
+/// strip along each of those sides, so a rule across a rounded card away from its corners is
+/// not taken for something reaching into them. (One that clips holds its descendants anywhere
+/// in its box; text, icons and notes paint more than their fills.) `None` for bounds that are
+/// not finite.
 fn painted_regions(
     kind: NodeType,
     b: NodeBox,
     props: &Props,
     effects: &Effects,
     stroke: Option<&StrokeSpec>,
+    clips: bool,
 ) -> Option<Vec<Rect>> {
     let reach = paint_reach(effects.extent(), stroke);
-    let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
     let rules_only = stroke.filter(|spec| {
         matches!(kind, NodeType::Frame | NodeType::Rectangle)
-            && !turned
+            && !clips
+            && b.turn.is_identity()
             && spec.widths.contains(&0.0)
             && effects.shadows.is_empty()
             && effects.background_blur <= 0.0
@@ -561,8 +563,7 @@ fn painted_regions(
 /// grown box as it is turned (a pixel more for its slanted, anti-aliased edges). `None` for
 /// bounds that are not finite.
 fn painted_bounds(b: NodeBox, reach: f32) -> Option<Rect> {
-    let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
-    if !turned {
+    if b.turn.is_identity() {
         return Rect::from_ltrb(b.left - reach, b.top - reach, b.right() + reach, b.bottom() + reach);
     }
     let grown = Rect::from_ltrb(-reach, -reach, b.width + reach, b.height + reach)?;
@@ -789,7 +790,7 @@ impl Builder<'_> {
             let holds_any = self.scene.children(descendant).any(|child| self.layout.node_box(child).is_some());
             let clips = props.literal::<bool>(&Key::Clip) == Some(true)
                 && shape_of(node.node_type(), props, b.width, b.height).is_some_and(|shape| shape.radii.is_some());
-            let turned = b.turn.rotation != 0.0 || b.turn.flip_x || b.turn.flip_y;
+            let turned = !b.turn.is_identity();
             let stroke = stroke_spec(props);
             let paints_nothing = holds_any
                 && !turned
@@ -804,12 +805,10 @@ impl Builder<'_> {
                 if turned && holds_any && !clips {
                     return false;
                 }
-                // One that clips holds its descendants anywhere in its box: the box counts whole.
-                let regions = match clips {
-                    true => painted_bounds(b, paint_reach(effects.extent(), stroke.as_ref())).map(|whole| vec![whole]),
-                    false => painted_regions(node.node_type(), b, props, &effects, stroke.as_ref()),
+                let Some(regions) = painted_regions(node.node_type(), b, props, &effects, stroke.as_ref(), clips)
+                else {
+                    return false;
                 };
-                let Some(regions) = regions else { return false };
                 let clear = |painted: &Rect| {
                     let inside = painted.left() >= left
                         && painted.top() >= top
