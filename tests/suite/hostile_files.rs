@@ -378,7 +378,9 @@ fn names_with_terminal_commands_are_printed_escaped() {
     let created = nib(&["snapshot", arg(&designs)], None);
     fs::write(&design, document(100)).unwrap();
     let summary = folder.path().join("summary.md");
-    let failed = nib(&["snapshot", "--ci", "--summary", arg(&summary), arg(&designs)], None);
+    // Its diff pictures go to the test's folder, never to the folder the tests run in.
+    let diffs = folder.path().join("diffs");
+    let failed = nib(&["snapshot", "--ci", "--diff-dir", arg(&diffs), "--summary", arg(&summary), arg(&designs)], None);
     assert_eq!(failed.status.code(), Some(1), "{}", stdout(&failed));
     let summary = fs::read_to_string(&summary).unwrap();
     for printed in [
