@@ -51,7 +51,11 @@ const MAX_MATCH: usize = 258;
 /// channel), each Sub-filtered behind its filter byte. With `demultiply`, translucent pixels
 /// are turned straight first (see [`super::demultiply`]); without it they are written as they
 /// are (a picture known opaque).
-pub(super) fn zlib_stream(pixels: &[u8], row_bytes: usize, demultiply: bool) -> Vec<u8> {
+///
+/// The stream comes in its strips, in order (the zlib header in the first, the checksum in the
+/// last), so that a writer can pass them on one by one without joining them into one more
+/// copy of the whole.
+pub(super) fn zlib_strips(pixels: &[u8], row_bytes: usize, demultiply: bool) -> Vec<Vec<u8>> {
     let strip_rows = (STRIP_BYTES / row_bytes.max(1)).max(1);
     let strips: Vec<&[u8]> = pixels.chunks(strip_rows * row_bytes.max(1)).collect();
     let last = strips.len().saturating_sub(1);
@@ -60,19 +64,25 @@ pub(super) fn zlib_stream(pixels: &[u8], row_bytes: usize, demultiply: bool) -> 
         .enumerate()
         .map(|(index, strip)| Strip::compress(strip, row_bytes, demultiply, index == last))
         .collect();
-    let mut stream = Vec::with_capacity(compressed.iter().map(|strip| strip.bytes.len()).sum::<usize>() + 6);
-    stream.extend_from_slice(&ZLIB_HEADER);
-    if compressed.is_empty() {
-        // No rows: one empty final block of fixed codes.
-        stream.extend_from_slice(&[0x03, 0x00]);
-    }
     let mut checksum = Adler32::EMPTY;
-    for strip in &compressed {
-        stream.extend_from_slice(&strip.bytes);
+    let mut stream: Vec<Vec<u8>> = Vec::with_capacity(compressed.len().max(1));
+    for strip in compressed {
         checksum = checksum.then(strip.checksum, strip.filtered_len);
+        stream.push(strip.bytes);
     }
-    stream.extend_from_slice(&checksum.0.to_be_bytes());
+    if stream.is_empty() {
+        // No rows: one empty final block of fixed codes.
+        stream.push(vec![0x03, 0x00]);
+    }
+    stream[0].splice(0..0, ZLIB_HEADER);
+    stream.last_mut().expect("one strip at least").extend_from_slice(&checksum.0.to_be_bytes());
     stream
+}
+
+/// [`zlib_strips`] joined: the whole stream in one piece.
+#[cfg(test)]
+fn zlib_stream(pixels: &[u8], row_bytes: usize, demultiply: bool) -> Vec<u8> {
+    zlib_strips(pixels, row_bytes, demultiply).concat()
 }
 
 /// One strip, compressed.

@@ -6,7 +6,8 @@ mod deflate;
 
 use tiny_skia::Pixmap;
 
-/// The most bytes of compressed data one IDAT chunk holds.
+/// The most bytes of compressed data one IDAT chunk holds; a strip (at most about 230 KiB
+/// compressed) always fits in one.
 const IDAT_BYTES: usize = 1 << 20;
 
 /// The pixmap as PNG bytes.
@@ -34,16 +35,26 @@ pub fn encode_painted(pixmap: &Pixmap, opaque: bool) -> Vec<u8> {
 }
 
 fn encode(pixmap: &Pixmap, demultiply: bool) -> Vec<u8> {
-    let stream = deflate::zlib_stream(pixmap.data(), pixmap.width() as usize * 4, demultiply);
-    let mut bytes = Vec::with_capacity(stream.len() + 128);
+    let strips = deflate::zlib_strips(pixmap.data(), pixmap.width() as usize * 4, demultiply);
+    let compressed: usize = strips.iter().map(Vec::len).sum();
+    // The signature, header and end, and the 12 bytes of each IDAT chunk.
+    let mut bytes = Vec::with_capacity(compressed + (compressed / IDAT_BYTES + 1) * 12 + 64);
     let mut encoder = png::Encoder::new(&mut bytes, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     // Writing to memory cannot fail but for a size png refuses, which a Pixmap cannot have.
     let written = encoder.write_header().and_then(|mut writer| {
-        for chunk in stream.chunks(IDAT_BYTES) {
-            writer.write_chunk(png::chunk::IDAT, chunk)?;
+        // Strips are gathered into chunks of up to IDAT_BYTES, each strip freed once it is
+        // copied: the compressed picture is held about once, not once more as one stream.
+        let mut chunk = Vec::with_capacity(IDAT_BYTES.min(compressed));
+        for strip in strips {
+            if !chunk.is_empty() && chunk.len() + strip.len() > IDAT_BYTES {
+                writer.write_chunk(png::chunk::IDAT, &chunk)?;
+                chunk.clear();
+            }
+            chunk.extend_from_slice(&strip);
         }
+        writer.write_chunk(png::chunk::IDAT, &chunk)?;
         writer.finish()
     });
     debug_assert!(written.is_ok(), "{written:?}");
