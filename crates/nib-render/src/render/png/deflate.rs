@@ -105,7 +105,7 @@ impl Strip {
         let mut row = vec![0; row_bytes + 1];
         let mut straight = if demultiply { vec![0; row_bytes] } else { Vec::new() };
         let mut checksum = simd_adler32::Adler32::new();
-        let (mut zeros, mut filtered_len) = (0, 0);
+        let mut zeros = 0;
         for source in pixels.chunks_exact(row_bytes.max(1)) {
             let source = if demultiply {
                 straight.copy_from_slice(source);
@@ -117,7 +117,6 @@ impl Strip {
             filter_row(source, &mut row);
             checksum.write(&row);
             (bits, zeros) = code_row(bits, &row, zeros, &codes.codes);
-            filtered_len += row.len();
         }
         code_zeros(&mut bits, zeros, &codes.codes);
         bits.code(codes.codes[END_OF_BLOCK]);
@@ -126,6 +125,8 @@ impl Strip {
             bits.push(0, 3);
             bits.bytes(&[0x00, 0x00, 0xFF, 0xFF]);
         }
+        // Each row of pixels and its filter byte.
+        let filtered_len = pixels.len() / row_bytes.max(1) * (row_bytes + 1);
         Strip { bytes: bits.finish(), checksum: Adler32(checksum.finish()), filtered_len }
     }
 }
