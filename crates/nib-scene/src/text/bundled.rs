@@ -2,80 +2,70 @@
 //! same bytes on every machine. They stay compressed in the binary (WOFF2 mostly) and are
 //! decoded the first time a text needs them, once per process.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use super::faces::{Face, FaceData, Origin};
-use nib_fonts::FILES;
+use nib_fonts::{FAMILIES, FILES};
 
 /// Families bundled in part (see `assets/fonts/refresh.py`): their whole files are fetched.
 pub const PARTIAL_FAMILIES: &[&str] = &["Noto Sans JP", "Noto Serif JP", "Noto Sans SC", "Noto Sans KR"];
 
-/// One bundled family: its name and the rows of its files in the table, in the table's order.
-struct FamilyRows {
-    name: &'static str,
-    rows: Vec<usize>,
-    /// Its faces, made the first time the family is asked for: making all thousand faces up
-    /// front cost a millisecond of start-up for families most documents never use.
-    faces: OnceLock<Vec<Arc<Face>>>,
+/// The faces of each bundled family (by index in [`FAMILIES`]), each made the first time the
+/// family is asked for: making all thousand faces up front cost a millisecond of start-up for
+/// families most documents never use.
+fn faces() -> &'static [OnceLock<Vec<Arc<Face>>>] {
+    static FACES: OnceLock<Vec<OnceLock<Vec<Arc<Face>>>>> = OnceLock::new();
+    FACES.get_or_init(|| FAMILIES.iter().map(|_| OnceLock::new()).collect())
 }
 
-/// Lower-cased family name → the family's rows (no face is made here).
-fn index() -> &'static HashMap<String, FamilyRows> {
-    static INDEX: OnceLock<HashMap<String, FamilyRows>> = OnceLock::new();
-    INDEX.get_or_init(build_index)
-}
-
-fn build_index() -> HashMap<String, FamilyRows> {
-    let mut families: HashMap<String, FamilyRows> = HashMap::new();
-    for (row, file) in FILES.iter().enumerate() {
-        families
-            .entry(file.family.to_lowercase())
-            .or_insert_with(|| FamilyRows { name: file.family, rows: Vec::new(), faces: OnceLock::new() })
-            .rows
-            .push(row);
-    }
-    families
+/// The index in [`FAMILIES`] of the family whose name, lower-cased, is `lower`. Bundled names
+/// are ASCII (a test keeps them so): lower-cased as ASCII, compared without allocating.
+fn find(lower: &str) -> Option<usize> {
+    FAMILIES.iter().position(|family| {
+        let name = family.name();
+        name.len() == lower.len()
+            && name.bytes().zip(lower.bytes()).all(|(name, asked)| name.to_ascii_lowercase() == asked)
+    })
 }
 
 /// The bundled family whose lower-cased name is `lower`: its name as spelled and its faces in
 /// the table's order (the same `Arc`s every time, so a text engine registers each face once).
 pub fn family(lower: &str) -> Option<(&'static str, &'static [Arc<Face>])> {
-    family_in(index(), lower)
+    family_in(faces(), lower)
 }
 
-fn family_in<'a>(index: &'a HashMap<String, FamilyRows>, lower: &str) -> Option<(&'static str, &'a [Arc<Face>])> {
-    let family = index.get(lower)?;
-    let faces = family.faces.get_or_init(|| {
+fn family_in<'a>(faces: &'a [OnceLock<Vec<Arc<Face>>>], lower: &str) -> Option<(&'static str, &'a [Arc<Face>])> {
+    let index = find(lower)?;
+    let family = &FAMILIES[index];
+    let made = faces[index].get_or_init(|| {
         family
-            .rows
-            .iter()
-            .map(|&row| {
+            .files()
+            .map(|row| {
                 let file = &FILES[row];
                 Arc::new(Face {
-                    family: file.family.to_owned(),
+                    family: family.name().to_owned(),
                     data: FaceData::Bundled(row),
                     index: 0,
                     italic: file.italic,
                     weights: file.weights,
-                    ranges: file.ranges,
+                    ranges: file.ranges(),
                     origin: Origin::Bundled,
-                    file: file.path.to_owned(),
+                    file: file.path().to_owned(),
                 })
             })
             .collect()
     });
-    Some((family.name, faces))
+    Some((family.name(), made))
 }
 
 /// True when `lower` (a lower-cased name) is a bundled family.
 pub(crate) fn has_family(lower: &str) -> bool {
-    index().contains_key(lower)
+    find(lower).is_some()
 }
 
 /// The bundled family names, unsorted.
 pub(crate) fn family_names() -> impl Iterator<Item = &'static str> {
-    index().values().map(|family| family.name)
+    FAMILIES.iter().map(|family| family.name())
 }
 
 /// The bytes of bundled file `index` as TrueType/OpenType (decoded from WOFF2 when nib was
@@ -87,7 +77,7 @@ pub fn bytes(index: usize) -> Option<Arc<dyn AsRef<[u8]> + Send + Sync>> {
 /// The decoded bytes of the bundled file at `path` (under `assets/fonts`), for tests.
 #[cfg(test)]
 pub(crate) fn test_font(path: &str) -> Vec<u8> {
-    let index = FILES.iter().position(|f| f.path == path).unwrap_or_else(|| panic!("{path} is not bundled"));
+    let index = FILES.iter().position(|f| f.path() == path).unwrap_or_else(|| panic!("{path} is not bundled"));
     (*bytes(index).expect("decodes")).as_ref().to_vec()
 }
 
@@ -99,23 +89,23 @@ mod tests {
     fn every_bundled_file_is_a_font_of_its_family() {
         for (index, file) in FILES.iter().enumerate() {
             // Decoded when nib was built: opening a face decodes nothing.
-            assert!(!file.data.starts_with(b"wOF2"), "{} is embedded as WOFF2", file.path);
-            let bytes = bytes(index).unwrap_or_else(|| panic!("{} is not in the table", file.path));
+            assert!(!file.data.starts_with(b"wOF2"), "{} is embedded as WOFF2", file.path());
+            let bytes = bytes(index).unwrap_or_else(|| panic!("{} is not in the table", file.path()));
             let faces = super::super::faces::faces_in(
                 (*bytes).as_ref(),
                 || FaceData::Bundled(index),
                 Origin::Bundled,
-                file.path,
+                file.path(),
                 None,
             );
-            assert_eq!(faces.len(), 1, "{}", file.path);
+            assert_eq!(faces.len(), 1, "{}", file.path());
             let named = faces[0].family.to_lowercase();
             // Static faces of some families name their weight too ("DM Mono Light").
             assert!(
-                named.starts_with(&file.family.to_lowercase()),
+                named.starts_with(&file.family().to_lowercase()),
                 "{}: named {named}, listed as {}",
-                file.path,
-                file.family
+                file.path(),
+                file.family()
             );
         }
     }
@@ -124,12 +114,26 @@ mod tests {
     /// of start-up spent on families most documents never ask for.
     #[test]
     fn asking_for_one_family_makes_the_faces_of_that_family_only() {
-        let index = build_index();
-        assert!(index.values().all(|family| family.faces.get().is_none()), "none made up front");
-        let (_, faces) = family_in(&index, "dm sans").expect("bundled");
-        assert!(!faces.is_empty());
-        let made: Vec<&str> = index.values().filter(|f| f.faces.get().is_some()).map(|f| f.name).collect();
+        let faces: Vec<OnceLock<Vec<Arc<Face>>>> = FAMILIES.iter().map(|_| OnceLock::new()).collect();
+        let (_, made) = family_in(&faces, "dm sans").expect("bundled");
+        assert!(!made.is_empty());
+        let made: Vec<&str> =
+            FAMILIES.iter().zip(&faces).filter(|(_, faces)| faces.get().is_some()).map(|(f, _)| f.name()).collect();
         assert_eq!(made, ["DM Sans"]);
+    }
+
+    /// Families are found by their names lower-cased as Unicode lower-cases them (as a map of
+    /// lower-cased names found them): the same as ASCII's for the ASCII names bundled.
+    #[test]
+    fn every_family_is_found_by_its_lower_cased_name_and_only_by_it() {
+        for (index, family) in FAMILIES.iter().enumerate() {
+            let name = family.name();
+            assert!(name.is_ascii(), "{name} is not ASCII: find() lower-cases as ASCII does");
+            assert_eq!(find(&name.to_lowercase()), Some(index), "{name}");
+        }
+        assert_eq!(find("Inter"), None, "the name asked for is lower-cased by the caller");
+        assert!(find("inte").is_none() && find("inter ").is_none() && find("").is_none());
+        assert!(has_family("inter") && has_family("jetbrains mono") && !has_family("comic sans ms"));
     }
 
     #[test]
