@@ -1,6 +1,6 @@
-//! The font files nib ships (`assets/fonts`, listed in the generated table of the `nib-fonts` crate): the
-//! same bytes on every machine. They stay compressed in the binary (WOFF2 mostly) and are
-//! decoded the first time a text needs them, once per process.
+//! The font files nib ships (`assets/fonts`, listed in the generated table of the `nib-fonts`
+//! crate): the same bytes on every machine, decoded from WOFF2 when nib is built. A family's faces
+//! are made the first time a text asks for it, once per process.
 
 use std::sync::{Arc, OnceLock};
 
