@@ -52,9 +52,8 @@ const MAX_MATCH: usize = 258;
 /// are turned straight first (see [`super::demultiply`]); without it they are written as they
 /// are (a picture known opaque).
 ///
-/// The stream comes in its strips, in order (the zlib header in the first, the checksum in the
-/// last), so that a writer can pass them on one by one without joining them into one more
-/// copy of the whole.
+/// The stream comes in pieces, in order: the zlib header, the strips, the checksum. A writer
+/// passes them on one by one without joining them into one more copy of the whole.
 pub(super) fn zlib_strips(pixels: &[u8], row_bytes: usize, demultiply: bool) -> Vec<Vec<u8>> {
     let strip_rows = (STRIP_BYTES / row_bytes.max(1)).max(1);
     let strips: Vec<&[u8]> = pixels.chunks(strip_rows * row_bytes.max(1)).collect();
@@ -65,17 +64,17 @@ pub(super) fn zlib_strips(pixels: &[u8], row_bytes: usize, demultiply: bool) -> 
         .map(|(index, strip)| Strip::compress(strip, row_bytes, demultiply, index == last))
         .collect();
     let mut checksum = Adler32::EMPTY;
-    let mut stream: Vec<Vec<u8>> = Vec::with_capacity(compressed.len().max(1));
+    let mut stream: Vec<Vec<u8>> = Vec::with_capacity(compressed.len() + 3);
+    stream.push(ZLIB_HEADER.to_vec());
+    if compressed.is_empty() {
+        // No rows: one empty final block of fixed codes.
+        stream.push(vec![0x03, 0x00]);
+    }
     for strip in compressed {
         checksum = checksum.then(strip.checksum, strip.filtered_len);
         stream.push(strip.bytes);
     }
-    if stream.is_empty() {
-        // No rows: one empty final block of fixed codes.
-        stream.push(vec![0x03, 0x00]);
-    }
-    stream[0].splice(0..0, ZLIB_HEADER);
-    stream.last_mut().expect("one strip at least").extend_from_slice(&checksum.0.to_be_bytes());
+    stream.push(checksum.0.to_be_bytes().to_vec());
     stream
 }
 
@@ -637,6 +636,14 @@ mod tests {
         let stream = zlib_stream(&pixels, width * 4, false);
         assert_eq!(unfilter(&inflate(&stream), width * 4), pixels);
         assert!(pixels.len() > 3 * STRIP_BYTES, "several strips");
+    }
+
+    /// No rows: the header, one empty final block and the checksum of nothing, each its own piece.
+    #[test]
+    fn no_rows_make_a_valid_empty_stream() {
+        let pieces = zlib_strips(&[], 4, false);
+        assert_eq!(pieces.len(), 3, "header, empty block, checksum");
+        assert!(inflate(&pieces.concat()).is_empty());
     }
 
     #[test]

@@ -6,8 +6,9 @@ mod deflate;
 
 use tiny_skia::Pixmap;
 
-/// The most bytes of compressed data one IDAT chunk holds; a strip (at most about 230 KiB
-/// compressed) always fits in one.
+/// The most bytes of compressed data one IDAT chunk holds. A strip of a picture of at most
+/// `MAX_SIDE` pixels a side compresses to at most about 230 KiB and fits; a larger one (a
+/// library caller's wider pixmap) is written as a larger chunk, which PNG allows.
 const IDAT_BYTES: usize = 1 << 20;
 
 /// The pixmap as PNG bytes.
