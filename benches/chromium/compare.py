@@ -20,9 +20,9 @@ Per frame, wall-clock medians:
                  reading the file to the PNG written, as --timings says it (process start and
                  exit left out), and each stage of it (RUNS runs after one dropped)
 Each frame's nib runs start once the last frame's Chromium and all its processes have exited
-(before, they shared the machine with a browser tearing down: agent-swarm iqC4U measured 11-16 ms
-there, 8.5 ms after). The bench prints the ratio Chromium / nib per frame, the geometric mean and the worst frame, then the
-per-stage table (median of each stage over the runs).
+(before, they shared the machine with a browser tearing down: agent-swarm iqC4U measured 11-16
+ms there, 8.5 ms after). The bench prints the ratio Chromium / nib per frame, the geometric mean
+and the worst frame, then the per-stage table (median of each stage over the runs).
 
 Run from anywhere:  python3 benches/chromium/compare.py [RUNS]   (Python 3.11 stdlib only;
 needs target/release/nib, `cargo build --release`, and /usr/bin/chromium)
@@ -338,7 +338,9 @@ def warm(url, w, h, shot_to, runs=20):
 
 
 def session_members(sid):
-    """The processes of session `sid` (Chromium's browser, renderers, GPU and utility processes)."""
+    """The running processes of session `sid` (Chromium's browser, renderers, GPU and utility
+    processes); zombies have already let go of their memory and are left out, since a container
+    whose first process reaps nothing keeps them for good."""
     members = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -346,24 +348,30 @@ def session_members(sid):
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            # Field 6 is the session; the name in field 2 may hold spaces, so count from its ")".
-            if int(stat[stat.rindex(")") + 2:].split()[3]) == sid:
+            # Fields 3 and 6 are the state and the session; the name in field 2 may hold
+            # spaces, so count from its ")".
+            fields = stat[stat.rindex(")") + 2:].split()
+            if fields[0] != "Z" and int(fields[3]) == sid:
                 members.append(int(entry))
     return members
 
 
 def gone(proc):
-    """Waits until Chromium and every process it started have exited (killed after 10 s), so the
-    next frame's nib runs do not share the machine with a browser tearing down its memory."""
+    """Waits until Chromium and every process it started have exited (killed after 10 s, given
+    up on a second later), so the next frame's nib runs do not share the machine with a browser
+    tearing down its memory."""
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, 9)
         proc.wait()
     deadline = time.monotonic() + 10
-    while session_members(proc.pid):
+    while session_members(proc.pid) and time.monotonic() < deadline + 1:
         if time.monotonic() > deadline:
-            os.killpg(proc.pid, 9)
+            try:
+                os.killpg(proc.pid, 9)
+            except ProcessLookupError:
+                break
         time.sleep(0.01)
 
 

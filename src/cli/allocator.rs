@@ -13,7 +13,7 @@
 /// Nor does it collect its memory at exit (`MI_SKIP_COLLECT_ON_EXIT`, the same file): that
 /// collection is for a mimalloc inside a library loaded and unloaded again; for a process it
 /// only handed back, one `madvise` per run of pages, what the exit frees at once (140 calls,
-/// 2–3 ms of a `nib render --node` process).
+/// 1.7–3.2 ms of a `nib render --node` process).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
